@@ -1,0 +1,116 @@
+"""Take-or-pass bidding of classic and Moroccan belote (RULES.md §3).
+
+Round 1 from the eldest: ``take`` (trump = the turned suit) or ``pass``; the
+first take ends the bidding.  After four passes, round 2 from the eldest: name
+a suit other than the turned one (``S H D C``), or ``pass``.  Four more passes:
+all-pass (§2.4).  With ``sa_ta_in_classic`` round 2 may also name ``SA`` or
+``TA``.
+
+Every action is a triad (pokerkit): :meth:`TakePassBidding.verify` raises
+:class:`~belote.errors.IllegalBidError` naming the rule, :meth:`can` answers,
+:meth:`call` acts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, trump_name
+from belote.errors import IllegalBidError
+from belote.options import Rules
+
+PASS: Final = "pass"
+TAKE: Final = "take"
+SEATS: Final = "NESW"
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call of the bidding: who said what."""
+
+    seat: int
+    call: str
+
+
+def normalise_call(text: object) -> str:
+    """``"Pass"`` → ``"pass"``, ``"h"`` → ``"H"``; other text is returned as given."""
+    if not isinstance(text, str):
+        raise IllegalBidError(f"not a call: {text!r}")
+    t = text.strip()
+    if t.lower() in (PASS, TAKE):
+        return t.lower()
+    return t.upper()
+
+
+class TakePassBidding:
+    """The state of a take-or-pass auction."""
+
+    def __init__(self, rules: Rules, dealer: int, turned: Card) -> None:
+        self.rules = rules
+        self.dealer = dealer
+        self.turned = turned
+        self.turn = (dealer + 1) & 3
+        self.round = 1
+        self.calls: list[Call] = []
+        self.taker: int | None = None
+        self.trump: TrumpMode | None = None
+        self.all_pass = False
+
+    @property
+    def finished(self) -> bool:
+        return self.taker is not None or self.all_pass
+
+    def legal_calls(self) -> list[str]:
+        if self.finished:
+            return []
+        if self.round == 1:
+            return [PASS, TAKE]
+        turned_suit = self.turned >> 3
+        named = [SUIT_LETTERS[s] for s in range(4) if s != turned_suit]
+        if self.rules.sa_ta_in_classic:
+            named += [trump_name(NO_TRUMP), trump_name(ALL_TRUMP)]
+        return [PASS, *named]
+
+    def verify(self, call: str) -> None:
+        seat = SEATS[self.turn]
+        if self.finished:
+            raise IllegalBidError(f"{seat} may not call {call!r}: the bidding is over")
+        if call in self.legal_calls():
+            return
+        if self.round == 1:
+            raise IllegalBidError(
+                f"{seat} may not call {call!r} in round 1: only 'take' or 'pass' (§3.2)"
+            )
+        if call == TAKE:
+            raise IllegalBidError(
+                f"{seat} may not call 'take' in round 2: name a suit or pass (§3.3)"
+            )
+        if call == SUIT_LETTERS[self.turned >> 3]:
+            raise IllegalBidError(
+                f"{seat} may not name {call!r} in round 2: it is the turned suit (§3.3)"
+            )
+        raise IllegalBidError(
+            f"{seat} may not call {call!r} in round 2: name one of "
+            f"{', '.join(self.legal_calls()[1:])} or pass (§3.3)"
+        )
+
+    def can(self, call: str) -> bool:
+        return not self.finished and call in self.legal_calls()
+
+    def call(self, call: str) -> Call:
+        self.verify(call)
+        record = Call(self.turn, call)
+        self.calls.append(record)
+        if call == TAKE:
+            self.taker, self.trump = self.turn, self.turned >> 3
+        elif call != PASS:
+            self.taker = self.turn
+            self.trump = {"SA": NO_TRUMP, "TA": ALL_TRUMP}.get(call, SUIT_LETTERS.find(call))
+        elif len(self.calls) == 8:
+            self.all_pass = True
+        else:
+            if len(self.calls) == 4:
+                self.round = 2
+            self.turn = (self.turn + 1) & 3
+        return record

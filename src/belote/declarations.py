@@ -1,0 +1,323 @@
+"""Declarations (annonces) and belote-rebelote (RULES.md §7).
+
+A declaration is a sequence (suite: tierce, cinquante, cent) of three or more
+consecutive cards of one suit in the order 7 8 9 T J Q K A, or a carré (four
+cards of one rank).  Because a suit is eight contiguous bits, the runs of a hand
+are found with shifts and masks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from belote.cards import (
+    ACE,
+    ALL_TRUMP,
+    JACK,
+    KING,
+    NINE,
+    NO_TRUMP,
+    QUEEN,
+    RANK_LETTERS,
+    RANK_MASKS,
+    SUIT_MASKS,
+    TEN,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    mask_of,
+    scan_forward,
+)
+from belote.errors import IllegalDeclarationError
+from belote.options import Rules
+
+SEQUENCE: Final = "sequence"
+CARRE: Final = "carre"
+
+# Carré values and their order of strength (§7.2, §7.5).
+_CARRE_POINTS: Final = {JACK: 200, NINE: 150, ACE: 100, TEN: 100, KING: 100, QUEEN: 100}
+_CARRE_ORDER: Final = {JACK: 6, NINE: 5, ACE: 4, TEN: 3, KING: 2, QUEEN: 1}
+_SA_CARRE_POINTS: Final = {ACE: 200, TEN: 150, KING: 100, QUEEN: 100, JACK: 100, NINE: 100}
+_SA_CARRE_ORDER: Final = {ACE: 6, TEN: 5, KING: 4, QUEEN: 3, JACK: 2, NINE: 1}
+
+
+def sequence_points(length: int) -> int:
+    """Tierce 20, cinquante 50, cent 100 for five or more (§7.2)."""
+    if length >= 5:
+        return 100
+    return 50 if length == 4 else 20 if length == 3 else 0
+
+
+def carre_points(rank: int, trump: TrumpMode) -> int:
+    """Points of a carré of ``rank`` (0 for sevens and eights), §7.2."""
+    table = _SA_CARRE_POINTS if trump == NO_TRUMP else _CARRE_POINTS
+    return table.get(rank, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """One announced combination: its kind, cards, and what it is worth."""
+
+    kind: str  # SEQUENCE or CARRE
+    cards: CardMask
+    points: int
+    suit: int  # the suit of a sequence; -1 for a carré
+    rank: int  # the top rank of a sequence, the rank of a carré
+    length: int
+
+    @property
+    def name(self) -> str:
+        if self.kind == CARRE:
+            return f"carré of {RANK_LETTERS[self.rank]}"
+        return {3: "tierce", 4: "cinquante"}.get(self.length, "cent")
+
+    def card_names(self) -> list[str]:
+        return [card_name(c) for c in scan_forward(self.cards)]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({' '.join(self.card_names())}, {self.points})"
+
+
+def make_sequence(suit: int, low: int, length: int) -> Declaration:
+    cards = ((1 << length) - 1) << (suit * 8 + low)
+    return Declaration(SEQUENCE, cards, sequence_points(length), suit, low + length - 1, length)
+
+
+def make_carre(rank: int, trump: TrumpMode) -> Declaration:
+    return Declaration(CARRE, RANK_MASKS[rank], carre_points(rank, trump), -1, rank, 4)
+
+
+def runs(hand: CardMask) -> list[tuple[int, int, int]]:
+    """Maximal runs of three or more: (suit, lowest rank, length)."""
+    found = []
+    for suit in range(4):
+        bits = (hand >> (suit * 8)) & 0xFF
+        rank = 0
+        while bits:
+            if bits & 1:
+                start = rank
+                while bits & 1:
+                    bits >>= 1
+                    rank += 1
+                if rank - start >= 3:
+                    found.append((suit, start, rank - start))
+            else:
+                bits >>= 1
+                rank += 1
+    return found
+
+
+def carres(hand: CardMask, trump: TrumpMode) -> list[Declaration]:
+    """The scoring carrés the hand holds (§7.2: none for sevens and eights)."""
+    return [
+        make_carre(rank, trump)
+        for rank in (NINE, TEN, JACK, QUEEN, KING, ACE)
+        if hand & RANK_MASKS[rank] == RANK_MASKS[rank]
+    ]
+
+
+def _run_pieces(suit: int, low: int, length: int, split: bool) -> list[list[Declaration]]:
+    """Ways to announce sub-runs of one run (each a list of sequences, maybe empty).
+
+    Without ``split_long_runs`` two announced sequences of one run may not touch,
+    so a run is announced as at most one sequence.
+    """
+    ways: list[list[Declaration]] = [[]]
+    for start in range(low, low + length):
+        for size in range(3, low + length - start + 1):
+            first = make_sequence(suit, start, size)
+            if not split:
+                ways.append([first])
+                continue
+            rest_low = start + size
+            for tail in _run_pieces(suit, rest_low, low + length - rest_low, True):
+                ways.append([first, *tail])
+    return ways
+
+
+def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[Declaration]:
+    """All a hand holds, grouped to give the most points (the default announcement).
+
+    Without ``card_reuse`` no card serves two combinations (§7.3).  Among groupings
+    of equal points the one with the strongest best combination is chosen.
+    """
+    candidates = carres(hand, trump)
+    run_list = runs(hand)
+    best: list[Declaration] = []
+    best_key: tuple[int, tuple[int, ...]] = (0, ())
+    run_choices = [
+        _run_pieces(suit, low, length, rules.split_long_runs) for suit, low, length in run_list
+    ]
+
+    def visit(i: int, chosen: list[Declaration], used: int) -> None:
+        nonlocal best, best_key
+        if i == len(run_choices):
+            for carre_set in _subsets(candidates):
+                cu = used
+                ok = True
+                for cd in carre_set:
+                    if not rules.card_reuse and cu & cd.cards:
+                        ok = False
+                        break
+                    cu |= cd.cards
+                if not ok:
+                    continue
+                total = chosen + carre_set
+                key = (
+                    sum(d.points for d in total),
+                    max((strength(d, rules, trump) for d in total), default=()),
+                )
+                if key > best_key:
+                    best, best_key = total, key
+            return
+        for way in run_choices[i]:
+            m = 0
+            for d in way:
+                m |= d.cards
+            visit(i + 1, chosen + way, used | m)
+
+    visit(0, [], 0)
+    return sorted(best, key=lambda d: (d.kind, d.suit, d.rank))
+
+
+def _subsets(items: list[Declaration]) -> Iterable[list[Declaration]]:
+    for bits in range(1 << len(items)):
+        yield [items[i] for i in range(len(items)) if bits >> i & 1]
+
+
+def strength(d: Declaration, rules: Rules, trump: TrumpMode) -> tuple[int, ...]:
+    """The key that orders declarations for the comparison of §7.5.
+
+    (1) points, a carré beating a sequence of equal points, carrés J>9>A>T>K>Q
+    (SA: A>T>K>Q>J>9); (2) the higher top card (with ``longer_run_first`` the
+    longer run first); (3) a sequence in trumps beats a plain one.
+    """
+    if d.kind == CARRE:
+        order = _SA_CARRE_ORDER if trump == NO_TRUMP else _CARRE_ORDER
+        return (d.points, 1, order[d.rank], 0, 0)
+    length_key = d.length if rules.longer_run_first else 0
+    in_trump = 1 if (d.suit == trump or trump == ALL_TRUMP) else 0
+    return (d.points, 0, length_key, d.rank, in_trump)
+
+
+def parse_combination(
+    cards: Sequence[Card], hand: CardMask, rules: Rules, trump: TrumpMode, where: str
+) -> Declaration:
+    """Check one announced combination of cards held in ``hand`` (§7.2)."""
+    names = " ".join(card_name(c) for c in cards)
+    mask = mask_of(cards)
+    if mask.bit_count() != len(cards):
+        raise IllegalDeclarationError(f"{where}: combination {names!r} repeats a card")
+    if mask & ~hand:
+        missing = " ".join(card_name(c) for c in scan_forward(mask & ~hand))
+        raise IllegalDeclarationError(f"{where}: combination {names!r}: does not hold {missing}")
+    if len(cards) == 4:
+        for rank in range(8):
+            if mask == RANK_MASKS[rank]:
+                if carre_points(rank, trump) == 0:
+                    raise IllegalDeclarationError(
+                        f"{where}: carré {names!r} scores nothing (7s and 8s, §7.2)"
+                    )
+                return make_carre(rank, trump)
+    if len(cards) >= 3:
+        for suit in range(4):
+            if mask & ~SUIT_MASKS[suit] == 0:
+                low = (mask & -mask).bit_length() - 1
+                if mask == ((1 << len(cards)) - 1) << low:
+                    return make_sequence(suit, low - suit * 8, len(cards))
+    raise IllegalDeclarationError(
+        f"{where}: {names!r} is not a sequence of 3 or more of one suit nor a carré (§7.2)"
+    )
+
+
+def check_announcement(
+    decls: Sequence[Declaration], rules: Rules, where: str
+) -> None:
+    """Refuse a set of combinations that reuses a card or splits a long run (§7.3)."""
+    for i, d in enumerate(decls):
+        for e in decls[i + 1:]:
+            if d.cards & e.cards and (not rules.card_reuse or d.kind == e.kind):
+                raise IllegalDeclarationError(
+                    f"{where}: {' '.join(d.card_names())} and {' '.join(e.card_names())} share "
+                    "a card; a card counts in one combination only (§7.3 card_reuse)"
+                )
+    if rules.split_long_runs:
+        return
+    for d in decls:
+        if d.kind != SEQUENCE:
+            continue
+        touching = (d.cards << 1 | d.cards >> 1) & SUIT_MASKS[d.suit] & ~d.cards
+        for e in decls:
+            if e is not d and e.kind == SEQUENCE and e.cards & touching:
+                raise IllegalDeclarationError(
+                    f"{where}: {' '.join(d.card_names())} and {' '.join(e.card_names())} "
+                    "split one run; a run of 6 to 8 is one cent (§7.3 split_long_runs)"
+                )
+
+
+@dataclass(frozen=True, slots=True)
+class DeclarationResult:
+    """The comparison at trick 2 (§7.5, §7.6): who scores, and how much."""
+
+    winner: int | None  # team, or None when nobody scores
+    points: tuple[int, int]
+
+
+def resolve(
+    announced: Sequence[Sequence[Declaration]],
+    rules: Rules,
+    trump: TrumpMode,
+    leader: int,
+) -> DeclarationResult:
+    """Compare each team's best declaration; the winning team scores all its own.
+
+    ``announced`` is per seat (0..3); ``leader`` led trick 1 (for ``decl_tie`` =
+    first_announcer, the first seat in play order among the tied best).
+    """
+    best: list[tuple[int, ...] | None] = [None, None]
+    for seat in range(4):
+        for d in announced[seat]:
+            key = strength(d, rules, trump)
+            current = best[seat & 1]
+            if current is None or key > current:
+                best[seat & 1] = key
+    b0, b1 = best
+    winner: int | None
+    if b0 is None and b1 is None:
+        winner = None
+    elif b1 is None or (b0 is not None and b0 > b1):
+        winner = 0
+    elif b0 is None or b1 > b0:
+        winner = 1
+    elif rules.decl_tie == "first_announcer":
+        winner = None
+        for i in range(4):
+            seat = (leader + i) & 3
+            if any(strength(d, rules, trump) == b0 for d in announced[seat]):
+                winner = seat & 1
+                break
+    else:
+        winner = None
+    points = [0, 0]
+    if winner is not None:
+        points[winner] = sum(
+            d.points for seat in range(4) if seat & 1 == winner for d in announced[seat]
+        )
+    return DeclarationResult(winner, (points[0], points[1]))
+
+
+def belote_suits(hand: CardMask, trump: TrumpMode) -> list[int]:
+    """Suits in which ``hand`` holds king and queen of trumps (§7.7).
+
+    One suit at most under a trump suit, any in tout-atout, none in sans-atout.
+    """
+    if trump == NO_TRUMP:
+        return []
+    suits = range(4) if trump == ALL_TRUMP else (trump,)
+    return [
+        s for s in suits
+        if hand >> (s * 8 + KING) & 1 and hand >> (s * 8 + QUEEN) & 1
+    ]

@@ -1,0 +1,342 @@
+"""The card play of one hand: legal cards, tricks and their points (RULES.md §5, §6).
+
+:class:`PlayState` is the fast, mutable state that search and bots use:
+``push(card)`` is unchecked, ``pop()`` undoes it, ``legal_mask()`` is a few
+table look-ups and bit operations.  The checked path (errors that name the
+rule broken) is :func:`explain_illegal`, used by :mod:`belote.hand`.
+
+Seats are numbered in play order 0..3 (N E S W); teams are seats 0+2 (NS) and
+1+3 (EW); the partner of seat ``p`` is ``p ^ 2``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from belote.cards import (
+    ALL_TRUMP,
+    CAPOT_LAST_TRICK_BONUS,
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    SUIT_MASKS,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    order_table,
+    points_table,
+    scan_forward,
+)
+from belote.options import Rules
+
+SEAT_NAMES: Final = "NESW"
+TEAM_NAMES: Final = ("NS", "EW")
+TRICKS_PER_HAND: Final = 8
+
+# Undertrump codes (RULES.md §6.3a `undertrump_partner`).
+_UNDER_ALLOWED, _UNDER_ONLY_TRUMPS, _UNDER_MUST_OVER = 0, 1, 2
+_UNDER_CODES: Final = {
+    "allowed": _UNDER_ALLOWED,
+    "only_if_only_trumps": _UNDER_ONLY_TRUMPS,
+    "must_overtrump_if_only_trumps": _UNDER_MUST_OVER,
+}
+
+
+def _above_table(mode: TrumpMode) -> tuple[int, ...]:
+    """For each card, the mask of the cards of its suit that rank above it."""
+    order = order_table(mode)
+    table = []
+    for c in range(32):
+        suit = c >> 3
+        m = 0
+        for d in range(suit * 8, suit * 8 + 8):
+            if order[d] > order[c]:
+                m |= 1 << d
+        table.append(m)
+    return tuple(table)
+
+
+_ABOVE: Final = tuple(_above_table(mode) for mode in range(6))
+_ORDER: Final = tuple(order_table(mode) for mode in range(6))
+_POINTS: Final = {
+    (mode, ta): points_table(mode, ta)
+    for mode in range(6)
+    for ta in ("pc", "ffbc", "scaled")
+}
+
+
+def card_points(rules: Rules, trump: TrumpMode) -> tuple[int, ...]:
+    """Points of each card under ``trump`` (tout-atout by ``rules.ta_values``)."""
+    return _POINTS[(trump, rules.ta_values)]
+
+
+def trick_winner(cards: Sequence[Card], trump: TrumpMode) -> int:
+    """Index in ``cards`` (play order) of the card that wins the trick (§5.5)."""
+    above = _ABOVE[trump]
+    best = 0
+    master = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        if _beats(c, master, trump, above):
+            best, master = i, c
+    return best
+
+
+def _beats(c: Card, master: Card, trump: TrumpMode, above: tuple[int, ...]) -> bool:
+    if (c >> 3) == (master >> 3):
+        return bool(above[master] >> c & 1)
+    return (c >> 3) == trump
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the cards in play order, who won, its points.
+
+    ``points`` include the last-trick bonus (10, or 100 when the trick
+    completes a capot, RULES.md §5.2).
+    """
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+    points: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "leader": SEAT_NAMES[self.leader],
+            "cards": [card_name(c) for c in self.cards],
+            "winner": SEAT_NAMES[self.winner],
+            "points": self.points,
+        }
+
+
+class PlayState:
+    """Card play of one hand; mutable, with unchecked ``push`` and ``pop``.
+
+    ``tricks_left`` defaults to the size of the largest hand; ``tricks_won``
+    counts the tricks each team already holds (for the capot bonus of a
+    position taken in mid-hand).
+
+    >>> from belote.options import make_rules
+    >>> from belote.cards import parse_card, mask_of, HEARTS
+    >>> hands = [mask_of(parse_card(c) for c in h.split()) for h in
+    ...     ("JH 9H", "7H 8H", "AS TS", "KS QS")]
+    >>> s = PlayState(make_rules(), HEARTS, hands, leader=0, tricks_left=2)
+    >>> s.push(parse_card("9H")); [card_name(c) for c in s.legal_cards()]
+    ['7H', '8H']
+    """
+
+    __slots__ = (
+        "_above", "_exempt", "_history", "_master_card", "_master_seat", "_order",
+        "_overtrump_on_lead", "_points", "_under", "_undertrump_any", "hands", "leader", "rules",
+        "trick", "trick_points", "tricks", "tricks_left", "tricks_won", "trump", "turn",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        trump: TrumpMode,
+        hands: Sequence[CardMask],
+        leader: int,
+        tricks_left: int | None = None,
+        tricks_won: Sequence[int] = (0, 0),
+    ) -> None:
+        if len(hands) != 4:
+            raise ValueError(f"PlayState needs 4 hands, got {len(hands)}")
+        self.rules = rules
+        self.trump = trump
+        self.hands = list(hands)
+        self.leader = leader
+        self.turn = leader
+        self.trick: list[Card] = []
+        self.tricks: list[Trick] = []
+        self.trick_points = [0, 0]
+        self.tricks_won = [tricks_won[0], tricks_won[1]]
+        self.tricks_left = (
+            tricks_left if tricks_left is not None else max(h.bit_count() for h in hands)
+        )
+        self._master_card = -1
+        self._master_seat = -1
+        self._history: list[tuple[int, int]] = []
+        self._above = _ABOVE[trump]
+        self._order = _ORDER[trump]
+        self._points = card_points(rules, trump)
+        self._overtrump_on_lead = rules.overtrump_partner_on_trump_lead
+        self._exempt = rules.partner_master_exemption
+        self._under = _UNDER_CODES[rules.undertrump_partner]
+        self._undertrump_any = rules.must_undertrump
+
+    # --- queries ----------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.tricks_left == 0
+
+    def legal_mask(self) -> CardMask:
+        """The cards the seat to play may play (RULES.md §6)."""
+        hand = self.hands[self.turn]
+        trick = self.trick
+        if not trick:
+            return hand
+        led = trick[0] >> 3
+        follow = hand & SUIT_MASKS[led]
+        trump = self.trump
+        if trump >= NO_TRUMP:
+            if trump == ALL_TRUMP and follow:
+                # §6.1 tout-atout: must beat the master card of the led suit if able.
+                return (follow & self._above[self._master_card]) or follow
+            return follow or hand  # §6.1 SA, §6.4
+        master = self._master_card
+        if led == trump:
+            if not follow:
+                return hand  # §6.4
+            if not self._overtrump_on_lead and self._master_seat == self.turn ^ 2:
+                return follow
+            return (follow & self._above[master]) or follow  # §6.2
+        if follow:
+            return follow  # §6.1
+        trumps = hand & SUIT_MASKS[trump]
+        if not trumps:
+            return hand  # §6.3 d
+        master_is_trump = (master >> 3) == trump
+        if self._exempt and self._master_seat == self.turn ^ 2:  # §6.3 a
+            under = self._under
+            if under == _UNDER_ALLOWED or not master_is_trump:
+                return hand
+            higher = trumps & self._above[master]
+            if hand == trumps:
+                if under == _UNDER_MUST_OVER:
+                    return higher or trumps
+                return hand
+            return (hand & ~trumps) | higher
+        if not master_is_trump:
+            return trumps  # §6.3 b
+        higher = trumps & self._above[master]
+        if higher:
+            return higher  # §6.3 c
+        return trumps if self._undertrump_any else hand
+
+    def legal_cards(self) -> list[Card]:
+        return list(scan_forward(self.legal_mask()))
+
+    def master(self) -> tuple[Card, int]:
+        """The card currently winning the trick and its seat, or ``(-1, -1)``."""
+        return self._master_card, self._master_seat
+
+    def key(self) -> tuple[int, int, int, int, int, tuple[Card, ...]]:
+        """A hashable key of the position (hands, leader, trick so far)."""
+        h = self.hands
+        return (h[0], h[1], h[2], h[3], self.leader, tuple(self.trick))
+
+    # --- moves ------------------------------------------------------------
+
+    def push(self, c: Card) -> None:
+        """Play card ``c`` for the seat to play; unchecked (see :func:`explain_illegal`)."""
+        seat = self.turn
+        self.hands[seat] &= ~(1 << c)
+        trick = self.trick
+        self._history.append((self._master_card, self._master_seat))
+        if not trick:
+            self._master_card, self._master_seat = c, seat
+        else:
+            m = self._master_card
+            if (c >> 3) == (m >> 3):
+                if self._above[m] >> c & 1:
+                    self._master_card, self._master_seat = c, seat
+            elif (c >> 3) == self.trump:
+                self._master_card, self._master_seat = c, seat
+        trick.append(c)
+        if len(trick) < 4:
+            self.turn = (seat + 1) & 3
+            return
+        winner = self._master_seat
+        pts = self._points
+        points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
+        team = winner & 1
+        self.tricks_left -= 1
+        self.tricks_won[team] += 1
+        if self.tricks_left == 0:
+            # §5.1 dix de der; §5.2 capot: 100 when the winners hold every trick.
+            points += CAPOT_LAST_TRICK_BONUS if self.tricks_won[team ^ 1] == 0 else LAST_TRICK_BONUS
+        self.trick_points[team] += points
+        self.tricks.append(Trick(self.leader, tuple(trick), winner, points))
+        self.trick = []
+        self.leader = self.turn = winner
+        self._master_card = self._master_seat = -1
+
+    def pop(self) -> Card:
+        """Undo the last ``push``; returns the card taken back."""
+        if not self.trick:
+            last = self.tricks.pop()
+            team = last.winner & 1
+            self.trick_points[team] -= last.points
+            self.tricks_won[team] -= 1
+            self.tricks_left += 1
+            self.trick = list(last.cards)
+            self.leader = last.leader
+        c = self.trick.pop()
+        seat = (self.leader + len(self.trick)) & 3
+        self.hands[seat] |= 1 << c
+        self.turn = seat
+        self._master_card, self._master_seat = self._history.pop()
+        return c
+
+    def copy(self) -> PlayState:
+        other = PlayState.__new__(PlayState)
+        for name in PlayState.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.hands = list(self.hands)
+        other.trick = list(self.trick)
+        other.tricks = list(self.tricks)
+        other.trick_points = list(self.trick_points)
+        other.tricks_won = list(self.tricks_won)
+        other._history = list(self._history)
+        return other
+
+    def played_mask(self) -> CardMask:
+        m = 0
+        for t in self.tricks:
+            for c in t.cards:
+                m |= 1 << c
+        for c in self.trick:
+            m |= 1 << c
+        return m
+
+    def capot(self) -> int | None:
+        """The team that won every trick of a finished hand, or None."""
+        if not self.is_over():
+            return None
+        for team in (0, 1):
+            if self.tricks_won[team ^ 1] == 0:
+                return team
+        return None
+
+
+def explain_illegal(state: PlayState, c: Card) -> str | None:
+    """Why the seat to play may not play ``c`` now (the rule broken), or None if legal."""
+    seat = state.turn
+    hand = state.hands[seat]
+    if not hand >> c & 1:
+        return f"{SEAT_NAMES[seat]} does not hold {card_name(c)}"
+    legal = state.legal_mask()
+    if legal >> c & 1:
+        return None
+    trick = state.trick
+    led = trick[0] >> 3
+    trump = state.trump
+    if hand & SUIT_MASKS[led]:
+        if trump == ALL_TRUMP or led == trump:
+            return "must play higher than the master card of the led suit (§6.1, §6.2)"
+        return "must follow suit (§6.1)"
+    master_card, master_seat = state.master()
+    trumps = hand & SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    if master_seat == seat ^ 2 and state.rules.partner_master_exemption:
+        if hand == trumps:
+            return "must overtrump the partner when holding only trumps (§6.3a)"
+        return "may not undertrump the partner while holding other cards (§6.3a)"
+    if (master_card >> 3) == trump and trumps & state._above[master_card]:
+        return "must overtrump (§6.3c)"
+    if (master_card >> 3) == trump:
+        return "must play a trump, even a lower one (§6.3c must_undertrump)"
+    return "must trump (§6.3b)"
