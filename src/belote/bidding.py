@@ -34,12 +34,20 @@ class Call:
 
 
 def normalise_call(text: object) -> str:
-    """``"Pass"`` → ``"pass"``, ``"h"`` → ``"H"``; other text is returned as given."""
+    """The canonical spelling of a call: ``"Pass"`` → ``"pass"``, ``"80h"`` → ``"80H"``,
+    ``"Capoth"`` → ``"capotH"``, ``"e:coinche"`` → ``"E:coinche"``."""
     if not isinstance(text, str):
         raise IllegalBidError(f"not a call: {text!r}")
     t = text.strip()
-    if t.lower() in (PASS, TAKE):
-        return t.lower()
+    low = t.lower()
+    if low in (PASS, TAKE, "coinche", "surcoinche"):
+        return low
+    for word in ("generale", "capot"):
+        if low.startswith(word):
+            return word + t[len(word):].upper()
+    if ":" in t:
+        seat, _, rest = t.partition(":")
+        return f"{seat.strip().upper()}:{normalise_call(rest)}"
     return t.upper()
 
 

@@ -268,7 +268,7 @@ def beats(a: Card, b: Card, mode: TrumpMode) -> bool:
     """
     sa, sb = a >> 3, b >> 3
     if sa == sb:
-        order = TRUMP_ORDER if (mode == sa or mode == ALL_TRUMP) else PLAIN_ORDER
+        order = TRUMP_ORDER if mode in (sa, ALL_TRUMP) else PLAIN_ORDER
         return order[a & 7] > order[b & 7]
     return sa == mode
 

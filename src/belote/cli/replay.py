@@ -1,0 +1,103 @@
+"""`belote replay`: check and score one played hand from its record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
+from belote.cli.common import fail, parse_json, read_text, run_json
+from belote.errors import BeloteError
+from belote.replay import replay
+
+FileOpt = Annotated[
+    Path | None, typer.Option("--file", help="Read the record from PATH instead of stdin.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonlOpt = Annotated[
+    bool, typer.Option("--jsonl", help="One record per input line, one answer per line.")
+]
+
+
+def _pretty(name: str) -> str:
+    """``TH`` → ``10♥``."""
+    rank = "10" if name[0] == "T" else name[0]
+    return rank + SUIT_SYMBOLS[SUIT_LETTERS.index(name[1])]
+
+
+def render(out: dict[str, Any], console: Console) -> None:
+    """The human form of a replay: the hand trick by trick."""
+    contract = out.get("contract")
+    if contract is None:
+        if out.get("complete"):
+            console.print("All four players passed twice: no contract, no score (§2.4).")
+        nxt = out.get("next")
+        if nxt:
+            console.print(f"Bidding goes on: {nxt['seat']} to call ({', '.join(nxt['legal'])}).")
+        return
+    trump = contract["trump"]
+    trump_text = _pretty("A" + trump)[1:] if len(trump) == 1 else trump
+    console.print(
+        f"[bold]{contract['taker']}[/bold] takes for {contract['team']} "
+        f"in [bold]{trump_text}[/bold]"
+        + (f" for {contract['value']}" if contract.get("value") is not None else "")
+        + (f" ×{contract['multiplier']}" if contract.get("multiplier", 1) > 1 else "")
+    )
+    table = Table(title="Tricks", show_lines=False)
+    table.add_column("#", justify="right")
+    table.add_column("leader")
+    table.add_column("cards")
+    table.add_column("winner")
+    table.add_column("points", justify="right")
+    for i, trick in enumerate(out["tricks"], start=1):
+        table.add_row(
+            str(i), trick["leader"], "  ".join(_pretty(c) for c in trick["cards"]),
+            trick["winner"], str(trick["points"]),
+        )
+    if out.get("trick"):
+        cur = out["trick"]
+        table.add_row(
+            str(len(out["tricks"]) + 1), cur["leader"],
+            "  ".join(_pretty(c) for c in cur["cards"]), "…", "",
+        )
+    console.print(table)
+    decls = out["declarations"]
+    if decls["winner"]:
+        console.print(f"Declarations: {decls['winner']} scores {decls['points'][decls['winner']]}")
+    if out.get("belote"):
+        pts = out["belote_points"]
+        console.print(f"Belote-rebelote: NS {pts['NS']}, EW {pts['EW']}")
+    tp = out["trick_points"]
+    console.print(f"Trick points: NS {tp['NS']}, EW {tp['EW']}"
+                  + (f"  (capot by {out['capot']})" if out.get("capot") else ""))
+    score = out.get("score")
+    if score:
+        s = score["score"]
+        console.print(
+            f"[bold]{score['outcome']}[/bold]: NS {s['NS']}, EW {s['EW']}"
+            + (f"  (reserve {score['reserve']})" if score.get("reserve") else "")
+        )
+    nxt = out.get("next")
+    if nxt:
+        legal = ", ".join(_pretty(c) for c in nxt["legal"])
+        console.print(f"{nxt['seat']} to play; legal: {legal}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("replay")
+    def replay_command(
+        json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None
+    ) -> None:
+        """Check and score one played hand from its record (CONTRACT.md HandRecord)."""
+        if json_mode or jsonl:
+            run_json(replay, file, jsonl, json_mode=True)
+            return
+        try:
+            out = replay(parse_json(read_text(file)))
+        except BeloteError as exc:
+            fail(str(exc))
+        render(out, Console())

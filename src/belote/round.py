@@ -1,0 +1,260 @@
+"""One deal played live, from the shuffled deck to the score (RULES.md §2–§8).
+
+:class:`Round` chains the phases explicitly: the first deal and the turned card,
+the take-or-pass bidding, the rest of the deal, the card play, the score.  It
+is what a game, a bot match or a front end drives; :meth:`Round.view` gives a
+seat's :class:`PlayerView`, everything that seat may know and nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from belote.auction import GENERALE, AuctionCall, NumericAuction
+from belote.bidding import Call, TakePassBidding
+from belote.cards import Card, CardMask, TrumpMode, card_name, mask_names
+from belote.deal import FirstDeal, deal_all, deal_first, deal_rest
+from belote.declarations import Declaration
+from belote.errors import IllegalActionError
+from belote.hand import CardPlayed, Contract, HandPlay, HandResult
+from belote.options import Rules
+from belote.play import SEAT_NAMES, Trick
+
+BIDDING: Final = "bidding"
+PLAY: Final = "play"
+OVER: Final = "over"
+ALL_PASS: Final = "all_pass"
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What one seat knows: its cards, the calls, the cards played, what was said.
+
+    Bots receive this and nothing else (the other hands are never in it).
+    """
+
+    seat: int
+    rules: Rules
+    dealer: int
+    phase: str
+    hand: CardMask  # the seat's cards now
+    turned: Card | None  # the card turned up (§3.1); None in an auction (§4.1)
+    calls: tuple[Call | AuctionCall, ...]
+    contract: Contract | None
+    tricks: tuple[Trick, ...]  # completed tricks
+    trick_leader: int
+    trick: tuple[Card, ...]  # cards of the current trick, in play order
+    announced: tuple[tuple[Declaration, ...] | None, ...]  # per seat, once said (§7.4)
+    shown: tuple[tuple[Declaration, ...], ...]  # per seat: combinations shown at trick 2 (§7.6)
+    belote_cards: tuple[tuple[int, Card], ...]  # (seat, card) said "belote"/"rebelote" with
+    turn: int
+    legal: tuple[Card, ...] | tuple[str, ...]  # the seat's legal cards or calls, when its turn
+
+    @property
+    def played(self) -> CardMask:
+        m = 0
+        for t in self.tricks:
+            for c in t.cards:
+                m |= 1 << c
+        for c in self.trick:
+            m |= 1 << c
+        return m
+
+
+class Round:
+    """A live deal: take-or-pass belote (§3) or a coinche / contrée auction (§4)."""
+
+    def __init__(
+        self, rules: Rules, dealer: int, deck: Sequence[Card], reserve: int = 0
+    ) -> None:
+        if sorted(deck) != list(range(32)):
+            raise ValueError("the deck must hold the 32 cards once each")
+        self.rules = rules
+        self.dealer = dealer
+        self.deck = list(deck)
+        self.reserve = reserve
+        self.first: FirstDeal | None = None
+        self.bidding: TakePassBidding | NumericAuction
+        if rules.is_auction:
+            self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
+            self.bidding = NumericAuction(rules, dealer)
+        else:
+            self.first = deal_first(self.deck, dealer, rules.deal_pattern)
+            self.hands = list(self.first.hands)
+            self.bidding = TakePassBidding(rules, dealer, self.first.turned)
+        self.play: HandPlay | None = None
+        self.phase = BIDDING
+
+    # --- state --------------------------------------------------------------
+
+    @property
+    def eldest(self) -> int:
+        return (self.dealer + 1) & 3
+
+    def current_player(self) -> int:
+        if self.phase == BIDDING:
+            return self.bidding.turn
+        if self.phase == PLAY:
+            assert self.play is not None
+            return self.play.turn
+        return -1
+
+    def legal_calls(self) -> list[str]:
+        return self.bidding.legal_calls() if self.phase == BIDDING else []
+
+    def legal_cards(self) -> list[Card]:
+        if self.phase != PLAY:
+            return []
+        assert self.play is not None
+        return self.play.legal_cards()
+
+    @property
+    def contract(self) -> Contract | None:
+        return self.play.contract if self.play is not None else None
+
+    def result(self) -> HandResult:
+        if self.phase != OVER:
+            raise IllegalActionError(f"the deal is not over (phase {self.phase})")
+        assert self.play is not None
+        return self.play.result()
+
+    # --- actions --------------------------------------------------------------
+
+    @property
+    def turned(self) -> Card | None:
+        return self.first.turned if self.first is not None else None
+
+    def call(self, call: str, seat: int | None = None) -> Call | AuctionCall:
+        """A call of the bidding; after a take, the rest is dealt (§3.4).
+
+        ``seat`` is for an out-of-turn coinche (``coinche_in_turn`` false, §4.5).
+        """
+        if self.phase != BIDDING:
+            raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
+        bidding = self.bidding
+        record: Call | AuctionCall
+        if isinstance(bidding, NumericAuction):
+            record = bidding.call(call, seat)
+            if bidding.all_pass:
+                self.phase = ALL_PASS
+            elif bidding.finished:
+                assert bidding.bidder is not None and bidding.best is not None
+                best = bidding.best
+                contract = Contract(bidding.bidder, best.trump, best.value, bidding.multiplier)
+                # §4.9: the eldest leads, except after a générale, whose bidder leads.
+                leader = bidding.bidder if best.value == GENERALE else self.eldest
+                self.play = HandPlay(self.rules, contract, self.hands, leader, self.reserve)
+                self.phase = PLAY
+            return record
+        if seat is not None and seat != bidding.turn:
+            raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
+        record = bidding.call(call)
+        if bidding.all_pass:
+            self.phase = ALL_PASS
+        elif bidding.taker is not None:
+            taker = bidding.taker
+            assert bidding.trump is not None and self.first is not None
+            self.hands = deal_rest(self.first, self.dealer, taker)
+            contract = Contract(taker, bidding.trump)
+            self.play = HandPlay(self.rules, contract, self.hands, self.eldest, self.reserve)
+            self.phase = PLAY
+        return record
+
+    def play_card(
+        self, c: Card, declarations: Sequence[Declaration] | None = None, belote: bool = True
+    ) -> CardPlayed:
+        if self.phase != PLAY:
+            raise IllegalActionError(f"no card now: the deal is in phase {self.phase}")
+        assert self.play is not None
+        record = self.play.play(c, declarations, belote)
+        if self.play.is_over():
+            self.phase = OVER
+        return record
+
+    # --- what a seat sees -----------------------------------------------------
+
+    def view(self, seat: int) -> PlayerView:
+        play = self.play
+        if play is None:
+            hand = self.hands[seat]
+            tricks: tuple[Trick, ...] = ()
+            trick: tuple[Card, ...] = ()
+            leader = self.eldest
+            announced: tuple[tuple[Declaration, ...] | None, ...] = (None,) * 4
+            shown: tuple[tuple[Declaration, ...], ...] = ((),) * 4
+            belote_cards: tuple[tuple[int, Card], ...] = ()
+        else:
+            state = play.state
+            hand = state.hands[seat]
+            tricks = tuple(state.tricks)
+            trick = tuple(state.trick)
+            leader = state.leader
+            announced = tuple(
+                tuple(a) if a is not None else None for a in play.announced
+            )
+            result = play.declaration_result()
+            shown = tuple(
+                tuple(play.announced[s] or ())
+                if result is not None and result.winner == (s & 1) else ()
+                for s in range(4)
+            )
+            belote_cards = tuple((h.seat, h.card) for h in play.history if h.belote)
+        turn = self.current_player()
+        legal: tuple[Card, ...] | tuple[str, ...] = ()
+        if turn == seat:
+            legal = tuple(self.legal_calls()) if self.phase == BIDDING else tuple(
+                self.legal_cards()
+            )
+        return PlayerView(
+            seat=seat, rules=self.rules, dealer=self.dealer, phase=self.phase, hand=hand,
+            turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
+            tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
+            belote_cards=belote_cards, turn=turn, legal=legal,
+        )
+
+    def describe(self) -> str:
+        return f"deal by {SEAT_NAMES[self.dealer]}, phase {self.phase}"
+
+    def _call_text(self, c: Call | AuctionCall) -> str:
+        """A call as the record writes it; an out-of-turn coinche carries its seat."""
+        if isinstance(c, AuctionCall) and not c.in_turn:
+            return f"{SEAT_NAMES[c.seat]}:{c.call}"
+        return c.call
+
+    def to_record(self) -> dict[str, Any]:
+        """The CONTRACT HandRecord of this deal so far (`belote replay` reads it back)."""
+        if self.play is not None:
+            hands = list(self.play.initial_hands)
+        elif self.first is None:
+            hands = list(self.hands)
+        else:
+            # Bidding unfinished or all-pass: the deal as it would have ended (turned card
+            # to the dealer), so that the record still holds 32 cards, 8 a seat.
+            hands = deal_rest(self.first, self.dealer, self.dealer)
+        record: dict[str, Any] = {
+            "profile": self.rules.profile,
+            "options": self.rules.overrides(),
+            "dealer": SEAT_NAMES[self.dealer],
+            "hands": {SEAT_NAMES[s]: mask_names(hands[s]) for s in range(4)},
+            "bids": [self._call_text(c) for c in self.bidding.calls],
+            "plays": [],
+        }
+        if self.turned is not None:
+            record["turned"] = card_name(self.turned)
+        if self.play is not None:
+            record["plays"] = [card_name(h.card) for h in self.play.history]
+            record["declarations"] = {
+                SEAT_NAMES[s]: [d.card_names() for d in a]
+                for s, a in enumerate(self.play.announced)
+                if a
+            }
+            refused = sorted({seat for seat, _suit in self.play.belote_refused()})
+            if refused:
+                record["belote"] = {SEAT_NAMES[s]: False for s in refused}
+        return record
+
+
+def trump_of(view: PlayerView) -> TrumpMode | None:
+    return view.contract.trump if view.contract is not None else None
