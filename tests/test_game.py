@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
-from belote.errors import IllegalActionError
+from belote.errors import IllegalActionError, InvalidRecordError
 from belote.game import Match
 from belote.options import make_rules
 from belote.round import ALL_PASS, BIDDING, OVER, PLAY
@@ -95,3 +96,34 @@ def test_view_hides_other_hands() -> None:
         assert view.hand == rnd.hands[seat]
         assert not hasattr(view, "hands")
     assert rnd.view(1).legal and not rnd.view(2).legal
+
+
+def test_save_and_resume_gives_the_same_game() -> None:
+    rng = random.Random(12)
+    rules = make_rules("classic", {"tie_rule": "fail"})
+    match = Match(rules, seed=3)
+    for _ in range(3):
+        play_out(match, rng)
+    rnd = match.new_round()
+    while rnd.phase == BIDDING:
+        rnd.call(rng.choice(rnd.legal_calls()))
+    for _ in range(5):
+        if rnd.phase == PLAY:
+            rnd.play_card(rng.choice(rnd.legal_cards()), belote=False)
+    saved = json.loads(json.dumps(match.to_json()))
+    again = Match.from_json(saved)
+    assert again.score == match.score
+    assert again.dealer == match.dealer
+    assert again.current is not None
+    assert again.current.view(0) == rnd.view(0)
+    assert again.to_json() == match.to_json()
+
+
+def test_resume_refuses_a_tampered_save() -> None:
+    rng = random.Random(1)
+    match = Match(make_rules(), seed=3)
+    play_out(match, rng)
+    saved = match.to_json()
+    saved["deals"][0]["actions"].insert(0, {"card": "JH"})
+    with pytest.raises(InvalidRecordError, match="saved game: deal 1: no card now"):
+        Match.from_json(saved)

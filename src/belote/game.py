@@ -9,11 +9,15 @@ through :func:`belote.scoring.score_game`, the one scoring module.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
+from typing import Any
 
-from belote.cards import Card
+from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
-from belote.errors import IllegalActionError
-from belote.options import Rules
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
+from belote.options import Rules, make_rules
+from belote.play import SEAT_NAMES
+from belote.replay import parse_seat
 from belote.round import ALL_PASS, OVER, Round
 from belote.scoring import GameScore, HandEntry, score_game
 
@@ -38,6 +42,8 @@ class Match:
         shuffle(self._pack, self.rng)
         self._score = score_game(rules, [])
         self.current: Round | None = None
+        self._first_dealer = self.dealer
+        self._log: list[Round] = []
 
     @property
     def score(self) -> GameScore:
@@ -51,19 +57,68 @@ class Match:
     def winner(self) -> int | None:
         return self._score.winner
 
-    def new_round(self) -> Round:
-        """Deal the next deal (§2.2 shuffle, §2.3 cut)."""
+    def new_round(self, deck: Sequence[Card] | None = None) -> Round:
+        """Deal the next deal (§2.2 shuffle, §2.3 cut), or deal ``deck`` as given."""
         if self.finished:
             raise IllegalActionError("the game is over: no further deal")
-        if self.current is not None and self.current.phase not in (OVER, ALL_PASS):
-            raise IllegalActionError("the current deal is not finished")
-        deck = list(self._pack)
-        if self.rules.shuffle_each_deal:
-            shuffle(deck, self.rng)
-        deck = cut(deck, self.rng, self.rules.min_cut)
+        if self.current is not None:
+            raise IllegalActionError("the current deal is not finished and scored")
+        if deck is None:
+            deck = list(self._pack)
+            if self.rules.shuffle_each_deal:
+                shuffle(deck, self.rng)
+            deck = cut(deck, self.rng, self.rules.min_cut)
         self.current = Round(self.rules, self.dealer, deck, reserve=self._score.reserve)
+        self._log.append(self.current)
         self.deals += 1
         return self.current
+
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to resume the game: rules, and each deal's deck and actions."""
+        return {
+            "version": 1,
+            "profile": self.rules.profile,
+            "options": self.rules.overrides(),
+            "first_dealer": SEAT_NAMES[self._first_dealer],
+            "deals": [
+                {"dealer": SEAT_NAMES[r.dealer], "deck": [card_name(c) for c in r.deck],
+                 "actions": r.actions_json()}
+                for r in self._log
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, seed: int | None = None) -> Match:
+        """Rebuild a game saved by :meth:`to_json`; every action is checked again.
+
+        Deals after the saved ones are shuffled by a new generator (``seed``).
+        """
+        if not isinstance(data, dict) or data.get("version") != 1:
+            raise InvalidRecordError("saved game: not a belote saved game (version 1)")
+        rules = make_rules(data.get("profile", "classic"), data.get("options") or {})
+        first = parse_seat(data.get("first_dealer"), "saved game: first_dealer")
+        match = cls(rules, seed=seed, first_dealer=first)
+        deals = data.get("deals")
+        if not isinstance(deals, list):
+            raise InvalidRecordError("saved game: 'deals' is not a list")
+        for i, deal in enumerate(deals):
+            where = f"saved game: deal {i + 1}"
+            if not isinstance(deal, dict):
+                raise InvalidRecordError(f"{where}: expected an object")
+            if parse_seat(deal.get("dealer"), f"{where}.dealer") != match.dealer:
+                raise InvalidRecordError(f"{where}: dealer is not {SEAT_NAMES[match.dealer]}")
+            deck_text = deal.get("deck")
+            if not isinstance(deck_text, list) or len(deck_text) != 32:
+                raise InvalidRecordError(f"{where}: 'deck' must list the 32 cards")
+            try:
+                deck = [parse_card(t) for t in deck_text]
+                rnd = match.new_round(deck)
+                rnd.apply_actions(deal.get("actions") or [])
+            except (BeloteError, ValueError) as exc:
+                raise InvalidRecordError(f"{where}: {exc}") from None
+            if rnd.phase in (OVER, ALL_PASS):
+                match.finish_round()
+        return match
 
     def finish_round(self) -> None:
         """Score the current deal and pass the deal on (§2.1, §2.4)."""

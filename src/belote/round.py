@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding
-from belote.cards import Card, CardMask, TrumpMode, card_name, mask_names
+from belote.cards import Card, CardMask, TrumpMode, card_name, mask_names, parse_card
 from belote.deal import FirstDeal, deal_all, deal_first, deal_rest
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError
@@ -86,6 +86,8 @@ class Round:
             self.bidding = TakePassBidding(rules, dealer, self.first.turned)
         self.play: HandPlay | None = None
         self.phase = BIDDING
+        # Every action in order, as JSON-ready data (see :meth:`actions_json`).
+        self._actions: list[dict[str, Any]] = []
 
     # --- state --------------------------------------------------------------
 
@@ -137,6 +139,7 @@ class Round:
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):
             record = bidding.call(call, seat)
+            self._log_call(record, seat)
             if bidding.all_pass:
                 self.phase = ALL_PASS
             elif bidding.finished:
@@ -151,6 +154,7 @@ class Round:
         if seat is not None and seat != bidding.turn:
             raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
         record = bidding.call(call)
+        self._log_call(record, seat)
         if bidding.all_pass:
             self.phase = ALL_PASS
         elif bidding.taker is not None:
@@ -169,6 +173,12 @@ class Round:
             raise IllegalActionError(f"no card now: the deal is in phase {self.phase}")
         assert self.play is not None
         record = self.play.play(c, declarations, belote)
+        action: dict[str, Any] = {"card": card_name(c)}
+        if declarations is not None:
+            action["declarations"] = [d.card_names() for d in declarations]
+        if not belote:
+            action["belote"] = False
+        self._actions.append(action)
         if self.play.is_over():
             self.phase = OVER
         return record
@@ -216,6 +226,46 @@ class Round:
 
     def describe(self) -> str:
         return f"deal by {SEAT_NAMES[self.dealer]}, phase {self.phase}"
+
+    def _log_call(self, record: Call | AuctionCall, seat: int | None) -> None:
+        action: dict[str, Any] = {"call": record.call}
+        if seat is not None:
+            action["seat"] = SEAT_NAMES[seat]
+        self._actions.append(action)
+
+    def actions_json(self) -> list[dict[str, Any]]:
+        """Every call and card so far, in order: ``{"call": "take"}``, ``{"card": "JH"}``
+        (with ``"declarations"`` when announced explicitly and ``"belote": false`` when
+        belote was not said).  :meth:`apply_actions` replays them."""
+        return [dict(a) for a in self._actions]
+
+    def apply_actions(self, actions: Sequence[Any]) -> None:
+        """Replay actions written by :meth:`actions_json`, each checked."""
+        from belote.declarations import parse_combination
+        from belote.replay import parse_seat
+
+        for i, action in enumerate(actions):
+            where = f"action {i + 1}"
+            if not isinstance(action, dict):
+                raise IllegalActionError(f"{where}: expected an object, got {action!r}")
+            if "call" in action:
+                seat = action.get("seat")
+                self.call(str(action["call"]),
+                          None if seat is None else parse_seat(seat, f"{where}.seat"))
+            elif "card" in action:
+                c = parse_card(str(action["card"]))
+                decls = None
+                if action.get("declarations") is not None:
+                    assert self.play is not None
+                    hand = self.play.initial_hands[self.play.turn]
+                    decls = [
+                        parse_combination([parse_card(t) for t in combo], hand, self.rules,
+                                          self.play.contract.trump, where)
+                        for combo in action["declarations"]
+                    ]
+                self.play_card(c, decls, bool(action.get("belote", True)))
+            else:
+                raise IllegalActionError(f"{where}: neither a call nor a card: {action!r}")
 
     def _call_text(self, c: Call | AuctionCall) -> str:
         """A call as the record writes it; an out-of-turn coinche carries its seat."""

@@ -1,0 +1,425 @@
+"""`belote play`: a game against bots in a plain terminal.
+
+The person sits at one seat (South by default) with a bot partner and two bot
+opponents.  Each decision shows the hand sorted by suit with the trump marked,
+the trick on the table and who leads, the legal cards highlighted and
+numbered; a card is chosen by its number or its name (``10h``, ``JH``, ``J♥``;
+Spanish names such as ``12c`` in the moroccan profile).  ``?`` asks the
+strongest bot for a hint, ``s`` saves the game, ``q`` saves and quits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belote.bots import Bot, make_bot
+from belote.bots.base import BaseBot
+from belote.cards import (
+    ALL_TRUMP,
+    NO_TRUMP,
+    PLAIN_ORDER,
+    SUIT_SYMBOLS,
+    TRUMP_ORDER,
+    Card,
+    CardMask,
+    card_symbol,
+    parse_any_card,
+    scan_forward,
+    spanish_name,
+)
+from belote.cli.common import fail
+from belote.declarations import Declaration
+from belote.errors import BeloteError, IllegalActionError
+from belote.game import Match
+from belote.options import Rules, make_rules, parse_option_assignment
+from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
+
+SEAT_WORDS = ("North", "East", "South", "West")
+HINT_BOT = "pimc:worlds=12"
+
+
+def default_save_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "belote" / "saved-game.json"
+
+
+class Quit(Exception):
+    """The person asked to stop (or the input ended)."""
+
+
+class TerminalGame:
+    """The loop of a game against bots, reading answers from the console."""
+
+    def __init__(
+        self,
+        match: Match,
+        seat: int,
+        bot_spec: str,
+        console: Console,
+        save_path: Path,
+        seed: int | None = None,
+    ) -> None:
+        self.match = match
+        self.rules: Rules = match.rules
+        self.seat = seat
+        self.bot_spec = bot_spec
+        self.console = console
+        self.save_path = save_path
+        self.bots: list[BaseBot | None] = [
+            None if s == seat else make_bot(bot_spec, None if seed is None else seed + s)
+            for s in range(4)
+        ]
+        self._hint_bot: Bot | None = None
+
+    # --- names ------------------------------------------------------------------
+
+    def name(self, c: Card) -> str:
+        if self.rules.deck == "spanish":
+            return spanish_name(c)
+        return card_symbol(c)
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.seat else SEAT_WORDS[seat]
+
+    def trump_text(self, trump: int) -> str:
+        if trump == NO_TRUMP:
+            return "no trump (SA)"
+        if trump == ALL_TRUMP:
+            return "all trumps (TA)"
+        return SUIT_SYMBOLS[trump]
+
+    # --- the hand on screen ------------------------------------------------------
+
+    def sorted_hand(self, hand: CardMask, trump: int | None) -> list[Card]:
+        """Suits in the order ♠ ♥ ♦ ♣ with the trump first; strongest card first."""
+        suits = [0, 1, 2, 3]
+        if trump is not None and trump < NO_TRUMP:
+            suits.remove(trump)
+            suits.insert(0, trump)
+
+        def strength(c: Card) -> int:
+            trumpish = trump == ALL_TRUMP or (c >> 3) == trump
+            return (TRUMP_ORDER if trumpish else PLAIN_ORDER)[c & 7]
+
+        out: list[Card] = []
+        for s in suits:
+            cards = [c for c in scan_forward(hand) if c >> 3 == s]
+            out += sorted(cards, key=strength, reverse=True)
+        return out
+
+    def show_hand(self, view: PlayerView, numbered: bool) -> list[Card]:
+        trump = view.contract.trump if view.contract else None
+        cards = self.sorted_hand(view.hand, trump)
+        legal = set(view.legal) if view.phase == PLAY else set()
+        parts = []
+        for i, c in enumerate(cards, start=1):
+            text = self.name(c)
+            if trump is not None and (trump == ALL_TRUMP or c >> 3 == trump):
+                text += "*"
+            if numbered:
+                text = f"{i}:{text}"
+            if numbered and c in legal:
+                text = f"[bold green]{text}[/bold green]"
+            elif numbered:
+                text = f"[dim]{text}[/dim]"
+            parts.append(text)
+        self.console.print("Your hand: " + "  ".join(parts)
+                           + ("   (* trump)" if trump is not None else ""))
+        return cards
+
+    def header(self, rnd: Round) -> None:
+        totals = self.match.score.totals
+        reserve = self.match.score.reserve
+        line = (f"── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
+                f"NS {totals[0]} – EW {totals[1]}")
+        if reserve:
+            line += f" · reserve {reserve}"
+        self.console.print(f"[bold]{line} ──[/bold]")
+
+    # --- input ---------------------------------------------------------------------
+
+    def ask(self, prompt: str) -> str:
+        try:
+            answer = self.console.input(prompt)
+        except EOFError:
+            raise Quit from None
+        return answer.strip()
+
+    def hint(self, view: PlayerView) -> str:
+        if self._hint_bot is None:
+            self._hint_bot = make_bot(HINT_BOT, seed=0)
+        if view.phase == BIDDING:
+            return f"hint: {self._hint_bot.call(view)}"
+        return f"hint: {self.name(self._hint_bot.play(view))}"
+
+    def save(self) -> None:
+        data = {
+            "belote_play": {"seat": SEAT_NAMES[self.seat], "bots": self.bot_spec},
+            "match": self.match.to_json(),
+        }
+        self.save_path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.save_path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, self.save_path)
+        self.console.print(f"Game saved to {self.save_path}")
+
+    def command(self, answer: str, view: PlayerView) -> bool:
+        """Handle ``?``, ``s`` and ``q``; True when the answer was one of them."""
+        low = answer.lower()
+        if low in ("?", "hint"):
+            self.console.print(self.hint(view))
+            return True
+        if low in ("s", "save"):
+            self.save()
+            return True
+        if low in ("q", "quit", "exit"):
+            self.save()
+            raise Quit
+        return False
+
+    # --- the person's turns ---------------------------------------------------------
+
+    def human_call(self, rnd: Round) -> None:
+        view = rnd.view(self.seat)
+        if view.turned is not None:
+            self.console.print(f"Turned card: [bold]{self.name(view.turned)}[/bold]")
+        self.show_hand(view, numbered=False)
+        calls = [c for c in view.legal if isinstance(c, str)]
+        menu = "  ".join(f"[{i}] {c}" for i, c in enumerate(calls, start=1))
+        if len(calls) > 12:
+            menu = "pass, a bid such as 80H / 120S / capotH, coinche, surcoinche"
+        while True:
+            answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit)\n> ")
+            if not answer or self.command(answer, view):
+                continue
+            call = answer
+            if answer.isdigit() and 0 < int(answer) <= len(calls):
+                call = calls[int(answer) - 1]
+            try:
+                rnd.call(call)
+            except BeloteError as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            return
+
+    def human_card(self, rnd: Round) -> None:
+        view = rnd.view(self.seat)
+        self.show_table(view)
+        cards = self.show_hand(view, numbered=True)
+        while True:
+            answer = self.ask("Your card — number or name (? hint, s save, q quit)\n> ")
+            if not answer or self.command(answer, view):
+                continue
+            try:
+                if answer.isdigit():
+                    if not 0 < int(answer) <= len(cards):
+                        raise BeloteError(f"choose a number from 1 to {len(cards)}, or a card")
+                    c = cards[int(answer) - 1]
+                else:
+                    c = parse_any_card(answer, spanish=self.rules.deck == "spanish")
+                assert rnd.play is not None
+                rnd.play.verify_play(c)
+            except (BeloteError, ValueError) as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            self.play_card(rnd, self.seat, c, None, True)
+            return
+
+    def trick_header(self, view: PlayerView) -> None:
+        contract = view.contract
+        assert contract is not None
+        value = f" for {contract.value}" if contract.value is not None else ""
+        level = {2: " coinched", 4: " surcoinched"}.get(contract.multiplier, "")
+        self.console.print(
+            f"[bold]Trick {len(view.tricks) + 1}[/bold] · trump "
+            f"{self.trump_text(contract.trump)} (taken by {self.who(contract.taker)}{value}"
+            f"{level}) · {self.who(view.trick_leader)} "
+            f"{'lead' if view.trick_leader == self.seat else 'leads'}"
+        )
+
+    def show_table(self, view: PlayerView) -> None:
+        if view.trick:
+            on_table = ", ".join(
+                f"{self.who((view.trick_leader + i) & 3)} {self.name(c)}"
+                for i, c in enumerate(view.trick)
+            )
+            self.console.print(f"On the table: {on_table}")
+
+    # --- acting ------------------------------------------------------------------------
+
+    def play_card(
+        self, rnd: Round, seat: int, c: Card, decls: Sequence[Declaration] | None, belote: bool
+    ) -> None:
+        assert rnd.play is not None
+        tricks_before = len(rnd.play.state.tricks)
+        record = rnd.play_card(c, decls, belote)
+        line = f"{self.who(seat)} {'play' if seat == self.seat else 'plays'} {self.name(c)}"
+        if record.declarations:
+            said = ", ".join(d.name for d in record.declarations)
+            line += f" and {'announce' if seat == self.seat else 'announces'} {said}"
+        if record.belote:
+            line += f" — {record.belote.capitalize()}!"
+        self.console.print(line)
+        state = rnd.play.state
+        if len(state.tricks) > tricks_before:
+            trick = state.tricks[-1]
+            self.console.print(
+                f"  → trick {len(state.tricks)} to {self.who(trick.winner)} "
+                f"({trick.points} points)"
+            )
+            result = rnd.play.declaration_result()
+            if len(state.tricks) == 1 and result is not None and result.winner is not None:
+                self.console.print(
+                    f"  Declarations: {TEAM_NAMES[result.winner]} scores "
+                    f"{result.points[result.winner]}"
+                )
+
+    def bot_turn(self, rnd: Round, seat: int) -> None:
+        bot = self.bots[seat]
+        assert bot is not None
+        view = rnd.view(seat)
+        if rnd.phase == BIDDING:
+            call = bot.call(view)
+            rnd.call(call)
+            self.console.print(f"{self.who(seat)}: {call}")
+            return
+        c = bot.play(view)
+        if c not in view.legal:
+            raise IllegalActionError(f"bot {bot.name} at {SEAT_NAMES[seat]} chose an illegal card")
+        decls = bot.declarations(view) if not view.tricks and view.announced[seat] is None else None
+        self.play_card(rnd, seat, c, decls, bot.say_belote(view, c))
+
+    # --- the game ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        c = self.console
+        c.print(f"[bold]belote[/bold] · {self.rules.profile} · target {self.rules.target} · "
+                f"you are {SEAT_WORDS[self.seat]}, partner {SEAT_WORDS[self.seat ^ 2]} "
+                f"· bots: {self.bot_spec}")
+        try:
+            while not self.match.finished:
+                rnd = self.match.current or self.match.new_round()
+                self.header(rnd)
+                while rnd.phase in (BIDDING, PLAY):
+                    seat = rnd.current_player()
+                    if rnd.phase == PLAY and rnd.play is not None and not rnd.play.state.trick:
+                        self.trick_header(rnd.view(self.seat))
+                    if seat == self.seat:
+                        if rnd.phase == BIDDING:
+                            self.human_call(rnd)
+                        else:
+                            self.human_card(rnd)
+                    else:
+                        self.bot_turn(rnd, seat)
+                self.show_result(rnd)
+                self.match.finish_round()
+                self.save()
+        except Quit:
+            c.print("Bye. Resume with: belote play --resume " + str(self.save_path))
+            return
+        self.show_end()
+
+    def show_result(self, rnd: Round) -> None:
+        if rnd.phase == ALL_PASS:
+            self.console.print("Everybody passed: the cards are dealt again (§2.4).")
+            return
+        assert rnd.phase == OVER
+        res = rnd.result()
+        table = Table(title=f"Deal {self.match.deals}: {res.score.outcome}")
+        table.add_column("")
+        table.add_column("NS", justify="right")
+        table.add_column("EW", justify="right")
+        table.add_row("tricks", *(str(p) for p in res.trick_points))
+        table.add_row("declarations", *(str(p) for p in res.declarations.points))
+        table.add_row("belote", *(str(p) for p in res.belote_points))
+        table.add_row("score", *(f"[bold]{p}[/bold]" for p in res.score.score))
+        totals = self.match.score.totals
+        after = [totals[0] + res.score.score[0], totals[1] + res.score.score[1]]
+        table.add_row("running total", *(str(p) for p in after))
+        self.console.print(table)
+        if res.score.reserve:
+            self.console.print(f"Litige: {res.score.reserve} points in reserve (§8.4).")
+
+    def show_end(self) -> None:
+        score = self.match.score
+        winner = score.winner
+        mine = self.seat & 1
+        if winner is None:
+            self.console.print(f"Game over: a draw at NS {score.totals[0]} – EW {score.totals[1]}.")
+        else:
+            verdict = "You win!" if winner == mine else "You lose."
+            self.console.print(
+                f"[bold]Game over: {TEAM_NAMES[winner]} wins "
+                f"{score.totals[winner]} to {score.totals[1 - winner]}. {verdict}[/bold]"
+            )
+        if self.save_path.exists():
+            self.save_path.unlink()
+
+
+def load_saved(path: Path) -> tuple[Match, int, str]:
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BeloteError(f"cannot read saved game {str(path)!r}: {exc}") from None
+    meta = data.get("belote_play") if isinstance(data, dict) else None
+    if not isinstance(meta, dict):
+        raise BeloteError(f"{str(path)!r} is not a game saved by belote play")
+    seat = "NESW".find(str(meta.get("seat", "")))
+    if seat < 0:
+        raise BeloteError(f"{str(path)!r}: bad seat {meta.get('seat')!r}")
+    return Match.from_json(data.get("match")), seat, str(meta.get("bots", "heuristic"))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("play")
+    def play_command(
+        profile: Annotated[str, typer.Option(help="classic, moroccan, coinche or contree")] = (
+            "classic"),
+        bots: Annotated[str, typer.Option(help="the bots' strength: random, heuristic, pimc")] = (
+            "heuristic"),
+        target: Annotated[int | None, typer.Option(help="points to win (default: profile's)")] = (
+            None),
+        seat: Annotated[str, typer.Option(help="your seat: N, E, S or W")] = "S",
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", help="NAME=VALUE, any option of RULES.md")] = None,
+        seed: Annotated[int | None, typer.Option(help="seed for the deals and the bots")] = None,
+        save: Annotated[Path | None, typer.Option(help="where to save the game")] = None,
+        resume: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,
+    ) -> None:
+        """Play a game against bots in the terminal."""
+        console = Console(highlight=False)
+        try:
+            if resume is not None:
+                match, seat_no, bot_spec = load_saved(resume)
+                save_path = save or resume
+            else:
+                options: dict[str, Any] = {}
+                for text in option or []:
+                    name, value = parse_option_assignment(text)
+                    options[name] = value
+                if target is not None:
+                    options["target"] = target
+                rules = make_rules(profile, options)
+                seat_no = "NESW".find(seat.strip().upper())
+                if seat_no < 0 or len(seat.strip()) != 1:
+                    raise BeloteError(f"--seat: {seat!r} is not a seat (N, E, S or W)")
+                make_bot(bots)  # refuse an unknown bot before the game starts
+                bot_spec = bots
+                match = Match(rules, seed=seed)
+                save_path = save or default_save_path()
+            game = TerminalGame(match, seat_no, bot_spec, console, save_path, seed)
+        except BeloteError as exc:
+            fail(str(exc))
+        game.run()
+
+
+__all__ = ["TerminalGame", "default_save_path", "load_saved", "register"]
