@@ -212,7 +212,8 @@ def test_replay_auction_errors() -> None:
 
 def test_live_auction_deals_replay_identically() -> None:
     rng = random.Random(21)
-    for rules in (COINCHE, CONTREE, make_rules("coinche", {"sa_ta": True, "coinche_in_turn": False})):
+    loose = make_rules("coinche", {"sa_ta": True, "coinche_in_turn": False})
+    for rules in (COINCHE, CONTREE, loose):
         for i in range(80):
             deck = list(range(32))
             rng.shuffle(deck)
@@ -226,3 +227,26 @@ def test_live_auction_deals_replay_identically() -> None:
                 assert out["score"] == rnd.result().score.to_json()
             else:
                 assert rnd.phase == ALL_PASS and out["contract"] is None
+
+
+def test_4_8_generale_needs_the_bidder_alone() -> None:
+    """NS take every trick, but S wins the last one: a capot bid is made, a générale
+    (the bidder alone must win all eight tricks) fails."""
+    from belote.cards import mask_of, parse_card
+    from belote.hand import Contract, HandPlay
+
+    def hand(text: str) -> int:
+        return mask_of(parse_card(c) for c in text.split())
+
+    hands = [hand("JH 9H AH TH KH QH 8H 7S"), hand("8S 9S TS JS QS KS 7D 8D"),
+             hand("AS 9D TD JD QD KD AD 7C"), hand("7H 8C 9C TC JC QC KC AC")]
+    outcomes = {}
+    for value in ("capot", "generale"):
+        play = HandPlay(COINCHE, Contract(0, HEARTS, value), hands, leader=0)
+        while not play.is_over():
+            legal = play.legal_cards()
+            play.play(legal[-1] if play.turn in (0, 2) else legal[0])
+        res = play.result()
+        assert res.capot == 0 and res.tricks[-1].winner == 2
+        outcomes[value] = res.score.outcome
+    assert outcomes == {"capot": "made", "generale": "failed"}

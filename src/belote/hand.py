@@ -264,6 +264,10 @@ class HandPlay:
             trump=self.contract.trump,
             multiplier=self.contract.multiplier,
             reserve=self.reserve,
+            generale_won=(
+                all(t.winner == self.contract.taker for t in state.tricks)
+                if self.contract.value == "generale" else None
+            ),
         )
         return HandResult(
             contract=self.contract,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
-from belote.bidding import Call, TakePassBidding
+from belote.bidding import Call, TakePassBidding, normalise_call
 from belote.cards import Card, CardMask, TrumpMode, card_name, mask_names, parse_card
 from belote.deal import FirstDeal, deal_all, deal_first, deal_rest
 from belote.declarations import Declaration
@@ -135,6 +135,7 @@ class Round:
         """
         if self.phase != BIDDING:
             raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
+        call = normalise_call(call)
         bidding = self.bidding
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):

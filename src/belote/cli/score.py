@@ -1,0 +1,352 @@
+"""`belote score`: the score calculator (RULES.md §8-§11).
+
+* ``belote score hand --json`` and ``belote score game --json`` (with ``--file``,
+  ``--jsonl``) answer as CONTRACT.md says.
+* ``belote score`` (and ``belote score hand`` without ``--json``) is an
+  interactive calculator for a person: each hand it asks who took, the
+  contract and coinche level where the profile has them, one team's trick
+  points (the other's are worked out), a capot, the validated declarations and
+  belote-rebelote; it shows the hand's score, the running totals, the reserve,
+  and goes on until the game is won or the user answers ``q``.  An impossible
+  answer is refused with the reason and asked again.
+* ``belote score game`` without ``--json`` shows a score sheet as a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
+from belote.cli.common import fail, parse_json, read_text, run_json
+from belote.errors import BeloteError
+from belote.options import Rules, make_rules, parse_option_assignment
+from belote.scoring import (
+    EW,
+    NS,
+    TEAM_NAMES,
+    GameScore,
+    GameTally,
+    HandScore,
+    parse_game,
+    parse_hand_entry,
+    score_game,
+    score_game_json,
+    score_hand_json,
+    trick_total,
+)
+
+T = TypeVar("T")
+
+FileOpt = Annotated[
+    Path | None, typer.Option("--file", help="Read the input from PATH instead of stdin.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonlOpt = Annotated[
+    bool, typer.Option("--jsonl", help="One input object per line, one answer per line.")
+]
+ProfileOpt = Annotated[
+    str, typer.Option("--profile", help="classic, moroccan, coinche or contree (calculator).")
+]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", help="Override an option: NAME=VALUE (RULES.md), repeatable."),
+]
+TargetOpt = Annotated[
+    int | None, typer.Option("--target", min=1, help="Points to reach (or deals to play).")
+]
+
+OUTCOME_WORDS = {
+    "made": "made", "failed": "failed (dedans)", "litige": "litige (tie)",
+    "void": "all passed",
+}
+
+
+class _Quit(Exception):
+    """The user asked to stop (``q``) or the input ended."""
+
+
+# --- questions ---------------------------------------------------------------------
+
+
+def _ask(text: str, default: str | None = None) -> str:
+    try:
+        answer = typer.prompt(text, default=default, show_default=bool(default))
+    except typer.Abort:
+        raise _Quit from None
+    answer = str(answer).strip()
+    if answer.lower() in ("q", "quit", "exit"):
+        raise _Quit
+    return answer
+
+
+def _ask_until(console: Console, text: str, read: Callable[[str], T],
+               default: str | None = None) -> T:
+    """Ask until ``read`` accepts the answer; a ValueError's message is the reason."""
+    while True:
+        answer = _ask(text, default)
+        try:
+            return read(answer)
+        except ValueError as exc:
+            console.print(f"[red]refused:[/red] {exc}")
+
+
+def _read_team(answer: str, allow_none: bool = True) -> int | None:
+    word = answer.strip().upper()
+    if word in TEAM_NAMES:
+        return TEAM_NAMES.index(word)
+    if allow_none and word in ("", "NO", "N", "NONE", "-", "0"):
+        return None
+    raise ValueError(f"{answer!r}: answer NS or EW" + (" (or no)" if allow_none else ""))
+
+
+def _read_number(answer: str, low: int, high: int, what: str) -> int:
+    try:
+        value = int(answer)
+    except ValueError:
+        raise ValueError(f"{answer!r} is not a whole number") from None
+    if not low <= value <= high:
+        raise ValueError(f"{value} is outside {low}..{high} ({what})")
+    return value
+
+
+def _read_contract(answer: str, rules: Rules) -> int | str:
+    word = answer.strip().lower()
+    if word == "capot":
+        return "capot"
+    if word in ("generale", "générale"):
+        if not rules.generale:
+            raise ValueError("the générale is not played here (option generale is false)")
+        return "generale"
+    try:
+        value = int(word)
+    except ValueError:
+        raise ValueError(f"{answer!r} is not a contract (80, 90, ..., capot)") from None
+    top = rules.max_bid
+    if value < 80 or value % 10 or (top is not None and value > top):
+        raise ValueError(f"{value} is not a multiple of 10 in 80..{top or ''}")
+    return value
+
+
+def _read_level(answer: str) -> int:
+    word = answer.strip().lower()
+    levels = {"": 1, "no": 1, "none": 1, "1": 1, "coinche": 2, "contre": 2, "2": 2,
+              "surcoinche": 4, "surcontre": 4, "4": 4}
+    if word not in levels:
+        raise ValueError(f"{answer!r}: answer none, coinche or surcoinche")
+    return levels[word]
+
+
+def _read_trump(answer: str) -> int | None:
+    if not answer.strip():
+        return None
+    try:
+        return parse_trump(answer)
+    except BeloteError:
+        raise ValueError(f"{answer!r}: answer S, H, D, C, SA or TA") from None
+
+
+def _ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | None:
+    """The questions of one hand; None for an all-pass deal."""
+    taker = _ask_until(
+        console, f"Hand {number}: who took? (NS, EW; pass = all passed; q = quit)",
+        lambda a: "pass" if a.lower() in ("pass", "p") else _read_team(a, allow_none=False),
+    )
+    if taker == "pass":
+        return None
+    assert isinstance(taker, int)
+    obj: dict[str, Any] = {"taker": TEAM_NAMES[taker]}
+    if rules.is_auction:
+        top = "" if rules.max_bid is None else str(rules.max_bid)
+        extra = ", generale" if rules.generale else ""
+        contract = _ask_until(console, f"Contract (80..{top}, capot{extra})",
+                              lambda a: _read_contract(a, rules))
+        obj["contract"] = contract
+        if contract != "capot" or rules.capot_doublable:
+            obj["multiplier"] = _ask_until(
+                console, "Coinche? (none, coinche, surcoinche)", _read_level, "none")
+    trump: int | None = None
+    if rules.sa_ta if rules.is_auction else rules.sa_ta_in_classic:
+        trump = _ask_until(console, "Trump (S, H, D, C, SA, TA; Enter = a suit)",
+                           _read_trump, "")
+        if trump is not None:
+            obj["trump"] = TRUMP_MODE_NAMES[trump]
+    total = trick_total(rules, trump)
+    taker_name, other_name = TEAM_NAMES[taker], TEAM_NAMES[1 - taker]
+    taker_points = _ask_until(
+        console, f"Trick points of {taker_name} (takers), last trick included "
+                 f"(0..{total}; {other_name} get the rest)",
+        lambda a: _read_number(a, 0, total, f"the two teams' trick points add to {total}"),
+    )
+    pair = [0, 0]
+    pair[taker], pair[1 - taker] = taker_points, total - taker_points
+    points = (pair[NS], pair[EW])
+    console.print(f"  NS {points[NS]}, EW {points[EW]}")
+
+    def read_capot(answer: str) -> int | None:
+        team = _read_team(answer)
+        if team is not None and points[1 - team] > 0:
+            other = TEAM_NAMES[1 - team]
+            raise ValueError(f"a capot by {TEAM_NAMES[team]} leaves {other} no trick, "
+                             f"but {other} has {points[1 - team]} trick points")
+        return team
+
+    capot = _ask_until(console, "Capot: did a team take all 8 tricks? (no, NS, EW)",
+                       read_capot, "no")
+    if capot is None:
+        obj["trick_points"] = {taker_name: taker_points}
+    else:
+        obj["capot"] = TEAM_NAMES[capot]
+    if rules.declarations:
+        while True:
+            decl = [
+                _ask_until(console, f"Validated declarations of {name} (points)",
+                           lambda a: _read_number(a, 0, 10_000, "declaration points"), "0")
+                for name in TEAM_NAMES
+            ]
+            if decl[NS] and decl[EW]:
+                console.print(
+                    "[red]refused:[/red] both teams have declaration points: only the "
+                    "team that wins the comparison scores its declarations (§7.6)")
+                continue
+            break
+        obj["declarations"] = {"NS": decl[NS], "EW": decl[EW]}
+    if trump == ALL_TRUMP:
+        obj["belote"] = {
+            name: _ask_until(console, f"Belote points of {name} (0, 20, 40, ...)",
+                             lambda a: _read_number(a, 0, 80, "20 per belote"), "0")
+            for name in TEAM_NAMES
+        }
+    elif trump != NO_TRUMP:
+        belote = _ask_until(console, "Belote-rebelote announced by (no, NS, EW)",
+                            _read_team, "no")
+        if belote is not None:
+            obj["belote"] = TEAM_NAMES[belote]
+    return obj
+
+
+# --- showing scores -------------------------------------------------------------------
+
+
+def _status_line(finished: bool, winner: int | None, totals: tuple[int, int]) -> str:
+    if not finished:
+        return f"NS {totals[NS]}, EW {totals[EW]}: the game goes on."
+    if winner is None:
+        return f"The game is drawn at NS {totals[NS]}, EW {totals[EW]}."
+    loser = 1 - winner
+    return (f"[bold]{TEAM_NAMES[winner]} win the game[/bold], "
+            f"{totals[winner]} to {totals[loser]}.")
+
+
+def _show_hand(console: Console, number: int, hand: HandScore,
+               running: tuple[int, int]) -> None:
+    table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand.outcome, hand.outcome)}")
+    table.add_column("")
+    table.add_column("NS", justify="right")
+    table.add_column("EW", justify="right")
+    table.add_row("tricks + declarations + belote", str(hand.totals[NS]), str(hand.totals[EW]))
+    table.add_row("hand score", str(hand.score[NS]), str(hand.score[EW]))
+    table.add_row("running total", str(running[NS]), str(running[EW]))
+    console.print(table)
+    if hand.reserve:
+        console.print(f"Reserve (litige): {hand.reserve} for the winner of the next hand.")
+
+
+def render_game(console: Console, game: GameScore, target: int, rules: Rules) -> None:
+    """The human form of a score sheet."""
+    unit = "deals" if rules.limit == "deals" else "points"
+    table = Table(title=f"{rules.profile}, {target} {unit}")
+    table.add_column("#", justify="right")
+    table.add_column("outcome")
+    for name in ("NS", "EW", "total NS", "total EW", "reserve"):
+        table.add_column(name, justify="right")
+    for number, (hand, running) in enumerate(zip(game.hands, game.running, strict=True), 1):
+        table.add_row(str(number), OUTCOME_WORDS.get(hand.outcome, hand.outcome),
+                      str(hand.score[NS]), str(hand.score[EW]), str(running[NS]),
+                      str(running[EW]), str(hand.reserve) if hand.reserve else "")
+    console.print(table)
+    console.print(_status_line(game.finished, game.winner, game.totals))
+
+
+def calculator(profile: str, option_texts: list[str] | None, target: int | None) -> None:
+    """The interactive calculator, hand after hand until the game ends or ``q``."""
+    console = Console()
+    try:
+        options = dict(parse_option_assignment(text) for text in option_texts or [])
+        rules = make_rules(profile, options)
+        tally = GameTally(rules, target)
+    except BeloteError as exc:
+        fail(str(exc))
+    unit = "deals" if rules.limit == "deals" else "points"
+    console.print(f"Belote score calculator: {rules.profile}, game in {tally.target} {unit}. "
+                  "Answer q to stop.")
+    while not tally.finished:
+        number = len(tally.hands) + 1
+        try:
+            obj = _ask_hand(console, rules, number)
+        except _Quit:
+            break
+        try:
+            if obj is None:
+                hand = tally.add_all_pass()
+            else:
+                hand = tally.add(parse_hand_entry(obj, rules, f"hand {number}",
+                                                  allow_reserve=False))
+        except BeloteError as exc:
+            console.print(f"[red]refused:[/red] {exc}; enter the hand again.")
+            continue
+        _show_hand(console, number, hand, tally.totals)
+    console.print(_status_line(tally.finished, tally.winner, tally.totals))
+
+
+def register(app: typer.Typer) -> None:
+    score_app = typer.Typer(
+        help="Score hands and games (RULES.md §8-§11): an interactive calculator, or JSON.",
+        invoke_without_command=True,
+    )
+
+    @score_app.callback()
+    def score_main(
+        ctx: typer.Context, profile: ProfileOpt = "classic", option: OptionOpt = None,
+        target: TargetOpt = None,
+    ) -> None:
+        """Without a command: the interactive score calculator."""
+        if ctx.invoked_subcommand is None:
+            calculator(profile, option, target)
+
+    @score_app.command("hand")
+    def hand_command(
+        json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
+        profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
+    ) -> None:
+        """Score one hand: a HandEntry (CONTRACT.md) with --json; else the calculator.
+
+        In JSON the input's own "profile" and "options" decide; --profile,
+        --option and --target set up the calculator.
+        """
+        if json_mode or jsonl:
+            run_json(score_hand_json, file, jsonl, json_mode=True)
+            return
+        calculator(profile, option, target)
+
+    @score_app.command("game")
+    def game_command(
+        json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
+    ) -> None:
+        """Score a whole score sheet: {"profile", "options", "target", "hands"}."""
+        if json_mode or jsonl:
+            run_json(score_game_json, file, jsonl, json_mode=True)
+            return
+        try:
+            rules, entries, target = parse_game(parse_json(read_text(file)))
+            game = score_game(rules, entries, target)
+        except BeloteError as exc:
+            fail(str(exc))
+        render_game(Console(), game, target or rules.target, rules)
+
+    app.add_typer(score_app, name="score")

@@ -1,0 +1,967 @@
+"""Scoring: one hand (RULES.md §8, §9, §10) and a whole game (§11), every profile.
+
+Every score of the project goes through :func:`score_hand`: the calculator
+(``belote score``), the replay engine (a played hand becomes a
+:class:`HandEntry`) and the score sheets (:func:`score_game`).
+
+>>> rules = make_rules("classic")
+>>> entry = HandEntry(taker=NS, trick_points=(70, 92), declarations=(0, 20), belote=(20, 0))
+>>> score_hand(rules, entry).to_json()
+{'outcome': 'failed', 'totals': {'NS': 90, 'EW': 112}, 'score': {'NS': 20, 'EW': 182}, 'reserve': 0}
+>>> parse_hand_entry({"taker": "NS", "trick_points": {"NS": 163}}, rules)
+Traceback (most recent call last):
+...
+belote.errors.InvalidRecordError: hand: trick_points.NS: 163 is outside 0..162
+
+Choices where RULES.md leaves room (each also said where it is applied):
+
+* §5.4 tout-atout with ``ta_values = "scaled"``: trick points are entered raw
+  (full trump values, 258 in all) and each team's is scaled ×162/258 rounded to
+  the nearest point (the two always add back to 162); belote and declarations
+  are added after, unscaled.  A capot counts 252 and 0 as in every trump mode
+  (§5.2): the capot value is fixed, not scaled.  The capot team's raw trick
+  points may be entered as 348 (248 + 100) or 258, or as 252 or 162.
+* §8.4 litige with rounding on: the reserve receives the takers' rounded trick
+  points plus their declarations (what they would have scored); the reserve is
+  added unrounded when awarded (§10).
+* §8.5, §9: ``capot_loser_declarations`` moves the validated declarations of a
+  team that took no trick before anything else (to_capot_team: to the capot
+  team; void: nobody); ``totals`` and the made/failed test use the moved
+  values.  The option applies in §9 too, so the §9.2 sentence "defenders'
+  declarations pass to takers" is its ``to_capot_team`` value; the profile
+  table's ``kept`` default decides.
+* §9.1 ``beat_defence`` compares the full totals T (trick points +
+  declarations + belote), whatever ``decl_count_for_contract`` says.
+* §9.2 base: the winner's base is ``fail_base`` (160 | 162), or
+  ``unbid_capot_points`` (250 | 252) when the winning team took every trick
+  (takers' capot, bid or not, or defenders' capot against a failed contract:
+  Cannes 2016 "162 points ou 252").  The forfeit scope is base×M + C×M
+  (320 | 640 with the defaults).  ``fail_base`` and ``unbid_capot_points``
+  count trick points, so R applies to them like the 162 of a classic failure
+  (162 → 160, 252 → 250 when rounding is on: Cannes 2016 counts "162 + le
+  contrat" and rounds after); the flat capot/générale values and the contract
+  are never rounded.
+* §9.2 a bid capot made under ``as_contract`` counts its trick points R(252).
+* §9.3 ``made_only``: made, M=1: each team R(P)+A+B; failed, M=1: defenders
+  base + both teams' declarations; M≥2: the winner (base + declarations)×M
+  (320 | 640 without declarations) whatever ``double_scope``; a capot contract
+  always scores flat (500×M, failed ``capot_fail_value``×M).
+* §9.4 ``bid_only``: the winner scores C×M (capot contract: 500 | 250 by
+  ``bid_capot_scoring``, failed flat ``capot_fail_value``); belote still goes
+  by §7.8 (it is outside the contract everywhere).
+* §7.8 belote is never multiplied nor reserved; every team keeps its own
+  unless the takers failed and ``belote_on_failure = "defenders"``.
+* §10 ``round_final_hand = false``: the hand that ends the game is counted
+  exactly (no rounding).  A hand is counted exactly when it would end the game
+  counted either way, and the end is then decided on the exact points; other
+  hands are rounded.  In a deal-limited game the last deal is thus counted
+  exactly, unless it leaves the totals equal both ways (the game goes on).
+* §11.3 ``taker_must_make``: when both teams reach the target on a hand the
+  takers did not make (failed or litige), the defenders win; otherwise the
+  higher total wins and equality plays on.  ``draw``: both reaching on the
+  same hand ends the game without a winner (PB "the game is drawn").
+* §11.4 ``no_win_on_belote`` (points limit): a team that took no trick this
+  hand (capot against it) or, with ``capot_or_failed``, the takers who failed,
+  does not win on this hand when it reaches the target only thanks to the
+  belote points it scored this hand; the game goes on (FFB: "un pli
+  supplémentaire").  A team already at the target before the hand is not
+  held back again.
+* §11.1 ``limit = "deals"``: ``target`` is the number of counted deals
+  (all-pass deals are not counted); after the last, the higher total wins;
+  equal totals: ``draw`` ends without a winner, otherwise further deals are
+  played, each a possible last deal.  A litige on a last deal: each team
+  scores its own points (§8.4) and the reserve is dropped.
+* §8.4 a reserve still open when the game ends is discarded: the game's
+  reserve is 0 once finished (the last hand's own ``reserve`` still shows it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
+from belote.errors import BeloteError, InvalidRecordError
+from belote.options import Rules, make_rules
+
+NS: Final = 0
+EW: Final = 1
+TEAM_NAMES: Final = ("NS", "EW")
+
+CARD_POINTS: Final = 162  # §5.1: 152 card points + 10 de der
+CAPOT_POINTS: Final = 252  # §5.2: 152 + 100
+SCALED_TA_POINTS: Final = 258  # §5.4: full trump values in four suits + 10
+SCALED_TA_CAPOT_POINTS: Final = 348  # 248 + 100, raw, before the capot rule
+BELOTE_POINTS: Final = 20
+CAPOT_CONTRACT_VALUE: Final = 250  # §4.3: a capot bid is worth 250 as a contract
+FLAT_CAPOT_VALUE: Final = 500  # §9.2 bid_capot_scoring = flat: winner 500×M
+OUTCOMES: Final = ("made", "failed", "litige", "void")
+
+HAND_KEYS: Final = (
+    "profile", "options", "taker", "trick_points", "capot", "declarations", "belote",
+    "contract", "trump", "multiplier", "reserve",
+)
+GAME_KEYS: Final = ("profile", "options", "target", "hands")
+
+
+# --- values ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What a score calculator is told about one hand (CONTRACT.md HandEntry).
+
+    ``taker`` is a team (0 NS, 1 EW).  ``trick_points`` are card points with the
+    last-trick bonus per team (a capot: 252 and 0).  ``declarations`` are the
+    validated declaration points per team (at most one team above 0),
+    ``belote`` the belote-rebelote points per team (20; in tout-atout up to 80,
+    both teams possible).  ``contract`` is the coinche/contrée contract: a
+    value 80..max_bid, ``"capot"`` or ``"generale"``; None in classic and
+    moroccan.  ``trump`` is a trump mode of :mod:`belote.cards` (0..5, S H D C
+    SA TA) when known.  ``multiplier`` is the coinche level: 1, 2 (coinche) or 4
+    (surcoinche, counted by ``surcoinche_factor``).  ``reserve`` is the litige
+    reserve carried into the hand.  ``generale_won`` says, for a générale, whether
+    the bidder personally won every trick (§4.8); None leaves it to ``capot``.
+    A "capot" or "generale" contract is made
+    iff ``capot == taker``.
+    """
+
+    taker: int
+    trick_points: tuple[int, int]
+    capot: int | None = None
+    declarations: tuple[int, int] = (0, 0)
+    belote: tuple[int, int] = (0, 0)
+    contract: int | str | None = None
+    trump: int | None = None
+    multiplier: int = 1
+    reserve: int = 0
+    generale_won: bool | None = None
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The score of one hand.
+
+    ``totals``: each team's trick points + validated declarations + belote,
+    before the outcome is applied and before any rounding.  ``score``: what
+    each team adds for this hand, any reserve awarded included.  ``reserve``:
+    the litige reserve after this hand.
+    """
+
+    outcome: str
+    totals: tuple[int, int]
+    score: tuple[int, int]
+    reserve: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "totals": team_dict(self.totals),
+            "score": team_dict(self.score),
+            "reserve": self.reserve,
+        }
+
+
+@dataclass(frozen=True)
+class GameScore:
+    """A score sheet: every hand's score, running totals, and how the game stands."""
+
+    hands: tuple[HandScore, ...]
+    running: tuple[tuple[int, int], ...]
+    totals: tuple[int, int]
+    reserve: int
+    finished: bool
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [h.to_json() for h in self.hands],
+            "running": [team_dict(r) for r in self.running],
+            "totals": team_dict(self.totals),
+            "reserve": self.reserve,
+            "finished": self.finished,
+            "winner": None if self.winner is None else TEAM_NAMES[self.winner],
+        }
+
+
+def team_dict(pair: tuple[int, int]) -> dict[str, int]:
+    return {"NS": pair[0], "EW": pair[1]}
+
+
+def team_name(team: int) -> str:
+    return TEAM_NAMES[team]
+
+
+def void_hand(reserve: int = 0) -> HandScore:
+    """An all-pass deal (§2.4): no score, the reserve carried unchanged."""
+    return HandScore("void", (0, 0), (0, 0), reserve)
+
+
+# --- small rules ---------------------------------------------------------------
+
+
+def round_points(points: int, rounding: str) -> int:
+    """R of §10 applied to trick points: ``nearest10_5up`` 85→90, 84→80;
+    ``nearest10_6up`` 85→80, 86→90; ``none`` unchanged.
+
+    >>> round_points(117, "nearest10_5up"), round_points(156, "nearest10_6up")
+    (120, 160)
+    """
+    if rounding == "nearest10_5up":
+        return (points + 5) // 10 * 10
+    if rounding == "nearest10_6up":
+        return (points + 4) // 10 * 10
+    return points
+
+
+def scale_ta_points(raw: int) -> int:
+    """§5.4 ``ta_values = "scaled"``: raw points × 162/258, nearest point."""
+    return (2 * raw * CARD_POINTS + SCALED_TA_POINTS) // (2 * SCALED_TA_POINTS)
+
+
+def multiplier_factor(rules: Rules, multiplier: int) -> int:
+    """M of §4.7: coinche 2; a surcoinche (level 4) counts ``surcoinche_factor``."""
+    if multiplier == 4:
+        return rules.surcoinche_factor
+    return multiplier
+
+
+def _scaled_ta(rules: Rules, trump: int | None) -> bool:
+    return trump == ALL_TRUMP and rules.ta_values == "scaled"
+
+
+def trick_total(rules: Rules, trump: int | None) -> int:
+    """What both teams' trick points add to as entered: 162, or 258 raw in scaled TA."""
+    return SCALED_TA_POINTS if _scaled_ta(rules, trump) else CARD_POINTS
+
+
+def _capot_values(rules: Rules, trump: int | None) -> tuple[int, ...]:
+    if _scaled_ta(rules, trump):
+        return (CAPOT_POINTS, CARD_POINTS, SCALED_TA_CAPOT_POINTS, SCALED_TA_POINTS)
+    return (CAPOT_POINTS, CARD_POINTS)
+
+
+def _sa_ta_allowed(rules: Rules) -> bool:
+    return rules.sa_ta if rules.is_auction else rules.sa_ta_in_classic
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- checks ----------------------------------------------------------------------
+
+_Bad = Callable[[str, str], InvalidRecordError]
+
+
+def check_hand_entry(rules: Rules, entry: HandEntry, where: str = "hand") -> None:
+    """Refuse an impossible entry with an :class:`InvalidRecordError` naming the field."""
+
+    def bad(field: str, message: str) -> InvalidRecordError:
+        return InvalidRecordError(f"{where}: {field}: {message}")
+
+    if not _is_int(entry.taker) or entry.taker not in (NS, EW):
+        raise bad("taker", f"{entry.taker!r} is not a team (0 NS or 1 EW)")
+    trump = entry.trump
+    if trump is not None:
+        if not _is_int(trump) or not 0 <= trump <= ALL_TRUMP:
+            raise bad("trump", f"{trump!r} is not a trump mode")
+        if trump >= NO_TRUMP and not _sa_ta_allowed(rules):
+            option = "sa_ta" if rules.is_auction else "sa_ta_in_classic"
+            raise bad("trump", f"{TRUMP_MODE_NAMES[trump]!r} is not played here "
+                               f"(option {option} is false)")
+    capot = entry.capot
+    if capot is not None and (not _is_int(capot) or capot not in (NS, EW)):
+        raise bad("capot", f"{capot!r} is not a team (0 NS or 1 EW)")
+    _check_trick_points(rules, entry, bad)
+    _check_declarations(rules, entry, bad)
+    _check_belote(entry, bad)
+    _check_contract(rules, entry, bad)
+    if not _is_int(entry.reserve) or entry.reserve < 0:
+        raise bad("reserve", f"{entry.reserve!r} is not a whole number of points >= 0")
+    if entry.reserve and rules.is_auction:
+        raise bad("reserve", f"{entry.reserve!r}: {rules.profile} has no litige reserve "
+                             "(RULES.md §8.4 is for classic and moroccan)")
+
+
+def _pair(value: Any) -> bool:
+    return (isinstance(value, (tuple, list)) and len(value) == 2
+            and all(_is_int(v) for v in value))
+
+
+def _check_trick_points(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
+    points = entry.trick_points
+    if not _pair(points):
+        raise bad("trick_points", f"{points!r} is not a pair of whole numbers")
+    for team in (NS, EW):
+        if points[team] < 0:
+            raise bad(f"trick_points.{TEAM_NAMES[team]}", f"{points[team]!r} is negative")
+    total = trick_total(rules, entry.trump)
+    if entry.capot is not None:
+        winner, loser = entry.capot, 1 - entry.capot
+        if points[loser] != 0:
+            raise bad(f"trick_points.{TEAM_NAMES[loser]}",
+                      f"{points[loser]!r} with a capot by {TEAM_NAMES[winner]} "
+                      f"(the other team takes no trick: 0)")
+        allowed = _capot_values(rules, entry.trump)
+        if points[winner] not in allowed:
+            raise bad(f"trick_points.{TEAM_NAMES[winner]}",
+                      f"{points[winner]!r} with a capot by {TEAM_NAMES[winner]} "
+                      f"(a capot counts {CAPOT_POINTS})")
+        return
+    for team in (NS, EW):
+        if points[team] > total:
+            raise bad(f"trick_points.{TEAM_NAMES[team]}",
+                      f"{points[team]!r} is outside 0..{total}")
+    if points[NS] + points[EW] != total:
+        raise bad("trick_points", f"{points[NS]} + {points[EW]} does not add to {total}")
+
+
+def _check_declarations(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
+    decl = entry.declarations
+    if not _pair(decl):
+        raise bad("declarations", f"{decl!r} is not a pair of whole numbers")
+    for team in (NS, EW):
+        field = f"declarations.{TEAM_NAMES[team]}"
+        value = decl[team]
+        if value < 0:
+            raise bad(field, f"{value!r} is negative")
+        if value and not rules.declarations:
+            raise bad(field, f"{value!r}: {rules.profile} is played without declarations "
+                             "(option declarations is false)")
+        if value % 10 or value in (10, 30):
+            raise bad(field, f"{value!r} is not a sum of declaration values "
+                             "(20, 50, 100, 150, 200)")
+    if decl[NS] > 0 and decl[EW] > 0:
+        raise bad("declarations", f"both teams have points ({decl[NS]} and {decl[EW]}): "
+                                  "only the team that wins the comparison scores (§7.6)")
+
+
+def _check_belote(entry: HandEntry, bad: _Bad) -> None:
+    belote = entry.belote
+    if not _pair(belote):
+        raise bad("belote", f"{belote!r} is not a pair of whole numbers")
+    for team in (NS, EW):
+        if belote[team] < 0:
+            raise bad(f"belote.{TEAM_NAMES[team]}", f"{belote[team]!r} is negative")
+    if entry.trump == NO_TRUMP:
+        if belote != (0, 0):
+            raise bad("belote", "there is no belote in sans-atout (§7.7)")
+        return
+    if entry.trump == ALL_TRUMP:
+        for team in (NS, EW):
+            if belote[team] % BELOTE_POINTS:
+                raise bad(f"belote.{TEAM_NAMES[team]}",
+                          f"{belote[team]!r} is not a multiple of 20")
+        if belote[NS] + belote[EW] > 4 * BELOTE_POINTS:
+            raise bad("belote", f"{belote[NS]} + {belote[EW]} is more than 80 "
+                                "(one belote per suit in tout-atout)")
+        return
+    for team in (NS, EW):
+        if belote[team] not in (0, BELOTE_POINTS):
+            raise bad(f"belote.{TEAM_NAMES[team]}",
+                      f"{belote[team]!r} is not 0 or 20 (only tout-atout has more)")
+    if belote[NS] and belote[EW]:
+        raise bad("belote", "both teams have belote: only one team holds trump K and Q")
+
+
+def _check_contract(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
+    contract = entry.contract
+    multiplier = entry.multiplier
+    if not rules.is_auction:
+        if contract is not None:
+            raise bad("contract", f"{contract!r}: {rules.profile} has no contract "
+                                  "(take or pass, RULES.md §3)")
+        if multiplier != 1 or not _is_int(multiplier):
+            raise bad("multiplier", f"{multiplier!r}: {rules.profile} has no coinche")
+        return
+    if contract is None:
+        raise bad("contract", f"required in {rules.profile} (80..{_max_text(rules)}, "
+                              f"capot{', generale' if rules.generale else ''})")
+    if isinstance(contract, str):
+        if contract == "generale" and not rules.generale:
+            raise bad("contract", "'generale' is not played here (option generale is false)")
+        if contract not in ("capot", "generale"):
+            raise bad("contract", f"{contract!r} is not a number, 'capot' or 'generale'")
+    elif not _is_int(contract):
+        raise bad("contract", f"{contract!r} is not a number, 'capot' or 'generale'")
+    elif (contract < 80 or contract % 10
+          or (rules.max_bid is not None and contract > rules.max_bid)):
+        raise bad("contract", f"{contract!r} is not a multiple of 10 in "
+                              f"80..{_max_text(rules)}")
+    if not _is_int(multiplier) or multiplier not in (1, 2, 4):
+        raise bad("multiplier", f"{multiplier!r} is not 1, 2 (coinche) or 4 (surcoinche)")
+    if contract == "capot" and multiplier != 1 and not rules.capot_doublable:
+        raise bad("multiplier", f"{multiplier!r}: a capot bid cannot be coinched "
+                                "(option capot_doublable is false)")
+
+
+def _max_text(rules: Rules) -> str:
+    return "" if rules.max_bid is None else str(rules.max_bid)
+
+
+# --- one hand ----------------------------------------------------------------------
+
+
+def score_hand(
+    rules: Rules,
+    entry: HandEntry,
+    *,
+    last_deal: bool = False,
+    rounded: bool = True,
+    where: str = "hand",
+) -> HandScore:
+    """The score of one hand under ``rules`` (RULES.md §8 classic/moroccan, §9
+    coinche/contrée, §10 rounding).
+
+    ``last_deal``: the last deal of a deal-limited game (a litige then gives
+    each team its own points, §8.4).  ``rounded = False`` counts the trick
+    points exactly (the final hand with ``round_final_hand = false``, §10).
+    The entry is checked first (:func:`check_hand_entry`).
+    """
+    check_hand_entry(rules, entry, where)
+    if entry.capot is not None:
+        points = [0, 0]
+        points[entry.capot] = CAPOT_POINTS
+    elif _scaled_ta(rules, entry.trump):
+        points = [scale_ta_points(p) for p in entry.trick_points]
+    else:
+        points = list(entry.trick_points)
+    decl = list(entry.declarations)
+    if entry.capot is not None:
+        loser = 1 - entry.capot
+        moved, decl[loser] = decl[loser], 0
+        if rules.capot_loser_declarations == "kept":
+            decl[loser] = moved
+        elif rules.capot_loser_declarations == "to_capot_team":
+            decl[entry.capot] += moved
+    belote = list(entry.belote)
+    totals = (points[0] + decl[0] + belote[0], points[1] + decl[1] + belote[1])
+    rounding = rules.rounding if rounded else "none"
+    if rules.is_auction:
+        return _score_auction(rules, entry, points, decl, belote, totals, rounding)
+    return _score_classic(rules, entry, points, decl, belote, totals, rounding, last_deal)
+
+
+def _score_classic(
+    rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
+    totals: tuple[int, int], rounding: str, last_deal: bool,
+) -> HandScore:
+    """§8: made if T_takers > T_def, failed if lower, equality by ``tie_rule``."""
+    t, d = entry.taker, 1 - entry.taker
+    if totals[t] > totals[d]:
+        outcome = "made"
+    elif totals[t] < totals[d]:
+        outcome = "failed"
+    else:
+        outcome = {"litige": "litige", "fail": "failed", "made": "made"}[rules.tie_rule]
+    score = [0, 0]
+
+    def own(team: int) -> int:
+        return round_points(points[team], rounding) + decl[team] + belote[team]
+
+    reserve = 0
+    if outcome == "made":
+        score[t] = own(t) + entry.reserve
+        score[d] = own(d)
+    elif outcome == "failed":
+        base = CAPOT_POINTS if entry.capot == d else CARD_POINTS
+        won = round_points(base, rounding) + decl[d] + belote[d]
+        if rules.taker_decl_on_failure == "transfer":
+            won += decl[t]
+        if rules.belote_on_failure == "defenders":
+            won += belote[t]
+        else:
+            score[t] = belote[t]
+        score[d] = won + entry.reserve
+    elif last_deal:
+        # §8.4: a litige on the last deal of a deal-limited match: each team its own
+        score[t], score[d] = own(t), own(d)
+    else:
+        score[d] = own(d)
+        score[t] = belote[t]
+        reserve = entry.reserve + round_points(points[t], rounding) + decl[t]
+    return HandScore(outcome, totals, (score[0], score[1]), reserve)
+
+
+def _score_auction(
+    rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
+    totals: tuple[int, int], rounding: str,
+) -> HandScore:
+    """§9: made by the contract (§9.1), scored by ``count_mode`` (§9.2-9.4)."""
+    t, d = entry.taker, 1 - entry.taker
+    contract = entry.contract
+    m = multiplier_factor(rules, entry.multiplier)
+    if contract == "generale" and entry.generale_won is not None:
+        made = entry.generale_won and entry.capot == t  # §4.8: the bidder alone
+    elif contract in ("capot", "generale"):
+        made = entry.capot == t
+    else:
+        assert isinstance(contract, int)
+        threshold = max(contract, rules.min_80) if contract == 80 else contract
+        counted = points[t] + belote[t] + (decl[t] if rules.decl_count_for_contract else 0)
+        made = counted >= threshold and (not rules.beat_defence or totals[t] > totals[d])
+    winner = t if made else d
+    all_decl = decl[0] + decl[1]
+    # the winner's base counts trick points (the whole deck), so R applies (§10)
+    base = round_points(
+        rules.unbid_capot_points if entry.capot == winner else rules.fail_base, rounding)
+    score = [0, 0]
+
+    if contract == "generale":
+        score[winner] = rules.generale_value * m
+    elif contract == "capot" and (rules.bid_capot_scoring == "flat"
+                                  or rules.count_mode == "made_only"):
+        score[winner] = (FLAT_CAPOT_VALUE if made else rules.capot_fail_value) * m
+    else:
+        value = CAPOT_CONTRACT_VALUE if contract == "capot" else contract
+        assert isinstance(value, int)
+
+        def made_points(team: int) -> int:
+            if team == t and entry.capot == t and contract != "capot":
+                return round_points(rules.unbid_capot_points, rounding)  # §9.2 unbid capot
+            return round_points(points[team], rounding)
+
+        if rules.count_mode == "bid_only":
+            score[winner] = value * m
+        elif rules.count_mode == "made_plus_bid":
+            if m == 1 and made:
+                score[t] = made_points(t) + decl[t] + value
+                score[d] = made_points(d) + decl[d]
+            elif m == 1:
+                score[d] = base + value + all_decl
+            elif rules.double_scope == "whole":
+                score[winner] = (base + value + all_decl) * m
+            elif rules.double_scope == "contract_only":
+                score[winner] = base + all_decl + value * m
+            else:  # forfeit
+                score[winner] = base * m + value * m
+        else:  # made_only
+            if m == 1 and made:
+                score[t] = made_points(t) + decl[t]
+                score[d] = made_points(d) + decl[d]
+            else:
+                score[winner] = (base + all_decl) * m
+    # §7.8: belote, never multiplied; the holder keeps it unless the takers
+    # failed and belote_on_failure sends it to the defenders.
+    if not made and rules.belote_on_failure == "defenders":
+        score[d] += belote[d] + belote[t]
+    else:
+        score[t] += belote[t]
+        score[d] += belote[d]
+    return HandScore("made" if made else "failed", totals, (score[0], score[1]), 0)
+
+
+def belote_scored(rules: Rules, entry: HandEntry, outcome: str) -> tuple[int, int]:
+    """The belote points each team adds with this hand's score (§7.8)."""
+    if outcome == "void":
+        return (0, 0)
+    if outcome == "failed" and rules.belote_on_failure == "defenders":
+        bel = [0, 0]
+        bel[1 - entry.taker] = entry.belote[0] + entry.belote[1]
+        return (bel[0], bel[1])
+    return entry.belote
+
+
+# --- JSON -----------------------------------------------------------------------------
+
+
+def parse_team(value: Any, field: str, where: str = "hand") -> int:
+    """``"NS"`` → 0, ``"EW"`` → 1 (any case)."""
+    if isinstance(value, str) and value.strip().upper() in TEAM_NAMES:
+        return TEAM_NAMES.index(value.strip().upper())
+    raise InvalidRecordError(f"{where}: {field}: {value!r} is not NS or EW")
+
+
+def _team_points(value: Any, field: str, where: str) -> dict[int, int]:
+    """``{"NS": 92}`` → ``{0: 92}``; keys NS/EW, whole numbers >= 0."""
+    if not isinstance(value, dict):
+        raise InvalidRecordError(
+            f"{where}: {field}: {value!r} is not an object such as {{\"NS\": 92}}")
+    out: dict[int, int] = {}
+    for key, points in value.items():
+        team = parse_team(key, field, where)
+        if team in out:
+            raise InvalidRecordError(f"{where}: {field}: team {key!r} given twice")
+        name = TEAM_NAMES[team]
+        if not _is_int(points):
+            raise InvalidRecordError(
+                f"{where}: {field}.{name}: {points!r} is not a whole number")
+        if points < 0:
+            raise InvalidRecordError(f"{where}: {field}.{name}: {points!r} is negative")
+        out[team] = points
+    return out
+
+
+def rules_of(obj: Mapping[str, Any]) -> Rules:
+    """The rules named by an input's ``profile`` (default classic) and ``options``."""
+    profile = obj.get("profile", "classic")
+    if profile is None:
+        profile = "classic"
+    options = obj.get("options")
+    return make_rules(profile, options or {})
+
+
+def parse_hand_entry(
+    obj: Any, rules: Rules, where: str = "hand", *, allow_reserve: bool = True,
+) -> HandEntry:
+    """A CONTRACT.md HandEntry object → :class:`HandEntry`, every field checked.
+
+    ``profile`` and ``options`` may appear; they must then name ``rules``.
+    ``allow_reserve = False`` refuses a non-zero ``reserve`` (a game or a score
+    sheet carries the reserve itself).  ``belote`` is a team, null, or (an
+    addition for tout-atout) an object of points per team such as
+    ``{"NS": 40, "EW": 20}``.
+    """
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(
+            f"{where}: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in HAND_KEYS:
+            raise InvalidRecordError(
+                f"{where}: unknown key {key!r} (expected {', '.join(HAND_KEYS)})")
+    if "profile" in obj or "options" in obj:
+        try:
+            named = rules_of(obj)
+        except BeloteError as exc:
+            raise InvalidRecordError(f"{where}: {exc}") from None
+        if named != rules:
+            raise InvalidRecordError(
+                f"{where}: profile/options: {obj.get('profile')!r} with "
+                f"{obj.get('options') or {}!r} differ from the rules in force "
+                f"({rules.profile} with {rules.overrides()!r})")
+
+    def bad(field: str, message: str) -> InvalidRecordError:
+        return InvalidRecordError(f"{where}: {field}: {message}")
+
+    if obj.get("taker") is None:
+        raise bad("taker", "required (NS or EW)")
+    taker = parse_team(obj["taker"], "taker", where)
+
+    trump: int | None = None
+    if obj.get("trump") is not None:
+        if not isinstance(obj["trump"], str):
+            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA")
+        try:
+            trump = parse_trump(obj["trump"])
+        except BeloteError:
+            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA") from None
+
+    capot = None if obj.get("capot") is None else parse_team(obj["capot"], "capot", where)
+
+    given = {} if obj.get("trick_points") is None else _team_points(
+        obj["trick_points"], "trick_points", where)
+    total = trick_total(rules, trump)
+    if capot is not None:
+        allowed = _capot_values(rules, trump)
+        for team, value in given.items():
+            expected = allowed if team == capot else (0,)
+            if value not in expected:
+                if team == capot:
+                    raise bad(f"trick_points.{TEAM_NAMES[team]}",
+                              f"{value!r} with a capot by {TEAM_NAMES[capot]} "
+                              f"(a capot counts {CAPOT_POINTS})")
+                raise bad(f"trick_points.{TEAM_NAMES[team]}",
+                          f"{value!r} with a capot by {TEAM_NAMES[capot]} "
+                          "(the other team takes no trick: 0)")
+        pair = [0, 0]
+        pair[capot] = CAPOT_POINTS
+        trick_points = (pair[0], pair[1])
+    else:
+        if not given:
+            raise bad("trick_points", "required: one team's points, e.g. {\"NS\": 92}, "
+                                      "or a capot")
+        for team, value in given.items():
+            if value > total:
+                raise bad(f"trick_points.{TEAM_NAMES[team]}",
+                          f"{value!r} is outside 0..{total}")
+        if len(given) == 1:
+            (team, value), = given.items()
+            pair = [0, 0]
+            pair[team], pair[1 - team] = value, total - value
+            trick_points = (pair[0], pair[1])
+        else:
+            trick_points = (given[NS], given[EW])
+
+    decl_given = {} if obj.get("declarations") is None else _team_points(
+        obj["declarations"], "declarations", where)
+    declarations = (decl_given.get(NS, 0), decl_given.get(EW, 0))
+
+    belote = _parse_belote(obj.get("belote"), where)
+
+    contract = obj.get("contract")
+    if isinstance(contract, str):
+        contract = contract.strip().lower()
+    elif contract is not None and not _is_int(contract):
+        raise bad("contract", f"{contract!r} is not a number, 'capot' or 'generale'")
+
+    multiplier = obj.get("multiplier", 1)
+    if multiplier is None:
+        multiplier = 1
+    if not _is_int(multiplier):
+        raise bad("multiplier", f"{multiplier!r} is not 1, 2 (coinche) or 4 (surcoinche)")
+
+    reserve = obj.get("reserve", 0)
+    if reserve is None:
+        reserve = 0
+    if not _is_int(reserve):
+        raise bad("reserve", f"{reserve!r} is not a whole number")
+    if reserve and not allow_reserve:
+        raise bad("reserve", f"{reserve!r}: not given here (the game carries the reserve)")
+
+    entry = HandEntry(
+        taker=taker, trick_points=trick_points, capot=capot, declarations=declarations,
+        belote=belote, contract=contract, trump=trump, multiplier=multiplier,
+        reserve=reserve,
+    )
+    check_hand_entry(rules, entry, where)
+    return entry
+
+
+def _parse_belote(value: Any, where: str) -> tuple[int, int]:
+    if value is None:
+        return (0, 0)
+    if isinstance(value, str):
+        team = parse_team(value, "belote", where)
+        return (BELOTE_POINTS, 0) if team == NS else (0, BELOTE_POINTS)
+    if isinstance(value, dict):
+        points = _team_points(value, "belote", where)
+        return (points.get(NS, 0), points.get(EW, 0))
+    raise InvalidRecordError(
+        f"{where}: belote: {value!r} is not NS, EW, null or points per team")
+
+
+def hand_entry_to_json(entry: HandEntry) -> dict[str, Any]:
+    """The CONTRACT.md HandEntry form of ``entry`` (``parse_hand_entry`` reads it back)."""
+    out: dict[str, Any] = {
+        "taker": TEAM_NAMES[entry.taker],
+        "trick_points": team_dict(entry.trick_points),
+        "capot": None if entry.capot is None else TEAM_NAMES[entry.capot],
+        "declarations": team_dict(entry.declarations),
+    }
+    belote = entry.belote
+    if belote == (0, 0):
+        out["belote"] = None
+    elif belote == (BELOTE_POINTS, 0):
+        out["belote"] = "NS"
+    elif belote == (0, BELOTE_POINTS):
+        out["belote"] = "EW"
+    else:
+        out["belote"] = team_dict(belote)
+    if entry.contract is not None:
+        out["contract"] = entry.contract
+        out["multiplier"] = entry.multiplier
+    elif entry.multiplier != 1:
+        out["multiplier"] = entry.multiplier
+    if entry.trump is not None:
+        out["trump"] = TRUMP_MODE_NAMES[entry.trump]
+    if entry.reserve:
+        out["reserve"] = entry.reserve
+    return out
+
+
+def parse_hand_input(obj: Any) -> tuple[Rules, HandEntry]:
+    """The ``score hand`` input: a HandEntry with its own ``profile`` and ``options``."""
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"hand: expected a JSON object, got {type(obj).__name__}")
+    rules = rules_of(obj)
+    return rules, parse_hand_entry(obj, rules)
+
+
+def score_hand_json(obj: Any) -> dict[str, Any]:
+    """``belote score hand --json``: the HandScore of a HandEntry object."""
+    rules, entry = parse_hand_input(obj)
+    return score_hand(rules, entry).to_json()
+
+
+# --- a game ------------------------------------------------------------------------------
+
+
+def _reached(rules: Rules, total: int, target: int) -> bool:
+    if rules.reach_rule == "strictly_exceed":
+        return total > target
+    return total >= target
+
+
+def game_status(
+    rules: Rules,
+    totals: tuple[int, int],
+    target: int,
+    entry: HandEntry | None = None,
+    hand: HandScore | None = None,
+    deals_played: int = 0,
+) -> tuple[bool, int | None]:
+    """(finished, winner) after a hand that brought the game to ``totals`` (§11).
+
+    ``entry`` and ``hand`` are the last hand (for ``both_cross =
+    taker_must_make`` and ``no_win_on_belote``); ``deals_played`` counts the
+    deals played, all-pass ones left out (for ``limit = "deals"``).  A finished
+    game without a winner is a draw.
+    """
+    if rules.limit == "deals":
+        if deals_played < target:
+            return False, None
+        if totals[NS] != totals[EW]:
+            return True, NS if totals[NS] > totals[EW] else EW
+        if rules.both_cross == "draw":
+            return True, None
+        return False, None
+    reached = [_reached(rules, totals[team], target) for team in (NS, EW)]
+    if entry is not None and hand is not None and rules.no_win_on_belote != "off":
+        credit = belote_scored(rules, entry, hand.outcome)
+        for team in (NS, EW):
+            capoted = entry.capot == 1 - team
+            failed = (rules.no_win_on_belote == "capot_or_failed"
+                      and team == entry.taker and hand.outcome == "failed")
+            if (reached[team] and (capoted or failed) and credit[team]
+                    and not _reached(rules, totals[team] - credit[team], target)):
+                reached[team] = False
+    if not reached[NS] and not reached[EW]:
+        return False, None
+    if reached[NS] != reached[EW]:
+        return True, NS if reached[NS] else EW
+    if rules.both_cross == "draw":
+        return True, None
+    if (rules.both_cross == "taker_must_make" and entry is not None and hand is not None
+            and hand.outcome != "made"):
+        return True, 1 - entry.taker
+    if totals[NS] == totals[EW]:
+        return False, None
+    return True, NS if totals[NS] > totals[EW] else EW
+
+
+class GameTally:
+    """A game scored one hand at a time (score sheets, the calculator).
+
+    >>> tally = GameTally(make_rules("classic"), target=150)
+    >>> tally.add(HandEntry(taker=NS, trick_points=(92, 70))).score
+    (92, 70)
+    >>> tally.add(HandEntry(taker=EW, trick_points=(40, 122))).score
+    (40, 122)
+    >>> tally.finished, tally.winner, tally.totals
+    (True, 1, (132, 192))
+    """
+
+    def __init__(self, rules: Rules, target: int | None = None) -> None:
+        if target is None:
+            target = rules.target
+        if not _is_int(target) or target <= 0:
+            raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
+        self.rules = rules
+        self.target = target
+        self.hands: list[HandScore] = []
+        self.entries: list[HandEntry | None] = []
+        self.running: list[tuple[int, int]] = []
+        self.totals: tuple[int, int] = (0, 0)
+        self.reserve = 0
+        self.deals_played = 0
+        self.finished = False
+        self.winner: int | None = None
+        self.ended_after = 0
+
+    def _refuse_when_over(self) -> None:
+        if self.finished:
+            number = len(self.hands) + 1
+            what = "won" if self.winner is not None else "ended (a draw)"
+            raise InvalidRecordError(
+                f"hand {number}: the game was already {what} after hand {self.ended_after}")
+
+    def add(self, entry: HandEntry) -> HandScore:
+        """Score the next hand (its reserve is the one the game carries) and record it."""
+        self._refuse_when_over()
+        number = len(self.hands) + 1
+        where = f"hand {number}"
+        if entry.reserve not in (0, self.reserve):
+            raise InvalidRecordError(
+                f"{where}: reserve: {entry.reserve!r} is not the reserve the game carries "
+                f"({self.reserve})")
+        entry = dataclasses.replace(entry, reserve=self.reserve)
+        deals = self.deals_played + 1
+        last_deal = self.rules.limit == "deals" and deals >= self.target
+        hand = score_hand(self.rules, entry, last_deal=last_deal, where=where)
+        finished, winner = self._status(entry, hand, deals)
+        if self.rules.rounding != "none" and not self.rules.round_final_hand:
+            exact = score_hand(self.rules, entry, last_deal=last_deal, rounded=False,
+                               where=where)
+            exact_status = self._status(entry, exact, deals)
+            if finished or exact_status[0]:
+                hand, (finished, winner) = exact, exact_status
+        self.deals_played = deals
+        self._record(entry, hand)
+        self.finished, self.winner = finished, winner
+        if finished:
+            self.ended_after = number
+            self.reserve = 0  # §8.4: a reserve open at the end is discarded
+        return hand
+
+    def add_all_pass(self) -> HandScore:
+        """An all-pass deal (§2.4): nothing scored, not counted in a deal limit."""
+        self._refuse_when_over()
+        hand = void_hand(self.reserve)
+        self._record(None, hand)
+        return hand
+
+    def _status(self, entry: HandEntry, hand: HandScore, deals: int) -> tuple[bool, int | None]:
+        totals = (self.totals[0] + hand.score[0], self.totals[1] + hand.score[1])
+        return game_status(self.rules, totals, self.target, entry, hand, deals)
+
+    def _record(self, entry: HandEntry | None, hand: HandScore) -> None:
+        self.entries.append(entry)
+        self.hands.append(hand)
+        self.totals = (self.totals[0] + hand.score[0], self.totals[1] + hand.score[1])
+        self.running.append(self.totals)
+        self.reserve = hand.reserve
+
+    def result(self) -> GameScore:
+        return GameScore(
+            hands=tuple(self.hands), running=tuple(self.running), totals=self.totals,
+            reserve=self.reserve, finished=self.finished, winner=self.winner,
+        )
+
+
+def score_game(
+    rules: Rules, entries: Sequence[HandEntry], target: int | None = None,
+) -> GameScore:
+    """Score a score sheet: every hand in order, the reserve carried from hand to
+    hand, the end of the game checked after each (§11).  A hand after the end
+    raises ``InvalidRecordError("hand 7: the game was already won after hand 6")``.
+    """
+    tally = GameTally(rules, target)
+    for entry in entries:
+        tally.add(entry)
+    return tally.result()
+
+
+def parse_game(obj: Any) -> tuple[Rules, list[HandEntry], int | None]:
+    """The ``score game`` input: ``{"profile", "options", "target", "hands"}``."""
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"game: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in GAME_KEYS:
+            raise InvalidRecordError(
+                f"game: unknown key {key!r} (expected {', '.join(GAME_KEYS)})")
+    rules = rules_of(obj)
+    target = obj.get("target")
+    if target is not None and (not _is_int(target) or target <= 0):
+        raise InvalidRecordError(f"game: target: {target!r} is not a positive whole number")
+    hands = obj.get("hands")
+    if not isinstance(hands, list):
+        raise InvalidRecordError(f"game: hands: {hands!r} is not a list of hand entries")
+    entries: list[HandEntry] = []
+    for number, hand in enumerate(hands, start=1):
+        where = f"hand {number}"
+        if isinstance(hand, dict):
+            for key in ("profile", "options"):
+                if key in hand:
+                    raise InvalidRecordError(
+                        f"{where}: {key!r} belongs at the top level of the game")
+        entries.append(parse_hand_entry(hand, rules, where, allow_reserve=False))
+    return rules, entries, target
+
+
+def score_game_json(obj: Any) -> dict[str, Any]:
+    """``belote score game --json``: the GameScore of a game object."""
+    rules, entries, target = parse_game(obj)
+    return score_game(rules, entries, target).to_json()
