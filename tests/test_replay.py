@@ -111,6 +111,8 @@ def test_unfinished_bidding_answers_the_legal_calls() -> None:
         ({"declarations": {"N": [["7S", "8S", "9S"]]}}, "does not hold"),
         ({"declarations": {"N": [["7H", "8H", "TH"]]}}, "not a sequence"),
         ({"options": {"must_undertrump": "yes"}}, "'must_undertrump'"),
+        ({"belote": {"E": True}}, "belote.E: E does not hold the trump king and queen (§7.7)"),
+        ({"belote": {"N": "no"}}, "belote.N: expected true or false"),
     ],
 )
 def test_errors_name_what_and_where(changes: dict[str, Any], message: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any, Final
 from belote.auction import GENERALE, NumericAuction
 from belote.bidding import TakePassBidding, normalise_call
 from belote.cards import Card, CardMask, card_name, mask_names, parse_card
-from belote.declarations import Declaration, parse_combination
+from belote.declarations import Declaration, belote_suits, parse_combination
 from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
 from belote.hand import Contract, HandPlay
 from belote.options import Rules, make_rules
@@ -136,6 +136,12 @@ def replay(record: Any) -> dict[str, Any]:
         contract = Contract(taker, bidding.trump)
     announced = _parse_declarations(rec, rules, hands, contract)
     belote_flags = _parse_belote_flags(rec)
+    for seat, flag in belote_flags.items():
+        if flag and not belote_suits(hands[seat], contract.trump):
+            raise InvalidRecordError(
+                f"belote.{SEAT_NAMES[seat]}: {SEAT_NAMES[seat]} does not hold the trump king "
+                "and queen (§7.7)"
+            )
     play = HandPlay(rules, contract, hands, leader=leader)
     for i, raw in enumerate(plays):
         c = _card(raw, f"plays[{i}]")
