@@ -779,7 +779,8 @@ def score_hand_json(obj: Any) -> dict[str, Any]:
 # --- a game ------------------------------------------------------------------------------
 
 
-def _reached(rules: Rules, total: int, target: int) -> bool:
+def reached(rules: Rules, total: int, target: int) -> bool:
+    """Whether ``total`` reaches ``target`` under ``reach_rule`` (§11.2)."""
     if rules.reach_rule == "strictly_exceed":
         return total > target
     return total >= target
@@ -808,20 +809,20 @@ def game_status(
         if rules.both_cross == "draw":
             return True, None
         return False, None
-    reached = [_reached(rules, totals[team], target) for team in (NS, EW)]
+    over = [reached(rules, totals[team], target) for team in (NS, EW)]
     if entry is not None and hand is not None and rules.no_win_on_belote != "off":
         credit = belote_scored(rules, entry, hand.outcome)
         for team in (NS, EW):
             capoted = entry.capot == 1 - team
             failed = (rules.no_win_on_belote == "capot_or_failed"
                       and team == entry.taker and hand.outcome == "failed")
-            if (reached[team] and (capoted or failed) and credit[team]
-                    and not _reached(rules, totals[team] - credit[team], target)):
-                reached[team] = False
-    if not reached[NS] and not reached[EW]:
+            if (over[team] and (capoted or failed) and credit[team]
+                    and not reached(rules, totals[team] - credit[team], target)):
+                over[team] = False
+    if not over[NS] and not over[EW]:
         return False, None
-    if reached[NS] != reached[EW]:
-        return True, NS if reached[NS] else EW
+    if over[NS] != over[EW]:
+        return True, NS if over[NS] else EW
     if rules.both_cross == "draw":
         return True, None
     if (rules.both_cross == "taker_must_make" and entry is not None and hand is not None

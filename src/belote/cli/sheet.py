@@ -1,0 +1,422 @@
+"""`belote sheet`: score sheets kept in a database (CONTRACT.md ``belote sheet``).
+
+Every subcommand takes ``--db PATH`` (else ``$BELOTE_DB``, else
+``$XDG_DATA_HOME/belote/sheets.db`` or ``~/.local/share/belote/sheets.db``).
+With ``--json`` each answers the sheet's state (``score game``'s output plus
+``id``, ``name``, ``profile``, ``options``, ``target``, and more keys added
+after them); ``list`` answers ``{"sheets": [...]}``.  Without ``--json`` a
+table of the hands is shown.  Errors exit with status 2 and ``error: ...``,
+changing nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from belote.cli.common import dumps, fail, parse_json, read_text, require_object, run_json
+from belote.errors import BeloteError
+from belote.options import parse_option_assignment
+from belote.scoring import hand_entry_to_json
+from belote.sheets import SheetStore
+
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", envvar="BELOTE_DB", show_envvar=True,
+                 help="The sheets database (default: ~/.local/share/belote/sheets.db)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+FileOpt = Annotated[
+    Path | None, typer.Option("--file", help="Read the hand entry from PATH instead of stdin.")
+]
+IdArg = Annotated[str, typer.Argument(help="The sheet's id (see `belote sheet list`).")]
+
+OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed"}
+
+sheet_app = typer.Typer(
+    name="sheet",
+    help="Score sheets kept in a database: new, add, undo, edit, show, list, export, import.",
+    no_args_is_help=True,
+)
+
+
+# --- plumbing ------------------------------------------------------------------------
+
+
+def _open(db: Path | None, json_mode: bool) -> SheetStore:
+    try:
+        return SheetStore(db)
+    except BeloteError as exc:
+        fail(str(exc), json_mode)
+
+
+def _answer(
+    db: Path | None, json_mode: bool, action: Callable[[SheetStore], dict[str, Any]],
+    show: bool = True,
+) -> None:
+    """Run ``action`` on the store; print its state as JSON, or as tables."""
+    store = _open(db, json_mode)
+    try:
+        try:
+            state = action(store)
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+        if json_mode:
+            typer.echo(dumps(state))
+        elif show:
+            render_state(state, _entries_of(store, state), Console())
+    finally:
+        store.close()
+
+
+def _entries_of(store: SheetStore, state: dict[str, Any]) -> list[dict[str, Any]]:
+    if state.get("deleted"):
+        return []
+    try:
+        _, entries = store.load(state["id"])
+    except BeloteError:  # pragma: no cover - the state was just read
+        return []
+    return [hand_entry_to_json(e) for e in entries]
+
+
+def _hand_input(file: Path | None) -> Any:
+    return require_object(parse_json(read_text(file)), "hand")
+
+
+# --- the human form ----------------------------------------------------------------------
+
+
+def _hand_cell(entry: dict[str, Any]) -> str:
+    """``110H ×2: 117-45, decl. NS 20, belote EW``: what was entered for a hand."""
+    parts: list[str] = []
+    head = ""
+    if entry.get("contract") is not None:
+        head = str(entry["contract"]) + str(entry.get("trump") or "")
+    elif entry.get("trump"):
+        head = str(entry["trump"])
+    multiplier = entry.get("multiplier", 1)
+    if multiplier in (2, 4):
+        head += " ×2" if multiplier == 2 else " ×4 (sur)"
+    tricks = entry.get("trick_points", {})
+    text = f"{tricks.get('NS', '')}-{tricks.get('EW', '')}"
+    if entry.get("capot"):
+        text += f" capot {entry['capot']}"
+    parts.append(f"{head}: {text}" if head else text)
+    for key, word in (("declarations", "decl."), ("belote", "belote")):
+        value = entry.get(key)
+        if isinstance(value, dict):
+            for team, pts in value.items():
+                if pts:
+                    parts.append(f"{word} {team} {pts}")
+        elif value:
+            parts.append(f"{word} {value}")
+    return ", ".join(parts)
+
+
+def render_state(state: dict[str, Any], entries: list[dict[str, Any]],
+                 console: Console) -> None:
+    """The sheet as a table: every hand, the running totals, the reserve, the
+    winner; for an N-player sheet the seatings and individual standings."""
+    options = state.get("options") or {}
+    extra = ", ".join(f"{k}={v}" for k, v in options.items())
+    console.print(
+        f"[bold]Sheet {state['id']}[/bold]: {state['name']}  "
+        f"({state['profile']}{', ' + extra if extra else ''}; target {state['target']})")
+    if state.get("deleted"):
+        console.print("[red]deleted[/red]")
+        return
+    players = state.get("players")
+    names = state["team_names"]
+    ns, ew = names["NS"], names["EW"]
+    if players:
+        ns, ew = "1st", "2nd"
+    label = {"NS": ns, "EW": ew}
+    any_reserve = any(h["reserve"] for h in state["hands"])
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    if players:
+        table.add_column("1st v 2nd team (out)", no_wrap=True)
+        table.add_column("dealer", justify="right", no_wrap=True)
+    table.add_column("taker", no_wrap=True)
+    table.add_column("hand", overflow="fold")
+    table.add_column("result", no_wrap=True)
+    table.add_column(ns, justify="right", no_wrap=True)
+    table.add_column(ew, justify="right", no_wrap=True)
+    if not players:
+        table.add_column(f"Σ {ns}", justify="right", no_wrap=True)
+        table.add_column(f"Σ {ew}", justify="right", no_wrap=True)
+    if any_reserve:
+        table.add_column("reserve", justify="right", no_wrap=True)
+    for i, hand in enumerate(state["hands"]):
+        entry = entries[i] if i < len(entries) else {}
+        row = [str(i + 1)]
+        if players:
+            seat = state["seatings"][i]
+            row += [
+                "+".join(map(str, seat["teams"][0])) + " v "
+                + "+".join(map(str, seat["teams"][1]))
+                + " (" + " ".join(map(str, seat["out"])) + ")",
+                str(seat["dealer"]),
+            ]
+        row += [
+            label.get(entry.get("taker", ""), ""),
+            _hand_cell(entry) if entry else "",
+            OUTCOME_WORDS.get(hand["outcome"], hand["outcome"]),
+            str(hand["score"]["NS"]), str(hand["score"]["EW"]),
+        ]
+        if not players:
+            running = state["running"][i]
+            row += [str(running["NS"]), str(running["EW"])]
+        if any_reserve:
+            row.append(str(hand["reserve"]) if hand["reserve"] else "")
+        table.add_row(*row)
+    if state["hands"]:
+        console.print(table)
+    else:
+        console.print("No hand yet.")
+    if players:
+        _render_players(state, console)
+        return
+    totals = state["totals"]
+    console.print(f"Totals: {ns} {totals['NS']}, {ew} {totals['EW']}"
+                  + (f"  (reserve {state['reserve']})" if state["reserve"] else ""))
+    if state["finished"]:
+        winner = state["winner"]
+        console.print(f"[bold]{label[winner]} won.[/bold]" if winner else
+                      "[bold]The game ended in a draw.[/bold]")
+
+
+def _render_players(state: dict[str, Any], console: Console) -> None:
+    names = state["player_names"]
+    standings = sorted(state["standings"], key=lambda s: (-s["total"], s["player"]))
+    table = Table(title="Standings")
+    for title in ("player", "name", "total", "played", "sat out"):
+        table.add_column(title, justify="right" if title != "name" else "left")
+    for s in standings:
+        table.add_row(str(s["player"]), s["name"], str(s["total"]), str(s["played"]),
+                      str(s["sat_out"]))
+    console.print(table)
+    count = len(state["hands"])
+    if state["at_cycle_end"] and count:
+        console.print(f"After {count} hands a cycle ends: the standings compare fairly "
+                      "(RULES.md §13.2).")
+    elif count:
+        length = state["cycle_length"]
+        console.print(f"{length - count % length} more hand(s) to the end of the cycle "
+                      f"of {length}.")
+    if state["reserve"]:
+        console.print(f"Reserve: {state['reserve']}")
+    if state["finished"]:
+        winner = state["player_winner"]
+        console.print(f"[bold]{names[winner - 1]} (player {winner}) won.[/bold]")
+        return
+    nxt = state["next"]
+    if nxt:
+        def team(t: list[int]) -> str:
+            return " + ".join(names[p - 1] for p in t)
+        console.print(
+            f"Hand {nxt['hand']}: {team(nxt['teams'][0])} (NS) against "
+            f"{team(nxt['teams'][1])} (EW); out: "
+            f"{', '.join(names[p - 1] for p in nxt['out'])}; dealer: {names[nxt['dealer'] - 1]}")
+
+
+def _local_time(stamp: Any) -> str:
+    try:
+        return datetime.fromisoformat(str(stamp)).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return str(stamp or "")
+
+
+def render_list(sheets: list[dict[str, Any]], console: Console) -> None:
+    if not sheets:
+        console.print("No sheet yet: `belote sheet new --profile classic` starts one.")
+        return
+    table = Table(title="Score sheets")
+    for title in ("id", "name", "profile", "hands", "finished", "updated"):
+        table.add_column(title)
+    for s in sheets:
+        finished = "error" if s.get("error") else ("yes" if s["finished"] else "")
+        table.add_row(str(s["id"]), s["name"], s["profile"], str(s["hands"]), finished,
+                      _local_time(s.get("updated")))
+    console.print(table)
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+@sheet_app.command("new")
+def new_command(
+    profile: Annotated[str, typer.Option(
+        "--profile", help="classic, moroccan, coinche or contree.")] = "classic",
+    target: Annotated[int | None, typer.Option(
+        "--target", help="Points to reach (or deals to play); default: the profile's.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", help="Override an option: NAME=VALUE (RULES.md), repeatable.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="A name for the sheet.")] = None,
+    teams: Annotated[str | None, typer.Option(
+        "--teams", help='The teams\' names, NS first: "Us,Them".')] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", help="5, 6 or 7 players at one table (RULES.md §13).")] = None,
+    player_names: Annotated[str | None, typer.Option(
+        "--player-names", help='The players\' names in order: "Ann,Bob,...".')] = None,
+    json_mode: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Start a new score sheet."""
+    options: dict[str, Any] = {}
+    try:
+        for text in option or []:
+            key, value = parse_option_assignment(text)
+            options[key] = value
+    except BeloteError as exc:
+        fail(str(exc), json_mode)
+    _answer(db, json_mode, lambda store: store.create(
+        profile, options, target, name, teams, players, player_names))
+
+
+@sheet_app.command("add")
+def add_command(
+    sheet_id: IdArg,
+    json_mode: JsonOpt = False,
+    jsonl: Annotated[bool, typer.Option(
+        "--jsonl", help="One hand entry per input line, one answer per line.")] = False,
+    file: FileOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Add the next hand: a HandEntry (CONTRACT.md) on stdin or in --file."""
+    if json_mode or jsonl:
+        store = _open(db, True)
+        try:
+            run_json(lambda obj: store.add_hand(sheet_id, require_object(obj, "hand")),
+                     file, jsonl, json_mode=True)
+        finally:
+            store.close()
+        return
+    try:
+        hand = _hand_input(file)
+    except BeloteError as exc:
+        fail(str(exc))
+    _answer(db, False, lambda store: store.add_hand(sheet_id, hand))
+
+
+@sheet_app.command("undo")
+def undo_command(sheet_id: IdArg, json_mode: JsonOpt = False, db: DbOpt = None) -> None:
+    """Remove the last hand."""
+    _answer(db, json_mode, lambda store: store.undo(sheet_id))
+
+
+@sheet_app.command("edit")
+def edit_command(
+    sheet_id: IdArg,
+    number: Annotated[str, typer.Argument(help="The hand to replace, from 1.")],
+    json_mode: JsonOpt = False,
+    file: FileOpt = None,
+    db: DbOpt = None,
+) -> None:
+    """Replace hand N with the HandEntry on stdin (or in --file)."""
+    try:
+        if not number.strip().isdigit():
+            raise BeloteError(f"hand {number!r}: not a hand number (1, 2, ...)")
+        hand = _hand_input(file)
+    except BeloteError as exc:
+        fail(str(exc), json_mode)
+    _answer(db, json_mode, lambda store: store.edit_hand(sheet_id, int(number), hand))
+
+
+@sheet_app.command("delete")
+def delete_command(
+    sheet_id: IdArg,
+    purge: Annotated[bool, typer.Option(
+        "--purge", help="Remove the sheet and its history from the file for good.")] = False,
+    json_mode: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Delete a sheet (it is kept in the file, hidden, unless --purge)."""
+    _answer(db, json_mode, lambda store: store.delete(sheet_id, purge=purge), show=False)
+    if not json_mode:
+        typer.echo(f"sheet {sheet_id} deleted" + (" for good" if purge else ""))
+
+
+@sheet_app.command("show")
+def show_command(sheet_id: IdArg, json_mode: JsonOpt = False, db: DbOpt = None) -> None:
+    """Show a sheet."""
+    _answer(db, json_mode, lambda store: store.state(sheet_id))
+
+
+@sheet_app.command("list")
+def list_command(json_mode: JsonOpt = False, db: DbOpt = None) -> None:
+    """List the sheets."""
+    store = _open(db, json_mode)
+    try:
+        try:
+            sheets = store.sheets()
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+    finally:
+        store.close()
+    if json_mode:
+        typer.echo(dumps({"sheets": sheets}))
+    else:
+        render_list(sheets, Console())
+
+
+@sheet_app.command("export")
+def export_command(
+    sheet_id: IdArg,
+    fmt: Annotated[str, typer.Option("--format", help="json or csv.")] = "json",
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Write to FILE instead of stdout.")] = None,
+    json_mode: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Export a sheet: JSON (to import again) or CSV (one row per hand)."""
+    if fmt not in ("json", "csv"):
+        fail(f"--format: {fmt!r} is not json or csv", json_mode)
+    store = _open(db, json_mode)
+    try:
+        try:
+            if fmt == "json":
+                text = dumps(store.export_json(sheet_id)) + "\n"
+            else:
+                text = store.export_csv(sheet_id)
+            state = store.state(sheet_id) if out is not None and json_mode else None
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+    finally:
+        store.close()
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    try:
+        out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {str(out)!r}: {exc.strerror or exc}", json_mode)
+    if state is not None:
+        typer.echo(dumps(state))
+    else:
+        typer.echo(f"sheet {sheet_id} written to {out}")
+
+
+@sheet_app.command("import")
+def import_command(
+    file: Annotated[Path, typer.Argument(help="A sheet exported as JSON ('-': stdin).")],
+    json_mode: JsonOpt = False,
+    db: DbOpt = None,
+) -> None:
+    """Import a sheet exported as JSON, as a new sheet."""
+    try:
+        obj = parse_json(read_text(None if str(file) == "-" else file), str(file))
+    except BeloteError as exc:
+        fail(str(exc), json_mode)
+    _answer(db, json_mode, lambda store: store.import_json(obj))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(sheet_app, name="sheet")

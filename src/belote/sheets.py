@@ -1,0 +1,825 @@
+"""Score sheets kept in SQLite (CONTRACT.md ``belote sheet``).
+
+A sheet is a game being scored hand by hand, as players keep one on paper: its
+rules (a profile and option overrides, RULES.md), its target, the names of the
+teams and, for five to seven players (RULES.md §13), the players.  The store
+keeps, per sheet, an **append-only history** of events (a hand added, the last
+hand undone, hand *i* replaced); the list of hands is what replaying the events
+gives, and every score (reserve, totals, end of game) is recomputed from the
+first hand through :func:`belote.scoring.score_game`.  An undo or an edit can
+therefore never leave a wrong reserve or total behind.
+
+>>> store = SheetStore(":memory:")
+>>> sheet = store.create("classic", target=200, team_names=("Us", "Them"))
+>>> state = store.add_hand(sheet["id"], {"taker": "NS", "trick_points": {"NS": 81}})
+>>> state["hands"][0]["outcome"], state["reserve"]
+('litige', 81)
+>>> state = store.add_hand(sheet["id"], {"taker": "EW", "trick_points": {"EW": 100}})
+>>> state["totals"], state["reserve"]
+({'NS': 62, 'EW': 262}, 0)
+>>> store.undo(sheet["id"])["totals"]
+{'NS': 0, 'EW': 81}
+>>> store.add_hand(sheet["id"], {"taker": "NS", "trick_points": {"NS": 163}})
+Traceback (most recent call last):
+...
+belote.errors.InvalidRecordError: hand 2: trick_points.NS: 163 is outside 0..162
+
+Durability (CONTRACT.md: "a hand that add has answered is on disk"): the
+database runs in WAL mode with ``synchronous=FULL``; every change is one
+``BEGIN IMMEDIATE`` transaction that reads the sheet, checks the new history by
+scoring it whole, appends the event and commits before anything is answered.
+A busy timeout makes a second process wait for the first one's transaction, so
+two processes adding to one sheet at once both land, one after the other.
+
+Deleting a sheet is a soft delete by default: the sheet is marked deleted,
+leaves :meth:`SheetStore.sheets` and can no longer be read or changed, but its
+history stays in the file (``purge=True`` removes the sheet and its history for
+good).  Events themselves are never updated nor deleted while their sheet
+exists (SQLite triggers refuse it).
+
+Five to seven players (RULES.md §13.1): the sheet follows
+:func:`belote.rotation.fair_cycle`: hand *i* (from 0) is played by the seating
+``cycle[i % L]``; in a hand entry ``"NS"`` is that seating's first team and
+``"EW"`` its second.  Each seated player earns his team's hand score, the
+sitters nothing (:func:`belote.rotation.individual_totals`); the dealer is the
+one :func:`belote.rotation.dealer_for` names.  The team totals of such a sheet
+are kept by position (first team, second team) and end nothing; the game ends
+at the first cycle end (§13.2: the only points where standings compare
+fairly) at which a player's individual total has reached the target (by
+``reach_rule``; with ``limit = "deals"``: once ``target`` hands are played) and
+one player leads alone: ``finished`` is then true, ``winner`` stays null (no
+team wins) and ``player_winner`` names the player.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from belote.errors import BeloteError, InvalidRecordError
+from belote.options import Rules, make_rules
+from belote.rotation import Seating, cycle_ends, dealer_for, fair_cycle, individual_totals
+from belote.scoring import (
+    GameScore,
+    HandEntry,
+    hand_entry_to_json,
+    parse_hand_entry,
+    reached,
+    score_game,
+)
+
+SCHEMA_VERSION: Final = 1
+EXPORT_FORMAT: Final = "belote-sheet"
+EXPORT_VERSION: Final = 1
+EXPORT_KEYS: Final = (
+    "format", "version", "name", "profile", "options", "target", "team_names", "players",
+    "player_names", "hands",
+)
+DEFAULT_TEAM_NAMES: Final = ("NS", "EW")
+PLAYER_COUNTS: Final = (5, 6, 7)
+BUSY_TIMEOUT_S: Final = 60.0
+# N-player sheets end on individual totals; their team slots never reach this.
+_OPEN_TARGET: Final = 2**62
+
+CSV_COLUMNS: Final = (
+    "hand", "taker", "trick_points_NS", "trick_points_EW", "capot",
+    "declarations_NS", "declarations_EW", "belote_NS", "belote_EW", "contract", "trump",
+    "multiplier", "outcome", "score_NS", "score_EW", "total_NS", "total_EW", "reserve",
+)
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS sheets (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    options TEXT NOT NULL,
+    target INTEGER NOT NULL,
+    team_names TEXT NOT NULL,
+    players INTEGER,
+    player_names TEXT,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    deleted TEXT
+);
+CREATE TABLE IF NOT EXISTS events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sheet_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('add', 'undo', 'edit')),
+    hand INTEGER NOT NULL,
+    entry TEXT,
+    created TEXT NOT NULL,
+    UNIQUE (sheet_id, seq)
+);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'the history of a sheet is append-only');
+END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+WHEN EXISTS (SELECT 1 FROM sheets WHERE sheets.id = OLD.sheet_id)
+BEGIN
+    SELECT RAISE(ABORT, 'the history of a sheet is append-only');
+END;
+"""
+
+
+class SheetError(BeloteError):
+    """A sheet that does not exist or was deleted, an undo on an empty sheet, a
+    database that cannot be opened or stays busy."""
+
+
+class SheetNotFoundError(SheetError):
+    """No sheet with this id (or it was deleted)."""
+
+
+# --- where the database lives ------------------------------------------------------
+
+
+def default_db_path(environ: Mapping[str, str] | None = None) -> Path:
+    """``$BELOTE_DB``, else ``$XDG_DATA_HOME/belote/sheets.db``, else
+    ``~/.local/share/belote/sheets.db`` (the XDG base directory default)."""
+    env = os.environ if environ is None else environ
+    chosen = env.get("BELOTE_DB")
+    if chosen:
+        return Path(chosen).expanduser()
+    data_home = env.get("XDG_DATA_HOME")
+    # The XDG specification ignores a relative XDG_DATA_HOME.
+    base = Path(data_home) if data_home and os.path.isabs(data_home) else (
+        Path.home() / ".local" / "share"
+    )
+    return base / "belote" / "sheets.db"
+
+
+# --- values --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SheetInfo:
+    """What a sheet is, apart from its hands."""
+
+    id: int
+    name: str
+    profile: str
+    options: Mapping[str, Any]
+    target: int
+    team_names: tuple[str, str] = DEFAULT_TEAM_NAMES
+    players: int | None = None
+    player_names: tuple[str, ...] | None = None
+
+    def rules(self) -> Rules:
+        return make_rules(self.profile, dict(self.options))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One line of a sheet's history: ``kind`` is ``add``, ``undo`` or ``edit``;
+    ``hand`` the hand number it concerns (added, removed or replaced);
+    ``entry`` the HandEntry JSON it brings (None for an undo)."""
+
+    seq: int
+    kind: str
+    hand: int
+    entry: dict[str, Any] | None
+    created: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seq": self.seq, "kind": self.kind, "hand": self.hand, "entry": self.entry,
+                "created": self.created}
+
+
+@dataclass(frozen=True)
+class Rotation:
+    """The seatings of an N-player sheet, hand by hand (RULES.md §13)."""
+
+    seatings: tuple[Seating, ...]  # one per hand played, then the next hand's
+    dealers: tuple[int, ...]  # same length
+    totals: Mapping[int, int]  # individual totals after the hands played
+    cycle_ends: tuple[int, ...]  # hand counts up to now that end a cycle
+    finished_after: int | None
+    player_winner: int | None
+
+
+def replay_events(events: Sequence[Event], rules: Rules) -> list[HandEntry]:
+    """The hands of a sheet: its events applied in order, each entry checked."""
+    hands: list[HandEntry] = []
+    for event in events:
+        where = f"hand {event.hand}"
+        if event.kind == "add":
+            if event.hand != len(hands) + 1:
+                raise SheetError(f"history event {event.seq}: adds hand {event.hand} "
+                                 f"to a sheet of {len(hands)} hands")
+            hands.append(parse_hand_entry(event.entry, rules, where, allow_reserve=False))
+        elif event.kind == "undo":
+            if event.hand != len(hands):
+                raise SheetError(f"history event {event.seq}: undoes hand {event.hand} "
+                                 f"of a sheet of {len(hands)} hands")
+            hands.pop()
+        elif event.kind == "edit":
+            if not 1 <= event.hand <= len(hands):
+                raise SheetError(f"history event {event.seq}: edits hand {event.hand} "
+                                 f"of a sheet of {len(hands)} hands")
+            hands[event.hand - 1] = parse_hand_entry(
+                event.entry, rules, where, allow_reserve=False)
+        else:
+            raise SheetError(f"history event {event.seq}: unknown kind {event.kind!r}")
+    return hands
+
+
+def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rotation:
+    """Seatings, dealers, individual totals and the end of an N-player sheet."""
+    assert info.players is not None
+    n = info.players
+    cycle = fair_cycle(n)
+    length = len(cycle)
+    seatings = tuple(cycle[i % length] for i in range(count + 1))
+    dealt = dict.fromkeys(range(1, n + 1), 0)
+    dealers: list[int] = []
+    for seating in seatings:
+        dealer = dealer_for(seating, dealt)
+        dealers.append(dealer)
+        dealt[dealer] += 1
+    scores = [hand.score for hand in game.hands]
+    ends = tuple(cycle_ends(n, count))
+    finished_after: int | None = None
+    player_winner: int | None = None
+    for h in ends:
+        totals = individual_totals(n, seatings[:h], scores[:h])
+        if rules.limit == "deals":
+            over = h >= info.target
+        else:
+            over = any(reached(rules, t, info.target) for t in totals.values())
+        best = max(totals.values())
+        leaders = [p for p, t in totals.items() if t == best]
+        if over and len(leaders) == 1:
+            finished_after, player_winner = h, leaders[0]
+            break
+    if finished_after is not None and finished_after < count:
+        raise InvalidRecordError(
+            f"hand {finished_after + 1}: the game was already won by player "
+            f"{player_winner} after hand {finished_after}")
+    totals = individual_totals(n, seatings[:count], scores)
+    return Rotation(seatings, tuple(dealers), totals, ends, finished_after, player_winner)
+
+
+def score_sheet(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]:
+    """The state of a sheet (CONTRACT.md): ``score game``'s output plus ``id``,
+    ``name``, ``profile``, ``options``, ``target``, ``team_names`` and, for an
+    N-player sheet, the players, seatings, standings and the next hand's seating.
+
+    Raises :class:`~belote.errors.InvalidRecordError` when a hand comes after
+    the end of the game.
+    """
+    rules = info.rules()
+    n = info.players
+    game = score_game(rules, entries, info.target if n is None else _OPEN_TARGET)
+    state: dict[str, Any] = {
+        "id": info.id,
+        "name": info.name,
+        "profile": info.profile,
+        "options": dict(info.options),
+        "target": info.target,
+    }
+    state.update(game.to_json())
+    state["team_names"] = {"NS": info.team_names[0], "EW": info.team_names[1]}
+    state["players"] = n
+    if n is None:
+        return state
+    count = len(entries)
+    rot = _rotation(info, rules, game, count)
+    names = info.player_names or tuple(f"Player {p}" for p in range(1, n + 1))
+    played = dict.fromkeys(range(1, n + 1), 0)
+    for seating in rot.seatings[:count]:
+        for team in seating.teams:
+            for player in team:
+                played[player] += 1
+    state["finished"] = rot.finished_after is not None
+    state["winner"] = None
+    state["player_winner"] = rot.player_winner
+    state["player_names"] = list(names)
+    state["cycle_length"] = len(fair_cycle(n))
+    state["cycle_ends"] = list(rot.cycle_ends)
+    state["at_cycle_end"] = count in rot.cycle_ends or count == 0
+    state["seatings"] = [
+        _seating_json(rot.seatings[i], rot.dealers[i], i + 1) for i in range(count)
+    ]
+    state["next"] = None if state["finished"] else _seating_json(
+        rot.seatings[count], rot.dealers[count], count + 1)
+    state["standings"] = [
+        {"player": p, "name": names[p - 1], "total": rot.totals.get(p, 0),
+         "played": played[p], "sat_out": count - played[p]}
+        for p in range(1, n + 1)
+    ]
+    return state
+
+
+def _seating_json(seating: Seating, dealer: int, hand: int) -> dict[str, Any]:
+    return {
+        "hand": hand,
+        "teams": [list(seating.teams[0]), list(seating.teams[1])],
+        "out": list(seating.out),
+        "dealer": dealer,
+    }
+
+
+# --- checks of what a sheet is made of -------------------------------------------------
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_names(value: Any, count: int, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InvalidRecordError(f"{what}: {value!r} is not a list of names")
+    names = tuple(v.strip() for v in value)
+    if len(names) != count:
+        raise InvalidRecordError(f"{what}: {value!r} gives {len(names)} names, not {count}")
+    for name in names:
+        if not name:
+            raise InvalidRecordError(f"{what}: {value!r} has an empty name")
+    return names
+
+
+def make_info(
+    profile: str = "classic",
+    options: Mapping[str, Any] | None = None,
+    target: int | None = None,
+    name: str | None = None,
+    team_names: Sequence[str] | str | None = None,
+    players: int | None = None,
+    player_names: Sequence[str] | str | None = None,
+    sheet_id: int = 0,
+) -> SheetInfo:
+    """Check what a new sheet is made of (its id comes later)."""
+    opts = dict(options or {})
+    rules = make_rules(profile, opts)
+    if target is None:
+        target = rules.target
+    if not _is_int(target) or target <= 0:
+        raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
+    if players == 4:
+        players = None
+    if players is not None and (not _is_int(players) or players not in PLAYER_COUNTS):
+        raise InvalidRecordError(
+            f"players: {players!r} is not 5, 6 or 7 (RULES.md §13; 4 is an ordinary sheet)")
+    if players is not None and team_names is not None:
+        raise InvalidRecordError(
+            f"team_names: {team_names!r}: with {players} players the teams change every "
+            "hand (RULES.md §13); name the players instead")
+    if players is None and player_names is not None:
+        raise InvalidRecordError(
+            f"player_names: {player_names!r}: only for sheets of 5, 6 or 7 players")
+    teams = (DEFAULT_TEAM_NAMES if team_names is None
+             else _check_names(team_names, 2, "team_names"))
+    pnames = None if player_names is None or players is None else _check_names(
+        player_names, players, "player_names")
+    if name is not None and not isinstance(name, str):
+        raise InvalidRecordError(f"name: {name!r} is not text")
+    if name is None or not name.strip():
+        name = f"{profile} {datetime.now(UTC).astimezone().strftime('%Y-%m-%d %H:%M')}"
+    return SheetInfo(sheet_id, name.strip(), profile, opts, target,
+                     (teams[0], teams[1]), players, pnames)
+
+
+def _entry_of(hand: Mapping[str, Any] | HandEntry, rules: Rules, number: int) -> HandEntry:
+    obj: Any = hand_entry_to_json(hand) if isinstance(hand, HandEntry) else hand
+    return parse_hand_entry(obj, rules, f"hand {number}", allow_reserve=False)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+# --- export ------------------------------------------------------------------------------
+
+
+def sheet_to_json(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]:
+    """Everything needed to rebuild the sheet (:func:`sheet_from_json` reads it)."""
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "name": info.name,
+        "profile": info.profile,
+        "options": dict(info.options),
+        "target": info.target,
+        "team_names": {"NS": info.team_names[0], "EW": info.team_names[1]},
+        "players": info.players,
+        "player_names": None if info.player_names is None else list(info.player_names),
+        "hands": [hand_entry_to_json(e) for e in entries],
+    }
+
+
+def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[HandEntry]]:
+    """A sheet exported by :func:`sheet_to_json` (or a ``score game`` input:
+    ``profile``, ``options``, ``target``, ``hands``), every hand checked."""
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"sheet: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in EXPORT_KEYS:
+            raise InvalidRecordError(
+                f"sheet: unknown key {key!r} (expected {', '.join(EXPORT_KEYS)})")
+    if obj.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
+        raise InvalidRecordError(f"sheet: format: {obj['format']!r} is not {EXPORT_FORMAT!r}")
+    if obj.get("version", EXPORT_VERSION) != EXPORT_VERSION:
+        raise InvalidRecordError(
+            f"sheet: version: {obj['version']!r} is not {EXPORT_VERSION} (this program "
+            "reads version 1)")
+    options = obj.get("options") or {}
+    if not isinstance(options, dict):
+        raise InvalidRecordError(f"sheet: options: {options!r} is not an object")
+    name = obj.get("name")
+    if name is not None and not isinstance(name, str):
+        raise InvalidRecordError(f"sheet: name: {name!r} is not text")
+    teams = obj.get("team_names")
+    if isinstance(teams, dict):
+        if set(teams) != {"NS", "EW"}:
+            raise InvalidRecordError(f"sheet: team_names: {teams!r} is not {{NS, EW}}")
+        teams = [teams["NS"], teams["EW"]]
+    players = obj.get("players")
+    if players is not None and teams is not None and list(teams) == list(DEFAULT_TEAM_NAMES):
+        teams = None
+    info = make_info(
+        profile=obj.get("profile") or "classic", options=options, target=obj.get("target"),
+        name=name, team_names=teams, players=players, player_names=obj.get("player_names"),
+    )
+    hands = obj.get("hands", [])
+    if not isinstance(hands, list):
+        raise InvalidRecordError(f"sheet: hands: {hands!r} is not a list of hand entries")
+    rules = info.rules()
+    entries = [_entry_of(h, rules, i) for i, h in enumerate(hands, start=1)]
+    score_sheet(info, entries)  # a hand after the end of the game is refused
+    return info, entries
+
+
+def sheet_to_csv(info: SheetInfo, entries: Sequence[HandEntry]) -> str:
+    """One row per hand: the entry, the outcome, each team's score, the running
+    totals and the reserve; for an N-player sheet also the seating, the dealer
+    and every player's running total."""
+    state = score_sheet(info, entries)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    columns = list(CSV_COLUMNS)
+    n = info.players
+    if n is not None:
+        columns[1:1] = ["team_NS", "team_EW", "out", "dealer"]
+        columns += [f"player_{p}" for p in range(1, n + 1)]
+    writer.writerow(columns)
+    for i, entry in enumerate(entries):
+        j = hand_entry_to_json(entry)
+        hand = state["hands"][i]
+        running = state["running"][i]
+        row: list[Any] = [
+            i + 1, j["taker"], j["trick_points"]["NS"], j["trick_points"]["EW"],
+            j["capot"] or "", j["declarations"]["NS"], j["declarations"]["EW"],
+            entry.belote[0], entry.belote[1], j.get("contract", ""), j.get("trump", ""),
+            entry.multiplier, hand["outcome"], hand["score"]["NS"], hand["score"]["EW"],
+            running["NS"], running["EW"], hand["reserve"],
+        ]
+        if n is not None:
+            seat = state["seatings"][i]
+            row[1:1] = [
+                " ".join(map(str, seat["teams"][0])), " ".join(map(str, seat["teams"][1])),
+                " ".join(map(str, seat["out"])), seat["dealer"],
+            ]
+            cycle = fair_cycle(n)
+            seatings = [cycle[k % len(cycle)] for k in range(i + 1)]
+            scores = [(h["score"]["NS"], h["score"]["EW"]) for h in state["hands"][: i + 1]]
+            totals = individual_totals(n, seatings, scores)
+            row += [totals.get(p, 0) for p in range(1, n + 1)]
+        writer.writerow(row)
+    return out.getvalue()
+
+
+# --- the store ----------------------------------------------------------------------------
+
+
+def _sheet_id(value: Any) -> int:
+    if _is_int(value) and value > 0:
+        return int(value)
+    if isinstance(value, str) and value.strip().isdigit() and int(value) > 0:
+        return int(value)
+    raise SheetNotFoundError(
+        f"sheet {value!r}: not a sheet id (a whole number; `belote sheet list` shows them)")
+
+
+class SheetStore:
+    """Score sheets in one SQLite file (``":memory:"`` for a throwaway store).
+
+    Every method that changes a sheet answers its new state (see
+    :func:`score_sheet`) after the change is committed to disk.
+    """
+
+    def __init__(self, path: str | os.PathLike[str] | None = None,
+                 timeout: float = BUSY_TIMEOUT_S) -> None:
+        target = default_db_path() if path is None else path
+        self.path = target if str(target) == ":memory:" else Path(target).expanduser()
+        if isinstance(self.path, Path):
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise SheetError(f"database {str(self.path)!r}: cannot create its folder: "
+                                 f"{exc.strerror or exc}") from None
+        self._timeout = timeout
+        try:
+            self._conn = sqlite3.connect(
+                str(self.path), timeout=timeout, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise SheetError(f"database {str(self.path)!r}: cannot open: {exc}") from None
+        try:
+            self._setup()
+        except BaseException:
+            self._conn.close()
+            raise
+
+    # -- connection ---------------------------------------------------------------------
+
+    def _fail(self, exc: sqlite3.Error) -> SheetError:
+        return SheetError(f"database {str(self.path)!r}: {exc}")
+
+    def _setup(self) -> None:
+        conn = self._conn
+        deadline = time.monotonic() + self._timeout
+        while True:
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+                mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                conn.execute("PRAGMA synchronous = FULL")
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                if version != SCHEMA_VERSION:
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        version = conn.execute("PRAGMA user_version").fetchone()[0]
+                        if version > SCHEMA_VERSION:
+                            raise SheetError(
+                                f"database {str(self.path)!r}: made by a newer version "
+                                f"(schema {version}; this program knows {SCHEMA_VERSION})")
+                        if version < SCHEMA_VERSION:
+                            for statement in _statements(_SCHEMA):
+                                conn.execute(statement)
+                            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                        conn.execute("COMMIT")
+                    except BaseException:
+                        conn.execute("ROLLBACK")
+                        raise
+                break
+            except sqlite3.OperationalError as exc:
+                # Changing the journal mode of a new file wants it to ourselves:
+                # another process opening it at this very moment makes us wait.
+                if "locked" in str(exc) and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    continue
+                raise self._fail(exc) from None
+            except sqlite3.DatabaseError as exc:
+                raise self._fail(exc) from None
+        if str(self.path) != ":memory:" and str(mode).lower() != "wal":
+            raise SheetError(  # pragma: no cover - a file system without shared memory
+                f"database {str(self.path)!r}: cannot use WAL mode (journal mode {mode!r})")
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> SheetStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self, write: bool) -> Iterator[sqlite3.Connection]:
+        conn = self._conn
+        try:
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        except sqlite3.Error as exc:
+            raise self._fail(exc) from None
+        try:
+            yield conn
+        except BaseException as exc:
+            conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise self._fail(exc) from None
+            raise
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise self._fail(exc) from None
+
+    # -- reading ------------------------------------------------------------------------
+
+    @staticmethod
+    def _info(conn: sqlite3.Connection, sheet_id: Any) -> SheetInfo:
+        sid = _sheet_id(sheet_id)
+        row = conn.execute(
+            "SELECT id, name, profile, options, target, team_names, players, player_names, "
+            "deleted FROM sheets WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+        if row[8] is not None:
+            raise SheetNotFoundError(f"sheet {sid}: deleted on {row[8]}")
+        teams = json.loads(row[5])
+        pnames = None if row[7] is None else tuple(json.loads(row[7]))
+        return SheetInfo(row[0], row[1], row[2], json.loads(row[3]), row[4],
+                         (teams[0], teams[1]), row[6], pnames)
+
+    @staticmethod
+    def _events(conn: sqlite3.Connection, sheet_id: int) -> list[Event]:
+        rows = conn.execute(
+            "SELECT seq, kind, hand, entry, created FROM events WHERE sheet_id = ? "
+            "ORDER BY seq", (sheet_id,)).fetchall()
+        return [Event(seq, kind, hand, None if entry is None else json.loads(entry), created)
+                for seq, kind, hand, entry, created in rows]
+
+    def _load(self, conn: sqlite3.Connection, sheet_id: Any
+              ) -> tuple[SheetInfo, Rules, list[HandEntry]]:
+        info = self._info(conn, sheet_id)
+        rules = info.rules()
+        return info, rules, replay_events(self._events(conn, info.id), rules)
+
+    def load(self, sheet_id: Any) -> tuple[SheetInfo, list[HandEntry]]:
+        """A sheet's description and its hands (events replayed)."""
+        with self._transaction(write=False) as conn:
+            info, _, entries = self._load(conn, sheet_id)
+        return info, entries
+
+    def state(self, sheet_id: Any) -> dict[str, Any]:
+        """The sheet's state (CONTRACT.md ``belote sheet show``)."""
+        info, entries = self.load(sheet_id)
+        return score_sheet(info, entries)
+
+    def history(self, sheet_id: Any) -> list[Event]:
+        """Every event of the sheet, oldest first."""
+        with self._transaction(write=False) as conn:
+            info = self._info(conn, sheet_id)
+            return self._events(conn, info.id)
+
+    def sheets(self) -> list[dict[str, Any]]:
+        """CONTRACT.md ``belote sheet list``: ``{"id", "name", "profile", "hands",
+        "finished"}`` for every sheet not deleted, oldest first (plus
+        ``"updated"``, and ``"error"`` for a sheet whose history no longer scores)."""
+        out: list[dict[str, Any]] = []
+        with self._transaction(write=False) as conn:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM sheets WHERE deleted IS NULL ORDER BY id")]
+            for sid in ids:
+                updated = conn.execute(
+                    "SELECT updated FROM sheets WHERE id = ?", (sid,)).fetchone()[0]
+                info = self._info(conn, sid)
+                item: dict[str, Any] = {"id": sid, "name": info.name, "profile": info.profile}
+                try:
+                    _, _, entries = self._load(conn, sid)
+                    state = score_sheet(info, entries)
+                    item["hands"] = len(entries)
+                    item["finished"] = state["finished"]
+                except BeloteError as exc:
+                    item["hands"] = None
+                    item["finished"] = None
+                    item["error"] = str(exc)
+                item["updated"] = updated
+                out.append(item)
+        return out
+
+    def export_json(self, sheet_id: Any) -> dict[str, Any]:
+        info, entries = self.load(sheet_id)
+        return sheet_to_json(info, entries)
+
+    def export_csv(self, sheet_id: Any) -> str:
+        info, entries = self.load(sheet_id)
+        return sheet_to_csv(info, entries)
+
+    # -- writing ------------------------------------------------------------------------
+
+    def _insert_sheet(self, conn: sqlite3.Connection, info: SheetInfo) -> int:
+        now = _now()
+        cur = conn.execute(
+            "INSERT INTO sheets (name, profile, options, target, team_names, players, "
+            "player_names, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (info.name, info.profile, json.dumps(dict(info.options), sort_keys=True),
+             info.target, json.dumps(list(info.team_names)), info.players,
+             None if info.player_names is None else json.dumps(list(info.player_names)),
+             now, now))
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    @staticmethod
+    def _append(conn: sqlite3.Connection, sheet_id: int, kind: str, hand: int,
+                entry: HandEntry | None) -> None:
+        now = _now()
+        seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE sheet_id = ?",
+                           (sheet_id,)).fetchone()[0]
+        text = None if entry is None else json.dumps(hand_entry_to_json(entry))
+        conn.execute(
+            "INSERT INTO events (sheet_id, seq, kind, hand, entry, created) "
+            "VALUES (?, ?, ?, ?, ?, ?)", (sheet_id, seq, kind, hand, text, now))
+        conn.execute("UPDATE sheets SET updated = ? WHERE id = ?", (now, sheet_id))
+
+    def create(
+        self,
+        profile: str = "classic",
+        options: Mapping[str, Any] | None = None,
+        target: int | None = None,
+        name: str | None = None,
+        team_names: Sequence[str] | str | None = None,
+        players: int | None = None,
+        player_names: Sequence[str] | str | None = None,
+    ) -> dict[str, Any]:
+        """A new empty sheet; answers its state.  ``target`` defaults to the
+        rules' (``options`` may set it too); ``players`` 5, 6 or 7 makes an
+        N-player sheet (RULES.md §13)."""
+        info = make_info(profile, options, target, name, team_names, players, player_names)
+        with self._transaction(write=True) as conn:
+            sid = self._insert_sheet(conn, info)
+        return score_sheet(_with_id(info, sid), [])
+
+    def import_json(self, obj: Any) -> dict[str, Any]:
+        """A new sheet from :meth:`export_json`'s document; answers its state."""
+        info, entries = sheet_from_json(obj)
+        with self._transaction(write=True) as conn:
+            sid = self._insert_sheet(conn, info)
+            for number, entry in enumerate(entries, start=1):
+                self._append(conn, sid, "add", number, entry)
+        return score_sheet(_with_id(info, sid), entries)
+
+    def add_hand(self, sheet_id: Any, hand: Mapping[str, Any] | HandEntry) -> dict[str, Any]:
+        """Add the next hand (a CONTRACT.md HandEntry without ``reserve``)."""
+        with self._transaction(write=True) as conn:
+            info, rules, entries = self._load(conn, sheet_id)
+            entry = _entry_of(hand, rules, len(entries) + 1)
+            entries.append(entry)
+            state = score_sheet(info, entries)
+            self._append(conn, info.id, "add", len(entries), entry)
+        return state
+
+    def undo(self, sheet_id: Any) -> dict[str, Any]:
+        """Remove the last hand."""
+        with self._transaction(write=True) as conn:
+            info, _, entries = self._load(conn, sheet_id)
+            if not entries:
+                raise SheetError(f"sheet {info.id}: no hand to undo")
+            number = len(entries)
+            entries.pop()
+            state = score_sheet(info, entries)
+            self._append(conn, info.id, "undo", number, None)
+        return state
+
+    def edit_hand(self, sheet_id: Any, number: int,
+                  hand: Mapping[str, Any] | HandEntry) -> dict[str, Any]:
+        """Replace hand ``number`` (from 1); every later score is recomputed."""
+        with self._transaction(write=True) as conn:
+            info, rules, entries = self._load(conn, sheet_id)
+            if not _is_int(number) or not 1 <= number <= len(entries):
+                have = f"1..{len(entries)}" if entries else "none: the sheet is empty"
+                raise SheetError(f"sheet {info.id}: no hand {number!r} to edit (hands {have})")
+            entries[number - 1] = _entry_of(hand, rules, number)
+            state = score_sheet(info, entries)
+            self._append(conn, info.id, "edit", number, entries[number - 1])
+        return state
+
+    def delete(self, sheet_id: Any, purge: bool = False) -> dict[str, Any]:
+        """Delete a sheet; answers its last state with ``"deleted": true``.
+
+        By default the sheet is only marked deleted (its history stays in the
+        file); ``purge=True`` removes it and its history."""
+        with self._transaction(write=True) as conn:
+            info, _, entries = self._load(conn, sheet_id)
+            try:
+                state = score_sheet(info, entries)
+            except BeloteError:  # pragma: no cover - a history that no longer scores
+                state = {"id": info.id, "name": info.name}
+            if purge:
+                conn.execute("DELETE FROM sheets WHERE id = ?", (info.id,))
+                conn.execute("DELETE FROM events WHERE sheet_id = ?", (info.id,))
+            else:
+                now = _now()
+                conn.execute("UPDATE sheets SET deleted = ?, updated = ? WHERE id = ?",
+                             (now, now, info.id))
+        state["deleted"] = True
+        return state
+
+
+def _with_id(info: SheetInfo, sheet_id: int) -> SheetInfo:
+    return dataclasses.replace(info, id=sheet_id)
+
+
+def _statements(script: str) -> Iterator[str]:
+    """The statements of ``script`` one by one (triggers hold inner semicolons)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                yield buffer.strip()
+            buffer = ""

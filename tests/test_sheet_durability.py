@@ -1,0 +1,138 @@
+"""Durability of `belote sheet add` (CONTRACT.md: "A hand that add has answered
+is on disk: a process killed at any moment afterwards loses nothing, and two
+processes adding to the same sheet at once both land, in some order")."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from belote.options import make_rules
+from belote.scoring import hand_entry_to_json, parse_hand_entry, score_game
+from belote.sheets import SheetStore
+
+HIGH_TARGET = 10**9  # the game never ends
+
+
+def random_hand(rng: random.Random) -> dict[str, Any]:
+    taker = rng.choice(["NS", "EW"])
+    return {"taker": taker, "trick_points": {taker: rng.randint(0, 162)},
+            "belote": rng.choice([None, "NS", "EW"])}
+
+
+def canonical(obj: dict[str, Any]) -> str:
+    rules = make_rules("classic")
+    return json.dumps(hand_entry_to_json(parse_hand_entry(obj, rules)), sort_keys=True)
+
+
+def adder(db: Path, sheet_id: int, lines: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "belote", "sheet", "add", str(sheet_id), "--jsonl",
+         "--file", str(lines), "--db", str(db)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def stored_hands(db: Path, sheet_id: int) -> list[str]:
+    with SheetStore(db) as store:
+        info, entries = store.load(sheet_id)
+        state = store.state(sheet_id)
+    # The sheet opens and scores: its state is score_game of its hands.
+    game = score_game(info.rules(), entries, info.target).to_json()
+    assert {k: state[k] for k in game} == game
+    return [json.dumps(hand_entry_to_json(e), sort_keys=True) for e in entries]
+
+
+def test_answered_hands_survive_sigkill(tmp_path: Path) -> None:
+    """A process adding hands one by one is killed (SIGKILL) at random moments,
+    several times: every hand it answered is in the sheet, in order, and the
+    sheet still opens and scores."""
+    db = tmp_path / "sheets.db"
+    with SheetStore(db) as store:
+        sid = store.create("classic", target=HIGH_TARGET)["id"]
+    rng = random.Random(20240601)
+    known: list[str] = []  # the hands on disk after the previous round
+    for round_number in range(5):
+        hands = [random_hand(rng) for _ in range(400)]
+        lines = tmp_path / f"round{round_number}.jsonl"
+        lines.write_text("".join(json.dumps(h) + "\n" for h in hands))
+        proc = adder(db, sid, lines)
+        assert proc.stdout is not None
+        answered: list[dict[str, Any]] = []
+        if round_number == 0:
+            time.sleep(rng.uniform(0.0, 0.4))  # possibly before the first answer
+        else:
+            wanted = rng.randint(1, 40)
+            while len(answered) < wanted:
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                answered.append(json.loads(line))
+            time.sleep(rng.uniform(0.0, 0.02))
+        proc.send_signal(signal.SIGKILL)
+        rest, _ = proc.communicate(timeout=30)
+        for line in rest.splitlines():
+            try:
+                answered.append(json.loads(line))
+            except json.JSONDecodeError:  # a line cut by the kill
+                break
+        assert proc.returncode == -signal.SIGKILL, "the adder ended before it was killed"
+        for answer in answered:
+            assert "error" not in answer, answer
+        stored = stored_hands(db, sid)
+        added = len(stored) - len(known)
+        # Every answered hand is there (a hand committed but not yet answered may be too).
+        assert added >= len(answered)
+        if answered:
+            assert len(answered[-1]["hands"]) == len(known) + len(answered)
+        assert stored[: len(known)] == known
+        assert stored[len(known):] == [canonical(h) for h in hands[:added]]
+        known = stored
+    assert len(known) > 0
+
+
+def test_two_processes_adding_at_once_both_land(tmp_path: Path) -> None:
+    """Two processes add N hands each to one sheet at the same time: all 2N land."""
+    n = 100
+    db = tmp_path / "sheets.db"
+    with SheetStore(db) as store:
+        sid = store.create("classic", target=HIGH_TARGET)["id"]
+    batches = [
+        [{"taker": "NS", "trick_points": {"NS": i % 163}} for i in range(n)],
+        [{"taker": "EW", "trick_points": {"EW": (i + 81) % 163}} for i in range(n)],
+    ]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "belote", "sheet", "add", str(sid), "--jsonl",
+             "--db", str(db)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in batches
+    ]
+    # Both processes start up, then get their hands at the same moment.
+    texts = ["".join(json.dumps(h) + "\n" for h in batch) for batch in batches]
+    for proc, text in zip(procs, texts, strict=True):
+        assert proc.stdin is not None
+        proc.stdin.write(text)
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.stdin = None  # communicate() below only reads
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        answers = [json.loads(line) for line in out.splitlines()]
+        assert len(answers) == n and all("error" not in a for a in answers)
+    stored = stored_hands(db, sid)
+    assert len(stored) == 2 * n
+    assert Counter(stored) == Counter(canonical(h) for b in batches for h in b)
+    # Each process's hands keep their own order.
+    for batch in batches:
+        mine = [canonical(h) for h in batch]
+        assert [s for s in stored if s in set(mine)] == mine
