@@ -14,7 +14,12 @@ from typing import Any, Final
 from belote.auction import GENERALE, NumericAuction
 from belote.bidding import TakePassBidding, normalise_call
 from belote.cards import Card, CardMask, card_name, mask_names, parse_card
-from belote.declarations import Declaration, belote_suits, parse_combination
+from belote.declarations import (
+    Declaration,
+    belote_suits,
+    check_announcement,
+    parse_combination,
+)
 from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
 from belote.hand import Contract, HandPlay
 from belote.options import Rules, make_rules
@@ -210,6 +215,7 @@ def _parse_declarations(
             )
         if out[seat] and not rules.declarations:
             raise InvalidRecordError(f"{where}: declarations are off (§7.1 declarations)")
+        check_announcement(out[seat], rules, where)
     return out
 
 

@@ -1,0 +1,7 @@
+"""A slow, plainly written reference engine for classic and Moroccan belote.
+
+It is written from RULES.md and CONTRACT.md alone, independently of the fast
+engine in ``src/belote``, so that the two can be checked against each other
+(tests/test_crosscheck.py, tests/test_perft.py).  Cards are strings ("JH"),
+hands are lists, and every rule is one small function naming its RULES.md §.
+"""

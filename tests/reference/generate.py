@@ -1,0 +1,518 @@
+"""Seeded random classic/Moroccan hand records (CONTRACT HandRecord) and broken ones.
+
+:func:`random_record` deals in the order of RULES.md §3 (5 cards each in packets
+3-2 or 2-3 from the eldest, the 21st card turned, two rounds of bidding, then 3
+cards each and 2 to the taker), plays random legal cards with the reference
+engine, and picks random options, announcements, belote flags and truncations.
+:func:`mutate_record` breaks a valid record in one chosen way (an illegal card, a
+card not held, a bad bid, ...), for tests that both engines refuse it.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from belote.options import Rules, make_rules
+
+from .engine import (
+    DECK,
+    RANKS,
+    SEATS,
+    SUITS,
+    TRUMP_MODES,
+    Combination,
+    RefPlay,
+    belote_holders,
+    card_points,
+    card_strength,
+    compatible,
+    held_combinations,
+    is_trump_suit,
+    make_combination,
+    next_seat,
+    ref_count_sequences,
+    run_bidding,
+    suit,
+    team_of,
+)
+
+# Every option of §3 (deal pattern), §6, §7 and §8 that classic and moroccan use.
+PLAY_OPTIONS: dict[str, tuple[Any, ...]] = {
+    "overtrump_partner_on_trump_lead": (True, False),
+    "partner_master_exemption": (True, False),
+    "undertrump_partner": ("allowed", "only_if_only_trumps", "must_overtrump_if_only_trumps"),
+    "must_undertrump": (True, False),
+}
+RECORD_OPTIONS: dict[str, tuple[Any, ...]] = {
+    "deal_pattern": ("3-2", "2-3"),
+    **PLAY_OPTIONS,
+    "declarations": (True, False),
+    "card_reuse": (True, False),
+    "split_long_runs": (True, False),
+    "longer_run_first": (True, False),
+    "decl_tie": ("nobody", "first_announcer"),
+    "king_first": (True, False),
+    "belote_on_failure": ("kept", "defenders"),
+    "taker_decl_on_failure": ("transfer", "lost"),
+    "tie_rule": ("litige", "fail", "made"),
+    "capot_loser_declarations": ("kept", "to_capot_team", "void"),
+}
+
+
+def random_options(rng: random.Random, choices: dict[str, tuple[Any, ...]]) -> dict[str, Any]:
+    """Each option overridden with probability 1/2, by a random value of its own."""
+    return {name: rng.choice(values) for name, values in choices.items() if rng.random() < 0.5}
+
+
+def random_hands(rng: random.Random) -> dict[str, list[str]]:
+    """32 shuffled cards, 8 to each seat."""
+    deck = list(DECK)
+    rng.shuffle(deck)
+    return {seat: sorted(deck[8 * i: 8 * i + 8], key=DECK.index) for i, seat in enumerate(SEATS)}
+
+
+def random_play_setup(seed: int) -> tuple[Rules, str, dict[str, list[str]], str]:
+    """Rules (random §5/§6 options), a trump mode (suits, SA, TA), a deal and a leader."""
+    rng = random.Random(seed)
+    options = random_options(rng, PLAY_OPTIONS)
+    options["ta_values"] = rng.choice(("pc", "ffbc", "scaled"))
+    rules = make_rules(rng.choice(("classic", "moroccan")), options)
+    trump = rng.choice(TRUMP_MODES)
+    return rules, trump, random_hands(rng), rng.choice(SEATS)
+
+
+def _random_calls(rng: random.Random, turned: str) -> list[str]:
+    """§3.2-3.3: random calls until a take, a suit, or eight passes."""
+    calls: list[str] = []
+    for _ in range(4):
+        if rng.random() < 0.25:
+            return [*calls, "take"]
+        calls.append("pass")
+    for _ in range(4):
+        if rng.random() < 0.25:
+            return [*calls, rng.choice([s for s in SUITS if s != suit(turned)])]
+        calls.append("pass")
+    return calls
+
+
+def deal_positions(rules: Rules, dealer: str, receiver: str) -> dict[str, list[int]]:
+    """§3.1, §3.4: which positions of the shuffled deck each seat receives.
+
+    5 each from the eldest in packets 3-2 or 2-3 (positions 0-19), position 20 is the
+    turned card and goes to ``receiver`` (the taker), then 3 each from the eldest and
+    2 to the taker.
+    """
+    eldest = next_seat(dealer)
+    order = [next_seat(eldest, i) for i in range(4)]
+    positions: dict[str, list[int]] = {s: [] for s in SEATS}
+    packets = (3, 2) if rules.deal_pattern == "3-2" else (2, 3)
+    pos = 0
+    for size in packets:
+        for seat in order:
+            positions[seat] += range(pos, pos + size)
+            pos += size
+    positions[receiver].append(20)
+    pos = 21
+    for seat in order:
+        size = 2 if seat == receiver else 3
+        positions[seat] += range(pos, pos + size)
+        pos += size
+    return positions
+
+
+def _wanted_cards(rng: random.Random) -> list[str]:
+    """Cards that make declarations: a run, a cent, or a carré (perhaps with a run)."""
+    kind = rng.choice(("run", "long", "carre", "carre"))
+    s = rng.choice(SUITS)
+    if kind in ("run", "long"):
+        length = rng.choice((3, 4, 5)) if kind == "run" else rng.choice((5, 6, 7, 8))
+        low = rng.randrange(9 - length)
+        return [RANKS[i] + s for i in range(low, low + length)]
+    r = rng.choice(("9", "T", "J", "Q", "K", "A"))
+    cards = [r + t for t in SUITS]
+    if rng.random() < 0.5:  # a run through the carré's card (card_reuse matters)
+        i = RANKS.index(r)
+        low = rng.randrange(max(0, i - 2), min(i, 5) + 1)
+        cards += [RANKS[j] + s for j in range(low, low + 3) if RANKS[j] != r]
+    return cards
+
+
+def _rig(rng: random.Random, deck: list[str], positions: dict[str, list[int]]) -> None:
+    """Move declaration-making cards into the positions of one or two seats (the turned
+    card, position 20, stays where it is)."""
+    fixed = {20}
+    for seat in rng.sample(SEATS, rng.choice((1, 2, 2))):
+        free = [p for p in positions[seat] if p not in fixed]
+        for card in _wanted_cards(rng):
+            here = deck.index(card)
+            if here in fixed or not free:
+                continue
+            if here in free:
+                free.remove(here)
+                fixed.add(here)
+                continue
+            target = free.pop(rng.randrange(len(free)))
+            deck[here], deck[target] = deck[target], deck[here]
+            fixed.add(target)
+
+
+def deal_and_bid(
+    rng: random.Random, rules: Rules, dealer: str, rig: bool = False
+) -> dict[str, Any]:
+    """§3.1-3.4: a shuffled deck, the bidding on its 21st card, and the hands dealt from it.
+
+    The random calls do not look at the cards, so the deck may be ``rig``-ged after the
+    bidding to hold declarations.  After an all-pass the record still lists 8 cards a
+    seat: the turned card then goes to the eldest.
+    """
+    deck = list(DECK)
+    rng.shuffle(deck)
+    turned = deck[20]
+    calls = _random_calls(rng, turned)
+    bidding = run_bidding(dealer, turned, calls)
+    receiver = bidding.taker if bidding.taker is not None else next_seat(dealer)
+    positions = deal_positions(rules, dealer, receiver)
+    if rig:
+        _rig(rng, deck, positions)
+    hands = {s: sorted((deck[p] for p in positions[s]), key=DECK.index) for s in SEATS}
+    return {"hands": hands, "turned": turned, "bids": calls, "trump": bidding.trump,
+            "taker": bidding.taker}
+
+
+def _random_announcement(rng: random.Random, hand: list[str], trump: str,
+                         rules: Rules) -> list[Combination]:
+    """A random valid set of the combinations a hand holds (§7.2-7.3)."""
+    candidates = held_combinations(hand, trump)
+    rng.shuffle(candidates)
+    chosen: list[Combination] = []
+    for combo in candidates:
+        if rng.random() < 0.6 and all(compatible(c, combo, rules) for c in chosen):
+            chosen.append(combo)
+    return chosen
+
+
+def _choose_card(rng: random.Random, state: RefPlay, favoured: str | None) -> str:
+    """A random legal card; with a favoured team, its seats play their strongest card and
+    the others their cheapest (to make capots happen)."""
+    legal = state.legal()
+    if favoured is None:
+        return rng.choice(legal)
+    trump = state.trump
+
+    def strength(c: str) -> tuple[int, int]:
+        return (1 if is_trump_suit(c, trump) else 0, card_strength(c, trump))
+
+    if team_of(state.turn) == favoured:
+        return max(legal, key=strength)
+    return min(legal, key=lambda c: (card_points(c, trump), strength(c)))
+
+
+def random_record(seed: int) -> dict[str, Any]:
+    """A random classic/Moroccan HandRecord, valid, sometimes unfinished or all-pass."""
+    rng = random.Random(seed)
+    profile = rng.choice(("classic", "moroccan"))
+    options = random_options(rng, RECORD_OPTIONS)
+    rules = make_rules(profile, options)
+    dealer = rng.choice(SEATS)
+    dealt = deal_and_bid(rng, rules, dealer, rig=rng.random() < 0.3)
+    record: dict[str, Any] = {
+        "profile": profile, "options": options, "dealer": dealer,
+        "hands": dealt["hands"], "turned": dealt["turned"], "bids": dealt["bids"], "plays": [],
+    }
+    hands: dict[str, list[str]] = dealt["hands"]
+    trump: str | None = dealt["trump"]
+    if trump is None:
+        if rng.random() < 0.3 and dealt["bids"]:  # an unfinished bidding
+            record["bids"] = dealt["bids"][: rng.randrange(len(dealt["bids"]))]
+        return record
+    # declarations: absent (default announcements), or a random valid subset per seat
+    if rng.random() < 0.5:
+        decl: dict[str, list[list[str]]] = {}
+        for seat in SEATS:
+            r = rng.random()
+            if r < 0.15:
+                continue  # seat left out
+            if r < 0.25:
+                decl[seat] = []
+                continue
+            combos = _random_announcement(rng, hands[seat], trump, rules)
+            decl[seat] = [list(c.cards) for c in combos]
+        if rules.declarations or all(not v for v in decl.values()):
+            record["declarations"] = decl
+    # belote flags
+    holders = belote_holders(hands, trump)
+    r = rng.random()
+    if holders and r < 0.3:
+        record["belote"] = {holders[0][0]: rng.choice((True, False))}
+    elif r < 0.4:
+        seat = rng.choice(SEATS)
+        if seat not in [h for h, _ in holders]:
+            record["belote"] = {seat: False}
+    # play
+    favoured = rng.choice(("NS", "EW")) if rng.random() < 0.12 else None
+    state = RefPlay(rules, trump, hands, next_seat(dealer))
+    plays: list[str] = []
+    while not state.is_over():
+        card = _choose_card(rng, state, favoured)
+        state.push(card)
+        plays.append(card)
+    if rng.random() < 0.12:
+        plays = plays[: rng.randrange(32)]
+    record["plays"] = plays
+    return record
+
+
+# --- invalid records -----------------------------------------------------------------
+
+MUTATIONS: tuple[str, ...] = (
+    "illegal_card", "card_not_held", "card_replayed", "bad_bid_round1", "bad_bid_round2",
+    "call_after_end", "turned_not_with_taker", "card_dealt_twice", "short_hand",
+    "declaration_not_held", "declaration_not_combination", "unknown_key",
+    "plays_after_allpass", "too_many_plays", "bad_dealer", "unknown_option",
+)
+
+
+def mutate_record(record: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """A broken copy of a valid *finished-bidding, taken* record, and the mutation's name.
+
+    Each mutation makes the record invalid whatever the options (RULES.md §3, §6, §7 and
+    CONTRACT.md HandRecord).
+    """
+    order = list(MUTATIONS)
+    rng.shuffle(order)
+    for name in order:
+        broken = apply_mutation(name, copy.deepcopy(record), rng)
+        if broken is not None:
+            return name, broken
+    raise AssertionError("no mutation applies")  # pragma: no cover - bad_dealer always does
+
+
+def _replay_state(record: dict[str, Any]) -> tuple[Rules, RefPlay, str, str]:
+    rules = make_rules(record["profile"], record["options"])
+    bidding = run_bidding(record["dealer"], record["turned"], record["bids"])
+    assert bidding.taker is not None and bidding.trump is not None
+    state = RefPlay(rules, bidding.trump, record["hands"], next_seat(record["dealer"]))
+    return rules, state, bidding.taker, bidding.trump
+
+
+def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    bidding = run_bidding(rec["dealer"], rec["turned"], rec["bids"])
+    taken = bidding.finished and bidding.taker is not None
+    plays: list[str] = rec["plays"]
+    if name == "illegal_card" and taken:
+        _, state, _, _ = _replay_state(rec)
+        spots = []
+        for i, card in enumerate(plays):
+            hand = state.hands[state.turn]
+            illegal = [c for c in hand if c not in state.legal()]
+            if illegal:
+                spots.append((i, illegal))
+            state.push(card)
+        if not spots:
+            return None
+        i, illegal = rng.choice(spots)
+        rec["plays"] = [*plays[:i], rng.choice(illegal)]
+        return rec
+    if name in ("card_not_held", "card_replayed") and taken and plays:
+        _, state, _, _ = _replay_state(rec)
+        i = rng.randrange(len(plays))
+        for card in plays[:i]:
+            state.push(card)
+        if name == "card_not_held":
+            others = [c for s in SEATS if s != state.turn for c in state.hands[s]]
+            if not others:
+                return None
+            bad = rng.choice(others)
+        else:
+            if i == 0:
+                return None
+            bad = rng.choice(plays[:i])
+        rec["plays"] = [*plays[:i], bad]
+        return rec
+    if name == "bad_bid_round1":
+        i = rng.randrange(min(4, len(rec["bids"])) or 1)
+        rec["bids"] = [*rec["bids"][:i], rng.choice(["H", "S", "D", "C", "bid", "", "80H"])]
+        rec["plays"] = []
+        return rec
+    if name == "bad_bid_round2" and len(rec["bids"]) >= 4:
+        i = rng.randrange(4, max(5, len(rec["bids"])))
+        rec["bids"] = ["pass"] * i + [rng.choice(["take", suit(rec["turned"]), "x", "SA"])]
+        rec["plays"] = []
+        return rec
+    if name == "call_after_end" and bidding.finished:
+        rec["bids"] = [*rec["bids"], rng.choice(["pass", "take", "H"])]
+        return rec
+    if name == "turned_not_with_taker" and taken:
+        assert bidding.taker is not None
+        others = [c for s in SEATS if s != bidding.taker for c in rec["hands"][s]]
+        rec["turned"] = rng.choice(others)
+        return rec
+    if name == "card_dealt_twice":
+        seats = rng.sample(SEATS, 2)
+        rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
+        return rec
+    if name == "short_hand":
+        seat = rng.choice(SEATS)
+        rec["hands"][seat] = rec["hands"][seat][:7]
+        return rec
+    if name in ("declaration_not_held", "declaration_not_combination") and taken:
+        rec["options"]["declarations"] = True
+        seat = rng.choice(SEATS)
+        hand = rec["hands"][seat]
+        decl = rec.get("declarations") or {}
+        if name == "declaration_not_held":
+            missing = [c for c in DECK if c not in hand]
+            start = rng.randrange(len(missing) - 2)
+            combo = missing[start: start + 3]
+        else:
+            combo = rng.sample(hand, rng.choice((1, 2, 3)))
+            try:
+                make_combination(combo, bidding.trump or "S")
+            except ValueError:
+                pass
+            else:
+                return None  # happened to be a combination
+        decl[seat] = [combo]
+        rec["declarations"] = decl
+        return rec
+    if name == "declaration_twice" and taken:  # not in MUTATIONS: see test_crosscheck
+        assert bidding.trump is not None
+        rec["options"]["declarations"] = True
+        seat = rng.choice(SEATS)
+        held = held_combinations(rec["hands"][seat], bidding.trump)
+        if not held:
+            return None
+        combo = list(rng.choice(held).cards)
+        rec["declarations"] = {**(rec.get("declarations") or {}), seat: [combo, combo]}
+        return rec
+    if name == "unknown_key":
+        rec[rng.choice(["declaration", "play", "Bids", "comment"])] = []
+        return rec
+    if name == "belote_not_held" and taken:  # not in MUTATIONS: a CHOICE of the reference
+        assert bidding.trump is not None
+        holders = [s for s, _ in belote_holders(rec["hands"], bidding.trump)]
+        seat = rng.choice([s for s in SEATS if s not in holders])
+        rec["belote"] = {seat: True}
+        return rec
+    if name == "plays_after_allpass":
+        rec["bids"] = ["pass"] * 8
+        rec["plays"] = [rec["hands"][next_seat(rec["dealer"])][0]]
+        return rec
+    if name == "too_many_plays" and len(plays) == 32:
+        rec["plays"] = [*plays, plays[0]]
+        return rec
+    if name == "bad_dealer":
+        rec["dealer"] = rng.choice(["X", "north", "", 0, None])
+        return rec
+    if name == "unknown_option":
+        rec["options"] = {**rec["options"], "no_such_option": True}
+        return rec
+    return None
+
+
+# --- perft positions (tests/data/perft_endgames.txt) ----------------------------------
+
+PERFT_FLIPS: tuple[tuple[str, Any, Any], ...] = (
+    ("overtrump_partner_on_trump_lead", True, False),
+    ("partner_master_exemption", True, False),
+    ("undertrump_partner", "allowed", "only_if_only_trumps"),
+    ("undertrump_partner", "allowed", "must_overtrump_if_only_trumps"),
+    ("undertrump_partner", "only_if_only_trumps", "must_overtrump_if_only_trumps"),
+    ("must_undertrump", False, True),
+)
+
+
+def random_position(
+    rng: random.Random, trump: str, rules: Rules, tricks_left: int, on_trick: int
+) -> tuple[dict[str, list[str]], str, list[str]]:
+    """A position reached by random legal play: hands, the leader of the current trick,
+    and its ``on_trick`` cards, with ``tricks_left`` tricks (the current one included)."""
+    state = RefPlay(rules, trump, random_hands(rng), rng.choice(SEATS))
+    while state.cards_left() > 4 * tricks_left - on_trick:
+        state.push(rng.choice(state.legal()))
+    return {s: list(h) for s, h in state.hands.items()}, state.leader, list(state.trick)
+
+
+def perft_entry(
+    ident: str, options: dict[str, Any], trump: str, hands: dict[str, list[str]],
+    leader: str, trick: list[str], max_nodes: int,
+) -> str | None:
+    """One perft record: the position and its counts at depth 1, 4 and to the end."""
+    rules = make_rules("classic", options)
+    left = sum(len(h) for h in hands.values())
+    total = ref_count_sequences(rules, trump, hands, leader, trick, left)
+    if total > max_nodes:
+        return None
+    depths = sorted({1, min(4, left), left})
+    lines = [
+        f"id {ident}",
+        "options " + ", ".join(f"{k}={v!s}".lower() if isinstance(v, bool) else f"{k}={v}"
+                               for k, v in options.items()),
+        f"trump {trump}",
+        "hands " + " ".join(f"{s}:{','.join(hands[s]) or '-'}" for s in SEATS),
+        f"leader {leader}",
+        "trick " + (" ".join(trick) if trick else "-"),
+    ]
+    for d in depths:
+        count = total if d == left else ref_count_sequences(rules, trump, hands, leader, trick, d)
+        lines.append(f"perft {d} {count}")
+    return "\n".join(lines)
+
+
+def perft_file(seed: int = 2024) -> str:
+    """The text of tests/data/perft_endgames.txt: for each §6 option, positions where its
+    two values give different counts (both entries), plus SA and TA positions."""
+    rng = random.Random(seed)
+    entries: list[str] = [
+        "# Perft positions for classic belote card play (RULES.md §5.5, §6), written by\n"
+        "# tests/reference/generate.py perft_file() and counted by the reference engine.\n"
+        "# Each entry: id; options (name=value, RULES.md names; others at classic defaults);\n"
+        "# trump; hands left (seat:cards); leader of the current trick; its cards so far;\n"
+        "# 'perft D N': N legal play sequences of exactly D cards from the position."
+    ]
+    plan: list[tuple[str, Any, Any, int, int]] = []
+    for name, a, b in PERFT_FLIPS:
+        plan += [(name, a, b, 2, 0), (name, a, b, 2, 2), (name, a, b, 3, 1), (name, a, b, 3, 3)]
+    plan += [(name, a, b, 4, 0) for name, a, b in PERFT_FLIPS[:3]]
+    for pair, (name, a, b, tricks_left, on_trick) in enumerate(plan):
+        for _attempt in range(2000):
+            base = random_options(rng, PLAY_OPTIONS)
+            trump = rng.choice(SUITS)
+            opts_a, opts_b = {**base, name: a}, {**base, name: b}
+            hands, leader, trick = random_position(
+                rng, trump, make_rules("classic", opts_a), tricks_left, on_trick)
+            left = 4 * tricks_left - on_trick
+            counts = [
+                ref_count_sequences(make_rules("classic", o), trump, hands, leader, trick, left)
+                for o in (opts_a, opts_b)
+            ]
+            if counts[0] == counts[1] or max(counts) > 60_000:
+                continue
+            for opts, value, ab in ((opts_a, a, "a"), (opts_b, b, "b")):
+                ident = f"p{pair:02d}{ab}-{tricks_left}t{on_trick}-{name}={str(value).lower()}"
+                entry = perft_entry(ident, opts, trump, hands, leader, trick, 60_000)
+                assert entry is not None
+                entries.append(entry)
+            break
+    for trump, tricks_left, on_trick in (("SA", 2, 0), ("SA", 3, 2), ("SA", 4, 1),
+                                         ("TA", 2, 0), ("TA", 2, 3), ("TA", 3, 1),
+                                         ("TA", 4, 2), ("H", 4, 0)):
+        for attempt in range(200):
+            opts = random_options(rng, PLAY_OPTIONS)
+            hands, leader, trick = random_position(
+                rng, trump, make_rules("classic", opts), tricks_left, on_trick)
+            entry = perft_entry(f"{trump.lower()}-{tricks_left}t{on_trick}-{attempt}", opts,
+                                trump, hands, leader, trick, 60_000)
+            if entry is not None:
+                entries.append(entry)
+                break
+    return "\n\n".join(entries) + "\n"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["perft"]:
+        sys.stdout.write(perft_file())
