@@ -1,0 +1,114 @@
+"""`belote rotation N`: a fair schedule for 5, 6 or 7 players at one table (RULES.md §13).
+
+With ``--json`` the CONTRACT.md form; without it a table of the hands followed
+by each player's share of the cycle (sit-outs, longest rest, partners and
+opponents with every other player), so that fairness shows at a glance.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from belote.cli.common import dumps, fail
+from belote.errors import BeloteError
+from belote.rotation import (
+    Seating,
+    check_cycle,
+    check_players,
+    fair_cycle,
+    max_rest,
+    tally,
+    targets,
+    to_json,
+)
+
+PlayersArg = Annotated[
+    str, typer.Argument(metavar="N", help="Number of players: 5, 6 or 7.", show_default=False)
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON on stdout.")]
+
+
+def _players(text: str) -> int:
+    """The number of players, or OptionError quoting the text as given."""
+    value: object = text
+    with contextlib.suppress(ValueError):
+        value = int(text.strip())
+    return check_players(value)
+
+
+def _team(team: tuple[int, int]) -> str:
+    return f"{team[0]} + {team[1]}"
+
+
+def render(n: int, cycle: tuple[Seating, ...], console: Console) -> None:
+    """The hands, then every player's share of the cycle."""
+    hands = Table(title=f"Fair rotation for {n} players: {len(cycle)} hands (RULES.md §13)")
+    hands.add_column("Hand", justify="right")
+    hands.add_column("Team A")
+    hands.add_column("Team B")
+    hands.add_column("Sitting out")
+    for number, seating in enumerate(cycle, start=1):
+        hands.add_row(
+            str(number),
+            _team(seating.teams[0]),
+            _team(seating.teams[1]),
+            ", ".join(str(p) for p in seating.out),
+        )
+    console.print(hands)
+
+    summary = Table(
+        title="Each player over the cycle: hands played, sat out, longest rest in a row, "
+        "and partners/opponents with each other player"
+    )
+    summary.add_column("Player", justify="right")
+    summary.add_column("Plays", justify="right")
+    summary.add_column("Out", justify="right")
+    summary.add_column("Rest", justify="right")
+    for q in range(1, n + 1):
+        summary.add_column(f"{q}", justify="center")
+    for t in tally(n, cycle):
+        summary.add_row(
+            str(t.player),
+            str(len(cycle) - t.sit_outs),
+            str(t.sit_outs),
+            str(t.longest_rest),
+            *(
+                "—" if q == t.player else f"{t.partners[q]}/{t.opponents[q]}"
+                for q in range(1, n + 1)
+            ),
+        )
+    console.print(summary)
+
+    want = targets(n, len(cycle))
+    problems = check_cycle(n, cycle)
+    if want is not None and not problems:
+        console.print(
+            f"Fair: every player sits out {want.sit_outs} of {want.length} hands, never more "
+            f"than {max_rest(n)} in a row; every pair are partners {want.partners} times and "
+            f"opponents {want.opponents} times. Compare standings after every "
+            f"{want.length} hands."
+        )
+    else:  # pragma: no cover - fair_cycle is always fair
+        for problem in problems:
+            console.print(f"[red]{problem}[/red]")
+
+
+def register(app: typer.Typer) -> None:
+    # Unknown options are left to N, so that `belote rotation -1` says what N must be.
+    @app.command("rotation", context_settings={"ignore_unknown_options": True})
+    def rotation(players: PlayersArg, json_mode: JsonOpt = False) -> None:
+        """A fair rotation table for 5, 6 or 7 players at one table (RULES.md §13)."""
+        try:
+            n = _players(players)
+            cycle = fair_cycle(n)
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+        if json_mode:
+            typer.echo(dumps(to_json(n, cycle)))
+            return
+        render(n, cycle, Console())
