@@ -1,0 +1,229 @@
+"""`belote tournament`: bots against each other over duplicate boards (issue 5)."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from belote.cli.common import CommandError, dumps, fail
+from belote.errors import BeloteError
+from belote.options import parse_option_assignment
+from belote.tournament import (
+    Estimate,
+    Record,
+    TournamentConfig,
+    TournamentResult,
+    plot_results,
+    run_tournament,
+)
+
+EXIT_INTERRUPTED = 130
+
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help="Bots, comma separated (random, heuristic, pimc, pimc:worlds=40, ...): "
+        "every pair meets (a round robin).",
+    ),
+]
+DealsOpt = Annotated[
+    int | None,
+    typer.Option("--deals", help="N deals per pairing, each played twice with the seats "
+                 "swapped (duplicate). The default mode: 100 deals."),
+]
+GamesOpt = Annotated[
+    int | None,
+    typer.Option("--games", help="N games to the target per pairing, each replayed with the "
+                 "teams swapped on the same decks."),
+]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
+]
+ProfileOpt = Annotated[str, typer.Option("--profile", help="Rules profile (RULES.md §0).")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", help="Override an option: NAME=VALUE (repeatable)."),
+]
+WorkersOpt = Annotated[
+    int | None,
+    typer.Option("--workers", help="Local worker processes (default: the CPU count)."),
+]
+RayOpt = Annotated[
+    str | None,
+    typer.Option("--ray", metavar="ADDRESS",
+                 help="Run on the Ray cluster at ADDRESS (auto, ray://host:10001, local)."),
+]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Save the results as JSON here.")]
+PlotOpt = Annotated[
+    Path | None, typer.Option("--plot", help="Save a PNG plot of win rates and Elo here.")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON on stdout.")]
+NoProgressOpt = Annotated[
+    bool, typer.Option("--no-progress", help="No progress bar (it is drawn on a terminal only).")
+]
+
+
+def _rate(e: Estimate) -> str:
+    text = f"{100 * e.value:.1f}%"
+    if e.low is not None and e.high is not None:
+        text += f" [{100 * e.low:.1f}–{100 * e.high:.1f}]"
+    return text
+
+
+def _mean(e: Estimate) -> str:
+    text = f"{e.value:+.1f}"
+    if e.low is not None and e.high is not None:
+        text += f" ± {(e.high - e.low) / 2:.1f}"
+    return text
+
+
+def _record(r: Record) -> str:
+    return f"{r.wins}-{r.losses}-{r.ties}"
+
+
+def render(result: TournamentResult, console: Console) -> None:
+    """The human form: the pairings (games, then deals) and the Elo ladder."""
+    config = result.config
+    games = config.mode == "games"
+    setting = f"{config.profile}, seed {config.seed}"
+    if games:
+        table = Table(
+            title=f"{config.boards} games per pairing, each replayed with the teams swapped "
+            f"on the same decks ({setting})",
+            show_edge=False,
+        )
+        table.add_column("pairing", no_wrap=True)
+        table.add_column("won-lost-drawn", justify="right", no_wrap=True)
+        table.add_column("game win rate [95%]", justify="right", no_wrap=True)
+        for p in result.pairings:
+            assert p.games is not None
+            table.add_row(f"{p.bots[0]} vs {p.bots[1]}", _record(p.games), _rate(p.games.rate))
+        console.print(table)
+    table = Table(
+        title="The deals of those games" if games else
+        f"{config.boards} deals per pairing, each played twice with the seats swapped "
+        f"({setting})",
+        caption="first bot's side; margin: its points per deal over the second bot, ± 95%"
+        + ("" if games else "; a board: both tables of a deal"),
+        show_edge=False,
+    )
+    table.add_column("pairing", no_wrap=True)
+    table.add_column("won-lost-tied", justify="right", no_wrap=True)
+    table.add_column(f"{'deal' if games else 'board'} win rate [95%]", justify="right")
+    table.add_column("points/deal", justify="right")
+    table.add_column("margin", justify="right")
+    for p in result.pairings:
+        table.add_row(
+            f"{p.bots[0]} vs {p.bots[1]}", _record(p.deal_results), _rate(p.deal_results.rate),
+            f"{p.points_per_deal[0]:.1f}–{p.points_per_deal[1]:.1f}", _mean(p.margin_per_deal),
+        )
+    console.print(table)
+    ladder = Table(title=f"Elo ladder ({config.bots[config.anchor]} = 0)")
+    ladder.add_column("#", justify="right")
+    ladder.add_column("bot", no_wrap=True)
+    ladder.add_column("Elo", justify="right")
+    ladder.add_column("games" if games else "boards", justify="right")
+    ladder.add_column("score", justify="right")
+    for rank, e in enumerate(result.elo, start=1):
+        ladder.add_row(str(rank), e.bot, f"{e.elo:+.0f}", str(e.played), f"{e.score:g}")
+    console.print(ladder)
+    console.print(
+        f"{result.seconds:.1f} s on {result.workers} "
+        f"{'Ray CPUs' if result.runner == 'ray' else 'worker(s)'}",
+        highlight=False,
+    )
+
+
+def _config(
+    bots: str, deals: int | None, games: int | None, seed: int | None, profile: str,
+    options: list[str] | None,
+) -> TournamentConfig:
+    if deals is not None and games is not None:
+        raise CommandError("--deals and --games: give one of them, not both")
+    mode, boards = ("games", games) if games is not None else ("deals", deals or 100)
+    if deals is not None and deals < 1:
+        raise CommandError(f"--deals: {deals!r} is not a positive whole number")
+    if games is not None and games < 1:
+        raise CommandError(f"--games: {games!r} is not a positive whole number")
+    parsed: dict[str, Any] = {}
+    for text in options or []:
+        name, value = parse_option_assignment(text)
+        parsed[name] = value
+    names = tuple(b.strip() for b in bots.split(","))
+    if any(not b for b in names):
+        raise CommandError(f"--bots: {bots!r} holds an empty bot name")
+    return TournamentConfig(
+        bots=names, mode=mode, boards=boards,
+        seed=seed if seed is not None else secrets.randbits(32),
+        profile=profile, options=parsed,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tournament")
+    def tournament_command(
+        bots: BotsOpt = "random,heuristic",
+        deals: DealsOpt = None,
+        games: GamesOpt = None,
+        seed: SeedOpt = None,
+        profile: ProfileOpt = "classic",
+        option: OptionOpt = None,
+        workers: WorkersOpt = None,
+        ray: RayOpt = None,
+        out: OutOpt = None,
+        plot: PlotOpt = None,
+        json_mode: JsonOpt = False,
+        no_progress: NoProgressOpt = False,
+    ) -> None:
+        """Bots against each other over many deals or games, as duplicate pairs:
+        win rates, points per deal, an Elo ladder; JSON results and a PNG plot."""
+        err = Console(stderr=True)
+        try:
+            config = _config(bots, deals, games, seed, profile, option)
+            if not (no_progress or not err.is_terminal):
+                with Progress(
+                    TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("boards"), TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err, transient=True,
+                ) as bar:
+                    task = bar.add_task("boards", total=None)
+
+                    def progress(done: int, total: int) -> None:
+                        bar.update(task, completed=done, total=total)
+
+                    result = run_tournament(
+                        config, workers=workers, ray_address=ray, progress=progress
+                    )
+            else:
+                result = run_tournament(config, workers=workers, ray_address=ray)
+            if out is not None:
+                result.save(out)
+            if plot is not None:
+                plot_results(result, plot)
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+        except KeyboardInterrupt:
+            typer.echo("error: interrupted", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        if json_mode:
+            typer.echo(dumps(result.to_json()))
+            return
+        console = Console()
+        render(result, console)
+        for path, what in ((out, "results"), (plot, "plot")):
+            if path is not None:
+                console.print(f"{what} saved to {path}")
