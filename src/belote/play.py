@@ -6,7 +6,9 @@ table look-ups and bit operations.  The checked path (errors that name the
 rule broken) is :func:`explain_illegal`, used by :mod:`belote.hand`.
 
 Seats are numbered in play order 0..3 (N E S W); teams are seats 0+2 (NS) and
-1+3 (EW); the partner of seat ``p`` is ``p ^ 2``.
+1+3 (EW); the partner of seat ``p`` is ``p ^ 2``.  With two or three players
+(RULES.md §12) the seats are 0..n-1, nobody has a partner, and ``teams`` says
+which side each seat counts for (the taker's side 0, the others 1, for three).
 """
 
 from __future__ import annotations
@@ -129,9 +131,10 @@ class PlayState:
     """
 
     __slots__ = (
-        "_above", "_exempt", "_history", "_master_card", "_master_seat", "_order",
-        "_overtrump_on_lead", "_points", "_under", "_undertrump_any", "hands", "leader", "rules",
-        "trick", "trick_points", "tricks", "tricks_left", "tricks_won", "trump", "turn",
+        "_above", "_exempt", "_history", "_master_card", "_master_seat", "_next", "_order",
+        "_overtrump_on_lead", "_partner", "_points", "_team", "_under", "_undertrump_any",
+        "hands", "leader", "players", "rules", "trick", "trick_points", "tricks", "tricks_left",
+        "tricks_won", "trump", "turn",
     )
 
     def __init__(
@@ -142,9 +145,19 @@ class PlayState:
         leader: int,
         tricks_left: int | None = None,
         tricks_won: Sequence[int] = (0, 0),
+        teams: Sequence[int] | None = None,
     ) -> None:
-        if len(hands) != 4:
-            raise ValueError(f"PlayState needs 4 hands, got {len(hands)}")
+        n = len(hands)
+        if n not in (2, 3, 4):
+            raise ValueError(f"PlayState needs 2, 3 or 4 hands, got {n}")
+        if teams is None:
+            teams = (0, 1, 0, 1) if n == 4 else (0, 1) if n == 2 else None
+        if teams is None or len(teams) != n:
+            raise ValueError("PlayState for three players needs the side of each seat (teams)")
+        self.players = n
+        self._next = tuple((s + 1) % n for s in range(n))
+        self._partner = (2, 3, 0, 1) if n == 4 else (-1,) * n
+        self._team = tuple(teams)
         self.rules = rules
         self.trump = trump
         self.hands = list(hands)
@@ -191,7 +204,7 @@ class PlayState:
         if led == trump:
             if not follow:
                 return hand  # §6.4
-            if not self._overtrump_on_lead and self._master_seat == self.turn ^ 2:
+            if not self._overtrump_on_lead and self._master_seat == self._partner[self.turn]:
                 return follow
             return (follow & self._above[master]) or follow  # §6.2
         if follow:
@@ -200,7 +213,7 @@ class PlayState:
         if not trumps:
             return hand  # §6.3 d
         master_is_trump = (master >> 3) == trump
-        if self._exempt and self._master_seat == self.turn ^ 2:  # §6.3 a
+        if self._exempt and self._master_seat == self._partner[self.turn]:  # §6.3 a
             under = self._under
             if under == _UNDER_ALLOWED or not master_is_trump:
                 return hand
@@ -220,14 +233,28 @@ class PlayState:
     def legal_cards(self) -> list[Card]:
         return list(scan_forward(self.legal_mask()))
 
+    def partner(self, seat: int) -> int:
+        """The partner of ``seat`` (-1 with two or three players)."""
+        return self._partner[seat]
+
+    def team(self, seat: int) -> int:
+        """The side ``seat`` counts for (an index into ``trick_points``)."""
+        return self._team[seat]
+
+    def points_by_seat(self) -> list[int]:
+        """Trick points each seat has won so far (last-trick bonus included)."""
+        out = [0] * self.players
+        for t in self.tricks:
+            out[t.winner] += t.points
+        return out
+
     def master(self) -> tuple[Card, int]:
         """The card currently winning the trick and its seat, or ``(-1, -1)``."""
         return self._master_card, self._master_seat
 
-    def key(self) -> tuple[int, int, int, int, int, tuple[Card, ...]]:
+    def key(self) -> tuple[int, ...]:
         """A hashable key of the position (hands, leader, trick so far)."""
-        h = self.hands
-        return (h[0], h[1], h[2], h[3], self.leader, tuple(self.trick))
+        return (*self.hands, self.leader, *self.trick)
 
     # --- moves ------------------------------------------------------------
 
@@ -247,13 +274,15 @@ class PlayState:
             elif (c >> 3) == self.trump:
                 self._master_card, self._master_seat = c, seat
         trick.append(c)
-        if len(trick) < 4:
-            self.turn = (seat + 1) & 3
+        if len(trick) < self.players:
+            self.turn = self._next[seat]
             return
         winner = self._master_seat
         pts = self._points
-        points = pts[trick[0]] + pts[trick[1]] + pts[trick[2]] + pts[trick[3]]
-        team = winner & 1
+        points = 0
+        for x in trick:
+            points += pts[x]
+        team = self._team[winner]
         self.tricks_left -= 1
         self.tricks_won[team] += 1
         if self.tricks_left == 0:
@@ -269,14 +298,14 @@ class PlayState:
         """Undo the last ``push``; returns the card taken back."""
         if not self.trick:
             last = self.tricks.pop()
-            team = last.winner & 1
+            team = self._team[last.winner]
             self.trick_points[team] -= last.points
             self.tricks_won[team] -= 1
             self.tricks_left += 1
             self.trick = list(last.cards)
             self.leader = last.leader
         c = self.trick.pop()
-        seat = (self.leader + len(self.trick)) & 3
+        seat = (self.leader + len(self.trick)) % self.players
         self.hands[seat] |= 1 << c
         self.turn = seat
         self._master_card, self._master_seat = self._history.pop()
@@ -331,7 +360,7 @@ def explain_illegal(state: PlayState, c: Card) -> str | None:
         return "must follow suit (§6.1)"
     master_card, master_seat = state.master()
     trumps = hand & SUIT_MASKS[trump] if trump < NO_TRUMP else 0
-    if master_seat == seat ^ 2 and state.rules.partner_master_exemption:
+    if master_seat == state.partner(seat) and state.rules.partner_master_exemption:
         if hand == trumps:
             return "must overtrump the partner when holding only trumps (§6.3a)"
         return "may not undertrump the partner while holding other cards (§6.3a)"
