@@ -52,14 +52,20 @@ def normalise_call(text: object) -> str:
 
 
 class TakePassBidding:
-    """The state of a take-or-pass auction."""
+    """The state of a take-or-pass auction.
 
-    def __init__(self, rules: Rules, dealer: int, turned: Card) -> None:
+    With two or three players (§12) each round has as many calls as players.
+    Without a turned card (``turned`` = -1: the three-player kitty deal) there is
+    one round only, in which any suit may be named.
+    """
+
+    def __init__(self, rules: Rules, dealer: int, turned: Card, players: int = 4) -> None:
         self.rules = rules
         self.dealer = dealer
         self.turned = turned
-        self.turn = (dealer + 1) & 3
-        self.round = 1
+        self.players = players
+        self.turn = (dealer + 1) % players
+        self.round = 1 if turned >= 0 else 2
         self.calls: list[Call] = []
         self.taker: int | None = None
         self.trump: TrumpMode | None = None
@@ -74,7 +80,7 @@ class TakePassBidding:
             return []
         if self.round == 1:
             return [PASS, TAKE]
-        turned_suit = self.turned >> 3
+        turned_suit = self.turned >> 3 if self.turned >= 0 else -1
         named = [SUIT_LETTERS[s] for s in range(4) if s != turned_suit]
         if self.rules.sa_ta_in_classic:
             named += [trump_name(NO_TRUMP), trump_name(ALL_TRUMP)]
@@ -94,7 +100,7 @@ class TakePassBidding:
             raise IllegalBidError(
                 f"{seat} may not call 'take' in round 2: name a suit or pass (§3.3)"
             )
-        if call == SUIT_LETTERS[self.turned >> 3]:
+        if self.turned >= 0 and call == SUIT_LETTERS[self.turned >> 3]:
             raise IllegalBidError(
                 f"{seat} may not name {call!r} in round 2: it is the turned suit (§3.3)"
             )
@@ -115,10 +121,10 @@ class TakePassBidding:
         elif call != PASS:
             self.taker = self.turn
             self.trump = {"SA": NO_TRUMP, "TA": ALL_TRUMP}.get(call, SUIT_LETTERS.find(call))
-        elif len(self.calls) == 8:
+        elif len(self.calls) == (2 if self.turned >= 0 else 1) * self.players:
             self.all_pass = True
         else:
-            if len(self.calls) == 4:
+            if len(self.calls) == self.players:
                 self.round = 2
-            self.turn = (self.turn + 1) & 3
+            self.turn = (self.turn + 1) % self.players
         return record

@@ -22,8 +22,21 @@ def make_rng(seed: int | None = None) -> Rng:
     return random.SystemRandom() if seed is None else random.Random(seed)
 
 
-def new_deck() -> list[Card]:
+def new_deck(players: int = 4, three_deal: str = "24_cards") -> list[Card]:
+    """The 32 cards; for three players dealt 24 (§12.1), the 7s and 8s are removed."""
+    if players == 3 and three_deal == "24_cards":
+        return [c for c in range(32) if c & 7 >= 2]
     return list(range(32))
+
+
+def deal_mode(players: int, three_deal: str, two_deal: str, auction: bool) -> str:
+    """How a deal goes: ``classic`` (§3), ``auction`` (§4), or a §12 variant:
+    ``24_cards``, ``kitty``, ``six_each`` (three players), ``stock``, ``decouverte`` (two)."""
+    if players == 3:
+        return three_deal
+    if players == 2:
+        return two_deal
+    return "auction" if auction else "classic"
 
 
 def shuffle(deck: list[Card], rng: Rng) -> None:
@@ -68,25 +81,74 @@ def deal_packets(
     return hands, pos
 
 
-def deal_first(deck: Sequence[Card], dealer: int, pattern: str = "3-2") -> FirstDeal:
-    """Five cards each from the eldest in two packets, then turn the next card (§3.1)."""
-    hands, used = deal_packets(deck, dealer, pattern)
+def deal_first(
+    deck: Sequence[Card], dealer: int, pattern: str = "3-2", players: int = 4,
+    mode: str = "classic",
+) -> FirstDeal:
+    """The deal before bidding (§3.1, §12).
+
+    ``classic`` and ``24_cards``: five cards each from the eldest in two packets,
+    then the next card turned up.  ``six_each`` and ``stock``: six each (3+3), then
+    one turned up.  ``kitty``: ten each (3-2-3-2); the last two cards are the kitty
+    (``stock``), nothing is turned.
+    """
+    if mode in ("six_each", "stock"):
+        pattern = "3-3"
+    elif mode == "kitty":
+        hands, used = deal_packets(deck, dealer, "3-2-3-2", players)
+        return FirstDeal(tuple(hands), -1, tuple(deck[used:]))
+    hands, used = deal_packets(deck, dealer, pattern, players)
     return FirstDeal(tuple(hands), deck[used], tuple(deck[used + 1:]))
 
 
-def deal_rest(first: FirstDeal, dealer: int, taker: int) -> list[CardMask]:
-    """The taker gets the turned card; then 3 cards each from the eldest, 2 to the taker (§3.4)."""
+def deal_rest(
+    first: FirstDeal, dealer: int, taker: int, players: int = 4, mode: str = "classic"
+) -> list[CardMask]:
+    """The rest of the deal once somebody took (§3.4, §12).
+
+    ``classic`` and ``24_cards``: the taker gets the turned card, then 3 cards each
+    from the eldest, 2 to the taker.  ``six_each`` and ``stock``: 3 more cards each
+    (the turned card stays on the table).  ``kitty``: the taker takes the kitty.
+    """
     hands = list(first.hands)
-    hands[taker] |= 1 << first.turned
-    pos = 0
     stock = first.stock
-    for i in range(1, 5):
-        seat = (dealer + i) & 3
-        n = 2 if seat == taker else 3
+    if mode == "kitty":
+        for c in stock:
+            hands[taker] |= 1 << c
+        return hands
+    give_turned = mode in ("classic", "24_cards")
+    if give_turned:
+        hands[taker] |= 1 << first.turned
+    pos = 0
+    for i in range(1, players + 1):
+        seat = (dealer + i) % players
+        n = 2 if give_turned and seat == taker else 3
         for c in stock[pos:pos + n]:
             hands[seat] |= 1 << c
         pos += n
     return hands
+
+
+def bergere(first: FirstDeal, players: int) -> Card:
+    """``six_each`` and ``stock``: the card turned face up after the second deal (§12)."""
+    return first.stock[3 * players]
+
+
+def deal_piles(deck: Sequence[Card], dealer: int) -> tuple[list[list[tuple[Card, Card]]], int]:
+    """Belote découverte (§12.2): each player gets 8 piles of a face-down card under a
+    face-up one.  Four face-down cards to the non-dealer, four to the dealer, a face-up
+    card on each of them in the same order, then the same again.  The last card dealt
+    fixes trump; returns the piles per seat (down, up) and that trump suit."""
+    other = (dealer + 1) % 2
+    piles: list[list[tuple[Card, Card]]] = [[], []]
+    pos = 0
+    for _ in range(2):
+        down = {other: list(deck[pos:pos + 4]), dealer: list(deck[pos + 4:pos + 8])}
+        up = {other: list(deck[pos + 8:pos + 12]), dealer: list(deck[pos + 12:pos + 16])}
+        pos += 16
+        for seat in (other, dealer):
+            piles[seat] += list(zip(down[seat], up[seat], strict=True))
+    return piles, deck[31] >> 3
 
 
 def deal_all(deck: Sequence[Card], dealer: int, pattern: str = "3-3-2") -> list[CardMask]:

@@ -271,19 +271,24 @@ def resolve(
     rules: Rules,
     trump: TrumpMode,
     leader: int,
+    teams: Sequence[int] = (0, 1, 0, 1),
 ) -> DeclarationResult:
     """Compare each team's best declaration; the winning team scores all its own.
 
-    ``announced`` is per seat (0..3); ``leader`` led trick 1 (for ``decl_tie`` =
-    first_announcer, the first seat in play order among the tied best).
+    ``announced`` is per seat; ``teams`` gives each seat's side (with three
+    players the taker against the other two, §12.1); ``leader`` led trick 1 (for
+    ``decl_tie`` = first_announcer, the first seat in play order among the tied
+    best).
     """
+    n = len(teams)
     best: list[tuple[int, ...] | None] = [None, None]
-    for seat in range(4):
+    for seat in range(n):
+        side = teams[seat]
         for d in announced[seat]:
             key = strength(d, rules, trump)
-            current = best[seat & 1]
+            current = best[side]
             if current is None or key > current:
-                best[seat & 1] = key
+                best[side] = key
     b0, b1 = best
     winner: int | None
     if b0 is None and b1 is None:
@@ -294,17 +299,17 @@ def resolve(
         winner = 1
     elif rules.decl_tie == "first_announcer":
         winner = None
-        for i in range(4):
-            seat = (leader + i) & 3
+        for i in range(n):
+            seat = (leader + i) % n
             if any(strength(d, rules, trump) == b0 for d in announced[seat]):
-                winner = seat & 1
+                winner = teams[seat]
                 break
     else:
         winner = None
     points = [0, 0]
     if winner is not None:
         points[winner] = sum(
-            d.points for seat in range(4) if seat & 1 == winner for d in announced[seat]
+            d.points for seat in range(n) if teams[seat] == winner for d in announced[seat]
         )
     return DeclarationResult(winner, (points[0], points[1]))
 

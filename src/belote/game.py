@@ -4,6 +4,10 @@
 when ``shuffle_each_deal`` is false), moves the deal to the eldest (or keeps it
 after an all-pass when ``allpass_dealer`` is ``same``), and scores the game
 through :func:`belote.scoring.score_game`, the one scoring module.
+
+With three or two players (§12) each player keeps his own total
+(:attr:`Match.seat_totals`); the first to reach the target wins, the higher
+total when several reach it on one deal (§11.2, §11.3 applied per player).
 """
 
 from __future__ import annotations
@@ -15,11 +19,12 @@ from typing import Any
 from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
+from belote.hand import HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.replay import parse_seat
 from belote.round import ALL_PASS, OVER, Round
-from belote.scoring import GameScore, HandEntry, score_game
+from belote.scoring import GameScore, HandEntry, reached, score_game
 
 
 class Match:
@@ -33,29 +38,43 @@ class Match:
         rng: Rng | None = None,
     ) -> None:
         self.rules = rules
+        self.players = rules.players
         self.rng = rng if rng is not None else make_rng(seed)
         # §2.1: the first dealer is drawn at random.
-        self.dealer = first_dealer if first_dealer is not None else self.rng.randrange(4)
+        self.dealer = (
+            first_dealer if first_dealer is not None else self.rng.randrange(self.players)
+        )
         self.entries: list[HandEntry] = []
         self.deals = 0  # deals dealt, all-passes included
-        self._pack: list[Card] = new_deck()
+        self._pack: list[Card] = new_deck(self.players, rules.three_deal)
         shuffle(self._pack, self.rng)
         self._score = score_game(rules, [])
         self.current: Round | None = None
         self._first_dealer = self.dealer
         self._log: list[Round] = []
+        # three and two players: each player's own total (§12)
+        self.seat_totals = [0] * self.players
+        self.seat_hands: list[tuple[int, ...]] = []
+        self._reserve = 0
+        self._small_end: tuple[bool, int | None] = (False, None)
 
     @property
     def score(self) -> GameScore:
+        """The game's score sheet (four players; see :attr:`seat_totals` for §12)."""
         return self._score
 
     @property
     def finished(self) -> bool:
-        return self._score.finished
+        return self._score.finished if self.players == 4 else self._small_end[0]
 
     @property
     def winner(self) -> int | None:
-        return self._score.winner
+        """The winning team (0 NS, 1 EW), or with two or three players the winning seat."""
+        return self._score.winner if self.players == 4 else self._small_end[1]
+
+    @property
+    def reserve(self) -> int:
+        return self._score.reserve if self.players == 4 else self._reserve
 
     def new_round(self, deck: Sequence[Card] | None = None) -> Round:
         """Deal the next deal (§2.2 shuffle, §2.3 cut), or deal ``deck`` as given."""
@@ -68,7 +87,7 @@ class Match:
             if self.rules.shuffle_each_deal:
                 shuffle(deck, self.rng)
             deck = cut(deck, self.rng, self.rules.min_cut)
-        self.current = Round(self.rules, self.dealer, deck, reserve=self._score.reserve)
+        self.current = Round(self.rules, self.dealer, deck, reserve=self.reserve)
         self._log.append(self.current)
         self.deals += 1
         return self.current
@@ -96,7 +115,7 @@ class Match:
         if not isinstance(data, dict) or data.get("version") != 1:
             raise InvalidRecordError("saved game: not a belote saved game (version 1)")
         rules = make_rules(data.get("profile", "classic"), data.get("options") or {})
-        first = parse_seat(data.get("first_dealer"), "saved game: first_dealer")
+        first = parse_seat(data.get("first_dealer"), "saved game: first_dealer", rules.players)
         match = cls(rules, seed=seed, first_dealer=first)
         deals = data.get("deals")
         if not isinstance(deals, list):
@@ -105,11 +124,13 @@ class Match:
             where = f"saved game: deal {i + 1}"
             if not isinstance(deal, dict):
                 raise InvalidRecordError(f"{where}: expected an object")
-            if parse_seat(deal.get("dealer"), f"{where}.dealer") != match.dealer:
+            if parse_seat(deal.get("dealer"), f"{where}.dealer", rules.players) != match.dealer:
                 raise InvalidRecordError(f"{where}: dealer is not {SEAT_NAMES[match.dealer]}")
             deck_text = deal.get("deck")
-            if not isinstance(deck_text, list) or len(deck_text) != 32:
-                raise InvalidRecordError(f"{where}: 'deck' must list the 32 cards")
+            if not isinstance(deck_text, list) or len(deck_text) != len(match._pack):
+                raise InvalidRecordError(
+                    f"{where}: 'deck' must list the {len(match._pack)} cards of the game"
+                )
             try:
                 deck = [parse_card(t) for t in deck_text]
                 rnd = match.new_round(deck)
@@ -127,15 +148,54 @@ class Match:
             raise IllegalActionError("no finished deal to score")
         if rnd.phase == ALL_PASS:
             # §2.4: cards collected, no score; the next dealer (or the same) deals.
-            self._pack = [c for h in rnd.hands for c in range(32) if h >> c & 1]
-            if rnd.first is not None:
-                self._pack += [*rnd.first.stock, rnd.first.turned]
+            self._pack = list(rnd.deck)
             if self.rules.allpass_dealer == "next":
-                self.dealer = (self.dealer + 1) & 3
+                self.dealer = (self.dealer + 1) % self.players
         else:
             result = rnd.result()
             self.entries.append(dataclasses.replace(result.entry, reserve=0))
-            self._score = score_game(self.rules, self.entries)
-            self._pack = [c for t in result.tricks for c in t.cards]
-            self.dealer = (self.dealer + 1) & 3
+            if self.players == 4:
+                self._score = score_game(self.rules, self.entries)
+            else:
+                self._finish_small(rnd, result)
+            played = [c for t in result.tricks for c in t.cards]
+            self._pack = played + [c for c in rnd.deck if c not in set(played)]
+            if rnd.mode != "decouverte":
+                self.dealer = (self.dealer + 1) % self.players
         self.current = None
+
+    def _finish_small(self, rnd: Round, result: HandResult) -> None:
+        """Three or two players: add each seat's score; is the game over (§11)?"""
+        assert result.seats is not None
+        seats = result.seats
+        for s in range(self.players):
+            self.seat_totals[s] += seats[s]
+        self.seat_hands.append(tuple(seats))
+        self._reserve = result.score.reserve
+        if rnd.mode == "decouverte":
+            # §12.2: the winner of the hand deals the next one.
+            if seats[0] != seats[1]:
+                self.dealer = 0 if seats[0] > seats[1] else 1
+            else:
+                self.dealer = (self.dealer + 1) % 2
+        rules = self.rules
+        totals = self.seat_totals
+        if rules.limit == "deals":
+            if len(self.seat_hands) < rules.target:
+                return
+            candidates = list(range(self.players))
+        else:
+            candidates = [s for s in range(self.players) if reached(rules, totals[s], rules.target)]
+        taker = result.contract.taker
+        if (rules.both_cross == "taker_must_make" and result.score.outcome != "made"
+                and result.contract.value is None and len(candidates) > 1 and taker in candidates):
+            candidates.remove(taker)
+        if not candidates:
+            return
+        best = max(totals[s] for s in candidates)
+        leaders = [s for s in candidates if totals[s] == best]
+        if len(leaders) == 1:
+            self._small_end = (True, leaders[0])
+        elif rules.both_cross == "draw":
+            self._small_end = (True, None)
+

@@ -5,6 +5,10 @@ checked path: a card that is not held or not legal is refused with an
 :class:`~belote.errors.IllegalPlayError` naming the rule; declarations are
 announced with a seat's first card and compared when trick 2 starts (§7.4);
 belote-rebelote is said as the trump king and queen are played (§7.7).
+
+With three players (§12.1) the taker plays against the other two: they form
+side 1 for the contract, the comparison of declarations and the score, which
+:func:`seat_scores` then shares out.  With two players each is a side.
 """
 
 from __future__ import annotations
@@ -13,7 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from belote.cards import KING, QUEEN, Card, CardMask, TrumpMode, card_name, trump_name
+from belote.cards import (
+    KING,
+    QUEEN,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    scan_forward,
+    trump_name,
+)
 from belote.declarations import (
     Declaration,
     DeclarationResult,
@@ -24,29 +37,61 @@ from belote.declarations import (
 )
 from belote.errors import IllegalPlayError
 from belote.options import Rules
-from belote.play import SEAT_NAMES, TEAM_NAMES, PlayState, Trick, explain_illegal
+from belote.play import (
+    SEAT_NAMES,
+    TEAM_NAMES,
+    PlayState,
+    Trick,
+    card_points,
+    explain_illegal,
+)
 from belote.scoring import HandEntry, HandScore, score_hand
 
 BELOTE_POINTS: Final = 20
 
 
+DECOUVERTE: Final = "decouverte"  # the contract value of a belote découverte deal
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
-    """Who took, in what trump, for what value (coinche), at what multiplier."""
+    """Who took, in what trump, for what value (coinche), at what multiplier.
+
+    ``players`` is 4, or 3 / 2 (§12).  In belote découverte nobody takes: the value
+    is ``"decouverte"`` and ``taker`` is the non-dealer, who leads.
+    """
 
     taker: int
     trump: TrumpMode
     value: int | str | None = None
     multiplier: int = 1
+    players: int = 4
 
     @property
     def team(self) -> int:
-        return self.taker & 1
+        """The taker's side: NS/EW with four players, side 0 with three, the seat with two."""
+        if self.players == 4:
+            return self.taker & 1
+        return 0 if self.players == 3 else self.taker
+
+    def teams(self) -> tuple[int, ...]:
+        """Each seat's side."""
+        if self.players == 4:
+            return (0, 1, 0, 1)
+        if self.players == 3:
+            return tuple(0 if s == self.taker else 1 for s in range(3))
+        return (0, 1)
 
     def to_json(self) -> dict[str, Any]:
+        if self.value == DECOUVERTE:
+            taker: str | None = None
+            team: str | None = None
+        else:
+            taker = SEAT_NAMES[self.taker]
+            team = TEAM_NAMES[self.team] if self.players == 4 else taker
         return {
-            "taker": SEAT_NAMES[self.taker],
-            "team": TEAM_NAMES[self.team],
+            "taker": taker,
+            "team": team,
             "trump": trump_name(self.trump),
             "value": self.value,
             "multiplier": self.multiplier,
@@ -76,6 +121,7 @@ class HandResult:
     capot: int | None
     score: HandScore
     entry: HandEntry = field(repr=False)
+    seats: tuple[int, ...] | None = None  # per-seat scores with two or three players
 
 
 class HandPlay:
@@ -88,18 +134,39 @@ class HandPlay:
         hands: Sequence[CardMask],
         leader: int,
         reserve: int = 0,
+        *,
+        beneath: dict[Card, Card] | None = None,
+        discards: CardMask = 0,
+        in_play: int | None = None,
     ) -> None:
+        """``hands`` are the cards each seat may play from.  Belote découverte (§12.2):
+        ``beneath`` maps each face-up card to the face-down card under it, turned
+        up when the card above is played.  ``discards``: the cards the taker laid
+        aside from the kitty (§12.1), counted in his tricks.  ``in_play``: the trick
+        total of a deal that leaves cards out (§12)."""
         self.rules = rules
         self.contract = contract
+        self.players = len(hands)
+        self.teams = contract.teams()
+        self.beneath = dict(beneath or {})
+        self.discards = discards
+        self.in_play = in_play
         self.initial_hands = tuple(hands)
-        self.state = PlayState(rules, contract.trump, hands, leader)
+        # everything each seat will hold (the face-down cards of découverte included)
+        self.holdings = tuple(
+            h | _under(h, self.beneath) for h in hands
+        )
+        tricks_left = max(h.bit_count() for h in self.holdings)
+        self.state = PlayState(
+            rules, contract.trump, hands, leader, tricks_left=tricks_left, teams=self.teams
+        )
         self.first_leader = leader
         self.reserve = reserve
         self.history: list[CardPlayed] = []
-        self.announced: list[list[Declaration] | None] = [None, None, None, None]
+        self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
         # belote per seat: suits held (K+Q of trump) and the announcement state per suit
-        self._belote_suits = [belote_suits(h, contract.trump) for h in hands]
+        self._belote_suits = [belote_suits(h, contract.trump) for h in self.holdings]
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement
@@ -171,7 +238,15 @@ class HandPlay:
                 "the first card (§7.4)"
             )
         said = self._say_belote(seat, c, belote)
+        tricks_before = len(state.tricks)
         state.push(c)
+        if self.beneath and len(state.tricks) > tricks_before:
+            # §12.2 découverte: the card under each card played is turned up.
+            last = state.tricks[-1]
+            for i, played in enumerate(last.cards):
+                under = self.beneath.get(played)
+                if under is not None:
+                    state.hands[(last.leader + i) % self.players] |= 1 << under
         if len(state.tricks) == 1 and len(state.trick) == 1 and self._declarations is None:
             self._declarations = self._resolve()
         if state.is_over() and self._declarations is None:
@@ -221,16 +296,25 @@ class HandPlay:
 
     def _resolve(self) -> DeclarationResult:
         announced = [a or [] for a in self.announced]
-        return resolve(announced, self.rules, self.contract.trump, self.first_leader)
+        return resolve(
+            announced, self.rules, self.contract.trump, self.first_leader, self.teams
+        )
 
     # --- the result -------------------------------------------------------
 
-    def belote_points(self) -> tuple[int, int]:
-        """Belote points per team so far: 20 for each belote said and completed (§7.7)."""
-        points = [0, 0]
+    def belote_by_seat(self) -> list[int]:
+        """Belote points per seat so far: 20 for each belote said and completed (§7.7)."""
+        points = [0] * self.players
         for (seat, _suit), cards in self._belote_said.items():
             if len(cards) == 2 and (not self.rules.king_first or cards[0] & 7 == KING):
-                points[seat & 1] += BELOTE_POINTS
+                points[seat] += BELOTE_POINTS
+        return points
+
+    def belote_points(self) -> tuple[int, int]:
+        """Belote points per team (side) so far."""
+        points = [0, 0]
+        for seat, p in enumerate(self.belote_by_seat()):
+            points[self.teams[seat]] += p
         return points[0], points[1]
 
     def belote_refused(self) -> set[tuple[int, int]]:
@@ -240,8 +324,8 @@ class HandPlay:
     def belote_team(self) -> int | None:
         points = self.belote_points()
         for seat in self._belote_order:
-            if points[seat & 1]:
-                return seat & 1
+            if points[self.teams[seat]]:
+                return self.teams[seat]
         return None
 
     def result(self) -> HandResult:
@@ -254,9 +338,23 @@ class HandPlay:
         decls = self._declarations or DeclarationResult(None, (0, 0))
         capot = state.capot()
         belote = self.belote_points()
+        trick_points = [state.trick_points[0], state.trick_points[1]]
+        if self.discards:
+            # §12.1 kitty: the taker's discards count in his tricks, unless the others
+            # took every trick: a capot counts 252 and 0 whatever was laid aside.
+            if capot is None or capot == self.contract.team:
+                pts = card_points(self.rules, self.contract.trump)
+                trick_points[self.contract.team] += sum(
+                    pts[c] for c in scan_forward(self.discards)
+                )
+            else:
+                trick_points = [0, 0]
+                trick_points[capot] = 252
+        if self.contract.value == DECOUVERTE:
+            return self._counted_result(decls, capot, belote, trick_points)
         entry = HandEntry(
             taker=self.contract.team,
-            trick_points=(state.trick_points[0], state.trick_points[1]),
+            trick_points=(trick_points[0], trick_points[1]),
             capot=capot,
             declarations=decls.points,
             belote=belote,
@@ -268,18 +366,69 @@ class HandPlay:
                 all(t.winner == self.contract.taker for t in state.tricks)
                 if self.contract.value == "generale" else None
             ),
+            in_play=self.in_play,
         )
+        score = score_hand(self.rules, entry)
         return HandResult(
             contract=self.contract,
             tricks=tuple(state.tricks),
             declarations=decls,
             belote_team=self.belote_team(),
             belote_points=belote,
-            trick_points=(state.trick_points[0], state.trick_points[1]),
+            trick_points=(trick_points[0], trick_points[1]),
             capot=capot,
-            score=score_hand(self.rules, entry),
+            score=score,
             entry=entry,
+            seats=self.seat_scores(score) if self.players != 4 else None,
         )
+
+    def _counted_result(
+        self, decls: DeclarationResult, capot: int | None, belote: tuple[int, int],
+        trick_points: list[int],
+    ) -> HandResult:
+        """Belote découverte has no contract: each player scores his own points (§12.2)."""
+        totals = (trick_points[0] + belote[0], trick_points[1] + belote[1])
+        entry = HandEntry(taker=self.contract.team, trick_points=(trick_points[0],
+                          trick_points[1]), capot=capot, belote=belote)
+        score = HandScore("counted", totals, totals, 0)
+        return HandResult(
+            contract=self.contract, tricks=tuple(self.state.tricks), declarations=decls,
+            belote_team=self.belote_team(), belote_points=belote,
+            trick_points=(trick_points[0], trick_points[1]), capot=capot, score=score,
+            entry=entry, seats=totals,
+        )
+
+    def seat_scores(self, score: HandScore) -> tuple[int, ...]:
+        """Each seat's score with two or three players.
+
+        Two players: each seat is a side.  Three (§12.1): the taker scores his
+        side's score; each defender scores his own trick points and belote, and
+        the two share equally what their side scores beyond that (declarations,
+        the taker's points after a failure, a reserve), an odd point going to the
+        first defender in play order from the trick-1 leader.
+        """
+        if self.players == 2:
+            return score.score
+        taker = self.contract.taker
+        by_seat = self.state.points_by_seat()
+        belote = self.belote_by_seat()
+        defenders = [s for s in ((self.first_leader + i) % 3 for i in range(3)) if s != taker]
+        own = [by_seat[s] + belote[s] for s in defenders]
+        half, odd = divmod(score.score[1] - sum(own), 2)
+        out = [0, 0, 0]
+        out[taker] = score.score[0]
+        out[defenders[0]] = own[0] + half + odd
+        out[defenders[1]] = own[1] + half
+        return (out[0], out[1], out[2])
+
+
+def _under(hand: CardMask, beneath: dict[Card, Card]) -> CardMask:
+    m = 0
+    for c in scan_forward(hand):
+        under = beneath.get(c)
+        if under is not None:
+            m |= 1 << under
+    return m
 
 
 def card_names(cards: Sequence[Card]) -> list[str]:

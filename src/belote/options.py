@@ -24,6 +24,9 @@ from typing import Any, Final
 from belote.errors import OptionError
 
 PROFILES: Final = ("classic", "moroccan", "coinche", "contree")
+# Belote for three and for two players (RULES.md §12): take-or-pass, classic cards.
+SMALL_TABLE_PROFILES: Final = ("classic-3p", "classic-2p")
+ALL_PROFILES: Final = PROFILES + SMALL_TABLE_PROFILES
 
 BOOL_OPTIONS: Final = (
     "shuffle_each_deal", "sa_ta", "sa_ta_in_classic", "suit_ranking", "reopen_by_suit_change",
@@ -72,13 +75,14 @@ AUCTION_PATTERNS: Final = ("3-3-2", "3-2-3", "2-3-3")
 class Rules:
     """The rules of one table: a profile and every option of RULES.md.
 
-    ``profile``, ``deck`` and ``bidding`` are fixed by the profile; every other
-    field is an option by its RULES.md name.
+    ``profile``, ``deck``, ``bidding`` and ``players`` are fixed by the profile;
+    every other field is an option by its RULES.md name.
     """
 
     profile: str = "classic"
     deck: str = "french"  # "french" or "spanish" (names only, RULES.md §1.2)
     bidding: str = "take_pass"  # "take_pass" (§3) or "auction" (§4)
+    players: int = 4  # 4, or 3 and 2 (§12)
     # §0, §2
     direction: str = "anticlockwise"
     shuffle_each_deal: bool = True
@@ -144,7 +148,7 @@ class Rules:
         return self.bidding == "auction"
 
     def options(self) -> dict[str, Any]:
-        """Every option by name (the profile, deck and bidding left out)."""
+        """Every option by name (the profile, deck, bidding and players left out)."""
         return {
             f.name: getattr(self, f.name)
             for f in dataclasses.fields(self)
@@ -157,7 +161,7 @@ class Rules:
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
 
-_FIXED_FIELDS: Final = frozenset({"profile", "deck", "bidding"})
+_FIXED_FIELDS: Final = frozenset({"profile", "deck", "bidding", "players"})
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in _FIXED_FIELDS
 )
@@ -175,6 +179,8 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
         "generale": False, "declarations": False, "belote_on_failure": "defenders",
         "beat_defence": False, "rounding": "nearest10_5up", "target": 2000,
     },
+    "classic-3p": {"players": 3},
+    "classic-2p": {"players": 2},
 }
 
 
@@ -184,7 +190,7 @@ def profile_rules(profile: str) -> Rules:
         values = _PROFILE_DEFAULTS[profile]
     except (KeyError, TypeError):
         raise OptionError(
-            f"unknown profile {profile!r} (one of {', '.join(PROFILES)})"
+            f"unknown profile {profile!r} (one of {', '.join(ALL_PROFILES)})"
         ) from None
     return Rules(profile=profile, **values)
 

@@ -13,7 +13,8 @@ from typing import Any, Final
 
 from belote.auction import GENERALE, NumericAuction
 from belote.bidding import TakePassBidding, normalise_call
-from belote.cards import Card, CardMask, card_name, mask_names, parse_card
+from belote.cards import Card, CardMask, card_name, mask_names, mask_of, parse_card
+from belote.deal import deal_mode
 from belote.declarations import (
     Declaration,
     belote_suits,
@@ -21,20 +22,25 @@ from belote.declarations import (
     parse_combination,
 )
 from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
-from belote.hand import Contract, HandPlay
+from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
-from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
 from belote.scoring import void_hand
 
+SMALL_TABLE_KEYS: Final = ("kitty", "discards", "bergere", "piles")
 RECORD_KEYS: Final = frozenset(
-    {"profile", "options", "dealer", "hands", "turned", "bids", "declarations", "belote", "plays"}
+    {"profile", "options", "dealer", "hands", "turned", "bids", "declarations", "belote", "plays",
+     *SMALL_TABLE_KEYS}
 )
+# Cards each seat holds after the whole deal, per §12 deal (three and two players).
+_SMALL_HAND_SIZES: Final = {"24_cards": 8, "kitty": 10, "six_each": 9, "stock": 9}
 
 
-def parse_seat(value: Any, where: str) -> int:
-    if isinstance(value, str) and value.strip().upper() in SEAT_NAMES and value.strip():
-        return SEAT_NAMES.index(value.strip().upper())
-    raise InvalidRecordError(f"{where}: {value!r} is not a seat (N, E, S or W)")
+def parse_seat(value: Any, where: str, players: int = 4) -> int:
+    names = SEAT_NAMES[:players]
+    if isinstance(value, str) and value.strip() and value.strip().upper() in names:
+        return names.index(value.strip().upper())
+    raise InvalidRecordError(f"{where}: {value!r} is not a seat ({', '.join(names)})")
 
 
 def _card(value: Any, where: str) -> Card:
@@ -56,26 +62,28 @@ def _object(value: Any, where: str) -> dict[str, Any]:
     return value
 
 
-def _seat_map(value: Any, where: str) -> dict[int, Any]:
+def _seat_map(value: Any, where: str, players: int = 4) -> dict[int, Any]:
     out: dict[int, Any] = {}
     for key, item in _object(value, where).items():
-        out[parse_seat(key, f"{where}: key")] = item
+        out[parse_seat(key, f"{where}: key", players)] = item
     return out
 
 
-def parse_hands(value: Any) -> list[CardMask]:
-    """Four hands of 8 different cards, 32 in all."""
+def parse_hands(
+    value: Any, players: int = 4, size: int = 8, seen: dict[Card, str] | None = None
+) -> list[CardMask]:
+    """``players`` hands of ``size`` different cards (four of 8: the 32 cards)."""
     raw = _object(value, "hands")
-    hands = [0, 0, 0, 0]
-    seen: dict[Card, str] = {}
+    hands = [0] * players
+    seen = {} if seen is None else seen
     for key in raw:
-        parse_seat(key, "hands: key")
-    for seat, name in enumerate(SEAT_NAMES):
+        parse_seat(key, "hands: key", players)
+    for seat, name in enumerate(SEAT_NAMES[:players]):
         if name not in raw:
             raise InvalidRecordError(f"hands: seat {name} is missing")
         cards = _list(raw[name], f"hands.{name}")
-        if len(cards) != 8:
-            raise InvalidRecordError(f"hands.{name}: {len(cards)} cards, expected 8")
+        if len(cards) != size:
+            raise InvalidRecordError(f"hands.{name}: {len(cards)} cards, expected {size}")
         for i, text in enumerate(cards):
             c = _card(text, f"hands.{name}[{i}]")
             if c in seen:
@@ -96,6 +104,11 @@ def replay(record: Any) -> dict[str, Any]:
     rules = make_rules(rec.get("profile", "classic"), rec.get("options") or {})
     if "dealer" not in rec:
         raise InvalidRecordError("record: 'dealer' is missing")
+    if rules.players != 4:
+        return _replay_small(rules, rec)
+    for key in SMALL_TABLE_KEYS:
+        if key in rec:
+            raise InvalidRecordError(f"record: {key!r} is for belote with two or three players")
     dealer = parse_seat(rec["dealer"], "dealer")
     if "hands" not in rec:
         raise InvalidRecordError("record: 'hands' is missing")
@@ -139,15 +152,23 @@ def replay(record: Any) -> dict[str, Any]:
                 f"({SEAT_NAMES[taker]}, §3.4)"
             )
         contract = Contract(taker, bidding.trump)
-    announced = _parse_declarations(rec, rules, hands, contract)
-    belote_flags = _parse_belote_flags(rec)
+    play = HandPlay(rules, contract, hands, leader=leader)
+    return _play_out(rules, rec, play, plays)
+
+
+def _play_out(
+    rules: Rules, rec: dict[str, Any], play: HandPlay, plays: list[Any]
+) -> dict[str, Any]:
+    """Check the announcements, play the cards, answer the output."""
+    n = play.players
+    announced = _parse_declarations(rec, rules, list(play.holdings), play.contract)
+    belote_flags = _parse_belote_flags(rec, n)
     for seat, flag in belote_flags.items():
-        if flag and not belote_suits(hands[seat], contract.trump):
+        if flag and not belote_suits(play.holdings[seat], play.contract.trump):
             raise InvalidRecordError(
                 f"belote.{SEAT_NAMES[seat]}: {SEAT_NAMES[seat]} does not hold the trump king "
                 "and queen (§7.7)"
             )
-    play = HandPlay(rules, contract, hands, leader=leader)
     for i, raw in enumerate(plays):
         c = _card(raw, f"plays[{i}]")
         seat = play.turn
@@ -157,15 +178,17 @@ def replay(record: Any) -> dict[str, Any]:
     return _output(play, complete=play.is_over())
 
 
-def _run_take_pass(rules: Rules, dealer: int, turned: Card, bids: list[Any]) -> TakePassBidding:
-    bidding = TakePassBidding(rules, dealer, turned)
+def _run_take_pass(
+    rules: Rules, dealer: int, turned: Card, bids: list[Any], players: int = 4
+) -> TakePassBidding:
+    bidding = TakePassBidding(rules, dealer, turned, players)
     for i, raw in enumerate(bids):
         try:
             call = normalise_call(raw)
             if bidding.finished:
                 raise IllegalBidError(
                     f"{SEAT_NAMES[bidding.turn]} may not call {call!r}: the bidding is over"
-                    if not bidding.all_pass else f"no call after four passes in round 2 ({call!r})"
+                    if not bidding.all_pass else f"no call after the all-pass ({call!r})"
                 )
             bidding.call(call)
         except IllegalBidError as exc:
@@ -204,8 +227,8 @@ def _parse_declarations(
 ) -> list[list[Declaration]] | None:
     if rec.get("declarations") is None:
         return None
-    raw = _seat_map(rec["declarations"], "declarations")
-    out: list[list[Declaration]] = [[], [], [], []]
+    raw = _seat_map(rec["declarations"], "declarations", len(hands))
+    out: list[list[Declaration]] = [[] for _ in hands]
     for seat, combos in raw.items():
         where = f"declarations.{SEAT_NAMES[seat]}"
         for j, combo in enumerate(_list(combos, where)):
@@ -219,11 +242,11 @@ def _parse_declarations(
     return out
 
 
-def _parse_belote_flags(rec: dict[str, Any]) -> dict[int, bool]:
+def _parse_belote_flags(rec: dict[str, Any], players: int = 4) -> dict[int, bool]:
     if rec.get("belote") is None:
         return {}
     flags: dict[int, bool] = {}
-    for seat, flag in _seat_map(rec["belote"], "belote").items():
+    for seat, flag in _seat_map(rec["belote"], "belote", players).items():
         if not isinstance(flag, bool):
             raise InvalidRecordError(
                 f"belote.{SEAT_NAMES[seat]}: expected true or false, got {flag!r}"
@@ -236,32 +259,64 @@ def _team_points(points: tuple[int, int] | list[int]) -> dict[str, int]:
     return {TEAM_NAMES[0]: points[0], TEAM_NAMES[1]: points[1]}
 
 
+def side_names(players: int, taker: int) -> tuple[str, str]:
+    """What the two sides are called in the output: NS and EW; with three players
+    ``taker`` and ``defenders``; with two the two seats (§12)."""
+    if players == 4:
+        return (TEAM_NAMES[0], TEAM_NAMES[1])
+    if players == 3:
+        return ("taker", "defenders")
+    return (SEAT_NAMES[0], SEAT_NAMES[1])
+
+
 def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
     state = play.state
     decls = play.declaration_result()
     belote = play.belote_points()
     belote_team = play.belote_team()
+    names = side_names(play.players, play.contract.taker)
+
+    def sides(pair: tuple[int, int] | list[int]) -> dict[str, int]:
+        return {names[0]: pair[0], names[1]: pair[1]}
+
     out: dict[str, Any] = {
         "complete": complete,
         "contract": play.contract.to_json(),
         "tricks": [t.to_json() for t in state.tricks],
         "declarations": {
-            "winner": TEAM_NAMES[decls.winner] if decls and decls.winner is not None else None,
-            "points": _team_points(decls.points if decls else (0, 0)),
+            "winner": names[decls.winner] if decls and decls.winner is not None else None,
+            "points": sides(decls.points if decls else (0, 0)),
         },
-        "belote": TEAM_NAMES[belote_team] if belote_team is not None else None,
-        "belote_points": _team_points(belote),
-        "trick_points": _team_points(state.trick_points),
+        "belote": names[belote_team] if belote_team is not None else None,
+        "belote_points": sides(belote),
+        "trick_points": sides(state.trick_points),
     }
+    if play.players != 4:
+        out["seat_points"] = {
+            SEAT_NAMES[s]: p for s, p in enumerate(state.points_by_seat())
+        }
     if complete:
         result = play.result()
-        out["capot"] = TEAM_NAMES[result.capot] if result.capot is not None else None
-        out["score"] = result.score.to_json()
+        out["capot"] = names[result.capot] if result.capot is not None else None
+        score = result.score
+        out["trick_points"] = sides(result.trick_points)
+        out["score"] = score.to_json()
+        if play.players != 4:
+            assert result.seats is not None
+            out["score"] = {
+                "outcome": score.outcome, "totals": sides(score.totals),
+                "score": {SEAT_NAMES[s]: p for s, p in enumerate(result.seats)},
+                "reserve": score.reserve,
+            }
         out["next"] = None
     else:
         out["capot"] = None
         out["score"] = None
         out["next"] = {"seat": SEAT_NAMES[play.turn], "legal": mask_names(state.legal_mask())}
+        if play.beneath:
+            out["next"]["face_up"] = {
+                SEAT_NAMES[s]: mask_names(state.hands[s]) for s in range(play.players)
+            }
         if state.trick:
             out["trick"] = {
                 "leader": SEAT_NAMES[state.leader],
@@ -269,3 +324,126 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
             }
     return out
 
+
+
+def _replay_small(rules: Rules, rec: dict[str, Any]) -> dict[str, Any]:
+    """Belote for three or two players (§12): the record forms of :meth:`Round.to_record`."""
+    n = rules.players
+    mode = deal_mode(n, rules.three_deal, rules.two_deal, False)
+    dealer = parse_seat(rec["dealer"], "dealer", n)
+    plays = _list(rec.get("plays", []), "plays")
+    for key in ("kitty", "discards"):
+        if key in rec and mode != "kitty":
+            raise InvalidRecordError(f"record: {key!r} is only for three_deal = kitty")
+    if "bergere" in rec and mode not in ("six_each", "stock"):
+        raise InvalidRecordError("record: 'bergere' is only for the six_each and stock deals")
+    if mode == "decouverte":
+        return _replay_decouverte(rules, rec, dealer, plays)
+    if "piles" in rec:
+        raise InvalidRecordError("record: 'piles' is only for two_deal = decouverte")
+    if "hands" not in rec:
+        raise InvalidRecordError("record: 'hands' is missing")
+    seen: dict[Card, str] = {}
+    hands = parse_hands(rec["hands"], n, _SMALL_HAND_SIZES[mode], seen)
+    if mode == "24_cards":
+        low = [card_name(c) for c in seen if c & 7 < 2]
+        if low:
+            raise InvalidRecordError(f"hands: {low[0]} is not in the 24-card pack (§12.1)")
+    turned = -1
+    if mode == "kitty":
+        if rec.get("turned") is not None:
+            raise InvalidRecordError("turned: no card is turned up in the kitty deal (§12.1)")
+        kitty = [_card(t, f"kitty[{i}]") for i, t in enumerate(_list(rec.get("kitty"), "kitty"))]
+        if len(kitty) != 2 or len(set(kitty)) != 2 or any(c in seen for c in kitty):
+            raise InvalidRecordError("kitty: two cards not in any hand (§12.1)")
+    else:
+        if "turned" not in rec:
+            raise InvalidRecordError("record: 'turned' is missing (the card turned up, §12)")
+        turned = _card(rec["turned"], "turned")
+    bidding = _run_take_pass(rules, dealer, turned, _list(rec.get("bids", []), "bids"), n)
+    if not bidding.finished:
+        if plays:
+            raise InvalidRecordError("plays: cards played before the bidding ended")
+        return _incomplete_bidding(bidding)
+    if bidding.all_pass:
+        if plays:
+            raise InvalidRecordError("plays: cards played after an all-pass deal (§2.4)")
+        zeros = {SEAT_NAMES[s]: 0 for s in range(n)}
+        return {"complete": True, "contract": None, "score": {
+            "outcome": "void", "totals": dict(zeros), "score": zeros, "reserve": 0}}
+    assert bidding.taker is not None and bidding.trump is not None
+    taker = bidding.taker
+    contract = Contract(taker, bidding.trump, players=n)
+    discards = 0
+    in_play: int | None = None
+    if mode == "24_cards" and not hands[taker] >> turned & 1:
+        raise InvalidRecordError(
+            f"turned: {card_name(turned)} must end in the taker's hand ({SEAT_NAMES[taker]})"
+        )
+    if mode in ("six_each", "stock"):
+        if turned in seen:
+            raise InvalidRecordError(
+                f"turned: {card_name(turned)} stays on the table (§12), it is in no hand"
+            )
+        if "bergere" in rec:
+            b = _card(rec["bergere"], "bergere")
+            if b in seen or b == turned:
+                raise InvalidRecordError(f"bergere: {card_name(b)} is dealt elsewhere")
+        pts = card_points(rules, bidding.trump)
+        in_play = sum(pts[c] for c in seen) + 10
+    if mode == "kitty":
+        hands[taker] |= mask_of(kitty)
+        if rec.get("discards") is None:
+            if plays:
+                raise InvalidRecordError("discards: the taker lays two cards aside first (§12.1)")
+            return {
+                "complete": False, "contract": contract.to_json(), "tricks": [], "score": None,
+                "next": {"seat": SEAT_NAMES[taker], "discard": 2,
+                         "legal": mask_names(hands[taker])},
+            }
+        raw = _list(rec["discards"], "discards")
+        chosen = [_card(t, f"discards[{i}]") for i, t in enumerate(raw)]
+        discards = mask_of(chosen)
+        if len(chosen) != 2 or discards.bit_count() != 2 or discards & ~hands[taker]:
+            raise InvalidRecordError(
+                f"discards: two different cards of the taker's twelve ({SEAT_NAMES[taker]})"
+            )
+        hands[taker] &= ~discards
+    play = HandPlay(rules, contract, hands, leader=(dealer + 1) % n,
+                    discards=discards, in_play=in_play)
+    return _play_out(rules, rec, play, plays)
+
+
+def _replay_decouverte(
+    rules: Rules, rec: dict[str, Any], dealer: int, plays: list[Any]
+) -> dict[str, Any]:
+    for key in ("hands", "turned", "bids"):
+        if rec.get(key):
+            raise InvalidRecordError(f"record: {key!r} has no place in belote découverte (§12.2)")
+    raw = _seat_map(rec.get("piles"), "piles", 2) if "piles" in rec else None
+    if raw is None or len(raw) != 2:
+        raise InvalidRecordError("piles: each of N and E needs eight [face-down, face-up] pairs")
+    seen: set[Card] = set()
+    piles: list[list[tuple[Card, Card]]] = [[], []]
+    for seat in (0, 1):
+        where = f"piles.{SEAT_NAMES[seat]}"
+        pairs = _list(raw[seat], where)
+        if len(pairs) != 8:
+            raise InvalidRecordError(f"{where}: {len(pairs)} piles, expected 8")
+        for j, pair in enumerate(pairs):
+            cards = [_card(t, f"{where}[{j}]") for t in _list(pair, f"{where}[{j}]")]
+            if len(cards) != 2:
+                raise InvalidRecordError(f"{where}[{j}]: a pile is [face-down, face-up]")
+            for c in cards:
+                if c in seen:
+                    raise InvalidRecordError(f"{where}[{j}]: {card_name(c)} is dealt twice")
+                seen.add(c)
+            piles[seat].append((cards[0], cards[1]))
+    # §12.2: the last card dealt, the dealer's last face-up card, fixes trump.
+    trump = piles[dealer][7][1] >> 3
+    leader = (dealer + 1) % 2
+    contract = Contract(leader, trump, DECOUVERTE, players=2)
+    hands = [mask_of(up for _down, up in p) for p in piles]
+    beneath = {up: down for p in piles for down, up in p}
+    play = HandPlay(rules, contract, hands, leader, beneath=beneath)
+    return _play_out(rules, rec, play, plays)

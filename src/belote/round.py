@@ -14,18 +14,37 @@ from typing import Any, Final
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
-from belote.cards import Card, CardMask, TrumpMode, card_name, mask_names, parse_card
-from belote.deal import FirstDeal, deal_all, deal_first, deal_rest
+from belote.cards import (
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    mask_names,
+    mask_of,
+    parse_card,
+    scan_forward,
+)
+from belote.deal import (
+    FirstDeal,
+    bergere,
+    deal_all,
+    deal_first,
+    deal_mode,
+    deal_piles,
+    deal_rest,
+    new_deck,
+)
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError
-from belote.hand import CardPlayed, Contract, HandPlay, HandResult
+from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
-from belote.play import SEAT_NAMES, Trick
+from belote.play import SEAT_NAMES, Trick, card_points
 
 BIDDING: Final = "bidding"
 PLAY: Final = "play"
 OVER: Final = "over"
 ALL_PASS: Final = "all_pass"
+DISCARD: Final = "discard"  # three players, kitty deal: the taker lays two cards aside
 
 
 @dataclass(frozen=True)
@@ -51,6 +70,7 @@ class PlayerView:
     belote_cards: tuple[tuple[int, Card], ...]  # (seat, card) said "belote"/"rebelote" with
     turn: int
     legal: tuple[Card, ...] | tuple[str, ...]  # the seat's legal cards or calls, when its turn
+    public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
 
     @property
     def played(self) -> CardMask:
@@ -64,28 +84,47 @@ class PlayerView:
 
 
 class Round:
-    """A live deal: take-or-pass belote (§3) or a coinche / contrée auction (§4)."""
+    """A live deal: take-or-pass belote (§3), a coinche / contrée auction (§4), or
+    belote for three or two players (§12)."""
 
     def __init__(
         self, rules: Rules, dealer: int, deck: Sequence[Card], reserve: int = 0
     ) -> None:
-        if sorted(deck) != list(range(32)):
-            raise ValueError("the deck must hold the 32 cards once each")
+        self.players = rules.players
+        self.mode = deal_mode(rules.players, rules.three_deal, rules.two_deal, rules.is_auction)
+        expected = new_deck(rules.players, rules.three_deal)
+        if sorted(deck) != expected:
+            raise ValueError(f"the deck must hold the {len(expected)} cards of this game once each")
+        if not 0 <= dealer < self.players:
+            raise ValueError(f"dealer {dealer!r} is not a seat 0..{self.players - 1}")
         self.rules = rules
         self.dealer = dealer
         self.deck = list(deck)
         self.reserve = reserve
         self.first: FirstDeal | None = None
         self.bidding: TakePassBidding | NumericAuction
-        if rules.is_auction:
-            self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
-            self.bidding = NumericAuction(rules, dealer)
-        else:
-            self.first = deal_first(self.deck, dealer, rules.deal_pattern)
-            self.hands = list(self.first.hands)
-            self.bidding = TakePassBidding(rules, dealer, self.first.turned)
+        self.bergere: Card | None = None
+        self.piles: list[list[tuple[Card, Card]]] | None = None
+        self.discards: CardMask = 0
         self.play: HandPlay | None = None
         self.phase = BIDDING
+        if self.mode == "auction":
+            self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
+            self.bidding = NumericAuction(rules, dealer)
+        elif self.mode == "decouverte":
+            # §12.2: no bidding; the last card dealt fixes trump; the non-dealer leads.
+            self.piles, trump = deal_piles(self.deck, dealer)
+            self.hands = [mask_of(up for _down, up in p) for p in self.piles]
+            self.bidding = TakePassBidding(rules, dealer, -1, 2)  # never called
+            beneath = {up: down for p in self.piles for down, up in p}
+            leader = (dealer + 1) % 2
+            contract = Contract(leader, trump, DECOUVERTE, players=2)
+            self.play = HandPlay(rules, contract, self.hands, leader, reserve, beneath=beneath)
+            self.phase = PLAY
+        else:
+            self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
+            self.hands = list(self.first.hands)
+            self.bidding = TakePassBidding(rules, dealer, self.first.turned, self.players)
         # Every action in order, as JSON-ready data (see :meth:`actions_json`).
         self._actions: list[dict[str, Any]] = []
 
@@ -93,7 +132,7 @@ class Round:
 
     @property
     def eldest(self) -> int:
-        return (self.dealer + 1) & 3
+        return (self.dealer + 1) % self.players
 
     def current_player(self) -> int:
         if self.phase == BIDDING:
@@ -101,6 +140,9 @@ class Round:
         if self.phase == PLAY:
             assert self.play is not None
             return self.play.turn
+        if self.phase == DISCARD:
+            assert self.bidding.taker is not None
+            return self.bidding.taker
         return -1
 
     def legal_calls(self) -> list[str]:
@@ -126,7 +168,9 @@ class Round:
 
     @property
     def turned(self) -> Card | None:
-        return self.first.turned if self.first is not None else None
+        if self.first is None or self.first.turned < 0:
+            return None
+        return self.first.turned
 
     def call(self, call: str, seat: int | None = None) -> Call | AuctionCall:
         """A call of the bidding; after a take, the rest is dealt (§3.4).
@@ -161,11 +205,47 @@ class Round:
         elif bidding.taker is not None:
             taker = bidding.taker
             assert bidding.trump is not None and self.first is not None
-            self.hands = deal_rest(self.first, self.dealer, taker)
-            contract = Contract(taker, bidding.trump)
-            self.play = HandPlay(self.rules, contract, self.hands, self.eldest, self.reserve)
-            self.phase = PLAY
+            self.hands = deal_rest(self.first, self.dealer, taker, self.players, self.mode)
+            if self.mode == "kitty":
+                self.phase = DISCARD  # §12.1: the taker lays two cards aside first
+            else:
+                self._start_play()
         return record
+
+    def _start_play(self) -> None:
+        assert isinstance(self.bidding, TakePassBidding)
+        taker = self.bidding.taker
+        trump = self.bidding.trump
+        assert taker is not None and trump is not None and self.first is not None
+        in_play: int | None = None
+        if self.mode in ("six_each", "stock"):
+            # §12: part of the pack stays out; the trick total is what is played + 10.
+            self.bergere = bergere(self.first, self.players)
+            pts = card_points(self.rules, trump)
+            in_play = sum(pts[c] for h in self.hands for c in scan_forward(h)) + 10
+        contract = Contract(taker, trump, players=self.players)
+        self.play = HandPlay(
+            self.rules, contract, self.hands, self.eldest, self.reserve,
+            discards=self.discards, in_play=in_play,
+        )
+        self.phase = PLAY
+
+    def discard(self, cards: Sequence[Card]) -> None:
+        """The taker lays two cards aside after taking the kitty (§12.1 ``kitty``)."""
+        if self.phase != DISCARD:
+            raise IllegalActionError(f"no discard now: the deal is in phase {self.phase}")
+        taker = self.bidding.taker
+        assert taker is not None
+        m = mask_of(cards)
+        if len(cards) != 2 or m.bit_count() != 2:
+            raise IllegalActionError(f"{SEAT_NAMES[taker]} must lay aside two different cards")
+        if m & ~self.hands[taker]:
+            missing = " ".join(card_name(c) for c in scan_forward(m & ~self.hands[taker]))
+            raise IllegalActionError(f"{SEAT_NAMES[taker]} does not hold {missing}")
+        self.hands[taker] &= ~m
+        self.discards = m
+        self._actions.append({"discard": [card_name(c) for c in scan_forward(m)]})
+        self._start_play()
 
     def play_card(
         self, c: Card, declarations: Sequence[Declaration] | None = None, belote: bool = True
@@ -193,9 +273,10 @@ class Round:
             tricks: tuple[Trick, ...] = ()
             trick: tuple[Card, ...] = ()
             leader = self.eldest
-            announced: tuple[tuple[Declaration, ...] | None, ...] = (None,) * 4
-            shown: tuple[tuple[Declaration, ...], ...] = ((),) * 4
+            announced: tuple[tuple[Declaration, ...] | None, ...] = (None,) * self.players
+            shown: tuple[tuple[Declaration, ...], ...] = ((),) * self.players
             belote_cards: tuple[tuple[int, Card], ...] = ()
+            public = 0
         else:
             state = play.state
             hand = state.hands[seat]
@@ -208,10 +289,17 @@ class Round:
             result = play.declaration_result()
             shown = tuple(
                 tuple(play.announced[s] or ())
-                if result is not None and result.winner == (s & 1) else ()
-                for s in range(4)
+                if result is not None and result.winner == play.teams[s] else ()
+                for s in range(self.players)
             )
             belote_cards = tuple((h.seat, h.card) for h in play.history if h.belote)
+            public = 0
+            if self.bergere is not None:
+                public |= 1 << self.bergere
+            if self.mode in ("six_each", "stock") and self.turned is not None:
+                public |= 1 << self.turned  # §12: the turned card stays on the table
+            if self.mode == "decouverte":
+                public |= state.hands[1 - seat]  # the other player's face-up cards
         turn = self.current_player()
         legal: tuple[Card, ...] | tuple[str, ...] = ()
         if turn == seat:
@@ -222,7 +310,7 @@ class Round:
             seat=seat, rules=self.rules, dealer=self.dealer, phase=self.phase, hand=hand,
             turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
             tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
-            belote_cards=belote_cards, turn=turn, legal=legal,
+            belote_cards=belote_cards, turn=turn, legal=legal, public=public,
         )
 
     def describe(self) -> str:
@@ -253,6 +341,8 @@ class Round:
                 seat = action.get("seat")
                 self.call(str(action["call"]),
                           None if seat is None else parse_seat(seat, f"{where}.seat"))
+            elif "discard" in action:
+                self.discard([parse_card(str(t)) for t in action["discard"]])
             elif "card" in action:
                 c = parse_card(str(action["card"]))
                 decls = None
@@ -275,25 +365,46 @@ class Round:
         return c.call
 
     def to_record(self) -> dict[str, Any]:
-        """The CONTRACT HandRecord of this deal so far (`belote replay` reads it back)."""
-        if self.play is not None:
-            hands = list(self.play.initial_hands)
-        elif self.first is None:
-            hands = list(self.hands)
-        else:
-            # Bidding unfinished or all-pass: the deal as it would have ended (turned card
-            # to the dealer), so that the record still holds 32 cards, 8 a seat.
-            hands = deal_rest(self.first, self.dealer, self.dealer)
+        """The CONTRACT HandRecord of this deal so far (`belote replay` reads it back).
+
+        Three and two players (§12) extend it: ``hands`` has 3 or 2 seats (N E S, or
+        N E); the kitty deal adds ``kitty`` and ``discards``; the six-each and stock
+        deals add ``bergere``; belote découverte gives ``piles`` (per seat, eight
+        [face-down, face-up] pairs in dealing order) instead of ``hands``.
+        """
+        n = self.players
         record: dict[str, Any] = {
             "profile": self.rules.profile,
             "options": self.rules.overrides(),
             "dealer": SEAT_NAMES[self.dealer],
-            "hands": {SEAT_NAMES[s]: mask_names(hands[s]) for s in range(4)},
-            "bids": [self._call_text(c) for c in self.bidding.calls],
-            "plays": [],
         }
+        if self.piles is not None:
+            record["piles"] = {
+                SEAT_NAMES[s]: [[card_name(d), card_name(u)] for d, u in self.piles[s]]
+                for s in range(n)
+            }
+        else:
+            if self.mode == "kitty":
+                assert self.first is not None
+                hands = list(self.first.hands)
+                record["kitty"] = [card_name(c) for c in self.first.stock]
+                if self.discards:
+                    record["discards"] = mask_names(self.discards)
+            elif self.play is not None:
+                hands = list(self.play.initial_hands)
+            elif self.first is None:
+                hands = list(self.hands)
+            else:
+                # Bidding unfinished or all-pass: the deal as it would have ended (turned
+                # card to the dealer), so that the record still holds every hand in full.
+                hands = deal_rest(self.first, self.dealer, self.dealer, n, self.mode)
+            record["hands"] = {SEAT_NAMES[s]: mask_names(hands[s]) for s in range(n)}
+            record["bids"] = [self._call_text(c) for c in self.bidding.calls]
         if self.turned is not None:
             record["turned"] = card_name(self.turned)
+        if self.first is not None and self.mode in ("six_each", "stock"):
+            record["bergere"] = card_name(bergere(self.first, n))
+        record["plays"] = []
         if self.play is not None:
             record["plays"] = [card_name(h.card) for h in self.play.history]
             record["declarations"] = {

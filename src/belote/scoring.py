@@ -124,6 +124,8 @@ class HandEntry:
     (surcoinche, counted by ``surcoinche_factor``).  ``reserve`` is the litige
     reserve carried into the hand.  ``generale_won`` says, for a générale, whether
     the bidder personally won every trick (§4.8); None leaves it to ``capot``.
+    ``in_play`` is the trick total of a two- or three-player deal that leaves cards
+    out (§12: the cards played + 10); None means the usual 162.
     A "capot" or "generale" contract is made
     iff ``capot == taker``.
     """
@@ -138,6 +140,18 @@ class HandEntry:
     multiplier: int = 1
     reserve: int = 0
     generale_won: bool | None = None
+    in_play: int | None = None
+
+    @property
+    def card_total(self) -> int:
+        """Both sides' trick points when nobody makes capot: 162, or with two or three
+        players dealing part of the pack (§12) the points of the cards played + 10."""
+        return CARD_POINTS if self.in_play is None else self.in_play
+
+    @property
+    def capot_total(self) -> int:
+        """The capot team's trick points: 252, or the cards played + 100 (§5.2, §12)."""
+        return CAPOT_POINTS if self.in_play is None else self.in_play + 90
 
 
 @dataclass(frozen=True)
@@ -298,18 +312,19 @@ def _check_trick_points(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
     for team in (NS, EW):
         if points[team] < 0:
             raise bad(f"trick_points.{TEAM_NAMES[team]}", f"{points[team]!r} is negative")
-    total = trick_total(rules, entry.trump)
+    total = trick_total(rules, entry.trump) if entry.in_play is None else entry.in_play
     if entry.capot is not None:
         winner, loser = entry.capot, 1 - entry.capot
         if points[loser] != 0:
             raise bad(f"trick_points.{TEAM_NAMES[loser]}",
                       f"{points[loser]!r} with a capot by {TEAM_NAMES[winner]} "
                       f"(the other team takes no trick: 0)")
-        allowed = _capot_values(rules, entry.trump)
+        allowed = (_capot_values(rules, entry.trump) if entry.in_play is None
+                   else (entry.capot_total, entry.in_play))
         if points[winner] not in allowed:
             raise bad(f"trick_points.{TEAM_NAMES[winner]}",
                       f"{points[winner]!r} with a capot by {TEAM_NAMES[winner]} "
-                      f"(a capot counts {CAPOT_POINTS})")
+                      f"(a capot counts {entry.capot_total})")
         return
     for team in (NS, EW):
         if points[team] > total:
@@ -424,7 +439,7 @@ def score_hand(
     check_hand_entry(rules, entry, where)
     if entry.capot is not None:
         points = [0, 0]
-        points[entry.capot] = CAPOT_POINTS
+        points[entry.capot] = entry.capot_total
     elif _scaled_ta(rules, entry.trump):
         points = [scale_ta_points(p) for p in entry.trick_points]
     else:
@@ -467,7 +482,7 @@ def _score_classic(
         score[t] = own(t) + entry.reserve
         score[d] = own(d)
     elif outcome == "failed":
-        base = CAPOT_POINTS if entry.capot == d else CARD_POINTS
+        base = entry.capot_total if entry.capot == d else entry.card_total
         won = round_points(base, rounding) + decl[d] + belote[d]
         if rules.taker_decl_on_failure == "transfer":
             won += decl[t]
