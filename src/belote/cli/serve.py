@@ -1,0 +1,87 @@
+"""`belote serve`: the web app (score sheets, a table against bots, rooms with friends).
+
+Listens on the loopback interface by default (``--host 0.0.0.0`` shares it on
+the local network).  The score sheets live in the same database as
+``belote sheet`` (``--db``, ``$BELOTE_DB``, or the user data folder).
+"""
+
+from __future__ import annotations
+
+import errno
+import socket
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from belote.cli.common import fail
+from belote.errors import BeloteError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def _check_port(host: str, port: int) -> None:
+    """Fail with a plain message (exit 2) when the address cannot be listened on."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        fail(f"--host {host!r}: unknown host ({exc.strerror})")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            why = "the port is in use" if exc.errno == errno.EADDRINUSE else (
+                exc.strerror or str(exc))
+            fail(f"cannot listen on {host}:{port}: {why}")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: Annotated[str, typer.Option(
+            "--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(
+            "--port", min=0, max=65535, help="Port to listen on.")] = 8000,
+        db: Annotated[Path | None, typer.Option(
+            "--db", envvar="BELOTE_DB", show_envvar=True,
+            help="The sheets database (default: ~/.local/share/belote/sheets.db).")] = None,
+        bot_delay: Annotated[float, typer.Option(
+            "--bot-delay", min=0.0, help="Seconds a bot waits before it acts.")] = 0.6,
+        trick_pause: Annotated[float, typer.Option(
+            "--trick-pause", min=0.0,
+            help="More seconds before a bot leads a new trick (the last stays shown).")] = 0.9,
+        deal_pause: Annotated[float, typer.Option(
+            "--deal-pause", min=0.0,
+            help="Seconds a finished deal stays shown unless a player asks for the next.",
+        )] = 30.0,
+        seed: Annotated[int | None, typer.Option(
+            "--seed", help="Make the deals and bots of every room reproducible.")] = None,
+        log_level: Annotated[str, typer.Option(
+            "--log-level", help="uvicorn's log level: critical, error, warning, info, debug.",
+        )] = "info",
+    ) -> None:
+        """Serve the web app: score sheets, a table against bots, rooms with friends."""
+        try:
+            import uvicorn
+
+            from belote.web import create_app
+            from belote.web.rooms import RoomSettings
+        except ImportError as exc:
+            fail(f"the web app needs the 'web' extra (pip install 'belote[web]'): {exc}")
+        if log_level not in ("critical", "error", "warning", "info", "debug"):
+            fail(f"--log-level: {log_level!r} is not critical, error, warning, info or debug")
+        _check_port(host, port)
+        settings = RoomSettings(bot_delay=bot_delay, trick_pause=trick_pause,
+                                deal_pause=deal_pause)
+        try:
+            web = create_app(db, settings=settings, seed=seed)
+        except BeloteError as exc:
+            fail(str(exc))
+        if host not in LOOPBACK:
+            typer.echo(f"warning: listening on {host}: anyone on the network can reach the app",
+                       err=True)
+        shown = f"[{host}]" if ":" in host else host
+        typer.echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
+        uvicorn.run(web, host=host, port=port, log_level=log_level)

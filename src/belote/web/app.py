@@ -1,0 +1,137 @@
+"""The web application: score sheets, a table against bots, rooms with friends.
+
+:func:`create_app` builds the FastAPI application; ``belote serve`` runs it with
+uvicorn.  Pages are rendered by the server (Jinja2 templates); a little plain
+JavaScript (``static/``, no build step, nothing fetched from elsewhere) works
+out the other team's points live and drives the card table over a WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from belote import __version__
+from belote.sheets import SheetStore, default_db_path
+from belote.web.rooms import RoomManager, RoomSettings
+
+HERE: Final = Path(__file__).resolve().parent
+PROFILE_LABELS: Final = {
+    "classic": "Classic belote",
+    "moroccan": "Moroccan belote",
+    "coinche": "Coinche",
+    "contree": "Contrée",
+}
+BOT_LABELS: Final = {
+    "random": "Beginner (random)",
+    "heuristic": "Club player (heuristic)",
+    "pimc": "Expert (PIMC search, slower)",
+}
+SWEEP_EVERY_S: Final = 60.0
+
+
+class SheetAccess:
+    """The sheets database: each use opens its own connection in the thread that
+    runs it (as each ``belote sheet`` command does), SQLite serialising writers."""
+
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = path if path is not None else default_db_path()
+        SheetStore(self.path).close()  # fail now on a database that cannot be opened
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[SheetStore]:
+        store = SheetStore(self.path)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+def make_templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["profile_labels"] = PROFILE_LABELS
+    templates.env.globals["bot_labels"] = BOT_LABELS
+    templates.env.globals["version"] = __version__
+    return templates
+
+
+def create_app(
+    db_path: str | os.PathLike[str] | None = None,
+    *,
+    settings: RoomSettings | None = None,
+    seed: int | None = None,
+) -> FastAPI:
+    """The application over the sheets database ``db_path`` (as ``belote sheet``'s
+    ``--db``; None: ``$BELOTE_DB`` or the user data folder).
+
+    ``settings`` pace the bots of the rooms; ``seed`` makes every room's deals
+    and bots reproducible (tests, demonstrations).
+    """
+    from belote.web import routes_rooms, routes_sheets
+
+    sheets = SheetAccess(db_path)
+    rooms = RoomManager(settings, seed=seed)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(_sweep(rooms))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
+            await rooms.close()
+
+    app = FastAPI(title="belote", version=__version__, lifespan=lifespan, docs_url=None,
+                  redoc_url=None)
+    app.state.sheets = sheets
+    app.state.rooms = rooms
+    app.state.templates = make_templates()
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+    app.include_router(routes_sheets.router)
+    app.include_router(routes_rooms.router)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if request.url.path.startswith("/api/"):
+            from fastapi.responses import JSONResponse
+
+            return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
+        templates: Jinja2Templates = request.app.state.templates
+        return templates.TemplateResponse(
+            request, "error.html", {"status": exc.status_code, "message": str(exc.detail)},
+            status_code=exc.status_code)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        data = (HERE / "static" / "favicon.svg").read_bytes()
+        return Response(data, media_type="image/svg+xml")
+
+    @app.get("/", response_class=HTMLResponse)
+    async def home(request: Request) -> Response:
+        templates: Jinja2Templates = request.app.state.templates
+        return templates.TemplateResponse(request, "index.html", {})
+
+    return app
+
+
+async def _sweep(rooms: RoomManager) -> None:
+    while True:
+        await asyncio.sleep(SWEEP_EVERY_S)
+        await rooms.sweep()
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(request, name, context, status_code=status)

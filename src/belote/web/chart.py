@@ -1,0 +1,102 @@
+"""The running totals of a score sheet as an inline SVG chart, drawn by the server.
+
+>>> svg = running_chart([{"NS": 92, "EW": 70}, {"NS": 92, "EW": 252}], 1000, ("Us", "Them"))
+>>> svg.startswith("<svg") and "Us" in svg and svg.count("<polyline") == 2
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from markupsafe import escape
+
+WIDTH: Final = 640
+HEIGHT: Final = 260
+LEFT: Final = 48
+RIGHT: Final = 16
+TOP: Final = 30
+BOTTOM: Final = 34
+COLOURS: Final = {"NS": "#1f6feb", "EW": "#d9480f"}
+
+
+def _nice_step(span: float) -> int:
+    """A round step giving about five grid lines over ``span``."""
+    raw = max(span / 5, 1)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for factor in (1, 2, 2.5, 5, 10):
+        step = factor * magnitude
+        if step >= raw:
+            return int(step)
+    return int(10 * magnitude)  # pragma: no cover
+
+
+def running_chart(
+    running: Sequence[Mapping[str, int]], target: int, team_names: Sequence[str]
+) -> str:
+    """Both teams' totals after each hand (from 0), with the target as a dashed line."""
+    points = [{"NS": 0, "EW": 0}, *running]
+    n = len(points) - 1
+    highest = max([target, *(p[t] for p in points for t in ("NS", "EW"))])
+    top = max(highest, 1) * 1.06
+    step = _nice_step(top)
+    inner_w = WIDTH - LEFT - RIGHT
+    inner_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (inner_w * i / n if n else 0)
+
+    def y(v: float) -> float:
+        return TOP + inner_h * (1 - v / top)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="Running totals after each hand" xmlns="http://www.w3.org/2000/svg">',
+        f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
+    ]
+    v = 0
+    while v <= top:
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'class="chart-grid"/>'
+            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
+            f'text-anchor="end">{v}</text>'
+        )
+        v += step
+    label_every = max(1, (n + 11) // 12)
+    for i in range(0, n + 1, label_every):
+        parts.append(
+            f'<text x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 16}" class="chart-label" '
+            f'text-anchor="middle">{i}</text>'
+        )
+    parts.append(
+        f'<text x="{LEFT + inner_w / 2:.1f}" y="{HEIGHT - 4}" class="chart-label" '
+        f'text-anchor="middle">hand</text>'
+    )
+    parts.append(
+        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
+        f'class="chart-target"/>'
+        f'<text x="{WIDTH - RIGHT - 4}" y="{y(target) - 5:.1f}" class="chart-label" '
+        f'text-anchor="end">target {target}</text>'
+    )
+    for k, team in enumerate(("NS", "EW")):
+        colour = COLOURS[team]
+        coords = " ".join(f"{x(i):.1f},{y(p[team]):.1f}" for i, p in enumerate(points))
+        parts.append(
+            f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2.5" '
+            f'stroke-linejoin="round" class="chart-line chart-{team}"/>'
+        )
+        for i, p in enumerate(points[1:], start=1):
+            parts.append(
+                f'<circle cx="{x(i):.1f}" cy="{y(p[team]):.1f}" r="3.5" fill="{colour}">'
+                f"<title>{escape(team_names[k])}: {p[team]} after hand {i}</title></circle>"
+            )
+        lx = LEFT + k * 170
+        parts.append(
+            f'<rect x="{lx}" y="9" width="14" height="4" fill="{colour}"/>'
+            f'<text x="{lx + 20}" y="15" class="chart-legend">'
+            f"{escape(team_names[k][:24])}</text>"
+        )
+    parts.append("</svg>")
+    return "".join(parts)

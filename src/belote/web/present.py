@@ -1,0 +1,156 @@
+"""How the web app shows the game: hands sorted for a person, declarations as a
+table says them, hand results, and Spanish card names for the moroccan profile.
+
+Everything here is a pure function of engine values; the JSON it builds holds
+cards by their canonical names (``JH``, ``TS``) only, the browser drawing them
+with French or Spanish faces (RULES.md §1.2).
+
+>>> from belote.cards import HEARTS, mask_of, parse_card
+>>> sort_hand(mask_of(parse_card(c) for c in "7S JH AS 9H TD 8C".split()), HEARTS)
+['JH', '9H', 'AS', '7S', 'TD', '8C']
+>>> spanish_message("trick 3: W may not play 7C: must overtrump (§6.3c)")
+'trick 3: W may not play 4 de bastos: must overtrump (§6.3c)'
+>>> symbol_message("trick 3: W may not play TC: must overtrump (§6.3c)")
+'trick 3: W may not play 10♣: must overtrump (§6.3c)'
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from typing import Any, Final
+
+from belote.cards import (
+    ALL_TRUMP,
+    NO_TRUMP,
+    PLAIN_ORDER,
+    SUIT_MASKS,
+    TRUMP_ORDER,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    card_symbol,
+    parse_card,
+    scan_forward,
+    spanish_name,
+    trump_name,
+)
+from belote.declarations import CARRE, Declaration
+from belote.hand import HandResult
+from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
+
+# Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
+_ALTERNATING: Final = (0, 1, 3, 2)
+_RED: Final = (False, True, True, False)  # ♠ ♥ ♦ ♣
+ALL_SUITS_MASK: Final = (1 << 32) - 1
+_CARD_CODE: Final = re.compile(r"\b([789TJQKA][SHDC])\b")
+
+
+def seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat]
+
+
+def parse_seat(text: object) -> int:
+    """``"N"`` → 0 … ``"W"`` → 3; anything else raises :class:`ValueError`."""
+    if isinstance(text, str) and len(text.strip()) == 1 and text.strip().upper() in SEAT_NAMES:
+        return SEAT_NAMES.index(text.strip().upper())
+    raise ValueError(f"not a seat: {text!r} (N, E, S or W)")
+
+
+def _strength(c: Card, trump: TrumpMode | None) -> int:
+    suit = c >> 3
+    if trump is not None and (suit == trump or trump == ALL_TRUMP):
+        return TRUMP_ORDER[c & 7]
+    return PLAIN_ORDER[c & 7]
+
+
+def suit_order(trump: TrumpMode | None, present: CardMask = ALL_SUITS_MASK) -> list[int]:
+    """Suits from left to right: the trump first, then the suits held so that
+    colours alternate as far as they can (♠ ♥ ♣ ♦ when all four are there)."""
+    held = [s for s in _ALTERNATING if present & SUIT_MASKS[s]]
+    lead = [trump] if trump is not None and trump < NO_TRUMP and trump in held else []
+    rest = [s for s in held if s not in lead]
+
+    def clashes(order: tuple[int, ...]) -> int:
+        seq = [*lead, *order]
+        return sum(1 for a, b in itertools.pairwise(seq) if _RED[a] == _RED[b])
+
+    best = min(itertools.permutations(rest), key=clashes) if rest else ()
+    out = [*lead, *best]
+    return out + [s for s in _ALTERNATING if s not in out]
+
+
+def sort_hand(hand: CardMask, trump: TrumpMode | None) -> list[str]:
+    """A hand as a player holds it: grouped by suit (trump first), strongest first."""
+    order = suit_order(trump, hand)
+    cards = sorted(
+        scan_forward(hand),
+        key=lambda c: (order.index(c >> 3), -_strength(c, trump)),
+    )
+    return [card_name(c) for c in cards]
+
+
+def spanish_message(text: str) -> str:
+    """An engine message with each card named the Spanish way (RULES.md §1.2)."""
+    return _CARD_CODE.sub(lambda m: spanish_name(parse_card(m.group(1))), text)
+
+
+def symbol_message(text: str) -> str:
+    """An engine message with each card written for people: ``10♥``, ``A♣``."""
+    return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(1))), text)
+
+
+def announced_type(d: Declaration) -> str:
+    """What the table hears at trick 1: the kind only (§7.4), never the cards."""
+    return "carré" if d.kind == CARRE else d.name
+
+
+def declaration_json(d: Declaration) -> dict[str, Any]:
+    """A declaration once it may be seen: its name, cards and points."""
+    return {"name": d.name, "cards": d.card_names(), "points": d.points}
+
+
+def trick_json(trick: Trick) -> dict[str, Any]:
+    return {
+        "leader": SEAT_NAMES[trick.leader],
+        "cards": [
+            {"seat": SEAT_NAMES[(trick.leader + i) & 3], "card": card_name(c)}
+            for i, c in enumerate(trick.cards)
+        ],
+        "winner": SEAT_NAMES[trick.winner],
+        "points": trick.points,
+    }
+
+
+def current_trick_json(leader: int, cards: Sequence[Card]) -> dict[str, Any]:
+    return {
+        "leader": SEAT_NAMES[leader],
+        "cards": [
+            {"seat": SEAT_NAMES[(leader + i) & 3], "card": card_name(c)}
+            for i, c in enumerate(cards)
+        ],
+    }
+
+
+def trump_text(mode: TrumpMode | None) -> str | None:
+    return None if mode is None else trump_name(mode)
+
+
+def result_json(result: HandResult) -> dict[str, Any]:
+    """A finished hand, everything public by then: contract, points, outcome, score."""
+    decl = result.declarations
+    return {
+        "contract": result.contract.to_json(),
+        "trick_points": dict(zip(TEAM_NAMES, result.trick_points, strict=True)),
+        "declarations": dict(zip(TEAM_NAMES, decl.points, strict=True)),
+        "declarations_winner": None if decl.winner is None else TEAM_NAMES[decl.winner],
+        "belote": None if result.belote_team is None else TEAM_NAMES[result.belote_team],
+        "belote_points": dict(zip(TEAM_NAMES, result.belote_points, strict=True)),
+        "capot": None if result.capot is None else TEAM_NAMES[result.capot],
+        "tricks_won": {
+            TEAM_NAMES[t]: sum(1 for tr in result.tricks if tr.winner & 1 == t) for t in (0, 1)
+        },
+        "score": result.score.to_json(),
+    }

@@ -1,0 +1,259 @@
+"""Card tables: a game against bots, rooms with friends, and their WebSocket.
+
+A table against bots is a room where the player takes seat S and bots the
+three others; a room with friends starts with four open seats.  The page
+(``/rooms/{id}``) is the same; ``static/table.js`` keeps the seat's token in
+the browser and talks to ``/ws/rooms/{id}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+
+from belote.bots import BOT_NAMES
+from belote.errors import BeloteError
+from belote.options import PROFILES
+from belote.play import SEAT_NAMES
+from belote.web.app import render
+from belote.web.present import parse_seat
+from belote.web.rooms import FINISHED, OPEN, Client, Room, RoomError, RoomManager
+
+router = APIRouter()
+log = logging.getLogger("belote.web")
+
+PLAYER_SEAT = 2  # S: the player sits at the bottom, as in card diagrams
+
+
+def _rooms(request: Request) -> RoomManager:
+    manager: RoomManager = request.app.state.rooms
+    return manager
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+def _target(text: str | None) -> int | None:
+    text = (text or "").strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RoomError(f"target: {text!r} is not a whole number") from None
+
+
+def _create(manager: RoomManager, form: Mapping[str, Any]) -> Room:
+    profile = form.get("profile") or "classic"
+    bots = form.get("bots") or "heuristic"
+    if not isinstance(bots, str) or bots.split(":")[0] not in BOT_NAMES:
+        raise RoomError(f"bots: {bots!r} is not one of {', '.join(BOT_NAMES)}")
+    target = form.get("target")
+    if isinstance(target, int) and not isinstance(target, bool):
+        target_value: int | None = target
+    else:
+        target_value = _target(target if isinstance(target, str) else None)
+    options = form.get("options") or {}
+    if not isinstance(options, dict):
+        raise RoomError(f"options: {options!r} is not an object of option names")
+    name = form.get("name") if isinstance(form.get("name"), str) else ""
+    return manager.create(str(profile), options, target_value, bots, str(name or ""))
+
+
+# --- pages --------------------------------------------------------------------------
+
+
+def _choices() -> dict[str, Any]:
+    return {"profiles": PROFILES, "bot_names": BOT_NAMES}
+
+
+@router.get("/play")
+def play_form(request: Request) -> Response:
+    return render(request, "play.html", {**_choices(), "values": {}, "error": None})
+
+
+@router.post("/play")
+async def play_create(request: Request) -> Response:
+    """A game against three bots: the player holds S, the game starts at once."""
+    form = await _form(request)
+    try:
+        room = _create(_rooms(request), form)
+        token = room.join(PLAYER_SEAT, form.get("player") or "You")
+        for other in range(4):
+            if other != PLAYER_SEAT:
+                room.fill_bot(other)
+        room.start()
+    except BeloteError as exc:
+        return render(request, "play.html", {**_choices(), "values": form, "error": str(exc)},
+                      status=422)
+    return RedirectResponse(
+        f"/rooms/{room.id}#seat={SEAT_NAMES[PLAYER_SEAT]}&token={token}", status_code=303)
+
+
+@router.get("/rooms")
+def room_list(request: Request) -> Response:
+    return _room_list(request, {}, None)
+
+
+def _room_list(request: Request, values: Mapping[str, str], error: str | None) -> Response:
+    rooms = [r for r in _rooms(request).rooms.values() if r.status != FINISHED]
+    rooms.sort(key=lambda r: -r.created)
+    listed = [{
+        "id": r.id,
+        "name": r.name or f"Room {r.id}",
+        "profile": r.rules.profile,
+        "status": r.status,
+        "open": sum(1 for s in r.seats if s.kind == OPEN),
+        "players": [s.name for s in r.seats if s.kind == "human"],
+    } for r in rooms[:50]]
+    return render(request, "rooms.html", {**_choices(), "rooms": listed, "values": values,
+                                          "error": error}, status=200 if error is None else 422)
+
+
+@router.post("/rooms")
+async def room_create(request: Request) -> Response:
+    form = await _form(request)
+    try:
+        room = _create(_rooms(request), form)
+    except BeloteError as exc:
+        return _room_list(request, form, str(exc))
+    return RedirectResponse(f"/rooms/{room.id}", status_code=303)
+
+
+@router.get("/rooms/{room_id}")
+def room_page(request: Request, room_id: str) -> Response:
+    try:
+        room = _rooms(request).get(room_id)
+    except RoomError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from None
+    return render(request, "room.html", {"room": room, "profile": room.rules.profile})
+
+
+# --- JSON ---------------------------------------------------------------------------
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    try:
+        body = await request.json()
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise HTTPException(status_code=400, detail="expected a JSON object")
+    return body
+
+
+def _get(request: Request, room_id: str) -> Room:
+    try:
+        return _rooms(request).get(room_id)
+    except RoomError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from None
+
+
+@router.post("/api/rooms")
+async def api_room_create(request: Request) -> Response:
+    """``{"profile", "options", "target", "bots", "name"}`` → ``{"id", "url", "state"}``."""
+    body = await _json(request)
+    try:
+        room = _create(_rooms(request), body)
+    except BeloteError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=422)
+    return JSONResponse({"id": room.id, "url": f"/rooms/{room.id}",
+                         "state": room.state_for(None)}, status_code=201)
+
+
+@router.get("/api/rooms/{room_id}")
+def api_room(request: Request, room_id: str) -> Response:
+    """What a spectator sees (no hand)."""
+    return JSONResponse(_get(request, room_id).state_for(None))
+
+
+@router.post("/api/rooms/{room_id}/seats")
+async def api_room_join(request: Request, room_id: str) -> Response:
+    """``{"seat": "N", "name": "Ann"}`` → ``{"seat", "token"}``; ``{"seat", "bot": true}``
+    puts a bot there instead."""
+    room = _get(request, room_id)
+    body = await _json(request)
+    try:
+        seat = parse_seat(body.get("seat"))
+        if body.get("bot") is True:
+            room.fill_bot(seat)
+            return JSONResponse({"seat": SEAT_NAMES[seat], "bot": True})
+        token = room.join(seat, body.get("name"))
+    except (BeloteError, ValueError) as exc:
+        return JSONResponse({"error": str(exc)}, status_code=409)
+    return JSONResponse({"seat": SEAT_NAMES[seat], "token": token})
+
+
+@router.post("/api/rooms/{room_id}/start")
+async def api_room_start(request: Request, room_id: str) -> Response:
+    """``{"token"}`` of a seated player: empty seats get bots, the first deal is dealt."""
+    room = _get(request, room_id)
+    body = await _json(request)
+    if room.seat_of_token(body.get("token")) is None:
+        return JSONResponse({"error": "only a seated player may start the game"},
+                            status_code=403)
+    try:
+        room.start()
+    except BeloteError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=409)
+    return JSONResponse(room.state_for(None))
+
+
+# --- the WebSocket ----------------------------------------------------------------------
+
+
+@router.websocket("/ws/rooms/{room_id}")
+async def room_socket(websocket: WebSocket, room_id: str) -> None:
+    """One connection to a room.  The first message should be ``{"type": "hello",
+    "token": ...}`` (the token left out for a spectator); see :mod:`belote.web.rooms`."""
+    await websocket.accept()
+    manager: RoomManager = websocket.app.state.rooms
+    try:
+        room = manager.get(room_id)
+    except RoomError as exc:
+        await websocket.send_text(json.dumps({"type": "error", "message": str(exc),
+                                              "fatal": True}))
+        await websocket.close(code=4404)
+        return
+    client = Client(websocket.send_text)
+    writer = asyncio.create_task(_write(client))
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            text = message.get("text")
+            try:
+                msg = json.loads(text) if text is not None else None
+            except ValueError:
+                msg = None
+            if msg is None:
+                client.push_json({"type": "error", "message": "a message is JSON text"})
+                continue
+            try:
+                room.handle(client, msg)
+            except Exception:  # a bug must not cut the connection
+                log.exception("room %s: message %r", room.id, text)
+                client.push_json({"type": "error", "message": "internal error"})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.detach(client)
+        client.close()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _write(client: Client) -> None:
+    with contextlib.suppress(Exception):
+        await client.pump()

@@ -1,0 +1,343 @@
+"""Score sheet pages: list, create, the calculator form, undo, edit, chart, export.
+
+The pages use the same database and the same :class:`~belote.sheets.SheetStore`
+as ``belote sheet``.  A refused hand re-renders the page with the message next
+to the form and every field as it was typed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, HTTPException, Request, UploadFile
+from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from belote.errors import BeloteError, InvalidRecordError
+from belote.options import PROFILES, make_rules
+from belote.scoring import hand_entry_to_json, parse_hand_entry, score_hand
+from belote.sheets import SheetNotFoundError, SheetStore
+from belote.web.app import SheetAccess, render
+from belote.web.chart import running_chart
+from belote.web.forms import (
+    DECLARATION_VALUES,
+    FORM_FIELDS,
+    contract_choices,
+    entry_to_form,
+    form_to_entry,
+    trump_choices,
+    wants_trump,
+)
+
+router = APIRouter()
+T = TypeVar("T")
+
+TARGET_CHOICES = (500, 501, 700, 1000, 1001, 1500, 2000, 3000)
+
+
+def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
+    access: SheetAccess = request.app.state.sheets
+    with access.open() as store:
+        return fn(store)
+
+
+def _not_found(exc: SheetNotFoundError) -> HTTPException:
+    return HTTPException(status_code=404, detail=str(exc))
+
+
+async def _form(request: Request) -> dict[str, str]:
+    data = await request.form()
+    return {k: v for k, v in data.items() if isinstance(v, str)}
+
+
+# --- the list ---------------------------------------------------------------------------
+
+
+@router.get("/sheets")
+def sheet_list(request: Request) -> Response:
+    return _list_page(request, {}, None)
+
+
+def _list_page(request: Request, values: Mapping[str, str], error: str | None) -> Response:
+    sheets = _with_store(request, lambda s: s.sheets())
+    return render(request, "sheets.html", {
+        "sheets": list(reversed(sheets)),
+        "profiles": PROFILES,
+        "targets": TARGET_CHOICES,
+        "values": values,
+        "error": error,
+    }, status=200 if error is None else 422)
+
+
+@router.post("/sheets")
+async def sheet_create(request: Request) -> Response:
+    form = await _form(request)
+    try:
+        target_text = form.get("target", "").strip()
+        target: int | None = None
+        if target_text:
+            try:
+                target = int(target_text)
+            except ValueError:
+                raise InvalidRecordError(
+                    f"target: {target_text!r} is not a whole number") from None
+        names = (form.get("team_ns", "").strip() or "NS", form.get("team_ew", "").strip() or "EW")
+        profile = form.get("profile", "classic")
+        players_text = form.get("players", "4").strip() or "4"
+        if players_text not in ("4", "5", "6", "7"):
+            raise InvalidRecordError(f"players: {players_text!r} is not 4, 5, 6 or 7")
+        players = None if players_text == "4" else int(players_text)
+        player_names = form.get("player_names", "").strip() or None
+
+        def create(store: SheetStore) -> dict[str, Any]:
+            return store.create(
+                profile, target=target, name=form.get("name") or None,
+                team_names=names if players is None else None, players=players,
+                player_names=player_names if players is not None else None)
+
+        state = await _run(request, create)
+    except BeloteError as exc:
+        return await run_in_threadpool(_list_page, request, form, str(exc))
+    return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
+
+
+async def _run(request: Request, fn: Callable[[SheetStore], T]) -> T:
+    return await run_in_threadpool(_with_store, request, fn)
+
+
+@router.post("/sheets/import")
+async def sheet_import(request: Request, file: UploadFile) -> Response:
+    raw = await file.read()
+    try:
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InvalidRecordError(f"import: {file.filename!r} is not a JSON file: {exc}"
+                                     ) from None
+        state = await _run(request, lambda s: s.import_json(obj))
+    except BeloteError as exc:
+        return await run_in_threadpool(_list_page, request, {}, str(exc))
+    return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
+
+
+# --- one sheet ----------------------------------------------------------------------
+
+
+def _load(request: Request, sheet_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    def load(store: SheetStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        state = store.state(sheet_id)
+        _, entries = store.load(sheet_id)
+        return state, [hand_entry_to_json(e) for e in entries]
+
+    try:
+        return _with_store(request, load)
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+
+
+def _sheet_context(
+    state: dict[str, Any], entries: list[dict[str, Any]]
+) -> dict[str, Any]:
+    rules = make_rules(state["profile"], state["options"])
+    names = state["team_names"]
+    seatings: list[dict[str, Any]] = []
+    if state.get("players"):
+        # RULES.md §13: the teams change every hand; "NS" is the hand's first team.
+        player_names = state["player_names"]
+        seatings = state["seatings"]
+
+        def teams(seating: dict[str, Any]) -> dict[str, str]:
+            return {t: " & ".join(player_names[p - 1] for p in seating["teams"][k])
+                    for k, t in enumerate(("NS", "EW"))}
+
+        names = teams(state["next"]) if state.get("next") else {
+            "NS": "1st team", "EW": "2nd team"}
+    rows = []
+    for i, entry in enumerate(entries):
+        row_names = names
+        out: list[str] = []
+        if state.get("players"):
+            row_names = teams(seatings[i])
+            out = [state["player_names"][p - 1] for p in seatings[i]["out"]]
+        rows.append({
+            "number": i + 1,
+            "entry": entry,
+            "score": state["hands"][i],
+            "running": state["running"][i],
+            "names": row_names,
+            "out": out,
+        })
+    next_out: list[str] = []
+    next_dealer = None
+    if state.get("players") and state.get("next"):
+        next_out = [state["player_names"][p - 1] for p in state["next"]["out"]]
+        next_dealer = state["player_names"][state["next"]["dealer"] - 1]
+    return {
+        "state": state,
+        "rows": rows,
+        "rules": rules,
+        "names": names,
+        "next_out": next_out,
+        "next_dealer": next_dealer,
+        "chart": "" if state.get("players") else running_chart(
+            state["running"], state["target"], (names["NS"], names["EW"])),
+        "contracts": contract_choices(rules) if rules.is_auction else [],
+        "trumps": trump_choices(rules),
+        "wants_trump": wants_trump(rules),
+        "declaration_values": DECLARATION_VALUES,
+    }
+
+
+def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
+                error: str | None = None) -> Response:
+    state, entries = _load(request, sheet_id)
+    context = _sheet_context(state, entries)
+    context["values"] = dict(values or {})
+    context["error"] = error
+    return render(request, "sheet.html", context, status=200 if error is None else 422)
+
+
+@router.get("/sheets/{sheet_id}")
+def sheet_show(request: Request, sheet_id: int) -> Response:
+    return _sheet_page(request, sheet_id)
+
+
+@router.post("/sheets/{sheet_id}/hands")
+async def sheet_add(request: Request, sheet_id: int) -> Response:
+    form = await _form(request)
+    values = {k: form.get(k, "") for k in FORM_FIELDS}
+    try:
+        def add(store: SheetStore) -> dict[str, Any]:
+            info, _ = store.load(sheet_id)
+            entry = form_to_entry(form, info.rules())
+            return store.add_hand(sheet_id, entry)
+
+        await _run(request, add)
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    except BeloteError as exc:
+        return await run_in_threadpool(_sheet_page, request, sheet_id, values, str(exc))
+    return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
+
+
+@router.post("/sheets/{sheet_id}/undo")
+async def sheet_undo(request: Request, sheet_id: int) -> Response:
+    try:
+        await _run(request, lambda s: s.undo(sheet_id))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    except BeloteError as exc:
+        return await run_in_threadpool(_sheet_page, request, sheet_id, None, str(exc))
+    return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
+
+
+@router.post("/sheets/{sheet_id}/delete")
+async def sheet_delete(request: Request, sheet_id: int) -> Response:
+    try:
+        await _run(request, lambda s: s.delete(sheet_id))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    return RedirectResponse("/sheets", status_code=303)
+
+
+def _edit_page(request: Request, sheet_id: int, number: int,
+               values: Mapping[str, str] | None, error: str | None) -> Response:
+    state, entries = _load(request, sheet_id)
+    if not 1 <= number <= len(entries):
+        raise HTTPException(status_code=404,
+                            detail=f"sheet {sheet_id} has no hand {number}")
+    context = _sheet_context(state, entries)
+    context["number"] = number
+    context["values"] = dict(values) if values is not None else entry_to_form(
+        entries[number - 1])
+    context["error"] = error
+    return render(request, "edit_hand.html", context, status=200 if error is None else 422)
+
+
+@router.get("/sheets/{sheet_id}/hands/{number}/edit")
+def sheet_edit_form(request: Request, sheet_id: int, number: int) -> Response:
+    return _edit_page(request, sheet_id, number, None, None)
+
+
+@router.post("/sheets/{sheet_id}/hands/{number}")
+async def sheet_edit(request: Request, sheet_id: int, number: int) -> Response:
+    form = await _form(request)
+    values = {k: form.get(k, "") for k in FORM_FIELDS}
+    try:
+        def edit(store: SheetStore) -> dict[str, Any]:
+            info, _ = store.load(sheet_id)
+            return store.edit_hand(sheet_id, number, form_to_entry(form, info.rules()))
+
+        await _run(request, edit)
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    except BeloteError as exc:
+        return await run_in_threadpool(_edit_page, request, sheet_id, number, values, str(exc))
+    return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
+
+
+@router.get("/sheets/{sheet_id}/export.json")
+def sheet_export_json(request: Request, sheet_id: int) -> Response:
+    try:
+        doc = _with_store(request, lambda s: s.export_json(sheet_id))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    return Response(
+        json.dumps(doc, ensure_ascii=False, indent=2), media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="sheet-{sheet_id}.json"'})
+
+
+@router.get("/sheets/{sheet_id}/export.csv")
+def sheet_export_csv(request: Request, sheet_id: int) -> Response:
+    try:
+        text = _with_store(request, lambda s: s.export_csv(sheet_id))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    return Response(
+        text, media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="sheet-{sheet_id}.csv"'})
+
+
+# --- JSON ---------------------------------------------------------------------------
+
+
+@router.get("/api/sheets/{sheet_id}")
+def api_sheet(request: Request, sheet_id: int) -> Response:
+    try:
+        return JSONResponse(_with_store(request, lambda s: s.state(sheet_id)))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+
+
+@router.post("/api/sheets/{sheet_id}/preview")
+async def api_preview(request: Request, sheet_id: int) -> Response:
+    """What the calculator form would add: both teams' trick points (the other
+    team's worked out by the server) and the hand's score with the sheet's reserve."""
+    try:
+        form = await request.json()
+    except ValueError:
+        return JSONResponse({"error": "the preview takes the form as a JSON object"},
+                            status_code=400)
+    if not isinstance(form, dict):
+        return JSONResponse({"error": "the preview takes the form as a JSON object"},
+                            status_code=400)
+
+    def preview(store: SheetStore) -> dict[str, Any]:
+        info, _ = store.load(sheet_id)
+        reserve = store.state(sheet_id)["reserve"]
+        rules = info.rules()
+        entry = parse_hand_entry(form_to_entry(form, rules), rules, "hand")
+        return {
+            "trick_points": {"NS": entry.trick_points[0], "EW": entry.trick_points[1]},
+            "score": score_hand(rules, dataclasses.replace(entry, reserve=reserve)).to_json(),
+        }
+
+    try:
+        return JSONResponse(await _run(request, preview))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    except BeloteError as exc:
+        return JSONResponse({"error": str(exc)}, status_code=422)

@@ -1,0 +1,106 @@
+// The score calculator form: the other team's trick points worked out as you type
+// (162 minus them, or 252 and 0 for a capot), and the hand's score asked of the server.
+(() => {
+  "use strict";
+  const form = document.getElementById("hand-form");
+  if (!form) return;
+  const points = form.elements.namedItem("points");
+  const other = document.getElementById("other-points");
+  const preview = document.getElementById("preview");
+  const errorBox = document.getElementById("form-error");
+  const url = form.dataset.preview;
+  const scaledTa = form.dataset.scaledTa === "true";
+  let timer = null;
+  let asked = 0;
+
+  function value(name) {
+    const el = form.elements.namedItem(name);
+    if (!el) return "";
+    if (el instanceof RadioNodeList) return el.value || "";
+    return el.value || "";
+  }
+
+  function total() {
+    return scaledTa && value("trump") === "TA" ? 258 : 162;
+  }
+
+  function otherPoints() {
+    const capot = value("capot");
+    const team = value("points_team");
+    points.disabled = !!capot;
+    if (capot) {
+      other.textContent = capot === team ? "0 (capot)" : "252 (capot)";
+      return;
+    }
+    const text = points.value.trim();
+    if (!/^\d+$/.test(text)) {
+      other.textContent = "–";
+      return;
+    }
+    const n = parseInt(text, 10);
+    other.textContent = n > total() ? `more than ${total()}?` : String(total() - n);
+  }
+
+  function fields() {
+    const out = {};
+    for (const el of form.elements) {
+      if (!el.name) continue;
+      if ((el.type === "radio" || el.type === "checkbox") && !el.checked) continue;
+      out[el.name] = el.value;
+    }
+    return out;
+  }
+
+  function names() {
+    const out = {};
+    for (const t of ["NS", "EW"]) {
+      const label = form.querySelector(`.seg-item.team-${t} span`);
+      out[t] = label ? label.textContent : t;
+    }
+    return out;
+  }
+
+  async function askPreview() {
+    if (!url || !value("taker")) {
+      preview.textContent = "";
+      return;
+    }
+    const ticket = ++asked;
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(fields()),
+      });
+      const data = await response.json();
+      if (ticket !== asked) return;
+      if (data.error) {
+        preview.className = "preview pending";
+        preview.textContent = data.error;
+        return;
+      }
+      const n = names();
+      const s = data.score;
+      preview.className = "preview outcome-" + s.outcome;
+      preview.textContent = `${s.outcome}: ${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` +
+        (s.reserve ? ` (reserve ${s.reserve})` : "");
+    } catch (e) {
+      preview.textContent = "";
+    }
+  }
+
+  function changed() {
+    otherPoints();
+    clearTimeout(timer);
+    timer = setTimeout(askPreview, 150);
+  }
+
+  form.addEventListener("input", changed);
+  form.addEventListener("change", changed);
+  form.addEventListener("submit", () => {
+    points.disabled = false;
+    if (errorBox) errorBox.hidden = true;
+  });
+  otherPoints();
+  if (value("taker")) askPreview();
+})();

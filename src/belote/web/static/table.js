@@ -1,0 +1,532 @@
+// The card table: one WebSocket to the room; the server holds the game and every rule.
+// This script only draws the state of our seat and sends what we choose to do.
+(() => {
+  "use strict";
+  const root = document.getElementById("room");
+  if (!root) return;
+  const roomId = root.dataset.room;
+  const spanish = root.dataset.deck === "spanish";
+  const storeKey = "belote-room-" + roomId;
+  const SEATS = "NESW";
+  const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
+  const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+  const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const SP_SUITS = { S: "espadas", H: "copas", D: "oros", C: "bastos" };
+  const SP_NUMBERS = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
+  const SP_NAMES = { 7: "4", 8: "5", 9: "6", T: "7", J: "sota", Q: "caballo", K: "rey", A: "as" };
+
+  const $ = (id) => document.getElementById(id);
+  const esc = (text) => String(text).replace(/[&<>"']/g, (c) => (
+    { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+
+  let state = null;
+  let ws = null;
+  let retries = 0;
+  let stopped = false;
+  let lastError = "";
+  let errorVersion = -1;
+  let showLast = false;
+
+  // --- the seat's secret token -------------------------------------------------------
+  function readToken() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    if (hash.get("token")) {
+      localStorage.setItem(storeKey, JSON.stringify({ seat: hash.get("seat"), token: hash.get("token") }));
+      history.replaceState(null, "", location.pathname);
+    }
+    try {
+      const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
+      return saved && saved.token ? saved.token : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // --- names of cards, suits and calls ---------------------------------------------------
+  function rankLabel(code) {
+    const r = code[0];
+    return spanish ? SP_NUMBERS[r] : (r === "T" ? "10" : r);
+  }
+  function cardText(code) {
+    if (spanish) return SP_NAMES[code[0]] + " de " + SP_SUITS[code[1]];
+    return rankLabel(code) + SYMBOLS[code[1]];
+  }
+  function suitText(s) {
+    if (s === "SA") return "no trump";
+    if (s === "TA") return "all trumps";
+    return spanish ? SP_SUITS[s] : SYMBOLS[s];
+  }
+  function callText(call) {
+    if (call === "pass" || call === "take" || call === "coinche" || call === "surcoinche") return call;
+    let m = /^(capot|generale)(SA|TA|[SHDC])$/.exec(call);
+    if (m) return (m[1] === "generale" ? "générale" : "capot") + " " + suitText(m[2]);
+    m = /^(\d+)(SA|TA|[SHDC])$/.exec(call);
+    if (m) return m[1] + " " + suitText(m[2]);
+    if (/^[SHDC]$/.test(call)) return suitText(call);
+    if (call === "SA" || call === "TA") return suitText(call);
+    return call;
+  }
+  function trumpOf(deal) {
+    return deal && deal.contract ? deal.contract.trump : null;
+  }
+  function isTrump(code, trump) {
+    return trump === "TA" || code[1] === trump;
+  }
+
+  function cardHtml(code, opts) {
+    const o = opts || {};
+    const cls = ["card", "suit-" + code[1]];
+    if (spanish) cls.push("spanish");
+    if (o.trump) cls.push("trump");
+    if (o.legal) cls.push("legal");
+    if (o.dim) cls.push("illegal");
+    if (o.small) cls.push("small");
+    if (o.extra) cls.push(o.extra);
+    const tag = o.button ? "button" : "div";
+    const attrs = o.button ? ' type="button"' : "";
+    const face = spanish
+      ? `<span class="corner">${rankLabel(code)}</span><span class="pip sp">${SP_SUITS[code[1]]}</span>`
+      : `<span class="corner">${rankLabel(code)}<br>${SYMBOLS[code[1]]}</span><span class="pip">${SYMBOLS[code[1]]}</span>`;
+    const star = o.trump ? '<span class="trump-mark" title="trump">★</span>' : "";
+    return `<${tag} class="${cls.join(" ")}" data-card="${code}" title="${esc(cardText(code))}"${attrs}>${face}${star}</${tag}>`;
+  }
+
+  // --- where each seat sits on the screen ------------------------------------------------
+  function mySeat() {
+    return state && state.you ? state.you.seat : null;
+  }
+  function position(seat) {
+    const base = SEATS.indexOf(mySeat() || "S");
+    const rel = (SEATS.indexOf(seat) - base + 4) % 4;
+    if (rel === 0) return "bottom";
+    if (rel === 2) return "top";
+    const nextOnRight = state.direction !== "clockwise"; // anticlockwise: the next player sits on the right
+    return (rel === 1) === nextOnRight ? "right" : "left";
+  }
+  function teamOf(seat) {
+    return seat === "N" || seat === "S" ? "NS" : "EW";
+  }
+  function teamName(team) {
+    if (!state) return team;
+    const a = state.seats.find((s) => s.seat === team[0]);
+    const b = state.seats.find((s) => s.seat === team[1]);
+    return `${a.name || team[0]} & ${b.name || team[1]}`;
+  }
+
+  // --- the connection ------------------------------------------------------------------
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(proto + location.host + "/ws/rooms/" + encodeURIComponent(roomId));
+    ws.onopen = () => {
+      retries = 0;
+      notice("");
+      ws.send(JSON.stringify({ type: "hello", token: readToken() }));
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (msg.type === "state") {
+        if (state && msg.version !== state.version) showLast = false;
+        state = msg;
+        if (msg.version !== errorVersion) lastError = "";
+        render();
+      } else if (msg.type === "welcome") {
+        if (msg.token) localStorage.setItem(storeKey, JSON.stringify({ seat: msg.seat, token: msg.token }));
+      } else if (msg.type === "error") {
+        if (msg.code === "bad_token") localStorage.removeItem(storeKey);
+        if (msg.fatal) {
+          stopped = true;
+          notice(msg.message);
+          return;
+        }
+        lastError = msg.message;
+        errorVersion = state ? state.version : -1;
+        renderMessage();
+      }
+    };
+    ws.onclose = () => {
+      if (stopped) return;
+      retries += 1;
+      const wait = Math.min(5000, 500 * retries);
+      notice("Connection lost; reconnecting…");
+      setTimeout(connect, wait);
+    };
+  }
+  function send(obj) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
+  }
+  function notice(text) {
+    const el = $("notice");
+    el.textContent = text;
+    el.hidden = !text;
+  }
+
+  // --- drawing -----------------------------------------------------------------------
+  function render() {
+    const st = state;
+    root.dataset.status = st.status;
+    root.dataset.version = st.version;
+    root.dataset.seat = mySeat() || "";
+    const deal = st.deal;
+    root.dataset.phase = deal ? deal.phase : "";
+    root.dataset.myturn = deal && mySeat() && deal.turn === mySeat() && !st.between_deals ? "1" : "0";
+    $("share-link").value = location.origin + "/rooms/" + roomId;
+    const inLobby = st.status === "waiting";
+    $("lobby").hidden = !inLobby;
+    $("table").hidden = inLobby;
+    $("side").hidden = inLobby;
+    if (st.error) notice(st.error);
+    if (inLobby) {
+      renderLobby();
+      $("result").hidden = true;
+      return;
+    }
+    $("controls").hidden = st.between_deals;
+    renderSeats();
+    renderCenter();
+    renderControls();
+    renderSide();
+    renderResult();
+    renderMessage();
+  }
+
+  function renderLobby() {
+    const me = mySeat();
+    const html = state.seats.map((s) => {
+      const team = teamOf(s.seat);
+      let who;
+      let buttons = "";
+      if (s.kind === "open") {
+        who = '<span class="muted-light">empty</span>';
+        if (!me) buttons += `<button class="btn primary small" type="button" data-sit="${s.seat}">Sit here</button>`;
+        else buttons += `<button class="btn small" type="button" data-bot="${s.seat}">Add a bot</button>`;
+      } else if (s.kind === "bot") {
+        who = `${esc(s.name)} <span class="chip bot">bot</span>`;
+        if (!me) buttons += `<button class="btn small" type="button" data-sit="${s.seat}">Sit here</button>`;
+      } else {
+        who = `${esc(s.name)}${s.seat === me ? " <em>(you)</em>" : ""}${s.connected ? "" : ' <span class="muted-light">(away)</span>'}`;
+      }
+      return `<div class="lobby-seat team-${team} ${s.seat === me ? "mine" : ""}" data-seat="${s.seat}">
+        <div class="lobby-seat-name">${SEAT_WORDS[s.seat]} <span class="team-tag">${team}</span></div>
+        <div class="lobby-seat-who">${who}</div><div>${buttons}</div></div>`;
+    }).join("");
+    $("lobby-seats").innerHTML = html;
+    $("start").disabled = !me;
+    $("leave").hidden = !me;
+  }
+
+  function seatBadges(s, deal) {
+    let out = "";
+    if (deal && deal.dealer === s.seat) out += '<span class="chip dealer" title="dealer">dealer</span>';
+    if (s.kind === "bot") out += '<span class="chip bot" title="bot">bot</span>';
+    else if (s.bot_playing) out += '<span class="chip away" title="away: a bot plays for now">away · bot plays</span>';
+    return out;
+  }
+
+  function lastCall(deal, seat) {
+    if (!deal || deal.phase !== "bidding") return null;
+    for (let i = deal.calls.length - 1; i >= 0; i -= 1) {
+      if (deal.calls[i].seat === seat) return deal.calls[i].call;
+    }
+    return null;
+  }
+
+  function renderSeats() {
+    const deal = state.deal;
+    const me = mySeat();
+    for (const pos of ["top", "left", "right", "bottom"]) $("pos-" + pos).innerHTML = "";
+    for (const s of state.seats) {
+      const pos = position(s.seat);
+      const el = $("pos-" + pos);
+      const turn = deal && deal.turn === s.seat && !state.between_deals;
+      el.className = `seat-box pos-${pos} team-${teamOf(s.seat)}${turn ? " turn" : ""}`;
+      el.dataset.seat = s.seat;
+      let extra = "";
+      const call = lastCall(deal, s.seat);
+      if (call) extra += `<div class="bubble">${esc(callText(call))}</div>`;
+      if (deal && deal.announced[s.seat]) extra += `<div class="bubble decl">${esc(deal.announced[s.seat].join(", "))}</div>`;
+      if (deal) {
+        const said = deal.belote.filter((b) => b.seat === s.seat);
+        if (said.length) extra += `<div class="bubble belote">${said.length === 1 ? "belote" : "belote · rebelote"}</div>`;
+        if (deal.shown[s.seat]) {
+          extra += deal.shown[s.seat].map((d) => `<div class="shown">${esc(d.name)}: ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
+        }
+      }
+      let backs = "";
+      if (pos !== "bottom" || !me) {
+        const n = deal ? deal.card_counts[s.seat] : 0;
+        backs = `<div class="backs" aria-label="${n} cards">${'<span class="back"></span>'.repeat(n)}</div>`;
+      }
+      let sit = "";
+      if (!me && s.kind === "bot" && state.status === "playing") {
+        sit = `<button class="btn small" type="button" data-sit="${s.seat}">Sit here</button>`;
+      }
+      const you = s.seat === me && s.name !== "You" ? " (you)" : "";
+      el.innerHTML = `<div class="seat-head"><span class="seat-name">${esc(s.name || SEAT_WORDS[s.seat])}${you}</span>
+        <span class="seat-dir">${SEAT_WORDS[s.seat]}</span>${seatBadges(s, deal)}${turn ? `<span class="chip to-play">${deal.phase === "bidding" ? "to speak" : "to play"}</span>` : ""}</div>
+        ${backs}${extra}${sit}`;
+    }
+  }
+
+  function renderCenter() {
+    const deal = state.deal;
+    const trick = $("trick");
+    const info = $("center-info");
+    trick.innerHTML = "";
+    info.innerHTML = "";
+    if (!deal) return;
+    const trump = trumpOf(deal);
+    if (deal.phase === "bidding" || (deal.phase === "all_pass" && deal.turned)) {
+      if (deal.turned) {
+        trick.innerHTML = `<div class="turned">${cardHtml(deal.turned)}<div class="caption">turned card</div></div>`;
+      }
+      const turn = deal.turn ? SEAT_WORDS[deal.turn] : "";
+      info.textContent = deal.phase === "bidding" ? `Bidding — ${turn} to speak` : "";
+      return;
+    }
+    let cards = deal.trick.cards;
+    let done = null;
+    if (!cards.length && deal.last_trick) {
+      cards = deal.last_trick.cards;
+      done = deal.last_trick;
+    }
+    trick.innerHTML = cards.map((p) => `<div class="played at-${position(p.seat)}${done && done.winner === p.seat ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: done ? "done" : "" })}</div>`).join("");
+    if (done) {
+      info.textContent = `${SEAT_WORDS[done.winner]} wins the trick (${done.points})`;
+    } else if (deal.turn) {
+      info.textContent = `Trick ${deal.tricks + 1} — ${SEAT_WORDS[deal.turn]} to play`;
+    }
+  }
+
+  function renderControls() {
+    const deal = state.deal;
+    const me = mySeat();
+    const hand = $("hand");
+    const bidding = $("bidding");
+    const options = $("play-options");
+    bidding.hidden = true;
+    options.hidden = true;
+    hand.innerHTML = "";
+    if (!deal || !me || !deal.hand) return;
+    const trump = trumpOf(deal);
+    const myTurn = deal.turn === me && !state.between_deals;
+    const legal = new Set(myTurn && deal.phase === "play" ? deal.legal : []);
+    hand.innerHTML = deal.hand.map((c) => cardHtml(c, {
+      button: true,
+      trump: trump && isTrump(c, trump),
+      legal: legal.has(c),
+      dim: myTurn && deal.phase === "play" && !legal.has(c),
+    })).join("");
+    hand.classList.toggle("my-turn", myTurn && deal.phase === "play");
+    if (myTurn && deal.phase === "bidding") {
+      bidding.hidden = false;
+      bidding.innerHTML = state.auction ? auctionHtml(deal.legal) : takePassHtml(deal);
+    } else if (deal.can_coinche && !state.between_deals) {
+      bidding.hidden = false;
+      bidding.innerHTML = '<div class="call-row"><button type="button" class="btn warn" data-call="coinche">Coinche now</button></div>';
+    }
+    if (deal.phase === "play") {
+      const first = deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
+      $("my-decls").textContent = deal.declarations.length
+        ? "(" + deal.declarations.map((d) => `${d.name}, ${d.points}`).join("; ") + ")" : "";
+      options.hidden = !(first || deal.holds_belote);
+      $("opt-declare").parentElement.hidden = !first;
+      $("belote-opt").hidden = !deal.holds_belote;
+    }
+  }
+
+  function takePassHtml(deal) {
+    const buttons = deal.legal.map((call) => {
+      let label = callText(call);
+      if (call === "take" && deal.turned) label = "Take " + suitText(deal.turned[1]);
+      else if (call === "pass") label = "Pass";
+      else if (/^[SHDC]$/.test(call)) label = (spanish ? "" : SYMBOLS[call] + " ") + (spanish ? SP_SUITS[call] : SUIT_WORDS[call]);
+      const cls = call === "pass" ? "btn" : `btn primary suit-btn suit-${call === "take" && deal.turned ? deal.turned[1] : call}`;
+      return `<button type="button" class="${cls}" data-call="${call}">${esc(label)}</button>`;
+    });
+    return `<div class="call-row">${buttons.join("")}</div>`;
+  }
+
+  function auctionHtml(legal) {
+    const bids = {};
+    const special = [];
+    for (const call of legal) {
+      const m = /^(\d+|capot|generale)(SA|TA|[SHDC])$/.exec(call);
+      if (m) (bids[m[1]] = bids[m[1]] || []).push(m[2]);
+      else special.push(call);
+    }
+    const values = Object.keys(bids);
+    const chosen = values.includes(auctionHtml.value) ? auctionHtml.value : values[0];
+    let html = '<div class="call-row">';
+    html += special.map((c) => `<button type="button" class="btn ${c === "pass" ? "" : "warn"}" data-call="${c}">${esc(c === "pass" ? "Pass" : c)}</button>`).join("");
+    if (values.length) {
+      html += `<select id="bid-value" aria-label="Bid value">${values.map((v) => `<option value="${v}" ${v === chosen ? "selected" : ""}>${v === "generale" ? "générale" : v}</option>`).join("")}</select>`;
+      html += (bids[chosen] || []).map((s) => `<button type="button" class="btn primary suit-btn suit-${s}" data-call="${chosen}${s}">${esc(suitText(s))}</button>`).join("");
+    }
+    return html + "</div>";
+  }
+
+  function contractText(deal) {
+    const c = deal && deal.contract;
+    if (!c) return "";
+    let text = `${SEAT_WORDS[c.taker]} took ${suitText(c.trump)}`;
+    if (c.value !== null && c.value !== undefined) text = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
+    if (c.multiplier === 2) text += " · coinched";
+    if (c.multiplier === 4) text += " · surcoinched";
+    return text;
+  }
+
+  function renderSide() {
+    const deal = state.deal;
+    let box = "";
+    if (deal) {
+      box += `<h3>Deal ${deal.number}</h3>`;
+      const c = contractText(deal);
+      box += c ? `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>` : '<p class="muted-light">Bidding…</p>';
+      if (deal.phase === "play" || deal.phase === "over") {
+        box += `<p>Tricks: <b>${deal.tricks_won.NS}</b> N–S · <b>${deal.tricks_won.EW}</b> E–W</p>`;
+      }
+    }
+    $("contract-box").innerHTML = box;
+    const sc = state.score;
+    if (sc) {
+      let rows = sc.running.map((r, i) => `<tr><td>${i + 1}</td><td class="num">+${sc.hands[i].score.NS}</td><td class="num">+${sc.hands[i].score.EW}</td><td class="num"><b>${r.NS}</b></td><td class="num"><b>${r.EW}</b></td></tr>`).join("");
+      if (!rows) rows = '<tr><td colspan="5" class="muted-light">no hand scored yet</td></tr>';
+      $("score").innerHTML = `<div class="totals"><div class="team-NS"><span>${esc(teamName("NS"))}</span><b id="total-NS">${sc.totals.NS}</b></div>
+        <div class="team-EW"><span>${esc(teamName("EW"))}</span><b id="total-EW">${sc.totals.EW}</b></div></div>
+        ${sc.reserve ? `<p class="reserve-note">Reserve (litige): ${sc.reserve}</p>` : ""}
+        <p class="muted-light">to ${state.target}</p>
+        <table class="mini"><thead><tr><th>#</th><th>N–S</th><th>E–W</th><th>N–S</th><th>E–W</th></tr></thead><tbody>${rows}</tbody></table>`;
+    }
+    const lt = deal && deal.last_trick;
+    $("last-trick-btn").disabled = !lt;
+    $("last-trick-btn").textContent = showLast ? "Hide the last trick" : "Show the last trick";
+    const ltEl = $("last-trick");
+    ltEl.hidden = !(lt && showLast);
+    if (lt && showLast) {
+      ltEl.innerHTML = lt.cards.map((p) => `<div class="lt-card${p.seat === lt.winner ? " winner" : ""}"><span>${SEAT_WORDS[p.seat]}</span>${cardHtml(p.card, { small: true })}</div>`).join("") +
+        `<p>${SEAT_WORDS[lt.winner]} won it: ${lt.points} points</p>`;
+    }
+    let calls = "";
+    if (deal && deal.calls.length) {
+      calls = "<h3>Calls</h3><ol class='calls'>" + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
+    }
+    $("calls-box").innerHTML = calls;
+  }
+
+  function renderResult() {
+    const el = $("result");
+    if (!state.between_deals) {
+      el.hidden = true;
+      return;
+    }
+    const sc = state.score;
+    const r = state.result;
+    let action = "";
+    let finale = "";
+    if (state.status === "finished") {
+      const w = sc.winner;
+      finale = `<div class="game-over"><span class="star">★</span> ${w ? esc(teamName(w)) + " win the game" : "Game over"},
+        ${sc.totals.NS} – ${sc.totals.EW}</div>`;
+      action = '<a class="btn primary" href="/play">New game</a>';
+    } else if (mySeat()) {
+      action = '<button class="btn primary" type="button" id="next-deal">Next deal</button>';
+    } else {
+      action = '<span class="muted">The next deal starts soon.</span>';
+    }
+    let body;
+    if (state.all_pass || !r) {
+      body = `<div class="result-head"><h2>Everyone passed</h2>${action}</div>
+        <p>The cards are dealt again by the next dealer.</p>`;
+    } else {
+      const o = r.score.outcome;
+      const taker = teamName(r.contract.team);
+      const words = { made: "made", failed: "failed (dedans)", litige: "litige: tie, points held in reserve" };
+      const row = (label, f) => `<tr><th>${label}</th><td class="num">${f("NS")}</td><td class="num">${f("EW")}</td></tr>`;
+      body = `<div class="result-head"><h2 class="outcome-${o}">${esc(taker)}: contract ${esc(words[o] || o)}</h2>${action}</div>
+        <p>${esc(contractText({ contract: r.contract }))}${r.capot ? ` · <b>capot</b> by ${esc(teamName(r.capot))}` : ""}</p>
+        <table class="result-table"><thead><tr><th></th><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
+        ${row("Tricks", (t) => `${r.tricks_won[t]} (${r.trick_points[t]} pts)`)}
+        ${row("Declarations", (t) => r.declarations[t])}
+        ${row("Belote", (t) => r.belote_points[t])}
+        ${row("This hand", (t) => "<b>+" + r.score.score[t] + "</b>")}
+        ${row("Total", (t) => "<b>" + sc.totals[t] + "</b>")}
+        </tbody></table>${r.score.reserve ? `<p class="reserve-note">Reserve carried: ${r.score.reserve}</p>` : ""}`;
+    }
+    el.innerHTML = `<div class="result-card">${finale}${body}</div>`;
+    el.hidden = false;
+  }
+
+  function renderMessage() {
+    const el = $("message");
+    if (!el) return;
+    el.classList.toggle("error", !!lastError);
+    if (lastError) {
+      el.textContent = lastError;
+      return;
+    }
+    const deal = state && state.deal;
+    const me = mySeat();
+    if (!deal || state.between_deals || state.status !== "playing") {
+      el.textContent = "";
+    } else if (!me) {
+      el.textContent = "You are watching. Take a bot's seat to play.";
+    } else if (deal.turn === me) {
+      el.textContent = deal.phase === "bidding" ? "Your call." : "Your turn: click a card (the highlighted ones are legal).";
+    } else if (deal.turn) {
+      el.textContent = `Waiting for ${SEAT_WORDS[deal.turn]}…`;
+    }
+  }
+
+  // --- what we do -----------------------------------------------------------------------
+  root.addEventListener("click", (event) => {
+    const target = event.target.closest("button");
+    if (!target) return;
+    if (target.dataset.card && target.closest("#hand")) {
+      send({
+        type: "play",
+        card: target.dataset.card,
+        declare: $("opt-declare").checked,
+        belote: $("opt-belote").checked,
+      });
+    } else if (target.dataset.call) {
+      send({ type: "call", call: target.dataset.call });
+    } else if (target.dataset.sit) {
+      send({ type: "join", seat: target.dataset.sit, name: $("player-name").value || "" });
+    } else if (target.dataset.bot) {
+      send({ type: "bot", seat: target.dataset.bot });
+    } else if (target.id === "start") {
+      send({ type: "start" });
+    } else if (target.id === "leave") {
+      send({ type: "leave" });
+      localStorage.removeItem(storeKey);
+    } else if (target.id === "next-deal") {
+      send({ type: "next" });
+    } else if (target.id === "last-trick-btn") {
+      showLast = !showLast;
+      renderSide();
+    } else if (target.id === "copy-link") {
+      const input = $("share-link");
+      input.select();
+      if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
+      target.textContent = "Copied";
+      setTimeout(() => { target.textContent = "Copy link"; }, 1500);
+    }
+  });
+  root.addEventListener("change", (event) => {
+    if (event.target.id === "bid-value") {
+      auctionHtml.value = event.target.value;
+      renderControls();
+    }
+  });
+  const nameInput = $("player-name");
+  nameInput.value = localStorage.getItem("belote-name") || "";
+  nameInput.addEventListener("change", () => localStorage.setItem("belote-name", nameInput.value));
+
+  readToken();
+  connect();
+})();

@@ -1,0 +1,208 @@
+"""Helpers of the web tests: a WebSocket reader with a deadline, a room driven by
+the test, and a server started on a free loopback port."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+
+with warnings.catch_warnings():
+    # starlette asks for httpx2; httpx is what the project declares.
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient as TestClient
+    from starlette.testclient import WebSocketTestSession as WebSocketTestSession
+
+from belote.cards import card_name, scan_forward
+from belote.round import Round
+from belote.web.rooms import Room
+
+CARD_IN_JSON = re.compile(r'"([789TJQKA][SHDC])"')
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:
+    """The next message of ``ws`` as JSON; fails instead of waiting forever."""
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(get)
+    ws._raise_on_close(message)
+    obj = json.loads(message["text"])
+    assert isinstance(obj, dict)
+    return obj
+
+
+def send(ws: WebSocketTestSession, obj: dict[str, Any]) -> None:
+    ws.send_text(json.dumps(obj))
+
+
+def until_state(
+    ws: WebSocketTestSession, version: int | None = None, seen: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """Read messages until a state at ``version`` (any state when None); every
+    message read is appended to ``seen``."""
+    for _ in range(10_000):
+        msg = receive(ws)
+        if seen is not None:
+            seen.append(msg)
+        if msg["type"] == "state" and (version is None or msg["version"] >= version):
+            return msg
+    raise AssertionError("no state message came")
+
+
+def cards_in(msg: dict[str, Any]) -> set[str]:
+    """Every card name anywhere in a message (cards travel as JSON strings)."""
+    return set(CARD_IN_JSON.findall(json.dumps(msg)))
+
+
+def hidden_from(rnd: Round, seat: int | None) -> set[str]:
+    """The cards ``seat`` (None: a spectator) may not see now: the cards in the
+    other seats' hands, except the turned card (it goes to the taker in sight of
+    all, RULES.md §3.4) and the declarations shown at trick 2 (§7.6)."""
+    view = rnd.view(0 if seat is None else seat)
+    hands = rnd.play.state.hands if rnd.play is not None else rnd.hands
+    hidden: set[str] = set()
+    for other in range(4):
+        if other != seat:
+            hidden |= {card_name(c) for c in scan_forward(hands[other])}
+    if rnd.turned is not None:
+        hidden.discard(card_name(rnd.turned))
+    for shown in view.shown:
+        for d in shown:
+            hidden -= set(d.card_names())
+    return hidden
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@contextmanager
+def live_server(db: Path, *extra: str) -> Iterator[str]:
+    """``belote serve`` (the real command) on a free loopback port; yields its URL."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "belote", "serve", "--port", str(port), "--db", str(db),
+           "--log-level", "warning", *extra]
+    env = dict(os.environ)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                out = proc.stdout.read().decode() if proc.stdout else ""
+                raise AssertionError(f"belote serve exited {proc.returncode}: {out}")
+            try:
+                if httpx.get(url + "/", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("belote serve did not answer within 30 s")
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+        if proc.stdout:
+            proc.stdout.close()
+
+
+class Table:
+    """A room whose four seats are all held by the test over WebSockets.
+
+    With no bot at the table nothing moves unless the test acts, so after each
+    action every socket is read up to the room's version: the messages of each
+    seat are then exactly the states of the game as it stands (``seen``)."""
+
+    def __init__(self, client: TestClient, profile: str = "classic",
+                 target: int | None = None, options: dict[str, Any] | None = None) -> None:
+        body: dict[str, Any] = {"profile": profile, "bots": "random"}
+        if target is not None:
+            body["target"] = target
+        if options:
+            body["options"] = options
+        r = client.post("/api/rooms", json=body)
+        assert r.status_code == 201, r.text
+        self.id: str = r.json()["id"]
+        self.room: Room = client.app.state.rooms.get(self.id)  # type: ignore[attr-defined]
+        self.tokens: list[str] = []
+        for seat in "NESW":
+            r = client.post(f"/api/rooms/{self.id}/seats", json={"seat": seat, "name": "P"})
+            assert r.status_code == 200, r.text
+            self.tokens.append(r.json()["token"])
+        self.client = client
+        self.sockets: list[WebSocketTestSession] = []
+        self.seen: list[list[dict[str, Any]]] = [[], [], [], []]
+        self.latest: list[dict[str, Any]] = [{}, {}, {}, {}]
+
+    def __enter__(self) -> Table:
+        for seat in range(4):
+            ws = self.client.websocket_connect(f"/ws/rooms/{self.id}")
+            ws.__enter__()
+            self.sockets.append(ws)
+            send(ws, {"type": "hello", "token": self.tokens[seat]})
+            self._read(seat, lambda m: m["type"] == "welcome")
+            self._read(seat, lambda m: m["type"] == "state")
+        self.sync()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for ws in self.sockets:
+            ws.__exit__(None, None, None)
+
+    def _read(self, seat: int, stop: Any) -> dict[str, Any]:
+        for _ in range(10_000):
+            msg = receive(self.sockets[seat])
+            self.seen[seat].append(msg)
+            if msg["type"] == "state":
+                self.latest[seat] = msg
+            if stop(msg):
+                return msg
+        raise AssertionError("the awaited message never came")  # pragma: no cover
+
+    def sync(self) -> list[dict[str, Any]]:
+        """Read every socket up to the room's current version; the latest states."""
+        version = self.room.version
+        for seat in range(4):
+            if self.latest[seat].get("version", -1) < version:
+                self._read(seat, lambda m: m["type"] == "state" and m["version"] >= version)
+        return list(self.latest)
+
+    def act(self, seat: int, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send ``msg`` from ``seat``; its answer (an error, or the new state), all synced."""
+        before = self.room.version
+        send(self.sockets[seat], msg)
+        answer = self._read(seat, lambda m: m["type"] == "error" or (
+            m["type"] == "state" and m["version"] > before))
+        self.sync()
+        return answer
+
+    def start(self) -> list[dict[str, Any]]:
+        return [self.act(0, {"type": "start"}), *self.sync()[1:]]
