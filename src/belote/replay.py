@@ -360,7 +360,22 @@ def _replay_small(rules: Rules, rec: dict[str, Any]) -> dict[str, Any]:
         if "turned" not in rec:
             raise InvalidRecordError("record: 'turned' is missing (the card turned up, §12)")
         turned = _card(rec["turned"], "turned")
+        if mode == "24_cards" and turned & 7 < 2:
+            raise InvalidRecordError(
+                f"turned: {card_name(turned)} is not in the 24-card pack (§12.1)"
+            )
+    if mode in ("six_each", "stock"):
+        if turned in seen:
+            raise InvalidRecordError(
+                f"turned: {card_name(turned)} stays on the table (§12), it is in no hand"
+            )
+        if "bergere" in rec:
+            b = _card(rec["bergere"], "bergere")
+            if b in seen or b == turned:
+                raise InvalidRecordError(f"bergere: {card_name(b)} is dealt elsewhere")
     bidding = _run_take_pass(rules, dealer, turned, _list(rec.get("bids", []), "bids"), n)
+    if mode == "kitty" and rec.get("discards") is not None and bidding.taker is None:
+        raise InvalidRecordError("discards: only a taker lays cards aside (§12.1)")
     if not bidding.finished:
         if plays:
             raise InvalidRecordError("plays: cards played before the bidding ended")
@@ -381,14 +396,6 @@ def _replay_small(rules: Rules, rec: dict[str, Any]) -> dict[str, Any]:
             f"turned: {card_name(turned)} must end in the taker's hand ({SEAT_NAMES[taker]})"
         )
     if mode in ("six_each", "stock"):
-        if turned in seen:
-            raise InvalidRecordError(
-                f"turned: {card_name(turned)} stays on the table (§12), it is in no hand"
-            )
-        if "bergere" in rec:
-            b = _card(rec["bergere"], "bergere")
-            if b in seen or b == turned:
-                raise InvalidRecordError(f"bergere: {card_name(b)} is dealt elsewhere")
         pts = card_points(rules, bidding.trump)
         in_play = sum(pts[c] for c in seen) + 10
     if mode == "kitty":
