@@ -3,7 +3,7 @@
 :class:`Match` deals each :class:`~belote.round.Round` (shuffled, or only cut
 when ``shuffle_each_deal`` is false), moves the deal to the eldest (or keeps it
 after an all-pass when ``allpass_dealer`` is ``same``), and scores the game
-through :func:`belote.scoring.score_game`, the one scoring module.
+through :class:`belote.scoring.GameTally`, the one scoring module.
 
 With three or two players (§12) each player keeps his own total
 (:attr:`Match.seat_totals`); the first to reach the target wins, the higher
@@ -24,7 +24,7 @@ from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.replay import parse_seat
 from belote.round import ALL_PASS, OVER, Round
-from belote.scoring import GameScore, HandEntry, reached, score_game
+from belote.scoring import GameScore, GameTally, HandEntry, reached
 
 
 class Match:
@@ -48,7 +48,7 @@ class Match:
         self.deals = 0  # deals dealt, all-passes included
         self._pack: list[Card] = new_deck(self.players, rules.three_deal)
         shuffle(self._pack, self.rng)
-        self._score = score_game(rules, [])
+        self._tally = GameTally(rules)
         self.current: Round | None = None
         self._first_dealer = self.dealer
         self._log: list[Round] = []
@@ -61,20 +61,20 @@ class Match:
     @property
     def score(self) -> GameScore:
         """The game's score sheet (four players; see :attr:`seat_totals` for §12)."""
-        return self._score
+        return self._tally.result()
 
     @property
     def finished(self) -> bool:
-        return self._score.finished if self.players == 4 else self._small_end[0]
+        return self._tally.finished if self.players == 4 else self._small_end[0]
 
     @property
     def winner(self) -> int | None:
         """The winning team (0 NS, 1 EW), or with two or three players the winning seat."""
-        return self._score.winner if self.players == 4 else self._small_end[1]
+        return self._tally.winner if self.players == 4 else self._small_end[1]
 
     @property
     def reserve(self) -> int:
-        return self._score.reserve if self.players == 4 else self._reserve
+        return self._tally.reserve if self.players == 4 else self._reserve
 
     def new_round(self, deck: Sequence[Card] | None = None) -> Round:
         """Deal the next deal (§2.2 shuffle, §2.3 cut), or deal ``deck`` as given."""
@@ -155,7 +155,7 @@ class Match:
             result = rnd.result()
             self.entries.append(dataclasses.replace(result.entry, reserve=0))
             if self.players == 4:
-                self._score = score_game(self.rules, self.entries)
+                self._tally.add(dataclasses.replace(result.entry, reserve=0))
             else:
                 self._finish_small(rnd, result)
             played = [c for t in result.tricks for c in t.cards]

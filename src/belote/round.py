@@ -34,7 +34,7 @@ from belote.deal import (
     deal_rest,
     new_deck,
 )
-from belote.declarations import Declaration
+from belote.declarations import Declaration, DeclarationResult
 from belote.errors import IllegalActionError
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
@@ -45,6 +45,23 @@ PLAY: Final = "play"
 OVER: Final = "over"
 ALL_PASS: Final = "all_pass"
 DISCARD: Final = "discard"  # three players, kitty deal: the taker lays two cards aside
+
+
+@dataclass(frozen=True, slots=True)
+class Announced:
+    """What the table hears when a player announces at trick 1 (§7.4): the kind of
+    combination and its height, never its cards (those are shown at trick 2 by the
+    winning side only, §7.6)."""
+
+    kind: str  # "sequence" or "carre"
+    name: str  # tierce, cinquante, cent, or "carré of J"...
+    points: int
+    length: int
+    rank: int  # the top rank of a sequence, the rank of a carré
+
+    @classmethod
+    def of(cls, d: Declaration) -> Announced:
+        return cls(d.kind, d.name, d.points, d.length, d.rank)
 
 
 @dataclass(frozen=True)
@@ -65,12 +82,15 @@ class PlayerView:
     tricks: tuple[Trick, ...]  # completed tricks
     trick_leader: int
     trick: tuple[Card, ...]  # cards of the current trick, in play order
-    announced: tuple[tuple[Declaration, ...] | None, ...]  # per seat, once said (§7.4)
+    announced: tuple[tuple[Announced, ...] | None, ...]  # per seat, once said (§7.4)
     shown: tuple[tuple[Declaration, ...], ...]  # per seat: combinations shown at trick 2 (§7.6)
     belote_cards: tuple[tuple[int, Card], ...]  # (seat, card) said "belote"/"rebelote" with
     turn: int
     legal: tuple[Card, ...] | tuple[str, ...]  # the seat's legal cards or calls, when its turn
     public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
+    my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
+    declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
+    reserve: int = 0  # the litige reserve carried into this deal (§8.4)
 
     @property
     def played(self) -> CardMask:
@@ -273,10 +293,12 @@ class Round:
             tricks: tuple[Trick, ...] = ()
             trick: tuple[Card, ...] = ()
             leader = self.eldest
-            announced: tuple[tuple[Declaration, ...] | None, ...] = (None,) * self.players
+            announced: tuple[tuple[Announced, ...] | None, ...] = (None,) * self.players
             shown: tuple[tuple[Declaration, ...], ...] = ((),) * self.players
             belote_cards: tuple[tuple[int, Card], ...] = ()
             public = 0
+            mine = None
+            result = None
         else:
             state = play.state
             hand = state.hands[seat]
@@ -284,8 +306,10 @@ class Round:
             trick = tuple(state.trick)
             leader = state.leader
             announced = tuple(
-                tuple(a) if a is not None else None for a in play.announced
+                tuple(Announced.of(d) for d in a) if a is not None else None
+                for a in play.announced
             )
+            mine = play.announced[seat]
             result = play.declaration_result()
             shown = tuple(
                 tuple(play.announced[s] or ())
@@ -311,6 +335,8 @@ class Round:
             turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
             tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
             belote_cards=belote_cards, turn=turn, legal=legal, public=public,
+            my_declarations=tuple(mine) if mine is not None else None,
+            declaration_result=result, reserve=self.reserve,
         )
 
     def describe(self) -> str:

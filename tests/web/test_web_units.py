@@ -17,6 +17,7 @@ from belote.cards import HEARTS, JACK, NO_TRUMP, SPADES, card_name, mask_of, par
 from belote.declarations import make_carre, make_sequence
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import make_rules
+from belote.round import Announced
 from belote.scoring import parse_hand_entry
 from belote.web.chart import running_chart
 from belote.web.forms import contract_choices, entry_to_form, form_to_entry, trump_choices
@@ -84,10 +85,10 @@ def test_suits_held_are_grouped_trump_first_colours_alternating(hand: int, trump
 
 def test_the_table_hears_the_kind_of_declaration_not_its_cards() -> None:
     """§7.4: the type is announced with the first card; a carré's rank would tell cards."""
-    assert announced_type(make_carre(JACK, HEARTS)) == "carré"
-    assert announced_type(make_sequence(SPADES, 0, 3)) == "tierce"
-    assert announced_type(make_sequence(SPADES, 0, 4)) == "cinquante"
-    assert announced_type(make_sequence(SPADES, 0, 6)) == "cent"
+    assert announced_type(Announced.of(make_carre(JACK, HEARTS))) == "carré"
+    assert announced_type(Announced.of(make_sequence(SPADES, 0, 3))) == "tierce"
+    assert announced_type(Announced.of(make_sequence(SPADES, 0, 4))) == "cinquante"
+    assert announced_type(Announced.of(make_sequence(SPADES, 0, 6))) == "cent"
 
 
 def test_messages_name_cards_for_people() -> None:

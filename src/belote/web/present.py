@@ -40,6 +40,7 @@ from belote.cards import (
 from belote.declarations import CARRE, Declaration
 from belote.hand import HandResult
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
+from belote.round import Announced
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
 _ALTERNATING: Final = (0, 1, 3, 2)
@@ -102,7 +103,7 @@ def symbol_message(text: str) -> str:
     return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(1))), text)
 
 
-def announced_type(d: Declaration) -> str:
+def announced_type(d: Announced) -> str:
     """What the table hears at trick 1: the kind only (§7.4), never the cards."""
     return "carré" if d.kind == CARRE else d.name
 

@@ -570,7 +570,7 @@ class Room:
         if view.turn == seat:
             deal["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
         if play is not None and self.rules.declarations:
-            own = view.announced[seat]
+            own = view.my_declarations
             if own is None and view.phase == PLAY and not view.tricks:
                 own = tuple(best_announcement(view.hand, self.rules, play.contract.trump))
             deal["declarations"] = [declaration_json(d) for d in own or ()]
