@@ -326,12 +326,14 @@ def test_rounding_never_makes_a_contract() -> None:
 
 
 def test_fail_base() -> None:
-    """§9.2 fail_base 160 [D] | 162; it counts trick points, so R(162) = 160 (§10)."""
+    """§9.2 fail_base 160 [D] | 162: a fixed value, not rounded by §10 (the option
+    is there to choose between 160 and the whole 162)."""
     obj = {"taker": "NS", "contract": 90, "trick_points": {"NS": 89}}
     assert hand("contree", {"rounding": "none"}, **obj) == ("failed", 0, 250, 0)
-    assert hand("contree", {"fail_base": 162}, **obj) == ("failed", 0, 250, 0)
+    assert hand("contree", {"fail_base": 162}, **obj) == ("failed", 0, 252, 0)
+    # coinched, the base is 160 whatever fail_base says (§9.2 "base = 160")
     assert hand("contree", {"fail_base": 162, "rounding": "none"}, multiplier=2, **obj) == (
-        "failed", 0, 504, 0)
+        "failed", 0, 500, 0)
 
 
 def test_nearest10_6up() -> None:
@@ -414,8 +416,9 @@ def test_unbid_capot_defenders_declarations(value: str, expected: Result) -> Non
 
 
 def test_capot_by_defenders_against_a_contract() -> None:
-    """§9.2 failed with a capot by the defenders: base 250 (Cannes "162 ou 252")."""
-    assert hand("contree", taker="NS", contract=80, capot="EW") == ("failed", 0, 330, 0)
+    """§9.2 failed with a capot by the defenders: fail_base + C (250 is the base only
+    after the takers' unbid capot)."""
+    assert hand("contree", taker="NS", contract=80, capot="EW") == ("failed", 0, 240, 0)
 
 
 def test_coinche_multipliers_whole() -> None:
@@ -486,10 +489,13 @@ def test_count_mode_bid_only() -> None:
                 trick_points={"NS": 117}) == ("failed", 0, 120, 0)
     assert hand("contree", opts, taker="EW", contract=120, multiplier=2,
                 trick_points={"EW": 117}) == ("failed", 240, 0, 0)
-    capot = {"taker": "NS", "contract": "capot", "capot": "NS"}
-    assert hand("contree", opts, **capot) == ("made", 500, 0, 0)
+    capot = {"taker": "NS", "contract": "capot", "capot": "NS"}  # C = 250 (§9)
+    assert hand("contree", opts, **capot) == ("made", 250, 0, 0)
     assert hand("contree", {**opts, "bid_capot_scoring": "as_contract"}, **capot) == (
         "made", 250, 0, 0)
+    # "only": no belote either
+    assert hand("contree", opts, taker="NS", contract=110, belote="EW",
+                trick_points={"NS": 117}) == ("made", 110, 0, 0)
 
 
 def test_bid_capot_flat() -> None:
@@ -514,7 +520,8 @@ def test_bid_capot_as_contract() -> None:
     opts = {"bid_capot_scoring": "as_contract"}
     made = {"taker": "NS", "contract": "capot", "capot": "NS", "declarations": {"NS": 20}}
     assert hand("coinche", opts, **made) == ("made", 520, 0, 0)  # R(252) + 20 + 250
-    assert hand("coinche", opts, multiplier=2, **made) == ("made", 1040, 0, 0)
+    # a capot bid is no unbid capot: the base of a coinched hand stays 160 (§9.2)
+    assert hand("coinche", opts, multiplier=2, **made) == ("made", 860, 0, 0)
     failed = {"taker": "NS", "contract": "capot", "trick_points": {"NS": 150}}
     assert hand("coinche", opts, **failed) == ("failed", 0, 410, 0)  # 160 + 250
 
@@ -1091,7 +1098,7 @@ def test_auction_properties(case: tuple[str, dict[str, Any], HandEntry]) -> None
     t = e.taker
     assert min(s.score) >= 0 and s.reserve == 0
     if s.outcome == "failed":
-        kept = rules.belote_on_failure == "kept"
+        kept = rules.belote_on_failure == "kept" and rules.count_mode != "bid_only"
         assert s.score[t] == (e.belote[t] if kept else 0)
     elif rules.count_mode == "made_plus_bid" and isinstance(e.contract, int):
         assert s.score[t] >= e.contract

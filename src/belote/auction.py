@@ -150,12 +150,11 @@ class NumericAuction:
                 bid.level == best.level
                 and not (
                     rules.suit_ranking
-                    and isinstance(bid.value, int)
                     and _DENOMINATION_RANK[bid.trump] > _DENOMINATION_RANK[best.trump]
                 )
             ):
                 return f"it does not go higher than {best.name()} (§4.3)"
-            if self._reopen_offered and bid.trump == best.trump:
+            if self._reopen_offered and seat == self.bidder and bid.trump == best.trump:
                 return "the last bidder may go on only in another suit (§4.4 reopen_by_suit_change)"
         return None
 
@@ -265,6 +264,7 @@ class NumericAuction:
             self.coincher = who
             self.multiplier = 2
             self.passes = 0
+            self._reopen_offered = False  # a coinche ends the last bidder's extra turn
             if self.rules.coinche_freezes:
                 # §4.5: the coincher's partner stays silent; each taker in turn answers.
                 first = (who + 1) & 3

@@ -97,6 +97,8 @@ SCALED_TA_CAPOT_POINTS: Final = 348  # 248 + 100, raw, before the capot rule
 BELOTE_POINTS: Final = 20
 CAPOT_CONTRACT_VALUE: Final = 250  # §4.3: a capot bid is worth 250 as a contract
 FLAT_CAPOT_VALUE: Final = 500  # §9.2 bid_capot_scoring = flat: winner 500×M
+DOUBLED_BASE: Final = 160  # §9.2 M >= 2 and §9.3: the base of a coinched hand
+UNBID_CAPOT_BASE: Final = 250  # §9.2: the base after an unbid capot made by the takers
 OUTCOMES: Final = ("made", "failed", "litige", "void")
 
 HAND_KEYS: Final = (
@@ -505,10 +507,25 @@ def _score_auction(
     rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
     totals: tuple[int, int], rounding: str,
 ) -> HandScore:
-    """§9: made by the contract (§9.1), scored by ``count_mode`` (§9.2-9.4)."""
+    """§9: made by the contract (§9.1), scored by ``count_mode`` (§9.2-9.4).
+
+    Readings of §9 where its text is short (each checked against the reference
+    engine in tests/reference/auction.py):
+
+    - ``fail_base`` is a fixed value, not rounded (the option exists to choose
+      between 160 and the unrounded 162); the base of a coinched or surcoinched
+      hand is 160, or 250 when the takers made an unbid capot; ``forfeit`` is
+      160×M + C×M whatever the tricks.
+    - ``made_only`` (§9.3): a failed or doubled hand gives the winner 160×M and no
+      declarations; ``bid_only`` (§9.4): the winner scores C×M only, no belote, a
+      capot contract counting C = 250.
+    - Belote is never multiplied; a failed taker keeps his (``kept``) or it goes to
+      the defenders (``defenders``), §7.8.
+    """
     t, d = entry.taker, 1 - entry.taker
     contract = entry.contract
     m = multiplier_factor(rules, entry.multiplier)
+    unbid_capot = isinstance(contract, int) and entry.capot == t
     if contract == "generale" and entry.generale_won is not None:
         made = entry.generale_won and entry.capot == t  # §4.8: the bidder alone
     elif contract in ("capot", "generale"):
@@ -518,55 +535,62 @@ def _score_auction(
         threshold = max(contract, rules.min_80) if contract == 80 else contract
         counted = points[t] + belote[t] + (decl[t] if rules.decl_count_for_contract else 0)
         made = counted >= threshold and (not rules.beat_defence or totals[t] > totals[d])
-    winner = t if made else d
-    all_decl = decl[0] + decl[1]
-    # the winner's base counts trick points (the whole deck), so R applies (§10)
-    base = round_points(
-        rules.unbid_capot_points if entry.capot == winner else rules.fail_base, rounding)
-    score = [0, 0]
-
-    if contract == "generale":
-        score[winner] = rules.generale_value * m
-    elif contract == "capot" and (rules.bid_capot_scoring == "flat"
-                                  or rules.count_mode == "made_only"):
-        score[winner] = (FLAT_CAPOT_VALUE if made else rules.capot_fail_value) * m
-    else:
-        value = CAPOT_CONTRACT_VALUE if contract == "capot" else contract
-        assert isinstance(value, int)
-
-        def made_points(team: int) -> int:
-            if team == t and entry.capot == t and contract != "capot":
-                return round_points(rules.unbid_capot_points, rounding)  # §9.2 unbid capot
-            return round_points(points[team], rounding)
-
-        if rules.count_mode == "bid_only":
-            score[winner] = value * m
-        elif rules.count_mode == "made_plus_bid":
-            if m == 1 and made:
-                score[t] = made_points(t) + decl[t] + value
-                score[d] = made_points(d) + decl[d]
-            elif m == 1:
-                score[d] = base + value + all_decl
-            elif rules.double_scope == "whole":
-                score[winner] = (base + value + all_decl) * m
-            elif rules.double_scope == "contract_only":
-                score[winner] = base + all_decl + value * m
-            else:  # forfeit
-                score[winner] = base * m + value * m
-        else:  # made_only
-            if m == 1 and made:
-                score[t] = made_points(t) + decl[t]
-                score[d] = made_points(d) + decl[d]
-            else:
-                score[winner] = (base + all_decl) * m
-    # §7.8: belote, never multiplied; the holder keeps it unless the takers
-    # failed and belote_on_failure sends it to the defenders.
+    winner, loser = (t, d) if made else (d, t)
+    own_belote = list(belote)
     if not made and rules.belote_on_failure == "defenders":
-        score[d] += belote[d] + belote[t]
-    else:
-        score[t] += belote[t]
-        score[d] += belote[d]
-    return HandScore("made" if made else "failed", totals, (score[0], score[1]), 0)
+        own_belote[d] += own_belote[t]
+        own_belote[t] = 0
+    score = [0, 0]
+    outcome = "made" if made else "failed"
+
+    def done() -> HandScore:
+        return HandScore(outcome, totals, (score[0], score[1]), 0)
+
+    if rules.count_mode == "bid_only":
+        value = contract if isinstance(contract, int) else (
+            CAPOT_CONTRACT_VALUE if contract == "capot" else rules.generale_value)
+        score[winner] = value * m
+        return done()
+    if contract == "generale" or (contract == "capot" and (
+            rules.bid_capot_scoring == "flat" or rules.count_mode == "made_only")):
+        if contract == "generale":
+            value = rules.generale_value
+        else:
+            value = FLAT_CAPOT_VALUE if made else rules.capot_fail_value
+        score[winner] = value * m + own_belote[winner]
+        score[loser] = own_belote[loser]
+        return done()
+    c = contract if isinstance(contract, int) else CAPOT_CONTRACT_VALUE
+    if rules.count_mode == "made_only":
+        if m == 1 and made:
+            for team in (t, d):
+                score[team] = round_points(points[team], rounding) + decl[team] + belote[team]
+        else:
+            score[winner] = DOUBLED_BASE * m + own_belote[winner]
+            score[loser] = own_belote[loser]
+        return done()
+    # made_plus_bid (§9.2)
+    if m == 1:
+        if made and unbid_capot:
+            score[t] = round_points(rules.unbid_capot_points, rounding) + decl[t] + belote[t] + c
+            score[d] = decl[d] + belote[d]
+        elif made:
+            score[t] = round_points(points[t], rounding) + decl[t] + belote[t] + c
+            score[d] = round_points(points[d], rounding) + decl[d] + belote[d]
+        else:
+            score[t] = own_belote[t]
+            score[d] = rules.fail_base + c + decl[d] + decl[t] + own_belote[d]
+        return done()
+    base = UNBID_CAPOT_BASE if (made and unbid_capot) else DOUBLED_BASE
+    if rules.double_scope == "whole":
+        value = (base + c + decl[t] + decl[d]) * m
+    elif rules.double_scope == "contract_only":
+        value = base + decl[t] + decl[d] + c * m
+    else:  # forfeit: 320 (M=2) or 640 (M=4) + C×M
+        value = DOUBLED_BASE * m + c * m
+    score[winner] = value + own_belote[winner]
+    score[loser] = own_belote[loser]
+    return done()
 
 
 def belote_scored(rules: Rules, entry: HandEntry, outcome: str) -> tuple[int, int]:

@@ -14,7 +14,8 @@ Public functions:
   :func:`compare_declarations` (§7.2-7.6), :func:`belote_holders` (§7.7)
 - :func:`hand_score` (§8, CONTRACT HandScore)
 - :class:`RefPlay` (a play state with push/pop), :func:`ref_count_sequences` (perft)
-- :func:`ref_replay` (CONTRACT ``belote replay`` for classic and moroccan)
+- :func:`ref_replay` (CONTRACT ``belote replay`` for classic and moroccan; coinche and
+  contrée records go to :mod:`tests.reference.auction`)
 
 Choices made where RULES.md / CONTRACT.md are silent are marked "CHOICE:" below.
 """
@@ -883,7 +884,8 @@ RECORD_KEYS: tuple[str, ...] = (
 
 
 def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
-    """CONTRACT ``belote replay --json`` for profiles classic and moroccan.
+    """CONTRACT ``belote replay --json`` for profiles classic and moroccan (coinche and
+    contree: :func:`tests.reference.auction.ref_replay_auction`).
 
     Raises ValueError naming the field, or the trick, seat, card and rule broken.
 
@@ -907,8 +909,12 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
             # CHOICE (as the fast engine): CONTRACT lists the keys; any other is refused.
             raise ValueError(f"record: unknown key {key!r} (one of {', '.join(RECORD_KEYS)})")
     profile = record.get("profile", "classic")
+    if profile in ("coinche", "contree"):
+        from .auction import ref_replay_auction  # (auction.py imports this module)
+
+        return ref_replay_auction(record)
     if profile not in ("classic", "moroccan"):
-        raise ValueError(f"profile: {profile!r}: the reference plays classic and moroccan only")
+        raise ValueError(f"profile: {profile!r} is not a profile the reference plays")
     options = record.get("options", {})
     if options is None:
         options = {}

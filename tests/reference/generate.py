@@ -1,4 +1,5 @@
-"""Seeded random classic/Moroccan hand records (CONTRACT HandRecord) and broken ones.
+"""Seeded random hand records (CONTRACT HandRecord) and broken ones: classic/Moroccan,
+and coinche/contrée (:func:`random_auction_record`, :func:`mutate_auction_record`).
 
 :func:`random_record` deals in the order of RULES.md §3 (5 cards each in packets
 3-2 or 2-3 from the eldest, the 21st card turned, two rounds of bidding, then 3
@@ -12,10 +13,12 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from belote.options import Rules, make_rules
 
+from .auction import RefAuction, bid_beats, deal_auction, parse_auction_call, run_auction
 from .engine import (
     DECK,
     RANKS,
@@ -32,8 +35,10 @@ from .engine import (
     is_trump_suit,
     make_combination,
     next_seat,
+    partner_of,
     ref_count_sequences,
     run_bidding,
+    sort_cards,
     suit,
     team_of,
 )
@@ -508,7 +513,53 @@ def perft_file(seed: int = 2024) -> str:
             if entry is not None:
                 entries.append(entry)
                 break
-    return "\n\n".join(entries) + "\n"
+    return "\n\n".join(entries + perft_sa_ta_appendix()) + "\n"
+
+
+# Appended for coinche/contrée play in SA and TA (RULES.md §6.1 TA "must beat the master
+# card of s if able", SA "no such duty", §6.4 "void ... in SA/TA: any card"): deeper
+# positions, five tricks left, and tricks in progress.  Their own seed, so that the
+# entries above stay as they were.
+PERFT_SA_TA_PLAN: tuple[tuple[str, int, int], ...] = (
+    ("SA", 5, 2), ("SA", 4, 0), ("SA", 4, 3), ("TA", 5, 0), ("TA", 5, 1), ("TA", 4, 3),
+    ("TA", 3, 2),
+)
+
+
+def _sequences_up_to(state: RefPlay, limit: int) -> int | None:
+    """The number of play sequences to the end, or None as soon as it exceeds ``limit``."""
+    if state.is_over():
+        return 1
+    total = 0
+    for card in state.legal():
+        state.push(card)
+        sub = _sequences_up_to(state, limit - total)
+        state.pop()
+        if sub is None:
+            return None
+        total += sub
+        if total > limit:
+            return None
+    return total
+
+
+def perft_sa_ta_appendix(seed: int = 4242, max_nodes: int = 20_000) -> list[str]:
+    """The SA/TA entries appended to tests/data/perft_endgames.txt."""
+    rng = random.Random(seed)
+    entries: list[str] = []
+    for trump, tricks_left, on_trick in PERFT_SA_TA_PLAN:
+        for attempt in range(300):
+            opts = random_options(rng, PLAY_OPTIONS)
+            rules = make_rules("classic", opts)
+            hands, leader, trick = random_position(rng, trump, rules, tricks_left, on_trick)
+            if _sequences_up_to(RefPlay(rules, trump, hands, leader, trick), max_nodes) is None:
+                continue
+            entry = perft_entry(f"x{trump.lower()}-{tricks_left}t{on_trick}-{attempt}", opts,
+                                trump, hands, leader, trick, max_nodes)
+            if entry is not None:
+                entries.append(entry)
+                break
+    return entries
 
 
 if __name__ == "__main__":
@@ -516,3 +567,427 @@ if __name__ == "__main__":
 
     if sys.argv[1:] == ["perft"]:
         sys.stdout.write(perft_file())
+
+
+# --- coinche / contrée records (RULES.md §4, §5.3-5.4, §6, §7, §9, §10) ------------------
+
+# Every option of §4 (auction), §5.4, §6, §7 and §9/§10 that coinche and contrée use.
+AUCTION_OPTIONS: dict[str, tuple[Any, ...]] = {
+    "deal_pattern": ("3-3-2", "3-2-3", "2-3-3"),
+    "max_bid": (160, 180, 250, 650, None),
+    "suit_ranking": (True, False),
+    "reopen_by_suit_change": (True, False),
+    "coinche_in_turn": (True, False),
+    "coinche_freezes": (True, False),
+    "capot_doublable": (True, False),
+    "generale": (True, False),
+    "generale_value": (500, 1000),
+    "surcoinche_factor": (3, 4),
+    "ta_values": ("pc", "ffbc", "scaled"),
+    **PLAY_OPTIONS,
+    "declarations": (True, False),
+    "card_reuse": (True, False),
+    "split_long_runs": (True, False),
+    "longer_run_first": (True, False),
+    "decl_tie": ("nobody", "first_announcer"),
+    "king_first": (True, False),
+    "belote_on_failure": ("kept", "defenders"),
+}
+# §9, §10: drawn less often, so that most records score by the profile's defaults.
+AUCTION_SCORE_OPTIONS: dict[str, tuple[Any, ...]] = {
+    "min_80": (80, 82),
+    "beat_defence": (True, False),
+    "decl_count_for_contract": (True, False),
+    "count_mode": ("made_plus_bid", "made_only", "bid_only"),
+    "unbid_capot_points": (250, 252),
+    "fail_base": (160, 162),
+    "double_scope": ("whole", "contract_only", "forfeit"),
+    "bid_capot_scoring": ("flat", "as_contract"),
+    "capot_fail_value": (500, 410),
+    "rounding": ("none", "nearest10_5up", "nearest10_6up"),
+    "capot_loser_declarations": ("kept", "to_capot_team", "void"),
+}
+
+
+def random_auction_options(rng: random.Random) -> dict[str, Any]:
+    """Random §4-§10 overrides: each §4-§7 option with probability 1/2, sa_ta 1/2,
+    each §9-§10 option with probability 1/5."""
+    options = random_options(rng, AUCTION_OPTIONS)
+    if rng.random() < 0.5:
+        options["sa_ta"] = True
+    for name, values in AUCTION_SCORE_OPTIONS.items():
+        if rng.random() < 0.2:
+            options[name] = rng.choice(values)
+    return options
+
+
+def pick_call(rng: random.Random, legal: list[str], p_pass: float) -> str:
+    """A random call biased toward pass and toward the lowest bids."""
+    others = [c for c in legal if c != "pass"]
+    if not others or rng.random() < p_pass:
+        return "pass"
+    if "surcoinche" in others and rng.random() < 0.35:
+        return "surcoinche"
+    if "coinche" in others and rng.random() < 0.2:
+        return "coinche"
+    bids = [c for c in others if c not in ("coinche", "surcoinche")]
+    if not bids:
+        return rng.choice(others)
+    r = rng.random()
+    big = [c for c in bids if c.startswith(("capot", "generale"))]
+    if big and r < 0.07:
+        return rng.choice(big)
+    numbers = [c for c in bids if c not in big]
+    if numbers and r < 0.93:
+        return rng.choice(numbers[:8])  # the next two values
+    return rng.choice(bids)
+
+
+def random_auction_calls(
+    rng: random.Random, rules: Rules, dealer: str, p_pass: float = 0.55
+) -> tuple[list[str], RefAuction]:
+    """§4.2-4.8: random calls from the reference's legal calls (out-of-turn coinches
+    now and then when ``coinche_in_turn`` is false) until the auction ends."""
+    auction = RefAuction(rules, dealer)
+    calls: list[str] = []
+    while not auction.finished:
+        others = auction.out_of_turn_coinchers()
+        if others and rng.random() < 0.12:
+            seat = rng.choice(others)
+            auction.call("coinche", seat)
+            calls.append(f"{seat}:coinche")
+            continue
+        call = pick_call(rng, auction.legal_calls(), p_pass)
+        auction.call(call)
+        calls.append(call)
+    return calls, auction
+
+
+def strong_hand(trump: str) -> list[str]:
+    """Eight cards that let a bidder who leads win every trick (to reach capots and
+    générales): every trump; SA the aces and tens; TA the jacks and nines."""
+    if trump == "SA":
+        return [r + s for r in "AT" for s in SUITS]
+    if trump == "TA":
+        return [r + s for r in "J9" for s in SUITS]
+    return [r + trump for r in RANKS]
+
+
+def give_cards(rng: random.Random, hands: dict[str, list[str]], seat: str,
+               cards: list[str]) -> None:
+    """Move ``cards`` into ``seat``'s hand, swapping out random cards of his that are not
+    among them (hands keep 8 cards)."""
+    for card in cards:
+        if card in hands[seat]:
+            continue
+        owner = next(s for s in SEATS if card in hands[s])
+        spare = [c for c in hands[seat] if c not in cards]
+        if not spare:
+            return
+        out = rng.choice(spare)
+        hands[seat].remove(out)
+        hands[owner].remove(card)
+        hands[seat].append(card)
+        hands[owner].append(out)
+    for s in SEATS:
+        hands[s] = sort_cards(hands[s])
+
+
+def _auction_card(rng: random.Random, state: RefPlay, favoured: set[str]) -> str:
+    """A random legal card; favoured seats play their strongest, the others their cheapest."""
+    legal = state.legal()
+    if not favoured:
+        return rng.choice(legal)
+    trump = state.trump
+
+    def strength(c: str) -> tuple[int, int]:
+        return (1 if is_trump_suit(c, trump) else 0, card_strength(c, trump))
+
+    if state.turn in favoured:
+        return max(legal, key=strength)
+    return min(legal, key=lambda c: (card_points(c, trump), strength(c)))
+
+
+def random_auction_record(seed: int) -> dict[str, Any]:
+    """A random coinche/contrée HandRecord (CONTRACT), valid; sometimes unfinished (auction
+    or play), sometimes all-pass; hands dealt by §4.1 from a shuffled deck."""
+    rng = random.Random(seed)
+    profile = rng.choice(("coinche", "contree"))
+    options = random_auction_options(rng)
+    rules = make_rules(profile, options)
+    dealer = rng.choice(SEATS)
+    deck = list(DECK)
+    rng.shuffle(deck)
+    hands = {s: sort_cards(h) for s, h in deal_auction(deck, dealer, rules.deal_pattern).items()}
+    calls, auction = random_auction_calls(rng, rules, dealer, rng.choice((0.45, 0.55, 0.7)))
+    record: dict[str, Any] = {"profile": profile, "options": options, "dealer": dealer,
+                              "hands": hands, "bids": calls, "plays": []}
+    contract = auction.contract()
+    if contract is None:
+        if rng.random() < 0.3 and calls:  # an unfinished auction
+            record["bids"] = calls[: rng.randrange(len(calls))]
+        return record
+    if rng.random() < 0.15:  # stop during the auction
+        record["bids"] = calls[: rng.randrange(len(calls))]
+        return record
+    trump, bidder = contract.bid.denom, contract.bidder
+    # The calls never look at the cards: rig the deal now and then.
+    if contract.bid.kind != "number" and rng.random() < 0.6:
+        give_cards(rng, hands, bidder, strong_hand(trump))
+    elif rules.declarations and rng.random() < 0.3:
+        for seat in rng.sample(SEATS, rng.choice((1, 2))):
+            give_cards(rng, hands, seat, _wanted_cards(rng))
+    if rng.random() < 0.5:
+        decl: dict[str, list[list[str]]] = {}
+        for seat in SEATS:
+            r = rng.random()
+            if r < 0.15:
+                continue
+            if r < 0.25 or not rules.declarations:
+                decl[seat] = []
+                continue
+            decl[seat] = [list(c.cards)
+                          for c in _random_announcement(rng, hands[seat], trump, rules)]
+        record["declarations"] = decl
+    holders = belote_holders(hands, trump)
+    r = rng.random()
+    if holders and r < 0.3:
+        record["belote"] = {holders[0][0]: rng.choice((True, False))}
+    elif r < 0.4:
+        seat = rng.choice(SEATS)
+        if seat not in [h for h, _ in holders]:
+            record["belote"] = {seat: False}
+    favoured: set[str] = set()
+    r = rng.random()
+    if contract.bid.kind == "generale" or r < 0.1:
+        favoured = {bidder}
+    elif contract.bid.kind == "capot" or r < 0.25:
+        favoured = {bidder, partner_of(bidder)}
+    elif r < 0.33:  # the defenders' turn to take everything
+        favoured = {next_seat(bidder), next_seat(bidder, 3)}
+    leader = bidder if contract.bid.kind == "generale" else next_seat(dealer)
+    state = RefPlay(rules, trump, hands, leader)
+    plays: list[str] = []
+    while not state.is_over():
+        card = _auction_card(rng, state, favoured)
+        state.push(card)
+        plays.append(card)
+    if rng.random() < 0.12:
+        plays = plays[: rng.randrange(32)]
+    record["plays"] = plays
+    return record
+
+
+# --- broken coinche / contrée records ----------------------------------------------------
+
+AUCTION_CALL_MUTATIONS: tuple[str, ...] = (
+    "coinche_by_partner", "bid_not_higher", "bid_after_freezing_coinche",
+    "surcoinche_without_coinche", "surcoinche_by_coinching_side", "sa_ta_without_option",
+    "bid_above_max", "generale_when_off", "number_after_capot", "coinche_on_capot",
+    "second_coinche", "coinche_out_of_turn_when_in_turn", "coinche_without_bid",
+    "reopen_same_denomination", "bad_call_text", "call_out_of_turn", "call_after_end",
+)
+AUCTION_RECORD_MUTATIONS: tuple[str, ...] = (
+    "turned_given", "plays_before_end", "plays_after_allpass", "illegal_card",
+    "card_not_held", "card_replayed", "card_dealt_twice", "short_hand",
+    "declaration_not_held", "declaration_when_off", "unknown_key", "too_many_plays",
+    "bad_dealer", "unknown_option",
+)
+AUCTION_MUTATIONS = AUCTION_CALL_MUTATIONS + AUCTION_RECORD_MUTATIONS
+
+# Option changes a call mutation needs (checked: the record's calls must stay legal).
+_MUTATION_OPTIONS: dict[str, dict[str, Any]] = {
+    "sa_ta_without_option": {"sa_ta": False},
+    "generale_when_off": {"generale": False},
+    "coinche_on_capot": {"capot_doublable": False},
+    "coinche_out_of_turn_when_in_turn": {"coinche_in_turn": True},
+    "bid_after_freezing_coinche": {"coinche_freezes": True},
+    "surcoinche_by_coinching_side": {"coinche_freezes": False},
+    "reopen_same_denomination": {"reopen_by_suit_change": True},
+}
+
+
+def _bad_calls(name: str, a: RefAuction, rules: Rules) -> list[str]:
+    """Calls that break the rule ``name`` in the auction state ``a`` (may be empty)."""
+    best, bidder = a.best, a.bidder
+    shapes = a.bids_listed(a.listing_cap())
+    if name == "coinche_by_partner" and best is not None and bidder is not None:
+        side = [bidder, partner_of(bidder)]
+        out = ["coinche"] if a.turn in side else []
+        if not rules.coinche_in_turn:
+            out += [f"{s}:coinche" for s in side if s != a.turn]
+        return out
+    if name == "bid_not_higher" and best is not None and a.answerers is None:
+        return [b.text() for b in shapes if not bid_beats(b, best, rules)]
+    if name == "bid_after_freezing_coinche" and a.answerers is not None:
+        return [b.text() for b in shapes if bid_beats(b, best, rules)]
+    if name == "surcoinche_without_coinche" and a.coincher is None:
+        return ["surcoinche"]
+    if (name == "surcoinche_by_coinching_side" and a.coincher is not None and bidder is not None
+            and team_of(a.turn) != team_of(bidder)):
+        return ["surcoinche"]
+    if name == "sa_ta_without_option" and a.answerers is None:
+        return [b.text() for b in RefAuction(make_rules(rules.profile, {"sa_ta": True,
+                "max_bid": rules.max_bid}), a.dealer).bids_listed(a.listing_cap())
+                if b.denom in ("SA", "TA") and bid_beats(b, best, rules)]
+    if name == "bid_above_max" and rules.max_bid is not None and a.answerers is None:
+        return [f"{rules.max_bid + step}{d}" for step in (10, 20, 100) for d in "SHDC"]
+    if name == "generale_when_off" and a.answerers is None:
+        return [f"generale{d}" for d in "SHDC"]
+    if name == "number_after_capot" and best is not None and best.kind != "number":
+        return [b.text() for b in shapes if b.kind == "number"]
+    if (name == "coinche_on_capot" and best is not None and best.kind == "capot"
+            and bidder is not None and a.coincher is None):
+        return [f"{s}:coinche" if s != a.turn else "coinche" for s in SEATS
+                if team_of(s) != team_of(bidder) and (s == a.turn or not rules.coinche_in_turn)]
+    if name == "second_coinche" and a.coincher is not None and bidder is not None:
+        return [f"{s}:coinche" if s != a.turn else "coinche" for s in SEATS
+                if team_of(s) != team_of(bidder) and (s == a.turn or not rules.coinche_in_turn)]
+    if (name == "coinche_out_of_turn_when_in_turn" and best is not None and bidder is not None
+            and a.coincher is None):
+        return [f"{s}:coinche" for s in SEATS if s != a.turn and team_of(s) != team_of(bidder)]
+    if name == "coinche_without_bid" and best is None:
+        return ["coinche"] + ([f"{s}:coinche" for s in SEATS if s != a.turn]
+                              if not rules.coinche_in_turn else [])
+    if name == "reopen_same_denomination" and a.reopening and best is not None:
+        return [b.text() for b in shapes if b.denom == best.denom and bid_beats(b, best, rules)]
+    if name == "bad_call_text":
+        return ["85H", "70H", "80X", "80", "H80", "capot", "take", "", "80♥", "X:coinche",
+                "contre", "generale", "pass pass", "N:", ":pass"]
+    if name == "call_out_of_turn":
+        return [f"{s}:{c}" for s in SEATS if s != a.turn
+                for c in ["pass", "surcoinche", *a.legal_calls()[1:3]] if c != "coinche"]
+    return []
+
+
+def mutate_auction_record(record: dict[str, Any], rng: random.Random,
+                          names: Sequence[str] = AUCTION_MUTATIONS) -> tuple[str, dict[str, Any]]:
+    """A broken copy of a valid coinche/contrée record, and the mutation's name: an
+    illegal call of §4 (with the options it needs), or a malformed record."""
+    order = list(names)
+    rng.shuffle(order)
+    for name in order:
+        broken = apply_auction_mutation(name, copy.deepcopy(record), rng)
+        if broken is not None:
+            return name, broken
+    raise AssertionError("no mutation applies")  # pragma: no cover - bad_dealer always does
+
+
+def apply_auction_mutation(name: str, rec: dict[str, Any],
+                           rng: random.Random) -> dict[str, Any] | None:
+    """``rec`` broken by the mutation ``name``, or None when it does not apply."""
+    rules = make_rules(rec["profile"], rec["options"])
+    auction = run_auction(rules, rec["dealer"], rec["bids"])
+    contract = auction.contract()
+    plays: list[str] = rec["plays"]
+    if name in AUCTION_CALL_MUTATIONS and name != "call_after_end":
+        options = {**rec["options"], **_MUTATION_OPTIONS.get(name, {})}
+        try:
+            rules = make_rules(rec["profile"], options)
+        except ValueError:
+            return None
+        spots: list[tuple[int, str]] = []
+        a = RefAuction(rules, rec["dealer"])
+        for i in range(len(rec["bids"]) + 1):
+            if a.finished:
+                break
+            for bad in _bad_calls(name, a, rules):
+                spots.append((i, bad))
+            if i == len(rec["bids"]):
+                break
+            seat, call = parse_auction_call(rec["bids"][i])
+            if a.check(call, seat) is not None:
+                break  # the new options refuse an earlier call: stop here
+            a.call(call, seat)
+        if not spots:
+            return None
+        i, bad = rng.choice(spots)
+        rec["options"] = options
+        rec["bids"] = [*rec["bids"][:i], bad]
+        rec["plays"] = []
+        rec.pop("declarations", None)
+        rec.pop("belote", None)
+        return rec
+    if name == "call_after_end" and auction.finished:
+        rec["bids"] = [*rec["bids"], rng.choice(["pass", "coinche", "surcoinche", "160S"])]
+        return rec
+    if name == "turned_given":
+        rec["turned"] = rng.choice(DECK)
+        return rec
+    if name == "plays_before_end" and not auction.finished:
+        eldest = next_seat(rec["dealer"])
+        rec["plays"] = [rec["hands"][eldest][0]]
+        return rec
+    if name == "plays_after_allpass":
+        rec["bids"] = ["pass"] * 4
+        rec["plays"] = [rec["hands"][next_seat(rec["dealer"])][0]]
+        rec.pop("declarations", None)
+        rec.pop("belote", None)
+        return rec
+    if name in ("illegal_card", "card_not_held", "card_replayed") and contract is not None:
+        trump = contract.bid.denom
+        leader = contract.bidder if contract.bid.kind == "generale" else next_seat(rec["dealer"])
+        state = RefPlay(rules, trump, rec["hands"], leader)
+        if name == "illegal_card":
+            spots2 = []
+            for i, card in enumerate(plays):
+                illegal = [c for c in state.hands[state.turn] if c not in state.legal()]
+                if illegal:
+                    spots2.append((i, illegal))
+                state.push(card)
+            if not spots2:
+                return None
+            i, illegal = rng.choice(spots2)
+            rec["plays"] = [*plays[:i], rng.choice(illegal)]
+            return rec
+        if not plays:
+            return None
+        i = rng.randrange(len(plays))
+        for card in plays[:i]:
+            state.push(card)
+        if name == "card_not_held":
+            others = [c for s in SEATS if s != state.turn for c in state.hands[s]]
+            if not others:
+                return None
+            bad = rng.choice(others)
+        else:
+            if i == 0:
+                return None
+            bad = rng.choice(plays[:i])
+        rec["plays"] = [*plays[:i], bad]
+        return rec
+    if name == "card_dealt_twice":
+        seats = rng.sample(SEATS, 2)
+        rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
+        return rec
+    if name == "short_hand":
+        seat = rng.choice(SEATS)
+        rec["hands"][seat] = rec["hands"][seat][:7]
+        return rec
+    if name == "declaration_not_held" and contract is not None and rules.declarations:
+        seat = rng.choice(SEATS)
+        missing = [c for c in DECK if c not in rec["hands"][seat]]
+        start = rng.randrange(len(missing) - 2)
+        rec["declarations"] = {**(rec.get("declarations") or {}),
+                               seat: [missing[start: start + 3]]}
+        return rec
+    if name == "declaration_when_off" and contract is not None and not rules.declarations:
+        seat = rng.choice(SEATS)
+        held = held_combinations(rec["hands"][seat], contract.bid.denom)
+        if not held:
+            return None
+        rec["declarations"] = {seat: [list(rng.choice(held).cards)]}
+        return rec
+    if name == "unknown_key":
+        rec[rng.choice(["declaration", "play", "Bids", "comment", "contract"])] = []
+        return rec
+    if name == "too_many_plays" and len(plays) == 32:
+        rec["plays"] = [*plays, plays[0]]
+        return rec
+    if name == "bad_dealer":
+        rec["dealer"] = rng.choice(["X", "north", "", 0, None])
+        return rec
+    if name == "unknown_option":
+        rec["options"] = {**rec["options"], "no_such_option": True}
+        return rec
+    return None
