@@ -1,0 +1,929 @@
+"""Double-dummy solver: the value of a card-play position with every hand known.
+
+:func:`solve` answers the points NS (team 0) take from the remaining tricks of a
+:class:`~belote.play.PlayState` when both sides play perfectly: NS maximise, EW
+minimise.  The cards already on the current trick count for whoever wins it, and
+the last trick carries its bonus, 10 ("dix de der"), or 100 when the team taking
+it then holds all 8 tricks (capot, RULES.md §5.1, §5.2).  It also gives the exact
+value after each legal card of the seat to play.
+
+:func:`minimax` is the plain, obviously correct full search that checks it.
+
+How :func:`solve` searches (every step keeps the value exact):
+
+- fail-soft alpha-beta on the points, driven by zero-window tests that bisect
+  the range of values left (MTD-style);
+- a transposition table at trick boundaries keyed on the four hands, the leader
+  and which teams have already won a trick (the capot bonus depends on it); the
+  value stored is that of the remaining tricks, whatever was taken before;
+- equivalent cards merged: two cards of one hand and suit with equal points and
+  no live card of another hand between them in rank order (the 7 8 9 of a plain
+  suit, the 7 8 of a trump suit) are searched once;
+- move ordering: the table's best lead first; then, with 5 tricks or more left,
+  leads by a quick guess at the trick each brings (the others playing by rule of
+  thumb), with fewer, master cards and points; when following, points to a
+  partner who holds the trick, else winning cards, else the cheapest cards;
+- quick bounds: the points left bound the value, and a leader who holds the top
+  of every suit he holds, with no trump in the other hands, takes every trick;
+- the search runs at the start of a large chunk of CPython's frame stack (see
+  :func:`_with_stack_room`), which halves its time.
+
+>>> from belote.options import make_rules
+>>> from belote.cards import parse_card, HEARTS
+>>> hands = [sum(1 << parse_card(c) for c in h.split()) for h in
+...     ("JH AS", "7H 7S", "9H TS", "8H KS")]
+>>> state = PlayState(make_rules(), HEARTS, hands, leader=0, tricks_won=(3, 3))
+>>> result = solve(state)
+>>> result.value, result.to_json()["moves"]
+(69, {'AS': 69, 'JH': 69})
+>>> minimax(state)
+69
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from belote.cards import (
+    ALL_TRUMP,
+    CAPOT_LAST_TRICK_BONUS,
+    LAST_TRICK_BONUS,
+    NO_TRUMP,
+    SUIT_MASKS,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    order_table,
+    parse_card,
+    parse_trump,
+)
+from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError
+from belote.options import Rules, make_rules
+from belote.play import (
+    SEAT_NAMES,
+    TEAM_NAMES,
+    TRICKS_PER_HAND,
+    PlayState,
+    card_points,
+    explain_illegal,
+)
+
+__all__ = ["SolveResult", "minimax", "parse_position", "solve", "solve_json", "solve_value"]
+
+_INF: Final = 1 << 20
+_GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess
+
+# Undertrump codes (RULES.md §6.3a `undertrump_partner`), as in belote.play.
+_UNDER_CODES: Final = {
+    "allowed": 0,
+    "only_if_only_trumps": 1,
+    "must_overtrump_if_only_trumps": 2,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """The double-dummy value of a position.
+
+    ``value``: the points NS take from the remaining tricks (the cards on the
+    current trick included) plus the last-trick bonus, with perfect play.
+    ``moves``: that value after each legal card of the seat to play (empty when
+    :func:`solve` was asked for the value only).
+    ``nodes``: the positions searched.
+    """
+
+    value: int
+    moves: dict[Card, int]
+    nodes: int
+
+    def to_json(self) -> dict[str, object]:
+        """The CONTRACT.md form: moves keyed by canonical card names, in deck order."""
+        return {
+            "value": self.value,
+            "moves": {card_name(c): self.moves[c] for c in sorted(self.moves)},
+            "nodes": self.nodes,
+        }
+
+
+# --- the plain reference search ----------------------------------------------------
+
+
+def minimax(state: PlayState) -> int:
+    """The value of :func:`solve` by full minimax, no pruning (slow; for checks).
+
+    Plays every legal card with :meth:`PlayState.push` to the end of the hand and
+    reads NS's trick points.  ``state`` is left as it was.
+    """
+    s = state.copy()
+    start = s.trick_points[0]
+
+    def value() -> int:
+        if s.is_over():
+            return s.trick_points[0] - start
+        results = []
+        for c in s.legal_cards():
+            s.push(c)
+            results.append(value())
+            s.pop()
+        return max(results) if s.turn % 2 == 0 else min(results)
+
+    return value()
+
+
+# --- tables -------------------------------------------------------------------------
+
+
+def _tables(trump: TrumpMode) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """``above[c]``: the cards of c's suit ranking above c; ``beat[c]``: the cards
+    that take a trick from c, its master card (above it, or any trump if c is not
+    one)."""
+    order = order_table(trump)
+    trumps = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    above = []
+    beat = []
+    for c in range(32):
+        s = c >> 3
+        m = 0
+        for d in range(s * 8, s * 8 + 8):
+            if order[d] > order[c]:
+                m |= 1 << d
+        above.append(m)
+        beat.append(m if (trumps >> c) & 1 else m | trumps)
+    return tuple(above), tuple(beat)
+
+
+def _low_merge_table() -> tuple[int, ...]:
+    """For the three lowest cards of a plain suit (7 8 9: bits 0..2, worth 0 and
+    adjacent in rank order): index ``held | others << 3`` gives the held cards to
+    search, one per run of held cards that no card of another hand separates."""
+    table = []
+    for index in range(64):
+        held, others = index & 7, index >> 3
+        keep = 0
+        in_run = False
+        for bit in range(3):
+            if (held >> bit) & 1:
+                if not in_run:
+                    keep |= 1 << bit
+                in_run = True
+            elif (others >> bit) & 1:
+                in_run = False
+        table.append(keep)
+    return tuple(table)
+
+
+_LOW_MERGE: Final = _low_merge_table()
+
+
+def _low_cards(trump: TrumpMode) -> tuple[tuple[bool, ...], CardMask]:
+    """Which suits rank as trumps, and the mask of the zero-point bottom cards that
+    can be equivalent: 7 8 9 of a plain suit, 7 8 of a trump suit (RULES.md §5)."""
+    trump_like = tuple(trump == ALL_TRUMP or s == trump for s in range(4))
+    low = 0
+    for s in range(4):
+        low |= (3 if trump_like[s] else 7) << (8 * s)
+    return trump_like, low
+
+
+def _merge(moves: CardMask, others: CardMask, trump_like: tuple[bool, ...]) -> CardMask:
+    """``moves`` less the cards equivalent to a lower one of ``moves``: same suit,
+    equal points, and no card of ``others`` (the other hands and the trick) between
+    them in rank order."""
+    out = moves
+    for s in range(4):
+        shift = s * 8
+        mine = (moves >> shift) & 0xFF
+        if mine & (mine - 1) == 0:
+            continue
+        if trump_like[s]:
+            if mine & 3 == 3:
+                out &= ~(2 << shift)  # the 8 goes with the 7
+        else:
+            held = mine & 7
+            if held & (held - 1):
+                keep = _LOW_MERGE[held | ((others >> shift) & 7) << 3]
+                out &= ~((held & ~keep) << shift)
+    return out
+
+
+def _groups(
+    moves: CardMask, others: CardMask, trump_like: tuple[bool, ...]
+) -> list[tuple[Card, list[Card]]]:
+    """The cards of ``moves`` by equivalence class (see :func:`_merge`): pairs of the
+    card searched and the cards that share its value."""
+    kept = _merge(moves, others, trump_like)
+    groups: dict[Card, list[Card]] = {}
+    rep = -1
+    for c in range(32):
+        if (moves >> c) & 1:
+            if (kept >> c) & 1:
+                rep = c
+                groups[c] = [c]
+            else:
+                groups[rep].append(c)  # an equivalent card follows its lower twin
+    return list(groups.items())
+
+
+_ByteTable = tuple[tuple[int, ...], ...]  # per suit, per byte of the suit's 8 bits
+_EXTREMES: dict[tuple[int, ...], tuple[_ByteTable, _ByteTable]] = {}
+
+
+def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
+    """Per suit and byte of a card mask: the card with the fewest points (ties: the
+    lowest) and the one with the most (ties: the highest); -1 for no card."""
+    cached = _EXTREMES.get(pts)
+    if cached is not None:
+        return cached
+    cheap = []
+    dear = []
+    for s in range(4):
+        row_c = []
+        row_d = []
+        for byte in range(256):
+            cards = [s * 8 + r for r in range(8) if (byte >> r) & 1]
+            row_c.append(min(cards, key=lambda c: (pts[c], c)) if cards else -1)
+            row_d.append(max(cards, key=lambda c: (pts[c], c)) if cards else -1)
+        cheap.append(tuple(row_c))
+        dear.append(tuple(row_d))
+    _EXTREMES[pts] = (tuple(cheap), tuple(dear))
+    return _EXTREMES[pts]
+
+
+# --- the search ---------------------------------------------------------------------
+
+_Boundary = Callable[[int, int, int, int, int], int]
+_Follow = Callable[[int, int, int, int, int, int, int, int, int, int, int], int]
+
+
+class _Search:
+    """One solve: the hands (mutated while searching and restored), the
+    transposition table, and the recursive search as closures over the tables of
+    the trump mode and rules (local look-ups are the fast ones in CPython).
+
+    ``boundary(leader, flags, rem, alpha, beta)`` is the value of the remaining
+    tricks at the start of a trick; ``follow(seat, k, led, mcard, mseat, tpts,
+    tmask, flags, rem, alpha, beta)`` the value with ``k`` cards (1..3) on the
+    trick.  ``flags`` bit t: team t has won a trick; ``rem``: the points of the
+    cards in the hands and on the trick; the result is fail-soft.
+    """
+
+    def __init__(self, rules: Rules, trump: TrumpMode, hands: list[CardMask]) -> None:
+        self.hands = hands
+        self.tt: dict[int, tuple[int, int, int]] = {}
+        self.boundary, self.follow, self.node_count = _build(rules, trump, hands, self.tt)
+
+
+def _build(
+    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]]
+) -> tuple[_Boundary, _Follow, Callable[[], int]]:
+    pts = card_points(rules, trump)
+    above, beat = _tables(trump)
+    suit_masks = SUIT_MASKS
+    trump_like, low_cards = _low_cards(trump)
+    trump_mask = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    # Following the led suit: must rise over the master card (§6.1 TA, §6.2), and
+    # also over the partner's when he leads trumps (§6.2 option).
+    rise_on_partner = trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead
+    exempt = rules.partner_master_exemption
+    under = _UNDER_CODES[rules.undertrump_partner]
+    undertrump_any = rules.must_undertrump
+    last_bonus = LAST_TRICK_BONUS
+    capot_bonus = CAPOT_LAST_TRICK_BONUS
+    by_points = pts.__getitem__
+    nodes = 0
+
+    def finish(cards: Sequence[int], seat: int, hand: int, bm: int, mseat: int, tpts: int,
+               flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The last card of a trick: each choice ends the trick."""
+        maximize = not seat & 1
+        g = -_INF if maximize else _INF
+        a = alpha
+        b = beta
+        for c in cards:
+            bit = 1 << c
+            h[seat] = hand ^ bit
+            winner = seat if (bm >> c) & 1 else mseat
+            total = tpts + pts[c]
+            if winner & 1:
+                v = boundary(winner, flags | 2, rem - total, a, b)
+            else:
+                v = total + boundary(winner, flags | 1, rem - total, a - total, b - total)
+            if maximize:
+                if v > g:
+                    g = v
+                    if g >= b:
+                        break
+                    if g > a:
+                        a = g
+            elif v < g:
+                g = v
+                if g <= a:
+                    break
+                if g < b:
+                    b = g
+        h[seat] = hand
+        return g
+
+    def legal(hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
+        """The cards ``seat`` may play to a trick led in ``led`` that ``mcard`` of
+        ``mseat`` holds (RULES.md §6, as :meth:`PlayState.legal_mask`; ``follow``
+        has the same lines inline, for speed)."""
+        moves = hand & suit_masks[led]
+        if moves:
+            if trump_like[led] and (rise_on_partner or mseat != seat ^ 2):
+                moves = moves & above[mcard] or moves
+            return moves
+        trumps = hand & trump_mask
+        if not trumps:
+            return hand
+        if exempt and mseat == seat ^ 2:
+            if under == 0 or (mcard >> 3) != trump:
+                return hand
+            higher = trumps & above[mcard]
+            if hand == trumps:
+                return (higher or trumps) if under == 2 else hand
+            return (hand & ~trumps) | higher
+        if (mcard >> 3) != trump:
+            return trumps
+        return trumps & above[mcard] or (trumps if undertrump_any else hand)
+
+    cheap_t, dear_t = _extreme_tables(pts)
+
+    def pick(moves: int, dear: bool) -> int:
+        """The card of ``moves`` with the most (``dear``) or fewest points."""
+        table = dear_t if dear else cheap_t
+        top = moves.bit_length() - 1
+        sh = top & 24
+        if moves >> sh << sh == moves:
+            return table[top >> 3][moves >> sh]
+        best = -1
+        for x in (0, 1, 2, 3):
+            byte = (moves >> (8 * x)) & 255
+            if byte:
+                c = table[x][byte]
+                if best < 0 or (pts[c] > pts[best] if dear else pts[c] < pts[best]):
+                    best = c
+        return best
+
+    def greedy(leader: int, c0: int) -> int:
+        """A quick guess at the trick led by ``c0``: its points for the leader's team
+        (negative when the other team takes it), the others playing by rule of thumb:
+        points to a partner who holds the trick, else the dearest winning card (the
+        last seat: the cheapest), else the cheapest card."""
+        mcard, mseat = c0, leader
+        total = pts[c0]
+        led = c0 >> 3
+        led_mask = suit_masks[led]
+        rise = trump_like[led]
+        for k in (1, 2, 3):
+            seat = (leader + k) & 3
+            hand = h[seat]
+            moves = hand & led_mask
+            if not moves:
+                moves = legal(hand, seat, led, mcard, mseat)
+            elif rise and (rise_on_partner or mseat != seat ^ 2):
+                moves = moves & above[mcard] or moves
+            bm = beat[mcard]
+            if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
+                table = dear_t
+            else:
+                win = moves & bm
+                if win:
+                    moves = win
+                    table = dear_t if k < 3 else cheap_t
+                else:
+                    table = cheap_t
+            top = moves.bit_length() - 1
+            sh = top & 24
+            if moves >> sh << sh == moves:
+                c = table[top >> 3][moves >> sh]
+            else:
+                c = pick(moves, table is dear_t)
+            total += pts[c]
+            if (bm >> c) & 1:
+                mcard, mseat = c, seat
+        return total if (mseat ^ leader) & 1 == 0 else -total
+
+    def node_count() -> int:
+        return nodes
+
+    def boundary(leader: int, flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The value of the remaining tricks, ``leader`` to lead (see _Search)."""
+        nonlocal nodes
+        nodes += 1
+        h0, h1, h2, h3 = h
+        hl = h[leader]
+        if not hl & (hl - 1):
+            # The last trick: every card is forced.
+            mcard = hl.bit_length() - 1
+            mseat = leader
+            for seat in ((leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3):
+                c = h[seat].bit_length() - 1
+                if (beat[mcard] >> c) & 1:
+                    mcard, mseat = c, seat
+            team = mseat & 1
+            if team:
+                return 0
+            return rem + (last_bonus if flags & 2 else capot_bonus)
+        hi = rem + (last_bonus if flags & 2 else capot_bonus)
+        if hi <= alpha:
+            return hi
+        if beta <= 0:
+            return 0
+        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | flags << 130
+        entry = tt.get(key)
+        lo = 0
+        best = -1
+        if entry is not None:
+            lo, hi, best = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+        alive = h0 | h1 | h2 | h3
+        others = alive ^ hl
+        if not others & trump_mask:
+            # A leader holding the top of every suit he holds, with no trump in
+            # the other hands, takes every trick himself.
+            m = hl
+            while m:
+                low = m & -m
+                if others & above[low.bit_length() - 1]:
+                    break
+                m ^= low
+            else:
+                team = leader & 1
+                value = 0 if team else rem + (
+                    last_bonus if flags & 2 else capot_bonus)
+                tt[key] = (value, value, -1)
+                return value
+        a = alpha if alpha > lo else lo
+        b = beta if beta < hi else hi
+        moves = hl
+        lows = hl & low_cards
+        if lows & (lows - 1):
+            moves = _merge(hl, others, trump_like)
+        # Lead order: the table's best card first; with many tricks left, the others
+        # by a quick guess at the trick each brings; with few, masters (no higher
+        # card left in the suit), then the others, by points.
+        masters = []
+        rest = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            if c == best:
+                continue
+            if above[c] & others:
+                rest.append(c)
+            else:
+                masters.append(c)
+        if hl.bit_count() >= _GREEDY_FROM:
+            masters += rest
+            masters.sort(key=lambda c: greedy(leader, c), reverse=True)
+        else:
+            masters.sort(key=by_points, reverse=True)
+            rest.sort(key=by_points, reverse=True)
+            masters += rest
+        if best >= 0 and (moves >> best) & 1:
+            masters.insert(0, best)
+        nxt = (leader + 1) & 3
+        maximize = not leader & 1
+        g = -_INF if maximize else _INF
+        best_card = best
+        for c in masters:
+            h[leader] = hl ^ (1 << c)
+            v = follow(nxt, 1, c >> 3, c, leader, pts[c], 1 << c, flags, rem, a, b)
+            if maximize:
+                if v > g:
+                    g = v
+                    if g >= b:
+                        best_card = c
+                        break
+                    if g > a:
+                        a = g
+                        best_card = c
+            elif v < g:
+                g = v
+                if g <= a:
+                    best_card = c
+                    break
+                if g < b:
+                    b = g
+                    best_card = c
+        h[leader] = hl
+        # The window searched was (max(alpha, lo), min(beta, hi)).
+        if g <= (alpha if alpha > lo else lo):
+            tt[key] = (lo, g, best_card)
+        elif g >= (beta if beta < hi else hi):
+            tt[key] = (g, hi, best_card)
+        else:
+            tt[key] = (g, g, best_card)
+        return g
+
+    def follow(seat: int, k: int, led: int, mcard: int, mseat: int, tpts: int, tmask: int,
+               flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The value with ``k`` cards on the trick, ``seat`` to play (see _Search)."""
+        nonlocal nodes
+        nodes += 1
+        hand = h[seat]
+        # The legal cards (RULES.md §6; mirrors PlayState.legal_mask).
+        moves = hand & suit_masks[led]
+        if moves:
+            if trump_like[led] and (rise_on_partner or mseat != seat ^ 2):
+                moves = moves & above[mcard] or moves  # §6.1 TA, §6.2
+        else:
+            trumps = hand & trump_mask
+            if not trumps:
+                moves = hand  # §6.3d, §6.4
+            elif exempt and mseat == seat ^ 2:  # §6.3a
+                if under == 0 or (mcard >> 3) != trump:
+                    moves = hand
+                else:
+                    higher = trumps & above[mcard]
+                    if hand == trumps:
+                        moves = (higher or trumps) if under == 2 else hand
+                    else:
+                        moves = (hand & ~trumps) | higher
+            elif (mcard >> 3) != trump:
+                moves = trumps  # §6.3b
+            else:
+                moves = trumps & above[mcard] or (trumps if undertrump_any else hand)  # §6.3c
+        if not moves & (moves - 1):
+            # A forced card.
+            c = moves.bit_length() - 1
+            h[seat] = hand ^ moves
+            if (beat[mcard] >> c) & 1:
+                mcard, mseat = c, seat
+            tpts += pts[c]
+            if k < 3:
+                v = follow((seat + 1) & 3, k + 1, led, mcard, mseat, tpts, tmask | moves,
+                           flags, rem, alpha, beta)
+            elif hand == moves:
+                v = 0 if mseat & 1 else rem + (last_bonus if flags & 2 else capot_bonus)
+            else:
+                team = mseat & 1
+                if team:
+                    v = boundary(mseat, flags | 2, rem - tpts, alpha, beta)
+                else:
+                    v = tpts + boundary(mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts)
+            h[seat] = hand
+            return v
+        lows = moves & low_cards
+        if lows & (lows - 1):
+            moves = _merge(moves, (h[0] | h[1] | h[2] | h[3] | tmask) ^ hand, trump_like)
+        cards = []
+        m = moves
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & beat[mcard]):
+            cards.sort(key=by_points, reverse=True)  # the partner holds the trick
+        else:
+            winners = moves & beat[mcard]
+            if winners:
+                win = []
+                lose = []
+                for c in cards:
+                    if (winners >> c) & 1:
+                        win.append(c)
+                    else:
+                        lose.append(c)
+                win.sort(key=by_points, reverse=k < 3)  # the last seat wins cheaply
+                lose.sort(key=by_points)
+                cards = win + lose
+            else:
+                cards.sort(key=by_points)
+        maximize = not seat & 1
+        g = -_INF if maximize else _INF
+        a = alpha
+        b = beta
+        bm = beat[mcard]
+        if k < 3:
+            nxt = (seat + 1) & 3
+            for c in cards:
+                bit = 1 << c
+                h[seat] = hand ^ bit
+                if (bm >> c) & 1:
+                    v = follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
+                               rem, a, b)
+                else:
+                    v = follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
+                               flags, rem, a, b)
+                if maximize:
+                    if v > g:
+                        g = v
+                        if g >= b:
+                            break
+                        if g > a:
+                            a = g
+                elif v < g:
+                    g = v
+                    if g <= a:
+                        break
+                    if g < b:
+                        b = g
+        else:
+            return finish(cards, seat, hand, bm, mseat, tpts, flags, rem, alpha, beta)
+        h[seat] = hand
+        return g
+
+    return boundary, follow, node_count
+
+
+# --- room for the recursion ----------------------------------------------------------
+
+_T = TypeVar("_T")
+_RESERVE_SLOTS: Final = 8192
+_reserve: list[Callable[[Callable[[], object]], object]] = []
+
+
+def _with_stack_room(fn: Callable[[], _T]) -> _T:
+    """Call ``fn`` at the start of a large chunk of CPython's frame stack.
+
+    CPython (3.11 and later) keeps Python frames in chunks of 16 KiB: a call that
+    does not fit in the current chunk maps a new one, which is unmapped as soon
+    as that call returns.  A search whose depth goes back and forth across a
+    chunk's end pays an ``mmap`` and a ``munmap`` at each crossing: measured, tens
+    of thousands per full deal and up to half the run time.  A frame with 8192
+    local variables cannot fit in a 16 KiB chunk, so it opens a 128 KiB one, and
+    the search called from it (about 35 frames of some 600 bytes) stays inside.
+    """
+    if not _reserve:
+        names = " = ".join(f"_{i}" for i in range(_RESERVE_SLOTS))
+        source = (
+            "def reserve(fn, unused=None):\n"
+            "    if unused is not None:  # never: the names only size the frame\n"
+            f"        {names} = unused\n"
+            "    return fn()\n"
+        )
+        namespace: dict[str, Callable[[Callable[[], object]], object]] = {}
+        exec(compile(source, "<belote.solver reserve>", "exec"), namespace)
+        _reserve.append(namespace["reserve"])
+    return _reserve[0](fn)  # type: ignore[return-value]
+
+
+# --- driving the search -------------------------------------------------------------
+
+
+def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], lo: int,
+           hi: int) -> int:
+    """The exact value in ``[lo, hi]`` by zero-window tests of the fail-soft
+    ``search(alpha, beta)`` (``search(t - 1, t) >= t`` iff the value is at least
+    ``t``).  The tests go first to each hinted value ``w`` and ``w + 1`` (a value
+    is pinned by those two), or else to ``guess``, then halve what is left."""
+    tested: set[int] = set()
+    pending = [t for w in hints for t in (w, w + 1)] or [guess]
+    while lo < hi:
+        g = -1
+        while pending:
+            t = pending.pop(0)
+            if lo < t <= hi and t not in tested:
+                g = t
+                break
+        if g < 0:
+            g = (lo + hi + 1) // 2
+        tested.add(g)
+        v = search(g - 1, g)
+        if v < g:
+            hi = v
+        else:
+            lo = v
+    return lo
+
+
+def solve(state: PlayState, moves: bool = True) -> SolveResult:
+    """The double-dummy value of ``state`` and, with ``moves``, of each legal card.
+
+    ``state`` is left as it was; its ``tricks_won`` decide the capot bonus.  Cards
+    of one hand that cannot lead to different results (same suit, equal points,
+    no live card of another hand between them) share one search.  With
+    ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
+    """
+    if state.is_over():
+        return SolveResult(0, {}, 0)
+    rules, trump = state.rules, state.trump
+    pts = card_points(rules, trump)
+    _, beat = _tables(trump)
+    trump_like, _ = _low_cards(trump)
+    h = list(state.hands)
+    search = _Search(rules, trump, h)
+    seat = state.turn
+    trick = list(state.trick)
+    k = len(trick)
+    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+    tmask = 0
+    for c in trick:
+        tmask |= 1 << c
+    alive = h[0] | h[1] | h[2] | h[3] | tmask
+    rem = sum(pts[c] for c in range(32) if (alive >> c) & 1)
+    tpts = sum(pts[c] for c in trick)
+    top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
+    mcard, mseat = state.master()
+    led = trick[0] >> 3 if trick else -1
+    hand = h[seat]
+    maximize = not seat & 1
+
+    def root(alpha: int, beta: int) -> int:
+        if k == 0:
+            return search.boundary(seat, flags, rem, alpha, beta)
+        return search.follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)
+
+    def after(c: Card) -> Callable[[int, int], int]:
+        """The search of the position after the seat to play plays ``c``."""
+        bit = 1 << c
+        if k == 0:
+            nm, ns, nled = c, seat, c >> 3
+        elif (beat[mcard] >> c) & 1:
+            nm, ns, nled = c, seat, led
+        else:
+            nm, ns, nled = mcard, mseat, led
+        total = tpts + pts[c]
+
+        def run(alpha: int, beta: int) -> int:
+            h[seat] = hand ^ bit
+            try:
+                if k < 3:
+                    return search.follow((seat + 1) & 3, k + 1, nled, nm, ns, total,
+                                         tmask | bit, flags, rem, alpha, beta)
+                team = ns & 1
+                if hand == bit:  # the last trick
+                    return 0 if team else rem + (
+                        LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
+                gain = 0 if team else total
+                return gain + search.boundary(ns, flags | (1 << team), rem - total,
+                                              alpha - gain, beta - gain)
+            finally:
+                h[seat] = hand
+
+        return run
+
+    def run_all() -> tuple[int, dict[Card, int]]:
+        guess = rem // 2
+        if not moves:
+            return _value(root, guess, (), 0, top), {}
+        # Each card's exact value; the values found so far are the first guesses
+        # for the next card (cards often share a value).
+        values: dict[Card, int] = {}
+        seen: list[int] = []
+        for rep, group in _groups(state.legal_mask(), alive ^ hand, trump_like):
+            v = _value(after(rep), guess, seen, 0, top)
+            if v not in seen:
+                seen.append(v)
+                seen.sort(reverse=maximize)
+            for c in group:
+                values[c] = v
+        best = max(values.values()) if maximize else min(values.values())
+        return best, values
+
+    value, values = _with_stack_room(run_all)
+    return SolveResult(value, values, search.node_count())
+
+
+def solve_value(state: PlayState) -> int:
+    """The value of :func:`solve` alone (faster: no exact value for each card)."""
+    return solve(state, moves=False).value
+
+
+# --- the JSON face (CONTRACT.md `belote solve`) -------------------------------------
+
+SOLVE_KEYS: Final = ("profile", "options", "trump", "hands", "leader", "trick", "tricks_won")
+
+
+def _card_at(value: Any, where: str) -> Card:
+    try:
+        return parse_card(value)
+    except BeloteError as exc:
+        raise InvalidRecordError(f"{where}: {exc}") from None
+
+
+def _seat_at(value: Any, where: str) -> int:
+    if isinstance(value, str) and value.strip().upper() in SEAT_NAMES:
+        return SEAT_NAMES.index(value.strip().upper())
+    raise InvalidRecordError(f"{where}: {value!r} is not a seat (N, E, S, W)")
+
+
+def _cards_at(value: Any, where: str, seen: dict[Card, str]) -> list[Card]:
+    if not isinstance(value, list):
+        raise InvalidRecordError(f"{where}: expected a list of cards, got {value!r}")
+    cards = []
+    for i, text in enumerate(value):
+        c = _card_at(text, f"{where}[{i}]")
+        if c in seen:
+            raise InvalidRecordError(f"{where}[{i}]: {card_name(c)} is also in {seen[c]}")
+        seen[c] = where
+        cards.append(c)
+    return cards
+
+
+def parse_position(obj: Any) -> PlayState:
+    """The position of a CONTRACT.md `belote solve` input, checked.
+
+    ``hands`` hold the cards each seat still has; ``trick`` the cards already
+    played to the current trick from ``leader`` on (their players hold one card
+    fewer); ``tricks_won`` the tricks each team holds, which with the tricks left
+    make 8.  Every card must be held once; the trick's cards must have been legal
+    (RULES.md §6).  Errors name the field.
+    """
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"input: expected a JSON object, got {type(obj).__name__}")
+    unknown = [key for key in obj if key not in SOLVE_KEYS]
+    if unknown:
+        raise InvalidRecordError(
+            f"input: unknown key {unknown[0]!r} (keys: {', '.join(SOLVE_KEYS)})"
+        )
+    rules = make_rules(obj.get("profile", "classic"), obj.get("options") or {})
+    if rules.players != 4:
+        raise InvalidRecordError(
+            f"profile: {rules.profile!r} is for {rules.players} players; the solver plays four"
+        )
+    for key in ("trump", "hands", "leader"):
+        if key not in obj:
+            raise InvalidRecordError(f"input: {key!r} is missing")
+    try:
+        trump = parse_trump(obj["trump"])
+    except BeloteError as exc:
+        raise InvalidRecordError(f"trump: {exc}") from None
+    leader = _seat_at(obj["leader"], "leader")
+    raw_hands = obj["hands"]
+    if not isinstance(raw_hands, dict):
+        raise InvalidRecordError(f"hands: expected an object of seats, got {raw_hands!r}")
+    for key in raw_hands:
+        _seat_at(key, "hands: key")
+    seen: dict[Card, str] = {}
+    trick = _cards_at(obj.get("trick", []), "trick", seen)
+    if len(trick) > 3:
+        raise InvalidRecordError(
+            f"trick: {len(trick)} cards; a trick in progress has at most 3 (the fourth ends it)"
+        )
+    hands: list[CardMask] = [0, 0, 0, 0]
+    for seat, name in enumerate(SEAT_NAMES):
+        if name not in raw_hands:
+            raise InvalidRecordError(f"hands: seat {name} is missing")
+        for c in _cards_at(raw_hands[name], f"hands.{name}", seen):
+            hands[seat] |= 1 << c
+    # Hand sizes: the seats that played to the trick hold one card fewer.
+    to_play = (leader + len(trick)) & 3
+    left = hands[to_play].bit_count()
+    if left == 0 and trick:
+        raise InvalidRecordError(
+            f"hands.{SEAT_NAMES[to_play]}: no card left to play to the trick in progress"
+        )
+    for i in range(4):
+        seat = (leader + i) & 3
+        want = left - (1 if i < len(trick) else 0)
+        have = hands[seat].bit_count()
+        if have != want:
+            played = " (it played to the trick)" if i < len(trick) else ""
+            raise InvalidRecordError(
+                f"hands.{SEAT_NAMES[seat]}: {have} cards, expected {want}{played}: "
+                f"{SEAT_NAMES[to_play]}, to play, holds {left}"
+            )
+    if left > TRICKS_PER_HAND:
+        raise InvalidRecordError(f"hands: {left} cards each, at most {TRICKS_PER_HAND}")
+    won = _tricks_won(obj.get("tricks_won", {}), TRICKS_PER_HAND - left)
+    # The trick so far, played from the hands it came from, card by card (§6).
+    for c, seat in zip(trick, range(leader, leader + len(trick)), strict=False):
+        hands[seat & 3] |= 1 << c
+    state = PlayState(rules, trump, hands, leader, tricks_left=left, tricks_won=won)
+    for i, c in enumerate(trick):
+        reason = explain_illegal(state, c)
+        if reason is not None:
+            raise IllegalPlayError(
+                f"trick[{i}]: {SEAT_NAMES[state.turn]} may not play {card_name(c)}: {reason}"
+            )
+        state.push(c)
+    return state
+
+
+def _tricks_won(value: Any, done: int) -> tuple[int, int]:
+    """``{"NS": n, "EW": m}`` with ``n + m == done`` (the tricks already played)."""
+    if not isinstance(value, dict):
+        raise InvalidRecordError(f"tricks_won: expected an object such as "
+                                 f'{{"NS": 0, "EW": 0}}, got {value!r}')
+    counts = [0, 0]
+    for key, count in value.items():
+        if key not in TEAM_NAMES:
+            raise InvalidRecordError(f"tricks_won: {key!r} is not a team (NS, EW)")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            raise InvalidRecordError(f"tricks_won.{key}: {count!r} is not a number of tricks")
+        counts[TEAM_NAMES.index(key)] = count
+    if counts[0] + counts[1] != done:
+        raise InvalidRecordError(
+            f"tricks_won: NS {counts[0]} + EW {counts[1]} = {counts[0] + counts[1]} tricks, "
+            f"but {TRICKS_PER_HAND - done} are left to play, so {done} were played"
+        )
+    return counts[0], counts[1]
+
+
+def solve_json(obj: Any) -> dict[str, Any]:
+    """The CONTRACT.md answer of `belote solve` to one input object:
+    ``{"value", "moves", "nodes"}``, moves keyed by canonical card names."""
+    return solve(parse_position(obj)).to_json()
