@@ -1,0 +1,103 @@
+"""Time per card decision of the PIMC bot over seeded deals.
+
+The PIMC bot holds North and South, the heuristic East and West; every card
+North or South decides is timed (a single legal card is not a decision).  Prints
+the median and the maximum, overall and by tricks left, with the worlds solved
+and the solver nodes.  Run:
+
+    .venv/bin/python benchmarks/bench_pimc.py [--deals N] [--seed S] [--bot SPEC]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Sequence
+
+from belote.bots import make_bot, play_deal
+from belote.bots.base import BaseBot, legal_cards
+from belote.bots.pimc import PimcBot
+from belote.declarations import Declaration
+from belote.options import make_rules
+from belote.round import OVER, PlayerView, Round
+
+
+class Timed(BaseBot):
+    """Wraps a PIMC bot and records (tricks left, seconds, worlds, nodes) per decision."""
+
+    kind = "timed"
+
+    def __init__(self, inner: PimcBot, log: list[tuple[int, float, int, int]]) -> None:
+        super().__init__(None)
+        self.inner = inner
+        self.name = inner.name
+        self.log = log
+
+    def call(self, view: PlayerView) -> str:
+        return self.inner.call(view)
+
+    def play(self, view: PlayerView) -> int:
+        start = time.perf_counter()
+        card = self.inner.play(view)
+        seconds = time.perf_counter() - start
+        if len(legal_cards(view)) > 1:
+            self.log.append(
+                (8 - len(view.tricks), seconds, self.inner.last_worlds, self.inner.last_nodes)
+            )
+        return card
+
+    def declarations(self, view: PlayerView) -> Sequence[Declaration] | None:
+        return self.inner.declarations(view)
+
+
+def _line(label: str, rows: list[tuple[int, float, int, int]]) -> str:
+    times = [r[1] for r in rows]
+    worlds = statistics.mean(r[2] for r in rows)
+    nodes = max(r[3] for r in rows)
+    return (f"{label:>12}  {len(rows):5d} decisions  median {statistics.median(times):6.3f} s  "
+            f"max {max(times):6.3f} s  worlds {worlds:5.1f}  nodes max {nodes:,}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", default="pimc", help="the PIMC spec, e.g. pimc:worlds=40")
+    parser.add_argument("--profile", default="classic")
+    args = parser.parse_args()
+    rules = make_rules(args.profile)
+    rng = random.Random(args.seed)
+    log: list[tuple[int, float, int, int]] = []
+    played = 0
+    start = time.perf_counter()
+    while played < args.deals:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        bots: list[BaseBot] = []
+        for seat in range(4):
+            bot = make_bot(args.bot if seat % 2 == 0 else "heuristic", args.seed * 1000 + seat)
+            if isinstance(bot, PimcBot):
+                bots.append(Timed(bot, log))
+            else:
+                bots.append(bot)
+        rnd = Round(rules, rng.randrange(4), deck)
+        play_deal(rnd, bots)
+        played += rnd.phase == OVER
+    total = time.perf_counter() - start
+    print(f"{args.bot} (N, S) against heuristic (E, W): {args.deals} deals played in "
+          f"{total:.1f} s ({args.profile}, seed {args.seed})")
+    if not log:
+        print("no decision timed")
+        return
+    searched = [r for r in log if r[2] > 0]
+    print(_line("all", log))
+    if searched:
+        print(_line("searched", searched))
+    for left in sorted({r[0] for r in log}, reverse=True):
+        print(_line(f"{left} left", [r for r in log if r[0] == left]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,370 @@
+"""The heuristic bot: bidding by hand strength and card play by rules of thumb.
+
+Bidding follows the tips of seed 000 §9: never take without two master trumps
+(the jack with the nine or the ace, tip 1); then count the trump points, the
+number of trumps, the side aces and guarded tens (the turned card joins the
+hand, RULES.md §3.4).  Round 2 names the best other suit by the same measure.
+
+Card play follows the other tips of seed 000 §9: count the trumps played and
+track every card (tip 2); as taker, draw trumps while holding the master trump,
+then lead small trumps when long (tips 8); lead masters, then long plain suits
+(tip 3); do not trump first without reason (tip 4); keep the trump ten from
+being captured (tip 5); feed points to a partner who holds the trick; play low
+when the trick is lost; keep the trump ace on defence (tip 9) and a master trump
+for the last trick (tip 7, dix de der).
+
+The bot is deterministic: ties are broken by card order, not at random.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
+from belote.bots.sampling import InconsistentViewError, Knowledge, infer
+from belote.cards import (
+    ACE,
+    ALL_CARDS,
+    ALL_TRUMP,
+    JACK,
+    KING,
+    NINE,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    TEN,
+    TRUMP_POINTS,
+    Card,
+    CardMask,
+    TrumpMode,
+    beats,
+    order_table,
+    scan_forward,
+)
+from belote.play import card_points, trick_winner
+from belote.round import PlayerView
+
+__all__ = ["HeuristicBot", "best_round2_suit", "bid_strength"]
+
+TAKE_THRESHOLD = 45
+
+
+def bid_strength(hand: CardMask, trump: int) -> int:
+    """How strong ``hand`` is with ``trump`` as trump, or -1 without two master trumps.
+
+    Seed 000 §9 tip 1: no take without the jack and the nine, or the jack and the
+    ace, of trumps.  Otherwise: trump points + 6 a trump + 10 a side ace + 4 a
+    guarded side ten + 10 for belote (K+Q of trumps).
+
+    >>> from belote.cards import mask_of, parse_card, HEARTS
+    >>> h = mask_of(parse_card(c) for c in "JH 9H 7H AS 8D 7C".split())
+    >>> bid_strength(h, HEARTS)
+    62
+    >>> bid_strength(mask_of(parse_card(c) for c in "9H AH TH KH AS AC".split()), HEARTS)
+    -1
+    """
+    base = trump * 8
+    if not (hand >> (base + JACK) & 1 and (hand >> (base + NINE) & 1 or hand >> (base + ACE) & 1)):
+        return -1
+    trumps = hand & SUIT_MASKS[trump]
+    score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
+    for suit in range(4):
+        if suit == trump:
+            continue
+        if hand >> (suit * 8 + ACE) & 1:
+            score += 10
+        elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
+            score += 4
+    if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
+        score += 10
+    return score
+
+
+def best_round2_suit(hand: CardMask, turned: Card) -> tuple[int, int]:
+    """The best suit to name in round 2 and its strength (the turned card joins as plain)."""
+    full = hand | 1 << turned
+    best = (-1, -1)
+    for suit in range(4):
+        if suit == turned >> 3:
+            continue
+        value = bid_strength(full, suit)
+        if value > best[1]:
+            best = (suit, value)
+    return best
+
+
+def auction_value(strength: int, threshold: int) -> int:
+    """The contract a hand of ``strength`` (:func:`bid_strength`, 8 cards) is worth bidding.
+
+    80 at ``threshold + 15``, then 10 more for every 10 of strength, at most 160;
+    0 when too weak.
+    """
+    if strength < threshold + 15:
+        return 0
+    return min(160, 80 + 10 * ((strength - threshold - 15) // 10))
+
+
+def auction_call(view: PlayerView, calls: list[str], threshold: int) -> str:
+    """Numeric auction (RULES.md §4): bid the best suit by strength, a little more over a
+    partner's bid with side aces; coinche holding the jack and nine of the opponents'
+    trump; never surcoinche, capot or générale."""
+    seat = view.seat
+    best: tuple[int, int, int] | None = None  # value, trump, seat of the highest bid
+    for call in view.calls:
+        bid = getattr(call, "bid", None)
+        if bid is not None and isinstance(bid.value, int):
+            best = (bid.value, bid.trump, call.seat)
+        elif bid is not None:
+            best = (1000, bid.trump, call.seat)
+    current = best[0] if best is not None else 0
+    if best is not None and best[2] & 1 != seat & 1 and best[1] < NO_TRUMP and "coinche" in calls:
+        base = best[1] * 8
+        if view.hand >> (base + JACK) & 1 and view.hand >> (base + NINE) & 1:
+            return "coinche"
+    options: list[tuple[int, int]] = []
+    for suit in range(4):
+        value = auction_value(bid_strength(view.hand, suit), threshold)
+        if best is not None and best[2] == seat ^ 2 and best[1] == suit:
+            aces = sum(
+                1 for s in range(4)
+                if s != suit and view.hand >> (s * 8 + ACE) & 1
+            )
+            if aces:
+                value = max(value, min(160, best[0] + 10 * aces))
+        options.append((value, suit))
+    value, suit = max(options)
+    if best is not None and best[2] == seat ^ 2 and best[1] != suit:
+        value -= 20  # do not take the partner's contract away without a clear reason
+    if value > current:
+        name = f"{value}{SUIT_LETTERS[suit]}"
+        if name in calls:
+            return name
+    return "pass"
+
+
+@dataclass(slots=True)
+class _Table:
+    """What the bot works with for one card decision."""
+
+    view: PlayerView
+    trump: TrumpMode
+    order: tuple[int, ...]
+    points: tuple[int, ...]
+    hand: CardMask
+    out: CardMask  # cards the other three seats still hold
+    know: Knowledge
+
+    def is_trump(self, c: Card) -> bool:
+        return self.trump == ALL_TRUMP or (c >> 3) == self.trump
+
+    def possible(self, seat: int) -> CardMask:
+        """Cards ``seat`` may hold as far as the bot knows."""
+        if seat == self.view.seat:
+            return self.hand
+        k = self.know
+        return (k.unknown | k.known[seat]) & ~k.forbidden[seat]
+
+    def master(self, c: Card) -> bool:
+        """No card still out in ``c``'s suit ranks above it."""
+        order = self.order
+        same = self.out & SUIT_MASKS[c >> 3]
+        return all(order[x] < order[c] for x in scan_forward(same))
+
+    def beaten_by(self, card: Card, seats: Sequence[int]) -> bool:
+        """Whether one of ``seats`` (playing after) might beat ``card`` at the head of the trick."""
+        led = self.view.trick[0] >> 3 if self.view.trick else card >> 3
+        for s in seats:
+            if s & 1 == self.view.seat & 1:
+                continue
+            poss = self.possible(s)
+            if any(beats(x, card, self.trump) for x in scan_forward(poss & SUIT_MASKS[card >> 3])):
+                return True
+            if (
+                not self.is_trump(card)
+                and self.trump < NO_TRUMP
+                and poss & SUIT_MASKS[self.trump]
+                and not poss & SUIT_MASKS[led] & self.out
+            ):
+                return True  # known void in the led suit and may hold trumps
+            if (
+                not self.is_trump(card)
+                and self.trump < NO_TRUMP
+                and poss & SUIT_MASKS[self.trump]
+                and (self.out & SUIT_MASKS[led]).bit_count() < 3
+            ):
+                return True  # few cards of the suit left: a ruff is likely
+        return False
+
+
+def _knowledge(view: PlayerView) -> Knowledge:
+    try:
+        return infer(view)
+    except InconsistentViewError:  # pragma: no cover - only a view that contradicts itself
+        return infer(view, voids=False)
+
+
+class HeuristicBot(BaseBot):
+    """Rule-of-thumb bidding and play after the tips of seed 000 §9."""
+
+    kind = "heuristic"
+    SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
+        "threshold": BotSetting(int, TAKE_THRESHOLD, "strength needed to take", 0),
+    }
+
+    # --- bidding ------------------------------------------------------------------
+
+    def call(self, view: PlayerView) -> str:
+        calls = legal_calls(view)
+        threshold = self.settings["threshold"]
+        if view.rules.is_auction or view.turned is None:
+            return auction_call(view, calls, threshold)
+        if "take" in calls:
+            value = bid_strength(view.hand | 1 << view.turned, view.turned >> 3)
+            return "take" if value >= threshold else "pass"
+        suit, value = best_round2_suit(view.hand, view.turned)
+        if suit >= 0 and value >= threshold and SUIT_LETTERS[suit] in calls:
+            return SUIT_LETTERS[suit]
+        return "pass"
+
+    # --- card play ------------------------------------------------------------------
+
+    def play(self, view: PlayerView) -> int:
+        legal = legal_cards(view)
+        if len(legal) == 1:
+            return legal[0]
+        assert view.contract is not None
+        trump = view.contract.trump
+        t = _Table(
+            view=view,
+            trump=trump,
+            order=order_table(trump),
+            points=card_points(view.rules, trump),
+            hand=view.hand,
+            out=ALL_CARDS & ~view.played & ~view.hand,
+            know=_knowledge(view),
+        )
+        if not view.trick:
+            return self._lead(t, legal)
+        return self._follow(t, legal)
+
+    def _keep_cost(self, t: _Table, c: Card) -> float:
+        """How much keeping ``c`` is worth (low: a good card to throw away)."""
+        cost: float = 2 * t.points[c] + t.order[c] * 0.5
+        if t.is_trump(c):
+            cost += 30 + 3 * t.order[c]
+            if c & 7 == ACE and t.view.contract is not None and (
+                t.view.contract.team != t.view.seat & 1
+            ):
+                cost += 15  # tip 9: the defence keeps its trump ace
+        if t.master(c):
+            cost += 15
+        suit_cards = t.hand & SUIT_MASKS[c >> 3]
+        ten = (c >> 3) * 8 + TEN
+        if (
+            not t.is_trump(c)
+            and c != ten
+            and suit_cards >> ten & 1
+            and suit_cards.bit_count() == 2
+            and t.out >> ((c >> 3) * 8 + ACE) & 1
+        ):
+            cost += 12  # do not bare a ten under an ace still out
+        if t.hand.bit_count() == 2 and t.is_trump(c) and t.master(c):
+            cost += 40  # tip 7: keep the master trump for the dix de der
+        return cost
+
+    def _low(self, t: _Table, cards: Sequence[Card]) -> Card:
+        return min(cards, key=lambda c: (self._keep_cost(t, c), c))
+
+    def _lead(self, t: _Table, legal: list[Card]) -> Card:
+        view = t.view
+        assert view.contract is not None
+        seat = view.seat
+        takers = view.contract.team == seat & 1
+        trumps_mine = [c for c in legal if t.is_trump(c)] if t.trump < NO_TRUMP else []
+        opponents = (seat + 1) & 3, (seat + 3) & 3
+        opp_trumps = 0
+        if t.trump < NO_TRUMP:
+            for s in opponents:
+                opp_trumps |= t.possible(s) & SUIT_MASKS[t.trump]
+        # Tips 8 and 2: the takers draw the opponents' trumps while they hold the master.
+        if takers and trumps_mine and opp_trumps:
+            top = max(trumps_mine, key=lambda c: t.order[c])
+            if t.master(top):
+                return top
+            if seat == view.contract.taker and len(trumps_mine) >= 3:
+                small = [c for c in trumps_mine if c & 7 != TEN]
+                return min(small or trumps_mine, key=lambda c: t.order[c])
+        # Lead a master plain card that no opponent is likely to ruff.
+        masters = [
+            c for c in legal
+            if not t.is_trump(c) and t.master(c) and not self._ruff_risk(t, c, opponents)
+        ]
+        if masters:
+            return max(masters, key=lambda c: (t.points[c], c))
+        # Tip 7: with two cards, keep a master trump for the last trick.
+        if t.hand.bit_count() == 2:
+            rest = [c for c in legal if not (t.is_trump(c) and t.master(c))]
+            if rest:
+                return self._low(t, rest)
+        # Tip 3: lead the long plain suit, from the bottom, not from a bare ten.
+        plain = [c for c in legal if not t.is_trump(c)]
+        if plain:
+            def length(c: Card) -> int:
+                return (t.hand & SUIT_MASKS[c >> 3]).bit_count()
+
+            longest = max(length(c) for c in plain)
+            suit_cards = [c for c in plain if length(c) == longest]
+            return self._low(t, suit_cards)
+        return min(legal, key=lambda c: (t.order[c], c))
+
+    def _ruff_risk(self, t: _Table, c: Card, opponents: Sequence[int]) -> bool:
+        if t.trump >= NO_TRUMP:
+            return False
+        for s in opponents:
+            poss = t.possible(s)
+            if poss & SUIT_MASKS[t.trump] and not poss & SUIT_MASKS[c >> 3]:
+                return True
+        return False
+
+    def _follow(self, t: _Table, legal: list[Card]) -> Card:
+        view = t.view
+        seat = view.seat
+        trick = view.trick
+        n = len(trick)
+        win_index = trick_winner(trick, t.trump)
+        win_seat = (view.trick_leader + win_index) & 3
+        win_card = trick[win_index]
+        after = [(seat + i) & 3 for i in range(1, 4 - n)]
+        if win_seat == seat ^ 2:
+            if not t.beaten_by(win_card, after):
+                return self._feed(t, legal)
+            return self._low(t, legal)
+        winners = [c for c in legal if beats(c, win_card, t.trump)]
+        if not winners:
+            return self._low(t, legal)
+        # cheapest winner that holds the trick against the players still to come
+        sure = [c for c in winners if not t.beaten_by(c, after)]
+        trick_points = sum(t.points[c] for c in trick)
+        if sure:
+            return min(sure, key=lambda c: (t.is_trump(c), t.order[c], c))
+        if all(t.is_trump(c) for c in legal):
+            return min(winners, key=lambda c: (t.order[c], c))
+        if trick_points >= 10 and any(not t.is_trump(c) for c in winners):
+            return min((c for c in winners if not t.is_trump(c)), key=lambda c: (t.order[c], c))
+        return self._low(t, legal)
+
+    def _feed(self, t: _Table, legal: list[Card]) -> Card:
+        """Partner holds the trick: give it points, but not trumps nor our sure winners."""
+
+        def gift(c: Card) -> tuple[float, int]:
+            value: float = t.points[c]
+            if t.is_trump(c):
+                value -= 40 + t.order[c]
+            elif t.master(c) and c & 7 == ACE:
+                value -= 8  # an ace that will win its own trick
+            return (value, -c)
+
+        return max(legal, key=gift)

@@ -1,0 +1,136 @@
+"""`belote simulate`: deal after deal between four bots at one table (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from belote.bots.arena import SimulationResult, simulate
+from belote.bots.base import split_bot_specs
+from belote.cli.common import dumps, fail
+from belote.errors import BeloteError, OptionError
+from belote.options import make_rules, parse_option_assignment
+
+BotsOpt = Annotated[
+    str,
+    typer.Option(
+        "--bots",
+        help="Bots at N,E,S,W, comma separated (random, heuristic, pimc, "
+        "pimc:worlds=40,seconds=0.5); one bot for all four seats, or two for NS and EW.",
+    ),
+]
+DealsOpt = Annotated[int, typer.Option("--deals", min=0, help="Number of deals to play.")]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
+]
+ProfileOpt = Annotated[str, typer.Option("--profile", help="Rules profile (RULES.md §0).")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--option", help="Override an option: NAME=VALUE (repeatable)."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+NoProgressOpt = Annotated[
+    bool, typer.Option("--no-progress", help="No progress bar (it is drawn on a terminal only).")
+]
+
+
+def seat_specs(text: str) -> list[str]:
+    """The four seats' bot specs from ``--bots``: four, two (NS, EW) or one for all."""
+    specs = split_bot_specs(text)
+    if any(not s for s in specs):
+        raise OptionError(f"--bots: {text!r} has an empty bot name")
+    if len(specs) == 1:
+        return specs * 4
+    if len(specs) == 2:
+        return [specs[0], specs[1], specs[0], specs[1]]
+    if len(specs) == 4:
+        return specs
+    raise OptionError(
+        f"--bots: {text!r} names {len(specs)} bots; give 4 (N,E,S,W), 2 (NS,EW) or 1"
+    )
+
+
+def render(result: SimulationResult, profile: str, console: Console) -> None:
+    """The human form: the score and what the contracts became."""
+    out = result.to_json()
+    table = Table(
+        title=f"{result.deals} deals ({profile}, seed {result.seed}) in {result.seconds:.1f} s"
+    )
+    table.add_column("team")
+    table.add_column("bots")
+    for key in ("score", "taken", "made", "failed", "capots"):
+        table.add_column(key, justify="right")
+    bots = out["bots"]
+    for team, seats in (("NS", "NS"), ("EW", "EW")):
+        table.add_row(
+            team, " + ".join(dict.fromkeys(bots[s] for s in seats)),
+            *(str(out[key][team]) for key in ("score", "taken", "made", "failed", "capots")),
+        )
+    console.print(table)
+    extra = f"all-passes: {result.all_passes}, litiges: {result.litiges}"
+    if result.reserve:
+        extra += f", reserve still open: {result.reserve}"
+    console.print(extra)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("simulate")
+    def simulate_command(
+        bots: BotsOpt = "random,random,random,random",
+        deals: DealsOpt = 100,
+        seed: SeedOpt = None,
+        profile: ProfileOpt = "classic",
+        option: OptionOpt = None,
+        json_mode: JsonOpt = False,
+        no_progress: NoProgressOpt = False,
+    ) -> None:
+        """Play deals between bots (seats N E S W) and add up the score; the same seed
+        gives the same deals and the same result."""
+        err = Console(stderr=True)
+        if seed is None:
+            seed = secrets.randbits(32)
+        try:
+            options: dict[str, Any] = {}
+            for text in option or []:
+                key, value = parse_option_assignment(text)
+                options[key] = value
+            rules = make_rules(profile, options)
+            specs = seat_specs(bots)
+            if json_mode or no_progress or not err.is_terminal:
+                result = simulate(rules, specs, deals, seed)
+            else:
+                with Progress(
+                    TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("deals"), TimeElapsedColumn(), TimeRemainingColumn(),
+                    console=err, transient=True,
+                ) as bar:
+                    task = bar.add_task("deals", total=deals)
+
+                    def progress(done: int) -> None:
+                        bar.update(task, completed=done)
+
+                    result = simulate(rules, specs, deals, seed, on_deal=progress)
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+        except KeyboardInterrupt:
+            typer.echo("error: interrupted", err=True)
+            raise typer.Exit(130) from None
+        if json_mode:
+            out = result.to_json()
+            out["profile"] = profile
+            out["options"] = rules.overrides()
+            typer.echo(dumps(out))
+            return
+        render(result, profile, Console())
