@@ -15,14 +15,21 @@ app = typer.Typer(
 
 
 def _register() -> None:
-    # One line per subcommand module; each defines `register(app)`.
-    from belote.cli import replay
-    replay.register(app)
-    from belote.cli import score
-    score.register(app)
-    from belote.cli import tournament
-    tournament.register(app)
-    # (more subcommands are registered here)
+    """Each subcommand module defines ``register(app)``; the help lists them in this order."""
+    from belote.cli import (
+        play,
+        replay,
+        rotation,
+        score,
+        serve,
+        sheet,
+        simulate,
+        solve,
+        tournament,
+    )
+
+    for module in (score, sheet, rotation, replay, solve, play, simulate, tournament, serve):
+        module.register(app)
 
 
 _register()
