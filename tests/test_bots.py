@@ -500,3 +500,12 @@ def test_cli_simulate_human_form() -> None:
                                  "--seed", "2"])
     assert result.exit_code == 0, result.output
     assert "10 deals" in result.stdout and "heuristic" in result.stdout
+
+
+def test_bots_refuse_profiles_for_three_and_two_players() -> None:
+    """§12 profiles have no bots yet: every bot driver says so instead of failing."""
+    for profile in ("classic-3p", "classic-2p"):
+        with pytest.raises(OptionError, match="four-player profiles"):
+            simulate(make_rules(profile), ["random"] * 4, 1, seed=1)
+        with pytest.raises(OptionError, match="four-player profiles"):
+            play_game(make_rules(profile), [make_bot("random")] * 4, seed=1)

@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from belote.rotation import dealer_for, fair_cycle, individual_totals
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from belote.errors import InvalidRecordError, OptionError
 from belote.options import make_rules
+from belote.rotation import dealer_for, fair_cycle, individual_totals
 from belote.scoring import parse_hand_entry, score_game
 from belote.sheets import (
     CSV_COLUMNS,

@@ -334,6 +334,7 @@ def test_core_does_not_import_matplotlib_or_ray() -> None:
         ({"mode": "rubbers"}, "mode: 'rubbers'"),
         ({"bots": ("random", "minimax")}, "unknown bot 'minimax'"),
         ({"profile": "bridge"}, "bridge"),
+        ({"profile": "classic-3p"}, "four-player profiles"),
     ],
 )
 def test_bad_settings_are_refused(changes: dict[str, Any], message: str) -> None:

@@ -59,7 +59,7 @@ from typing import Any, Final
 from belote.cards import Card
 from belote.deal import cut, new_deck, shuffle
 from belote.errors import BeloteError, OptionError
-from belote.options import Rules, make_rules
+from belote.options import PROFILES, Rules, make_rules
 from belote.round import ALL_PASS, OVER, Round
 from belote.scoring import GameTally, HandEntry, score_hand
 
@@ -252,6 +252,11 @@ class TournamentConfig:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TournamentError(f"seed: {self.seed!r} is not a whole number")
         rules = self.rules()
+        if rules.players != 4:
+            raise TournamentError(
+                f"profile {rules.profile!r}: the bots play the four-player profiles "
+                f"({', '.join(PROFILES)})"
+            )
         Round(rules, 0, new_deck())  # a profile the live engine cannot deal fails here
         return rules
 

@@ -155,6 +155,8 @@ def test_room_manager_checks_what_it_is_asked() -> None:
             manager.create("classic", bots="minimax")
         with pytest.raises(BeloteError, match="target"):
             manager.create("classic", target=0)
+        with pytest.raises(RoomError, match="seat four players"):
+            manager.create("classic-2p")
         room = manager.create("classic", target=500, name="  Friday  ")
         assert isinstance(room, Room) and room.rules.target == 500 and room.name == "Friday"
         manager.create("moroccan")

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots.base import Bot, make_bot, play_deal
+from belote.bots.base import Bot, check_four_players, make_bot, play_deal
 from belote.cards import Card
 from belote.deal import cut, make_rng, new_deck, shuffle
 from belote.options import Rules
@@ -90,6 +90,7 @@ def simulate(
 
     ``on_deal(k)`` is called after each deal (``k`` deals done), for a progress bar.
     """
+    check_four_players(rules)
     if len(bots) != 4:
         raise ValueError(f"simulate needs 4 bots (N E S W), got {len(bots)}")
     if deals < 0:

@@ -30,7 +30,7 @@ from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, Card, CardMask, card_
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, OptionError
 from belote.game import Match
-from belote.options import Rules
+from belote.options import PROFILES, Rules
 from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
 
@@ -39,6 +39,7 @@ __all__ = [
     "BaseBot",
     "Bot",
     "BotSetting",
+    "check_four_players",
     "legal_calls",
     "legal_cards",
     "make_bot",
@@ -206,6 +207,15 @@ def make_bot(spec: str, seed: int | None = None) -> BaseBot:
     return classes[name](seed, **settings)
 
 
+def check_four_players(rules: Rules) -> None:
+    """The bots play the four-player profiles; refuse the others with a clear message."""
+    if rules.players != 4:
+        raise OptionError(
+            f"profile {rules.profile!r}: the bots play the four-player profiles "
+            f"({', '.join(PROFILES)}); belote for {rules.players} has no bots yet"
+        )
+
+
 # --- what a view offers ---------------------------------------------------------
 
 
@@ -251,6 +261,7 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     that is not legal raises :class:`~belote.errors.IllegalActionError` naming
     the bot, the seat and the action.
     """
+    check_four_players(rnd.rules)
     if len(bots) != 4:
         raise ValueError(f"play_deal needs 4 bots, got {len(bots)}")
     while rnd.phase in (BIDDING, PLAY):
@@ -293,6 +304,7 @@ def play_game(
     Stops after ``max_deals`` deals (all-passes included) when nobody has won by
     then; the returned match then has ``finished`` false.
     """
+    check_four_players(rules)
     match = Match(rules, seed=seed, first_dealer=first_dealer)
     while not match.finished and match.deals < max_deals:
         rnd = match.new_round()

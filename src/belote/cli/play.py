@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.bots import Bot, make_bot
-from belote.bots.base import BaseBot
+from belote.bots.base import BaseBot, check_four_players
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
@@ -409,6 +409,7 @@ def register(app: typer.Typer) -> None:
                 if target is not None:
                     options["target"] = target
                 rules = make_rules(profile, options)
+                check_four_players(rules)
                 seat_no = "NESW".find(seat.strip().upper())
                 if seat_no < 0 or len(seat.strip()) != 1:
                     raise BeloteError(f"--seat: {seat!r} is not a seat (N, E, S or W)")

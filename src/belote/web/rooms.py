@@ -50,7 +50,7 @@ from belote.declarations import Declaration, belote_suits, best_announcement
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
 from belote.hand import HandResult
-from belote.options import Rules, make_rules
+from belote.options import PROFILES, Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
 from belote.web.present import (
@@ -689,6 +689,11 @@ class RoomManager:
         if target is not None:
             opts["target"] = target
         rules = make_rules(profile, opts)
+        if rules.players != 4:
+            raise RoomError(
+                f"profile {profile!r}: tables on the web seat four players "
+                f"({', '.join(PROFILES)})"
+            )
         self._count += 1
         seed = None if self._seed is None else self._seed + self._count
         room_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
