@@ -140,7 +140,7 @@ def test_12_2_decouverte() -> None:
     play_round(rnd, rng)
     res = rnd.result()
     assert len(res.tricks) == 16 and res.score.outcome == "counted"
-    assert res.declarations.points == (0, 0) or rules.declarations
+    assert res.declarations.points == (0, 0) and res.declarations.winner is None  # §12.2
     assert res.seats == res.score.score
 
 

@@ -258,6 +258,12 @@ class HandPlay:
     def _announcement(
         self, seat: int, declarations: Sequence[Declaration] | None
     ) -> list[Declaration]:
+        if self.contract.value == DECOUVERTE:
+            if declarations:
+                raise IllegalPlayError(
+                    f"{SEAT_NAMES[seat]}: no declarations in belote découverte (§12.2)"
+                )
+            return []
         if not self.rules.declarations:
             if declarations:
                 raise IllegalPlayError(

@@ -236,6 +236,8 @@ def _parse_declarations(
             out[seat].append(
                 parse_combination(cards, hands[seat], rules, contract.trump, f"{where}[{j}]")
             )
+        if out[seat] and contract.value == DECOUVERTE:
+            raise InvalidRecordError(f"{where}: no declarations in belote découverte (§12.2)")
         if out[seat] and not rules.declarations:
             raise InvalidRecordError(f"{where}: declarations are off (§7.1 declarations)")
         check_announcement(out[seat], rules, where)

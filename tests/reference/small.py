@@ -1069,9 +1069,12 @@ def _replay_decouverte(
     hands = [[up for _d, up in p] for p in piles]
     beneath = [{up: down for down, up in p} for p in piles]
     all16 = [[c for pair in p for c in pair] for p in piles]
-    # CHOICE: announcements are checked as anywhere (§7.2-7.3, held at the seat's first
-    # card: its face-up cards, all it can play then), and never scored (§12.2 as played).
-    _record_announcements(record, rules, seats, hands, trump)
+    # §12.2 "declarations off": no seat announces anything in belote découverte.
+    given = record.get("declarations")
+    if isinstance(given, dict) and any(given.values()):
+        raise ValueError("declarations: none in belote découverte (§12.2)")
+    if given is not None and not isinstance(given, dict):
+        raise ValueError(f"declarations: {given!r} is not an object of seats")
     said = _record_belote(record, seats, all16, trump)
     play = SmallPlay(rules, trump, hands, eldest, [0, 1], beneath)
     _push_all(play, plays, seats)
