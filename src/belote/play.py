@@ -324,13 +324,7 @@ class PlayState:
         return other
 
     def played_mask(self) -> CardMask:
-        m = 0
-        for t in self.tricks:
-            for c in t.cards:
-                m |= 1 << c
-        for c in self.trick:
-            m |= 1 << c
-        return m
+        return played_cards(self.tricks, self.trick)
 
     def capot(self) -> int | None:
         """The team that won every trick of a finished hand, or None."""
@@ -340,6 +334,17 @@ class PlayState:
             if self.tricks_won[team ^ 1] == 0:
                 return team
         return None
+
+
+def played_cards(tricks: Sequence[Trick], trick: Sequence[Card]) -> CardMask:
+    """The cards of completed ``tricks`` and of the ``trick`` in progress."""
+    m = 0
+    for t in tricks:
+        for c in t.cards:
+            m |= 1 << c
+    for c in trick:
+        m |= 1 << c
+    return m
 
 
 def explain_illegal(state: PlayState, c: Card) -> str | None:

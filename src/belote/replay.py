@@ -128,14 +128,9 @@ def replay(record: Any) -> dict[str, Any]:
             raise InvalidRecordError("record: 'turned' is missing (the card turned up, §3.1)")
         turned = _card(rec["turned"], "turned")
         bidding = _run_take_pass(rules, dealer, turned, bids)
-    if not bidding.finished:
-        if plays:
-            raise InvalidRecordError("plays: cards played before the bidding ended")
-        return _incomplete_bidding(bidding)
-    if bidding.all_pass:
-        if plays:
-            raise InvalidRecordError("plays: cards played after an all-pass deal (§2.4)")
-        return {"complete": True, "contract": None, "score": void_hand().to_json()}
+    early = _without_contract(bidding, plays, 4)
+    if early is not None:
+        return early
     leader = (dealer + 1) & 3
     if isinstance(bidding, NumericAuction):
         assert bidding.bidder is not None and bidding.best is not None
@@ -210,6 +205,26 @@ def _run_auction(rules: Rules, dealer: int, bids: list[Any]) -> NumericAuction:
         except (IllegalBidError, InvalidRecordError) as exc:
             raise IllegalBidError(f"bid {i + 1}: {exc}") from None
     return auction
+
+
+def _without_contract(
+    bidding: TakePassBidding | NumericAuction, plays: list[Any], players: int
+) -> dict[str, Any] | None:
+    """The answer of a record whose bidding is unfinished or ended in an all-pass (§2.4),
+    or None once somebody has taken."""
+    if not bidding.finished:
+        if plays:
+            raise InvalidRecordError("plays: cards played before the bidding ended")
+        return _incomplete_bidding(bidding)
+    if not bidding.all_pass:
+        return None
+    if plays:
+        raise InvalidRecordError("plays: cards played after an all-pass deal (§2.4)")
+    score = void_hand().to_json()
+    if players != 4:
+        zeros = {SEAT_NAMES[s]: 0 for s in range(players)}
+        score = {"outcome": "void", "totals": dict(zeros), "score": zeros, "reserve": 0}
+    return {"complete": True, "contract": None, "score": score}
 
 
 def _incomplete_bidding(bidding: TakePassBidding | NumericAuction) -> dict[str, Any]:
@@ -378,16 +393,9 @@ def _replay_small(rules: Rules, rec: dict[str, Any]) -> dict[str, Any]:
     bidding = _run_take_pass(rules, dealer, turned, _list(rec.get("bids", []), "bids"), n)
     if mode == "kitty" and rec.get("discards") is not None and bidding.taker is None:
         raise InvalidRecordError("discards: only a taker lays cards aside (§12.1)")
-    if not bidding.finished:
-        if plays:
-            raise InvalidRecordError("plays: cards played before the bidding ended")
-        return _incomplete_bidding(bidding)
-    if bidding.all_pass:
-        if plays:
-            raise InvalidRecordError("plays: cards played after an all-pass deal (§2.4)")
-        zeros = {SEAT_NAMES[s]: 0 for s in range(n)}
-        return {"complete": True, "contract": None, "score": {
-            "outcome": "void", "totals": dict(zeros), "score": zeros, "reserve": 0}}
+    early = _without_contract(bidding, plays, n)
+    if early is not None:
+        return early
     assert bidding.taker is not None and bidding.trump is not None
     taker = bidding.taker
     contract = Contract(taker, bidding.trump, players=n)

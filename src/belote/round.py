@@ -38,7 +38,7 @@ from belote.declarations import Declaration, DeclarationResult
 from belote.errors import IllegalActionError
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
-from belote.play import SEAT_NAMES, Trick, card_points
+from belote.play import SEAT_NAMES, Trick, card_points, played_cards
 
 BIDDING: Final = "bidding"
 PLAY: Final = "play"
@@ -94,13 +94,7 @@ class PlayerView:
 
     @property
     def played(self) -> CardMask:
-        m = 0
-        for t in self.tricks:
-            for c in t.cards:
-                m |= 1 << c
-        for c in self.trick:
-            m |= 1 << c
-        return m
+        return played_cards(self.tricks, self.trick)
 
 
 class Round:
