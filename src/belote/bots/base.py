@@ -22,6 +22,7 @@ belote.errors.OptionError: unknown bot 'minimax' (one of random, heuristic, pimc
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
@@ -87,7 +88,7 @@ class BotSetting:
     choices: tuple[str, ...] = ()
 
 
-class BaseBot:
+class BaseBot(ABC):
     """Defaults shared by the bots: announce everything held, always say belote.
 
     Subclasses set :attr:`kind` and :attr:`SETTINGS` and implement ``call`` and
@@ -113,11 +114,13 @@ class BaseBot:
         given = ",".join(f"{k}={settings[k]}" for k in settings)
         self.name = f"{self.kind}:{given}" if given else self.kind
 
+    @abstractmethod
     def call(self, view: PlayerView) -> str:
-        raise NotImplementedError
+        """One of the seat's legal calls."""
 
+    @abstractmethod
     def play(self, view: PlayerView) -> int:
-        raise NotImplementedError
+        """One of the seat's legal cards."""
 
     def declarations(self, view: PlayerView) -> Sequence[Declaration] | None:
         return None
