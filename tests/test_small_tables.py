@@ -234,3 +234,27 @@ def test_four_player_records_refuse_small_table_keys() -> None:
     rec["bergere"] = "7S"
     with pytest.raises(BeloteError, match="two or three players"):
         replay(rec)
+
+
+@pytest.mark.parametrize(("profile", "options"), MODES)
+def test_replay_human_form(profile: str, options: dict[str, Any]) -> None:
+    """`belote replay` without --json reads a §12 record, finished or not."""
+    from typer.testing import CliRunner
+
+    from belote.cli import app
+
+    rules = make_rules(profile, options)
+    rng = random.Random(8)
+    for stop in (5, 99):
+        deck = new_deck(rules.players, rules.three_deal)
+        rng.shuffle(deck)
+        rnd = Round(rules, 0, deck)
+        while rnd.phase == BIDDING:
+            rnd.call(rnd.legal_calls()[-1])
+        if rnd.phase == DISCARD and stop > 5:
+            hand = rnd.hands[rnd.current_player()]
+            rnd.discard([c for c in range(32) if hand >> c & 1][:2])
+        play_round(rnd, rng, stop=stop)
+        res = CliRunner().invoke(app, ["replay"], input=json.dumps(rnd.to_record()))
+        assert res.exit_code == 0, res.output
+        assert "Tricks" in res.stdout or "lays 2 cards aside" in res.stdout

@@ -29,24 +29,34 @@ def _pretty(name: str) -> str:
     return rank + SUIT_SYMBOLS[SUIT_LETTERS.index(name[1])]
 
 
+def _pairs(points: dict[str, int]) -> str:
+    """``{"NS": 92, "EW": 70}`` → ``NS 92, EW 70`` (any sides or seats)."""
+    return ", ".join(f"{side} {value}" for side, value in points.items())
+
+
 def render(out: dict[str, Any], console: Console) -> None:
     """The human form of a replay: the hand trick by trick."""
     contract = out.get("contract")
     if contract is None:
         if out.get("complete"):
-            console.print("All four players passed twice: no contract, no score (§2.4).")
+            console.print("Everybody passed: no contract, no score (§2.4).")
         nxt = out.get("next")
         if nxt:
             console.print(f"Bidding goes on: {nxt['seat']} to call ({', '.join(nxt['legal'])}).")
         return
     trump = contract["trump"]
     trump_text = _pretty("A" + trump)[1:] if len(trump) == 1 else trump
-    console.print(
-        f"[bold]{contract['taker']}[/bold] takes for {contract['team']} "
-        f"in [bold]{trump_text}[/bold]"
-        + (f" for {contract['value']}" if contract.get("value") is not None else "")
-        + (f" ×{contract['multiplier']}" if contract.get("multiplier", 1) > 1 else "")
-    )
+    if contract.get("value") == "decouverte":
+        console.print(f"Belote découverte, trump [bold]{trump_text}[/bold] (§12.2)")
+    else:
+        side = contract["team"]
+        console.print(
+            f"[bold]{contract['taker']}[/bold] takes"
+            + (f" for {side}" if side != contract["taker"] else "")
+            + f" in [bold]{trump_text}[/bold]"
+            + (f" for {contract['value']}" if contract.get("value") is not None else "")
+            + (f" ×{contract['multiplier']}" if contract.get("multiplier", 1) > 1 else "")
+        )
     table = Table(title="Tricks", show_lines=False)
     table.add_column("#", justify="right")
     table.add_column("leader")
@@ -65,26 +75,29 @@ def render(out: dict[str, Any], console: Console) -> None:
             "  ".join(_pretty(c) for c in cur["cards"]), "…", "",
         )
     console.print(table)
-    decls = out["declarations"]
-    if decls["winner"]:
+    decls = out.get("declarations") or {}
+    if decls.get("winner"):
         console.print(f"Declarations: {decls['winner']} scores {decls['points'][decls['winner']]}")
     if out.get("belote"):
-        pts = out["belote_points"]
-        console.print(f"Belote-rebelote: NS {pts['NS']}, EW {pts['EW']}")
-    tp = out["trick_points"]
-    console.print(f"Trick points: NS {tp['NS']}, EW {tp['EW']}"
-                  + (f"  (capot by {out['capot']})" if out.get("capot") else ""))
+        console.print(f"Belote-rebelote: {_pairs(out['belote_points'])}")
+    line = f"Trick points: {_pairs(out['trick_points'])}"
+    if out.get("capot"):
+        line += f"  (capot by {out['capot']})"
+    console.print(line)
     score = out.get("score")
     if score:
-        s = score["score"]
         console.print(
-            f"[bold]{score['outcome']}[/bold]: NS {s['NS']}, EW {s['EW']}"
+            f"[bold]{score['outcome']}[/bold]: {_pairs(score['score'])}"
             + (f"  (reserve {score['reserve']})" if score.get("reserve") else "")
         )
     nxt = out.get("next")
     if nxt:
-        legal = ", ".join(_pretty(c) for c in nxt["legal"])
-        console.print(f"{nxt['seat']} to play; legal: {legal}")
+        if nxt.get("discard"):
+            console.print(f"{nxt['seat']} lays {nxt['discard']} cards aside from: "
+                          + ", ".join(_pretty(c) for c in nxt["legal"]))
+        else:
+            console.print(f"{nxt['seat']} to play; legal: "
+                          + ", ".join(_pretty(c) for c in nxt["legal"]))
 
 
 def register(app: typer.Typer) -> None:
