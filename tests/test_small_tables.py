@@ -258,3 +258,17 @@ def test_replay_human_form(profile: str, options: dict[str, Any]) -> None:
         res = CliRunner().invoke(app, ["replay"], input=json.dumps(rnd.to_record()))
         assert res.exit_code == 0, res.output
         assert "Tricks" in res.stdout or "lays 2 cards aside" in res.stdout
+
+
+def test_calculator_and_sheets_refuse_small_tables(tmp_path: Any) -> None:
+    """Three- and two-player hands are scored per seat (§12): the two-team calculator and
+    score sheets say so instead of scoring them as NS and EW."""
+    from belote.errors import OptionError
+    from belote.scoring import score_hand_json
+    from belote.sheets import SheetStore
+
+    for profile in ("classic-3p", "classic-2p"):
+        with pytest.raises(OptionError, match="scored per seat"):
+            score_hand_json({"profile": profile, "taker": "NS", "trick_points": {"NS": 92}})
+        with SheetStore(tmp_path / "s.db") as store, pytest.raises(OptionError, match="per seat"):
+            store.create(profile=profile)

@@ -83,7 +83,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
-from belote.errors import BeloteError, InvalidRecordError
+from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 
 NS: Final = 0
@@ -640,7 +640,18 @@ def rules_of(obj: Mapping[str, Any]) -> Rules:
     if profile is None:
         profile = "classic"
     options = obj.get("options")
-    return make_rules(profile, options or {})
+    return two_team_rules(make_rules(profile, options or {}))
+
+
+def two_team_rules(rules: Rules) -> Rules:
+    """Refuse the three- and two-player profiles where two teams NS and EW are scored
+    (the calculator, score sheets): their hands are scored per seat (§12)."""
+    if rules.players != 4:
+        raise OptionError(
+            f"profile {rules.profile!r}: the calculator and score sheets keep two teams "
+            f"(NS, EW); a {rules.players}-player hand is scored per seat by `belote replay`"
+        )
+    return rules
 
 
 def parse_hand_entry(

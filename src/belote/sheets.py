@@ -77,6 +77,7 @@ from belote.scoring import (
     parse_hand_entry,
     reached,
     score_game,
+    two_team_rules,
 )
 
 SCHEMA_VERSION: Final = 1
@@ -365,7 +366,7 @@ def make_info(
 ) -> SheetInfo:
     """Check what a new sheet is made of (its id comes later)."""
     opts = dict(options or {})
-    rules = make_rules(profile, opts)
+    rules = two_team_rules(make_rules(profile, opts))
     if target is None:
         target = rules.target
     if not _is_int(target) or target <= 0:

@@ -39,6 +39,7 @@ from belote.scoring import (
     score_game_json,
     score_hand_json,
     trick_total,
+    two_team_rules,
 )
 
 T = TypeVar("T")
@@ -278,7 +279,7 @@ def calculator(profile: str, option_texts: list[str] | None, target: int | None)
     console = Console()
     try:
         options = dict(parse_option_assignment(text) for text in option_texts or [])
-        rules = make_rules(profile, options)
+        rules = two_team_rules(make_rules(profile, options))
         tally = GameTally(rules, target)
     except BeloteError as exc:
         fail(str(exc))
