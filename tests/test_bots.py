@@ -509,3 +509,19 @@ def test_bots_refuse_profiles_for_three_and_two_players() -> None:
             simulate(make_rules(profile), ["random"] * 4, 1, seed=1)
         with pytest.raises(OptionError, match="four-player profiles"):
             play_game(make_rules(profile), [make_bot("random")] * 4, seed=1)
+
+
+def test_pimc_never_searches_past_twice_its_node_budget() -> None:
+    """The ``nodes`` setting bounds each decision's work (at most twice it), so a card is
+    decided in bounded time whatever the worlds drawn."""
+    bot = make_bot("pimc:worlds=24,nodes=20000", seed=3)
+    assert isinstance(bot, PimcBot)
+    rules = make_rules()
+    for d in range(6):
+        rnd = _deal(rules, 300 + d, d % 4)
+        while rnd.phase == "bidding":
+            rnd.call(bot.call(rnd.view(rnd.current_player())))
+        while rnd.phase == "play":
+            view = rnd.view(rnd.current_player())
+            rnd.play_card(bot.play(view))
+            assert bot.last_nodes <= 2 * 20000

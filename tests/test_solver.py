@@ -402,3 +402,22 @@ def test_cli_solve_human_form() -> None:
 def test_solver_handles_spades_and_hearts_constants() -> None:
     """The constants used above name the suits of belote.cards."""
     assert card_name(SPADES * 8 + 7) == "AS" and card_name(HEARTS * 8 + 4) == "JH"
+
+
+def test_max_nodes_bounds_the_search_and_leaves_the_state() -> None:
+    """A search past ``max_nodes`` positions stops with SearchLimitError; the position
+    is unchanged and a search with room gives the usual answer."""
+    from belote.solver import SearchLimitError
+
+    deck = list(range(32))
+    random.Random(4).shuffle(deck)
+    hands = [mask_of(deck[i * 8:i * 8 + 8]) for i in range(4)]
+    state = PlayState(make_rules(), HEARTS, hands, 0)
+    key = state.key()
+    full = solve(state, moves=False)
+    assert full.nodes > 100
+    with pytest.raises(SearchLimitError) as info:
+        solve(state, moves=False, max_nodes=100)
+    assert info.value.nodes > 100
+    assert state.key() == key and state.turn == 0 and not state.trick
+    assert solve(state, moves=False, max_nodes=full.nodes + 10).value == full.value

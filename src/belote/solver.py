@@ -270,14 +270,27 @@ class _Search:
     cards in the hands and on the trick; the result is fail-soft.
     """
 
-    def __init__(self, rules: Rules, trump: TrumpMode, hands: list[CardMask]) -> None:
+    def __init__(
+        self, rules: Rules, trump: TrumpMode, hands: list[CardMask], max_nodes: int | None = None
+    ) -> None:
         self.hands = hands
         self.tt: dict[int, tuple[int, int, int]] = {}
-        self.boundary, self.follow, self.node_count = _build(rules, trump, hands, self.tt)
+        self.boundary, self.follow, self.node_count = _build(
+            rules, trump, hands, self.tt, max_nodes
+        )
+
+
+class SearchLimitError(Exception):
+    """A solve stopped because it searched more positions than ``max_nodes``."""
+
+    def __init__(self, nodes: int) -> None:
+        super().__init__(f"the search passed its limit after {nodes} positions")
+        self.nodes = nodes
 
 
 def _build(
-    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]]
+    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]],
+    max_nodes: int | None = None,
 ) -> tuple[_Boundary, _Follow, Callable[[], int]]:
     pts = card_points(rules, trump)
     above, beat = _tables(trump)
@@ -294,6 +307,7 @@ def _build(
     capot_bonus = CAPOT_LAST_TRICK_BONUS
     by_points = pts.__getitem__
     nodes = 0
+    limit = max_nodes if max_nodes is not None else 1 << 62
 
     def finish(cards: Sequence[int], seat: int, hand: int, bm: int, mseat: int, tpts: int,
                flags: int, rem: int, alpha: int, beta: int) -> int:
@@ -414,6 +428,8 @@ def _build(
         """The value of the remaining tricks, ``leader`` to lead (see _Search)."""
         nonlocal nodes
         nodes += 1
+        if nodes > limit:
+            raise SearchLimitError(nodes)
         h0, h1, h2, h3 = h
         hl = h[leader]
         if not hl & (hl - 1):
@@ -699,13 +715,15 @@ def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], 
     return lo
 
 
-def solve(state: PlayState, moves: bool = True) -> SolveResult:
+def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) -> SolveResult:
     """The double-dummy value of ``state`` and, with ``moves``, of each legal card.
 
     ``state`` is left as it was; its ``tricks_won`` decide the capot bonus.  Cards
     of one hand that cannot lead to different results (same suit, equal points,
     no live card of another hand between them) share one search.  With
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
+    ``max_nodes`` bounds the work: past that many positions the search stops with
+    :class:`SearchLimitError` (and ``state`` is still as it was).
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
@@ -714,7 +732,7 @@ def solve(state: PlayState, moves: bool = True) -> SolveResult:
     _, beat = _tables(trump)
     trump_like, _ = _low_cards(trump)
     h = list(state.hands)
-    search = _Search(rules, trump, h)
+    search = _Search(rules, trump, h, max_nodes)
     seat = state.turn
     trick = list(state.trick)
     k = len(trick)

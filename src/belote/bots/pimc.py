@@ -229,7 +229,7 @@ class PimcBot(BaseBot):
 
     def evaluate(self, view: PlayerView) -> dict[Card, float]:
         """The average value of each legal card over the sampled worlds (higher is better)."""
-        from belote.solver import solve  # the solver is optional until a card is searched
+        from belote.solver import SearchLimitError, solve  # loaded when a card is searched
 
         sampler = self.sampler(view)
         if sampler is None:
@@ -248,7 +248,11 @@ class PimcBot(BaseBot):
             )):
                 break
             hands = sampler.sample(self.rng)
-            result = solve(world_state(view, hands))
+            try:
+                # No decision searches more than twice the ``nodes`` setting.
+                result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes)
+            except SearchLimitError:
+                break
             nodes += result.nodes
             worlds += 1
             if scorer is not None:
