@@ -408,7 +408,7 @@ def test_9_pimc_score_objective_counts_the_contract() -> None:
 
 def test_pimc_effort_settings() -> None:
     """Early tricks go to the heuristic; a node budget stops adding worlds (at least
-    ``min_worlds``); one legal card needs no search."""
+    ``min_worlds``, never past twice the budget); one legal card needs no search."""
     rnd = _endgame(*ENDGAMES[0][:2])
     view = rnd.view(0)
     bot = make_bot("pimc:tricks=2", seed=1)
@@ -421,8 +421,11 @@ def test_pimc_effort_settings() -> None:
     assert tight.last_worlds == 3 and 40 <= tight.last_nodes < 80
     over = make_bot("pimc:nodes=5,min_worlds=3", seed=1)
     assert isinstance(over, PimcBot)
-    over.play(view)
-    assert over.last_worlds == 1  # past twice the budget after one world
+    card = over.play(view)
+    # the first world alone needs more than twice the budget: its search is cut off,
+    # no world counts, and the card is the heuristic's
+    assert over.last_worlds == 0 and over.last_nodes == 0
+    assert card == HeuristicBot(1).play(view)
     rnd.play_card(parse_card("AS"))
     rnd.play_card(parse_card("JH"))  # N leads again: E must follow with its only trump
     single = make_bot("pimc", seed=1)
