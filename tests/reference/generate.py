@@ -302,6 +302,28 @@ def _replay_state(record: dict[str, Any]) -> tuple[Rules, RefPlay, str, str]:
     return rules, state, bidding.taker, bidding.trump
 
 
+def _break_a_play(
+    name: str, rec: dict[str, Any], plays: Sequence[str], state: RefPlay, rng: random.Random
+) -> dict[str, Any] | None:
+    """Cut the plays at a random point and add a card the seat to play does not hold
+    (``card_not_held``) or a card played before (``card_replayed``); ``state`` is the
+    play before the first card."""
+    i = rng.randrange(len(plays))
+    for card in plays[:i]:
+        state.push(card)
+    if name == "card_not_held":
+        others = [c for s in SEATS if s != state.turn for c in state.hands[s]]
+        if not others:
+            return None
+        bad = rng.choice(others)
+    else:
+        if i == 0:
+            return None
+        bad = rng.choice(plays[:i])
+    rec["plays"] = [*plays[:i], bad]
+    return rec
+
+
 def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     bidding = run_bidding(rec["dealer"], rec["turned"], rec["bids"])
     taken = bidding.finished and bidding.taker is not None
@@ -322,20 +344,7 @@ def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[s
         return rec
     if name in ("card_not_held", "card_replayed") and taken and plays:
         _, state, _, _ = _replay_state(rec)
-        i = rng.randrange(len(plays))
-        for card in plays[:i]:
-            state.push(card)
-        if name == "card_not_held":
-            others = [c for s in SEATS if s != state.turn for c in state.hands[s]]
-            if not others:
-                return None
-            bad = rng.choice(others)
-        else:
-            if i == 0:
-                return None
-            bad = rng.choice(plays[:i])
-        rec["plays"] = [*plays[:i], bad]
-        return rec
+        return _break_a_play(name, rec, plays, state, rng)
     if name == "bad_bid_round1":
         i = rng.randrange(min(4, len(rec["bids"])) or 1)
         rec["bids"] = [*rec["bids"][:i], rng.choice(["H", "S", "D", "C", "bid", "", "80H"])]
@@ -942,20 +951,7 @@ def apply_auction_mutation(name: str, rec: dict[str, Any],
             return rec
         if not plays:
             return None
-        i = rng.randrange(len(plays))
-        for card in plays[:i]:
-            state.push(card)
-        if name == "card_not_held":
-            others = [c for s in SEATS if s != state.turn for c in state.hands[s]]
-            if not others:
-                return None
-            bad = rng.choice(others)
-        else:
-            if i == 0:
-                return None
-            bad = rng.choice(plays[:i])
-        rec["plays"] = [*plays[:i], bad]
-        return rec
+        return _break_a_play(name, rec, plays, state, rng)
     if name == "card_dealt_twice":
         seats = rng.sample(SEATS, 2)
         rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
