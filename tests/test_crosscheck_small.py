@@ -38,6 +38,7 @@ from belote.options import make_rules
 from belote.replay import replay
 from belote.round import Round
 from tests.reference.engine import DECK, card_strength, hand_score, suit
+from tests.reference.generate import RECORD_OPTIONS
 from tests.reference.small import (
     ALL_PASS,
     BIDDING,
@@ -67,23 +68,7 @@ DEALS: dict[str, int] = {
 
 # Every option of §3 (deal pattern), §6, §7 and §8 that take-or-pass belote uses.
 # §6's partner options must change nothing: nobody is a partner at a small table.
-OPTIONS: dict[str, tuple[Any, ...]] = {
-    "deal_pattern": ("3-2", "2-3"),
-    "overtrump_partner_on_trump_lead": (True, False),
-    "partner_master_exemption": (True, False),
-    "undertrump_partner": ("allowed", "only_if_only_trumps", "must_overtrump_if_only_trumps"),
-    "must_undertrump": (True, False),
-    "declarations": (True, False),
-    "card_reuse": (True, False),
-    "split_long_runs": (True, False),
-    "longer_run_first": (True, False),
-    "decl_tie": ("nobody", "first_announcer"),
-    "king_first": (True, False),
-    "belote_on_failure": ("kept", "defenders"),
-    "taker_decl_on_failure": ("transfer", "lost"),
-    "tie_rule": ("litige", "fail", "made"),
-    "capot_loser_declarations": ("kept", "to_capot_team", "void"),
-}
+OPTIONS: dict[str, tuple[Any, ...]] = RECORD_OPTIONS  # the classic table: same §3, §6-§8
 ALL_CALLS = ("pass", "take", "S", "H", "D", "C")
 
 
