@@ -8,6 +8,11 @@ maximum time per position and the nodes searched, for the value alone
 (``solve(state)``, what ``belote solve`` answers).
 
     .venv/bin/python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--mode both]
+        [--engine all]
+
+``--engine`` picks the search: ``pure`` (plain CPython), ``compiled`` (the mypyc
+build of ``belote._dds``, from ``bash scripts/build_solver.sh``), or ``all``
+(each one available, on the same positions, so their ratio is comparable).
 
 Times are wall-clock (``time.perf_counter``) and CPU (``time.process_time``);
 on a busy machine the CPU column is the steadier one.
@@ -22,6 +27,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from belote import solver
 from belote.cards import TRUMP_MODE_NAMES, mask_of
 from belote.options import make_rules
 from belote.play import PlayState
@@ -65,6 +71,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=30, help="positions of each kind")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mode", choices=("value", "moves", "both"), default="both")
+    parser.add_argument("--engine", choices=("pure", "compiled", "all"), default="all")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
@@ -84,9 +91,16 @@ def main() -> None:
         runs.append(("value", lambda s: solve(s, moves=False)))
     if args.mode in ("moves", "both"):
         runs.append(("value + every card", solve))
-    for kind, states in (("full deal", deals), ("4 tricks left", ends)):
-        for label, run in runs:
-            print(f"{kind + ', ' + label:31}{measure(states, run)}", flush=True)
+    engines = ["pure", "compiled"] if args.engine == "all" else [args.engine]
+    if args.engine == "all" and solver._engine_module is None:
+        engines = ["pure"]
+        print("(the compiled solver is not built: bash scripts/build_solver.sh)")
+    for engine in engines:
+        solver.set_engine(engine)
+        print(f"engine: {engine}")
+        for kind, states in (("full deal", deals), ("4 tricks left", ends)):
+            for label, run in runs:
+                print(f"{kind + ', ' + label:31}{measure(states, run)}", flush=True)
 
 
 if __name__ == "__main__":

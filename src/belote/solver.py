@@ -42,8 +42,11 @@ How :func:`solve` searches (every step keeps the value exact):
 
 from __future__ import annotations
 
+import importlib.machinery
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any, Final, TypeVar
 
 from belote.cards import (
@@ -60,7 +63,7 @@ from belote.cards import (
     parse_card,
     parse_trump,
 )
-from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError
+from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 from belote.play import (
     SEAT_NAMES,
@@ -275,9 +278,84 @@ class _Search:
     ) -> None:
         self.hands = hands
         self.tt: dict[int, tuple[int, int, int]] = {}
-        self.boundary, self.follow, self.node_count = _build(
-            rules, trump, hands, self.tt, max_nodes
+        if _use_compiled():
+            engine = _compiled_engine(rules, trump, hands, self.tt, max_nodes)
+            self.boundary: _Boundary = engine.boundary
+            self.follow: _Follow = engine.follow
+            self.node_count: Callable[[], int] = engine.node_count
+        else:
+            self.boundary, self.follow, self.node_count = _build(
+                rules, trump, hands, self.tt, max_nodes
+            )
+
+
+# --- the compiled build (optional) ------------------------------------------------
+
+SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
+
+
+def _load_engine_module() -> ModuleType | None:
+    """``belote._dds`` when mypyc compiled it (``scripts/build_solver.sh``), else None."""
+    try:
+        from belote import _dds
+    except ImportError:  # pragma: no cover - the source is always there
+        return None
+    compiled = (_dds.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+    return _dds if compiled else None
+
+
+_engine_module: ModuleType | None = _load_engine_module()
+_engine_choice: str = os.environ.get("BELOTE_SOLVER", "auto").strip().lower() or "auto"
+
+
+def set_engine(name: str) -> None:
+    """Which search :func:`solve` runs: ``pure`` (the closures below, plain
+    CPython), ``compiled`` (:class:`belote._dds.Engine` built by mypyc), or
+    ``auto`` (compiled when built).  Both give the same values and node counts.
+    The environment variable ``BELOTE_SOLVER`` sets it at import."""
+    if name not in SOLVER_ENGINES:
+        raise OptionError(f"solver engine {name!r}: one of {', '.join(SOLVER_ENGINES)}")
+    if name == "compiled" and _engine_module is None:
+        raise OptionError(
+            "solver engine 'compiled': belote._dds is not compiled here "
+            "(build it with: bash scripts/build_solver.sh)"
         )
+    global _engine_choice
+    _engine_choice = name
+
+
+def engine_name() -> str:
+    """The search :func:`solve` runs now: ``compiled`` or ``pure``."""
+    return "compiled" if _use_compiled() else "pure"
+
+
+def _use_compiled() -> bool:
+    if _engine_choice not in SOLVER_ENGINES or (
+        _engine_choice == "compiled" and _engine_module is None
+    ):
+        set_engine(_engine_choice)  # raises the error that names the bad choice
+    return _engine_module is not None and _engine_choice != "pure"
+
+
+def _compiled_engine(
+    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]],
+    max_nodes: int | None,
+) -> Any:
+    """A :class:`belote._dds.Engine` over ``h`` and ``tt`` for these rules and trump."""
+    assert _engine_module is not None
+    pts = card_points(rules, trump)
+    above, beat = _tables(trump)
+    trump_like, low_cards = _low_cards(trump)
+    cheap, dear = _extreme_tables(pts)
+    return _engine_module.Engine(
+        h, tt, list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
+        low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
+        trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead,
+        rules.partner_master_exemption, _UNDER_CODES[rules.undertrump_partner],
+        rules.must_undertrump, LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
+        [c for row in cheap for c in row], [c for row in dear for c in row], list(_LOW_MERGE),
+        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
+    )
 
 
 class SearchLimitError(Exception):

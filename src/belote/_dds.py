@@ -1,0 +1,467 @@
+"""The double-dummy search of :mod:`belote.solver` as one typed class, for mypyc.
+
+This module is plain Python and runs as such, but it is written for mypyc
+(``bash scripts/build_solver.sh`` compiles it to a C extension that Python then
+imports in place of this file): every attribute and local is typed, the search
+is a set of methods of one class (native calls once compiled), and the hot
+loops avoid closures and key functions.
+
+:class:`Engine` searches exactly as the closures of :func:`belote.solver._build`
+(the pure-Python path, laid out for CPython's interpreter): the same cut-offs,
+the same move order (sorts are stable, ties keep the order of the cards), the
+same table, so both paths visit the same positions and count the same nodes --
+a PIMC decision bounded by a node budget is the same with or without the
+compiled build.  ``tests/test_solver.py`` checks values and node counts of the
+two against each other and against plain minimax.
+
+The search's arguments are those of :class:`belote.solver._Search`:
+``boundary(leader, flags, rem, alpha, beta)`` at the start of a trick,
+``follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)``
+with ``k`` cards (1..3) on the trick; ``flags`` bit t: team t has won a trick;
+``rem``: the points of the cards in the hands and on the trick; fail-soft.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+__all__ = ["Engine"]
+
+INF: Final = 1 << 20
+GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess
+
+
+def sort_by(cards: list[int], keys: list[int], descending: bool) -> None:
+    """Sort ``cards`` in place by ``keys`` (parallel), stably, like ``list.sort``
+    with a key (``reverse`` keeps equal keys in their order too)."""
+    n = len(cards)
+    i = 1
+    while i < n:
+        c = cards[i]
+        key = keys[i]
+        j = i - 1
+        if descending:
+            while j >= 0 and keys[j] < key:
+                cards[j + 1] = cards[j]
+                keys[j + 1] = keys[j]
+                j -= 1
+        else:
+            while j >= 0 and keys[j] > key:
+                cards[j + 1] = cards[j]
+                keys[j + 1] = keys[j]
+                j -= 1
+        cards[j + 1] = c
+        keys[j + 1] = key
+        i += 1
+
+
+class Engine:
+    """One solve's search over the hands ``h`` (mutated while searching, restored)."""
+
+    def __init__(
+        self,
+        h: list[int],
+        tt: dict[int, tuple[int, int, int]],
+        pts: list[int],
+        above: list[int],
+        beat: list[int],
+        suit_masks: list[int],
+        trump_like: list[bool],
+        low_cards: int,
+        trump: int,
+        trump_mask: int,
+        rise_on_partner: bool,
+        exempt: bool,
+        under: int,
+        undertrump_any: bool,
+        last_bonus: int,
+        capot_bonus: int,
+        cheap: list[int],
+        dear: list[int],
+        low_merge: list[int],
+        limit: int,
+        limit_error: Callable[[int], Exception],
+    ) -> None:
+        self.h = h
+        self.tt = tt
+        self.pts = pts
+        self.above = above
+        self.beat = beat
+        self.suit_masks = suit_masks
+        self.trump_like = trump_like
+        self.low_cards = low_cards
+        self.trump = trump
+        self.trump_mask = trump_mask
+        self.rise_on_partner = rise_on_partner
+        self.exempt = exempt
+        self.under = under
+        self.undertrump_any = undertrump_any
+        self.last_bonus = last_bonus
+        self.capot_bonus = capot_bonus
+        self.cheap = cheap  # per suit * 256 + byte of the suit: the cheapest card, or -1
+        self.dear = dear  # the dearest card
+        self.low_merge = low_merge
+        self.limit = limit
+        self.limit_error = limit_error
+        self.nodes = 0
+
+    def node_count(self) -> int:
+        return self.nodes
+
+    # --- helpers ------------------------------------------------------------------
+
+    def merge(self, moves: int, others: int) -> int:
+        """``moves`` less the cards equivalent to a lower one (solver._merge)."""
+        out = moves
+        for s in range(4):
+            shift = s * 8
+            mine = (moves >> shift) & 0xFF
+            if mine & (mine - 1) == 0:
+                continue
+            if self.trump_like[s]:
+                if mine & 3 == 3:
+                    out &= ~(2 << shift)  # the 8 goes with the 7
+            else:
+                held = mine & 7
+                if held & (held - 1):
+                    keep = self.low_merge[held | ((others >> shift) & 7) << 3]
+                    out &= ~((held & ~keep) << shift)
+        return out
+
+    def legal(self, hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
+        """The cards ``seat`` may play (RULES.md §6, as PlayState.legal_mask)."""
+        moves = hand & self.suit_masks[led]
+        if moves:
+            if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):
+                rising = moves & self.above[mcard]
+                if rising:
+                    moves = rising
+            return moves
+        trumps = hand & self.trump_mask
+        if not trumps:
+            return hand
+        trump = self.trump
+        if self.exempt and mseat == seat ^ 2:
+            if self.under == 0 or (mcard >> 3) != trump:
+                return hand
+            higher = trumps & self.above[mcard]
+            if hand == trumps:
+                if self.under == 2:
+                    return higher if higher else trumps
+                return hand
+            return (hand & ~trumps) | higher
+        if (mcard >> 3) != trump:
+            return trumps
+        higher = trumps & self.above[mcard]
+        if higher:
+            return higher
+        return trumps if self.undertrump_any else hand
+
+    def pick(self, moves: int, dear: bool) -> int:
+        """The card of ``moves`` with the most (``dear``) or fewest points."""
+        table = self.dear if dear else self.cheap
+        pts = self.pts
+        best = -1
+        for x in range(4):
+            byte = (moves >> (8 * x)) & 255
+            if byte:
+                c = table[x * 256 + byte]
+                if best < 0 or (pts[c] > pts[best] if dear else pts[c] < pts[best]):
+                    best = c
+        return best
+
+    def greedy(self, leader: int, c0: int) -> int:
+        """A quick guess at the trick led by ``c0`` (solver._build's ``greedy``)."""
+        h = self.h
+        pts = self.pts
+        above = self.above
+        beat = self.beat
+        mcard = c0
+        mseat = leader
+        total = pts[c0]
+        led = c0 >> 3
+        led_mask = self.suit_masks[led]
+        rise = self.trump_like[led]
+        for k in range(1, 4):
+            seat = (leader + k) & 3
+            hand = h[seat]
+            moves = hand & led_mask
+            if not moves:
+                moves = self.legal(hand, seat, led, mcard, mseat)
+            elif rise and (self.rise_on_partner or mseat != seat ^ 2):
+                rising = moves & above[mcard]
+                if rising:
+                    moves = rising
+            bm = beat[mcard]
+            dear = False
+            if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
+                dear = True
+            else:
+                win = moves & bm
+                if win:
+                    moves = win
+                    dear = k < 3
+            top = moves.bit_length() - 1
+            sh = top & 24
+            if moves >> sh << sh == moves:
+                table = self.dear if dear else self.cheap
+                c = table[(top >> 3) * 256 + (moves >> sh)]
+            else:
+                c = self.pick(moves, dear)
+            total += pts[c]
+            if (bm >> c) & 1:
+                mcard = c
+                mseat = seat
+        return total if (mseat ^ leader) & 1 == 0 else -total
+
+    # --- the search ---------------------------------------------------------------
+
+    def finish(self, cards: list[int], seat: int, hand: int, bm: int, mseat: int, tpts: int,
+               flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The last card of a trick: each choice ends the trick."""
+        h = self.h
+        pts = self.pts
+        maximize = not seat & 1
+        g = -INF if maximize else INF
+        a = alpha
+        b = beta
+        for c in cards:
+            h[seat] = hand ^ (1 << c)
+            winner = seat if (bm >> c) & 1 else mseat
+            total = tpts + pts[c]
+            if winner & 1:
+                v = self.boundary(winner, flags | 2, rem - total, a, b)
+            else:
+                v = total + self.boundary(winner, flags | 1, rem - total, a - total, b - total)
+            if maximize:
+                if v > g:
+                    g = v
+                    if g >= b:
+                        break
+                    if g > a:
+                        a = g
+            elif v < g:
+                g = v
+                if g <= a:
+                    break
+                if g < b:
+                    b = g
+        h[seat] = hand
+        return g
+
+    def boundary(self, leader: int, flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The value of the remaining tricks, ``leader`` to lead."""
+        self.nodes += 1
+        if self.nodes > self.limit:
+            raise self.limit_error(self.nodes)
+        h = self.h
+        beat = self.beat
+        above = self.above
+        h0 = h[0]
+        h1 = h[1]
+        h2 = h[2]
+        h3 = h[3]
+        hl = h[leader]
+        bonus = self.last_bonus if flags & 2 else self.capot_bonus
+        if not hl & (hl - 1):
+            # The last trick: every card is forced.
+            mcard = hl.bit_length() - 1
+            mseat = leader
+            for k in range(1, 4):
+                seat = (leader + k) & 3
+                c = h[seat].bit_length() - 1
+                if (beat[mcard] >> c) & 1:
+                    mcard = c
+                    mseat = seat
+            if mseat & 1:
+                return 0
+            return rem + bonus
+        hi = rem + bonus
+        if hi <= alpha:
+            return hi
+        if beta <= 0:
+            return 0
+        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | flags << 130
+        tt = self.tt
+        entry = tt.get(key)
+        lo = 0
+        best = -1
+        if entry is not None:
+            lo, hi, best = entry
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+        alive = h0 | h1 | h2 | h3
+        others = alive ^ hl
+        if not others & self.trump_mask:
+            # A leader holding the top of every suit he holds, with no trump in
+            # the other hands, takes every trick himself.
+            m = hl
+            tops = True
+            while m:
+                low = m & -m
+                if others & above[low.bit_length() - 1]:
+                    tops = False
+                    break
+                m ^= low
+            if tops:
+                value = 0 if leader & 1 else rem + bonus
+                tt[key] = (value, value, -1)
+                return value
+        a = alpha if alpha > lo else lo
+        b = beta if beta < hi else hi
+        moves = hl
+        lows = hl & self.low_cards
+        if lows & (lows - 1):
+            moves = self.merge(hl, others)
+        pts = self.pts
+        masters: list[int] = []
+        rest: list[int] = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            if c == best:
+                continue
+            if above[c] & others:
+                rest.append(c)
+            else:
+                masters.append(c)
+        order: list[int] = []
+        if hl.bit_count() >= GREEDY_FROM:
+            order = masters + rest
+            keys = [self.greedy(leader, c) for c in order]
+            sort_by(order, keys, True)
+        else:
+            sort_by(masters, [pts[c] for c in masters], True)
+            sort_by(rest, [pts[c] for c in rest], True)
+            order = masters + rest
+        if best >= 0 and (moves >> best) & 1:
+            order.insert(0, best)
+        nxt = (leader + 1) & 3
+        maximize = not leader & 1
+        g = -INF if maximize else INF
+        best_card = best
+        for c in order:
+            h[leader] = hl ^ (1 << c)
+            v = self.follow(nxt, 1, c >> 3, c, leader, pts[c], 1 << c, flags, rem, a, b)
+            if maximize:
+                if v > g:
+                    g = v
+                    if g >= b:
+                        best_card = c
+                        break
+                    if g > a:
+                        a = g
+                        best_card = c
+            elif v < g:
+                g = v
+                if g <= a:
+                    best_card = c
+                    break
+                if g < b:
+                    b = g
+                    best_card = c
+        h[leader] = hl
+        # The window searched was (max(alpha, lo), min(beta, hi)).
+        if g <= (alpha if alpha > lo else lo):
+            tt[key] = (lo, g, best_card)
+        elif g >= (beta if beta < hi else hi):
+            tt[key] = (g, hi, best_card)
+        else:
+            tt[key] = (g, g, best_card)
+        return g
+
+    def follow(self, seat: int, k: int, led: int, mcard: int, mseat: int, tpts: int,
+               tmask: int, flags: int, rem: int, alpha: int, beta: int) -> int:
+        """The value with ``k`` cards on the trick, ``seat`` to play."""
+        self.nodes += 1
+        h = self.h
+        pts = self.pts
+        beat = self.beat
+        hand = h[seat]
+        moves = self.legal(hand, seat, led, mcard, mseat)
+        if not moves & (moves - 1):
+            # A forced card.
+            c = moves.bit_length() - 1
+            h[seat] = hand ^ moves
+            if (beat[mcard] >> c) & 1:
+                mcard = c
+                mseat = seat
+            tpts += pts[c]
+            v = 0
+            if k < 3:
+                v = self.follow((seat + 1) & 3, k + 1, led, mcard, mseat, tpts, tmask | moves,
+                                flags, rem, alpha, beta)
+            elif hand == moves:  # the last trick
+                bonus = self.last_bonus if flags & 2 else self.capot_bonus
+                v = 0 if mseat & 1 else rem + bonus
+            elif mseat & 1:
+                v = self.boundary(mseat, flags | 2, rem - tpts, alpha, beta)
+            else:
+                v = tpts + self.boundary(mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts)
+            h[seat] = hand
+            return v
+        lows = moves & self.low_cards
+        if lows & (lows - 1):
+            moves = self.merge(moves, (h[0] | h[1] | h[2] | h[3] | tmask) ^ hand)
+        cards: list[int] = []
+        m = moves
+        while m:
+            low = m & -m
+            cards.append(low.bit_length() - 1)
+            m ^= low
+        bm = beat[mcard]
+        if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
+            sort_by(cards, [pts[c] for c in cards], True)  # the partner holds the trick
+        else:
+            winners = moves & bm
+            if winners:
+                win: list[int] = []
+                lose: list[int] = []
+                for c in cards:
+                    if (winners >> c) & 1:
+                        win.append(c)
+                    else:
+                        lose.append(c)
+                sort_by(win, [pts[c] for c in win], k < 3)  # the last seat wins cheaply
+                sort_by(lose, [pts[c] for c in lose], False)
+                cards = win + lose
+            else:
+                sort_by(cards, [pts[c] for c in cards], False)
+        if k == 3:
+            return self.finish(cards, seat, hand, bm, mseat, tpts, flags, rem, alpha, beta)
+        maximize = not seat & 1
+        g = -INF if maximize else INF
+        a = alpha
+        b = beta
+        nxt = (seat + 1) & 3
+        for c in cards:
+            bit = 1 << c
+            h[seat] = hand ^ bit
+            if (bm >> c) & 1:
+                v = self.follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
+                                rem, a, b)
+            else:
+                v = self.follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
+                                flags, rem, a, b)
+            if maximize:
+                if v > g:
+                    g = v
+                    if g >= b:
+                        break
+                    if g > a:
+                        a = g
+            elif v < g:
+                g = v
+                if g <= a:
+                    break
+                if g < b:
+                    b = g
+        h[seat] = hand
+        return g

@@ -1,0 +1,144 @@
+"""The solver's two searches (issue 5): the pure-Python closures and the typed
+:class:`belote._dds.Engine` that mypyc compiles (``scripts/build_solver.sh``).
+
+Each is checked against plain minimax on random endgames (RULES.md §5, §6 with
+the card-play options), and the two against each other on full deals: the same
+value, the same value for every card and the same number of positions searched
+(so a PIMC decision under a node budget does not depend on the build).  The
+typed engine is checked twice: compiled (when built; CI builds it) and run by
+the interpreter from its source, so its logic is covered on any machine.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from belote import solver
+from belote.cards import HEARTS, mask_of
+from belote.errors import OptionError
+from belote.options import make_rules
+from belote.play import PlayState
+from belote.solver import SearchLimitError, solve
+from tests.test_solver import check_against_minimax, random_endgame, random_rules
+
+ENGINES = ("pure", "compiled", "interpreted")
+
+
+def interpreted_engine_module() -> ModuleType:
+    """``belote/_dds.py`` loaded from its source under another name (never the
+    compiled extension, even where one is built)."""
+    path = Path(solver.__file__).with_name("_dds.py")
+    spec = importlib.util.spec_from_file_location("belote_dds_source", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(params=ENGINES)
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Run the test under one search; ``compiled`` is skipped where it is not built."""
+    name: str = request.param
+    if name == "compiled" and solver._engine_module is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
+    if name == "interpreted":
+        monkeypatch.setattr(solver, "_engine_module", interpreted_engine_module())
+        name = "compiled"
+    monkeypatch.setattr(solver, "_engine_choice", name)
+    yield request.param
+
+
+def full_deals(seed: int, n: int) -> list[PlayState]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [mask_of(deck[8 * s:8 * s + 8]) for s in range(4)]
+        out.append(PlayState(random_rules(rng), i % 6, hands, rng.randrange(4)))
+    return out
+
+
+def run_under(name: str, states: list[PlayState], moves: bool) -> list[tuple[int, dict[int, int],
+                                                                             int]]:
+    module = interpreted_engine_module() if name == "interpreted" else solver._engine_module
+    saved = (solver._engine_module, solver._engine_choice)
+    try:
+        solver._engine_module = module
+        solver._engine_choice = "pure" if name == "pure" else "compiled"
+        results = [solve(s, moves=moves) for s in states]
+    finally:
+        solver._engine_module, solver._engine_choice = saved
+    return [(r.value, r.moves, r.nodes) for r in results]
+
+
+def test_each_engine_matches_minimax_on_endgames(engine: str) -> None:
+    """§5, §6: value and per-card values equal full minimax, every trump mode."""
+    rng = random.Random(31)
+    for n in range(48):
+        check_against_minimax(random_endgame(rng, n % 6, (2, 3, 3, 4)[n % 4]))
+
+
+def test_engine_in_use_is_reported(engine: str) -> None:
+    assert solver.engine_name() == ("pure" if engine == "pure" else "compiled")
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_engines_search_the_same_positions(moves: bool) -> None:
+    """Full deals (every trump mode, random §6 options) and 5-trick endgames: the
+    typed engine gives the pure search's values, card values and node counts."""
+    states = full_deals(8, 6) + [random_endgame(random.Random(n), n % 6, 5) for n in range(30)]
+    pure = run_under("pure", states, moves)
+    assert run_under("interpreted", states, moves) == pure
+    if solver._engine_module is not None:
+        assert run_under("compiled", states, moves) == pure
+
+
+def test_node_limit_under_each_engine(engine: str) -> None:
+    """``max_nodes`` stops every engine the same way and leaves the position."""
+    deck = list(range(32))
+    random.Random(4).shuffle(deck)
+    state = PlayState(make_rules(), HEARTS, [mask_of(deck[i * 8:i * 8 + 8]) for i in range(4)], 0)
+    key = state.key()
+    full = solve(state, moves=False)
+    with pytest.raises(SearchLimitError) as info:
+        solve(state, moves=False, max_nodes=500)
+    assert 500 < info.value.nodes < 520  # checked where a trick starts
+    assert state.key() == key
+    assert solve(state, moves=False, max_nodes=full.nodes).value == full.value
+
+
+def test_set_engine_refuses_unknown_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(solver, "_engine_choice", "auto")
+    with pytest.raises(OptionError, match=r"solver engine 'fast': one of auto, pure, compiled"):
+        solver.set_engine("fast")
+    monkeypatch.setattr(solver, "_engine_module", None)
+    with pytest.raises(OptionError, match=r"not compiled here .*build_solver\.sh"):
+        solver.set_engine("compiled")
+    solver.set_engine("pure")
+    assert solver.engine_name() == "pure"
+
+
+def test_a_bad_belote_solver_variable_is_named_at_the_first_solve(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``BELOTE_SOLVER`` is read at import; a bad value fails the first solve clearly."""
+    monkeypatch.setattr(solver, "_engine_choice", "quick")
+    state = full_deals(1, 1)[0]
+    with pytest.raises(OptionError, match="'quick'"):
+        solve(state)
+
+
+@pytest.mark.skipif(os.environ.get("BELOTE_REQUIRE_COMPILED") != "1",
+                    reason="only where the compiled solver must be built (CI)")
+def test_the_compiled_solver_is_built_and_used() -> None:
+    """CI builds the compiled search (scripts/setup.sh) and every test runs it."""
+    assert solver._engine_module is not None
+    assert solver.engine_name() == "compiled"
