@@ -18,4 +18,4 @@ cd src
 rm -rf build
 cd ..
 ls src/belote/_dds.*.so >/dev/null
-"$PY" -c "from belote import solver; assert solver.engine_name() == 'compiled', 'not loaded'; print('compiled solver:', solver._engine_module.__file__)"
+"$PY" -c "from belote import solver; assert solver.engine_name() == 'compiled', 'not loaded'; print('compiled solver:', solver._compiled_module.__file__)"

@@ -1,22 +1,18 @@
-"""The solver's two searches (issue 5): the pure-Python closures and the typed
-:class:`belote._dds.Engine` that mypyc compiles (``scripts/build_solver.sh``).
+"""The solver's two builds (issue 5): :class:`belote._dds.Engine` run by the
+interpreter from its source (``pure``) and compiled by mypyc (``compiled``,
+``scripts/build_solver.sh``; CI builds it).
 
 Each is checked against plain minimax on random endgames (RULES.md §5, §6 with
 the card-play options), and the two against each other on full deals: the same
 value, the same value for every card and the same number of positions searched
-(so a PIMC decision under a node budget does not depend on the build).  The
-typed engine is checked twice: compiled (when built; CI builds it) and run by
-the interpreter from its source, so its logic is covered on any machine.
+(so a PIMC decision under a node budget does not depend on the build).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import random
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -28,31 +24,17 @@ from belote.play import PlayState
 from belote.solver import SearchLimitError, solve
 from tests.test_solver import check_against_minimax, random_endgame, random_rules
 
-ENGINES = ("pure", "compiled", "interpreted")
-
-
-def interpreted_engine_module() -> ModuleType:
-    """``belote/_dds.py`` loaded from its source under another name (never the
-    compiled extension, even where one is built)."""
-    path = Path(solver.__file__).with_name("_dds.py")
-    spec = importlib.util.spec_from_file_location("belote_dds_source", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+ENGINES = ("pure", "compiled")
 
 
 @pytest.fixture(params=ENGINES)
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Run the test under one search; ``compiled`` is skipped where it is not built."""
+    """Run the test under one build; ``compiled`` is skipped where it is not built."""
     name: str = request.param
-    if name == "compiled" and solver._engine_module is None:
+    if name == "compiled" and solver._compiled_module is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
-    if name == "interpreted":
-        monkeypatch.setattr(solver, "_engine_module", interpreted_engine_module())
-        name = "compiled"
     monkeypatch.setattr(solver, "_engine_choice", name)
-    yield request.param
+    yield name
 
 
 def full_deals(seed: int, n: int) -> list[PlayState]:
@@ -68,14 +50,12 @@ def full_deals(seed: int, n: int) -> list[PlayState]:
 
 def run_under(name: str, states: list[PlayState], moves: bool) -> list[tuple[int, dict[int, int],
                                                                              int]]:
-    module = interpreted_engine_module() if name == "interpreted" else solver._engine_module
-    saved = (solver._engine_module, solver._engine_choice)
+    saved = solver._engine_choice
     try:
-        solver._engine_module = module
-        solver._engine_choice = "pure" if name == "pure" else "compiled"
+        solver.set_engine(name)
         results = [solve(s, moves=moves) for s in states]
     finally:
-        solver._engine_module, solver._engine_choice = saved
+        solver._engine_choice = saved
     return [(r.value, r.moves, r.nodes) for r in results]
 
 
@@ -87,18 +67,21 @@ def test_each_engine_matches_minimax_on_endgames(engine: str) -> None:
 
 
 def test_engine_in_use_is_reported(engine: str) -> None:
-    assert solver.engine_name() == ("pure" if engine == "pure" else "compiled")
+    """The pure build is the source run by the interpreter, even where it is compiled."""
+    assert solver.engine_name() == engine
+    module = solver._engine_module()
+    assert str(module.__file__).endswith(".py") == (engine == "pure")
+    assert (engine == "compiled") == module.NATIVE
 
 
 @pytest.mark.parametrize("moves", [False, True])
 def test_engines_search_the_same_positions(moves: bool) -> None:
     """Full deals (every trump mode, random §6 options) and 5-trick endgames: the
-    typed engine gives the pure search's values, card values and node counts."""
+    compiled build gives the pure build's values, card values and node counts."""
+    if solver._compiled_module is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     states = full_deals(8, 6) + [random_endgame(random.Random(n), n % 6, 5) for n in range(30)]
-    pure = run_under("pure", states, moves)
-    assert run_under("interpreted", states, moves) == pure
-    if solver._engine_module is not None:
-        assert run_under("compiled", states, moves) == pure
+    assert run_under("compiled", states, moves) == run_under("pure", states, moves)
 
 
 def test_node_limit_under_each_engine(engine: str) -> None:
@@ -119,7 +102,7 @@ def test_set_engine_refuses_unknown_names(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(solver, "_engine_choice", "auto")
     with pytest.raises(OptionError, match=r"solver engine 'fast': one of auto, pure, compiled"):
         solver.set_engine("fast")
-    monkeypatch.setattr(solver, "_engine_module", None)
+    monkeypatch.setattr(solver, "_compiled_module", None)
     with pytest.raises(OptionError, match=r"not compiled here .*build_solver\.sh"):
         solver.set_engine("compiled")
     solver.set_engine("pure")
@@ -140,5 +123,5 @@ def test_a_bad_belote_solver_variable_is_named_at_the_first_solve(
                     reason="only where the compiled solver must be built (CI)")
 def test_the_compiled_solver_is_built_and_used() -> None:
     """CI builds the compiled search (scripts/setup.sh) and every test runs it."""
-    assert solver._engine_module is not None
+    assert solver._compiled_module is not None
     assert solver.engine_name() == "compiled"

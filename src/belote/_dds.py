@@ -1,24 +1,31 @@
-"""The double-dummy search of :mod:`belote.solver` as one typed class, for mypyc.
+"""The double-dummy search of :mod:`belote.solver`: one typed class, for mypyc.
 
-This module is plain Python and runs as such, but it is written for mypyc
+This module is plain Python and runs as such, and it is written for mypyc
 (``bash scripts/build_solver.sh`` compiles it to a C extension that Python then
-imports in place of this file): every attribute and local is typed, the search
-is a set of methods of one class (native calls once compiled), and the hot
-loops avoid closures and key functions.
+imports in place of this file, about four times faster): every attribute and
+local is typed and the search is a set of methods of one class (native calls
+once compiled).  The few places where the best form differs between the two
+builds branch on :data:`NATIVE`, with the same result: the sorts are stable
+either way, so both builds visit the same positions in the same order and count
+the same nodes (a PIMC decision bounded by a node budget does not depend on the
+build).  ``tests/test_solver_engines.py`` checks both against plain minimax and
+against each other; :mod:`belote.solver` builds the tables, picks the build
+(:func:`belote.solver.set_engine`) and drives the zero-window tests.
 
-:class:`Engine` searches exactly as the closures of :func:`belote.solver._build`
-(the pure-Python path, laid out for CPython's interpreter): the same cut-offs,
-the same move order (sorts are stable, ties keep the order of the cards), the
-same table, so both paths visit the same positions and count the same nodes --
-a PIMC decision bounded by a node budget is the same with or without the
-compiled build.  ``tests/test_solver.py`` checks values and node counts of the
-two against each other and against plain minimax.
+How the search finds the exact value fast (solver's docstring has the whole list):
+fail-soft alpha-beta; a transposition table at trick boundaries keyed on the four
+hands, the leader and which teams have won a trick; equivalent low cards merged;
+move ordering (the table's best lead, then a quick guess at each lead's trick, or
+masters and points; when following, points to a partner who holds the trick, else
+winning cards, else the cheapest); bounds from the points left and from a leader
+who holds the top of every suit he holds against no trumps.
 
-The search's arguments are those of :class:`belote.solver._Search`:
-``boundary(leader, flags, rem, alpha, beta)`` at the start of a trick,
-``follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)``
-with ``k`` cards (1..3) on the trick; ``flags`` bit t: team t has won a trick;
-``rem``: the points of the cards in the hands and on the trick; fail-soft.
+``boundary(leader, flags, rem, alpha, beta)`` is the value of the remaining tricks
+at the start of a trick, ``follow(seat, k, led, mcard, mseat, tpts, tmask, flags,
+rem, alpha, beta)`` the value with ``k`` cards (1..3) on the trick (``mcard`` of
+``mseat`` holding it, ``tpts`` its points, ``tmask`` its cards); ``flags`` bit t:
+team t has won a trick; ``rem``: the points of the cards in the hands and on the
+trick; the value is NS's points from here, fail-soft.
 """
 
 from __future__ import annotations
@@ -30,6 +37,19 @@ __all__ = ["Engine"]
 
 INF: Final = 1 << 20
 GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess
+
+
+# Compiled, an insertion sort of the few cards (at most 8) beats ``list.sort`` with
+# a key function; interpreted, ``list.sort`` runs in C and wins.
+NATIVE: Final = not __file__.endswith(".py")
+
+
+def sort_points(cards: list[int], pts: list[int], descending: bool) -> None:
+    """Sort ``cards`` by their points, stably (equal points keep their order)."""
+    if NATIVE:
+        sort_by(cards, [pts[c] for c in cards], descending)
+    else:
+        cards.sort(key=pts.__getitem__, reverse=descending)
 
 
 def sort_by(cards: list[int], keys: list[int], descending: bool) -> None:
@@ -112,7 +132,9 @@ class Engine:
     # --- helpers ------------------------------------------------------------------
 
     def merge(self, moves: int, others: int) -> int:
-        """``moves`` less the cards equivalent to a lower one (solver._merge)."""
+        """``moves`` less the cards equivalent to a lower one of ``moves``: same suit,
+        equal points, and no card of ``others`` (the other hands and the trick)
+        between them in rank order (the 7 8 9 of a plain suit, the 7 8 of trumps)."""
         out = moves
         for s in range(4):
             shift = s * 8
@@ -172,7 +194,10 @@ class Engine:
         return best
 
     def greedy(self, leader: int, c0: int) -> int:
-        """A quick guess at the trick led by ``c0`` (solver._build's ``greedy``)."""
+        """A quick guess at the trick led by ``c0``: its points for the leader's team
+        (negative when the other team takes it), the others playing by rule of thumb:
+        points to a partner who holds the trick, else the dearest winning card (the
+        last seat: the cheapest), else the cheapest card."""
         h = self.h
         pts = self.pts
         above = self.above
@@ -335,11 +360,13 @@ class Engine:
         order: list[int] = []
         if hl.bit_count() >= GREEDY_FROM:
             order = masters + rest
-            keys = [self.greedy(leader, c) for c in order]
-            sort_by(order, keys, True)
+            if NATIVE:
+                sort_by(order, [self.greedy(leader, c) for c in order], True)
+            else:
+                order.sort(key=lambda c: self.greedy(leader, c), reverse=True)
         else:
-            sort_by(masters, [pts[c] for c in masters], True)
-            sort_by(rest, [pts[c] for c in rest], True)
+            sort_points(masters, pts, True)
+            sort_points(rest, pts, True)
             order = masters + rest
         if best >= 0 and (moves >> best) & 1:
             order.insert(0, best)
@@ -385,7 +412,15 @@ class Engine:
         pts = self.pts
         beat = self.beat
         hand = h[seat]
-        moves = self.legal(hand, seat, led, mcard, mseat)
+        # The legal cards (RULES.md §6): the lines of ``legal``, inline for speed.
+        moves = hand & self.suit_masks[led]
+        if moves:
+            if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):
+                rising = moves & self.above[mcard]
+                if rising:
+                    moves = rising  # §6.1 TA, §6.2
+        else:
+            moves = self.legal(hand, seat, led, mcard, mseat)  # void: §6.3, §6.4
         if not moves & (moves - 1):
             # A forced card.
             c = moves.bit_length() - 1
@@ -418,7 +453,7 @@ class Engine:
             m ^= low
         bm = beat[mcard]
         if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
-            sort_by(cards, [pts[c] for c in cards], True)  # the partner holds the trick
+            sort_points(cards, pts, True)  # the partner holds the trick
         else:
             winners = moves & bm
             if winners:
@@ -429,11 +464,11 @@ class Engine:
                         win.append(c)
                     else:
                         lose.append(c)
-                sort_by(win, [pts[c] for c in win], k < 3)  # the last seat wins cheaply
-                sort_by(lose, [pts[c] for c in lose], False)
+                sort_points(win, pts, k < 3)  # the last seat wins cheaply
+                sort_points(lose, pts, False)
                 cards = win + lose
             else:
-                sort_by(cards, [pts[c] for c in cards], False)
+                sort_points(cards, pts, False)
         if k == 3:
             return self.finish(cards, seat, hand, bm, mseat, tpts, flags, rem, alpha, beta)
         maximize = not seat & 1

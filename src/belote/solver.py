@@ -26,12 +26,11 @@ How :func:`solve` searches (every step keeps the value exact):
 - quick bounds: the points left bound the value, and a leader who holds the top
   of every suit he holds, with no trump in the other hands, takes every trick;
 - the search runs at the start of a large chunk of CPython's frame stack (see
-  :func:`_with_stack_room`), which halves its time;
-- the same search is written once more as a typed class, :class:`belote._dds.Engine`,
-  that mypyc compiles (``bash scripts/build_solver.sh``; setup does it): where it
-  is built, :func:`solve` runs it, about four times faster, with the same values
-  and node counts (:func:`set_engine`, or ``BELOTE_SOLVER=pure``, picks the pure
-  search).
+  :func:`_with_stack_room`), which halves its time when interpreted;
+- the search is one typed class, :class:`belote._dds.Engine`, that runs as plain
+  Python or compiled by mypyc (``bash scripts/build_solver.sh``; setup does it),
+  about four times faster, with the same values and node counts
+  (:func:`set_engine`, or ``BELOTE_SOLVER=pure``, picks the build).
 
 >>> from belote.options import make_rules
 >>> from belote.cards import parse_card, HEARTS
@@ -48,11 +47,13 @@ How :func:`solve` searches (every step keeps the value exact):
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from belote.cards import (
     ALL_TRUMP,
@@ -79,10 +80,11 @@ from belote.play import (
     explain_illegal,
 )
 
+if TYPE_CHECKING:
+    from belote._dds import Engine
+
 __all__ = ["SolveResult", "minimax", "parse_position", "solve", "solve_json", "solve_value"]
 
-_INF: Final = 1 << 20
-_GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess
 
 # Undertrump codes (RULES.md §6.3a `undertrump_partner`), as in belote.play.
 _UNDER_CODES: Final = {
@@ -196,33 +198,10 @@ def _low_cards(trump: TrumpMode) -> tuple[tuple[bool, ...], CardMask]:
     return trump_like, low
 
 
-def _merge(moves: CardMask, others: CardMask, trump_like: tuple[bool, ...]) -> CardMask:
-    """``moves`` less the cards equivalent to a lower one of ``moves``: same suit,
-    equal points, and no card of ``others`` (the other hands and the trick) between
-    them in rank order."""
-    out = moves
-    for s in range(4):
-        shift = s * 8
-        mine = (moves >> shift) & 0xFF
-        if mine & (mine - 1) == 0:
-            continue
-        if trump_like[s]:
-            if mine & 3 == 3:
-                out &= ~(2 << shift)  # the 8 goes with the 7
-        else:
-            held = mine & 7
-            if held & (held - 1):
-                keep = _LOW_MERGE[held | ((others >> shift) & 7) << 3]
-                out &= ~((held & ~keep) << shift)
-    return out
-
-
-def _groups(
-    moves: CardMask, others: CardMask, trump_like: tuple[bool, ...]
-) -> list[tuple[Card, list[Card]]]:
-    """The cards of ``moves`` by equivalence class (see :func:`_merge`): pairs of the
-    card searched and the cards that share its value."""
-    kept = _merge(moves, others, trump_like)
+def _groups(kept: CardMask, moves: CardMask) -> list[tuple[Card, list[Card]]]:
+    """The cards of ``moves`` by equivalence class, ``kept`` being those searched
+    (``Engine.merge``: the others share the value of the next lower kept card):
+    pairs of the card searched and the cards that share its value."""
     groups: dict[Card, list[Card]] = {}
     rep = -1
     for c in range(32):
@@ -261,66 +240,51 @@ def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
 
 
 # --- the search ---------------------------------------------------------------------
-
-_Boundary = Callable[[int, int, int, int, int], int]
-_Follow = Callable[[int, int, int, int, int, int, int, int, int, int, int], int]
-
-
-class _Search:
-    """One solve: the hands (mutated while searching and restored), the
-    transposition table, and the recursive search as closures over the tables of
-    the trump mode and rules (local look-ups are the fast ones in CPython).
-
-    ``boundary(leader, flags, rem, alpha, beta)`` is the value of the remaining
-    tricks at the start of a trick; ``follow(seat, k, led, mcard, mseat, tpts,
-    tmask, flags, rem, alpha, beta)`` the value with ``k`` cards (1..3) on the
-    trick.  ``flags`` bit t: team t has won a trick; ``rem``: the points of the
-    cards in the hands and on the trick; the result is fail-soft.
-    """
-
-    def __init__(
-        self, rules: Rules, trump: TrumpMode, hands: list[CardMask], max_nodes: int | None = None
-    ) -> None:
-        self.hands = hands
-        self.tt: dict[int, tuple[int, int, int]] = {}
-        if _use_compiled():
-            engine = _compiled_engine(rules, trump, hands, self.tt, max_nodes)
-            self.boundary: _Boundary = engine.boundary
-            self.follow: _Follow = engine.follow
-            self.node_count: Callable[[], int] = engine.node_count
-        else:
-            self.boundary, self.follow, self.node_count = _build(
-                rules, trump, hands, self.tt, max_nodes
-            )
-
-
-# --- the compiled build (optional) ------------------------------------------------
+#
+# The search itself is :class:`belote._dds.Engine`, one typed class that runs as
+# plain Python or, compiled by mypyc (``bash scripts/build_solver.sh``), as a C
+# extension that Python imports in its place.
 
 SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 
 
-def _load_engine_module() -> ModuleType | None:
-    """``belote._dds`` when mypyc compiled it (``scripts/build_solver.sh``), else None."""
-    try:
-        from belote import _dds
-    except ImportError:  # pragma: no cover - the source is always there
-        return None
+def _load_compiled() -> ModuleType | None:
+    """``belote._dds`` when mypyc compiled it, else None."""
+    from belote import _dds
+
     compiled = (_dds.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
     return _dds if compiled else None
 
 
-_engine_module: ModuleType | None = _load_engine_module()
+def _load_source() -> ModuleType:
+    """``belote/_dds.py`` run by the interpreter: ``belote._dds`` itself where it is
+    not compiled, else the source loaded beside the extension."""
+    if _compiled_module is None:
+        from belote import _dds
+
+        return _dds
+    path = Path(__file__).with_name("_dds.py")
+    spec = importlib.util.spec_from_file_location("belote._dds_source", path)
+    if spec is None or spec.loader is None:  # pragma: no cover - the source ships
+        raise OptionError(f"solver engine 'pure': cannot load {str(path)!r}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_compiled_module: ModuleType | None = _load_compiled()
+_source_module: ModuleType | None = None
 _engine_choice: str = os.environ.get("BELOTE_SOLVER", "auto").strip().lower() or "auto"
 
 
 def set_engine(name: str) -> None:
-    """Which search :func:`solve` runs: ``pure`` (the closures below, plain
-    CPython), ``compiled`` (:class:`belote._dds.Engine` built by mypyc), or
-    ``auto`` (compiled when built).  Both give the same values and node counts.
-    The environment variable ``BELOTE_SOLVER`` sets it at import."""
+    """Which build of the search :func:`solve` runs: ``pure`` (the source run by
+    the interpreter), ``compiled`` (the mypyc build), or ``auto`` (compiled where
+    it is built).  Both give the same values and node counts.  The environment
+    variable ``BELOTE_SOLVER`` sets it at import."""
     if name not in SOLVER_ENGINES:
         raise OptionError(f"solver engine {name!r}: one of {', '.join(SOLVER_ENGINES)}")
-    if name == "compiled" and _engine_module is None:
+    if name == "compiled" and _compiled_module is None:
         raise OptionError(
             "solver engine 'compiled': belote._dds is not compiled here "
             "(build it with: bash scripts/build_solver.sh)"
@@ -330,37 +294,22 @@ def set_engine(name: str) -> None:
 
 
 def engine_name() -> str:
-    """The search :func:`solve` runs now: ``compiled`` or ``pure``."""
-    return "compiled" if _use_compiled() else "pure"
-
-
-def _use_compiled() -> bool:
+    """The build of the search :func:`solve` runs now: ``compiled`` or ``pure``."""
     if _engine_choice not in SOLVER_ENGINES or (
-        _engine_choice == "compiled" and _engine_module is None
+        _engine_choice == "compiled" and _compiled_module is None
     ):
         set_engine(_engine_choice)  # raises the error that names the bad choice
-    return _engine_module is not None and _engine_choice != "pure"
+    return "compiled" if _compiled_module is not None and _engine_choice != "pure" else "pure"
 
 
-def _compiled_engine(
-    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]],
-    max_nodes: int | None,
-) -> Any:
-    """A :class:`belote._dds.Engine` over ``h`` and ``tt`` for these rules and trump."""
-    assert _engine_module is not None
-    pts = card_points(rules, trump)
-    above, beat = _tables(trump)
-    trump_like, low_cards = _low_cards(trump)
-    cheap, dear = _extreme_tables(pts)
-    return _engine_module.Engine(
-        h, tt, list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
-        low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
-        trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead,
-        rules.partner_master_exemption, _UNDER_CODES[rules.undertrump_partner],
-        rules.must_undertrump, LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
-        [c for row in cheap for c in row], [c for row in dear for c in row], list(_LOW_MERGE),
-        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
-    )
+def _engine_module() -> ModuleType:
+    global _source_module
+    if engine_name() == "compiled":
+        assert _compiled_module is not None
+        return _compiled_module
+    if _source_module is None:
+        _source_module = _load_source()
+    return _source_module
 
 
 class SearchLimitError(Exception):
@@ -371,370 +320,28 @@ class SearchLimitError(Exception):
         self.nodes = nodes
 
 
-def _build(
-    rules: Rules, trump: TrumpMode, h: list[CardMask], tt: dict[int, tuple[int, int, int]],
-    max_nodes: int | None = None,
-) -> tuple[_Boundary, _Follow, Callable[[], int]]:
+def _engine(
+    rules: Rules, trump: TrumpMode, h: list[CardMask], max_nodes: int | None
+) -> Engine:
+    """A :class:`belote._dds.Engine` searching the hands ``h`` under these rules and
+    trump, with a fresh transposition table."""
     pts = card_points(rules, trump)
     above, beat = _tables(trump)
-    suit_masks = SUIT_MASKS
     trump_like, low_cards = _low_cards(trump)
-    trump_mask = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    cheap, dear = _extreme_tables(pts)
     # Following the led suit: must rise over the master card (§6.1 TA, §6.2), and
     # also over the partner's when he leads trumps (§6.2 option).
     rise_on_partner = trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead
-    exempt = rules.partner_master_exemption
-    under = _UNDER_CODES[rules.undertrump_partner]
-    undertrump_any = rules.must_undertrump
-    last_bonus = LAST_TRICK_BONUS
-    capot_bonus = CAPOT_LAST_TRICK_BONUS
-    by_points = pts.__getitem__
-    nodes = 0
-    limit = max_nodes if max_nodes is not None else 1 << 62
-
-    def finish(cards: Sequence[int], seat: int, hand: int, bm: int, mseat: int, tpts: int,
-               flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The last card of a trick: each choice ends the trick."""
-        maximize = not seat & 1
-        g = -_INF if maximize else _INF
-        a = alpha
-        b = beta
-        for c in cards:
-            bit = 1 << c
-            h[seat] = hand ^ bit
-            winner = seat if (bm >> c) & 1 else mseat
-            total = tpts + pts[c]
-            if winner & 1:
-                v = boundary(winner, flags | 2, rem - total, a, b)
-            else:
-                v = total + boundary(winner, flags | 1, rem - total, a - total, b - total)
-            if maximize:
-                if v > g:
-                    g = v
-                    if g >= b:
-                        break
-                    if g > a:
-                        a = g
-            elif v < g:
-                g = v
-                if g <= a:
-                    break
-                if g < b:
-                    b = g
-        h[seat] = hand
-        return g
-
-    def legal(hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
-        """The cards ``seat`` may play to a trick led in ``led`` that ``mcard`` of
-        ``mseat`` holds (RULES.md §6, as :meth:`PlayState.legal_mask`; ``follow``
-        has the same lines inline, for speed)."""
-        moves = hand & suit_masks[led]
-        if moves:
-            if trump_like[led] and (rise_on_partner or mseat != seat ^ 2):
-                moves = moves & above[mcard] or moves
-            return moves
-        trumps = hand & trump_mask
-        if not trumps:
-            return hand
-        if exempt and mseat == seat ^ 2:
-            if under == 0 or (mcard >> 3) != trump:
-                return hand
-            higher = trumps & above[mcard]
-            if hand == trumps:
-                return (higher or trumps) if under == 2 else hand
-            return (hand & ~trumps) | higher
-        if (mcard >> 3) != trump:
-            return trumps
-        return trumps & above[mcard] or (trumps if undertrump_any else hand)
-
-    cheap_t, dear_t = _extreme_tables(pts)
-
-    def pick(moves: int, dear: bool) -> int:
-        """The card of ``moves`` with the most (``dear``) or fewest points."""
-        table = dear_t if dear else cheap_t
-        top = moves.bit_length() - 1
-        sh = top & 24
-        if moves >> sh << sh == moves:
-            return table[top >> 3][moves >> sh]
-        best = -1
-        for x in (0, 1, 2, 3):
-            byte = (moves >> (8 * x)) & 255
-            if byte:
-                c = table[x][byte]
-                if best < 0 or (pts[c] > pts[best] if dear else pts[c] < pts[best]):
-                    best = c
-        return best
-
-    def greedy(leader: int, c0: int) -> int:
-        """A quick guess at the trick led by ``c0``: its points for the leader's team
-        (negative when the other team takes it), the others playing by rule of thumb:
-        points to a partner who holds the trick, else the dearest winning card (the
-        last seat: the cheapest), else the cheapest card."""
-        mcard, mseat = c0, leader
-        total = pts[c0]
-        led = c0 >> 3
-        led_mask = suit_masks[led]
-        rise = trump_like[led]
-        for k in (1, 2, 3):
-            seat = (leader + k) & 3
-            hand = h[seat]
-            moves = hand & led_mask
-            if not moves:
-                moves = legal(hand, seat, led, mcard, mseat)
-            elif rise and (rise_on_partner or mseat != seat ^ 2):
-                moves = moves & above[mcard] or moves
-            bm = beat[mcard]
-            if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
-                table = dear_t
-            else:
-                win = moves & bm
-                if win:
-                    moves = win
-                    table = dear_t if k < 3 else cheap_t
-                else:
-                    table = cheap_t
-            top = moves.bit_length() - 1
-            sh = top & 24
-            if moves >> sh << sh == moves:
-                c = table[top >> 3][moves >> sh]
-            else:
-                c = pick(moves, table is dear_t)
-            total += pts[c]
-            if (bm >> c) & 1:
-                mcard, mseat = c, seat
-        return total if (mseat ^ leader) & 1 == 0 else -total
-
-    def node_count() -> int:
-        return nodes
-
-    def boundary(leader: int, flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The value of the remaining tricks, ``leader`` to lead (see _Search)."""
-        nonlocal nodes
-        nodes += 1
-        if nodes > limit:
-            raise SearchLimitError(nodes)
-        h0, h1, h2, h3 = h
-        hl = h[leader]
-        if not hl & (hl - 1):
-            # The last trick: every card is forced.
-            mcard = hl.bit_length() - 1
-            mseat = leader
-            for seat in ((leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3):
-                c = h[seat].bit_length() - 1
-                if (beat[mcard] >> c) & 1:
-                    mcard, mseat = c, seat
-            team = mseat & 1
-            if team:
-                return 0
-            return rem + (last_bonus if flags & 2 else capot_bonus)
-        hi = rem + (last_bonus if flags & 2 else capot_bonus)
-        if hi <= alpha:
-            return hi
-        if beta <= 0:
-            return 0
-        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | flags << 130
-        entry = tt.get(key)
-        lo = 0
-        best = -1
-        if entry is not None:
-            lo, hi, best = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-        alive = h0 | h1 | h2 | h3
-        others = alive ^ hl
-        if not others & trump_mask:
-            # A leader holding the top of every suit he holds, with no trump in
-            # the other hands, takes every trick himself.
-            m = hl
-            while m:
-                low = m & -m
-                if others & above[low.bit_length() - 1]:
-                    break
-                m ^= low
-            else:
-                team = leader & 1
-                value = 0 if team else rem + (
-                    last_bonus if flags & 2 else capot_bonus)
-                tt[key] = (value, value, -1)
-                return value
-        a = alpha if alpha > lo else lo
-        b = beta if beta < hi else hi
-        moves = hl
-        lows = hl & low_cards
-        if lows & (lows - 1):
-            moves = _merge(hl, others, trump_like)
-        # Lead order: the table's best card first; with many tricks left, the others
-        # by a quick guess at the trick each brings; with few, masters (no higher
-        # card left in the suit), then the others, by points.
-        masters = []
-        rest = []
-        m = moves
-        while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
-            if c == best:
-                continue
-            if above[c] & others:
-                rest.append(c)
-            else:
-                masters.append(c)
-        if hl.bit_count() >= _GREEDY_FROM:
-            masters += rest
-            masters.sort(key=lambda c: greedy(leader, c), reverse=True)
-        else:
-            masters.sort(key=by_points, reverse=True)
-            rest.sort(key=by_points, reverse=True)
-            masters += rest
-        if best >= 0 and (moves >> best) & 1:
-            masters.insert(0, best)
-        nxt = (leader + 1) & 3
-        maximize = not leader & 1
-        g = -_INF if maximize else _INF
-        best_card = best
-        for c in masters:
-            h[leader] = hl ^ (1 << c)
-            v = follow(nxt, 1, c >> 3, c, leader, pts[c], 1 << c, flags, rem, a, b)
-            if maximize:
-                if v > g:
-                    g = v
-                    if g >= b:
-                        best_card = c
-                        break
-                    if g > a:
-                        a = g
-                        best_card = c
-            elif v < g:
-                g = v
-                if g <= a:
-                    best_card = c
-                    break
-                if g < b:
-                    b = g
-                    best_card = c
-        h[leader] = hl
-        # The window searched was (max(alpha, lo), min(beta, hi)).
-        if g <= (alpha if alpha > lo else lo):
-            tt[key] = (lo, g, best_card)
-        elif g >= (beta if beta < hi else hi):
-            tt[key] = (g, hi, best_card)
-        else:
-            tt[key] = (g, g, best_card)
-        return g
-
-    def follow(seat: int, k: int, led: int, mcard: int, mseat: int, tpts: int, tmask: int,
-               flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The value with ``k`` cards on the trick, ``seat`` to play (see _Search)."""
-        nonlocal nodes
-        nodes += 1
-        hand = h[seat]
-        # The legal cards (RULES.md §6; mirrors PlayState.legal_mask).
-        moves = hand & suit_masks[led]
-        if moves:
-            if trump_like[led] and (rise_on_partner or mseat != seat ^ 2):
-                moves = moves & above[mcard] or moves  # §6.1 TA, §6.2
-        else:
-            trumps = hand & trump_mask
-            if not trumps:
-                moves = hand  # §6.3d, §6.4
-            elif exempt and mseat == seat ^ 2:  # §6.3a
-                if under == 0 or (mcard >> 3) != trump:
-                    moves = hand
-                else:
-                    higher = trumps & above[mcard]
-                    if hand == trumps:
-                        moves = (higher or trumps) if under == 2 else hand
-                    else:
-                        moves = (hand & ~trumps) | higher
-            elif (mcard >> 3) != trump:
-                moves = trumps  # §6.3b
-            else:
-                moves = trumps & above[mcard] or (trumps if undertrump_any else hand)  # §6.3c
-        if not moves & (moves - 1):
-            # A forced card.
-            c = moves.bit_length() - 1
-            h[seat] = hand ^ moves
-            if (beat[mcard] >> c) & 1:
-                mcard, mseat = c, seat
-            tpts += pts[c]
-            if k < 3:
-                v = follow((seat + 1) & 3, k + 1, led, mcard, mseat, tpts, tmask | moves,
-                           flags, rem, alpha, beta)
-            elif hand == moves:
-                v = 0 if mseat & 1 else rem + (last_bonus if flags & 2 else capot_bonus)
-            else:
-                team = mseat & 1
-                if team:
-                    v = boundary(mseat, flags | 2, rem - tpts, alpha, beta)
-                else:
-                    v = tpts + boundary(mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts)
-            h[seat] = hand
-            return v
-        lows = moves & low_cards
-        if lows & (lows - 1):
-            moves = _merge(moves, (h[0] | h[1] | h[2] | h[3] | tmask) ^ hand, trump_like)
-        cards = []
-        m = moves
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
-        if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & beat[mcard]):
-            cards.sort(key=by_points, reverse=True)  # the partner holds the trick
-        else:
-            winners = moves & beat[mcard]
-            if winners:
-                win = []
-                lose = []
-                for c in cards:
-                    if (winners >> c) & 1:
-                        win.append(c)
-                    else:
-                        lose.append(c)
-                win.sort(key=by_points, reverse=k < 3)  # the last seat wins cheaply
-                lose.sort(key=by_points)
-                cards = win + lose
-            else:
-                cards.sort(key=by_points)
-        maximize = not seat & 1
-        g = -_INF if maximize else _INF
-        a = alpha
-        b = beta
-        bm = beat[mcard]
-        if k < 3:
-            nxt = (seat + 1) & 3
-            for c in cards:
-                bit = 1 << c
-                h[seat] = hand ^ bit
-                if (bm >> c) & 1:
-                    v = follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
-                               rem, a, b)
-                else:
-                    v = follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
-                               flags, rem, a, b)
-                if maximize:
-                    if v > g:
-                        g = v
-                        if g >= b:
-                            break
-                        if g > a:
-                            a = g
-                elif v < g:
-                    g = v
-                    if g <= a:
-                        break
-                    if g < b:
-                        b = g
-        else:
-            return finish(cards, seat, hand, bm, mseat, tpts, flags, rem, alpha, beta)
-        h[seat] = hand
-        return g
-
-    return boundary, follow, node_count
+    engine: Engine = _engine_module().Engine(
+        h, {}, list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
+        low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
+        rise_on_partner, rules.partner_master_exemption,
+        _UNDER_CODES[rules.undertrump_partner], rules.must_undertrump,
+        LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
+        [c for row in cheap for c in row], [c for row in dear for c in row], list(_LOW_MERGE),
+        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
+    )
+    return engine
 
 
 # --- room for the recursion ----------------------------------------------------------
@@ -813,9 +420,8 @@ def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) ->
     rules, trump = state.rules, state.trump
     pts = card_points(rules, trump)
     _, beat = _tables(trump)
-    trump_like, _ = _low_cards(trump)
     h = list(state.hands)
-    search = _Search(rules, trump, h, max_nodes)
+    search = _engine(rules, trump, h, max_nodes)
     seat = state.turn
     trick = list(state.trick)
     k = len(trick)
@@ -874,7 +480,8 @@ def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) ->
         # for the next card (cards often share a value).
         values: dict[Card, int] = {}
         seen: list[int] = []
-        for rep, group in _groups(state.legal_mask(), alive ^ hand, trump_like):
+        legal = state.legal_mask()
+        for rep, group in _groups(search.merge(legal, alive ^ hand), legal):
             v = _value(after(rep), guess, seen, 0, top)
             if v not in seen:
                 seen.append(v)
