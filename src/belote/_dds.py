@@ -242,39 +242,6 @@ class Engine:
 
     # --- the search ---------------------------------------------------------------
 
-    def finish(self, cards: list[int], seat: int, hand: int, bm: int, mseat: int, tpts: int,
-               flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The last card of a trick: each choice ends the trick."""
-        h = self.h
-        pts = self.pts
-        maximize = not seat & 1
-        g = -INF if maximize else INF
-        a = alpha
-        b = beta
-        for c in cards:
-            h[seat] = hand ^ (1 << c)
-            winner = seat if (bm >> c) & 1 else mseat
-            total = tpts + pts[c]
-            if winner & 1:
-                v = self.boundary(winner, flags | 2, rem - total, a, b)
-            else:
-                v = total + self.boundary(winner, flags | 1, rem - total, a - total, b - total)
-            if maximize:
-                if v > g:
-                    g = v
-                    if g >= b:
-                        break
-                    if g > a:
-                        a = g
-            elif v < g:
-                g = v
-                if g <= a:
-                    break
-                if g < b:
-                    b = g
-        h[seat] = hand
-        return g
-
     def boundary(self, leader: int, flags: int, rem: int, alpha: int, beta: int) -> int:
         """The value of the remaining tricks, ``leader`` to lead."""
         self.nodes += 1
@@ -469,8 +436,6 @@ class Engine:
                 cards = win + lose
             else:
                 sort_points(cards, pts, False)
-        if k == 3:
-            return self.finish(cards, seat, hand, bm, mseat, tpts, flags, rem, alpha, beta)
         maximize = not seat & 1
         g = -INF if maximize else INF
         a = alpha
@@ -479,12 +444,21 @@ class Engine:
         for c in cards:
             bit = 1 << c
             h[seat] = hand ^ bit
-            if (bm >> c) & 1:
-                v = self.follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
-                                rem, a, b)
-            else:
-                v = self.follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
-                                flags, rem, a, b)
+            if k < 3:
+                if (bm >> c) & 1:
+                    v = self.follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
+                                    rem, a, b)
+                else:
+                    v = self.follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
+                                    flags, rem, a, b)
+            else:  # the last card of the trick
+                winner = seat if (bm >> c) & 1 else mseat
+                total = tpts + pts[c]
+                if winner & 1:
+                    v = self.boundary(winner, flags | 2, rem - total, a, b)
+                else:
+                    v = total + self.boundary(winner, flags | 1, rem - total, a - total,
+                                              b - total)
             if maximize:
                 if v > g:
                     g = v
