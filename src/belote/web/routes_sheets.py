@@ -205,17 +205,12 @@ def sheet_show(request: Request, sheet_id: int) -> Response:
     return _sheet_page(request, sheet_id)
 
 
-@router.post("/sheets/{sheet_id}/hands")
-async def sheet_add(request: Request, sheet_id: int) -> Response:
-    form = await _form(request)
-    values = {k: form.get(k, "") for k in FORM_FIELDS}
+async def _change_sheet(request: Request, sheet_id: int, change: Callable[[SheetStore], object],
+                        values: Mapping[str, str] | None = None) -> Response:
+    """Apply ``change`` to the sheet, then back to its hands; a refused change shows
+    the sheet again with the error (422) and the form as it was sent."""
     try:
-        def add(store: SheetStore) -> dict[str, Any]:
-            info, _ = store.load(sheet_id)
-            entry = form_to_entry(form, info.rules())
-            return store.add_hand(sheet_id, entry)
-
-        await _run(request, add)
+        await _run(request, change)
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
@@ -223,15 +218,20 @@ async def sheet_add(request: Request, sheet_id: int) -> Response:
     return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
 
 
+@router.post("/sheets/{sheet_id}/hands")
+async def sheet_add(request: Request, sheet_id: int) -> Response:
+    form = await _form(request)
+
+    def add(store: SheetStore) -> dict[str, Any]:
+        info, _ = store.load(sheet_id)
+        return store.add_hand(sheet_id, form_to_entry(form, info.rules()))
+
+    return await _change_sheet(request, sheet_id, add, {k: form.get(k, "") for k in FORM_FIELDS})
+
+
 @router.post("/sheets/{sheet_id}/undo")
 async def sheet_undo(request: Request, sheet_id: int) -> Response:
-    try:
-        await _run(request, lambda s: s.undo(sheet_id))
-    except SheetNotFoundError as exc:
-        raise _not_found(exc) from None
-    except BeloteError as exc:
-        return await run_in_threadpool(_sheet_page, request, sheet_id, None, str(exc))
-    return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
+    return await _change_sheet(request, sheet_id, lambda s: s.undo(sheet_id))
 
 
 @router.post("/sheets/{sheet_id}/delete")
