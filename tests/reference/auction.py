@@ -48,7 +48,7 @@ from .engine import (
     compare_declarations,
     next_seat,
     other_team,
-    parse_card_name,
+    play_through,
     team_of,
 )
 
@@ -692,18 +692,7 @@ def ref_replay_auction(
     flags = _belote_flags(record, holders)
 
     state = RefPlay(rules, trump, hands, leader)
-    played: list[tuple[str, str]] = []
-    for i, raw in enumerate(plays_raw):
-        trick_no = i // 4 + 1
-        seat = state.turn
-        card = parse_card_name(raw)
-        if card not in state.hands[seat]:
-            raise ValueError(f"trick {trick_no}: {seat} does not hold {card}")
-        try:
-            state.push(card)
-        except ValueError as exc:
-            raise ValueError(f"trick {trick_no}: {exc}") from None
-        played.append((seat, card))
+    played = play_through(state, plays_raw)
 
     belote_points = {"NS": 0, "EW": 0}
     belote_team: str | None = None

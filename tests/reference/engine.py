@@ -830,6 +830,24 @@ def _bidding_result(bidding: _Bidding) -> dict[str, Any]:
             "next": {"seat": bidding.next_seat, "legal": bidding.next_calls}}
 
 
+def play_through(state: RefPlay, plays_raw: Sequence[Any]) -> list[tuple[str, str]]:
+    """Play the record's cards on ``state`` (§6 legality), naming the trick of a
+    bad card; the (seat, card) pairs in order."""
+    played: list[tuple[str, str]] = []
+    for i, raw in enumerate(plays_raw):
+        trick_no = i // 4 + 1
+        seat = state.turn
+        card = parse_card_name(raw)
+        if card not in state.hands[seat]:
+            raise ValueError(f"trick {trick_no}: {seat} does not hold {card}")
+        try:
+            state.push(card)
+        except ValueError as exc:
+            raise ValueError(f"trick {trick_no}: {exc}") from None
+        played.append((seat, card))
+    return played
+
+
 def _announcements(
     record: Mapping[str, Any], hands: Mapping[str, Sequence[str]], trump: str, rules: Rules
 ) -> dict[str, list[Combination]]:
@@ -949,18 +967,7 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
 
     # Play every card (§4.9/§3: the eldest leads trick 1; §6 legality).
     state = RefPlay(rules, trump, hands, eldest)
-    played: list[tuple[str, str]] = []
-    for i, raw in enumerate(plays_raw):
-        trick_no = i // 4 + 1
-        seat = state.turn
-        card = parse_card_name(raw)
-        if card not in state.hands[seat]:
-            raise ValueError(f"trick {trick_no}: {seat} does not hold {card}")
-        try:
-            state.push(card)
-        except ValueError as exc:
-            raise ValueError(f"trick {trick_no}: {exc}") from None
-        played.append((seat, card))
+    played = play_through(state, plays_raw)
 
     belote_points = {"NS": 0, "EW": 0}
     belote_team: str | None = None
