@@ -24,6 +24,7 @@ from belote.scoring import (
     GameTally,
     HandEntry,
     HandScore,
+    capot_trick_points,
     check_hand_entry,
     game_status,
     hand_entry_to_json,
@@ -35,6 +36,7 @@ from belote.scoring import (
     score_game_json,
     score_hand,
     score_hand_json,
+    scored_totals,
     void_hand,
 )
 
@@ -1138,3 +1140,21 @@ def test_doctests() -> None:
     """The examples in the module's docstrings (§8.3 seed 002, §10, §11) run as written."""
     failures, tried = doctest.testmod(belote.scoring)
     assert failures == 0 and tried > 5
+
+
+def test_5_4_12_scaled_ta_totals_of_a_partial_pack() -> None:
+    """§5.4 with §12 (six_each / stock: the cards played + 10): in scaled tout-atout
+    the trick total and the capot value are scaled like the sides' points; elsewhere
+    they are as entered, and a whole pack keeps 162 / 252."""
+    ta = make_rules("classic-3p", {"sa_ta_in_classic": True, "ta_values": "scaled",
+                                   "three_deal": "six_each"})
+    failed = HandEntry(taker=NS, trick_points=(23, 207), trump=ALL_TRUMP, in_play=230)
+    assert scored_totals(ta, failed) == (144, 234)  # 230 x 162/258 = 144.4
+    score = score_hand(ta, failed)
+    assert score.outcome == "failed" and score.score == (0, 144)
+    plain = make_rules("classic-3p", {"three_deal": "six_each"})
+    assert scored_totals(plain, HandEntry(taker=NS, trick_points=(60, 90), in_play=150)) == (
+        150, 240)
+    assert scored_totals(ta, HandEntry(taker=NS, trick_points=(100, 158), trump=ALL_TRUMP)) == (
+        162, 252)
+    assert capot_trick_points(ta, ALL_TRUMP) == 348 and capot_trick_points(ta, 0) == 252

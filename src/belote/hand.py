@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from belote.cards import (
+    ALL_TRUMP,
     KING,
     QUEEN,
     Card,
@@ -45,7 +46,13 @@ from belote.play import (
     card_points,
     explain_illegal,
 )
-from belote.scoring import HandEntry, HandScore, score_hand
+from belote.scoring import (
+    HandEntry,
+    HandScore,
+    capot_trick_points,
+    scale_ta_points,
+    score_hand,
+)
 
 BELOTE_POINTS: Final = 20
 
@@ -355,7 +362,7 @@ class HandPlay:
                 )
             else:
                 trick_points = [0, 0]
-                trick_points[capot] = 252
+                trick_points[capot] = capot_trick_points(self.rules, self.contract.trump)
         if self.contract.value == DECOUVERTE:
             return self._counted_result(decls, capot, belote, trick_points)
         entry = HandEntry(
@@ -419,6 +426,8 @@ class HandPlay:
         by_seat = self.state.points_by_seat()
         belote = self.belote_by_seat()
         defenders = [s for s in ((self.first_leader + i) % 3 for i in range(3)) if s != taker]
+        if self.rules.ta_values == "scaled" and self.contract.trump == ALL_TRUMP:
+            by_seat = [scale_ta_points(p) for p in by_seat]  # §5.4, as the side's points
         own = [by_seat[s] + belote[s] for s in defenders]
         half, odd = divmod(score.score[1] - sum(own), 2)
         out = [0, 0, 0]

@@ -147,12 +147,14 @@ class HandEntry:
     @property
     def card_total(self) -> int:
         """Both sides' trick points when nobody makes capot: 162, or with two or three
-        players dealing part of the pack (§12) the points of the cards played + 10."""
+        players dealing part of the pack (§12) the points of the cards played + 10
+        (as entered: raw trump values in scaled tout-atout, see :func:`scored_totals`)."""
         return CARD_POINTS if self.in_play is None else self.in_play
 
     @property
     def capot_total(self) -> int:
-        """The capot team's trick points: 252, or the cards played + 100 (§5.2, §12)."""
+        """The capot team's trick points: 252, or the cards played + 100 (§5.2, §12;
+        as entered, like :attr:`card_total`)."""
         return CAPOT_POINTS if self.in_play is None else self.in_play + 90
 
 
@@ -237,6 +239,16 @@ def scale_ta_points(raw: int) -> int:
     return (2 * raw * CARD_POINTS + SCALED_TA_POINTS) // (2 * SCALED_TA_POINTS)
 
 
+def scored_totals(rules: Rules, entry: HandEntry) -> tuple[int, int]:
+    """The trick total and the capot value as scored: 162 and 252; with two or three
+    players dealing part of the pack (§12), the cards played + 10 and that + 90, the
+    cards played scaled ×162/258 in scaled tout-atout (§5.4) like the teams' points."""
+    if entry.in_play is None:
+        return CARD_POINTS, CAPOT_POINTS
+    total = scale_ta_points(entry.in_play) if _scaled_ta(rules, entry.trump) else entry.in_play
+    return total, total + CAPOT_POINTS - CARD_POINTS
+
+
 def multiplier_factor(rules: Rules, multiplier: int) -> int:
     """M of §4.7: coinche 2; a surcoinche (level 4) counts ``surcoinche_factor``."""
     if multiplier == 4:
@@ -251,6 +263,12 @@ def _scaled_ta(rules: Rules, trump: int | None) -> bool:
 def trick_total(rules: Rules, trump: int | None) -> int:
     """What both teams' trick points add to as entered: 162, or 258 raw in scaled TA."""
     return SCALED_TA_POINTS if _scaled_ta(rules, trump) else CARD_POINTS
+
+
+def capot_trick_points(rules: Rules, trump: int | None) -> int:
+    """The capot team's trick points as the play gives them (§5.2): 252, or 348 in
+    raw trump values in scaled tout-atout (§5.4; scored 252 like every capot)."""
+    return SCALED_TA_CAPOT_POINTS if _scaled_ta(rules, trump) else CAPOT_POINTS
 
 
 def _capot_values(rules: Rules, trump: int | None) -> tuple[int, ...]:
@@ -441,7 +459,7 @@ def score_hand(
     check_hand_entry(rules, entry, where)
     if entry.capot is not None:
         points = [0, 0]
-        points[entry.capot] = entry.capot_total
+        points[entry.capot] = scored_totals(rules, entry)[1]
     elif _scaled_ta(rules, entry.trump):
         points = [scale_ta_points(p) for p in entry.trick_points]
     else:
@@ -484,7 +502,8 @@ def _score_classic(
         score[t] = own(t) + entry.reserve
         score[d] = own(d)
     elif outcome == "failed":
-        base = entry.capot_total if entry.capot == d else entry.card_total
+        card_total, capot_total = scored_totals(rules, entry)
+        base = capot_total if entry.capot == d else card_total
         won = round_points(base, rounding) + decl[d] + belote[d]
         if rules.taker_decl_on_failure == "transfer":
             won += decl[t]

@@ -8,17 +8,39 @@ and the belote order come from :mod:`tests.reference.engine` (§5, §7); everyth
 particular to two and three players is here:
 
 - the deals (:func:`pack`, :func:`first_deal`, :func:`rest_of_deal`, :func:`deal_piles`);
-- take-or-pass bidding for n players and the kitty's single round (:class:`SmallBidding`);
+- take-or-pass bidding for n players and the kitty's single round (:class:`SmallBidding`),
+  with SA and TA named where ``sa_ta_in_classic`` offers them (§3.5);
 - card play with nobody a partner (:func:`legal_cards_no_partner`, :class:`SmallPlay`),
-  belote découverte's piles included;
+  belote découverte's piles included, in a suit, SA or TA;
 - the side score (:func:`side_score`, §8 between the taker and the rest) and each
-  seat's share (:func:`seat_scores`);
+  seat's share (:func:`seat_scores`), with the trick total of the mode and of the
+  trump kind (:func:`counted_trick_points`: §5.1-5.4, ``ta_values``);
 - a live deal (:class:`RefSmallRound`) and a record checker (:func:`ref_replay_small`).
 
 Modes: three players ``24_cards`` [D], ``kitty``, ``six_each`` (option ``three_deal``);
 two players ``stock`` [D], ``decouverte`` (option ``two_deal``).  Sides: side 0 is the
 taker, side 1 the two others (three players); with two players each seat is its
-own side.  SA / TA (``sa_ta_in_classic``) are not covered: §12 names suits only.
+own side.
+
+SA / TA at a small table (``sa_ta_in_classic`` = true, §3.5; §12 itself names suits
+only, so these are CHOICES, the four-player rules carried over):
+
+- offered where a suit is named: round 2 after a turned card (24_cards, six_each,
+  stock), and the kitty's single round; never in belote découverte (no bidding);
+- §5.3 SA points (aces 19), §5.4 TA points by ``ta_values``; §5.5 only the led suit
+  wins; §6.1 SA: follow suit, no duty to beat; TA: follow suit and beat the master
+  card of the led suit if able; §6.4 void: any card (nobody being a partner changes
+  nothing here);
+- §7.2 SA carrés (A 200, T 150, K Q J 9 100); §7.5 no suit is "trump" in SA and all
+  are in TA, so step (3) never decides; §7.7 no belote in SA, one per suit in TA
+  (each seat holding and playing a suit's K and Q, said, scores 20 for it);
+- ``ta_values`` = scaled: every card counts its trump value (258 in all with the 10
+  of the last trick) and each side's hand points are ×162/258 rounded
+  (:func:`tests.reference.auction.scaled_points`); the trick total of the deal is
+  the scaled total (162 when the whole pack is played), a capot counts that total
+  + 90 (252, as at four), the 100 of the last trick not being scaled; with three
+  players a defender's own trick points are his points scaled the same way.
+
 Choices made where the spec is silent are marked "CHOICE:".
 """
 
@@ -30,6 +52,7 @@ from typing import Any
 
 from belote.options import Rules, make_rules
 
+from .auction import scaled_points
 from .engine import (
     DECK,
     SUITS,
@@ -62,6 +85,9 @@ CARDS_PLAYED: dict[str, int] = {
 }
 TAKE = "take"
 PASS = "pass"
+NO_TRUMP = "SA"
+ALL_TRUMP = "TA"
+SA_TA: tuple[str, ...] = (NO_TRUMP, ALL_TRUMP)
 
 # Phases (the same words as belote.round).
 BIDDING = "bidding"
@@ -218,13 +244,14 @@ def deal_piles(dealer: int, deck: Sequence[str]) -> tuple[list[list[tuple[str, s
 
 
 def normalise_call(text: object) -> str:
-    """A call as written in a record: ``pass``, ``take`` (any case) or a suit letter."""
+    """A call as written in a record: ``pass``, ``take`` (any case), a suit letter, or
+    ``SA`` / ``TA`` (any case)."""
     if not isinstance(text, str):
         raise ValueError(f"not a call: {text!r}")
     t = text.strip()
     if t.lower() in (PASS, TAKE):
         return t.lower()
-    if t.upper() in SUITS:
+    if t.upper() in SUITS or t.upper() in SA_TA:
         return t.upper()
     return t
 
@@ -237,12 +264,19 @@ class SmallBidding:
 
     Kitty deal (``turned`` None): ONE round; each from the eldest names any suit or
     passes; the first to name takes; ``players`` passes are an all-pass.
+
+    ``sa_ta`` (§3.5 ``sa_ta_in_classic``): wherever a suit may be named (round 2, the
+    kitty's round), SA and TA may be named too, after the suits (CHOICE for the
+    kitty: its one round is a naming round, so it offers them as round 2 does).
     """
 
-    def __init__(self, players: int, dealer: int, turned: str | None) -> None:
+    def __init__(
+        self, players: int, dealer: int, turned: str | None, sa_ta: bool = False
+    ) -> None:
         self.players = players
         self.eldest = (dealer + 1) % players
         self.turned = turned
+        self.sa_ta = sa_ta
         self.rounds = 1 if turned is None else 2
         self.calls: list[str] = []
         self.taker: int | None = None
@@ -259,11 +293,12 @@ class SmallBidding:
     def legal(self) -> list[str]:
         if self.finished:
             return []
+        extra = list(SA_TA) if self.sa_ta else []
         if self.turned is None:
-            return [PASS, *SUITS]
+            return [PASS, *SUITS, *extra]
         if len(self.calls) < self.players:
             return [PASS, TAKE]
-        return [PASS] + [s for s in SUITS if s != suit(self.turned)]
+        return [PASS] + [s for s in SUITS if s != suit(self.turned)] + extra
 
     def call(self, text: object) -> None:
         if self.finished:
@@ -306,14 +341,27 @@ def legal_cards_no_partner(
     ``must_undertrump``, otherwise any card; d) no trump: any card.  Hence
     ``partner_master_exemption``, ``undertrump_partner`` and
     ``overtrump_partner_on_trump_lead`` change nothing here.
+
+    SA and TA (no partner matters in either): §6.1 follow the led suit, in TA with a
+    card beating the master card of the led suit (§5.5: the highest card of the led
+    suit, TA order J 9 A T K Q 8 7) if able, in SA any card of it; §6.4 void in the
+    led suit: any card.
     """
-    if trump not in SUITS:
-        raise ValueError(f"trump {trump!r}: the small-table reference plays suits only")
+    if trump not in SUITS and trump not in SA_TA:
+        raise ValueError(f"trump {trump!r} is not a suit, SA or TA")
     hand = list(hand)
     if not trick:
         return sort_cards(hand)
     led = suit(trick[0])
     following = [c for c in hand if suit(c) == led]
+    if trump in SA_TA:
+        if not following:
+            return sort_cards(hand)  # §6.4
+        if trump == NO_TRUMP:
+            return sort_cards(following)  # §6.1 SA: no duty to beat
+        master = trick[trick_winner(trick, trump)]
+        higher = [c for c in following if _beats(c, master, trump)]
+        return sort_cards(higher or following)  # §6.1 TA
     table_trumps = [c for c in trick if suit(c) == trump]
     trumps = [c for c in hand if suit(c) == trump]
     if led == trump:
@@ -404,7 +452,7 @@ class SmallPlay:
         if len(self.trick) < self.players:
             return
         winner = (self.leader + trick_winner(self.trick, self.trump)) % self.players
-        points = sum(card_points(c, self.trump) for c in self.trick)
+        points = sum(card_points(c, self.trump, self.rules.ta_values) for c in self.trick)
         if len(self.tricks) + 1 == self.trick_count:
             sides = {self.side_of[t.winner] for t in self.tricks} | {self.side_of[winner]}
             points += 100 if len(sides) == 1 else 10  # §5.1, §5.2
@@ -474,14 +522,31 @@ def compare_sides(
     return winner, points
 
 
+def belote_suits(trump: str) -> list[str]:
+    """§7.7: the suits whose K and Q make a belote: the trump suit; none in SA; every
+    suit in TA."""
+    if trump == NO_TRUMP:
+        return []
+    if trump == ALL_TRUMP:
+        return list(SUITS)
+    return [trump]
+
+
+def holds_belote(hand: Sequence[str], trump: str) -> bool:
+    """Whether a hand holds the K and Q of a belote suit (§7.7)."""
+    return any("K" + s in hand and "Q" + s in hand for s in belote_suits(trump))
+
+
 def belote_seats(
     played: Sequence[tuple[int, str]], trump: str, said: Sequence[bool], rules: Rules
 ) -> list[int]:
-    """§7.7: 20 to each seat that played both trump K and Q and said it (``king_first``:
-    king first).  Holding both = playing both, since every card held is played."""
+    """§7.7: 20 to each seat for each belote suit whose K and Q it played and said
+    (``king_first``: king first); TA: one per suit, so up to 80 for one seat.
+    Holding both = playing both, since every card held is played."""
     plays = [(str(seat), card) for seat, card in played]
     return [
-        20 if said[seat] and belote_counts(str(seat), trump, plays, rules) else 0
+        20 * sum(1 for s in belote_suits(trump) if belote_counts(str(seat), s, plays, rules))
+        if said[seat] else 0
         for seat in range(len(said))
     ]
 
@@ -508,8 +573,9 @@ def side_score(
 ) -> SideScore:
     """§8 with side 0 the taker('s side) and side 1 the defenders.
 
-    ``trick_pts``: each side's trick points (the last trick's bonus and, with the
-    kitty, the laid-aside cards included; a capot 252/0 where the cards total 152).
+    ``trick_pts``: each side's counted trick points (the last trick's bonus and, with
+    the kitty, the laid-aside cards included; a capot 252/0 where the cards total 152;
+    scaled TA: already ×162/258, see :func:`counted_trick_points`).
     ``base``: what defenders score for the tricks when the taker fails: 162, or 252
     when the defenders made capot (§8.3); in six_each and stock the trick total (the
     played cards + 10, or + 100 on the defenders' capot) instead.
@@ -557,21 +623,61 @@ def seat_scores(
     eldest: int,
     own_trick_pts: Sequence[int],
     own_belote: Sequence[int],
+    slack: int = 0,
 ) -> list[int]:
     """§12 three players: the taker scores his side's score; each defender his own trick
     points and belote, and the two share equally what their side scores beyond that,
-    an odd point to the first defender in play order from the eldest."""
+    an odd point to the first defender in play order from the eldest.
+
+    ``slack``: how far below 0 the rest may fall (1 in scaled TA, where each
+    defender's own points and the side's are rounded apart: 1 + 1 raw points scale
+    to 1 + 1 for the seats but to 1 for the side); the share is then floored
+    (divmod), the odd point still to the first defender."""
     players = len(own_trick_pts)
     defenders = [s for s in from_eldest(eldest - 1, players) if s != taker]
     seats = [0] * players
     seats[taker] = side_pts[0]
     beyond = side_pts[1] - sum(own_trick_pts[s] + own_belote[s] for s in defenders)
-    if beyond < 0:
+    if beyond < -slack:
         raise AssertionError(f"the defenders score less than their own points: {beyond}")
     half, odd = divmod(beyond, 2)
     for i, s in enumerate(defenders):
         seats[s] = own_trick_pts[s] + own_belote[s] + half + (odd if i == 0 else 0)
     return seats
+
+
+def is_scaled(rules: Rules, trump: str) -> bool:
+    """§5.4 ``ta_values`` = scaled applies in TA only."""
+    return trump == ALL_TRUMP and rules.ta_values == "scaled"
+
+
+def counted_trick_points(
+    rules: Rules, trump: str, raw: Sequence[int], capot: int | None, cards_total: int
+) -> tuple[list[int], int]:
+    """The trick points that count in the score, per side, and the deal's trick total.
+
+    ``raw``: each side's points as the cards count (§5.1 suit, §5.3 SA, §5.4 TA by
+    ``ta_values``; the last trick's 10 or 100 included); ``cards_total``: the points
+    of every card in play (the kitty's laid-aside cards included; six_each and
+    stock: only the cards dealt to the players, §12).
+
+    The trick total is ``cards_total`` + 10: 162 when the whole pack is played (152
+    in a suit, SA, TA pc/ffbc), the cards played + 10 in six_each and stock (§12).
+    Scaled TA (§5.4, CHOICE as for four players): the total and each side's points
+    are ×162/258 rounded (:func:`scaled_points`); the whole pack: 258 -> 162.
+    A capot (§5.2) counts the total + 90 for the capot side and 0 for the other:
+    252 with the whole pack (in every trump kind, scaled TA included), the cards
+    played + 100 in six_each and stock (scaled TA: the scaled total + 90).
+    """
+    scaled = is_scaled(rules, trump)
+    total = scaled_points(cards_total + 10) if scaled else cards_total + 10
+    if capot is not None:
+        counted = [0, 0]
+        counted[capot] = total + 90
+        return counted, total
+    if scaled:
+        return [scaled_points(raw[0]), scaled_points(raw[1])], total
+    return [raw[0], raw[1]], total
 
 
 @dataclass
@@ -584,8 +690,8 @@ class RefResult:
     score: list[int]  # per side as totals
     reserve: int
     seats: list[int]  # per seat
-    trick_points: list[int]  # per side
-    seat_trick_points: list[int]
+    trick_points: list[int]  # per side, as the cards count (scaled TA: before scaling)
+    seat_trick_points: list[int]  # per seat, likewise
     declarations: list[int]  # validated points per side
     belote: list[int]  # per seat
 
@@ -616,19 +722,21 @@ def score_deal(
         )
     side_of = play.side_of
     capot = play.capot_side()
-    cards_total = sum(card_points(c, trump) for _s, c in play.played)
-    cards_total += sum(card_points(c, trump) for c in discards)
+    tv = rules.ta_values
+    cards_total = sum(card_points(c, trump, tv) for _s, c in play.played)
+    discard_pts = sum(card_points(c, trump, tv) for c in discards)
+    cards_total += discard_pts
     tp = [0, 0]
     for s in range(players):
         tp[side_of[s]] += seat_tp[s]
     # §12.1 kitty: the laid-aside cards count for the taker, unless the defenders took
     # every trick (then 252 and 0).
-    discard_pts = sum(card_points(c, trump) for c in discards)
     if capot == 1:
         tp = [0, cards_total + 100]
     else:
         tp[0] += discard_pts
-    base = cards_total + (100 if capot == 1 else 10)
+    counted, total = counted_trick_points(rules, trump, tp, capot, cards_total)
+    base = total + (90 if capot == 1 else 0)
     _winner, decl = compare_sides(
         announced if rules.declarations else [[] for _ in range(players)],
         side_of, trump, rules, eldest,
@@ -636,9 +744,13 @@ def score_deal(
     bel_side = [0, 0]
     for s in range(players):
         bel_side[side_of[s]] += belote[s]
-    ss = side_score(rules, tp, base, capot, decl, bel_side, reserve)
+    ss = side_score(rules, counted, base, capot, decl, bel_side, reserve)
     if players == 3:
-        seats = seat_scores(ss.score, taker, eldest, seat_tp, belote)
+        if is_scaled(rules, trump):
+            own = [scaled_points(p) for p in seat_tp]
+            seats = seat_scores(ss.score, taker, eldest, own, belote, slack=1)
+        else:
+            seats = seat_scores(ss.score, taker, eldest, seat_tp, belote)
         totals, score, sides_tp = list(ss.totals), list(ss.score), tp
     else:
         # Two players: each seat is a side; report per seat.
@@ -712,7 +824,9 @@ class RefSmallRound:
         self._first = first_deal(self.mode, self.dealer, self.deck, self.rules.deal_pattern)
         self.hands = [list(h) for h in self._first.hands]
         self.turned, self.kitty = self._first.turned, self._first.kitty
-        self.bidding = SmallBidding(self.players, self.dealer, self.turned)
+        self.bidding = SmallBidding(
+            self.players, self.dealer, self.turned, self.rules.sa_ta_in_classic
+        )
 
     @property
     def eldest(self) -> int:
@@ -789,7 +903,7 @@ class RefSmallRound:
             raise ValueError(f"card {card!r} outside the play")
         seat = self.play.turn
         self.play.push(card)
-        if suit(card) == self.trump and rank(card) in ("K", "Q"):
+        if suit(card) in belote_suits(self.play.trump) and rank(card) in ("K", "Q"):
             self.said[seat] = self.said[seat] and belote
         if self.play.over:
             self.phase = OVER
@@ -841,7 +955,8 @@ def ref_replay_small(record: Mapping[str, Any]) -> dict[str, Any]:
     [face-down, face-up] pairs in dealing order) and no ``bids``/``turned``.
 
     Answer (a subset of ``belote replay``'s): ``complete``; ``tricks`` (leader, cards,
-    winner, points); ``score`` (outcome; ``totals``: taker/defenders, or per seat with
+    winner, points); ``trump`` (S H D C SA TA, once the contract and the discard are
+    made; absent before); ``score`` (outcome; ``totals``: taker/defenders, or per seat with
     two players; ``score`` per seat; ``reserve``), or None; ``next`` (the seat to act
     and its legal calls or cards; ``discard``: 2 while the kitty's taker lays aside;
     in the play, ``playable``: every card the seat could play but for §6), or None.
@@ -855,7 +970,8 @@ def ref_replay_small(record: Mapping[str, Any]) -> dict[str, Any]:
     not face up) or not legal (§6, nobody a partner); a play before the contract (and
     the discard) or after the last trick; an announcement the seat cannot make
     (§7.2-7.3, from its hand at its first card) or any while ``declarations`` is off;
-    ``belote: true`` for a seat without the trump K and Q.
+    ``belote: true`` for a seat without the trump K and Q (SA: every seat; TA: a seat
+    holding no suit's K and Q); an SA or TA call without ``sa_ta_in_classic``.
     Découverte: announcements are checked against the seat's face-up cards (what it
     holds at its first card) but never scored.
     """
@@ -916,7 +1032,7 @@ def ref_replay_small(record: Mapping[str, Any]) -> dict[str, Any]:
                 raise ValueError(f"{where}: {c} is dealt twice")
             seen.add(c)
 
-    bidding = SmallBidding(players, dealer, turned)
+    bidding = SmallBidding(players, dealer, turned, rules.sa_ta_in_classic)
     bids = record["bids"]
     if not isinstance(bids, list):
         raise ValueError(f"bids: {bids!r} is not a list of calls")
@@ -981,7 +1097,7 @@ def _answer(
 ) -> dict[str, Any]:
     tricks = [(seats[t.leader], list(t.cards), seats[t.winner], t.points) for t in play.tricks]
     if not play.over:
-        return {"complete": False, "tricks": tricks, "score": None,
+        return {"complete": False, "tricks": tricks, "score": None, "trump": play.trump,
                 "next": {"seat": seats[play.turn], "legal": play.legal(),
                          "playable": sort_cards(play.hands[play.turn])}}
     res = score_deal(rules, mode, play, taker, eldest, announced, said, discards)
@@ -989,7 +1105,7 @@ def _answer(
         totals = {"taker": res.totals[0], "defenders": res.totals[1]}
     else:
         totals = dict(zip(seats, res.totals, strict=True))
-    return {"complete": True, "tricks": tricks, "next": None,
+    return {"complete": True, "tricks": tricks, "next": None, "trump": play.trump,
             "score": {"outcome": res.outcome, "totals": totals,
                       "score": dict(zip(seats, res.seats, strict=True)),
                       "reserve": res.reserve}}
@@ -1025,7 +1141,9 @@ def _record_belote(
     record: Mapping[str, Any], seats: Sequence[str], hands: Sequence[Sequence[str]], trump: str
 ) -> list[bool]:
     """CONTRACT ``belote``: per seat, whether it says belote (default true); true for a
-    seat without the trump K and Q in its playing hand is refused."""
+    seat without the trump K and Q in its playing hand is refused (SA: every seat;
+    TA: a seat holding no suit's K and Q).  A seat's false covers all its belotes
+    (TA: every suit)."""
     given = record.get("belote")
     said = [True] * len(seats)
     if given is None:
@@ -1036,8 +1154,7 @@ def _record_belote(
         if key not in seats or not isinstance(value, bool):
             raise ValueError(f"belote: {key!r}: {value!r}")
         i = seats.index(key)
-        holds = "K" + trump in hands[i] and "Q" + trump in hands[i]
-        if value and not holds:
+        if value and not holds_belote(hands[i], trump):
             raise ValueError(f"belote: {key} does not hold the trump king and queen")
         said[i] = value
     return said
