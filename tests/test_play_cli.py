@@ -64,8 +64,8 @@ def test_bad_options_exit_2() -> None:
     assert res.exit_code == 2 and "unknown bot 'genius'" in res.stderr
     res = runner.invoke(app, ["play", "--option", "tie_rule=coin"])
     assert res.exit_code == 2 and "tie_rule" in res.stderr
-    res = runner.invoke(app, ["play", "--profile", "classic-3p"])
-    assert res.exit_code == 2 and "four-player profiles" in res.stderr
+    res = runner.invoke(app, ["play", "--profile", "classic-2p", "--seat", "W"])
+    assert res.exit_code == 2 and "--seat: 'W' is not a seat (N, E) of 2 players" in res.stderr
 
 
 def test_moroccan_shows_spanish_cards(tmp_path: Path) -> None:

@@ -334,7 +334,7 @@ def test_core_does_not_import_matplotlib_or_ray() -> None:
         ({"mode": "rubbers"}, "mode: 'rubbers'"),
         ({"bots": ("random", "minimax")}, "unknown bot 'minimax'"),
         ({"profile": "bridge"}, "bridge"),
-        ({"profile": "classic-3p"}, "four-player profiles"),
+        ({"profile": "classic-3p", "options": {"three_deal": "nine"}}, "three_deal"),
     ],
 )
 def test_bad_settings_are_refused(changes: dict[str, Any], message: str) -> None:

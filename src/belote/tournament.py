@@ -6,6 +6,17 @@ two tables with the same cards: at table 0 the first bot of the pairing holds
 North–South (seats 0 and 2) and the second East–West; at table 1 they swap.
 The luck of the cards cancels out, what is left is the bots' play.
 
+Three and two players (RULES.md §12, profiles ``classic-3p`` and ``classic-2p``):
+there are no two teams to swap, so a board is played at as many tables as there
+are seats, the seats rotated.  One bot of the pairing sits alone (the first at
+even boards, the second at odd ones) and moves round the seats, one seat a table,
+the other bot filling the other seats.  Each bot is credited at each table with
+the mean of its seats' own scores (§12: per-seat totals); at every board each
+bot has sat at every seat equally often, so the luck of the seats cancels; over
+an even number of boards each bot sits alone as often, so a game's winner is
+each bot's as often by chance (games mode: the winner of a game is the bot at
+the winning seat).
+
 Decks.  A tournament shuffles every deal, whatever ``shuffle_each_deal`` says
 (RULES.md §2.2): the deck of deal ``k`` of board ``b`` is a fresh shuffle and
 cut (§2.3) drawn from the tournament seed, ``b`` and ``k`` alone.  Collecting
@@ -59,7 +70,7 @@ from typing import Any, Final
 from belote.cards import Card
 from belote.deal import cut, new_deck, shuffle
 from belote.errors import BeloteError, OptionError
-from belote.options import PROFILES, Rules, make_rules
+from belote.options import Rules, make_rules
 from belote.round import ALL_PASS, OVER, Round
 from belote.scoring import GameTally, HandEntry, score_hand
 
@@ -252,12 +263,8 @@ class TournamentConfig:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise TournamentError(f"seed: {self.seed!r} is not a whole number")
         rules = self.rules()
-        if rules.players != 4:
-            raise TournamentError(
-                f"profile {rules.profile!r}: the bots play the four-player profiles "
-                f"({', '.join(PROFILES)})"
-            )
-        Round(rules, 0, new_deck())  # a profile the live engine cannot deal fails here
+        # a profile the live engine cannot deal fails here
+        Round(rules, 0, new_deck(rules.players, rules.three_deal))
         return rules
 
     @property
@@ -292,7 +299,7 @@ def bot_seed(seed: int, pairing: int, board: int, table: int, seat: int) -> int:
 
 
 def _shuffled(rules: Rules, rng: random.Random) -> list[Card]:
-    deck = new_deck()
+    deck = new_deck(rules.players, rules.three_deal)
     shuffle(deck, rng)
     return cut(deck, rng, rules.min_cut)
 
@@ -300,13 +307,13 @@ def _shuffled(rules: Rules, rng: random.Random) -> list[Card]:
 def board_deal(rules: Rules, seed: int, board: int) -> tuple[int, list[Card]]:
     """Deals mode: the dealer and the deck of ``board`` (shared by every pairing)."""
     rng = _rng(seed, "deal", board)
-    dealer = rng.randrange(4)
+    dealer = rng.randrange(rules.players)
     return dealer, _shuffled(rules, rng)
 
 
-def game_first_dealer(seed: int, board: int) -> int:
+def game_first_dealer(seed: int, board: int, players: int = 4) -> int:
     """Games mode: the first dealer of the game of ``board`` (§2.1, drawn at random)."""
-    return _rng(seed, "game", board).randrange(4)
+    return _rng(seed, "game", board).randrange(players)
 
 
 def game_deck(rules: Rules, seed: int, board: int, deal: int) -> list[Card]:
@@ -321,13 +328,14 @@ def game_deck(rules: Rules, seed: int, board: int, deal: int) -> list[Card]:
 class TableResult:
     """One table of a board, from the pairing's point of view (bot A first).
 
-    ``points``: A's and B's points (the deal's score, or the game's totals);
+    ``points``: A's and B's points (the deal's score, or the game's totals; with
+    three or two players, the mean over each bot's seats of the seat's own score);
     ``deals``: deals dealt (all-passes included); ``deal_record``: deals won by
     A, by B, and tied (an all-pass is a tie at 0–0); ``winner``: games mode,
     0 (A), 1 (B) or None (a draw); always None in deals mode.
     """
 
-    points: tuple[int, int]
+    points: tuple[float, float]
     deals: int
     deal_record: tuple[int, int, int]
     winner: int | None = None
@@ -335,9 +343,11 @@ class TableResult:
 
 @dataclass(frozen=True)
 class BoardResult:
+    """The tables of one board: 2 with four players, one a seat with three or two."""
+
     pairing: int
     board: int
-    tables: tuple[TableResult, TableResult]
+    tables: tuple[TableResult, ...]
 
 
 @dataclass(frozen=True)
@@ -365,15 +375,60 @@ def _engine(job: Chunk) -> tuple[BotFactory, DealDriver]:
     return make_bot, play_deal
 
 
+def seating(players: int, board: int, table: int) -> tuple[int, ...]:
+    """Which bot of the pairing (0: A, 1: B) sits at each seat of ``table`` of ``board``.
+
+    Four players: A holds NS at table 0 and EW at table 1.  Three or two (§12): the
+    seats rotate; one bot sits alone at seat ``table`` (A at even boards, B at odd
+    ones), the other at the other seats.
+
+    >>> [seating(3, 0, t) for t in range(3)]
+    [(0, 1, 1), (1, 0, 1), (1, 1, 0)]
+    >>> [seating(2, 1, t) for t in range(2)]
+    [(1, 0), (0, 1)]
+    """
+    if players == 4:
+        return (0, 1, 0, 1) if table == 0 else (1, 0, 1, 0)
+    alone = board % 2
+    return tuple(alone if s == table else 1 - alone for s in range(players))
+
+
+def tables_per_board(players: int) -> int:
+    """Tables a board is played at: 2 (teams swapped), or one a seat (rotated, §12)."""
+    return 2 if players == 4 else players
+
+
 def _seat_bots(job: Chunk, make_bot: BotFactory, board: int, table: int) -> list[Any]:
-    a, b = job.bots
-    specs = (a, b, a, b) if table == 0 else (b, a, b, a)
+    n = job.rules.players
+    places = seating(n, board, table)
     return [
-        make_bot(specs[s], bot_seed(job.seed, job.pairing, board, table, s)) for s in range(4)
+        make_bot(job.bots[places[s]], bot_seed(job.seed, job.pairing, board, table, s))
+        for s in range(n)
     ]
 
 
-def _record(a_pts: int, b_pts: int) -> tuple[int, int, int]:
+def _bot_points(places: Sequence[int], seats: Sequence[int]) -> tuple[float, float]:
+    """Each bot's mean seat score (§12: every seat scores for itself)."""
+    out = []
+    for bot in (0, 1):
+        own = [seats[s] for s in range(len(places)) if places[s] == bot]
+        out.append(sum(own) / len(own))
+    return out[0], out[1]
+
+
+def small_deal_score(rnd: Round) -> tuple[int, ...]:
+    """Deals mode, three or two players: each seat's score of a finished deal scored on
+    its own, as a one-deal match (a litige gives each side its own points, §8.4 on
+    the last deal); belote découverte's own points (§12.2)."""
+    result = rnd.result()
+    assert rnd.play is not None and result.seats is not None
+    if result.score.outcome == "counted":
+        return result.seats
+    score = score_hand(rnd.rules, dataclasses.replace(result.entry, reserve=0), last_deal=True)
+    return rnd.play.seat_scores(score)
+
+
+def _record(a_pts: float, b_pts: float) -> tuple[int, int, int]:
     return (1, 0, 0) if a_pts > b_pts else (0, 1, 0) if b_pts > a_pts else (0, 0, 1)
 
 
@@ -391,6 +446,11 @@ def _play_deal_table(
     rnd = Round(job.rules, dealer, deck)
     play_deal(rnd, _seat_bots(job, make_bot, board, table))
     _check_finished(rnd, job, board, table, 0)
+    n = job.rules.players
+    if n != 4:
+        seats = small_deal_score(rnd) if rnd.phase == OVER else (0,) * n
+        a, b = _bot_points(seating(n, board, table), seats)
+        return TableResult((a, b), 1, _record(a, b))
     score = deal_score(job.rules, rnd.result().entry) if rnd.phase == OVER else (0, 0)
     team_a = table  # A holds NS (team 0) at table 0, EW (team 1) at table 1
     a_pts, b_pts = score[team_a], score[1 - team_a]
@@ -411,6 +471,8 @@ def _play_game_table(
     make_bot, play_deal = engine
     rules = job.rules
     bots = _seat_bots(job, make_bot, board, table)
+    if rules.players != 4:
+        return _play_small_game(job, play_deal, bots, board, table)
     tally = GameTally(rules)
     dealer = game_first_dealer(job.seed, board)
     team_a = table
@@ -442,8 +504,45 @@ def _play_game_table(
     )
 
 
+def _play_small_game(
+    job: Chunk, play_deal: DealDriver, bots: Sequence[Any], board: int, table: int
+) -> TableResult:
+    """Games mode with three or two players (§12): a :class:`~belote.game.Match` to the
+    target, each seat for itself; the winning seat's bot wins the game."""
+    from belote.game import Match
+
+    rules = job.rules
+    n = rules.players
+    places = seating(n, board, table)
+    match = Match(rules, seed=0, first_dealer=game_first_dealer(job.seed, board, n))
+    won = [0, 0, 0]
+    deal = 0
+    while not match.finished:
+        if deal >= MAX_DEALS_PER_GAME:
+            raise TournamentError(
+                f"pairing {job.bots[0]!r} vs {job.bots[1]!r}, board {board}, table {table}: "
+                f"no end after {MAX_DEALS_PER_GAME} deals"
+            )
+        rnd = match.new_round(game_deck(rules, job.seed, board, deal))
+        play_deal(rnd, bots)
+        _check_finished(rnd, job, board, table, deal)
+        if rnd.phase == ALL_PASS:
+            won[2] += 1
+        match.finish_round()
+        if rnd.phase == OVER:
+            a, b = _bot_points(places, match.seat_hands[-1])
+            for i, k in enumerate(_record(a, b)):
+                won[i] += k
+        deal += 1
+    winner = None if match.winner is None else places[match.winner]
+    return TableResult(
+        _bot_points(places, match.seat_totals), deal, (won[0], won[1], won[2]), winner
+    )
+
+
 def play_chunk(job: Chunk) -> list[BoardResult]:
-    """Play boards ``job.start`` to ``job.stop - 1`` of one pairing, both tables each.
+    """Play boards ``job.start`` to ``job.stop - 1`` of one pairing, every table of each
+    (two, or one a seat with three or two players).
 
     The unit of work of every runner (a worker process, a Ray task).
     """
@@ -463,8 +562,9 @@ def play_chunk(job: Chunk) -> list[BoardResult]:
                 f"{what}"
             ) from exc
 
+    count = tables_per_board(job.rules.players)
     return [
-        BoardResult(job.pairing, board, (table(board, 0), table(board, 1)))
+        BoardResult(job.pairing, board, tuple(table(board, t) for t in range(count)))
         for board in range(job.start, job.stop)
     ]
 
@@ -560,9 +660,15 @@ class TournamentResult:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
+        small: dict[str, Any] = {}
+        players = make_rules(self.config.profile, self.config.options).players
+        if players != 4:
+            small = {"players": players, "tables_per_board": tables_per_board(players),
+                     "seating": "rotated"}
         return {
             **self.config.to_json(),
             "duplicate": True,
+            **small,
             "shuffle_each_deal": True,
             "pairings": [p.to_json() for p in self.pairings],
             "elo": [e.to_json() for e in self.elo],
@@ -653,8 +759,11 @@ def summarize(config: TournamentConfig, boards: Iterable[BoardResult]) -> tuple[
 # --- running ----------------------------------------------------------------------
 
 
-def _check_bots(config: TournamentConfig, make_bot: BotFactory | None) -> None:
-    """Build each bot once here, so that a bad spec fails before any work is sent out."""
+def _check_bots(
+    config: TournamentConfig, make_bot: BotFactory | None, rules: Rules | None = None
+) -> None:
+    """Build each bot once here, so that a bad spec (or a bot that cannot sit at the
+    profile's table) fails before any work is sent out."""
     if make_bot is None:
         try:
             from belote import bots
@@ -663,11 +772,15 @@ def _check_bots(config: TournamentConfig, make_bot: BotFactory | None) -> None:
         make_bot = bots.make_bot
     for spec in config.bots:
         try:
-            make_bot(spec, 0)
+            bot = make_bot(spec, 0)
         except BeloteError:
             raise
         except (ValueError, TypeError, KeyError) as exc:
             raise TournamentError(f"bot {spec!r}: {exc}") from None
+        if rules is not None and rules.players != 4:
+            from belote.bots.base import check_table
+
+            check_table(rules, [bot] * rules.players, "tournament")
 
 
 def default_chunk_size(boards: int, pairings: int, workers: int) -> int:
@@ -820,7 +933,7 @@ def run_tournament(
         raise TournamentError(f"workers: {workers!r} is not a positive whole number")
     if chunk_size is not None and (not isinstance(chunk_size, int) or chunk_size < 1):
         raise TournamentError(f"chunk_size: {chunk_size!r} is not a positive whole number")
-    _check_bots(config, make_bot)
+    _check_bots(config, make_bot, rules)
     pairings = len(config.pairings)
     tracker = _Tracker(config.boards * pairings, progress)
 
@@ -887,8 +1000,10 @@ def plot_results(result: TournamentResult, path: str | os.PathLike[str]) -> None
     ax_elo.set_xlabel(f"Elo ({config.bots[config.anchor]} = 0)")
     ax_elo.set_title("Elo ladder")
     ax_elo.margins(x=0.2)
+    players = make_rules(config.profile, config.options).players
+    played = "played twice" if players == 4 else f"played {players} times, seats rotated"
     fig.suptitle(
-        f"belote tournament: {config.boards} {config.mode} per pairing, played twice "
+        f"belote tournament: {config.boards} {config.mode} per pairing, {played} "
         f"(duplicate), profile {config.profile}, seed {config.seed}"
     )
     try:

@@ -1,4 +1,4 @@
-"""Deal after deal between four bots: what ``belote simulate`` runs.
+"""Deal after deal between bots at one table: what ``belote simulate`` runs.
 
 :func:`simulate` plays ``deals`` deals at one table, the dealer moving on as
 in a game (RULES.md §2.1, §2.4 ``allpass_dealer``), each deck shuffled and cut
@@ -8,10 +8,19 @@ add up as on a score sheet without a target: a litige reserve (§8.4) passes to
 the next deal that is not tied.  All-passes count as deals played, with no score.
 The same seed gives the same deals and the same result.
 
+Belote for three and two players (RULES.md §12, profiles ``classic-3p`` and
+``classic-2p``) seats three or two bots, N E S or N E, and adds up each seat's
+own score (:attr:`~belote.hand.HandResult.seats`); belote découverte's hand
+winner deals the next deal (§12.2).  Their JSON gives per-seat results instead
+of the two teams' (see :meth:`SimulationResult.to_json`).
+
 >>> from belote.options import make_rules
 >>> out = simulate(make_rules(), ["random"] * 4, deals=5, seed=1)
 >>> out.deals, out == simulate(make_rules(), ["random"] * 4, deals=5, seed=1)
 (5, True)
+>>> small = simulate(make_rules("classic-3p"), ["heuristic", "random", "random"], 4, seed=2)
+>>> sorted(small.to_json()["score"])
+['E', 'N', 'S']
 """
 
 from __future__ import annotations
@@ -22,11 +31,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots.base import Bot, check_four_players, make_bot, play_deal
+from belote.bots.base import Bot, check_table, make_bot, play_deal
 from belote.cards import Card
 from belote.deal import cut, make_rng, new_deck, shuffle
 from belote.options import Rules
-from belote.play import TEAM_NAMES
+from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, Round
 from belote.scoring import GameTally
 
@@ -43,23 +52,37 @@ def bot_seed(seed: int | None, seat: int) -> int | None:
 
 @dataclass(frozen=True)
 class SimulationResult:
-    """What a simulation produced (``seconds`` is left out of equality)."""
+    """What a simulation produced (``seconds`` is left out of equality).
+
+    Four players: ``score``, ``taken``, ``made``, ``failed`` and ``capots`` per team
+    (NS, EW).  Three or two (§12): per seat (N E S, or N E): the seat's score, the
+    contracts it took, made and failed as taker, the capots its side made, and
+    ``counted`` the belote découverte deals (no contract, §12.2).
+    """
 
     deals: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     all_passes: int
-    taken: tuple[int, int]  # contracts taken per team
-    made: tuple[int, int]
-    failed: tuple[int, int]
+    taken: tuple[int, ...]  # contracts taken per team (per seat at small tables)
+    made: tuple[int, ...]
+    failed: tuple[int, ...]
     litiges: int
-    capots: tuple[int, int]
+    capots: tuple[int, ...]
     reserve: int  # a litige reserve still open at the end
     bots: tuple[str, ...]
     seed: int | None
     seconds: float = field(default=0.0, compare=False)
+    players: int = 4
+    counted: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        def teams(pair: tuple[int, int]) -> dict[str, int]:
+        """CONTRACT.md ``belote simulate --json``.  Three and two players add to it:
+        ``"players"``, every per-team object keyed by seat instead (``"score": {"N": ..,
+        "E": .., "S": ..}``), and ``"counted"``."""
+        if self.players != 4:
+            return self._small_json()
+
+        def teams(pair: tuple[int, ...]) -> dict[str, int]:
             return {TEAM_NAMES[0]: pair[0], TEAM_NAMES[1]: pair[1]}
 
         return {
@@ -77,6 +100,29 @@ class SimulationResult:
             "seed": self.seed,
         }
 
+    def _small_json(self) -> dict[str, Any]:
+        names = SEAT_NAMES[:self.players]
+
+        def seats(values: tuple[int, ...]) -> dict[str, int]:
+            return dict(zip(names, values, strict=True))
+
+        return {
+            "deals": self.deals,
+            "seconds": round(self.seconds, 3),
+            "players": self.players,
+            "score": seats(self.score),
+            "all_passes": self.all_passes,
+            "taken": seats(self.taken),
+            "made": seats(self.made),
+            "failed": seats(self.failed),
+            "litiges": self.litiges,
+            "counted": self.counted,
+            "capots": seats(self.capots),
+            "reserve": self.reserve,
+            "bots": dict(zip(names, self.bots, strict=True)),
+            "seed": self.seed,
+        }
+
 
 def simulate(
     rules: Rules,
@@ -86,18 +132,20 @@ def simulate(
     first_dealer: int | None = None,
     on_deal: Callable[[int], None] | None = None,
 ) -> SimulationResult:
-    """Play ``deals`` deals with ``bots`` (specs for :func:`make_bot`, or bots) at seats N E S W.
+    """Play ``deals`` deals with ``bots`` (specs for :func:`make_bot`, or bots) at seats N E S W
+    (N E S with three players, N E with two).
 
     ``on_deal(k)`` is called after each deal (``k`` deals done), for a progress bar.
     """
-    check_four_players(rules)
-    if len(bots) != 4:
-        raise ValueError(f"simulate needs 4 bots (N E S W), got {len(bots)}")
     if deals < 0:
         raise ValueError(f"deals: {deals!r} is not a number of deals")
+    check_table(rules, bots, "simulate")
     seated: list[Bot] = [
         make_bot(b, bot_seed(seed, i)) if isinstance(b, str) else b for i, b in enumerate(bots)
     ]
+    check_table(rules, seated, "simulate")
+    if rules.players != 4:
+        return _simulate_small(rules, seated, deals, seed, first_dealer, on_deal)
     rng: random.Random = make_rng(seed)
     dealer = first_dealer if first_dealer is not None else rng.randrange(4)
     pack: list[Card] = new_deck()
@@ -151,4 +199,73 @@ def simulate(
         bots=tuple(b.name for b in seated),
         seed=seed,
         seconds=time.perf_counter() - start,
+    )
+
+
+def _simulate_small(
+    rules: Rules,
+    seated: Sequence[Bot],
+    deals: int,
+    seed: int | None,
+    first_dealer: int | None,
+    on_deal: Callable[[int], None] | None,
+) -> SimulationResult:
+    """Three or two players (§12): each seat's own score, deal after deal."""
+    n = rules.players
+    rng: random.Random = make_rng(seed)
+    dealer = first_dealer if first_dealer is not None else rng.randrange(n)
+    pack: list[Card] = new_deck(n, rules.three_deal)
+    shuffle(pack, rng)
+    score = [0] * n
+    taken, made, failed, capots = [0] * n, [0] * n, [0] * n, [0] * n
+    all_passes = litiges = counted = reserve = 0
+    start = time.perf_counter()
+    for k in range(deals):
+        deck = list(pack)
+        if rules.shuffle_each_deal:
+            shuffle(deck, rng)
+        deck = cut(deck, rng, rules.min_cut)
+        rnd = Round(rules, dealer, deck, reserve=reserve)
+        play_deal(rnd, seated)
+        if rnd.phase == ALL_PASS:
+            all_passes += 1
+            pack = list(rnd.deck)  # §2.4: the cards are gathered as they lie
+            if rules.allpass_dealer == "next":
+                dealer = (dealer + 1) % n
+        else:
+            result = rnd.result()
+            assert result.seats is not None
+            for s in range(n):
+                score[s] += result.seats[s]
+            reserve = result.score.reserve
+            outcome = result.score.outcome
+            taker = result.contract.taker
+            teams = result.contract.teams()
+            if outcome == "counted":
+                counted += 1
+            else:
+                taken[taker] += 1
+                if outcome == "made":
+                    made[taker] += 1
+                elif outcome == "failed":
+                    failed[taker] += 1
+                else:
+                    litiges += 1
+            if result.capot is not None:
+                for s in range(n):
+                    capots[s] += teams[s] == result.capot
+            played = [c for t in result.tricks for c in t.cards]
+            gone = set(played)
+            pack = played + [c for c in rnd.deck if c not in gone]
+            if rnd.mode == "decouverte" and result.seats[0] != result.seats[1]:
+                dealer = 0 if result.seats[0] > result.seats[1] else 1  # §12.2
+            else:
+                dealer = (dealer + 1) % n
+        if on_deal is not None:
+            on_deal(k + 1)
+    return SimulationResult(
+        deals=deals, score=tuple(score), all_passes=all_passes, taken=tuple(taken),
+        made=tuple(made), failed=tuple(failed), litiges=litiges, capots=tuple(capots),
+        reserve=reserve, bots=tuple(b.name for b in seated), seed=seed,
+        seconds=time.perf_counter() - start, players=n, counted=counted,
     )

@@ -1,16 +1,25 @@
-"""The bot interface, the bot factory, and the drivers that seat four bots at a table.
+"""The bot interface, the bot factory, and the drivers that seat bots at a table.
 
-A bot is anything with the four methods of :class:`Bot`.  It only ever receives
+A bot is anything with the methods of :class:`Bot`.  It only ever receives
 a :class:`~belote.round.PlayerView`: the seat's own cards, the calls, the cards
 played and what was said (RULES.md §7.4, §7.6, §7.7), never the
 :class:`~belote.round.Round`, the other hands or the deck.  :func:`play_deal`
 is the one place that holds the round and hands each bot its view.
+
+The drivers seat as many bots as the profile has players: four, or three and two
+for belote at small tables (RULES.md §12, profiles ``classic-3p`` and
+``classic-2p``), the taker's kitty discard (§12.1 ``kitty``) included and belote
+découverte (§12.2, no bidding) played from the first card.
 
 >>> from belote.options import make_rules
 >>> bots = [make_bot("random", seed=s) for s in range(4)]
 >>> match = play_game(make_rules(), bots, seed=7)
 >>> match.finished, match.winner in (0, 1)
 (True, True)
+>>> bots3 = [make_bot("heuristic", seed=s) for s in range(3)]
+>>> match = play_game(make_rules("classic-3p", {"three_deal": "kitty"}), bots3, seed=3)
+>>> match.finished, len(match.seat_totals)
+(True, 3)
 >>> make_bot("pimc:worlds=8").name
 'pimc:worlds=8'
 >>> make_bot("minimax")
@@ -27,20 +36,39 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
-from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, Card, CardMask, card_name
+from belote.cards import (
+    ACE,
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    TEN,
+    Card,
+    CardMask,
+    TrumpMode,
+    card_name,
+    mask_of,
+    scan_forward,
+)
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, OptionError
 from belote.game import Match
 from belote.options import PROFILES, Rules
 from belote.play import SEAT_NAMES
-from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
+from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 
 __all__ = [
     "BOT_NAMES",
     "BaseBot",
     "Bot",
     "BotSetting",
+    "DealMemory",
     "check_four_players",
+    "check_table",
+    "default_discard",
+    "discard_trump",
     "legal_calls",
     "legal_cards",
     "make_bot",
@@ -76,6 +104,13 @@ class Bot(Protocol):
         """Whether to say belote / rebelote when playing the trump king or queen (§7.7)."""
         ...
 
+    def discard(self, view: PlayerView) -> list[Card]:
+        """Three players, kitty deal (§12.1): the two cards of ``view.hand`` (twelve,
+        the kitty taken) that the taker lays aside, in the ``discard`` phase.
+
+        A bot without this method is given :func:`default_discard`'s choice."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class BotSetting:
@@ -89,10 +124,13 @@ class BotSetting:
 
 
 class BaseBot(ABC):
-    """Defaults shared by the bots: announce everything held, always say belote.
+    """Defaults shared by the bots: announce everything held, always say belote, lay
+    aside the kitty discard of :func:`default_discard`.
 
     Subclasses set :attr:`kind` and :attr:`SETTINGS` and implement ``call`` and
-    ``play``.  ``self.rng`` is the bot's own generator, seeded by ``seed``.
+    ``play`` (and may replace :meth:`choose_discard`).  ``self.rng`` is the bot's
+    own generator, seeded by ``seed``; ``self.memory`` what it remembers of the
+    deals it plays (:class:`DealMemory`).
     """
 
     kind: ClassVar[str] = "base"
@@ -113,6 +151,7 @@ class BaseBot(ABC):
         self.settings: dict[str, Any] = values
         given = ",".join(f"{k}={settings[k]}" for k in settings)
         self.name = f"{self.kind}:{given}" if given else self.kind
+        self.memory = DealMemory()
 
     @abstractmethod
     def call(self, view: PlayerView) -> str:
@@ -127,6 +166,16 @@ class BaseBot(ABC):
 
     def say_belote(self, view: PlayerView, card: Card) -> bool:
         return True
+
+    def discard(self, view: PlayerView) -> list[Card]:
+        """The kitty discard (§12.1): :meth:`choose_discard`'s two cards, remembered
+        (the view of the card play no longer shows them, but the taker knows them)."""
+        cards = list(self.choose_discard(view))
+        self.memory.note_discard(view, cards)
+        return cards
+
+    def choose_discard(self, view: PlayerView) -> list[Card]:
+        return default_discard(view)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r} seed={self.seed!r}>"
@@ -210,13 +259,45 @@ def make_bot(spec: str, seed: int | None = None) -> BaseBot:
     return classes[name](seed, **settings)
 
 
-def check_four_players(rules: Rules) -> None:
-    """The bots play the four-player profiles; refuse the others with a clear message."""
+def check_four_players(rules: Rules, what: str = "the bots") -> None:
+    """Refuse a profile for three or two players (§12) where only four can sit
+    (``what`` names the place, e.g. "tables on the web")."""
     if rules.players != 4:
         raise OptionError(
-            f"profile {rules.profile!r}: the bots play the four-player profiles "
-            f"({', '.join(PROFILES)}); belote for {rules.players} has no bots yet"
+            f"profile {rules.profile!r}: {what} seat four players "
+            f"({', '.join(PROFILES)}); belote for {rules.players} is not offered there"
         )
+
+
+def check_table(rules: Rules, bots: Sequence[object], where: str = "play_deal") -> None:
+    """One bot a seat: as many bots as the profile has players (4, or 3 and 2, §12),
+    each able to play at that table (None: a seat a person plays)."""
+    n = rules.players
+    if len(bots) != n:
+        seats = " ".join(SEAT_NAMES[:n])
+        raise OptionError(
+            f"{where}: profile {rules.profile!r} seats {n} players ({seats}): "
+            f"give {n} bots, got {len(bots)}"
+        )
+    if n != 4:
+        for bot in bots:
+            if bot is not None and not _plays_small_tables(bot):
+                raise OptionError(
+                    f"{where}: bot {getattr(bot, 'name', bot)!r} does not play belote for "
+                    f"{n} yet (profile {rules.profile!r}); random and heuristic do"
+                )
+
+
+def _plays_small_tables(bot: object) -> bool:
+    """Whether ``bot`` can sit at a table of three or two (§12).  The PIMC bot plays
+    there once its ``play`` hands those tables to
+    :class:`belote.bots.small_pimc.SmallPimc`; until then it is refused clearly."""
+    from belote.bots.pimc import PimcBot
+
+    if isinstance(bot, PimcBot):
+        code = getattr(type(bot).play, "__code__", None)
+        return code is not None and "SmallPimc" in code.co_names
+    return True
 
 
 # --- what a view offers ---------------------------------------------------------
@@ -233,14 +314,151 @@ def legal_calls(view: PlayerView) -> list[str]:
 
 
 def played_by(view: PlayerView) -> list[CardMask]:
-    """The cards each seat has played so far (completed tricks and the current one)."""
-    out = [0, 0, 0, 0]
+    """The cards each seat has played so far (completed tricks and the current one),
+    one mask a seat of the table (four, or three and two, §12)."""
+    n = view.rules.players
+    out = [0] * n
     for t in view.tricks:
         for i, c in enumerate(t.cards):
-            out[(t.leader + i) & 3] |= 1 << c
+            out[(t.leader + i) % n] |= 1 << c
     for i, c in enumerate(view.trick):
-        out[(view.trick_leader + i) & 3] |= 1 << c
+        out[(view.trick_leader + i) % n] |= 1 << c
     return out
+
+
+def discard_trump(view: PlayerView) -> TrumpMode | None:
+    """The trump named by the taker, from the calls (the kitty discard comes before the
+    contract is in the view, §12.1); None before anybody took."""
+    if view.contract is not None:
+        return view.contract.trump
+    named = {**{letter: suit for suit, letter in enumerate(SUIT_LETTERS)},
+             "SA": NO_TRUMP, "TA": ALL_TRUMP}
+    for call in reversed(view.calls):
+        text = getattr(call, "call", "")
+        if text in named:
+            return named[text]
+        if text == "take" and view.turned is not None:
+            return view.turned >> 3
+    return None
+
+
+def default_discard(view: PlayerView) -> list[Card]:
+    """Two cards of the taker's twelve to lay aside (§12.1 ``kitty``): they count in his
+    tricks, so a ten without its ace is put safe; short plain suits are emptied (a void
+    to trump in); trumps and aces are kept.  No card is forbidden (RULES.md §12.1 names
+    none); a trump goes only when fewer than two other cards are held.
+
+    >>> from belote.cards import mask_names
+    >>> from belote.options import make_rules
+    >>> rnd = Round(make_rules("classic-3p", {"three_deal": "kitty"}), 0, list(range(32)))
+    >>> rnd.call("H"); rnd.phase
+    Call(seat=1, call='H')
+    'discard'
+    >>> mask_names(rnd.view(1).hand)
+    ['7S', '8S', '9S', '8H', '9H', 'AH', '7D', '8D', '7C', '8C', 'KC', 'AC']
+    >>> [card_name(c) for c in default_discard(rnd.view(1))]  # a void in diamonds
+    ['7D', '8D']
+    """
+    hand = view.hand
+    trump = discard_trump(view)
+    cards = list(scan_forward(hand))
+    plain = [c for c in cards if trump is None or trump >= NO_TRUMP or c >> 3 != trump]
+    pool = plain if len(plain) >= 2 else cards
+
+    def value(c: Card) -> float:
+        """How good laying ``c`` aside is on its own."""
+        suit, rank = c >> 3, c & 7
+        held = hand & SUIT_MASKS[suit]
+        if trump is not None and (trump == ALL_TRUMP or suit == trump):
+            return -100.0 - rank
+        if rank == ACE:
+            return -40.0
+        if rank == TEN:
+            return -20.0 if held >> (suit * 8 + ACE) & 1 else 14.0
+        return {KING: 4.0, QUEEN: 3.0, 4: 2.0}.get(rank, 0.0) * 0.5 + (7 - rank) * 0.1
+
+    best: tuple[float, int, int] | None = None
+    for i, a in enumerate(pool):
+        for b in pool[i + 1:]:
+            v = value(a) + value(b)
+            chosen = 1 << a | 1 << b
+            for suit in {a >> 3, b >> 3}:
+                held = hand & SUIT_MASKS[suit]
+                if held and not held & ~chosen and (trump is None or suit != trump):
+                    v += 9.0  # a void: the taker will trump this suit
+            key = (v, -a, -b)
+            if best is None or key > best:
+                best = key
+    assert best is not None
+    return sorted((-best[1], -best[2]))
+
+
+class DealMemory:
+    """What a bot remembers of the deals it sat at, beyond what a later view shows:
+
+    - its own kitty discard (§12.1): the taker knows the two cards he laid aside;
+    - in belote découverte (§12.2), the face-up cards as dealt (both seats): a player
+      sees which card a played card uncovers; the view of a later trick only shows
+      the face-up cards now, not which of them still cover a face-down card.
+
+    A few recent deals are kept; a later view finds its deal by what it shows.
+    """
+
+    KEEP: ClassVar[int] = 8
+
+    def __init__(self) -> None:
+        self._discards: list[tuple[int, int, CardMask, CardMask]] = []
+        self._tops: list[tuple[int, int, tuple[CardMask, ...]]] = []
+
+    def note_discard(self, view: PlayerView, cards: Sequence[Card]) -> None:
+        m = mask_of(cards)
+        if view.phase != DISCARD or m & ~view.hand or m.bit_count() != 2:
+            return
+        self._discards.append((view.seat, view.dealer, view.hand & ~m, m))
+        del self._discards[:-self.KEEP]
+
+    def discards(self, view: PlayerView) -> CardMask | None:
+        """The two cards this seat laid aside in the deal of ``view``, if remembered."""
+        if view.phase != PLAY:
+            return None
+        mine = view.hand | played_by(view)[view.seat]
+        for seat, dealer, kept, m in reversed(self._discards):
+            if seat == view.seat and dealer == view.dealer and kept == mine:
+                return m
+        return None
+
+    def note_tops(self, view: PlayerView) -> None:
+        """Belote découverte, first trick: the face-up cards as dealt."""
+        if view.phase != PLAY or view.tricks or view.rules.players != 2:
+            return
+        if view.contract is None or view.contract.value != "decouverte":
+            return
+        tops = [0, 0]
+        tops[view.seat] = view.hand
+        tops[1 - view.seat] = view.public
+        for i, c in enumerate(view.trick):
+            tops[(view.trick_leader + i) % 2] |= 1 << c
+        if tops[0].bit_count() != 8 or tops[1].bit_count() != 8:
+            return
+        entry = (view.seat, view.dealer, (tops[0], tops[1]))
+        if entry not in self._tops:
+            self._tops.append(entry)
+            del self._tops[:-self.KEEP]
+
+    def tops(self, view: PlayerView) -> tuple[CardMask, ...] | None:
+        """Belote découverte: the face-up cards as dealt to each seat, if remembered."""
+        if view.phase != PLAY or view.rules.players != 2:
+            return None
+        by_seat = played_by(view)
+        seen = [0, 0]
+        seen[view.seat] = view.hand | by_seat[view.seat]
+        seen[1 - view.seat] = view.public | by_seat[1 - view.seat]
+        for seat, dealer, tops in reversed(self._tops):
+            if seat == view.seat and dealer == view.dealer and all(
+                tops[s] & ~seen[s] == 0 for s in range(2)
+            ):
+                return tops
+        return None
 
 
 def _may_say_belote(view: PlayerView, c: Card) -> bool:
@@ -260,14 +478,14 @@ def _may_say_belote(view: PlayerView, c: Card) -> bool:
 def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     """Drive ``rnd`` to the end (phase ``over`` or ``all_pass``), seat ``i`` played by ``bots[i]``.
 
-    Each bot is asked with its own seat's view only.  A bot answering an action
+    One bot a seat of the profile: four, or three and two (§12).  Each bot is
+    asked with its own seat's view only: its calls, its cards, and as the taker of
+    a kitty deal the two cards it lays aside (§12.1).  A bot answering an action
     that is not legal raises :class:`~belote.errors.IllegalActionError` naming
     the bot, the seat and the action.
     """
-    check_four_players(rnd.rules)
-    if len(bots) != 4:
-        raise ValueError(f"play_deal needs 4 bots, got {len(bots)}")
-    while rnd.phase in (BIDDING, PLAY):
+    check_table(rnd.rules, bots)
+    while rnd.phase in (BIDDING, PLAY, DISCARD):
         seat = rnd.current_player()
         bot = bots[seat]
         view = rnd.view(seat)
@@ -279,6 +497,12 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
                     f"{where} answered the call {call!r}, not one of {list(view.legal)}"
                 )
             rnd.call(call)
+            continue
+        if rnd.phase == DISCARD:
+            chooser = getattr(bot, "discard", None)
+            cards = list(chooser(view)) if chooser is not None else default_discard(view)
+            _check_discard(where, view, cards)
+            rnd.discard(cards)
             continue
         c = bot.play(view)
         if not isinstance(c, int) or c not in view.legal:
@@ -295,6 +519,19 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     assert rnd.phase in (OVER, ALL_PASS)
 
 
+def _check_discard(where: str, view: PlayerView, cards: Sequence[object]) -> None:
+    """Two different cards of the taker's hand (§12.1), or an error naming them."""
+    held = [c for c in cards if isinstance(c, int) and not isinstance(c, bool)
+            and 0 <= c < 32 and view.hand >> c & 1]
+    if len(cards) == 2 and len(held) == 2 and held[0] != held[1]:
+        return
+    shown = [card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c) for c in cards]
+    raise IllegalActionError(
+        f"{where} laid aside {shown}: the kitty discard is two different cards of "
+        f"its hand (§12.1)"
+    )
+
+
 def play_game(
     rules: Rules,
     bots: Sequence[Bot],
@@ -302,12 +539,13 @@ def play_game(
     first_dealer: int | None = None,
     max_deals: int = 200,
 ) -> Match:
-    """A game to the rules' target between four bots (``bots[i]`` at seat ``i``).
+    """A game to the rules' target between bots (``bots[i]`` at seat ``i``): four, or
+    three and two at the §12 profiles, each of those playing for his own total.
 
     Stops after ``max_deals`` deals (all-passes included) when nobody has won by
     then; the returned match then has ``finished`` false.
     """
-    check_four_players(rules)
+    check_table(rules, bots, "play_game")
     match = Match(rules, seed=seed, first_dealer=first_dealer)
     while not match.finished and match.deals < max_deals:
         rnd = match.new_round()

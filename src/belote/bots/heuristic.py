@@ -14,6 +14,18 @@ when the trick is lost; keep the trump ace on defence (tip 9) and a master trump
 for the last trick (tip 7, dix de der).
 
 The bot is deterministic: ties are broken by card order, not at random.
+
+At the tables of three and two (RULES.md §12) the same tips are applied by side:
+with three the taker plays alone against the two defenders, who count as one
+side, so a defender feeds points to the other defender holding the trick (there
+is no partner at the table: the §6.3a exemption never applies, and a void
+defender must still trump his fellow defender's trick); with two each plays
+alone.  What each seat may hold comes from :func:`belote.bots.small_pimc.small_knowledge`
+(the stock, the kitty, the turned card and the bergère taken into account); in
+belote découverte the other player's face-up cards are seen, so the bot knows
+exactly what can still be played to the trick.  Bidding counts the same
+strength on the cards held, with a take threshold per deal (:data:`SMALL_TAKE`,
+measured by simulation); the kitty discard is :func:`belote.bots.base.default_discard`.
 """
 
 from __future__ import annotations
@@ -22,8 +34,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
+from belote.bots.base import BaseBot, BotSetting, DealMemory, legal_calls, legal_cards
 from belote.bots.sampling import InconsistentViewError, Knowledge, infer
+from belote.bots.small_pimc import SmallKnowledge, SmallViewError, small_knowledge
 from belote.cards import (
     ACE,
     ALL_CARDS,
@@ -47,7 +60,7 @@ from belote.cards import (
 from belote.play import card_points, trick_winner
 from belote.round import PlayerView
 
-__all__ = ["HeuristicBot", "best_round2_suit", "bid_strength"]
+__all__ = ["SMALL_TAKE", "HeuristicBot", "best_round2_suit", "bid_strength", "small_strength"]
 
 TAKE_THRESHOLD = 45
 
@@ -219,6 +232,8 @@ class HeuristicBot(BaseBot):
     def call(self, view: PlayerView) -> str:
         calls = legal_calls(view)
         threshold = self.settings["threshold"]
+        if view.rules.players != 4:
+            return _small_call(view, calls, threshold - TAKE_THRESHOLD)
         if view.rules.is_auction or view.turned is None:
             return auction_call(view, calls, threshold)
         if "take" in calls:
@@ -236,6 +251,8 @@ class HeuristicBot(BaseBot):
         if len(legal) == 1:
             return legal[0]
         assert view.contract is not None
+        if view.rules.players != 4:
+            return _SmallPlay(view, self.memory).choose(legal)
         trump = view.contract.trump
         t = _Table(
             view=view,
@@ -368,3 +385,261 @@ class HeuristicBot(BaseBot):
             return (value, -c)
 
         return max(legal, key=gift)
+
+
+# --- three and two players (RULES.md §12) ---------------------------------------------
+
+SMALL_TAKE: dict[str, int] = {
+    "24_cards": 60,
+    "kitty": 60,
+    "six_each": 60,
+    "stock": 35,
+}
+"""The strength (:func:`small_strength`) needed to take, per deal of §12: where the
+taker's mean score over the mean of the others' turned positive in 2,500–3,000
+seeded deals per deal type, every seat played by this bot (``kitty``: the ten
+cards before the kitty; ``stock``: a little lower, the lone opponent taking
+otherwise)."""
+
+
+def small_strength(hand: CardMask, trump: int) -> int:
+    """How strong ``hand`` is with ``trump`` as trump at a small table: trump points,
+    6 a trump, 10 a side ace, 4 a guarded side ten, 10 for belote, and 12 more for
+    the two master trumps of seed 000 §9 tip 1 (the jack with the nine or the ace),
+    20 less without the jack.
+
+    >>> from belote.cards import mask_of, parse_card, HEARTS
+    >>> small_strength(mask_of(parse_card(c) for c in "JH 9H 7H AS 8D".split()), HEARTS)
+    74
+    """
+    base = trump * 8
+    trumps = hand & SUIT_MASKS[trump]
+    score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
+    for suit in range(4):
+        if suit == trump:
+            continue
+        if hand >> (suit * 8 + ACE) & 1:
+            score += 10
+        elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
+            score += 4
+    if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
+        score += 10
+    if hand >> (base + JACK) & 1:
+        if hand >> (base + NINE) & 1 or hand >> (base + ACE) & 1:
+            score += 12
+    else:
+        score -= 20
+    return score
+
+
+def _small_call(view: PlayerView, calls: list[str], offset: int) -> str:
+    """Take or name a suit when the hand is strong enough for the deal (§12.1, §12.2).
+
+    ``24_cards``: the turned card joins the taker's hand (§3.4); ``six_each`` and
+    ``stock``: it stays on the table; ``kitty``: one round naming any suit, the two
+    unseen kitty cards to come.
+    """
+    mode = view.rules.three_deal if view.rules.players == 3 else view.rules.two_deal
+    need = SMALL_TAKE.get(mode, 60) + offset
+    hand = view.hand
+    turned = view.turned
+    if "take" in calls and turned is not None:
+        held = hand | 1 << turned if mode == "24_cards" else hand
+        return "take" if small_strength(held, turned >> 3) >= need else "pass"
+    best: tuple[int, int] | None = None
+    for suit in range(4):
+        if SUIT_LETTERS[suit] not in calls:
+            continue
+        held = hand | 1 << turned if mode == "24_cards" and turned is not None else hand
+        value = small_strength(held, suit)
+        if best is None or value > best[0]:
+            best = (value, suit)
+    if best is not None and best[0] >= need:
+        return SUIT_LETTERS[best[1]]
+    return "pass"
+
+
+class _SmallPlay:
+    """One card decision at a table of three or two (§12), after the tips of seed 000 §9
+    applied by side (see the module docstring)."""
+
+    def __init__(self, view: PlayerView, memory: DealMemory | None = None) -> None:
+        assert view.contract is not None
+        self.view = view
+        self.n = view.rules.players
+        self.seat = view.seat
+        self.trump: TrumpMode = view.contract.trump
+        self.order = order_table(self.trump)
+        self.points = card_points(view.rules, self.trump)
+        self.hand = view.hand
+        self.know = _small_knowledge(view, memory)
+        taker = view.contract.taker
+        if self.n == 3:
+            self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))
+        else:
+            self.teams = (0, 1)
+        self.taking = (
+            view.contract.value != "decouverte" and self.teams[self.seat] == self.teams[taker]
+        )
+        self.foes = [s for s in range(self.n) if self.teams[s] != self.teams[self.seat]]
+        self.out = self.know.others()
+
+    # --- what may be where -------------------------------------------------------------
+
+    def is_trump(self, c: Card) -> bool:
+        return self.trump == ALL_TRUMP or (c >> 3) == self.trump
+
+    def friend(self, s: int) -> bool:
+        return s != self.seat and self.teams[s] == self.teams[self.seat]
+
+    def master(self, c: Card) -> bool:
+        """No other seat may hold a card of ``c``'s suit ranking above it."""
+        order = self.order
+        held = 0
+        for s in range(self.n):
+            if s != self.seat:
+                held |= self.know.possible(s)
+        same = held & SUIT_MASKS[c >> 3]
+        return all(order[x] < order[c] for x in scan_forward(same))
+
+    def beaten_by(self, card: Card, seats: Sequence[int]) -> bool:
+        """Whether a foe among ``seats`` (playing after) might beat ``card`` heading the trick."""
+        view = self.view
+        led = view.trick[0] >> 3 if view.trick else card >> 3
+        trump = self.trump
+        for s in seats:
+            if s not in self.foes:
+                continue
+            poss = self.know.possible(s)
+            if any(beats(x, card, trump) for x in scan_forward(poss & SUIT_MASKS[card >> 3])):
+                return True
+            if not self.is_trump(card) and trump < NO_TRUMP and poss & SUIT_MASKS[trump]:
+                if not poss & SUIT_MASKS[led]:
+                    return True  # void in the led suit, and may hold trumps
+                if self.know.mode != "decouverte" and (
+                    (self.out & SUIT_MASKS[led]).bit_count() < 3
+                ):
+                    return True  # few cards of the suit left: a ruff is likely
+        return False
+
+    def ruff_risk(self, c: Card) -> bool:
+        if self.trump >= NO_TRUMP:
+            return False
+        for s in self.foes:
+            poss = self.know.possible(s)
+            if poss & SUIT_MASKS[self.trump] and not poss & SUIT_MASKS[c >> 3]:
+                return True
+        return False
+
+    def keep_cost(self, c: Card) -> float:
+        """How much keeping ``c`` is worth (low: a good card to throw away)."""
+        cost: float = 2 * self.points[c] + self.order[c] * 0.5
+        if self.is_trump(c):
+            cost += 30 + 3 * self.order[c]
+            if c & 7 == ACE and not self.taking:
+                cost += 15  # tip 9: the defence keeps its trump ace
+        if self.master(c):
+            cost += 15
+        suit_cards = self.hand & SUIT_MASKS[c >> 3]
+        ten = (c >> 3) * 8 + TEN
+        if (
+            not self.is_trump(c)
+            and c != ten
+            and suit_cards >> ten & 1
+            and suit_cards.bit_count() == 2
+            and self.out >> ((c >> 3) * 8 + ACE) & 1
+        ):
+            cost += 12  # do not bare a ten under an ace still out
+        if self.hand.bit_count() == 2 and self.is_trump(c) and self.master(c):
+            cost += 40  # tip 7: keep the master trump for the dix de der
+        return cost
+
+    def low(self, cards: Sequence[Card]) -> Card:
+        return min(cards, key=lambda c: (self.keep_cost(c), c))
+
+    # --- the decision ---------------------------------------------------------------------
+
+    def choose(self, legal: list[Card]) -> Card:
+        return self.lead(legal) if not self.view.trick else self.follow(legal)
+
+    def lead(self, legal: list[Card]) -> Card:
+        view = self.view
+        assert view.contract is not None
+        order = self.order
+        trumps_mine = [c for c in legal if self.is_trump(c)] if self.trump < NO_TRUMP else []
+        foe_trumps = 0
+        if self.trump < NO_TRUMP:
+            for s in self.foes:
+                foe_trumps |= self.know.possible(s) & SUIT_MASKS[self.trump]
+        draw = self.taking or view.contract.value == "decouverte"
+        # Tips 8 and 2: the taker draws the others' trumps while he holds the master.
+        if draw and trumps_mine and foe_trumps:
+            top = max(trumps_mine, key=lambda c: order[c])
+            if self.master(top):
+                return top
+            if self.taking and len(trumps_mine) >= 3:
+                small = [c for c in trumps_mine if c & 7 != TEN]
+                return min(small or trumps_mine, key=lambda c: order[c])
+        masters = [
+            c for c in legal if not self.is_trump(c) and self.master(c) and not self.ruff_risk(c)
+        ]
+        if masters:
+            return max(masters, key=lambda c: (self.points[c], c))
+        if self.hand.bit_count() == 2:  # tip 7
+            rest = [c for c in legal if not (self.is_trump(c) and self.master(c))]
+            if rest:
+                return self.low(rest)
+        plain = [c for c in legal if not self.is_trump(c)]
+        if plain:
+            def length(c: Card) -> int:
+                return (self.hand & SUIT_MASKS[c >> 3]).bit_count()
+
+            longest = max(length(c) for c in plain)
+            return self.low([c for c in plain if length(c) == longest])
+        return min(legal, key=lambda c: (order[c], c))
+
+    def follow(self, legal: list[Card]) -> Card:
+        view = self.view
+        trick = view.trick
+        n = self.n
+        order = self.order
+        win_index = trick_winner(trick, self.trump)
+        win_seat = (view.trick_leader + win_index) % n
+        win_card = trick[win_index]
+        after = [(self.seat + i) % n for i in range(1, n - len(trick))]
+        if self.friend(win_seat):
+            if not self.beaten_by(win_card, after):
+                return self.feed(legal)
+            return self.low(legal)
+        winners = [c for c in legal if beats(c, win_card, self.trump)]
+        if not winners:
+            return self.low(legal)
+        sure = [c for c in winners if not self.beaten_by(c, after)]
+        if sure:
+            return min(sure, key=lambda c: (self.is_trump(c), order[c], c))
+        if all(self.is_trump(c) for c in legal):
+            return min(winners, key=lambda c: (order[c], c))
+        trick_points = sum(self.points[c] for c in trick)
+        if trick_points >= 10 and any(not self.is_trump(c) for c in winners):
+            return min((c for c in winners if not self.is_trump(c)), key=lambda c: (order[c], c))
+        return self.low(legal)
+
+    def feed(self, legal: list[Card]) -> Card:
+        """The other defender holds the trick: give it points, not trumps nor sure winners."""
+
+        def gift(c: Card) -> tuple[float, int]:
+            value: float = self.points[c]
+            if self.is_trump(c):
+                value -= 40 + self.order[c]
+            elif self.master(c) and c & 7 == ACE:
+                value -= 8  # an ace that will win its own trick
+            return (value, -c)
+
+        return max(legal, key=gift)
+
+
+def _small_knowledge(view: PlayerView, memory: DealMemory | None) -> SmallKnowledge:
+    try:
+        return small_knowledge(view, memory)
+    except SmallViewError:  # pragma: no cover - only a view that contradicts itself
+        return small_knowledge(view, memory, voids=False)

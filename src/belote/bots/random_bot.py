@@ -1,8 +1,13 @@
-"""The random bot: a uniform choice among the legal calls and cards (seeded)."""
+"""The random bot: a uniform choice among the legal calls and cards (seeded).
+
+At every table size (RULES.md §12 too): the taker of a kitty deal lays aside two
+cards drawn uniformly from his twelve (§12.1; no card is forbidden there).
+"""
 
 from __future__ import annotations
 
 from belote.bots.base import BaseBot, legal_calls, legal_cards
+from belote.cards import Card, scan_forward
 from belote.round import PlayerView
 
 
@@ -16,3 +21,6 @@ class RandomBot(BaseBot):
 
     def play(self, view: PlayerView) -> int:
         return self.rng.choice(legal_cards(view))
+
+    def choose_discard(self, view: PlayerView) -> list[Card]:
+        return sorted(self.rng.sample(list(scan_forward(view.hand)), 2))

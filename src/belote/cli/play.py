@@ -1,7 +1,12 @@
 """`belote play`: a game against bots in a plain terminal.
 
 The person sits at one seat (South by default) with a bot partner and two bot
-opponents.  Each decision shows the hand sorted by suit with the trump marked,
+opponents; at the tables of three and two (RULES.md §12, profiles ``classic-3p``
+and ``classic-2p``) with two bots or one, everyone for himself (North by default
+with two players), each seat's score shown.  As taker of the kitty deal the
+person lays two cards aside (§12.1); in belote découverte the other player's
+face-up cards are shown, and ``^`` marks a face-up card that still covers one
+(§12.2).  Each decision shows the hand sorted by suit with the trump marked,
 the trick on the table and who leads, the legal cards highlighted and
 numbered; a card is chosen by its number or its name (``10h``, ``JH``, ``J♥``;
 Spanish names such as ``12c`` in the moroccan profile).  ``?`` asks the
@@ -21,7 +26,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.bots import Bot, make_bot
-from belote.bots.base import BaseBot, check_four_players
+from belote.bots.base import BaseBot, check_table, discard_trump
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
@@ -39,9 +44,10 @@ from belote.cli.common import fail
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
+from belote.hand import HandResult
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
-from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
+from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 
 SEAT_WORDS = ("North", "East", "South", "West")
 HINT_BOT = "pimc:worlds=12"
@@ -74,10 +80,17 @@ class TerminalGame:
         self.bot_spec = bot_spec
         self.console = console
         self.save_path = save_path
+        self.players = match.rules.players
+        if not 0 <= seat < self.players:
+            raise BeloteError(
+                f"seat {SEAT_NAMES[seat]!r}: {self.players} players sit at "
+                f"{', '.join(SEAT_NAMES[:self.players])}"
+            )
         self.bots: list[BaseBot | None] = [
             None if s == seat else make_bot(bot_spec, None if seed is None else seed + s)
-            for s in range(4)
+            for s in range(self.players)
         ]
+        check_table(self.rules, self.bots, "belote play")
         self._hint_bot: Bot | None = None
 
     # --- names ------------------------------------------------------------------
@@ -116,15 +129,22 @@ class TerminalGame:
             out += sorted(cards, key=strength, reverse=True)
         return out
 
-    def show_hand(self, view: PlayerView, numbered: bool) -> list[Card]:
+    def show_hand(self, view: PlayerView, numbered: bool, all_legal: bool = False) -> list[Card]:
         trump = view.contract.trump if view.contract else None
+        if view.phase == DISCARD:
+            trump = discard_trump(view)
         cards = self.sorted_hand(view.hand, trump)
         legal = set(view.legal) if view.phase == PLAY else set()
+        if all_legal:
+            legal = set(cards)
+        covering = self.covering(self.seat)
         parts = []
         for i, c in enumerate(cards, start=1):
             text = self.name(c)
             if trump is not None and (trump == ALL_TRUMP or c >> 3 == trump):
                 text += "*"
+            if covering >> c & 1:
+                text += "^"
             if numbered:
                 text = f"{i}:{text}"
             if numbered and c in legal:
@@ -132,11 +152,49 @@ class TerminalGame:
             elif numbered:
                 text = f"[dim]{text}[/dim]"
             parts.append(text)
-        self.console.print("Your hand: " + "  ".join(parts)
-                           + ("   (* trump)" if trump is not None else ""))
+        marks = (["* trump"] if trump is not None else []) + (
+            ["^ covers a face-down card"] if covering else [])
+        notes = f"   ({', '.join(marks)})" if marks else ""
+        self.console.print("Your hand: " + "  ".join(parts) + notes)
         return cards
 
+    def covering(self, seat: int) -> CardMask:
+        """Belote découverte: the face-up cards of ``seat`` that still cover a face-down
+        card (everybody sees them, §12.2)."""
+        rnd = self.match.current
+        if rnd is None or rnd.play is None or not rnd.play.beneath:
+            return 0
+        hand = rnd.play.state.hands[seat]
+        return sum(1 << c for c in rnd.play.beneath if hand >> c & 1)
+
+    def show_public(self, rnd: Round, view: PlayerView) -> None:
+        """The cards face up for all: the other player's in découverte; the turned card
+        and the bergère of the six-each and stock deals (§12)."""
+        if not view.public:
+            return
+        if rnd.mode == "decouverte":
+            other = 1 - self.seat
+            trump = view.contract.trump if view.contract else None
+            cover = self.covering(other)
+            shown = "  ".join(
+                self.name(c) + ("^" if cover >> c & 1 else "")
+                for c in self.sorted_hand(view.public, trump)
+            )
+            self.console.print(f"{SEAT_WORDS[other]}'s face-up cards: {shown}")
+            return
+        shown = "  ".join(self.name(c) for c in scan_forward(view.public))
+        self.console.print(f"Face up on the table, out of play: {shown}")
+
     def header(self, rnd: Round) -> None:
+        if self.players != 4:
+            scores = " – ".join(
+                f"{self.who(s)} {t}" for s, t in enumerate(self.match.seat_totals)
+            )
+            self.console.print(
+                f"[bold]── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
+                f"{scores} ──[/bold]"
+            )
+            return
         totals = self.match.score.totals
         reserve = self.match.score.reserve
         line = (f"── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
@@ -156,9 +214,17 @@ class TerminalGame:
 
     def hint(self, view: PlayerView) -> str:
         if self._hint_bot is None:
-            self._hint_bot = make_bot(HINT_BOT, seed=0)
+            if self.players == 4:
+                self._hint_bot = make_bot(HINT_BOT, seed=0)
+            else:
+                from belote.bots.small_pimc import SmallPimcBot
+
+                self._hint_bot = SmallPimcBot(0, worlds=12)
         if view.phase == BIDDING:
             return f"hint: {self._hint_bot.call(view)}"
+        if view.phase == DISCARD:
+            cards = self._hint_bot.discard(view)
+            return "hint: lay aside " + " ".join(self.name(c) for c in cards)
         return f"hint: {self.name(self._hint_bot.play(view))}"
 
     def save(self) -> None:
@@ -211,21 +277,44 @@ class TerminalGame:
                 continue
             return
 
+    def human_discard(self, rnd: Round) -> None:
+        """Three players, kitty deal (§12.1): lay two of the twelve cards aside."""
+        view = rnd.view(self.seat)
+        self.console.print("You took the kitty: lay two cards aside (they count in your "
+                           "tricks).")
+        cards = self.show_hand(view, numbered=True, all_legal=True)
+        while True:
+            answer = self.ask("Two cards — numbers or names (? hint, s save, q quit)\n> ")
+            if not answer or self.command(answer, view):
+                continue
+            try:
+                chosen = [self.pick(part, cards) for part in answer.replace(",", " ").split()]
+                rnd.discard(chosen)
+            except (BeloteError, ValueError) as exc:
+                self.console.print(f"[red]{exc}[/red]")
+                continue
+            self.console.print("You lay aside " + " ".join(self.name(c) for c in chosen))
+            return
+
+    def pick(self, answer: str, cards: Sequence[Card]) -> Card:
+        """A card by its number in the hand shown or by its name."""
+        if answer.isdigit():
+            if not 0 < int(answer) <= len(cards):
+                raise BeloteError(f"choose a number from 1 to {len(cards)}, or a card")
+            return cards[int(answer) - 1]
+        return parse_any_card(answer, spanish=self.rules.deck == "spanish")
+
     def human_card(self, rnd: Round) -> None:
         view = rnd.view(self.seat)
         self.show_table(view)
+        self.show_public(rnd, view)
         cards = self.show_hand(view, numbered=True)
         while True:
             answer = self.ask("Your card — number or name (? hint, s save, q quit)\n> ")
             if not answer or self.command(answer, view):
                 continue
             try:
-                if answer.isdigit():
-                    if not 0 < int(answer) <= len(cards):
-                        raise BeloteError(f"choose a number from 1 to {len(cards)}, or a card")
-                    c = cards[int(answer) - 1]
-                else:
-                    c = parse_any_card(answer, spanish=self.rules.deck == "spanish")
+                c = self.pick(answer, cards)
                 assert rnd.play is not None
                 rnd.play.verify_play(c)
             except (BeloteError, ValueError) as exc:
@@ -237,19 +326,31 @@ class TerminalGame:
     def trick_header(self, view: PlayerView) -> None:
         contract = view.contract
         assert contract is not None
-        value = f" for {contract.value}" if contract.value is not None else ""
-        level = {2: " coinched", 4: " surcoinched"}.get(contract.multiplier, "")
+        if contract.value == "decouverte":
+            taken = "belote découverte, no bidding"
+        else:
+            value = f" for {contract.value}" if contract.value is not None else ""
+            level = {2: " coinched", 4: " surcoinched"}.get(contract.multiplier, "")
+            taken = f"taken by {self.who(contract.taker)}{value}{level}"
         self.console.print(
             f"[bold]Trick {len(view.tricks) + 1}[/bold] · trump "
-            f"{self.trump_text(contract.trump)} (taken by {self.who(contract.taker)}{value}"
-            f"{level}) · {self.who(view.trick_leader)} "
+            f"{self.trump_text(contract.trump)} ({taken}) · {self.who(view.trick_leader)} "
             f"{'lead' if view.trick_leader == self.seat else 'leads'}"
         )
+
+    def side_name(self, side: int, taker: int) -> str:
+        """A side of the hand: NS / EW; with three players the taker's or the defenders'
+        (§12.1); with two the seat."""
+        if self.players == 4:
+            return TEAM_NAMES[side]
+        if self.players == 3:
+            return self.who(taker) if side == 0 else "the defenders"
+        return self.who(side)
 
     def show_table(self, view: PlayerView) -> None:
         if view.trick:
             on_table = ", ".join(
-                f"{self.who((view.trick_leader + i) & 3)} {self.name(c)}"
+                f"{self.who((view.trick_leader + i) % self.players)} {self.name(c)}"
                 for i, c in enumerate(view.trick)
             )
             self.console.print(f"On the table: {on_table}")
@@ -278,8 +379,9 @@ class TerminalGame:
             )
             result = rnd.play.declaration_result()
             if len(state.tricks) == 1 and result is not None and result.winner is not None:
+                side = self.side_name(result.winner, rnd.play.contract.taker)
                 self.console.print(
-                    f"  Declarations: {TEAM_NAMES[result.winner]} scores "
+                    f"  Declarations: {side} {'score' if side == 'You' else 'scores'} "
                     f"{result.points[result.winner]}"
                 )
 
@@ -292,6 +394,10 @@ class TerminalGame:
             rnd.call(call)
             self.console.print(f"{self.who(seat)}: {call}")
             return
+        if rnd.phase == DISCARD:
+            rnd.discard(bot.discard(view))
+            self.console.print(f"{self.who(seat)} takes the kitty and lays two cards aside")
+            return
         c = bot.play(view)
         if c not in view.legal:
             raise IllegalActionError(f"bot {bot.name} at {SEAT_NAMES[seat]} chose an illegal card")
@@ -302,20 +408,27 @@ class TerminalGame:
 
     def run(self) -> None:
         c = self.console
+        if self.players == 4:
+            company = f"partner {SEAT_WORDS[self.seat ^ 2]}"
+        else:
+            others = [SEAT_WORDS[s] for s in range(self.players) if s != self.seat]
+            company = "against " + " and ".join(others) + ", each for himself"
         c.print(f"[bold]belote[/bold] · {self.rules.profile} · target {self.rules.target} · "
-                f"you are {SEAT_WORDS[self.seat]}, partner {SEAT_WORDS[self.seat ^ 2]} "
+                f"you are {SEAT_WORDS[self.seat]}, {company} "
                 f"· bots: {self.bot_spec}")
         try:
             while not self.match.finished:
                 rnd = self.match.current or self.match.new_round()
                 self.header(rnd)
-                while rnd.phase in (BIDDING, PLAY):
+                while rnd.phase in (BIDDING, PLAY, DISCARD):
                     seat = rnd.current_player()
                     if rnd.phase == PLAY and rnd.play is not None and not rnd.play.state.trick:
                         self.trick_header(rnd.view(self.seat))
                     if seat == self.seat:
                         if rnd.phase == BIDDING:
                             self.human_call(rnd)
+                        elif rnd.phase == DISCARD:
+                            self.human_discard(rnd)
                         else:
                             self.human_card(rnd)
                     else:
@@ -334,6 +447,9 @@ class TerminalGame:
             return
         assert rnd.phase == OVER
         res = rnd.result()
+        if self.players != 4:
+            self.show_small_result(res)
+            return
         table = Table(title=f"Deal {self.match.deals}: {res.score.outcome}")
         table.add_column("")
         table.add_column("NS", justify="right")
@@ -349,7 +465,51 @@ class TerminalGame:
         if res.score.reserve:
             self.console.print(f"Litige: {res.score.reserve} points in reserve (§8.4).")
 
+    def show_small_result(self, res: HandResult) -> None:
+        """Three or two players (§12): the sides' points, then each seat's score."""
+        taker = res.contract.taker
+        sides = [self.side_name(i, taker) for i in (0, 1)]
+        if res.score.outcome == "counted":
+            title = f"Deal {self.match.deals}: each scores his own (belote découverte)"
+        else:
+            title = f"Deal {self.match.deals}: {res.score.outcome} ({self.who(taker)} took)"
+        table = Table(title=title)
+        table.add_column("")
+        for name in sides:
+            table.add_column(name, justify="right")
+        table.add_row("tricks", *(str(p) for p in res.trick_points))
+        table.add_row("declarations", *(str(p) for p in res.declarations.points))
+        table.add_row("belote", *(str(p) for p in res.belote_points))
+        self.console.print(table)
+        assert res.seats is not None
+        seats = Table(title="Scores")
+        seats.add_column("")
+        for s in range(self.players):
+            seats.add_column(self.who(s), justify="right")
+        seats.add_row("this deal", *(f"[bold]{p}[/bold]" for p in res.seats))
+        totals = self.match.seat_totals
+        seats.add_row("running total", *(str(totals[s] + res.seats[s])
+                                         for s in range(self.players)))
+        self.console.print(seats)
+        if res.score.reserve:
+            self.console.print(f"Litige: {res.score.reserve} points in reserve (§8.4).")
+
     def show_end(self) -> None:
+        if self.players != 4:
+            totals = self.match.seat_totals
+            line = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(totals))
+            winner_seat = self.match.winner
+            if winner_seat is None:
+                self.console.print(f"Game over: a draw ({line}).")
+            else:
+                if winner_seat == self.seat:
+                    self.console.print(f"[bold]Game over ({line}). You win![/bold]")
+                else:
+                    self.console.print(f"[bold]Game over: {self.who(winner_seat)} wins "
+                                       f"({line}). You lose.[/bold]")
+            if self.save_path.exists():
+                self.save_path.unlink()
+            return
         score = self.match.score
         winner = score.winner
         mine = self.seat & 1
@@ -376,19 +536,25 @@ def load_saved(path: Path) -> tuple[Match, int, str]:
     seat = "NESW".find(str(meta.get("seat", "")))
     if seat < 0:
         raise BeloteError(f"{str(path)!r}: bad seat {meta.get('seat')!r}")
-    return Match.from_json(data.get("match")), seat, str(meta.get("bots", "heuristic"))
+    match = Match.from_json(data.get("match"))
+    if seat >= match.players:
+        raise BeloteError(f"{str(path)!r}: bad seat {meta.get('seat')!r} for "
+                          f"{match.players} players")
+    return match, seat, str(meta.get("bots", "heuristic"))
 
 
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_command(
-        profile: Annotated[str, typer.Option(help="classic, moroccan, coinche or contree")] = (
-            "classic"),
+        profile: Annotated[str, typer.Option(
+            help="classic, moroccan, coinche or contree; classic-3p, classic-2p")] = "classic",
         bots: Annotated[str, typer.Option(help="the bots' strength: random, heuristic, pimc")] = (
             "heuristic"),
         target: Annotated[int | None, typer.Option(help="points to win (default: profile's)")] = (
             None),
-        seat: Annotated[str, typer.Option(help="your seat: N, E, S or W")] = "S",
+        seat: Annotated[str | None, typer.Option(
+            help="your seat: N, E, S or W (N, E, S with three; N, E with two); "
+            "default S, or N with two players")] = None,
         option: Annotated[list[str] | None, typer.Option(
             "--option", help="NAME=VALUE, any option of RULES.md")] = None,
         seed: Annotated[int | None, typer.Option(help="seed for the deals and the bots")] = None,
@@ -409,10 +575,15 @@ def register(app: typer.Typer) -> None:
                 if target is not None:
                     options["target"] = target
                 rules = make_rules(profile, options)
-                check_four_players(rules)
-                seat_no = "NESW".find(seat.strip().upper())
+                names = SEAT_NAMES[:rules.players]
+                if seat is None:
+                    seat = "S" if rules.players >= 3 else "N"
+                seat_no = names.find(seat.strip().upper())
                 if seat_no < 0 or len(seat.strip()) != 1:
-                    raise BeloteError(f"--seat: {seat!r} is not a seat (N, E, S or W)")
+                    raise BeloteError(
+                        f"--seat: {seat!r} is not a seat ({', '.join(names)})"
+                        + ("" if rules.players == 4 else f" of {rules.players} players")
+                    )
                 make_bot(bots)  # refuse an unknown bot before the game starts
                 bot_spec = bots
                 match = Match(rules, seed=seed)

@@ -1,4 +1,8 @@
-"""`belote simulate`: deal after deal between four bots at one table (CONTRACT.md)."""
+"""`belote simulate`: deal after deal between bots at one table (CONTRACT.md).
+
+Four bots (N E S W), or three (N E S) and two (N E) at the tables of RULES.md §12
+(profiles ``classic-3p``, ``classic-2p``), whose JSON is per seat (see
+:meth:`belote.bots.arena.SimulationResult.to_json`)."""
 
 from __future__ import annotations
 
@@ -24,11 +28,12 @@ from belote.errors import BeloteError, OptionError
 from belote.options import make_rules, parse_option_assignment
 
 BotsOpt = Annotated[
-    str,
+    str | None,
     typer.Option(
         "--bots",
         help="Bots at N,E,S,W, comma separated (random, heuristic, pimc, "
-        "pimc:worlds=40,seconds=0.5); one bot for all four seats, or two for NS and EW.",
+        "pimc:worlds=40,seconds=0.5); one bot for all four seats, or two for NS and EW. "
+        "Three players: N,E,S; two: N,E (or one for all). Default: random at every seat.",
     ),
 ]
 DealsOpt = Annotated[int, typer.Option("--deals", min=0, help="Number of deals to play.")]
@@ -46,13 +51,22 @@ NoProgressOpt = Annotated[
 ]
 
 
-def seat_specs(text: str) -> list[str]:
-    """The four seats' bot specs from ``--bots``: four, two (NS, EW) or one for all."""
+def seat_specs(text: str, players: int = 4) -> list[str]:
+    """The seats' bot specs from ``--bots``: four, two (NS, EW) or one for all; with
+    three or two players (§12), one a seat (N,E,S or N,E) or one for all."""
     specs = split_bot_specs(text)
     if any(not s for s in specs):
         raise OptionError(f"--bots: {text!r} has an empty bot name")
     if len(specs) == 1:
-        return specs * 4
+        return specs * players
+    if players != 4:
+        if len(specs) == players:
+            return specs
+        seats = ",".join("NESW"[:players])
+        raise OptionError(
+            f"--bots: {text!r} names {len(specs)} bots; {players} players: give {players} "
+            f"({seats}) or 1"
+        )
     if len(specs) == 2:
         return [specs[0], specs[1], specs[0], specs[1]]
     if len(specs) == 4:
@@ -65,6 +79,9 @@ def seat_specs(text: str) -> list[str]:
 def render(result: SimulationResult, profile: str, console: Console) -> None:
     """The human form: the score and what the contracts became."""
     out = result.to_json()
+    if result.players != 4:
+        render_small(result, out, profile, console)
+        return
     table = Table(
         title=f"{result.deals} deals ({profile}, seed {result.seed}) in {result.seconds:.1f} s"
     )
@@ -85,10 +102,34 @@ def render(result: SimulationResult, profile: str, console: Console) -> None:
     console.print(extra)
 
 
+def render_small(
+    result: SimulationResult, out: dict[str, Any], profile: str, console: Console
+) -> None:
+    """Three or two players (§12): one row a seat."""
+    table = Table(
+        title=f"{result.deals} deals ({profile}, {result.players} players, seed {result.seed}) "
+        f"in {result.seconds:.1f} s"
+    )
+    table.add_column("seat")
+    table.add_column("bot")
+    keys = ("score", "taken", "made", "failed", "capots")
+    for key in keys:
+        table.add_column(key, justify="right")
+    for seat, bot in out["bots"].items():
+        table.add_row(seat, bot, *(str(out[key][seat]) for key in keys))
+    console.print(table)
+    extra = f"all-passes: {result.all_passes}, litiges: {result.litiges}"
+    if result.counted:
+        extra += f", découverte deals: {result.counted}"
+    if result.reserve:
+        extra += f", reserve still open: {result.reserve}"
+    console.print(extra)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("simulate")
     def simulate_command(
-        bots: BotsOpt = "random,random,random,random",
+        bots: BotsOpt = None,
         deals: DealsOpt = 100,
         seed: SeedOpt = None,
         profile: ProfileOpt = "classic",
@@ -107,7 +148,7 @@ def register(app: typer.Typer) -> None:
                 key, value = parse_option_assignment(text)
                 options[key] = value
             rules = make_rules(profile, options)
-            specs = seat_specs(bots)
+            specs = seat_specs(bots or "random", rules.players)
             if json_mode or no_progress or not err.is_terminal:
                 result = simulate(rules, specs, deals, seed)
             else:

@@ -1,4 +1,7 @@
-"""`belote tournament`: bots against each other over duplicate boards (issue 5)."""
+"""`belote tournament`: bots against each other over duplicate boards (issue 5).
+
+Four players: each board twice, the teams swapped.  Three and two (RULES.md §12):
+each board once a seat, the seats rotated (see :mod:`belote.tournament`)."""
 
 from __future__ import annotations
 
@@ -20,7 +23,7 @@ from rich.table import Table
 
 from belote.cli.common import CommandError, dumps, fail
 from belote.errors import BeloteError
-from belote.options import parse_option_assignment
+from belote.options import make_rules, parse_option_assignment
 from belote.tournament import (
     Estimate,
     Record,
@@ -43,7 +46,8 @@ BotsOpt = Annotated[
 DealsOpt = Annotated[
     int | None,
     typer.Option("--deals", help="N deals per pairing, each played twice with the seats "
-                 "swapped (duplicate). The default mode: 100 deals."),
+                 "swapped (duplicate; with 3 or 2 players once a seat, the seats rotated). "
+                 "The default mode: 100 deals."),
 ]
 GamesOpt = Annotated[
     int | None,
@@ -100,10 +104,12 @@ def render(result: TournamentResult, console: Console) -> None:
     config = result.config
     games = config.mode == "games"
     setting = f"{config.profile}, seed {config.seed}"
+    players = make_rules(config.profile, config.options).players
+    replayed = ("each replayed with the teams swapped" if players == 4 else
+                f"each played {players} times with the seats rotated")
     if games:
         table = Table(
-            title=f"{config.boards} games per pairing, each replayed with the teams swapped "
-            f"on the same decks ({setting})",
+            title=f"{config.boards} games per pairing, {replayed} on the same decks ({setting})",
             show_edge=False,
         )
         table.add_column("pairing", no_wrap=True)
@@ -115,10 +121,13 @@ def render(result: TournamentResult, console: Console) -> None:
         console.print(table)
     table = Table(
         title="The deals of those games" if games else
-        f"{config.boards} deals per pairing, each played twice with the seats swapped "
-        f"({setting})",
+        f"{config.boards} deals per pairing, "
+        + ("each played twice with the seats swapped" if players == 4 else replayed)
+        + f" ({setting})",
         caption="first bot's side; margin: its points per deal over the second bot, ± 95%"
-        + ("" if games else "; a board: both tables of a deal"),
+        + ("" if players == 4 else " (a bot's points: the mean of its seats')")
+        + ("" if games else "; a board: " + ("both tables" if players == 4 else
+                                              "every table") + " of a deal"),
         show_edge=False,
     )
     table.add_column("pairing", no_wrap=True)

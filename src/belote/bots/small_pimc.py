@@ -1,0 +1,1013 @@
+"""PIMC for three and two players (RULES.md §12): knowledge, sampling, a solver, a player.
+
+The four-player PIMC bot (:mod:`belote.bots.pimc`) samples four hands of eight.
+At the small tables the hidden cards lie in other places, and this module knows
+them, deal by deal (profiles ``classic-3p`` and ``classic-2p``):
+
+- ``24_cards`` (§12.1): 24 cards, all in the three hands (the 7s and 8s are out of
+  the game); the taker holds the turned card (§3.4);
+- ``kitty``: 32 cards, ten a hand; the taker's two discards lie out of play (the
+  taker knows them; :class:`~belote.bots.base.DealMemory` remembers them for him);
+- ``six_each`` (three players) and ``stock`` (two): nine a hand; the turned card
+  and the bergère stay face up on the table; the rest (3 or 12 cards) lies out;
+- ``decouverte`` (§12.2): each seat's face-up cards are seen by both; the
+  face-down cards are unknown to both players, one under each face-up card
+  that still covers one.
+
+:func:`small_knowledge` reads a :class:`~belote.round.PlayerView` into a
+:class:`SmallKnowledge`: the cards each seat holds now, those known in a hand
+(the turned card, belote said, declarations shown at trick 2, §7.6–§7.7), the
+cards each seat cannot hold (voids revealed by the play, found with the engine's
+own legal-move rule as in :mod:`belote.bots.sampling`: a card ``x`` is ruled out
+for the player of ``c`` when ``c`` is not legal from the hand ``{c, x}``), and
+how many unknown cards lie out of play.  :class:`SmallSampler` deals the
+unknown cards uniformly among all deals consistent with it, without rejection
+(cards grouped by the places that may hold them, a dynamic program counting the
+deals per split).
+
+:func:`solve_small` is a double-dummy solver for 2 or 3 seats: fail-soft
+alpha-beta on side 0's card points (the taker's side; seat N with two players),
+a transposition table at trick boundaries, belote découverte's face-down cards
+turned up as the cards above them are played, and a node budget that raises
+:class:`belote.solver.SearchLimitError`.  :func:`minimax_small` is the plain
+search that checks it.
+
+:class:`SmallPimc` plays a card by averaging, over sampled worlds, the hand's
+score difference for its side (§8 and §12: made, failed, litige, capot, the
+trick total of a deal that leaves cards out) given each world's solved value.
+It bids, and lays the kitty aside, as the heuristic bot does (sampling a bid
+would need a full-deal solve per world and per trump).
+"""
+
+from __future__ import annotations
+
+import random
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import factorial
+from typing import Any, ClassVar, Final
+
+from belote.bots.base import (
+    BaseBot,
+    Bot,
+    BotSetting,
+    DealMemory,
+    legal_cards,
+    played_by,
+)
+from belote.cards import (
+    ALL_CARDS,
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    Card,
+    CardMask,
+    TrumpMode,
+    mask_of,
+    order_table,
+    scan_forward,
+)
+from belote.deal import new_deck
+from belote.declarations import CARRE, best_announcement
+from belote.errors import BeloteError
+from belote.hand import DECOUVERTE
+from belote.options import Rules
+from belote.play import SEAT_NAMES, PlayState, card_points
+from belote.round import PLAY, PlayerView
+from belote.scoring import HandEntry, score_hand
+
+__all__ = [
+    "SmallKnowledge",
+    "SmallPimc",
+    "SmallPimcBot",
+    "SmallSampler",
+    "SmallScorer",
+    "SmallSolveResult",
+    "SmallViewError",
+    "SmallWorld",
+    "forbidden_after_small",
+    "minimax_small",
+    "relax_small",
+    "small_knowledge",
+    "solve_small",
+    "world_state",
+]
+
+_INF: Final = 1 << 20
+
+
+class SmallViewError(BeloteError):
+    """No deal of the hidden cards agrees with what a seat knows (a view contradicting
+    itself, or one that is not in the card play of a small table)."""
+
+
+# --- knowledge --------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SmallKnowledge:
+    """What one seat knows of the hidden cards now, at a table of two or three (§12).
+
+    ``sizes[s]`` is the number of cards seat ``s`` holds now (face-up cards in
+    découverte); ``known[s]`` the cards known in that hand; ``forbidden[s]`` the
+    cards it cannot hold; ``unknown`` the cards still to place, in the other hands
+    or out of play; ``out`` how many of them lie out of play (the kitty discards,
+    the stock, the face-down cards of découverte).  Découverte only: ``under[s]``
+    face-down cards are still under seat ``s``'s face-up cards, and ``covering[s]``
+    are the face-up cards (on the table too) that cover them, when remembered.
+    """
+
+    seat: int
+    players: int
+    mode: str
+    trump: TrumpMode
+    sizes: tuple[int, ...]
+    known: tuple[CardMask, ...]
+    forbidden: tuple[CardMask, ...]
+    unknown: CardMask
+    out: int
+    under: tuple[int, ...] = ()
+    covering: tuple[CardMask, ...] | None = None
+    on_table: tuple[CardMask, ...] = ()
+
+    def need(self, seat: int) -> int:
+        """How many unknown cards ``seat`` holds."""
+        return self.sizes[seat] - self.known[seat].bit_count()
+
+    def possible(self, seat: int) -> CardMask:
+        """Cards ``seat`` may hold now as far as the seat knows."""
+        if seat == self.seat:
+            return self.known[seat]
+        return (self.unknown | self.known[seat]) & ~self.forbidden[seat]
+
+    def others(self) -> CardMask:
+        """Cards not the seat's own, still held by another seat or out of play."""
+        m = self.unknown
+        for s in range(self.players):
+            if s != self.seat:
+                m |= self.known[s]
+        return m
+
+    def allows(self, world: SmallWorld) -> bool:
+        """Whether ``world`` (every hand now, the cards out of play) agrees with this."""
+        seen = 0
+        for s in range(self.players):
+            h = world.hands[s]
+            if h.bit_count() != self.sizes[s] or h & seen:
+                return False
+            if h & self.known[s] != self.known[s] or h & self.forbidden[s]:
+                return False
+            if s != self.seat and h & ~(self.known[s] | self.unknown):
+                return False
+            seen |= h
+        if world.out & seen or world.out & ~self.unknown or world.out.bit_count() != self.out:
+            return False
+        if self.mode == DECOUVERTE:
+            for s in range(self.players):
+                cover = world.covering[s] if world.covering else 0
+                if cover.bit_count() != self.under[s]:
+                    return False
+                if cover & ~(world.hands[s] | self.on_table[s]):
+                    return False
+                if self.covering is not None and cover != self.covering[s]:
+                    return False
+            keys = mask_of(world.beneath)
+            covered = 0
+            for m in world.covering:
+                covered |= m
+            return keys == covered and mask_of(world.beneath.values()) == self.unknown
+        return True
+
+
+def _teams(players: int, taker: int) -> tuple[int, ...]:
+    if players == 3:
+        return tuple(0 if s == taker else 1 for s in range(3))
+    if players == 2:
+        return (0, 1)
+    return (0, 1, 0, 1)
+
+
+def forbidden_after_small(
+    rules: Rules,
+    trump: TrumpMode,
+    teams: Sequence[int],
+    leader: int,
+    before: Sequence[Card],
+    c: Card,
+    candidates: CardMask = ALL_CARDS,
+) -> CardMask:
+    """The cards among ``candidates`` that the player of ``c`` cannot have held.
+
+    ``before``: the cards of the trick already played from ``leader``; ``c`` the
+    next card; ``teams`` each seat's side (2 or 3 seats: nobody is a partner at
+    the table, §12.1).  ``x`` is returned when ``c`` is not legal from the hand
+    ``{c, x}`` (RULES.md §6 with the table's options, by the engine's own rule).
+    """
+    if not before:
+        return 0
+    n = len(teams)
+    state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=teams)
+    for i, b in enumerate(before):
+        state.hands[(leader + i) % n] = 1 << b
+        state.push(b)
+    seat = state.turn
+    bit = 1 << c
+    out = 0
+    on_table = mask_of(before)
+    for x in scan_forward(candidates & ~bit & ~on_table):
+        state.hands[seat] = bit | (1 << x)
+        if not state.legal_mask() & bit:
+            out |= 1 << x
+    return out
+
+
+def _mode(view: PlayerView) -> str:
+    r = view.rules
+    if r.players == 3:
+        return r.three_deal
+    return r.two_deal
+
+
+def small_knowledge(
+    view: PlayerView, memory: DealMemory | None = None, voids: bool = True
+) -> SmallKnowledge:
+    """What ``view.seat`` knows of every hand now (card play of a two- or three-player
+    deal, §12).  ``memory`` supplies what the seat saw earlier (its kitty discard,
+    découverte's face-up cards as dealt); ``voids`` false leaves out the voids
+    revealed by the play (§6).  Raises :class:`SmallViewError` on a view that
+    contradicts itself."""
+    n = view.rules.players
+    if view.phase != PLAY or view.contract is None or n not in (2, 3):
+        raise SmallViewError(
+            f"seat {SEAT_NAMES[view.seat]}: no small-table card play to read "
+            f"(phase {view.phase!r}, {n} players)"
+        )
+    mode = _mode(view)
+    seat, trump = view.seat, view.contract.trump
+    by_seat = played_by(view)
+    played = 0
+    for m in by_seat:
+        played |= m
+    if mode == DECOUVERTE:
+        return _decouverte_knowledge(view, memory, by_seat, played)
+    total = view.hand.bit_count() + by_seat[seat].bit_count()
+    sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
+    known = [0] * n
+    known[seat] = view.hand
+    taker = view.contract.taker
+    turned = view.turned
+    if mode == "24_cards" and turned is not None and taker != seat and not played >> turned & 1:
+        known[taker] |= 1 << turned  # §3.4: the taker receives the turned card
+    for s in range(n):
+        if s != seat:
+            for d in view.shown[s]:
+                known[s] |= d.cards & ~played  # §7.6
+    for s, c in view.belote_cards:
+        other = c ^ (KING ^ QUEEN)  # §7.7
+        if s != seat and not played >> other & 1:
+            known[s] |= 1 << other
+    deck = mask_of(new_deck(n, view.rules.three_deal))
+    mine_aside = memory.discards(view) if memory is not None and seat == taker else None
+    placed = 0
+    for m in known:
+        placed |= m
+    hidden = deck & ~played & ~view.public & ~placed & ~(mine_aside or 0)
+    unknown = hidden
+    out = (unknown | (placed & ~view.hand)).bit_count() - sum(
+        sizes[s] for s in range(n) if s != seat
+    )
+    teams = _teams(n, taker)
+    forbidden = [0] * n
+    if voids:
+        tricks = [(t.leader, t.cards) for t in view.tricks]
+        if view.trick:
+            tricks.append((view.trick_leader, view.trick))
+        for leader, cards in tricks:
+            led = cards[0] >> 3
+            for i in range(1, len(cards)):
+                p = (leader + i) % n
+                c = cards[i]
+                if p == seat or (c >> 3 == led and led != trump and trump != ALL_TRUMP):
+                    continue  # §6.1: following a plain suit reveals nothing
+                forbidden[p] |= forbidden_after_small(
+                    view.rules, trump, teams, leader, cards[:i], c, unknown | known[p]
+                )
+    for s in range(n):
+        if s != seat:
+            forbidden[s] |= ALL_CARDS & ~(unknown | known[s])
+    k = SmallKnowledge(
+        seat=seat, players=n, mode=mode, trump=trump, sizes=sizes, known=tuple(known),
+        forbidden=tuple(forbidden), unknown=unknown, out=out,
+    )
+    _check(k, view)
+    return k
+
+
+def _decouverte_knowledge(
+    view: PlayerView, memory: DealMemory | None, by_seat: list[CardMask], played: CardMask
+) -> SmallKnowledge:
+    """§12.2: both face-up sets are seen; the face-down cards are unknown to both."""
+    assert view.contract is not None
+    seat = view.seat
+    other = 1 - seat
+    hands = [0, 0]
+    hands[seat] = view.hand
+    hands[other] = view.public
+    seen = [hands[s] | by_seat[s] for s in range(2)]
+    under = tuple(16 - seen[s].bit_count() for s in range(2))
+    unknown = ALL_CARDS & ~seen[0] & ~seen[1]
+    covering: tuple[CardMask, ...] | None = None
+    tops = memory.tops(view) if memory is not None else None
+    if tops is not None:
+        done = [0, 0]
+        for t in view.tricks:
+            for i, c in enumerate(t.cards):
+                done[(t.leader + i) % 2] |= 1 << c
+        cover = tuple(tops[s] & ~done[s] for s in range(2))
+        if all(cover[s].bit_count() == under[s] for s in range(2)):
+            covering = cover
+    on_table = [0, 0]
+    for i, c in enumerate(view.trick):
+        on_table[(view.trick_leader + i) % 2] |= 1 << c
+    k = SmallKnowledge(
+        seat=seat, players=2, mode=DECOUVERTE, trump=view.contract.trump,
+        sizes=(hands[0].bit_count(), hands[1].bit_count()), known=(hands[0], hands[1]),
+        forbidden=(ALL_CARDS & ~hands[0], ALL_CARDS & ~hands[1]), unknown=unknown,
+        out=unknown.bit_count(), under=under, covering=covering,
+        on_table=(on_table[0], on_table[1]),
+    )
+    if min(under) < 0 or sum(under) != unknown.bit_count():
+        raise SmallViewError(f"seat {SEAT_NAMES[seat]}: the face-down cards do not add up")
+    return k
+
+
+def _check(k: SmallKnowledge, view: PlayerView) -> None:
+    where = f"seat {SEAT_NAMES[view.seat]}, trick {len(view.tricks) + 1}"
+    seen = 0
+    for s in range(k.players):
+        if k.known[s] & seen:
+            raise SmallViewError(f"{where}: a card is known in two hands")
+        seen |= k.known[s]
+        if s != k.seat and k.known[s] & k.forbidden[s]:
+            raise SmallViewError(f"{where}: {SEAT_NAMES[s]} holds a card it cannot hold")
+        if k.need(s) < 0:
+            raise SmallViewError(f"{where}: {SEAT_NAMES[s]} is known to hold too many cards")
+    if k.need(k.seat) != 0 or k.out < 0:
+        raise SmallViewError(f"{where}: the cards do not add up")
+
+
+def relax_small(k: SmallKnowledge) -> SmallKnowledge:
+    """The same knowledge without the voids (a fallback when no deal fits)."""
+    forbidden = tuple(
+        0 if s == k.seat else ALL_CARDS & ~(k.unknown | k.known[s]) for s in range(k.players)
+    )
+    return SmallKnowledge(
+        k.seat, k.players, k.mode, k.trump, k.sizes, k.known, forbidden, k.unknown, k.out,
+        k.under, k.covering, k.on_table,
+    )
+
+
+# --- worlds and their sampling --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SmallWorld:
+    """One deal of the hidden cards: every hand now, the cards out of play, and in
+    belote découverte the face-down card under each face-up card still covering one."""
+
+    hands: tuple[CardMask, ...]
+    out: CardMask = 0
+    beneath: dict[Card, Card] = field(default_factory=dict)
+    covering: tuple[CardMask, ...] = ()
+
+
+def _splits(k: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Ways to put ``k`` cards into ``len(caps)`` places, place ``i`` at most ``caps[i]``."""
+    if len(caps) == 1:
+        if k <= caps[0]:
+            yield (k,)
+        return
+    for first in range(min(k, caps[0]) + 1):
+        for rest in _splits(k - first, caps[1:]):
+            yield (first, *rest)
+
+
+def _multinomial(parts: Sequence[int]) -> int:
+    out = factorial(sum(parts))
+    for p in parts:
+        out //= factorial(p)
+    return out
+
+
+class SmallSampler:
+    """Uniform, rejection-free deals of the unknown cards consistent with a
+    :class:`SmallKnowledge`: into the other hands and the place out of play (or,
+    in découverte, under the covering face-up cards)."""
+
+    def __init__(self, knowledge: SmallKnowledge) -> None:
+        self.knowledge = k = knowledge
+        self.others = tuple(s for s in range(k.players) if s != k.seat)
+        places = len(self.others) + 1  # the last place: out of play
+        groups: dict[tuple[int, ...], list[Card]] = {}
+        for c in scan_forward(k.unknown):
+            seats = [i for i, s in enumerate(self.others) if not k.forbidden[s] >> c & 1]
+            allowed = (*seats, places - 1)
+            groups.setdefault(allowed, []).append(c)
+        self.groups = sorted(groups.items())
+        if k.mode == DECOUVERTE:
+            self.needs = tuple([0] * len(self.others) + [k.out])
+        else:
+            self.needs = tuple([k.need(s) for s in self.others] + [k.out])
+        self._ways = lru_cache(maxsize=None)(self._count)
+
+    def _count(self, i: int, needs: tuple[int, ...]) -> int:
+        if i == len(self.groups):
+            return 0 if any(needs) else 1
+        places, cards = self.groups[i]
+        total = 0
+        for split in _splits(len(cards), [needs[p] for p in places]):
+            rest = list(needs)
+            for p, m in zip(places, split, strict=True):
+                rest[p] -= m
+            sub = self._ways(i + 1, tuple(rest))
+            if sub:
+                total += _multinomial(split) * sub
+        return total
+
+    def count(self) -> int:
+        """The number of deals consistent with the knowledge (face-down placement in
+        découverte not counted: every placement is equally likely)."""
+        return self._ways(0, self.needs)
+
+    def sample(self, rng: random.Random) -> SmallWorld:
+        """One deal drawn uniformly."""
+        k = self.knowledge
+        if self.count() == 0:
+            raise SmallViewError(f"seat {SEAT_NAMES[k.seat]}: no deal fits what it knows")
+        hands = list(k.known)
+        out = 0
+        needs = list(self.needs)
+        last = len(self.others)
+        for i, (places, cards) in enumerate(self.groups):
+            r = rng.randrange(self._ways(i, tuple(needs)))
+            chosen: tuple[int, ...] | None = None
+            for split in _splits(len(cards), [needs[p] for p in places]):
+                rest = list(needs)
+                for p, m in zip(places, split, strict=True):
+                    rest[p] -= m
+                w = _multinomial(split) * self._ways(i + 1, tuple(rest))
+                if r < w:
+                    chosen, needs = split, rest
+                    break
+                r -= w
+            assert chosen is not None
+            pool = list(cards)
+            rng.shuffle(pool)
+            pos = 0
+            for p, m in zip(places, chosen, strict=True):
+                for c in pool[pos:pos + m]:
+                    if p == last:
+                        out |= 1 << c
+                    else:
+                        hands[self.others[p]] |= 1 << c
+                pos += m
+        if k.mode != DECOUVERTE:
+            return SmallWorld(tuple(hands), out)
+        return self._under(rng, hands, out)
+
+    def _under(self, rng: random.Random, hands: list[CardMask], out: CardMask) -> SmallWorld:
+        """Découverte: the face-down cards under the covering cards (remembered, or drawn
+        among the face-up cards and those on the table when not)."""
+        k = self.knowledge
+        if k.covering is not None:
+            covering = k.covering
+        else:
+            picked = []
+            for s in range(2):
+                candidates = hands[s] | k.on_table[s]
+                pool = sorted(scan_forward(candidates))
+                picked.append(mask_of(rng.sample(pool, k.under[s])))
+            covering = (picked[0], picked[1])
+        hidden = list(scan_forward(out))
+        rng.shuffle(hidden)
+        beneath: dict[Card, Card] = {}
+        pos = 0
+        for s in range(2):
+            for c in scan_forward(covering[s]):
+                beneath[c] = hidden[pos]
+                pos += 1
+        return SmallWorld(tuple(hands), out, beneath, covering)
+
+
+def world_state(view: PlayerView, world: SmallWorld) -> PlayState:
+    """The position of ``view`` in ``world`` (every hand now), ready to solve: the
+    cards of the current trick given back to their players and played again."""
+    assert view.contract is not None
+    n = view.rules.players
+    full = list(world.hands)
+    for i, c in enumerate(view.trick):
+        full[(view.trick_leader + i) % n] |= 1 << c
+    teams = _teams(n, view.contract.taker)
+    won = [0, 0]
+    for t in view.tricks:
+        won[teams[t.winner]] += 1
+    if view.contract.value == DECOUVERTE:
+        total = 16
+    else:
+        total = view.hand.bit_count() + played_by(view)[view.seat].bit_count()
+    state = PlayState(
+        view.rules, view.contract.trump, full, view.trick_leader,
+        tricks_left=total - len(view.tricks), tricks_won=(won[0], won[1]), teams=teams,
+    )
+    for c in view.trick:
+        state.push(c)
+    return state
+
+
+# --- the double-dummy solver -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SmallSolveResult:
+    """The double-dummy value of a small-table position: side 0's points from the
+    remaining tricks (cards on the current trick included, last-trick bonus
+    included), after each legal card in ``moves``, and the positions searched."""
+
+    value: int
+    moves: dict[Card, int]
+    nodes: int
+
+
+class _Search:
+    """One solve over a :class:`PlayState` with 2 or 3 seats (pushed and popped in
+    place, left as it was), découverte's face-down cards turned up at each trick's
+    end."""
+
+    def __init__(
+        self, state: PlayState, beneath: dict[Card, Card] | None, max_nodes: int | None
+    ) -> None:
+        self.s = state
+        self.n = state.players
+        self.beneath = dict(beneath or {})
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.sides = tuple(state.team(p) for p in range(self.n))
+        self.order = order_table(state.trump)
+        self.points = card_points(state.rules, state.trump)
+        self.revealed: list[tuple[tuple[int, Card], ...]] = []
+
+    def push(self, c: Card) -> None:
+        s = self.s
+        before = len(s.tricks)
+        s.push(c)
+        if self.beneath:
+            out: tuple[tuple[int, Card], ...] = ()
+            if len(s.tricks) > before:
+                t = s.tricks[-1]
+                shown = []
+                for i, x in enumerate(t.cards):
+                    u = self.beneath.get(x)
+                    if u is not None:
+                        p = (t.leader + i) % self.n
+                        s.hands[p] |= 1 << u
+                        shown.append((p, u))
+                out = tuple(shown)
+            self.revealed.append(out)
+
+    def pop(self) -> None:
+        if self.beneath:
+            for p, u in self.revealed.pop():
+                self.s.hands[p] &= ~(1 << u)
+        self.s.pop()
+
+    def ordered(self, moves: CardMask) -> list[Card]:
+        """Cards to try, best first by a rule of thumb (only the speed depends on it)."""
+        s = self.s
+        order, points = self.order, self.points
+        cards = list(scan_forward(moves))
+        if not s.trick:
+            return sorted(cards, key=lambda c: (-order[c] - 8 * (c >> 3 == s.trump), -points[c]))
+        master, mseat = s.master()
+        trump = s.trump
+        friend = self.sides[mseat] == self.sides[s.turn]
+
+        def key(c: Card) -> tuple[int, int]:
+            same = (c >> 3) == (master >> 3)
+            wins = order[c] > order[master] if same else (c >> 3) == trump
+            if friend:
+                return (0, -points[c]) if not wins else (1, order[c])
+            return (0, order[c]) if wins else (1, points[c])
+
+        return sorted(cards, key=key)
+
+    def search(self, alpha: int, beta: int) -> int:
+        s = self.s
+        if s.tricks_left == 0:
+            return 0
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            from belote.solver import SearchLimitError
+
+            raise SearchLimitError(self.nodes)
+        key: tuple[int, ...] | None = None
+        if not s.trick:
+            flags = (s.tricks_won[0] > 0) | (s.tricks_won[1] > 0) << 1
+            key = (*s.hands, s.leader, flags)
+            entry = self.tt.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha or lo == hi:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        maximise = self.sides[s.turn] == 0
+        best = -_INF if maximise else _INF
+        a, b = alpha, beta
+        for c in self.ordered(s.legal_mask()):
+            before = s.trick_points[0]
+            self.push(c)
+            gained = s.trick_points[0] - before
+            v = gained + self.search(a - gained, b - gained)
+            self.pop()
+            if maximise:
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if key is not None:
+            lo, hi = self.tt.get(key, (-_INF, _INF))
+            if best <= alpha:
+                hi = min(hi, best)
+            elif best >= beta:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.tt[key] = (lo, hi)
+        return best
+
+
+def solve_small(
+    state: PlayState,
+    beneath: dict[Card, Card] | None = None,
+    moves: bool = True,
+    max_nodes: int | None = None,
+) -> SmallSolveResult:
+    """The double-dummy value of a 2- or 3-seat position: the card points side 0 takes
+    from the remaining tricks (the cards on the current trick count for whoever wins
+    it; the last trick's bonus, 10, or 100 when a side holds every trick), side 0
+    maximising and side 1 minimising.  ``beneath`` maps each face-up card of belote
+    découverte still covering a face-down card to that card (§12.2).  ``moves``: also
+    the exact value after each legal card.  ``max_nodes``: raise
+    :class:`belote.solver.SearchLimitError` past that many positions.
+
+    ``state`` is left as it was.
+    """
+    if state.players not in (2, 3):
+        raise ValueError(f"solve_small: {state.players} seats; use belote.solver for four")
+    search = _Search(state, beneath, max_nodes)
+    values: dict[Card, int] = {}
+    if state.is_over():
+        return SmallSolveResult(0, values, 0)
+    if not moves:
+        value = search.search(-_INF, _INF)
+        return SmallSolveResult(value, values, search.nodes)
+    maximise = search.sides[state.turn] == 0
+    for c in search.ordered(state.legal_mask()):
+        before = state.trick_points[0]
+        search.push(c)
+        gained = state.trick_points[0] - before
+        values[c] = gained + search.search(-_INF, _INF)
+        search.pop()
+    value = max(values.values()) if maximise else min(values.values())
+    return SmallSolveResult(value, values, search.nodes)
+
+
+def minimax_small(state: PlayState, beneath: dict[Card, Card] | None = None) -> int:
+    """The value of :func:`solve_small` by full minimax, no pruning (slow; for checks)."""
+    s = state.copy()
+    n = s.players
+    under = dict(beneath or {})
+    start = s.trick_points[0]
+
+    def value() -> int:
+        if s.is_over():
+            return s.trick_points[0] - start
+        results = []
+        for c in s.legal_cards():
+            done = len(s.tricks)
+            s.push(c)
+            shown: list[tuple[int, Card]] = []
+            if len(s.tricks) > done:
+                t = s.tricks[-1]
+                for i, x in enumerate(t.cards):
+                    if x in under:
+                        shown.append(((t.leader + i) % n, under[x]))
+                        s.hands[(t.leader + i) % n] |= 1 << under[x]
+            results.append(value())
+            for p, u in shown:
+                s.hands[p] &= ~(1 << u)
+            s.pop()
+        return max(results) if s.team(s.turn) == 0 else min(results)
+
+    return value()
+
+
+# --- the player -------------------------------------------------------------------------
+
+
+def _declarations(view: PlayerView, teams: Sequence[int]) -> tuple[int, int]:
+    """Declaration points per side: the comparison once trick 2 has started (§7.4);
+    before, the seat's own combinations against what the others announced (their kind
+    and height only, §7.4), a tie going to nobody.  None in découverte (§12.2)."""
+    if view.declaration_result is not None:
+        return view.declaration_result.points
+    assert view.contract is not None
+    if not view.rules.declarations or view.contract.value == DECOUVERTE:
+        return (0, 0)
+    seat = view.seat
+    mine = view.my_declarations
+    if mine is None:
+        start = view.hand | played_by(view)[seat]
+        mine = tuple(best_announcement(start, view.rules, view.contract.trump))
+    keyed: list[list[tuple[tuple[int, ...], int]]] = [[], []]
+    for d in mine:
+        keyed[teams[seat]].append(((d.points, d.kind == CARRE, d.rank), d.points))
+    for other, said in enumerate(view.announced):
+        if other == seat or said is None:
+            continue
+        for a in said:
+            keyed[teams[other]].append(((a.points, a.kind == CARRE, a.rank), a.points))
+    best = [max((k for k, _ in side), default=None) for side in keyed]
+    if best[0] is None and best[1] is None:
+        return (0, 0)
+    if best[1] is None or (best[0] is not None and best[0] > best[1]):
+        winner = 0
+    elif best[0] is None or best[1] > best[0]:
+        winner = 1
+    else:
+        return (0, 0)
+    points = [0, 0]
+    points[winner] = sum(p for _, p in keyed[winner])
+    return (points[0], points[1])
+
+
+class SmallScorer:
+    """The hand's score difference for the seat's side in a world, from side 0's value
+    of the remaining tricks (RULES.md §8 with §12's trick totals)."""
+
+    def __init__(self, view: PlayerView, memory: DealMemory | None = None) -> None:
+        assert view.contract is not None
+        self.view = view
+        self.rules = view.rules
+        self.contract = view.contract
+        self.players = n = view.rules.players
+        self.teams = _teams(n, view.contract.taker)
+        self.side = self.teams[view.seat]
+        self.trump = view.contract.trump
+        self.points = card_points(view.rules, self.trump)
+        self.mode = _mode(view)
+        self.past = [0, 0]
+        self.past_tricks = [0, 0]
+        for t in view.tricks:
+            self.past[self.teams[t.winner]] += t.points
+            self.past_tricks[self.teams[t.winner]] += 1
+        self.by_seat = played_by(view)
+        self.played = 0
+        for m in self.by_seat:
+            self.played |= m
+        self.declarations = _declarations(view, self.teams)
+        self.my_discards = memory.discards(view) if memory is not None else None
+
+    def belote(self, world: SmallWorld) -> tuple[int, int]:
+        """Belote points per side in this world: said already, or trump K+Q held."""
+        if self.trump == NO_TRUMP:
+            return (0, 0)
+        said = {(s, c >> 3) for s, c in self.view.belote_cards}
+        points = [0, 0]
+        suits = range(4) if self.trump == ALL_TRUMP else (self.trump,)
+        under = [0] * self.players
+        for c, u in world.beneath.items():
+            for s in range(self.players):
+                if world.covering and world.covering[s] >> c & 1:
+                    under[s] |= 1 << u
+        for suit in suits:
+            k, q = suit * 8 + KING, suit * 8 + QUEEN
+            for seat in range(self.players):
+                start = world.hands[seat] | self.by_seat[seat] | under[seat]
+                if start >> k & 1 and start >> q & 1 and (
+                    (seat, suit) in said or not self.by_seat[seat] & (1 << k | 1 << q)
+                ):
+                    points[self.teams[seat]] += 20
+        return (points[0], points[1])
+
+    def utility(self, value: int, world: SmallWorld) -> float:
+        """The seat's side's score minus the other side's, for side 0's ``value`` of the
+        remaining tricks in ``world`` (with its own trick points / 1000 as a tie-break)."""
+        pts = self.points
+        in_hands = self.played
+        for h in world.hands:
+            in_hands |= h
+        for u in world.beneath.values():
+            in_hands |= 1 << u
+        cards = sum(pts[c] for c in scan_forward(in_hands))
+        final0 = self.past[0] + value
+        capot: int | None = None
+        if self.past_tricks[1] == 0 and final0 > cards + 10:
+            capot, tp = 0, [final0, 0]
+        elif self.past_tricks[0] == 0 and final0 == 0:
+            capot, tp = 1, [0, cards + 100]
+        else:
+            tp = [final0, cards + 10 - final0]
+        belote = self.belote(world)
+        me, other = self.side, 1 - self.side
+        if self.contract.value == DECOUVERTE:
+            return float(tp[me] + belote[me] - tp[other] - belote[other])
+        in_play: int | None = None
+        if self.mode in ("six_each", "stock"):
+            in_play = cards + 10
+        elif self.mode == "kitty":
+            aside = self.my_discards if self.my_discards is not None else world.out
+            extra = sum(pts[c] for c in scan_forward(aside))
+            if capot == 1:
+                tp = [0, 252]
+            else:
+                tp[0] += extra  # §12.1: the discards count in the taker's tricks
+        entry = HandEntry(
+            taker=self.contract.team, trick_points=(tp[0], tp[1]), capot=capot,
+            declarations=self.declarations, belote=belote, trump=self.trump,
+            reserve=self.view.reserve, in_play=in_play,
+        )
+        own = tp[me]
+        try:
+            score = score_hand(self.rules, entry).score
+        except BeloteError:
+            return float(own)
+        return score[me] - score[other] + own / 1000
+
+
+class SmallPimc:
+    """Perfect-information Monte Carlo card play at a table of two or three (§12).
+
+    For a card decision it samples ``worlds`` deals of the hidden cards
+    (:class:`SmallSampler`), solves each double-dummy (:func:`solve_small`) and plays
+    the card with the best average :class:`SmallScorer` utility (``objective`` =
+    ``score``) or card points (``points``).  Earlier than ``tricks`` tricks from the
+    end it plays as the heuristic bot; it stops adding worlds past ``nodes``
+    positions once ``min_worlds`` are solved, and never searches past twice
+    ``nodes`` for one card.  Calls and the kitty discard are the heuristic bot's.
+    """
+
+    SETTINGS: Final = {
+        "worlds": BotSetting(int, 16, "worlds solved per card at most", 1),
+        "tricks": BotSetting(int, 7, "search from this many tricks left (earlier: heuristic)", 1),
+        "nodes": BotSetting(int, 100_000, "stop adding worlds past this many solver nodes", 1),
+        "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
+        "objective": BotSetting(str, "score", "score or points", choices=("score", "points")),
+    }
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        memory: DealMemory | None = None,
+        fallback: Bot | None = None,
+        **settings: Any,
+    ) -> None:
+        values = {k: s.default for k, s in self.SETTINGS.items()}
+        for key, value in settings.items():
+            if key not in self.SETTINGS:
+                raise BeloteError(f"SmallPimc: unknown setting {key!r}")
+            values[key] = value
+        self.settings: dict[str, Any] = values
+        self.rng = random.Random(seed)
+        self.memory = memory if memory is not None else DealMemory()
+        if fallback is None:
+            from belote.bots.heuristic import HeuristicBot
+
+            fallback = HeuristicBot(seed)
+        self.fallback: Bot = fallback
+        self.last_worlds = 0
+        self.last_nodes = 0
+        self.last_values: dict[Card, float] = {}
+
+    @classmethod
+    def for_bot(cls, bot: BaseBot) -> SmallPimc:
+        """The small-table player of a PIMC bot: same seed, same settings (those that
+        apply), the bot's memory; made once per bot."""
+        got = _FOR_BOT.get(bot)
+        if got is None:
+            settings = {k: v for k, v in bot.settings.items() if k in cls.SETTINGS}
+            heuristic = getattr(bot, "heuristic", None)
+            got = cls(bot.seed, bot.memory, heuristic, **settings)
+            _FOR_BOT[bot] = got
+        return got
+
+    def call(self, view: PlayerView) -> str:
+        return self.fallback.call(view)
+
+    def play(self, view: PlayerView) -> Card:
+        legal = legal_cards(view)
+        self.last_worlds = self.last_nodes = 0
+        self.last_values = {}
+        self.memory.note_tops(view)
+        if len(legal) == 1:
+            return legal[0]
+        assert view.contract is not None
+        if view.contract.value == DECOUVERTE:
+            total = 16
+        else:
+            total = view.hand.bit_count() + played_by(view)[view.seat].bit_count()
+        if total - len(view.tricks) > self.settings["tricks"]:
+            return self.fallback.play(view)
+        values = self.evaluate(view)
+        if not values:
+            return self.fallback.play(view)
+        return max(legal, key=lambda c: (values.get(c, float("-inf")), -c))
+
+    def sampler(self, view: PlayerView) -> SmallSampler | None:
+        """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
+        try:
+            knowledge = small_knowledge(view, self.memory)
+        except SmallViewError:  # pragma: no cover - a view contradicting itself
+            try:
+                knowledge = small_knowledge(view, self.memory, voids=False)
+            except SmallViewError:
+                return None
+        sampler = SmallSampler(knowledge)
+        if sampler.count() == 0:
+            sampler = SmallSampler(relax_small(knowledge))
+            if sampler.count() == 0:
+                return None
+        return sampler
+
+    def evaluate(self, view: PlayerView) -> dict[Card, float]:
+        """The average value of each legal card over the sampled worlds (higher is better)."""
+        from belote.solver import SearchLimitError
+
+        sampler = self.sampler(view)
+        if sampler is None:
+            return {}
+        settings = self.settings
+        scorer = SmallScorer(view, self.memory) if settings["objective"] == "score" else None
+        assert view.contract is not None
+        sign = 1 if _teams(view.rules.players, view.contract.taker)[view.seat] == 0 else -1
+        totals: dict[Card, float] = {}
+        nodes = worlds = 0
+        budget = settings["nodes"]
+        while worlds < settings["worlds"]:
+            if nodes >= 2 * budget or (worlds >= settings["min_worlds"] and nodes >= budget):
+                break
+            world = sampler.sample(self.rng)
+            try:
+                result = solve_small(
+                    world_state(view, world), world.beneath, max_nodes=2 * budget - nodes
+                )
+            except SearchLimitError:
+                break
+            nodes += result.nodes
+            worlds += 1
+            for c, v in result.moves.items():
+                u = scorer.utility(v, world) if scorer is not None else float(sign * v)
+                totals[c] = totals.get(c, 0.0) + u
+        self.last_worlds, self.last_nodes = worlds, nodes
+        self.last_values = {c: v / worlds for c, v in totals.items()} if worlds else {}
+        return self.last_values
+
+
+_FOR_BOT: weakref.WeakKeyDictionary[BaseBot, SmallPimc] = weakref.WeakKeyDictionary()
+
+
+class SmallPimcBot(BaseBot):
+    """A bot that plays :class:`SmallPimc` at the small tables (and the heuristic's
+    cards at four): a stand-in for ``pimc`` there until PimcBot calls SmallPimc."""
+
+    kind = "small_pimc"
+    SETTINGS: ClassVar[Mapping[str, BotSetting]] = SmallPimc.SETTINGS
+
+    def __init__(self, seed: int | None = None, **settings: Any) -> None:
+        super().__init__(seed, **settings)
+        from belote.bots.heuristic import HeuristicBot
+
+        self.heuristic = HeuristicBot(seed)
+        self.small = SmallPimc(seed, self.memory, self.heuristic, **self.settings)
+
+    def call(self, view: PlayerView) -> str:
+        return self.heuristic.call(view)
+
+    def play(self, view: PlayerView) -> int:
+        if view.rules.players == 4:
+            return self.heuristic.play(view)
+        return self.small.play(view)
+
+    def choose_discard(self, view: PlayerView) -> list[Card]:
+        return self.heuristic.choose_discard(view)
