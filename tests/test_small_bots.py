@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from belote.bidding import Call
 from belote.bots import Bot, make_bot, play_deal, play_game
 from belote.bots.arena import simulate
-from belote.bots.base import DealMemory, default_discard, discard_trump, played_by
+from belote.bots.base import default_discard, discard_trump, played_by
 from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.random_bot import RandomBot
 from belote.bots.small_pimc import (
@@ -183,10 +183,10 @@ def test_12_1_default_discard_keeps_trumps_and_aces() -> None:
     assert parse_card("TS") in default_discard(view)
 
 
-def test_12_1_bots_discard_and_the_taker_remembers() -> None:
-    """Every bot lays aside two different cards of its hand; the taker's memory keeps them
-    (the view of the card play does not show them, but he knows them) and his knowledge
-    leaves them out of the unknown cards, while a defender's counts two cards out."""
+def test_12_1_bots_discard_and_the_taker_knows_his_discards() -> None:
+    """Every bot lays aside two different cards of its hand; the taker's view of the
+    card play shows them to him alone (``discards``), so his knowledge leaves them out
+    of the unknown cards, while a defender's counts two cards out."""
     for spec in ("random", "heuristic"):
         for seed in range(6):
             rnd = _kitty_round(seed)
@@ -194,15 +194,16 @@ def test_12_1_bots_discard_and_the_taker_remembers() -> None:
             bot = make_bot(spec, seed)
             cards = bot.discard(rnd.view(taker))
             rnd.discard(cards)
-            view = rnd.view(rnd.current_player())
             mine = rnd.view(taker)
-            assert bot.memory.discards(mine) == mask_of(cards)
-            told = small_knowledge(mine, bot.memory)
-            blind = small_knowledge(mine)
+            assert mine.discards == mask_of(cards) and len(set(cards)) == 2
+            told = small_knowledge(mine)
             assert told.out == 0 and not told.unknown & mask_of(cards)
-            assert blind.out == 2 and blind.unknown & mask_of(cards) == mask_of(cards)
-            other = small_knowledge(view) if view.seat != taker else blind
-            assert other.out == 2
+            for seat in range(3):
+                if seat != taker:
+                    other = rnd.view(seat)
+                    assert other.discards == 0
+                    know = small_knowledge(other)
+                    assert know.out == 2 and know.unknown & mask_of(cards) == mask_of(cards)
 
 
 def test_12_1_a_bad_discard_is_refused_and_a_bot_without_discard_gets_the_default() -> None:
@@ -346,7 +347,7 @@ def _truth(rnd: Round, seat: int) -> SmallWorld:
         )
         return SmallWorld(hands, mask_of(beneath.values()), beneath, covering)
     view = rnd.view(seat)
-    used = view.public | played_by_round(rnd)
+    used = view.public | view.discards | played_by_round(rnd)  # the taker knows his (§12.1)
     for h in hands:
         used |= h
     deck = mask_of(new_deck(rnd.players, rnd.rules.three_deal))
@@ -422,20 +423,19 @@ def test_the_sampler_is_uniform_over_the_deals_it_allows() -> None:
     assert all(not w.hands[1] & mask("7H 8H") for w in (ruled.sample(rng) for _ in range(50)))
 
 
-def test_decouverte_knowledge_from_memory_finds_the_covering_cards() -> None:
-    """§12.2: a player sees which card a played card uncovers; remembered from the first
-    trick, the face-up cards still covering a face-down one are exactly the real ones,
-    and the face-down cards under each seat are counted right."""
+def test_decouverte_knowledge_finds_the_covering_cards() -> None:
+    """§12.2: both players see which face-up cards still cover a face-down one (the
+    view's ``covering``); they are exactly the real ones, and the face-down cards under
+    each seat are counted right."""
     rules = _rules(4)
     for d in range(6):
         rnd = _deal(rules, 200 + d, d)
-        memory = [DealMemory(), DealMemory()]
         rng = random.Random(d)
         while rnd.phase == PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)
-            memory[seat].note_tops(view)
-            know = small_knowledge(view, memory[seat])
+            assert view.covering == rnd.view(1 - seat).covering
+            know = small_knowledge(view)
             truth = _truth(rnd, seat)
             assert know.covering == truth.covering
             assert know.under == tuple(m.bit_count() for m in truth.covering)
@@ -509,9 +509,9 @@ class Spy(RandomBot):
         self._inspect(view)
         return super().play(view)
 
-    def choose_discard(self, view: PlayerView) -> list[Card]:
+    def discard(self, view: PlayerView) -> list[Card]:
         self._inspect(view)
-        return super().choose_discard(view)
+        return super().discard(view)
 
 
 @pytest.mark.parametrize("mode", range(5), ids=MODE_IDS)
@@ -653,10 +653,10 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
         while rnd.phase == PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)
-            card = pimc[seat].play(view)  # remembers the face-up cards from trick 1
+            card = pimc[seat].play(view)
             assert rnd.play is not None
             state = rnd.play.state
-            if small_knowledge(view, pimc[seat].memory).under == (0, 0) and (
+            if small_knowledge(view).under == (0, 0) and (
                     state.tricks_left <= 6 and len(view.legal) > 1):
                 truth = solve_small(state.copy())
                 pick = max if state.team(seat) == 0 else min
@@ -666,12 +666,12 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
     assert checked > 5
 
 
-def test_small_pimc_for_bot_reuses_the_bots_seed_settings_and_memory() -> None:
+def test_small_pimc_for_bot_reuses_the_bots_seed_and_settings() -> None:
     bot = make_bot("pimc:worlds=5,nodes=1000", seed=4)
     small = SmallPimc.for_bot(bot)
     assert SmallPimc.for_bot(bot) is small
     assert small.settings["worlds"] == 5 and small.settings["nodes"] == 1000
-    assert small.memory is bot.memory
+    assert small.rng.random() == random.Random(4).random()
 
 
 # --- simulate -------------------------------------------------------------------------------

@@ -91,6 +91,10 @@ class PlayerView:
     my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
     declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
     reserve: int = 0  # the litige reserve carried into this deal (§8.4)
+    discards: CardMask = 0  # the taker's own kitty discards, to him only (§12.1)
+    # Belote découverte (§12.2): the face-up cards, of both seats, that still cover a
+    # face-down card (the cards of the current trick included: theirs turn after it).
+    covering: CardMask = 0
 
     @property
     def played(self) -> CardMask:
@@ -293,6 +297,7 @@ class Round:
             public = 0
             mine = None
             result = None
+            discards = covering = 0
         else:
             state = play.state
             hand = state.hands[seat]
@@ -316,8 +321,14 @@ class Round:
                 public |= 1 << self.bergere
             if self.mode in ("six_each", "stock") and self.turned is not None:
                 public |= 1 << self.turned  # §12: the turned card stays on the table
+            discards = self.discards if play.contract.taker == seat else 0
+            covering = 0
             if self.mode == "decouverte":
                 public |= state.hands[1 - seat]  # the other player's face-up cards
+                assert self.piles is not None
+                tops = mask_of(up for pile in self.piles for _down, up in pile)
+                done = played_cards(state.tricks, ())
+                covering = tops & ~done
         turn = self.current_player()
         legal: tuple[Card, ...] | tuple[str, ...] = ()
         if turn == seat:
@@ -330,7 +341,8 @@ class Round:
             tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
             belote_cards=belote_cards, turn=turn, legal=legal, public=public,
             my_declarations=tuple(mine) if mine is not None else None,
-            declaration_result=result, reserve=self.reserve,
+            declaration_result=result, reserve=self.reserve, discards=discards,
+            covering=covering,
         )
 
     def describe(self) -> str:

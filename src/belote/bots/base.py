@@ -49,7 +49,6 @@ from belote.cards import (
     CardMask,
     TrumpMode,
     card_name,
-    mask_of,
     scan_forward,
 )
 from belote.declarations import Declaration
@@ -64,7 +63,6 @@ __all__ = [
     "BaseBot",
     "Bot",
     "BotSetting",
-    "DealMemory",
     "check_four_players",
     "check_table",
     "default_discard",
@@ -128,9 +126,8 @@ class BaseBot(ABC):
     aside the kitty discard of :func:`default_discard`.
 
     Subclasses set :attr:`kind` and :attr:`SETTINGS` and implement ``call`` and
-    ``play`` (and may replace :meth:`choose_discard`).  ``self.rng`` is the bot's
-    own generator, seeded by ``seed``; ``self.memory`` what it remembers of the
-    deals it plays (:class:`DealMemory`).
+    ``play`` (and may replace :meth:`discard`).  ``self.rng`` is the bot's
+    own generator, seeded by ``seed``.
     """
 
     kind: ClassVar[str] = "base"
@@ -151,7 +148,6 @@ class BaseBot(ABC):
         self.settings: dict[str, Any] = values
         given = ",".join(f"{k}={settings[k]}" for k in settings)
         self.name = f"{self.kind}:{given}" if given else self.kind
-        self.memory = DealMemory()
 
     @abstractmethod
     def call(self, view: PlayerView) -> str:
@@ -168,13 +164,8 @@ class BaseBot(ABC):
         return True
 
     def discard(self, view: PlayerView) -> list[Card]:
-        """The kitty discard (§12.1): :meth:`choose_discard`'s two cards, remembered
-        (the view of the card play no longer shows them, but the taker knows them)."""
-        cards = list(self.choose_discard(view))
-        self.memory.note_discard(view, cards)
-        return cards
-
-    def choose_discard(self, view: PlayerView) -> list[Card]:
+        """The kitty discard (§12.1): :func:`default_discard`'s two cards (the view of
+        the card play shows them to the taker, ``PlayerView.discards``)."""
         return default_discard(view)
 
     def __repr__(self) -> str:
@@ -391,74 +382,6 @@ def default_discard(view: PlayerView) -> list[Card]:
                 best = key
     assert best is not None
     return sorted((-best[1], -best[2]))
-
-
-class DealMemory:
-    """What a bot remembers of the deals it sat at, beyond what a later view shows:
-
-    - its own kitty discard (§12.1): the taker knows the two cards he laid aside;
-    - in belote découverte (§12.2), the face-up cards as dealt (both seats): a player
-      sees which card a played card uncovers; the view of a later trick only shows
-      the face-up cards now, not which of them still cover a face-down card.
-
-    A few recent deals are kept; a later view finds its deal by what it shows.
-    """
-
-    KEEP: ClassVar[int] = 8
-
-    def __init__(self) -> None:
-        self._discards: list[tuple[int, int, CardMask, CardMask]] = []
-        self._tops: list[tuple[int, int, tuple[CardMask, ...]]] = []
-
-    def note_discard(self, view: PlayerView, cards: Sequence[Card]) -> None:
-        m = mask_of(cards)
-        if view.phase != DISCARD or m & ~view.hand or m.bit_count() != 2:
-            return
-        self._discards.append((view.seat, view.dealer, view.hand & ~m, m))
-        del self._discards[:-self.KEEP]
-
-    def discards(self, view: PlayerView) -> CardMask | None:
-        """The two cards this seat laid aside in the deal of ``view``, if remembered."""
-        if view.phase != PLAY:
-            return None
-        mine = view.hand | played_by(view)[view.seat]
-        for seat, dealer, kept, m in reversed(self._discards):
-            if seat == view.seat and dealer == view.dealer and kept == mine:
-                return m
-        return None
-
-    def note_tops(self, view: PlayerView) -> None:
-        """Belote découverte, first trick: the face-up cards as dealt."""
-        if view.phase != PLAY or view.tricks or view.rules.players != 2:
-            return
-        if view.contract is None or view.contract.value != "decouverte":
-            return
-        tops = [0, 0]
-        tops[view.seat] = view.hand
-        tops[1 - view.seat] = view.public
-        for i, c in enumerate(view.trick):
-            tops[(view.trick_leader + i) % 2] |= 1 << c
-        if tops[0].bit_count() != 8 or tops[1].bit_count() != 8:
-            return
-        entry = (view.seat, view.dealer, (tops[0], tops[1]))
-        if entry not in self._tops:
-            self._tops.append(entry)
-            del self._tops[:-self.KEEP]
-
-    def tops(self, view: PlayerView) -> tuple[CardMask, ...] | None:
-        """Belote découverte: the face-up cards as dealt to each seat, if remembered."""
-        if view.phase != PLAY or view.rules.players != 2:
-            return None
-        by_seat = played_by(view)
-        seen = [0, 0]
-        seen[view.seat] = view.hand | by_seat[view.seat]
-        seen[1 - view.seat] = view.public | by_seat[1 - view.seat]
-        for seat, dealer, tops in reversed(self._tops):
-            if seat == view.seat and dealer == view.dealer and all(
-                tops[s] & ~seen[s] == 0 for s in range(2)
-            ):
-                return tops
-        return None
 
 
 def _may_say_belote(view: PlayerView, c: Card) -> bool:

@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from belote.bots.base import BaseBot, BotSetting, DealMemory, legal_calls, legal_cards
+from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
 from belote.bots.sampling import InconsistentViewError, Knowledge, infer
 from belote.bots.small_pimc import SmallKnowledge, SmallViewError, small_knowledge
 from belote.cards import (
@@ -252,7 +252,7 @@ class HeuristicBot(BaseBot):
             return legal[0]
         assert view.contract is not None
         if view.rules.players != 4:
-            return _SmallPlay(view, self.memory).choose(legal)
+            return _SmallPlay(view).choose(legal)
         trump = view.contract.trump
         t = _Table(
             view=view,
@@ -463,7 +463,7 @@ class _SmallPlay:
     """One card decision at a table of three or two (§12), after the tips of seed 000 §9
     applied by side (see the module docstring)."""
 
-    def __init__(self, view: PlayerView, memory: DealMemory | None = None) -> None:
+    def __init__(self, view: PlayerView) -> None:
         assert view.contract is not None
         self.view = view
         self.n = view.rules.players
@@ -472,7 +472,7 @@ class _SmallPlay:
         self.order = order_table(self.trump)
         self.points = card_points(view.rules, self.trump)
         self.hand = view.hand
-        self.know = _small_knowledge(view, memory)
+        self.know = _small_knowledge(view)
         taker = view.contract.taker
         if self.n == 3:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))
@@ -638,8 +638,8 @@ class _SmallPlay:
         return max(legal, key=gift)
 
 
-def _small_knowledge(view: PlayerView, memory: DealMemory | None) -> SmallKnowledge:
+def _small_knowledge(view: PlayerView) -> SmallKnowledge:
     try:
-        return small_knowledge(view, memory)
+        return small_knowledge(view)
     except SmallViewError:  # pragma: no cover - only a view that contradicts itself
-        return small_knowledge(view, memory, voids=False)
+        return small_knowledge(view, voids=False)

@@ -22,5 +22,5 @@ class RandomBot(BaseBot):
     def play(self, view: PlayerView) -> int:
         return self.rng.choice(legal_cards(view))
 
-    def choose_discard(self, view: PlayerView) -> list[Card]:
+    def discard(self, view: PlayerView) -> list[Card]:
         return sorted(self.rng.sample(list(scan_forward(view.hand)), 2))

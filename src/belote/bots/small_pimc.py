@@ -7,12 +7,12 @@ them, deal by deal (profiles ``classic-3p`` and ``classic-2p``):
 - ``24_cards`` (§12.1): 24 cards, all in the three hands (the 7s and 8s are out of
   the game); the taker holds the turned card (§3.4);
 - ``kitty``: 32 cards, ten a hand; the taker's two discards lie out of play (the
-  taker knows them; :class:`~belote.bots.base.DealMemory` remembers them for him);
+  taker knows them: ``PlayerView.discards``);
 - ``six_each`` (three players) and ``stock`` (two): nine a hand; the turned card
   and the bergère stay face up on the table; the rest (3 or 12 cards) lies out;
 - ``decouverte`` (§12.2): each seat's face-up cards are seen by both; the
   face-down cards are unknown to both players, one under each face-up card
-  that still covers one.
+  that still covers one (``PlayerView.covering``).
 
 :func:`small_knowledge` reads a :class:`~belote.round.PlayerView` into a
 :class:`SmallKnowledge`: the cards each seat holds now, those known in a hand
@@ -53,7 +53,6 @@ from belote.bots.base import (
     BaseBot,
     Bot,
     BotSetting,
-    DealMemory,
     legal_cards,
     played_by,
 )
@@ -117,7 +116,7 @@ class SmallKnowledge:
     or out of play; ``out`` how many of them lie out of play (the kitty discards,
     the stock, the face-down cards of découverte).  Découverte only: ``under[s]``
     face-down cards are still under seat ``s``'s face-up cards, and ``covering[s]``
-    are the face-up cards (on the table too) that cover them, when remembered.
+    are the face-up cards (on the table too) that cover them.
     """
 
     seat: int
@@ -130,7 +129,7 @@ class SmallKnowledge:
     unknown: CardMask
     out: int
     under: tuple[int, ...] = ()
-    covering: tuple[CardMask, ...] | None = None
+    covering: tuple[CardMask, ...] = ()
     on_table: tuple[CardMask, ...] = ()
 
     def need(self, seat: int) -> int:
@@ -172,7 +171,7 @@ class SmallKnowledge:
                     return False
                 if cover & ~(world.hands[s] | self.on_table[s]):
                     return False
-                if self.covering is not None and cover != self.covering[s]:
+                if cover != self.covering[s]:
                     return False
             keys = mask_of(world.beneath)
             covered = 0
@@ -231,14 +230,11 @@ def _mode(view: PlayerView) -> str:
     return r.two_deal
 
 
-def small_knowledge(
-    view: PlayerView, memory: DealMemory | None = None, voids: bool = True
-) -> SmallKnowledge:
+def small_knowledge(view: PlayerView, voids: bool = True) -> SmallKnowledge:
     """What ``view.seat`` knows of every hand now (card play of a two- or three-player
-    deal, §12).  ``memory`` supplies what the seat saw earlier (its kitty discard,
-    découverte's face-up cards as dealt); ``voids`` false leaves out the voids
-    revealed by the play (§6).  Raises :class:`SmallViewError` on a view that
-    contradicts itself."""
+    deal, §12), its own kitty discard and découverte's covering cards included;
+    ``voids`` false leaves out the voids revealed by the play (§6).  Raises
+    :class:`SmallViewError` on a view that contradicts itself."""
     n = view.rules.players
     if view.phase != PLAY or view.contract is None or n not in (2, 3):
         raise SmallViewError(
@@ -252,7 +248,7 @@ def small_knowledge(
     for m in by_seat:
         played |= m
     if mode == DECOUVERTE:
-        return _decouverte_knowledge(view, memory, by_seat, played)
+        return _decouverte_knowledge(view, by_seat, played)
     total = view.hand.bit_count() + by_seat[seat].bit_count()
     sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
     known = [0] * n
@@ -270,11 +266,11 @@ def small_knowledge(
         if s != seat and not played >> other & 1:
             known[s] |= 1 << other
     deck = mask_of(new_deck(n, view.rules.three_deal))
-    mine_aside = memory.discards(view) if memory is not None and seat == taker else None
+    mine_aside = view.discards  # §12.1: the taker knows what he laid aside
     placed = 0
     for m in known:
         placed |= m
-    hidden = deck & ~played & ~view.public & ~placed & ~(mine_aside or 0)
+    hidden = deck & ~played & ~view.public & ~placed & ~mine_aside
     unknown = hidden
     out = (unknown | (placed & ~view.hand)).bit_count() - sum(
         sizes[s] for s in range(n) if s != seat
@@ -307,7 +303,7 @@ def small_knowledge(
 
 
 def _decouverte_knowledge(
-    view: PlayerView, memory: DealMemory | None, by_seat: list[CardMask], played: CardMask
+    view: PlayerView, by_seat: list[CardMask], played: CardMask
 ) -> SmallKnowledge:
     """§12.2: both face-up sets are seen; the face-down cards are unknown to both."""
     assert view.contract is not None
@@ -319,19 +315,14 @@ def _decouverte_knowledge(
     seen = [hands[s] | by_seat[s] for s in range(2)]
     under = tuple(16 - seen[s].bit_count() for s in range(2))
     unknown = ALL_CARDS & ~seen[0] & ~seen[1]
-    covering: tuple[CardMask, ...] | None = None
-    tops = memory.tops(view) if memory is not None else None
-    if tops is not None:
-        done = [0, 0]
-        for t in view.tricks:
-            for i, c in enumerate(t.cards):
-                done[(t.leader + i) % 2] |= 1 << c
-        cover = tuple(tops[s] & ~done[s] for s in range(2))
-        if all(cover[s].bit_count() == under[s] for s in range(2)):
-            covering = cover
     on_table = [0, 0]
     for i, c in enumerate(view.trick):
         on_table[(view.trick_leader + i) % 2] |= 1 << c
+    # The covering cards of each seat: in its face-up cards or on the trick (§12.2).
+    covering = tuple(view.covering & (hands[s] | on_table[s]) for s in range(2))
+    if any(covering[s].bit_count() != under[s] for s in range(2)):
+        raise SmallViewError(
+            f"seat {SEAT_NAMES[seat]}: the covering cards do not match the face-down cards")
     k = SmallKnowledge(
         seat=seat, players=2, mode=DECOUVERTE, trump=view.contract.trump,
         sizes=(hands[0].bit_count(), hands[1].bit_count()), known=(hands[0], hands[1]),
@@ -479,18 +470,8 @@ class SmallSampler:
         return self._under(rng, hands, out)
 
     def _under(self, rng: random.Random, hands: list[CardMask], out: CardMask) -> SmallWorld:
-        """Découverte: the face-down cards under the covering cards (remembered, or drawn
-        among the face-up cards and those on the table when not)."""
-        k = self.knowledge
-        if k.covering is not None:
-            covering = k.covering
-        else:
-            picked = []
-            for s in range(2):
-                candidates = hands[s] | k.on_table[s]
-                pool = sorted(scan_forward(candidates))
-                picked.append(mask_of(rng.sample(pool, k.under[s])))
-            covering = (picked[0], picked[1])
+        """Découverte: the face-down cards, drawn under the covering cards (§12.2)."""
+        covering = self.knowledge.covering
         hidden = list(scan_forward(out))
         rng.shuffle(hidden)
         beneath: dict[Card, Card] = {}
@@ -766,7 +747,7 @@ class SmallScorer:
     """The hand's score difference for the seat's side in a world, from side 0's value
     of the remaining tricks (RULES.md §8 with §12's trick totals)."""
 
-    def __init__(self, view: PlayerView, memory: DealMemory | None = None) -> None:
+    def __init__(self, view: PlayerView) -> None:
         assert view.contract is not None
         self.view = view
         self.rules = view.rules
@@ -787,7 +768,7 @@ class SmallScorer:
         for m in self.by_seat:
             self.played |= m
         self.declarations = _declarations(view, self.teams)
-        self.my_discards = memory.discards(view) if memory is not None else None
+        self.my_discards = view.discards if view.discards else None
 
     def belote(self, world: SmallWorld) -> tuple[int, int]:
         """Belote points per side in this world: said already, or trump K+Q held."""
@@ -879,7 +860,6 @@ class SmallPimc:
     def __init__(
         self,
         seed: int | None = None,
-        memory: DealMemory | None = None,
         fallback: Bot | None = None,
         **settings: Any,
     ) -> None:
@@ -890,7 +870,6 @@ class SmallPimc:
             values[key] = value
         self.settings: dict[str, Any] = values
         self.rng = random.Random(seed)
-        self.memory = memory if memory is not None else DealMemory()
         if fallback is None:
             from belote.bots.heuristic import HeuristicBot
 
@@ -903,12 +882,12 @@ class SmallPimc:
     @classmethod
     def for_bot(cls, bot: BaseBot) -> SmallPimc:
         """The small-table player of a PIMC bot: same seed, same settings (those that
-        apply), the bot's memory; made once per bot."""
+        apply); made once per bot."""
         got = _FOR_BOT.get(bot)
         if got is None:
             settings = {k: v for k, v in bot.settings.items() if k in cls.SETTINGS}
             heuristic = getattr(bot, "heuristic", None)
-            got = cls(bot.seed, bot.memory, heuristic, **settings)
+            got = cls(bot.seed, heuristic, **settings)
             _FOR_BOT[bot] = got
         return got
 
@@ -919,7 +898,6 @@ class SmallPimc:
         legal = legal_cards(view)
         self.last_worlds = self.last_nodes = 0
         self.last_values = {}
-        self.memory.note_tops(view)
         if len(legal) == 1:
             return legal[0]
         assert view.contract is not None
@@ -937,10 +915,10 @@ class SmallPimc:
     def sampler(self, view: PlayerView) -> SmallSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
         try:
-            knowledge = small_knowledge(view, self.memory)
+            knowledge = small_knowledge(view)
         except SmallViewError:  # pragma: no cover - a view contradicting itself
             try:
-                knowledge = small_knowledge(view, self.memory, voids=False)
+                knowledge = small_knowledge(view, voids=False)
             except SmallViewError:
                 return None
         sampler = SmallSampler(knowledge)
@@ -958,7 +936,7 @@ class SmallPimc:
         if sampler is None:
             return {}
         settings = self.settings
-        scorer = SmallScorer(view, self.memory) if settings["objective"] == "score" else None
+        scorer = SmallScorer(view) if settings["objective"] == "score" else None
         assert view.contract is not None
         sign = 1 if _teams(view.rules.players, view.contract.taker)[view.seat] == 0 else -1
         totals: dict[Card, float] = {}
@@ -999,7 +977,7 @@ class SmallPimcBot(BaseBot):
         from belote.bots.heuristic import HeuristicBot
 
         self.heuristic = HeuristicBot(seed)
-        self.small = SmallPimc(seed, self.memory, self.heuristic, **self.settings)
+        self.small = SmallPimc(seed, self.heuristic, **self.settings)
 
     def call(self, view: PlayerView) -> str:
         return self.heuristic.call(view)
@@ -1009,5 +987,5 @@ class SmallPimcBot(BaseBot):
             return self.heuristic.play(view)
         return self.small.play(view)
 
-    def choose_discard(self, view: PlayerView) -> list[Card]:
-        return self.heuristic.choose_discard(view)
+    def discard(self, view: PlayerView) -> list[Card]:
+        return self.heuristic.discard(view)
