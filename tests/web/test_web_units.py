@@ -155,8 +155,9 @@ def test_room_manager_checks_what_it_is_asked() -> None:
             manager.create("classic", bots="minimax")
         with pytest.raises(BeloteError, match="target"):
             manager.create("classic", target=0)
-        with pytest.raises(RoomError, match="seat four players"):
-            manager.create("classic-2p")
+        # The small tables (§12) are seated now; their deal options are checked.
+        with pytest.raises(OptionError, match="three_deal"):
+            manager.create("classic-3p", {"three_deal": "nine_each"})
         room = manager.create("classic", target=500, name="  Friday  ")
         assert isinstance(room, Room) and room.rules.target == 500 and room.name == "Friday"
         manager.create("moroccan")

@@ -38,7 +38,7 @@ from belote.cards import (
     trump_name,
 )
 from belote.declarations import CARRE, Declaration
-from belote.hand import HandResult
+from belote.hand import Contract, HandResult
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
 from belote.round import Announced
 
@@ -53,11 +53,15 @@ def seat_name(seat: int) -> str:
     return SEAT_NAMES[seat]
 
 
-def parse_seat(text: object) -> int:
-    """``"N"`` → 0 … ``"W"`` → 3; anything else raises :class:`ValueError`."""
-    if isinstance(text, str) and len(text.strip()) == 1 and text.strip().upper() in SEAT_NAMES:
-        return SEAT_NAMES.index(text.strip().upper())
-    raise ValueError(f"not a seat: {text!r} (N, E, S or W)")
+def parse_seat(text: object, players: int = 4) -> int:
+    """``"N"`` → 0 … ``"W"`` → 3 (N, E, S with three players, N, E with two, §12);
+    anything else raises :class:`ValueError`."""
+    names = SEAT_NAMES[:players]
+    if isinstance(text, str) and len(text.strip()) == 1 and text.strip().upper() in names:
+        return names.index(text.strip().upper())
+    listed = ", ".join(names[:-1]) + " or " + names[-1]
+    where = "" if players == 4 else f" at a table of {players}"
+    raise ValueError(f"not a seat: {text!r} ({listed}{where})")
 
 
 def _strength(c: Card, trump: TrumpMode | None) -> int:
@@ -113,11 +117,12 @@ def declaration_json(d: Declaration) -> dict[str, Any]:
     return {"name": d.name, "cards": d.card_names(), "points": d.points}
 
 
-def trick_json(trick: Trick) -> dict[str, Any]:
+def trick_json(trick: Trick, players: int = 4) -> dict[str, Any]:
+    """A completed trick; ``players`` is 4, or 3 and 2 at the small tables (§12)."""
     return {
         "leader": SEAT_NAMES[trick.leader],
         "cards": [
-            {"seat": SEAT_NAMES[(trick.leader + i) & 3], "card": card_name(c)}
+            {"seat": SEAT_NAMES[(trick.leader + i) % players], "card": card_name(c)}
             for i, c in enumerate(trick.cards)
         ],
         "winner": SEAT_NAMES[trick.winner],
@@ -125,11 +130,11 @@ def trick_json(trick: Trick) -> dict[str, Any]:
     }
 
 
-def current_trick_json(leader: int, cards: Sequence[Card]) -> dict[str, Any]:
+def current_trick_json(leader: int, cards: Sequence[Card], players: int = 4) -> dict[str, Any]:
     return {
         "leader": SEAT_NAMES[leader],
         "cards": [
-            {"seat": SEAT_NAMES[(leader + i) & 3], "card": card_name(c)}
+            {"seat": SEAT_NAMES[(leader + i) % players], "card": card_name(c)}
             for i, c in enumerate(cards)
         ],
     }
@@ -154,4 +159,65 @@ def result_json(result: HandResult) -> dict[str, Any]:
             TEAM_NAMES[t]: sum(1 for tr in result.tricks if tr.winner & 1 == t) for t in (0, 1)
         },
         "score": result.score.to_json(),
+    }
+
+
+def side_seats(contract: Contract, players: int) -> list[list[str]]:
+    """The seats of each side of a hand at a small table (§12): with three the
+    taker's side and the other two (§12.1), with two each seat its own side."""
+    if players == 3:
+        return [[SEAT_NAMES[contract.taker]],
+                [SEAT_NAMES[s] for s in range(3) if s != contract.taker]]
+    return [[SEAT_NAMES[s]] for s in range(players)]
+
+
+def small_result_json(result: HandResult, players: int) -> dict[str, Any]:
+    """A finished hand at a table of three or two (§12): the two sides' points (the
+    taker against the other two, or seat against seat), then each seat's score.
+
+    Nothing hidden is in it: the taker's kitty discards (§12.1) count in his trick
+    points but are never named."""
+    assert result.seats is not None
+    decl = result.declarations
+    tricks = [0] * players
+    for t in result.tricks:
+        tricks[t.winner] += 1
+    return {
+        "contract": result.contract.to_json(),
+        "outcome": result.score.outcome,
+        "sides": side_seats(result.contract, players),
+        "trick_points": list(result.trick_points),
+        "declarations": list(decl.points),
+        "declarations_winner": decl.winner,
+        "belote_points": list(result.belote_points),
+        "capot": result.capot,
+        "side_totals": list(result.score.totals),
+        "side_score": list(result.score.score),
+        "reserve": result.score.reserve,
+        "tricks_won": dict(zip(SEAT_NAMES, tricks, strict=False)),
+        "seats": dict(zip(SEAT_NAMES, result.seats, strict=False)),
+    }
+
+
+def small_score_json(
+    totals: Sequence[int], hands: Sequence[Sequence[int]], reserve: int, finished: bool,
+    winner: int | None,
+) -> dict[str, Any]:
+    """Each seat's own score at a table of three or two (§12): every scored deal,
+    the running totals, the reserve, and the winning seat once the game is over."""
+    n = len(totals)
+    names = SEAT_NAMES[:n]
+    running: list[dict[str, int]] = []
+    acc = [0] * n
+    for h in hands:
+        acc = [a + b for a, b in zip(acc, h, strict=True)]
+        running.append(dict(zip(names, acc, strict=True)))
+    return {
+        "seats": list(names),
+        "hands": [dict(zip(names, h, strict=True)) for h in hands],
+        "running": running,
+        "totals": dict(zip(names, totals, strict=True)),
+        "reserve": reserve,
+        "finished": finished,
+        "winner": None if winner is None else SEAT_NAMES[winner],
     }

@@ -1,4 +1,4 @@
-"""Rooms: one game held by the server, four seats, players and bots, over WebSockets.
+"""Rooms: one game held by the server, its seats, players and bots, over WebSockets.
 
 A :class:`Room` holds a :class:`~belote.game.Match` and every rule: the clients
 only send what their seat wants to do (a call, a card, "next deal") and receive
@@ -6,6 +6,13 @@ the state *of their seat*, built from :meth:`belote.round.Round.view` for that
 seat alone (:meth:`Room.state_for`): no client is ever sent a card its seat may
 not see (the other hands, the cards behind an announced declaration before it
 is shown at trick 2, RULES.md §7.4, §7.6).
+
+A room seats as many players as its profile: four, or three (N E S) and two
+(N E) for belote at small tables (RULES.md §12, ``classic-3p`` and
+``classic-2p``).  There a seat is never sent the kitty before it is taken, the
+taker's discards (to the taker only, §12.1), the cards left out of the deal,
+or a face-down card of belote découverte (§12.2); the turned card and the
+bergère that stay on the table, and découverte's face-up cards, are public.
 
 Seats.  A seat is ``open``, held by a ``human`` (who received a secret token
 when taking it) or by a ``bot``.  A connection acts for the seat its token
@@ -22,8 +29,9 @@ dropped.
 
 Every message is JSON text.  Client to server: ``hello`` (``token``),
 ``join`` (``seat``, ``name``), ``leave``, ``bot`` (``seat``), ``start``,
-``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``next``,
-``ping``.  Server to client: ``state`` (see :meth:`Room.state_for`),
+``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``discard``
+(``cards``: the two cards the taker of a kitty deal lays aside, §12.1),
+``next``, ``ping``.  Server to client: ``state`` (see :meth:`Room.state_for`),
 ``welcome`` (``seat``, ``token``), ``error`` (``message``), ``pong``.
 """
 
@@ -45,20 +53,24 @@ from typing import Any, Final
 from belote.auction import COINCHE, NumericAuction
 from belote.bidding import normalise_call
 from belote.bots import Bot, make_bot
-from belote.cards import KING, QUEEN, card_name, parse_card
+from belote.bots.base import check_table, default_discard, discard_trump
+from belote.cards import KING, QUEEN, Card, card_name, mask_of, parse_card, trump_name
+from belote.deal import deal_mode
 from belote.declarations import Declaration, belote_suits, best_announcement
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
-from belote.hand import HandResult
-from belote.options import PROFILES, Rules, make_rules
+from belote.hand import DECOUVERTE, HandResult
+from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
-from belote.round import ALL_PASS, BIDDING, OVER, PLAY, PlayerView, Round
+from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 from belote.web.present import (
     announced_type,
     current_trick_json,
     declaration_json,
     parse_seat,
     result_json,
+    small_result_json,
+    small_score_json,
     sort_hand,
     spanish_message,
     symbol_message,
@@ -155,10 +167,15 @@ Action = tuple[str, Any, Any, Any]
 
 
 def decide(bot: Bot, view: PlayerView) -> Action:
-    """What ``bot`` does from a seat's view: ``("call", text, _, _)`` or
+    """What ``bot`` does from a seat's view: ``("call", text, _, _)``,
+    ``("discard", [card, card], _, _)`` (the taker of a kitty deal, §12.1) or
     ``("play", card, declarations, say_belote)``."""
     if view.phase == BIDDING:
         return ("call", bot.call(view), None, None)
+    if view.phase == DISCARD:
+        chooser = getattr(bot, "discard", None)
+        cards = list(chooser(view)) if chooser is not None else default_discard(view)
+        return ("discard", cards, None, None)
     c = bot.play(view)
     decls: Sequence[Declaration] | None = None
     if not view.tricks and view.announced[view.seat] is None:
@@ -173,7 +190,7 @@ def _clean_name(name: object, seat: int) -> str:
 
 
 class Room:
-    """A table of four seats and the game it plays."""
+    """A table of four seats (or three and two, §12) and the game it plays."""
 
     def __init__(
         self,
@@ -192,7 +209,9 @@ class Room:
         self.name = name.strip()[:60] if name else ""
         self.seed = seed if seed is not None else secrets.randbits(48)
         self._rng = random.Random(self.seed)
-        self.seats = [Seat(i) for i in range(4)]
+        self.players = rules.players
+        self.mode = deal_mode(rules.players, rules.three_deal, rules.two_deal, rules.is_auction)
+        self.seats = [Seat(i) for i in range(self.players)]
         self.spectators: set[Client] = set()
         self.status = WAITING
         self.match: Match | None = None
@@ -225,7 +244,7 @@ class Room:
         ``client``, when given, is the connection that now acts for the seat."""
         if self.status == FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
-        s = self.seats[seat]
+        s = self.seats[self.check_seat(seat)]
         if s.kind == HUMAN:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is taken by {s.name}")
         s.kind = HUMAN
@@ -252,12 +271,20 @@ class Room:
         """Put a bot on an open seat."""
         if self.status == FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
-        s = self.seats[seat]
+        s = self.seats[self.check_seat(seat)]
         if s.kind != OPEN:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
         s.kind, s.bot = BOT, self._new_bot()
         s.name = f"Bot {SEAT_NAMES[seat]}"
         self._changed()
+
+    def check_seat(self, seat: int) -> int:
+        """``seat`` when the table has it (N E S with three players, N E with two)."""
+        if not 0 <= seat < self.players:
+            names = ", ".join(SEAT_NAMES[:self.players])
+            raise RoomError(f"seat {SEAT_NAMES[seat] if 0 <= seat < 4 else seat!r}: "
+                            f"this table of {self.players} seats {names}")
+        return seat
 
     def bot_plays(self, seat: int) -> bool:
         """Whether a bot acts for ``seat`` now (a bot seat, or an absent human)."""
@@ -340,6 +367,8 @@ class Room:
     def call(self, seat: int, text: object) -> None:
         """A call for ``seat`` (its turn, or an out-of-turn coinche where allowed, §4.5)."""
         rnd = self._live_round()
+        if rnd.phase == DISCARD:
+            raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
         if rnd.phase != BIDDING:
             raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the cards are played")
         rnd.call(normalise_call(text), seat)
@@ -349,6 +378,10 @@ class Room:
              belote: bool = True) -> None:
         """Play a card for ``seat``; the engine names the rule an illegal card breaks."""
         rnd = self._live_round()
+        if rnd.phase == DISCARD:
+            raise IllegalActionError(
+                f"{SEAT_NAMES[seat]}: no card now, {SEAT_NAMES[rnd.current_player()]} lays "
+                "two cards aside first (§12.1)")
         if rnd.phase != PLAY or rnd.play is None:
             raise IllegalActionError(f"{SEAT_NAMES[seat]}: no card now, the bidding goes on")
         turn = rnd.current_player()
@@ -362,6 +395,23 @@ class Room:
         first = rnd.play.announced[seat] is None and not rnd.play.state.tricks
         decls: list[Declaration] | None = [] if first and not declare else None
         rnd.play_card(c, decls, bool(belote))
+        self._after_action()
+
+    def discard(self, seat: int, cards: object) -> None:
+        """The taker of a kitty deal lays two cards aside (RULES.md §12.1 ``kitty``)."""
+        rnd = self._live_round()
+        if rnd.phase != DISCARD:
+            raise IllegalActionError(
+                f"{SEAT_NAMES[seat]}: nothing to lay aside now (only the taker of a kitty "
+                "deal, once he took it, §12.1)")
+        taker = rnd.current_player()
+        if seat != taker:
+            raise IllegalActionError(
+                f"{SEAT_NAMES[taker]} took the kitty and lays two cards aside, "
+                f"not {SEAT_NAMES[seat]}")
+        if not isinstance(cards, list) or len(cards) != 2:
+            raise IllegalActionError(f"lay aside two cards, not {cards!r} (§12.1)")
+        rnd.discard([parse_card(c) for c in cards])
         self._after_action()
 
     def next_deal(self) -> None:
@@ -388,6 +438,8 @@ class Room:
         assert rnd is not None
         if kind == "call":
             rnd.call(what, seat)
+        elif kind == "discard":
+            rnd.discard(what)
         else:
             rnd.play_card(what, decls, belote)
         self._after_action()
@@ -442,15 +494,16 @@ class Room:
         elif kind == "play":
             self.play(seat, msg.get("card"), msg.get("declare", True) is not False,
                       msg.get("belote", True) is not False)
+        elif kind == "discard":
+            self.discard(seat, msg.get("cards"))
         elif kind == "next":
             self.next_deal()
         else:
             raise RoomError(f"unknown message type {kind!r}")
 
-    @staticmethod
-    def _seat_field(msg: Mapping[str, Any]) -> int:
+    def _seat_field(self, msg: Mapping[str, Any]) -> int:
         try:
-            return parse_seat(msg.get("seat"))
+            return parse_seat(msg.get("seat"), self.players)
         except ValueError as exc:
             raise RoomError(str(exc)) from None
 
@@ -486,9 +539,19 @@ class Room:
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
         rules = self.rules
+        small = self.players != 4
         score: dict[str, Any] | None = None
-        if self.match is not None:
-            score = self.match.score.to_json()
+        match = self.match
+        if match is not None:
+            if small:
+                score = small_score_json(match.seat_totals, match.seat_hands, match.reserve,
+                                         match.finished, match.winner)
+            else:
+                score = match.score.to_json()
+        result: dict[str, Any] | None = None
+        if self.result is not None:
+            result = (small_result_json(self.result, self.players) if small
+                      else result_json(self.result))
         return {
             "type": "state",
             "room": self.id,
@@ -497,17 +560,19 @@ class Room:
             "actions": self.actions,
             "status": self.status,
             "profile": rules.profile,
+            "players": self.players,
+            "deal_mode": self.mode,
             "deck": rules.deck,
             "direction": rules.direction,
             "auction": rules.is_auction,
-            "declarations_on": rules.declarations,
+            "declarations_on": rules.declarations and self.mode != DECOUVERTE,
             "target": rules.target,
             "bots": self.bot_spec,
             "you": None if seat is None else {
                 "seat": SEAT_NAMES[seat], "name": self.seats[seat].name},
             "seats": [self.seat_json(s) for s in self.seats],
             "deal": None if self.round is None else self._deal_json(self.round, seat),
-            "result": None if self.result is None else result_json(self.result),
+            "result": result,
             "between_deals": self.between,
             "all_pass": self.round is not None and self.round.phase == ALL_PASS,
             "score": score,
@@ -515,19 +580,32 @@ class Room:
         }
 
     def _deal_json(self, rnd: Round, seat: int | None) -> dict[str, Any]:
+        n = self.players
+        names = SEAT_NAMES[:n]
         view = rnd.view(0 if seat is None else seat)
         contract = view.contract
         trump = contract.trump if contract is not None else None
+        if view.phase == DISCARD:
+            trump = discard_trump(view)  # named by the taker's call (§12.1)
         play = rnd.play
-        tricks_won = [0, 0]
-        points_won = [0, 0]
+        tricks_won = [0] * n
+        points_won = [0] * n
         for t in view.tricks:
-            tricks_won[t.winner & 1] += 1
-            points_won[t.winner & 1] += t.points
-        if play is not None:
-            counts = [play.state.hands[s].bit_count() for s in range(4)]
+            tricks_won[t.winner] += 1
+            points_won[t.winner] += t.points
+        if n == 4:
+            tricks_json = {TEAM_NAMES[k]: tricks_won[k] + tricks_won[k + 2] for k in (0, 1)}
+            points_json = {TEAM_NAMES[k]: points_won[k] + points_won[k + 2] for k in (0, 1)}
         else:
-            counts = [rnd.hands[s].bit_count() for s in range(4)]
+            tricks_json = dict(zip(names, tricks_won, strict=True))
+            points_json = dict(zip(names, points_won, strict=True))
+        hands = play.state.hands if play is not None else rnd.hands
+        counts = [hands[s].bit_count() for s in range(n)]
+        taker: str | None = None
+        if view.phase == DISCARD:
+            taker = SEAT_NAMES[view.turn]
+        elif contract is not None and contract.value != DECOUVERTE:
+            taker = SEAT_NAMES[contract.taker]
         deal: dict[str, Any] = {
             "number": self.match.deals if self.match is not None else 0,
             "dealer": SEAT_NAMES[view.dealer],
@@ -536,12 +614,14 @@ class Room:
             "turned": None if view.turned is None else card_name(view.turned),
             "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
             "contract": None if contract is None else contract.to_json(),
-            "trick": current_trick_json(view.trick_leader, view.trick),
-            "last_trick": trick_json(view.tricks[-1]) if view.tricks else None,
+            "taker": taker,
+            "trump": None if trump is None else trump_name(trump),
+            "trick": current_trick_json(view.trick_leader, view.trick, n),
+            "last_trick": trick_json(view.tricks[-1], n) if view.tricks else None,
             "tricks": len(view.tricks),
-            "tricks_won": dict(zip(TEAM_NAMES, tricks_won, strict=True)),
-            "points_won": dict(zip(TEAM_NAMES, points_won, strict=True)),
-            "card_counts": dict(zip(SEAT_NAMES, counts, strict=True)),
+            "tricks_won": tricks_json,
+            "points_won": points_json,
+            "card_counts": dict(zip(names, counts, strict=True)),
             "announced": {
                 SEAT_NAMES[s]: [announced_type(d) for d in a]
                 for s, a in enumerate(view.announced) if a
@@ -553,12 +633,31 @@ class Room:
             "belote": [
                 {"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.belote_cards
             ],
+            # §12: the turned card stays on the table in the six-each and stock deals,
+            # and the bergère is turned up beside it once the cards are all dealt.
+            "turned_stays": rnd.mode in ("six_each", "stock"),
+            "bergere": None if rnd.bergere is None or play is None else card_name(rnd.bergere),
+            "face_up": None,
+            "face_down": None,
+            "covering": [],
             "hand": None,
             "legal": [],
+            "must_discard": 0,
+            "discards": [],
             "can_coinche": False,
             "declarations": [],
             "holds_belote": False,
         }
+        if rnd.mode == DECOUVERTE and play is not None and rnd.piles is not None:
+            # §12.2: every face-up card is seen by both players; of the face-down
+            # cards only how many still lie under each player's face-up cards.
+            covering = view.covering
+            deal["face_up"] = {
+                SEAT_NAMES[s]: sort_hand(play.state.hands[s], trump) for s in range(n)}
+            deal["face_down"] = {
+                SEAT_NAMES[s]: (covering & mask_of(up for _down, up in rnd.piles[s])).bit_count()
+                for s in range(n)}
+            deal["covering"] = [card_name(c) for c in _cards(covering)]
         if seat is None:
             return deal
         deal["hand"] = sort_hand(view.hand, trump)
@@ -569,13 +668,19 @@ class Room:
             and not self.rules.coinche_in_turn and bidding.can(COINCHE, seat))
         if view.turn == seat:
             deal["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
-        if play is not None and self.rules.declarations:
+            if view.phase == DISCARD:
+                deal["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
+        deal["discards"] = [card_name(c) for c in _cards(view.discards)]  # the taker's own
+        if play is not None and self.rules.declarations and rnd.mode != DECOUVERTE:
             own = view.my_declarations
             if own is None and view.phase == PLAY and not view.tricks:
                 own = tuple(best_announcement(view.hand, self.rules, play.contract.trump))
             deal["declarations"] = [declaration_json(d) for d in own or ()]
         if play is not None and trump is not None:
-            deal["holds_belote"] = bool(belote_suits(play.initial_hands[seat], trump))
+            # Only the cards the seat knows: in découverte a face-down card is unknown
+            # to its owner too (§12.2).
+            known = view.hand | _played_by(view, seat, n)
+            deal["holds_belote"] = bool(belote_suits(known, trump))
         return deal
 
     # --- the driver -----------------------------------------------------------------
@@ -652,6 +757,8 @@ class Room:
             log.error("room %s: bot %s at %s: %s", self.id, bot.name, SEAT_NAMES[seat], exc)
             if rnd.phase == BIDDING:
                 self._apply(seat, ("call", "pass", None, None))
+            elif rnd.phase == DISCARD:
+                self._apply(seat, ("discard", default_discard(rnd.view(seat)), None, None))
             else:
                 self._apply(seat, ("play", rnd.legal_cards()[0], None, True))
 
@@ -663,6 +770,23 @@ class Room:
                 await task
         for client in self.clients():
             client.close()
+
+
+def _cards(mask: int) -> list[Card]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+def _played_by(view: PlayerView, seat: int, players: int) -> int:
+    """The cards ``seat`` has played so far in this deal."""
+    out = 0
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            if (t.leader + i) % players == seat:
+                out |= 1 << c
+    for i, c in enumerate(view.trick):
+        if (view.trick_leader + i) % players == seat:
+            out |= 1 << c
+    return out
 
 
 class RoomManager:
@@ -682,18 +806,16 @@ class RoomManager:
         bots: str = "heuristic",
         name: str = "",
     ) -> Room:
-        """A new room (the profile, options, target and bot spec checked)."""
+        """A new room (the profile, options, target and bot spec checked): any profile
+        of RULES.md, ``classic-3p`` and ``classic-2p`` included (§12)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise RoomError(f"the server holds {len(self.rooms)} rooms already; try later")
         opts = dict(options or {})
         if target is not None:
             opts["target"] = target
         rules = make_rules(profile, opts)
-        if rules.players != 4:
-            raise RoomError(
-                f"profile {profile!r}: tables on the web seat four players "
-                f"({', '.join(PROFILES)})"
-            )
+        # Four players, or three and two (§12): each bot of the spec must play there.
+        check_table(rules, [make_bot(bots)] * rules.players, "tables on the web")
         self._count += 1
         seed = None if self._seed is None else self._seed + self._count
         room_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")

@@ -1,9 +1,12 @@
 """Card tables: a game against bots, rooms with friends, and their WebSocket.
 
 A table against bots is a room where the player takes seat S and bots the
-three others; a room with friends starts with four open seats.  The page
-(``/rooms/{id}``) is the same; ``static/table.js`` keeps the seat's token in
-the browser and talks to ``/ws/rooms/{id}``.
+three others; a room with friends starts with four open seats.  Belote for
+three (N E S, the player at S) and for two (N E, the player at N) seat as many
+(RULES.md §12, profiles ``classic-3p`` and ``classic-2p`` with their deal
+options ``three_deal`` and ``two_deal``).  The page (``/rooms/{id}``) is the
+same; ``static/table.js`` keeps the seat's token in the browser and talks to
+``/ws/rooms/{id}``.
 """
 
 from __future__ import annotations
@@ -13,16 +16,16 @@ import contextlib
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from belote.bots import BOT_NAMES
 from belote.errors import BeloteError
-from belote.options import PROFILES
+from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
-from belote.web.app import render
+from belote.web.app import PROFILE_LABELS, render
 from belote.web.present import parse_seat
 from belote.web.rooms import FINISHED, OPEN, Client, Room, RoomError, RoomManager
 
@@ -30,6 +33,25 @@ router = APIRouter()
 log = logging.getLogger("belote.web")
 
 PLAYER_SEAT = 2  # S: the player sits at the bottom, as in card diagrams
+
+# The profiles of the small tables (§12) and how each names its deal.
+SMALL_LABELS: Final = {"classic-3p": "Belote for three", "classic-2p": "Belote for two"}
+DEAL_OPTIONS: Final = {"classic-3p": "three_deal", "classic-2p": "two_deal"}
+DEAL_LABELS: Final = {
+    "24_cards": "24 cards (7s and 8s out), 5 + 3 with a turned card",
+    "kitty": "32 cards, 10 each and a 2-card kitty to the taker",
+    "six_each": "6 + 3 each, the turned card and a bergère left face up",
+    "stock": "6 + 3 each, the turned card and a bergère left face up, 12 cards out",
+    "decouverte": "belote découverte: 8 face-up cards on 8 face-down, no bidding",
+}
+
+DEAL_NAMES: Final = {"24_cards": "24 cards", "kitty": "kitty", "six_each": "six each",
+                     "stock": "stock", "decouverte": "découverte"}
+
+
+def player_seat(players: int) -> int:
+    """Where the player sits at a table against bots: S, or N with two players."""
+    return PLAYER_SEAT if players > 2 else 0
 
 
 def _rooms(request: Request) -> RoomManager:
@@ -65,6 +87,11 @@ def _create(manager: RoomManager, form: Mapping[str, Any]) -> Room:
     options = form.get("options") or {}
     if not isinstance(options, dict):
         raise RoomError(f"options: {options!r} is not an object of option names")
+    # The form's deal select (§12.1 three_deal, §12.2 two_deal) for its own profile.
+    deal_option = DEAL_OPTIONS.get(str(profile))
+    chosen = form.get(deal_option) if deal_option is not None else None
+    if deal_option is not None and isinstance(chosen, str) and chosen:
+        options = {**options, deal_option: chosen}
     name = form.get("name") if isinstance(form.get("name"), str) else ""
     return manager.create(str(profile), options, target_value, bots, str(name or ""))
 
@@ -73,7 +100,16 @@ def _create(manager: RoomManager, form: Mapping[str, Any]) -> Room:
 
 
 def _choices() -> dict[str, Any]:
-    return {"profiles": PROFILES, "bot_names": BOT_NAMES}
+    return {
+        "profiles": ALL_PROFILES,
+        "bot_names": BOT_NAMES,
+        "profile_labels": {**PROFILE_LABELS, **SMALL_LABELS},
+        "deal_options": {
+            profile: (option, [(v, DEAL_LABELS.get(str(v), str(v)))
+                               for v in CHOICE_OPTIONS[option]])
+            for profile, option in DEAL_OPTIONS.items()
+        },
+    }
 
 
 @router.get("/play")
@@ -83,20 +119,22 @@ def play_form(request: Request) -> Response:
 
 @router.post("/play")
 async def play_create(request: Request) -> Response:
-    """A game against three bots: the player holds S, the game starts at once."""
+    """A game against bots: the player holds S (N with two players, §12), the
+    game starts at once."""
     form = await _form(request)
     try:
         room = _create(_rooms(request), form)
-        token = room.join(PLAYER_SEAT, form.get("player") or "You")
-        for other in range(4):
-            if other != PLAYER_SEAT:
+        seat = player_seat(room.players)
+        token = room.join(seat, form.get("player") or "You")
+        for other in range(room.players):
+            if other != seat:
                 room.fill_bot(other)
         room.start()
     except BeloteError as exc:
         return render(request, "play.html", {**_choices(), "values": form, "error": str(exc)},
                       status=422)
     return RedirectResponse(
-        f"/rooms/{room.id}#seat={SEAT_NAMES[PLAYER_SEAT]}&token={token}", status_code=303)
+        f"/rooms/{room.id}#seat={SEAT_NAMES[seat]}&token={token}", status_code=303)
 
 
 @router.get("/rooms")
@@ -111,12 +149,18 @@ def _room_list(request: Request, values: Mapping[str, str], error: str | None) -
         "id": r.id,
         "name": r.name or f"Room {r.id}",
         "profile": r.rules.profile,
+        "deal": _deal_label(r),
         "status": r.status,
         "open": sum(1 for s in r.seats if s.kind == OPEN),
         "players": [s.name for s in r.seats if s.kind == "human"],
     } for r in rooms[:50]]
     return render(request, "rooms.html", {**_choices(), "rooms": listed, "values": values,
                                           "error": error}, status=200 if error is None else 422)
+
+
+def _deal_label(room: Room) -> str:
+    option = DEAL_OPTIONS.get(room.rules.profile)
+    return "" if option is None else DEAL_NAMES.get(getattr(room.rules, option), "")
 
 
 @router.post("/rooms")
@@ -135,7 +179,9 @@ def room_page(request: Request, room_id: str) -> Response:
         room = _rooms(request).get(room_id)
     except RoomError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
-    return render(request, "room.html", {"room": room, "profile": room.rules.profile})
+    return render(request, "room.html", {
+        "room": room, "profile": room.rules.profile, "deal_label": _deal_label(room),
+        "profile_labels": {**PROFILE_LABELS, **SMALL_LABELS}})
 
 
 # --- JSON ---------------------------------------------------------------------------
@@ -183,7 +229,7 @@ async def api_room_join(request: Request, room_id: str) -> Response:
     room = _get(request, room_id)
     body = await _json(request)
     try:
-        seat = parse_seat(body.get("seat"))
+        seat = parse_seat(body.get("seat"), room.players)
         if body.get("bot") is True:
             room.fill_bot(seat)
             return JSONResponse({"seat": SEAT_NAMES[seat], "bot": True})

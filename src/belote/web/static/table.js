@@ -1,7 +1,21 @@
 // The card table: one WebSocket to the room; the server holds the game and every rule.
 // This script only draws the state of our seat and sends what we choose to do.
+// Tables of four, and of three (N E S) and two (N E) for belote at small tables (RULES.md §12).
 (() => {
   "use strict";
+  // The new-table forms: show the deal options of the chosen profile only (§12.1, §12.2).
+  const profileSelect = document.getElementById("profile");
+  if (profileSelect) {
+    const toggle = () => {
+      for (const el of document.querySelectorAll("[data-deal-profile]")) {
+        const on = el.dataset.dealProfile === profileSelect.value;
+        el.hidden = !on;
+        for (const input of el.querySelectorAll("select")) input.disabled = !on;
+      }
+    };
+    profileSelect.addEventListener("change", toggle);
+    toggle();
+  }
   const root = document.getElementById("room");
   if (!root) return;
   const roomId = root.dataset.room;
@@ -26,6 +40,7 @@
   let lastError = "";
   let errorVersion = -1;
   let showLast = false;
+  let chosen = new Set(); // the cards picked to lay aside (kitty deal, §12.1)
 
   // --- the seat's secret token -------------------------------------------------------
   function readToken() {
@@ -95,16 +110,30 @@
   function mySeat() {
     return state && state.you ? state.you.seat : null;
   }
+  function players() {
+    return state && state.players ? state.players : 4;
+  }
+  function small() {
+    return players() !== 4;
+  }
   function position(seat) {
-    const base = SEATS.indexOf(mySeat() || "S");
-    const rel = (SEATS.indexOf(seat) - base + 4) % 4;
+    const n = players();
+    const fallback = n === 2 ? "N" : "S";
+    const base = SEATS.indexOf(mySeat() || fallback);
+    const rel = (SEATS.indexOf(seat) - base + n) % n;
     if (rel === 0) return "bottom";
-    if (rel === 2) return "top";
+    if (n === 2) return "top"; // two players: face to face
+    if (n === 4 && rel === 2) return "top";
     const nextOnRight = state.direction !== "clockwise"; // anticlockwise: the next player sits on the right
     return (rel === 1) === nextOnRight ? "right" : "left";
   }
   function teamOf(seat) {
+    if (small()) return "solo"; // §12: everyone for himself
     return seat === "N" || seat === "S" ? "NS" : "EW";
+  }
+  function seatName(seat) {
+    const s = state && state.seats.find((x) => x.seat === seat);
+    return (s && s.name) || SEAT_WORDS[seat];
   }
   function teamName(team) {
     if (!state) return team;
@@ -210,8 +239,9 @@
       } else {
         who = `${esc(s.name)}${s.seat === me ? " <em>(you)</em>" : ""}${s.connected ? "" : ' <span class="muted-light">(away)</span>'}`;
       }
+      const tag = small() ? "" : ` <span class="team-tag">${team}</span>`;
       return `<div class="lobby-seat team-${team} ${s.seat === me ? "mine" : ""}" data-seat="${s.seat}">
-        <div class="lobby-seat-name">${SEAT_WORDS[s.seat]} <span class="team-tag">${team}</span></div>
+        <div class="lobby-seat-name">${SEAT_WORDS[s.seat]}${tag}</div>
         <div class="lobby-seat-who">${who}</div><div>${buttons}</div></div>`;
     }).join("");
     $("lobby-seats").innerHTML = html;
@@ -222,6 +252,7 @@
   function seatBadges(s, deal) {
     let out = "";
     if (deal && deal.dealer === s.seat) out += '<span class="chip dealer" title="dealer">dealer</span>';
+    if (small() && deal && deal.taker === s.seat) out += '<span class="chip taker" title="the taker">taker</span>';
     if (s.kind === "bot") out += '<span class="chip bot" title="bot">bot</span>';
     else if (s.bot_playing) out += '<span class="chip away" title="away: a bot plays for now">away · bot plays</span>';
     return out;
@@ -235,15 +266,39 @@
     return null;
   }
 
+  // Belote découverte (§12.2): a seat's face-up cards, those still covering a face-down card
+  // marked, and how many face-down cards lie under them.
+  function pilesHtml(deal, seat, withCards) {
+    const up = deal.face_up[seat] || [];
+    const trump = trumpOf(deal);
+    const covering = new Set(deal.covering);
+    const down = deal.face_down[seat] || 0;
+    let html = "";
+    if (withCards) {
+      html += `<div class="face-up" data-face-up="${seat}">${up.map((c) => cardHtml(c, {
+        small: true, trump: trump && isTrump(c, trump), extra: covering.has(c) ? "covers" : "" })).join("")}</div>`;
+    }
+    html += `<div class="face-down-count" data-face-down="${seat}">${down} face-down card${down === 1 ? "" : "s"} under</div>`;
+    return html;
+  }
+
   function renderSeats() {
     const deal = state.deal;
     const me = mySeat();
-    for (const pos of ["top", "left", "right", "bottom"]) $("pos-" + pos).innerHTML = "";
+    for (const pos of ["top", "left", "right", "bottom"]) {
+      const box = $("pos-" + pos);
+      box.innerHTML = "";
+      box.className = `seat-box pos-${pos}`;
+      box.hidden = true;
+      delete box.dataset.seat;
+    }
     for (const s of state.seats) {
       const pos = position(s.seat);
       const el = $("pos-" + pos);
+      el.hidden = false;
       const turn = deal && deal.turn === s.seat && !state.between_deals;
-      el.className = `seat-box pos-${pos} team-${teamOf(s.seat)}${turn ? " turn" : ""}`;
+      const taker = small() && deal && deal.taker === s.seat;
+      el.className = `seat-box pos-${pos} team-${teamOf(s.seat)}${turn ? " turn" : ""}${taker ? " taker" : ""}`;
       el.dataset.seat = s.seat;
       let extra = "";
       const call = lastCall(deal, s.seat);
@@ -257,7 +312,9 @@
         }
       }
       let backs = "";
-      if (pos !== "bottom" || !me) {
+      if (deal && deal.face_up) {
+        backs = pilesHtml(deal, s.seat, pos !== "bottom" || !me);
+      } else if (pos !== "bottom" || !me) {
         const n = deal ? deal.card_counts[s.seat] : 0;
         backs = `<div class="backs" aria-label="${n} cards">${'<span class="back"></span>'.repeat(n)}</div>`;
       }
@@ -267,9 +324,33 @@
       }
       const you = s.seat === me && s.name !== "You" ? " (you)" : "";
       el.innerHTML = `<div class="seat-head"><span class="seat-name">${esc(s.name || SEAT_WORDS[s.seat])}${you}</span>
-        <span class="seat-dir">${SEAT_WORDS[s.seat]}</span>${seatBadges(s, deal)}${turn ? `<span class="chip to-play">${deal.phase === "bidding" ? "to speak" : "to play"}</span>` : ""}</div>
+        <span class="seat-dir">${SEAT_WORDS[s.seat]}</span>${seatBadges(s, deal)}${turn ? `<span class="chip to-play">${turnWord(deal)}</span>` : ""}</div>
         ${backs}${extra}${sit}`;
     }
+  }
+
+  function turnWord(deal) {
+    if (deal.phase === "bidding") return "to speak";
+    if (deal.phase === "discard") return "laying aside";
+    return "to play";
+  }
+
+  // Cards face up on the table and out of play (§12: the turned card and the bergère of
+  // the six-each and stock deals), or the kitty before the taker takes it (§12.1).
+  function renderTableCards(deal) {
+    const el = $("table-cards");
+    if (!el) return;
+    let html = "";
+    if (deal && deal.turned_stays && deal.phase !== "bidding" && deal.phase !== "all_pass") {
+      const cards = [];
+      if (deal.turned) cards.push(`<div class="out-card">${cardHtml(deal.turned, { small: true })}<span>turned</span></div>`);
+      if (deal.bergere) cards.push(`<div class="out-card">${cardHtml(deal.bergere, { small: true })}<span>bergère</span></div>`);
+      if (cards.length) html = `<div class="out-of-play" title="face up, out of play">${cards.join("")}<span class="caption">out of play</span></div>`;
+    } else if (deal && state.deal_mode === "kitty" && deal.phase === "bidding") {
+      html = '<div class="out-of-play kitty"><div class="backs"><span class="back"></span><span class="back"></span></div><span class="caption">kitty</span></div>';
+    }
+    el.innerHTML = html;
+    el.hidden = !html;
   }
 
   function renderCenter() {
@@ -278,6 +359,7 @@
     const info = $("center-info");
     trick.innerHTML = "";
     info.innerHTML = "";
+    renderTableCards(deal);
     if (!deal) return;
     const trump = trumpOf(deal);
     if (deal.phase === "bidding" || (deal.phase === "all_pass" && deal.turned)) {
@@ -286,6 +368,10 @@
       }
       const turn = deal.turn ? SEAT_WORDS[deal.turn] : "";
       info.textContent = deal.phase === "bidding" ? `Bidding — ${turn} to speak` : "";
+      return;
+    }
+    if (deal.phase === "discard") {
+      info.textContent = `${SEAT_WORDS[deal.taker]} took ${suitText(deal.trump)} and the kitty, and lays two cards aside`;
       return;
     }
     let cards = deal.trick.cards;
@@ -308,20 +394,38 @@
     const hand = $("hand");
     const bidding = $("bidding");
     const options = $("play-options");
+    const discard = $("discard");
     bidding.hidden = true;
     options.hidden = true;
+    discard.hidden = true;
     hand.innerHTML = "";
     if (!deal || !me || !deal.hand) return;
     const trump = trumpOf(deal);
     const myTurn = deal.turn === me && !state.between_deals;
     const legal = new Set(myTurn && deal.phase === "play" ? deal.legal : []);
+    const discarding = myTurn && deal.phase === "discard" && deal.must_discard > 0;
+    if (discarding) {
+      chosen = new Set([...chosen].filter((c) => deal.hand.includes(c)));
+    } else {
+      chosen = new Set();
+    }
+    const covering = new Set(deal.covering || []);
     hand.innerHTML = deal.hand.map((c) => cardHtml(c, {
       button: true,
       trump: trump && isTrump(c, trump),
-      legal: legal.has(c),
+      legal: legal.has(c) || (discarding && !chosen.has(c)),
       dim: myTurn && deal.phase === "play" && !legal.has(c),
+      extra: [chosen.has(c) ? "chosen" : "", covering.has(c) ? "covers" : ""].filter(Boolean).join(" "),
     })).join("");
-    hand.classList.toggle("my-turn", myTurn && deal.phase === "play");
+    hand.classList.toggle("my-turn", myTurn && (deal.phase === "play" || discarding));
+    hand.classList.toggle("discarding", discarding);
+    if (discarding) {
+      discard.hidden = false;
+      const picked = [...chosen];
+      discard.innerHTML = `<span>Lay two cards aside (they count in your tricks): </span>
+        <span class="picked">${picked.map((c) => cardHtml(c, { small: true })).join("") || '<span class="muted-light">none chosen</span>'}</span>
+        <button type="button" class="btn primary" id="discard-confirm" ${picked.length === deal.must_discard ? "" : "disabled"}>Lay aside</button>`;
+    }
     if (myTurn && deal.phase === "bidding") {
       bidding.hidden = false;
       bidding.innerHTML = state.auction ? auctionHtml(deal.legal) : takePassHtml(deal);
@@ -330,7 +434,7 @@
       bidding.innerHTML = '<div class="call-row"><button type="button" class="btn warn" data-call="coinche">Coinche now</button></div>';
     }
     if (deal.phase === "play") {
-      const first = deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
+      const first = state.declarations_on && deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
       $("my-decls").textContent = deal.declarations.length
         ? "(" + deal.declarations.map((d) => `${d.name}, ${d.points}`).join("; ") + ")" : "";
       options.hidden = !(first || deal.holds_belote);
@@ -373,6 +477,7 @@
   function contractText(deal) {
     const c = deal && deal.contract;
     if (!c) return "";
+    if (c.value === "decouverte") return `Belote découverte: ${suitText(c.trump)} trumps, no bidding`;
     let text = `${SEAT_WORDS[c.taker]} took ${suitText(c.trump)}`;
     if (c.value !== null && c.value !== undefined) text = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
     if (c.multiplier === 2) text += " · coinched";
@@ -386,14 +491,27 @@
     if (deal) {
       box += `<h3>Deal ${deal.number}</h3>`;
       const c = contractText(deal);
-      box += c ? `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>` : '<p class="muted-light">Bidding…</p>';
-      if (deal.phase === "play" || deal.phase === "over") {
+      if (c) {
+        box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
+      } else if (deal.phase === "discard") {
+        box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${esc(suitText(deal.trump))}</span> ${esc(SEAT_WORDS[deal.taker])} took the kitty</p>`;
+      } else {
+        box += '<p class="muted-light">Bidding…</p>';
+      }
+      if ((deal.phase === "play" || deal.phase === "over") && !small()) {
         box += `<p>Tricks: <b>${deal.tricks_won.NS}</b> N–S · <b>${deal.tricks_won.EW}</b> E–W</p>`;
+      } else if (deal.phase === "play" || deal.phase === "over") {
+        box += `<p id="tricks-by-seat">Tricks: ${state.seats.map((s) => `<b>${deal.tricks_won[s.seat]}</b> ${s.seat}`).join(" · ")}</p>`;
+      }
+      if (deal.discards && deal.discards.length) {
+        box += `<div class="discards" id="my-discards">Laid aside: ${deal.discards.map((d) => cardHtml(d, { small: true })).join("")}</div>`;
       }
     }
     $("contract-box").innerHTML = box;
     const sc = state.score;
-    if (sc) {
+    if (sc && small()) {
+      $("score").innerHTML = smallScoreHtml(sc);
+    } else if (sc) {
       let rows = sc.running.map((r, i) => `<tr><td>${i + 1}</td><td class="num">+${sc.hands[i].score.NS}</td><td class="num">+${sc.hands[i].score.EW}</td><td class="num"><b>${r.NS}</b></td><td class="num"><b>${r.EW}</b></td></tr>`).join("");
       if (!rows) rows = '<tr><td colspan="5" class="muted-light">no hand scored yet</td></tr>';
       $("score").innerHTML = `<div class="totals"><div class="team-NS"><span>${esc(teamName("NS"))}</span><b id="total-NS">${sc.totals.NS}</b></div>
@@ -418,6 +536,48 @@
     $("calls-box").innerHTML = calls;
   }
 
+  // Three and two players (§12): each seat keeps its own total.
+  function smallScoreHtml(sc) {
+    const me = mySeat();
+    const seats = sc.seats;
+    const totals = seats.map((seat) => `<div class="seat-total${seat === me ? " mine" : ""}${sc.winner === seat ? " winner" : ""}" data-seat="${seat}">
+      <span>${esc(seatName(seat))}</span><b id="total-${seat}">${sc.totals[seat]}</b></div>`).join("");
+    let rows = sc.hands.map((h, i) => `<tr><td>${i + 1}</td>${seats.map((seat) => `<td class="num">+${h[seat]}</td>`).join("")}</tr>`).join("");
+    if (!rows) rows = `<tr><td colspan="${seats.length + 1}" class="muted-light">no hand scored yet</td></tr>`;
+    return `<div class="totals">${totals}</div>
+      ${sc.reserve ? `<p class="reserve-note">Reserve (litige): ${sc.reserve}</p>` : ""}
+      <p class="muted-light">to ${state.target}</p>
+      <table class="mini"><thead><tr><th>#</th>${seats.map((seat) => `<th>${seat}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`;
+  }
+
+  function sideName(r, i) {
+    const seats = r.sides[i];
+    if (seats.length === 1) return seatName(seats[0]);
+    return "Defenders: " + seats.map(seatName).join(" & ");
+  }
+
+  function smallResultBody(r, sc, action) {
+    const words = { made: "contract made", failed: "contract failed (dedans)", litige: "litige: tie, points held in reserve" };
+    let heading;
+    if (r.outcome === "counted") heading = "Each scores his own points";
+    else heading = `${esc(seatName(r.contract.taker))}: ${esc(words[r.outcome] || r.outcome)}`;
+    const sideTricks = (i) => r.sides[i].reduce((n, seat) => n + r.tricks_won[seat], 0);
+    const row = (label, f) => `<tr><th>${label}</th><td class="num">${f(0)}</td><td class="num">${f(1)}</td></tr>`;
+    const seats = state.seats.map((s) => s.seat);
+    return `<div class="result-head"><h2 class="outcome-${r.outcome}">${heading}</h2>${action}</div>
+      <p>${esc(contractText({ contract: r.contract }))}${r.capot !== null ? ` · <b>capot</b> by ${esc(sideName(r, r.capot))}` : ""}</p>
+      <table class="result-table" id="result-sides"><thead><tr><th></th><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
+      ${row("Tricks", (i) => `${sideTricks(i)} (${r.trick_points[i]} pts)`)}
+      ${row("Declarations", (i) => r.declarations[i])}
+      ${row("Belote", (i) => r.belote_points[i])}
+      ${row("Side score", (i) => "<b>" + r.side_score[i] + "</b>")}
+      </tbody></table>
+      <table class="result-table" id="result-seats"><thead><tr><th></th>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
+      <tr><th>This hand</th>${seats.map((seat) => `<td class="num"><b>+${r.seats[seat]}</b></td>`).join("")}</tr>
+      <tr><th>Total</th>${seats.map((seat) => `<td class="num"><b>${sc.totals[seat]}</b></td>`).join("")}</tr>
+      </tbody></table>${r.reserve ? `<p class="reserve-note">Reserve carried: ${r.reserve}</p>` : ""}`;
+  }
+
   function renderResult() {
     const el = $("result");
     if (!state.between_deals) {
@@ -428,7 +588,12 @@
     const r = state.result;
     let action = "";
     let finale = "";
-    if (state.status === "finished") {
+    if (state.status === "finished" && small()) {
+      const w = sc.winner;
+      finale = `<div class="game-over"><span class="star">★</span> ${w ? esc(seatName(w)) + " wins the game" : "Game over: a draw"},
+        ${sc.seats.map((seat) => `${esc(seatName(seat))} ${sc.totals[seat]}`).join(" · ")}</div>`;
+      action = '<a class="btn primary" href="/play">New game</a>';
+    } else if (state.status === "finished") {
       const w = sc.winner;
       finale = `<div class="game-over"><span class="star">★</span> ${w ? esc(teamName(w)) + " win the game" : "Game over"},
         ${sc.totals.NS} – ${sc.totals.EW}</div>`;
@@ -442,6 +607,8 @@
     if (state.all_pass || !r) {
       body = `<div class="result-head"><h2>Everyone passed</h2>${action}</div>
         <p>The cards are dealt again by the next dealer.</p>`;
+    } else if (small()) {
+      body = smallResultBody(r, sc, action);
     } else {
       const o = r.score.outcome;
       const taker = teamName(r.contract.team);
@@ -475,8 +642,12 @@
       el.textContent = "";
     } else if (!me) {
       el.textContent = "You are watching. Take a bot's seat to play.";
+    } else if (deal.turn === me && deal.phase === "discard") {
+      el.textContent = "You took the kitty: click two cards to lay aside, then “Lay aside”.";
     } else if (deal.turn === me) {
       el.textContent = deal.phase === "bidding" ? "Your call." : "Your turn: click a card (the highlighted ones are legal).";
+    } else if (deal.turn && deal.phase === "discard") {
+      el.textContent = `Waiting for ${SEAT_WORDS[deal.turn]} to lay two cards aside…`;
     } else if (deal.turn) {
       el.textContent = `Waiting for ${SEAT_WORDS[deal.turn]}…`;
     }
@@ -486,7 +657,14 @@
   root.addEventListener("click", (event) => {
     const target = event.target.closest("button");
     if (!target) return;
-    if (target.dataset.card && target.closest("#hand")) {
+    if (target.dataset.card && target.closest("#hand") && $("hand").classList.contains("discarding")) {
+      const c = target.dataset.card;
+      if (chosen.has(c)) chosen.delete(c);
+      else if (chosen.size < 2) chosen.add(c);
+      renderControls();
+    } else if (target.id === "discard-confirm") {
+      if (chosen.size === 2) send({ type: "discard", cards: [...chosen] });
+    } else if (target.dataset.card && target.closest("#hand")) {
       send({
         type: "play",
         card: target.dataset.card,
