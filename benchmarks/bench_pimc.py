@@ -1,11 +1,15 @@
-"""Time per card decision of the PIMC bot over seeded deals.
+"""Time per card decision and per call of the PIMC bot over seeded deals.
 
 The PIMC bot holds North and South, the heuristic East and West; every card
 North or South decides is timed (a single legal card is not a decision).  Prints
 the median and the maximum, overall and by tricks left, with the worlds solved
-and the solver nodes.  Run:
+and the solver nodes; then the same for the calls of the bidding: all of them,
+and those the bot searched (sampled worlds solved), with how many fell back to
+the heuristic for want of worlds.  The solver engine in use (pure or compiled,
+``BELOTE_SOLVER``) is printed first.  Run:
 
     .venv/bin/python benchmarks/bench_pimc.py [--deals N] [--seed S] [--bot SPEC]
+        [--profile classic|moroccan|coinche|contree]
 """
 
 from __future__ import annotations
@@ -22,21 +26,33 @@ from belote.bots.pimc import PimcBot
 from belote.declarations import Declaration
 from belote.options import make_rules
 from belote.round import OVER, PlayerView, Round
+from belote.solver import engine_name
+
+Row = tuple[int, float, int, int]
 
 
 class Timed(BaseBot):
-    """Wraps a PIMC bot and records (tricks left, seconds, worlds, nodes) per decision."""
+    """Wraps a PIMC bot and records (tricks left, seconds, worlds, nodes) per card, and
+    (fallback, seconds, worlds, nodes) per call."""
 
     kind = "timed"
 
-    def __init__(self, inner: PimcBot, log: list[tuple[int, float, int, int]]) -> None:
+    def __init__(self, inner: PimcBot, log: list[Row], calls: list[Row]) -> None:
         super().__init__(None)
         self.inner = inner
         self.name = inner.name
         self.log = log
+        self.calls = calls
 
     def call(self, view: PlayerView) -> str:
-        return self.inner.call(view)
+        start = time.perf_counter()
+        answer = self.inner.call(view)
+        seconds = time.perf_counter() - start
+        inner = self.inner
+        self.calls.append(
+            (int(inner.last_bid_fallback), seconds, inner.last_bid_worlds, inner.last_bid_nodes)
+        )
+        return answer
 
     def play(self, view: PlayerView) -> int:
         start = time.perf_counter()
@@ -52,7 +68,7 @@ class Timed(BaseBot):
         return self.inner.declarations(view)
 
 
-def _line(label: str, rows: list[tuple[int, float, int, int]]) -> str:
+def _line(label: str, rows: list[Row]) -> str:
     times = [r[1] for r in rows]
     worlds = statistics.mean(r[2] for r in rows)
     nodes = max(r[3] for r in rows)
@@ -69,7 +85,8 @@ def main() -> None:
     args = parser.parse_args()
     rules = make_rules(args.profile)
     rng = random.Random(args.seed)
-    log: list[tuple[int, float, int, int]] = []
+    log: list[Row] = []
+    calls: list[Row] = []
     played = 0
     start = time.perf_counter()
     while played < args.deals:
@@ -79,7 +96,7 @@ def main() -> None:
         for seat in range(4):
             bot = make_bot(args.bot if seat % 2 == 0 else "heuristic", args.seed * 1000 + seat)
             if isinstance(bot, PimcBot):
-                bots.append(Timed(bot, log))
+                bots.append(Timed(bot, log, calls))
             else:
                 bots.append(bot)
         rnd = Round(rules, rng.randrange(4), deck)
@@ -87,7 +104,7 @@ def main() -> None:
         played += rnd.phase == OVER
     total = time.perf_counter() - start
     print(f"{args.bot} (N, S) against heuristic (E, W): {args.deals} deals played in "
-          f"{total:.1f} s ({args.profile}, seed {args.seed})")
+          f"{total:.1f} s ({args.profile}, seed {args.seed}, {engine_name()} solver)")
     if not log:
         print("no decision timed")
         return
@@ -97,6 +114,12 @@ def main() -> None:
         print(_line("searched", searched))
     for left in sorted({r[0] for r in log}, reverse=True):
         print(_line(f"{left} left", [r for r in log if r[0] == left]))
+    print("calls:")
+    print(_line("all", calls))
+    searched_calls = [r for r in calls if r[3] > 0]
+    if searched_calls:
+        fallbacks = sum(r[0] for r in searched_calls)
+        print(_line("searched", searched_calls) + f"  fallbacks {fallbacks}")
 
 
 if __name__ == "__main__":

@@ -33,6 +33,8 @@ from belote.round import ALL_PASS, OVER, Announced, PlayerView, Round
 from tests.helpers import mask
 
 PROFILES = ("classic", "moroccan", "coinche", "contree")
+# PIMC bids by sampling; a low bidding effort keeps whole deals quick on the pure solver.
+PIMC_LOW_BIDS = "bid_nodes=250000,bid_worlds=2,bid_min_worlds=1"
 
 
 def _deal(rules: Rules, seed: int, dealer: int = 0) -> Round:
@@ -69,12 +71,12 @@ def test_3_4_6_random_and_heuristic_play_only_legal_actions(profile: str) -> Non
 @pytest.mark.parametrize("profile", ["classic", "contree"])
 def test_6_pimc_plays_only_legal_cards(profile: str) -> None:
     """§6: the PIMC bot (low effort) answers legal cards in whole deals."""
-    spec = "pimc:worlds=3,tricks=4"
+    spec = f"pimc:worlds=3,tricks=4,{PIMC_LOW_BIDS}"
     played = _actions([spec, "heuristic", spec, "random"], profile, 4, seed=3)
     assert any(any("card" in a for a in actions) for actions in played)
 
 
-@pytest.mark.parametrize("spec", ["random", "heuristic", "pimc:worlds=3,tricks=4"])
+@pytest.mark.parametrize("spec", ["random", "heuristic", f"pimc:worlds=3,tricks=4,{PIMC_LOW_BIDS}"])
 def test_same_seed_same_decisions(spec: str) -> None:
     """A bot is deterministic given its seed: the same deals give the same actions."""
     first = _actions([spec, "random", spec, "heuristic"], "classic", 4, seed=7)
@@ -505,25 +507,17 @@ def test_cli_simulate_human_form() -> None:
     assert "10 deals" in result.stdout and "heuristic" in result.stdout
 
 
-def test_bots_refuse_profiles_for_three_and_two_players() -> None:
-    """§12 profiles have no bots yet: every bot driver says so instead of failing."""
-    for profile in ("classic-3p", "classic-2p"):
-        with pytest.raises(OptionError, match="four-player profiles"):
-            simulate(make_rules(profile), ["random"] * 4, 1, seed=1)
-        with pytest.raises(OptionError, match="four-player profiles"):
-            play_game(make_rules(profile), [make_bot("random")] * 4, seed=1)
-
-
 def test_pimc_never_searches_past_twice_its_node_budget() -> None:
     """The ``nodes`` setting bounds each decision's work (at most twice it), so a card is
     decided in bounded time whatever the worlds drawn."""
-    bot = make_bot("pimc:worlds=24,nodes=20000", seed=3)
+    bot = make_bot("pimc:worlds=24,nodes=20000,bid_nodes=20000", seed=3)
     assert isinstance(bot, PimcBot)
     rules = make_rules()
     for d in range(6):
         rnd = _deal(rules, 300 + d, d % 4)
         while rnd.phase == "bidding":
             rnd.call(bot.call(rnd.view(rnd.current_player())))
+            assert bot.last_bid_nodes <= 2 * 20000 + 4  # (the solver stops within a trick)
         while rnd.phase == "play":
             view = rnd.view(rnd.current_player())
             rnd.play_card(bot.play(view))

@@ -1,47 +1,123 @@
 """The PIMC bot: perfect-information Monte Carlo over deals consistent with the view.
 
-For a card decision the bot samples *worlds*: deals of the hidden cards that
-agree with everything its seat knows (:mod:`belote.bots.sampling`: its own
-cards, the cards played, the turned card in the taker's hand, the declarations
-shown at trick 2, belote said, the voids revealed by the play under the table's
-options), solves each world double-dummy with :func:`belote.solver.solve`, and
-plays the card with the best average for its team.
+Card play.  For a card decision the bot samples *worlds*: deals of the hidden
+cards that agree with everything its seat knows (:mod:`belote.bots.sampling`:
+its own cards, the cards played, the turned card in the taker's hand, the
+declarations shown at trick 2, belote said, the voids revealed by the play
+under the table's options), solves each world double-dummy with
+:func:`belote.solver.solve`, and plays the card with the best average for its
+team.
 
 The objective (setting ``objective``):
 
 - ``score`` [default]: the hand's score difference for the bot's team (RULES.md
-  §8: made, failed, litige, capot), from the trick points already won, the
-  solver's value of the rest, the declarations compared at trick 2 and the
-  belote said or held in the world; with the team's card points as a small
-  tie-break;
+  §8: made, failed, litige, capot; §9 in an auction), from the trick points
+  already won, the solver's value of the rest, the declarations compared at
+  trick 2 (§7.5) and the belote said or held in the world (§7.7); with the
+  team's card points as a small tie-break;
 - ``points``: the card points of the remaining tricks (NS maximise the solver's
   value, EW minimise it).
 
-Effort: the solver needs about 0.2 s (median; seconds in the worst deals) for a
-full 8-trick deal in pure Python, times two dozen worlds, so the bot plays
-trick 1 by the heuristic and searches from ``tricks`` tricks left (default 7:
-from the second trick on).  Each decision solves up to ``worlds`` worlds
-(default 24), and stops adding worlds once the solver has searched ``nodes``
-positions (default 200,000, about 0.2 s; deterministic and machine-independent)
-with at least ``min_worlds``
-solved (default 2) or twice as many with fewer, or once ``seconds`` of wall
-time have passed (default 0: no clock, since a clock makes the choice depend
-on the machine's load).
-Bidding is the heuristic's (seed 000 §9): sampling the bid would need full-deal
-solves for every world and every candidate trump.
+Each card decision solves up to ``worlds`` worlds (default 24) and stops adding
+worlds once the solver has searched ``nodes`` positions (default 200,000;
+deterministic and machine-independent) with at least ``min_worlds`` solved
+(default 2) or twice as many with fewer, or once ``seconds`` of wall time have
+passed (default 0: no clock, since a clock makes the choice depend on the
+machine's load).  The search starts at ``tricks`` tricks left (default 8: from
+trick 1; a smaller value plays the earlier tricks by the heuristic).  When not
+one world could be solved within the budget the card is the heuristic's.
+
+Bidding (setting ``bidding``: ``sampling`` [default] or ``heuristic``, the
+heuristic's calls, seed 000 §9).  The same idea over the deal as far as the
+bidding goes (:mod:`belote.bots.bid_sampling`): a world places the other
+seats' dealt cards and, in take-or-pass, the stock in dealing order, uniformly
+among those consistent with the seat's own cards and the turned card.  Calls
+are soft information (setting ``calls``): with ``hints`` [default] only the
+worlds in which the other seats' cards fit a plausible reading of their calls
+are kept, by rejection (:func:`belote.bots.bid_sampling.call_hints`: a bid
+suggests strength in its suit, a round-1 pass the lack of the turned suit's
+jack and nine together, a coinche two trumps); with ``ignore`` every consistent
+world counts.  Each world is completed as the engine deals it for the taker
+(§3.4), solved double-dummy from the eldest's lead (§4.9) under each trump
+searched (value only), and scored with the real scoring
+(:func:`belote.scoring.score_hand`: §8 made, failed, litige with the reserve,
+capot; §9 with the contract's value and multiplier), every seat announcing its
+best declarations (§7.4–§7.6) and saying its belote (§7.7).  Real play falls
+short of double dummy for the takers (measured: 8 card points in classic, 17
+in coinche, spread about 30): their points are taken as the solver's less
+``bid_caution`` (default 10), give or take a normal error of ``bid_noise``
+(default 25; three points of a Gauss–Hermite rule), a capot counting only when
+they keep every point.  A call's value in a world is the hand's score
+difference for the bot's team:
+
+- take-or-pass (§3.2, §3.3): ``take`` (round 1), a suit (and SA / TA, §3.5) in
+  round 2, with the bot as taker; ``pass`` (setting ``pass_model``): with
+  ``rollout`` [default], the contract the others reach in that world when every
+  seat calls as the heuristic after the pass (the bot too, in round 2), 0 for
+  an all-pass; with ``zero``, 0;
+- numeric auction (§4): every legal bid of a trump searched, its value ``C``
+  (80 ... ``max_bid``; never capot nor générale) scored as that contract by the
+  bot's team, undoubled; ``coinche`` as the opponents' contract doubled (§4.5,
+  §4.7), ``surcoinche`` as ours redoubled; ``pass`` as the contract on the table
+  as it stands (the partner's, or the opponents'), 0 when there is none.
+
+A call other than pass must gain a margin over it: ``bid_margin`` (default 0
+points) for a take or a bid, plus ``partner_margin`` (default 30) over our own
+side's contract, ``coinche_margin`` (default 20) for a coinche or a surcoinche.
+The choice (setting ``bid_prior``): with ``heuristic`` [default] the bot keeps
+the heuristic's call unless another call beats it, margins counted, by more
+than ``bid_z`` (default 1) standard errors of their difference over the same
+worlds (its spread counted at least as large as the difference itself: a few
+worlds that all agree prove little) -- a few worlds are noisy, and the
+heuristic is a sound prior; with
+``none`` it calls the best average (pass on a tie, then the lower bid).
+
+Effort: a full-deal solve takes about 200,000 positions (median; some take
+millions): about 0.2 s in pure Python, 0.05 s with the compiled solver.  Each
+call solves at most ``bid_worlds`` worlds (default 16), every trump searched
+in each, and stops adding worlds once ``bid_nodes`` positions (default
+1,000,000) have been searched with at least ``bid_min_worlds`` (default 4)
+worlds solved, never past twice the budget (nor after ``seconds``, when set); a
+world one of whose solves alone passes ``bid_nodes`` is left out
+(:attr:`PimcBot.last_bid_skipped`).  With fewer than ``bid_min_worlds`` worlds
+the call is the heuristic's (:attr:`PimcBot.last_bid_fallback`).  Only the
+``bid_trumps`` (default 1) strongest trumps by
+:func:`~belote.bots.bid_sampling.trump_strength` are searched, none below
+``bid_floor`` (default 40) counting the cards the bot sees (its five and the
+turned card in take-or-pass; ``bid_floor`` + 15 with its eight cards in an
+auction), plus the partner's contract trump (when the bot's strength in it
+reaches half of that), the trump of the contract on the table, and the
+heuristic's call; a coinche is weighed from a strength of 40 in the contract's
+trump.  A call with nothing to search is a pass.  The worlds drawn and solved
+are kept for the bot's later calls in the same deal.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Final
 
-from belote.bots.base import BaseBot, BotSetting, legal_cards, played_by
-from belote.bots.heuristic import HeuristicBot
+from belote.auction import CAPOT, GENERALE, AuctionCall, parse_bid
+from belote.bidding import Call
+from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
+from belote.bots.bid_sampling import BidSampler, BidWorld, trump_strength
+from belote.bots.heuristic import TAKE_THRESHOLD, HeuristicBot, best_round2_suit, bid_strength
 from belote.bots.sampling import DealSampler, InconsistentViewError, Knowledge, infer, relax
-from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, Card, CardMask
-from belote.declarations import CARRE, best_announcement
+from belote.bots.small_pimc import SmallPimc
+from belote.cards import (
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_LETTERS,
+    Card,
+    CardMask,
+    TrumpMode,
+)
+from belote.declarations import CARRE, best_announcement, resolve
 from belote.errors import BeloteError
 from belote.play import PlayState, card_points
 from belote.round import PlayerView
@@ -50,6 +126,11 @@ from belote.scoring import HandEntry, score_hand
 __all__ = ["PimcBot", "World", "world_state"]
 
 World = list[CardMask]
+
+AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
+COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
+_NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
+                 "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
 
 def world_state(view: PlayerView, hands: World) -> PlayState:
@@ -68,6 +149,197 @@ def world_state(view: PlayerView, hands: World) -> PlayState:
     for c in view.trick:
         state.push(c)
     return state
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """A bidding world solved under one trump: NS's card points with perfect play from
+    the first lead, and the declaration and belote points per team."""
+
+    ns: int
+    declarations: tuple[int, int]
+    belote: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class _Option:
+    """A call and the hand it leads to: ``team`` takes in ``trump`` (``contract``,
+    ``multiplier``); ``team`` None is a pass with no contract on the table (worth 0)."""
+
+    call: str
+    team: int | None = None
+    trump: TrumpMode = 0
+    contract: int | str | None = None
+    multiplier: int = 1
+    margin: float = 0.0
+
+    @property
+    def level(self) -> int:
+        if self.contract is None:
+            return 0
+        return 250 if self.contract == CAPOT else int(self.contract)
+
+
+@dataclass(slots=True)
+class _BidMemo:
+    """The worlds drawn for one seat in one deal's bidding, and what was solved."""
+
+    key: tuple[Any, ...]
+    calls: tuple[Call | AuctionCall, ...]
+    draws: list[BidWorld] = field(default_factory=list)
+    # per world, (trump, taker) -> the solved outcome, or None: past one budget, skipped
+    solved: list[dict[tuple[int, int], _Outcome | None]] = field(default_factory=list)
+
+
+class _PassRollout:
+    """Take-or-pass: who takes, in what trump, if the bot passes now, with every seat
+    (the bot too, later) calling as the heuristic does (seed 000 §9) in the world."""
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.turned is not None
+        self.view = view
+        self.turned = view.turned
+        self.names = {s for s in range(4) if s != view.turned >> 3}
+
+    def after_pass(self, world: BidWorld) -> tuple[int, int] | None:
+        """(trump, taker) of the contract the others reach, or None for an all-pass."""
+        view, turned = self.view, self.turned
+        calls = len(view.calls) + 1
+        seat = (view.seat + 1) & 3
+        while calls < 8:
+            hand = world.hands[seat]
+            if calls < 4:  # §3.2 round 1
+                if bid_strength(hand | 1 << turned, turned >> 3) >= TAKE_THRESHOLD:
+                    return (turned >> 3, seat)
+            else:  # §3.3 round 2
+                suit, value = best_round2_suit(hand, turned)
+                if suit in self.names and value >= TAKE_THRESHOLD:
+                    return (suit, seat)
+            calls += 1
+            seat = (seat + 1) & 3
+        return None
+
+
+def _solved(outcome: _Outcome | None) -> _Outcome:
+    assert outcome is not None
+    return outcome
+
+
+def _current_contract(view: PlayerView) -> tuple[AuctionCall, int] | None:
+    """The highest bid of an auction so far (its call) and its multiplier (§4.5, §4.7)."""
+    best: AuctionCall | None = None
+    multiplier = 1
+    for call in view.calls:
+        if not isinstance(call, AuctionCall):
+            continue
+        if call.bid is not None:
+            best, multiplier = call, 1
+        elif call.call == "coinche":
+            multiplier = 2
+        elif call.call == "surcoinche":
+            multiplier = 4
+    return (best, multiplier) if best is not None else None
+
+
+def _belote_points(hands: list[CardMask], trump: TrumpMode) -> tuple[int, int]:
+    """Belote per team when every holder of trump K+Q says it (§7.7; one per suit in TA)."""
+    if trump == NO_TRUMP:
+        return (0, 0)
+    points = [0, 0]
+    for suit in range(4) if trump == ALL_TRUMP else (trump,):
+        both = 1 << (suit * 8 + KING) | 1 << (suit * 8 + QUEEN)
+        for seat in range(4):
+            if hands[seat] & both == both:
+                points[seat & 1] += 20
+    return (points[0], points[1])
+
+
+def _outcome(
+    view: PlayerView, trump: TrumpMode, hands: list[CardMask], leader: int, ns: int
+) -> _Outcome:
+    """The solved world's facts: every seat announces its best combinations (§7.4,
+    compared at trick 2, §7.5–§7.6) and says its belote (§7.7)."""
+    rules = view.rules
+    declarations = (0, 0)
+    if rules.declarations:
+        announced = [best_announcement(h, rules, trump) for h in hands]
+        declarations = resolve(announced, rules, trump, leader).points
+    return _Outcome(ns, declarations, _belote_points(hands, trump))
+
+
+class _BidScorer:
+    """The hand score difference for the bot's team of a call in a solved world.
+
+    The takers' card points in play are taken as their double-dummy points less
+    ``caution``, give or take a normal error of ``noise`` points (a three-point
+    Gauss–Hermite rule: -√3σ, 0, +√3σ weighted 1/6, 2/3, 1/6); a capot counts
+    only while the takers keep every point.
+    """
+
+    def __init__(self, view: PlayerView, caution: int, noise: int) -> None:
+        self.rules = view.rules
+        self.team = view.seat & 1
+        self.reserve = view.reserve
+        self.caution = caution
+        spread = round(noise * 3 ** 0.5)
+        self.errors = ((0, 1.0),) if spread == 0 else (
+            (-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
+        self._totals: dict[TrumpMode, int] = {}
+        self._cache: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+    def value(self, o: _Option, out: _Outcome) -> tuple[float, float]:
+        """The expected score difference, and the chance that the takers make it."""
+        assert o.team is not None
+        key = (o.team, o.trump, o.contract, o.multiplier, out)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        total = self._totals.get(o.trump)
+        if total is None:
+            total = self._totals[o.trump] = sum(card_points(self.rules, o.trump))
+        ns, capot_points = out.ns, total + 100
+        if o.team == 0:
+            takers_dd = ns
+        elif ns in (0, capot_points):
+            takers_dd = capot_points - ns
+        else:
+            takers_dd = total + 10 - ns
+        value = made = 0.0
+        for error, weight in self.errors:
+            points = takers_dd - self.caution + error
+            capot: int | None = None
+            if points >= capot_points or (points <= 0 and takers_dd == 0):
+                capot = o.team if points > 0 else o.team ^ 1
+                takers = capot_points if points > 0 else 0
+                defence = capot_points - takers
+            else:
+                takers = max(0, min(points, total + 10))
+                defence = total + 10 - takers
+            trick_points = (takers, defence) if o.team == 0 else (defence, takers)
+            v, m = self._score(o, out, trick_points, capot)
+            value += weight * v
+            made += weight * m
+        got = (value, made)
+        self._cache[key] = got
+        return got
+
+    def _score(
+        self, o: _Option, out: _Outcome, trick_points: tuple[int, int], capot: int | None
+    ) -> tuple[float, bool]:
+        assert o.team is not None
+        entry = HandEntry(
+            taker=o.team, trick_points=trick_points, capot=capot,
+            declarations=out.declarations, belote=out.belote, trump=o.trump,
+            contract=o.contract, multiplier=o.multiplier, reserve=self.reserve,
+        )
+        team = self.team
+        try:
+            result = score_hand(self.rules, entry)
+        except BeloteError:
+            diff = trick_points[team] - trick_points[team ^ 1]
+            return float(diff), trick_points[o.team] > trick_points[o.team ^ 1]
+        score = result.score
+        return float(score[team] - score[team ^ 1]), result.outcome == "made"
 
 
 class _Scorer:
@@ -175,29 +447,293 @@ class _Scorer:
 
 
 class PimcBot(BaseBot):
-    """Perfect-information Monte Carlo card play over exact samples of the hidden hands."""
+    """Perfect-information Monte Carlo card play and bidding over exact samples."""
 
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "worlds": BotSetting(int, 24, "worlds solved per card at most", 1),
-        "tricks": BotSetting(int, 7, "search from this many tricks left (earlier: heuristic)", 1),
+        "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
         "nodes": BotSetting(int, 200_000, "stop adding worlds past this many solver nodes", 1),
         "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
         "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
         "objective": BotSetting(str, "score", "score or points", choices=("score", "points")),
+        "bidding": BotSetting(str, "sampling", "sampling or heuristic",
+                              choices=("sampling", "heuristic")),
+        "calls": BotSetting(str, "hints", "read the others' calls as hints, or ignore them",
+                            choices=("hints", "ignore")),
+        "bid_worlds": BotSetting(int, 16, "worlds solved per call at most", 1),
+        "bid_nodes": BotSetting(int, 1_000_000, "stop adding bidding worlds past this many "
+                                "solver nodes", 1),
+        "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
+        "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
+        "partner_margin": BotSetting(float, 30.0, "more points to bid over our own contract"),
+        "coinche_margin": BotSetting(float, 20.0, "points a coinche or a surcoinche must gain"),
+        "pass_model": BotSetting(str, "rollout", "take-or-pass: the others call as the "
+                                 "heuristic after a pass (rollout), or a pass is 0 (zero)",
+                                 choices=("rollout", "zero")),
+        "bid_prior": BotSetting(str, "heuristic", "the call kept unless the worlds show a "
+                                "better one (heuristic), or none: the best average",
+                                choices=("heuristic", "none")),
+        "bid_z": BotSetting(float, 1.0, "standard errors a call must beat the prior by", 0),
+        "bid_trumps": BotSetting(int, 1, "own trumps searched per call at most", 1),
+        "bid_floor": BotSetting(int, 40, "trump_strength below which a trump is not searched"),
+        "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
+                                  "against double dummy", 0),
+        "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
     }
 
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         super().__init__(seed, **settings)
         self.heuristic = HeuristicBot(seed)
-        self.last_worlds = 0  # worlds solved for the last decision
+        self.last_worlds = 0  # worlds solved for the last card decision
         self.last_nodes = 0
         self.last_values: dict[Card, float] = {}
+        self.last_bid_worlds = 0  # worlds behind the last call (0: no search)
+        self.last_bid_nodes = 0  # solver nodes searched for the last call
+        self.last_bid_values: dict[str, float] = {}  # average value of each call weighed
+        self.last_bid_made: dict[str, float] = {}  # how often its contract was made
+        self.last_bid_fallback = False  # the last call is the heuristic's: too few worlds
+        self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
+        self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
+        self._memo: _BidMemo | None = None
+
+    # --- bidding --------------------------------------------------------------
 
     def call(self, view: PlayerView) -> str:
-        return self.heuristic.call(view)
+        calls = legal_calls(view)
+        self.last_bid_worlds = self.last_bid_nodes = 0
+        self.last_bid_values, self.last_bid_made = {}, {}
+        self.last_bid_fallback = self.last_bid_relaxed = False
+        self.last_bid_skipped = 0
+        current = _current_contract(view)
+        if (self.settings["bidding"] == "heuristic" or len(calls) <= 1
+                or view.rules.players != 4
+                or (current is not None and current[0].call.startswith(GENERALE))):
+            return self.heuristic.call(view)  # (a générale is not searched, §4.8)
+        prior = self.heuristic.call(view) if self.settings["bid_prior"] == "heuristic" else None
+        options, stay = self._bid_options(view, calls, prior)
+        if not options:
+            return stay.call
+        every = [stay, *options]
+        worlds = self._bid_values(view, every)
+        if worlds is None:
+            self.last_bid_fallback = True
+            return self.heuristic.call(view)
+        n = len(worlds[stay.call])
+        values = {call: sum(v) / n for call, v in worlds.items()}
+        self.last_bid_values = values
+        if prior is None:
+            def rank(o: _Option) -> tuple[float, bool, int]:
+                return (values[o.call] - o.margin, o is stay, -o.level)
+
+            return max(every, key=rank).call
+        # The heuristic's call unless a call beats it by z standard errors (paired worlds).
+        base = next(o for o in every if o.call == prior)
+        z = self.settings["bid_z"]
+        best, best_bound = prior, 0.0
+        for o in every:
+            if o is base:
+                continue
+            diffs = [a - b for a, b in zip(worlds[o.call], worlds[prior], strict=True)]
+            gain = sum(diffs) / n
+            spread = (sum((d - gain) ** 2 for d in diffs) / max(1, n - 1)) ** 0.5
+            # (worlds that all agree prove little: the spread counts at least the gain)
+            bound = gain - (o.margin - base.margin) - z * max(spread, abs(gain)) / n ** 0.5
+            if bound > best_bound:
+                best, best_bound = o.call, bound
+        return best
+
+    def _bid_options(
+        self, view: PlayerView, calls: list[str], prior: str | None = None
+    ) -> tuple[list[_Option], _Option]:
+        """The calls worth a search (with ``prior``, the heuristic's call, among them
+        unless a pass), and the pass (see the module docstring)."""
+        options, stay = self._searched_options(view, calls)
+        if prior is not None and prior != stay.call and all(o.call != prior for o in options):
+            options.append(self._option_of(view, prior, stay))
+        return options, stay
+
+    def _option_of(self, view: PlayerView, call: str, stay: _Option) -> _Option:
+        """The option of one legal call other than pass."""
+        team, margin = view.seat & 1, self.settings["bid_margin"]
+        if call in ("coinche", "surcoinche"):
+            return dataclasses.replace(stay, call=call, multiplier=2 if call == "coinche" else 4,
+                                       margin=self.settings["coinche_margin"])
+        if view.turned is not None and not view.rules.is_auction:
+            trump = view.turned >> 3 if call == "take" else _NAMED[call]
+            return _Option(call, team, trump, None, 1, margin)
+        bid = parse_bid(call)
+        assert bid is not None
+        if stay.team == team:
+            margin += self.settings["partner_margin"]
+        return _Option(call, team, bid.trump, bid.value, 1, margin)
+
+    def _searched_options(
+        self, view: PlayerView, calls: list[str]
+    ) -> tuple[list[_Option], _Option]:
+        """The calls of the strongest trumps (``bid_trumps``, ``bid_floor``), the partner's
+        trump, coinche and surcoinche, and the pass: 0, or the contract on the table."""
+        team = view.seat & 1
+        floor = self.settings["bid_floor"]
+        margin = self.settings["bid_margin"]
+        options: list[_Option] = []
+        if view.turned is not None and not view.rules.is_auction:
+            seen = view.hand | 1 << view.turned
+            named = {call: view.turned >> 3 if call == "take" else _NAMED.get(call)
+                     for call in calls}
+            trumps = self._strongest({t for t in named.values() if t is not None}, seen, floor)
+            options += [_Option(call, team, t, None, 1, margin)
+                        for call, t in named.items() if t is not None and t in trumps]
+            return options, _Option("pass")
+        current = _current_contract(view)
+        stay = _Option("pass")
+        raise_trump = -1
+        if current is not None:
+            best, multiplier = current
+            assert best.bid is not None
+            ours = best.seat & 1 == team
+            stay = _Option("pass", best.seat & 1, best.bid.trump, best.bid.value, multiplier)
+            if ours:
+                raise_trump = best.bid.trump
+                margin += self.settings["partner_margin"]
+            doubled = dataclasses.replace(stay, margin=self.settings["coinche_margin"])
+            if "coinche" in calls and trump_strength(view.hand, best.bid.trump) >= COINCHE_FLOOR:
+                options.append(dataclasses.replace(doubled, call="coinche", multiplier=2))
+            if "surcoinche" in calls:
+                options.append(dataclasses.replace(doubled, call="surcoinche", multiplier=4))
+        parsed = [(call, parse_bid(call)) for call in calls]
+        bids = [(call, bid) for call, bid in parsed
+                if bid is not None and bid.value not in (CAPOT, GENERALE)]
+        floor += AUCTION_FLOOR_EXTRA
+        trumps = self._strongest({bid.trump for _, bid in bids}, view.hand, floor)
+        if raise_trump >= 0 and 2 * trump_strength(view.hand, raise_trump) >= floor:
+            trumps.add(raise_trump)
+        options += [_Option(call, team, bid.trump, bid.value, 1, margin)
+                    for call, bid in bids if bid.trump in trumps]
+        return options, stay
+
+    def _strongest(self, trumps: set[TrumpMode], hand: CardMask, floor: int) -> set[TrumpMode]:
+        """The ``bid_trumps`` strongest of ``trumps`` by trump_strength, none below ``floor``."""
+        ranked = sorted(((trump_strength(hand, t), -t) for t in trumps), reverse=True)
+        return {-t for strength, t in ranked[:self.settings["bid_trumps"]] if strength >= floor}
+
+    def _memo_for(self, view: PlayerView) -> _BidMemo:
+        """The worlds of this deal so far: kept while the seat, its cards and the table
+        are the same and the calls go on from those of the last decision."""
+        key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
+        memo = self._memo
+        if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
+            memo = _BidMemo(key, view.calls)
+        memo.calls = view.calls
+        self._memo = memo
+        return memo
+
+    def _bid_values(
+        self, view: PlayerView, options: list[_Option]
+    ) -> dict[str, list[float]] | None:
+        """Each option's score difference for the bot's team in each world solved within
+        the budget (the same worlds for all); None when fewer than ``bid_min_worlds``."""
+        from belote.solver import SearchLimitError, solve  # loaded when a call is searched
+
+        settings = self.settings
+        sampler = BidSampler.from_view(view, hints=settings["calls"] == "hints")
+        memo = self._memo_for(view)
+        auction = view.turned is None or view.rules.is_auction
+        leader = (view.dealer + 1) & 3  # §3.4 / §4.9: the eldest leads
+        keys = sorted({(o.trump, -1 if auction else view.seat)
+                       for o in options if o.team is not None})
+        rollout = None
+        if not auction and settings["pass_model"] == "rollout":
+            rollout = _PassRollout(view).after_pass
+        budget = settings["bid_nodes"]
+        start = time.perf_counter()
+        nodes = 0
+        used: list[int] = []
+        index = 0
+        drawn = 0
+        filtered = bool(sampler.hints)
+        while len(used) < settings["bid_worlds"]:
+            if nodes >= 2 * budget or (len(used) >= settings["bid_min_worlds"] and (
+                nodes >= budget
+                or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
+            )):
+                break
+            if index == len(memo.draws):
+                if drawn >= sampler.max_draws:
+                    if filtered and len(used) < settings["bid_min_worlds"]:
+                        filtered = False  # no world fits the hints: drop them
+                        self.last_bid_relaxed = True
+                        index, used = 0, []
+                        continue
+                    break
+                memo.draws.append(sampler.draw(self.rng))
+                memo.solved.append({})
+                drawn += 1
+            world = memo.draws[index]
+            solved = memo.solved[index]
+            index += 1
+            if filtered and not sampler.fits(world):
+                continue
+            complete = True
+            after = rollout(world) if rollout is not None else None
+            for key in keys if after is None or after in keys else [*keys, after]:
+                if key in solved:
+                    complete = solved[key] is not None
+                    if not complete:
+                        break
+                    continue
+                trump, taker = key
+                hands = world.complete(view.dealer, view.turned, taker if taker >= 0 else 0)
+                cap = min(budget, 2 * budget - nodes)
+                try:
+                    result = solve(PlayState(view.rules, trump, hands, leader), moves=False,
+                                   max_nodes=cap)
+                except SearchLimitError as stop:
+                    nodes += stop.nodes
+                    complete = False
+                    if cap == budget:
+                        solved[key] = None  # a world too hard for one budget: skipped
+                        self.last_bid_skipped += 1
+                    break
+                nodes += result.nodes
+                solved[key] = _outcome(view, trump, hands, leader, result.value)
+            if complete:
+                used.append(index - 1)
+        self.last_bid_worlds, self.last_bid_nodes = len(used), nodes
+        if len(used) < settings["bid_min_worlds"]:
+            return None
+        scorer = _BidScorer(view, settings["bid_caution"], settings["bid_noise"])
+        values: dict[str, list[float]] = {}
+        self.last_bid_made = {}
+        for o in options:
+            if o.team is None and rollout is not None:
+                row = []
+                for i in used:
+                    after = rollout(memo.draws[i])
+                    if after is None:
+                        row.append(0.0)
+                        continue
+                    contract = _Option(o.call, after[1] & 1, after[0])
+                    row.append(scorer.value(contract, _solved(memo.solved[i][after]))[0])
+                values[o.call] = row
+                continue
+            if o.team is None:
+                values[o.call] = [0.0] * len(used)
+                continue
+            key = (o.trump, -1 if auction else view.seat)
+            scored = [scorer.value(o, _solved(memo.solved[i][key])) for i in used]
+            values[o.call] = [v for v, _ in scored]
+            self.last_bid_made[o.call] = sum(made for _, made in scored) / len(used)
+        return values
+
+    # --- card play ------------------------------------------------------------
+
+    def discard(self, view: PlayerView) -> list[Card]:
+        return self.heuristic.discard(view)  # §12.1 kitty
 
     def play(self, view: PlayerView) -> int:
+        if view.rules.players != 4:  # §12: the small tables' own sampler and solver
+            return SmallPimc.for_bot(self).play(view)
         legal = legal_cards(view)
         self.last_worlds = self.last_nodes = 0
         self.last_values = {}
