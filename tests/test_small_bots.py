@@ -29,7 +29,6 @@ from belote.bots.random_bot import RandomBot
 from belote.bots.small_pimc import (
     SmallKnowledge,
     SmallPimc,
-    SmallPimcBot,
     SmallSampler,
     SmallWorld,
     minimax_small,
@@ -60,7 +59,7 @@ MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-2p", {"two_deal": "decouverte"}),
 ]
 MODE_IDS = ["24_cards", "kitty", "six_each", "stock", "decouverte"]
-LOW_PIMC = {"worlds": 3, "tricks": 4, "nodes": 4000}
+LOW_PIMC = "pimc:worlds=3,tricks=4,nodes=4000"
 
 
 def _rules(i: int) -> Rules:
@@ -112,11 +111,11 @@ def test_12_random_and_heuristic_finish_every_deal_with_legal_actions(mode: int)
 
 @pytest.mark.parametrize("mode", range(5), ids=MODE_IDS)
 def test_12_small_pimc_plays_legal_cards(mode: int) -> None:
-    """The small-table PIMC (low effort, through a tiny Bot wrapper) answers legal cards
+    """The small-table PIMC (``pimc`` at low effort) answers legal cards
     in whole deals, searching from four tricks left."""
     rules = _rules(mode)
     n = rules.players
-    specs: list[str | Bot] = [SmallPimcBot(s, **LOW_PIMC) for s in range(n)]
+    specs: list[str | Bot] = [make_bot(LOW_PIMC, seed=s) for s in range(n)]
     rounds = _play(rules, specs, 3, seed=4)
     assert any(r.phase == OVER for r in rounds)
 
@@ -142,15 +141,17 @@ def test_drivers_want_one_bot_a_seat() -> None:
         simulate(make_rules(), ["random"] * 3, 1, seed=1)
 
 
-def test_pimc_at_small_tables_plays_or_is_refused_clearly() -> None:
-    """``pimc`` plays the small tables once PimcBot hands them to SmallPimc; until then
-    the drivers refuse it with a message, never a traceback."""
-    try:
-        out = simulate(_rules(0), ["pimc:worlds=2,tricks=3,nodes=3000"] * 3, 2, seed=1)
-    except OptionError as exc:
-        assert "does not play belote for 3" in str(exc)
-    else:
+def test_pimc_plays_the_small_tables() -> None:
+    """``pimc`` hands the card play of a three- or two-player table to SmallPimc (§12);
+    it bids and lays aside the kitty like the heuristic."""
+    for mode in range(5):
+        rules = _rules(mode)
+        out = simulate(rules, ["pimc:worlds=2,tricks=3,nodes=3000"] * rules.players, 2, seed=1)
         assert out.deals == 2
+    bot = make_bot("pimc", seed=1)
+    rnd = _kitty_round(3)
+    view = rnd.view(rnd.current_player())
+    assert bot.discard(view) == make_bot("heuristic", seed=1).discard(view)
 
 
 # --- the kitty discard (§12.1) ------------------------------------------------------------
@@ -636,7 +637,7 @@ def test_small_pimc_is_deterministic_for_a_seed() -> None:
 
     def actions(seed: int) -> list[Any]:
         return [r.actions_json() for r in _play(
-            rules, [SmallPimcBot(seed, **LOW_PIMC), SmallPimcBot(seed + 1, **LOW_PIMC)], 3, 9)]
+            rules, [make_bot(LOW_PIMC, seed=seed), make_bot(LOW_PIMC, seed=seed + 1)], 3, 9)]
 
     assert actions(1) == actions(1)
 
@@ -854,13 +855,10 @@ def test_cli_play_small_table_seat_hint_and_resume(tmp_path: Path) -> None:
     assert "Game over" in res.stdout
 
 
-def test_cli_play_refuses_a_bot_that_cannot_sit_there_or_plays_it(tmp_path: Path) -> None:
+def test_cli_play_seats_pimc_at_a_small_table(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "--profile", "classic-3p", "--bots", "pimc",
                               "--save", str(tmp_path / "g.json")], input="q\n")
-    if res.exit_code == 2:
-        assert "does not play belote for 3" in res.stderr
-    else:
-        assert res.exit_code == 0 and "Traceback" not in res.output
+    assert res.exit_code == 0 and "Traceback" not in res.output
 
 
 def test_every_seat_of_the_bots_gets_only_its_view() -> None:

@@ -270,25 +270,6 @@ def check_table(rules: Rules, bots: Sequence[object], where: str = "play_deal") 
             f"{where}: profile {rules.profile!r} seats {n} players ({seats}): "
             f"give {n} bots, got {len(bots)}"
         )
-    if n != 4:
-        for bot in bots:
-            if bot is not None and not _plays_small_tables(bot):
-                raise OptionError(
-                    f"{where}: bot {getattr(bot, 'name', bot)!r} does not play belote for "
-                    f"{n} yet (profile {rules.profile!r}); random and heuristic do"
-                )
-
-
-def _plays_small_tables(bot: object) -> bool:
-    """Whether ``bot`` can sit at a table of three or two (§12).  The PIMC bot plays
-    there once its ``play`` hands those tables to
-    :class:`belote.bots.small_pimc.SmallPimc`; until then it is refused clearly."""
-    from belote.bots.pimc import PimcBot
-
-    if isinstance(bot, PimcBot):
-        code = getattr(type(bot).play, "__code__", None)
-        return code is not None and "SmallPimc" in code.co_names
-    return True
 
 
 # --- what a view offers ---------------------------------------------------------

@@ -43,11 +43,11 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import factorial
-from typing import Any, ClassVar, Final
+from typing import Any, Final
 
 from belote.bots.base import (
     BaseBot,
@@ -81,7 +81,6 @@ from belote.scoring import HandEntry, score_hand
 __all__ = [
     "SmallKnowledge",
     "SmallPimc",
-    "SmallPimcBot",
     "SmallSampler",
     "SmallScorer",
     "SmallSolveResult",
@@ -963,29 +962,3 @@ class SmallPimc:
 
 
 _FOR_BOT: weakref.WeakKeyDictionary[BaseBot, SmallPimc] = weakref.WeakKeyDictionary()
-
-
-class SmallPimcBot(BaseBot):
-    """A bot that plays :class:`SmallPimc` at the small tables (and the heuristic's
-    cards at four): a stand-in for ``pimc`` there until PimcBot calls SmallPimc."""
-
-    kind = "small_pimc"
-    SETTINGS: ClassVar[Mapping[str, BotSetting]] = SmallPimc.SETTINGS
-
-    def __init__(self, seed: int | None = None, **settings: Any) -> None:
-        super().__init__(seed, **settings)
-        from belote.bots.heuristic import HeuristicBot
-
-        self.heuristic = HeuristicBot(seed)
-        self.small = SmallPimc(seed, self.heuristic, **self.settings)
-
-    def call(self, view: PlayerView) -> str:
-        return self.heuristic.call(view)
-
-    def play(self, view: PlayerView) -> int:
-        if view.rules.players == 4:
-            return self.heuristic.play(view)
-        return self.small.play(view)
-
-    def discard(self, view: PlayerView) -> list[Card]:
-        return self.heuristic.discard(view)

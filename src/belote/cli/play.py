@@ -214,12 +214,7 @@ class TerminalGame:
 
     def hint(self, view: PlayerView) -> str:
         if self._hint_bot is None:
-            if self.players == 4:
-                self._hint_bot = make_bot(HINT_BOT, seed=0)
-            else:
-                from belote.bots.small_pimc import SmallPimcBot
-
-                self._hint_bot = SmallPimcBot(0, worlds=12)
+            self._hint_bot = make_bot(HINT_BOT, seed=0)
         if view.phase == BIDDING:
             return f"hint: {self._hint_bot.call(view)}"
         if view.phase == DISCARD:
