@@ -672,6 +672,7 @@ def test_small_pimc_for_bot_reuses_the_bots_seed_and_settings() -> None:
     small = SmallPimc.for_bot(bot)
     assert SmallPimc.for_bot(bot) is small
     assert small.settings["worlds"] == 5 and small.settings["nodes"] == 1000
+    assert small.settings["tricks"] == SmallPimc.SETTINGS["tricks"].default  # not given
     assert small.rng.random() == random.Random(4).random()
 
 

@@ -146,6 +146,7 @@ class BaseBot(ABC):
                 )
             values[key] = _check_setting(self.kind, key, self.SETTINGS[key], value)
         self.settings: dict[str, Any] = values
+        self.given: frozenset[str] = frozenset(settings)  # the settings not left at default
         given = ",".join(f"{k}={settings[k]}" for k in settings)
         self.name = f"{self.kind}:{given}" if given else self.kind
 

@@ -880,11 +880,12 @@ class SmallPimc:
 
     @classmethod
     def for_bot(cls, bot: BaseBot) -> SmallPimc:
-        """The small-table player of a PIMC bot: same seed, same settings (those that
-        apply); made once per bot."""
+        """The small-table player of a PIMC bot: same seed, the settings the bot was
+        given (those that apply; the others at this class's defaults); made once per bot."""
         got = _FOR_BOT.get(bot)
         if got is None:
-            settings = {k: v for k, v in bot.settings.items() if k in cls.SETTINGS}
+            settings = {k: v for k, v in bot.settings.items()
+                        if k in cls.SETTINGS and k in bot.given}
             heuristic = getattr(bot, "heuristic", None)
             got = cls(bot.seed, heuristic, **settings)
             _FOR_BOT[bot] = got
