@@ -38,18 +38,16 @@ from typing import Final
 
 from belote.auction import CAPOT, GENERALE, AuctionCall
 from belote.bidding import PASS
+from belote.bots.heuristic import suit_strength
 from belote.cards import (
     ACE,
     ALL_CARDS,
     ALL_TRUMP,
     JACK,
-    KING,
     NINE,
     NO_TRUMP,
-    QUEEN,
     SUIT_MASKS,
     TEN,
-    TRUMP_POINTS,
     Card,
     CardMask,
     TrumpMode,
@@ -95,19 +93,7 @@ def trump_strength(hand: CardMask, trump: TrumpMode) -> int:
         return sum(19 if c & 7 == ACE else 10 for c in scan_forward(hand) if c & 7 in (ACE, TEN))
     if trump == ALL_TRUMP:
         return sum(20 if c & 7 == JACK else 14 for c in scan_forward(hand) if c & 7 in (JACK, NINE))
-    trumps = hand & SUIT_MASKS[trump]
-    score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
-    for suit in range(4):
-        if suit == trump:
-            continue
-        if hand >> (suit * 8 + ACE) & 1:
-            score += 10
-        elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
-            score += 4
-    base = trump * 8
-    if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
-        score += 10
-    return score
+    return suit_strength(hand, trump)
 
 
 @dataclass(frozen=True, slots=True)

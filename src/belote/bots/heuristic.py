@@ -60,7 +60,14 @@ from belote.cards import (
 from belote.play import card_points, trick_winner
 from belote.round import PlayerView
 
-__all__ = ["SMALL_TAKE", "HeuristicBot", "best_round2_suit", "bid_strength", "small_strength"]
+__all__ = [
+    "SMALL_TAKE",
+    "HeuristicBot",
+    "best_round2_suit",
+    "bid_strength",
+    "small_strength",
+    "suit_strength",
+]
 
 TAKE_THRESHOLD = 45
 
@@ -82,6 +89,12 @@ def bid_strength(hand: CardMask, trump: int) -> int:
     base = trump * 8
     if not (hand >> (base + JACK) & 1 and (hand >> (base + NINE) & 1 or hand >> (base + ACE) & 1)):
         return -1
+    return suit_strength(hand, trump)
+
+
+def suit_strength(hand: CardMask, trump: int) -> int:
+    """:func:`bid_strength`'s count for a suit ``trump``, without its first rule: trump
+    points + 6 a trump + 10 a side ace + 4 a guarded side ten + 10 for belote."""
     trumps = hand & SUIT_MASKS[trump]
     score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
     for suit in range(4):
@@ -91,6 +104,7 @@ def bid_strength(hand: CardMask, trump: int) -> int:
             score += 10
         elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
             score += 4
+    base = trump * 8
     if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
         score += 10
     return score
