@@ -401,8 +401,19 @@ def test_unbid_capot() -> None:
     assert hand("contree", **obj) == ("made", 350, 0, 0)
     assert hand("contree", {"unbid_capot_points": 252, "rounding": "none"}, **obj) == (
         "made", 352, 0, 0)
-    assert hand("contree", {"unbid_capot_points": 252}, **obj) == ("made", 350, 0, 0)
+    assert hand("contree", {"unbid_capot_points": 252}, **obj) == ("made", 352, 0, 0)
     assert hand("contree", **obj, belote="NS") == ("made", 370, 0, 0)
+
+
+def test_unbid_capot_points_never_rounded() -> None:
+    """§9.2 unbid capot: "instead of R(P) the takers score unbid_capot_points 250 [D] |
+    252 (FFB-K §9.2), a fixed value that §10 never rounds (FFB-K: 252 + 120 = 372)"."""
+    obj = {"taker": "NS", "contract": 120, "capot": "NS"}
+    assert hand("contree", {"unbid_capot_points": 252}, **obj) == ("made", 372, 0, 0)
+    for rounding in ("none", "nearest10_5up", "nearest10_6up"):
+        opts = {"unbid_capot_points": 252, "rounding": rounding}
+        assert hand("contree", opts, **obj) == ("made", 372, 0, 0)
+        assert hand("coinche", opts, **obj) == ("made", 372, 0, 0)
 
 
 @pytest.mark.parametrize(("value", "expected"), [

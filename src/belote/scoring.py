@@ -32,15 +32,14 @@ Choices where RULES.md leaves room (each also said where it is applied):
   table's ``kept`` default decides.
 * §9.1 ``beat_defence`` compares the full totals T (trick points +
   declarations + belote), whatever ``decl_count_for_contract`` says.
-* §9.2 base: the winner's base is ``fail_base`` (160 | 162), or
-  ``unbid_capot_points`` (250 | 252) when the winning team took every trick
-  (takers' capot, bid or not, or defenders' capot against a failed contract:
-  Cannes 2016 "162 points ou 252").  The forfeit scope is base×M + C×M
-  (320 | 640 with the defaults).  ``fail_base`` and ``unbid_capot_points``
-  count trick points, so R applies to them like the 162 of a classic failure
-  (162 → 160, 252 → 250 when rounding is on: Cannes 2016 counts "162 + le
-  contrat" and rounds after); the flat capot/générale values and the contract
-  are never rounded.
+* §9.2 bases: a failed contract at M=1 gives the defenders ``fail_base``
+  (160 | 162) + C; the base of a coinched or surcoinched hand is 160, or 250
+  after an unbid capot made by the takers; the forfeit scope is 160×M + C×M
+  (320 | 640).  A made unbid capot at M=1 scores ``unbid_capot_points``
+  (250 | 252) instead of R(P).  ``fail_base`` and ``unbid_capot_points`` are
+  fixed values that R never touches (§9.2: FFB contrée counts an unbid capot
+  252 + 120 = 372); nor are the flat capot/générale values and the contract
+  ever rounded.
 * §9.2 a bid capot made under ``as_contract`` counts its trick points R(252).
 * §9.3 ``made_only``: made, M=1: each team R(P)+A+B; failed, M=1: defenders
   base + both teams' declarations; M≥2: the winner (base + declarations)×M
@@ -591,7 +590,8 @@ def _score_auction(
     # made_plus_bid (§9.2)
     if m == 1:
         if made and unbid_capot:
-            score[t] = round_points(rules.unbid_capot_points, rounding) + decl[t] + belote[t] + c
+            # §9.2: unbid_capot_points is a fixed value, never rounded (252 + 120 = 372).
+            score[t] = rules.unbid_capot_points + decl[t] + belote[t] + c
             score[d] = decl[d] + belote[d]
         elif made:
             score[t] = round_points(points[t], rounding) + decl[t] + belote[t] + c

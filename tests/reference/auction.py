@@ -175,7 +175,7 @@ OTHER_READINGS: dict[str, str] = {
     "bid_only_belote": "§9.4 bid_only: each team also scores its belote (§7.8)",
     "bid_only_capot_flat": "§9.4 bid_only: a capot bid scores by bid_capot_scoring "
                            "(flat 500×M / capot_fail_value×M)",
-    "capot_base": "§9.2/§9.3 the base is unbid_capot_points (rounded) whenever the winning "
+    "capot_base": "§9.2/§9.3 the base is unbid_capot_points whenever the winning "
                   "side took all 8 tricks (a capot by the defenders, a bid capot with "
                   "as_contract), not fail_base / 160",
     "base_is_fail_base": "§9.2/§9.3 the M>=2 base and made_only's 160 are fail_base",
@@ -570,7 +570,7 @@ def auction_hand_score(
     fail_base = r(rules.fail_base) if "fail_base_rounded" in readings else rules.fail_base
     base160 = fail_base if "base_is_fail_base" in readings else 160
     winner_capot = "capot_base" in readings and capot == winner
-    capot_base = r(rules.unbid_capot_points)
+    capot_base = rules.unbid_capot_points  # §9.2: a fixed value, never rounded
 
     if rules.count_mode == "made_only":
         # §9.3: made -> each team R(P)+A+B; failed -> defenders 160 + belote; contré 320,
@@ -590,8 +590,9 @@ def auction_hand_score(
     if m == 1:
         if made and unbid_capot:
             # Unbid capot by takers: P = unbid_capot_points (the defenders' declarations
-            # follow capot_loser_declarations, above).  READING: R applies to that P too.
-            score[takers] = r(rules.unbid_capot_points) + a[takers] + b[takers] + c
+            # follow capot_loser_declarations, above), a fixed value that §10 never rounds
+            # (§9.2: FFB contrée 252 + 120 = 372).
+            score[takers] = rules.unbid_capot_points + a[takers] + b[takers] + c
             score[defenders] = a[defenders] + b[defenders]
         elif made:
             score[takers] = r(p[takers]) + a[takers] + b[takers] + c
