@@ -21,10 +21,10 @@ if [ -n "$PACKAGES" ] && command -v apt-get >/dev/null 2>&1; then
     # shellcheck disable=SC2086
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $PACKAGES >/dev/null
 fi
-# The solver's search compiled by mypyc: same answers, about four times faster.  Optional:
+# The solver's search in C (src/belote/_dds_c.c): same answers, many times faster.  Optional:
 # without it the pure-Python search runs (BELOTE_SOLVER=pure chooses it even when built).
-BUILT=$(ls src/belote/_dds.cpython-*.so 2>/dev/null | head -n 1 || true)
-if [ -n "$BUILT" ] && [ -z "$(find src/belote/_dds.py -newer "$BUILT")" ]; then
+BUILT=$(ls src/belote/_dds_c.cpython-*.so 2>/dev/null | head -n 1 || true)
+if [ -n "$BUILT" ] && [ -z "$(find src/belote/_dds_c.c -newer "$BUILT")" ]; then
     echo "compiled solver: up to date ($BUILT)"
 elif ! bash scripts/build_solver.sh; then
     echo "warning: the compiled solver did not build; the pure-Python solver runs instead" >&2

@@ -46,7 +46,7 @@ How :func:`solve` searches (every step keeps the value exact):
 
 from __future__ import annotations
 
-import importlib.machinery
+import importlib
 import importlib.util
 import os
 from collections.abc import Callable, Sequence
@@ -241,27 +241,28 @@ def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
 
 # --- the search ---------------------------------------------------------------------
 #
-# The search itself is :class:`belote._dds.Engine`, one typed class that runs as
-# plain Python or, compiled by mypyc (``bash scripts/build_solver.sh``), as a C
-# extension that Python imports in its place.
+# The search itself is :class:`belote._dds.Engine`, one typed class run by the
+# interpreter (the reference), and its line-for-line port to C,
+# ``belote/_dds_c.c``, that ``bash scripts/build_solver.sh`` compiles into the
+# extension module ``belote._dds_c`` (same values, same node counts).
 
 SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 
 
 def _load_compiled() -> ModuleType | None:
-    """``belote._dds`` when mypyc compiled it, else None."""
-    from belote import _dds
-
-    compiled = (_dds.__file__ or "").endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
-    return _dds if compiled else None
+    """``belote._dds_c``, the search in C, where it is built, else None."""
+    try:
+        return importlib.import_module("belote._dds_c")
+    except ImportError:
+        return None
 
 
 def _load_source() -> ModuleType:
-    """``belote/_dds.py`` run by the interpreter: ``belote._dds`` itself where it is
-    not compiled, else the source loaded beside the extension."""
-    if _compiled_module is None:
-        from belote import _dds
+    """``belote/_dds.py`` run by the interpreter (loaded from the source file if
+    ``belote._dds`` is an old compiled build of it)."""
+    from belote import _dds
 
+    if (_dds.__file__ or "").endswith(".py"):
         return _dds
     path = Path(__file__).with_name("_dds.py")
     spec = importlib.util.spec_from_file_location("belote._dds_source", path)
@@ -279,14 +280,14 @@ _engine_choice: str = os.environ.get("BELOTE_SOLVER", "auto").strip().lower() or
 
 def set_engine(name: str) -> None:
     """Which build of the search :func:`solve` runs: ``pure`` (the source run by
-    the interpreter), ``compiled`` (the mypyc build), or ``auto`` (compiled where
-    it is built).  Both give the same values and node counts.  The environment
+    the interpreter), ``compiled`` (the C build, ``belote._dds_c``), or ``auto``
+    (compiled where it is built).  Both give the same values and node counts.  The environment
     variable ``BELOTE_SOLVER`` sets it at import."""
     if name not in SOLVER_ENGINES:
         raise OptionError(f"solver engine {name!r}: one of {', '.join(SOLVER_ENGINES)}")
     if name == "compiled" and _compiled_module is None:
         raise OptionError(
-            "solver engine 'compiled': belote._dds is not compiled here "
+            "solver engine 'compiled': belote._dds_c is not compiled here "
             "(build it with: bash scripts/build_solver.sh)"
         )
     global _engine_choice

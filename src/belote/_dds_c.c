@@ -1,0 +1,772 @@
+/* The double-dummy search of belote.solver in C: the search of belote/_dds.py
+ * (class Engine), line for line, over native 32-bit card masks.
+ *
+ * It is the fast build of the search ("compiled"): `bash scripts/build_solver.sh`
+ * compiles it with the system's C compiler into belote/_dds_c.<EXT_SUFFIX>, and
+ * belote.solver runs it where it is built.  belote/_dds.py stays the reference:
+ * this file visits the same positions in the same order (same sorts, all stable;
+ * the same transposition table contents, never evicted), so it gives the same
+ * values, per-card values and node counts (tests/test_solver_engines.py checks it
+ * against the reference and against plain minimax).
+ *
+ * What differs is only how it is held:
+ * - the transposition table is keyed on the live cards, the leader and the
+ *   flags (36 bits: within one solve every card belongs to one hand, so the
+ *   live cards give the four hands), and each entry is one 64-bit word
+ *   (key | lo << 36 | hi << 46 | (best + 1) << 56) in an open-addressed table
+ *   with linear probing that doubles at half full (the dict of the reference
+ *   never forgets an entry either, so the searches see the same entries);
+ * - lists of cards are small arrays on the C stack, the sorts insertion sorts;
+ * - past the node limit the search unwinds with longjmp and the Python method
+ *   raises limit_error(nodes), as the reference raises it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#define INF (1 << 20)
+#define GREEDY_FROM 5 /* tricks left from which leads are ordered by a quick guess */
+#define VALUE_BITS 10 /* lo and hi in the table: values are 0 .. rem + bonus < 1024 */
+#define KEY_MASK ((UINT64_C(1) << 36) - 1)
+#define VALUE_MASK ((1u << VALUE_BITS) - 1)
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *hlist;       /* the Python list of the four hands (read at each call) */
+    PyObject *limit_error; /* called with the node count past the limit */
+    uint32_t h[4];
+    int pts[32];
+    uint32_t above[32];
+    uint32_t beat[32];
+    uint32_t suit_masks[4];
+    int trump_like[4];
+    uint32_t low_cards;
+    int trump;
+    uint32_t trump_mask;
+    int rise_on_partner;
+    int exempt;
+    int under;
+    int undertrump_any;
+    int last_bonus;
+    int capot_bonus;
+    int8_t cheap[1024]; /* per suit * 256 + byte of the suit: the cheapest card, or -1 */
+    int8_t dear[1024];  /* the dearest card */
+    uint8_t low_merge[64];
+    long long limit;
+    long long nodes;
+    uint64_t *table;
+    uint64_t table_mask; /* capacity - 1 (a power of two) */
+    int table_shift;     /* 64 - log2(capacity) */
+    uint64_t table_count;
+    jmp_buf abort;
+} Engine;
+
+static inline int top_bit(uint32_t m) { return 31 - __builtin_clz(m); }
+static inline int low_bit(uint32_t m) { return __builtin_ctz(m); }
+
+/* --- the transposition table ---------------------------------------------------- */
+
+static inline uint64_t slot_of(const Engine *e, uint64_t key) {
+    return (key * UINT64_C(0x9E3779B97F4A7C15)) >> e->table_shift;
+}
+
+static int table_alloc(Engine *e, int bits) {
+    uint64_t *t = (uint64_t *)PyMem_RawCalloc((size_t)1 << bits, sizeof(uint64_t));
+    if (t == NULL) return -1;
+    e->table = t;
+    e->table_mask = ((uint64_t)1 << bits) - 1;
+    e->table_shift = 64 - bits;
+    e->table_count = 0;
+    return 0;
+}
+
+/* The entry of `key`, or 0. */
+static inline uint64_t table_get(const Engine *e, uint64_t key) {
+    uint64_t i = slot_of(e, key);
+    for (;;) {
+        uint64_t x = e->table[i];
+        if (x == 0) return 0;
+        if ((x & KEY_MASK) == key) return x;
+        i = (i + 1) & e->table_mask;
+    }
+}
+
+static void table_put_raw(Engine *e, uint64_t entry) {
+    uint64_t key = entry & KEY_MASK;
+    uint64_t i = slot_of(e, key);
+    for (;;) {
+        uint64_t x = e->table[i];
+        if (x == 0) {
+            e->table[i] = entry;
+            e->table_count++;
+            return;
+        }
+        if ((x & KEY_MASK) == key) {
+            e->table[i] = entry;
+            return;
+        }
+        i = (i + 1) & e->table_mask;
+    }
+}
+
+static void table_put(Engine *e, uint64_t key, int lo, int hi, int best) {
+    uint64_t entry = key | (uint64_t)(lo & VALUE_MASK) << 36 |
+                     (uint64_t)(hi & VALUE_MASK) << (36 + VALUE_BITS) |
+                     (uint64_t)(best + 1) << (36 + 2 * VALUE_BITS);
+    if ((e->table_count + 1) * 2 > e->table_mask + 1) {
+        /* Double the table (kept at most half full). */
+        uint64_t *old = e->table;
+        uint64_t n = e->table_mask + 1;
+        int bits = 64 - e->table_shift + 1;
+        if (table_alloc(e, bits) == 0) {
+            for (uint64_t i = 0; i < n; i++)
+                if (old[i]) table_put_raw(e, old[i]);
+            PyMem_RawFree(old);
+        } else {
+            e->table = old; /* out of memory: stop the search */
+            e->nodes = e->limit + 1;
+            longjmp(e->abort, 2);
+        }
+    }
+    table_put_raw(e, entry);
+}
+
+/* --- helpers ------------------------------------------------------------------- */
+
+/* `moves` less the cards equivalent to a lower one of `moves` (Engine.merge). */
+static uint32_t merge(const Engine *e, uint32_t moves, uint32_t others) {
+    uint32_t out = moves;
+    for (int s = 0; s < 4; s++) {
+        int shift = s * 8;
+        uint32_t mine = (moves >> shift) & 0xFF;
+        if ((mine & (mine - 1)) == 0) continue;
+        if (e->trump_like[s]) {
+            if ((mine & 3) == 3) out &= ~((uint32_t)2 << shift); /* the 8 goes with the 7 */
+        } else {
+            uint32_t held = mine & 7;
+            if (held & (held - 1)) {
+                uint32_t keep = e->low_merge[held | ((others >> shift) & 7) << 3];
+                out &= ~((held & ~keep) << shift);
+            }
+        }
+    }
+    return out;
+}
+
+/* The cards `seat` may play (Engine.legal, RULES.md §6). */
+static uint32_t legal(const Engine *e, uint32_t hand, int seat, int led, int mcard, int mseat) {
+    uint32_t moves = hand & e->suit_masks[led];
+    if (moves) {
+        if (e->trump_like[led] && (e->rise_on_partner || mseat != (seat ^ 2))) {
+            uint32_t rising = moves & e->above[mcard];
+            if (rising) moves = rising;
+        }
+        return moves;
+    }
+    uint32_t trumps = hand & e->trump_mask;
+    if (!trumps) return hand;
+    int trump = e->trump;
+    if (e->exempt && mseat == (seat ^ 2)) {
+        if (e->under == 0 || (mcard >> 3) != trump) return hand;
+        uint32_t higher = trumps & e->above[mcard];
+        if (hand == trumps) {
+            if (e->under == 2) return higher ? higher : trumps;
+            return hand;
+        }
+        return (hand & ~trumps) | higher;
+    }
+    if ((mcard >> 3) != trump) return trumps;
+    uint32_t higher = trumps & e->above[mcard];
+    if (higher) return higher;
+    return e->undertrump_any ? trumps : hand;
+}
+
+/* The card of `moves` with the most (`dear`) or fewest points (Engine.pick). */
+static int pick(const Engine *e, uint32_t moves, int dear) {
+    const int8_t *table = dear ? e->dear : e->cheap;
+    int best = -1;
+    for (int x = 0; x < 4; x++) {
+        uint32_t byte = (moves >> (8 * x)) & 255;
+        if (byte) {
+            int c = table[x * 256 + byte];
+            if (best < 0 || (dear ? e->pts[c] > e->pts[best] : e->pts[c] < e->pts[best]))
+                best = c;
+        }
+    }
+    return best;
+}
+
+/* A quick guess at the trick led by c0 (Engine.greedy). */
+static int greedy(const Engine *e, int leader, int c0) {
+    const uint32_t *h = e->h;
+    int mcard = c0;
+    int mseat = leader;
+    int total = e->pts[c0];
+    int led = c0 >> 3;
+    uint32_t led_mask = e->suit_masks[led];
+    int rise = e->trump_like[led];
+    for (int k = 1; k < 4; k++) {
+        int seat = (leader + k) & 3;
+        uint32_t hand = h[seat];
+        uint32_t moves = hand & led_mask;
+        if (!moves) {
+            moves = legal(e, hand, seat, led, mcard, mseat);
+        } else if (rise && (e->rise_on_partner || mseat != (seat ^ 2))) {
+            uint32_t rising = moves & e->above[mcard];
+            if (rising) moves = rising;
+        }
+        uint32_t bm = e->beat[mcard];
+        int dear = 0;
+        if (mseat == (seat ^ 2) && (k == 3 || !(h[(seat + 1) & 3] & bm))) {
+            dear = 1;
+        } else {
+            uint32_t win = moves & bm;
+            if (win) {
+                moves = win;
+                dear = k < 3;
+            }
+        }
+        int top = top_bit(moves);
+        int sh = top & 24;
+        int c;
+        if ((moves >> sh) << sh == moves) {
+            const int8_t *table = dear ? e->dear : e->cheap;
+            c = table[(top >> 3) * 256 + (moves >> sh)];
+        } else {
+            c = pick(e, moves, dear);
+        }
+        total += e->pts[c];
+        if ((bm >> c) & 1) {
+            mcard = c;
+            mseat = seat;
+        }
+    }
+    return ((mseat ^ leader) & 1) == 0 ? total : -total;
+}
+
+/* Sort `cards` in place by `keys` (parallel), stably (as sort_by in _dds.py). */
+static void sort_by(int *cards, int *keys, int n, int descending) {
+    for (int i = 1; i < n; i++) {
+        int c = cards[i];
+        int key = keys[i];
+        int j = i - 1;
+        if (descending) {
+            while (j >= 0 && keys[j] < key) {
+                cards[j + 1] = cards[j];
+                keys[j + 1] = keys[j];
+                j--;
+            }
+        } else {
+            while (j >= 0 && keys[j] > key) {
+                cards[j + 1] = cards[j];
+                keys[j + 1] = keys[j];
+                j--;
+            }
+        }
+        cards[j + 1] = c;
+        keys[j + 1] = key;
+    }
+}
+
+static void sort_points(const Engine *e, int *cards, int n, int descending) {
+    int keys[32];
+    for (int i = 0; i < n; i++) keys[i] = e->pts[cards[i]];
+    sort_by(cards, keys, n, descending);
+}
+
+/* --- the search ------------------------------------------------------------------ */
+
+static int follow(Engine *e, int seat, int k, int led, int mcard, int mseat, int tpts,
+                  uint32_t tmask, int flags, int rem, int alpha, int beta);
+
+/* The value of the remaining tricks, `leader` to lead (Engine.boundary). */
+static int boundary(Engine *e, int leader, int flags, int rem, int alpha, int beta) {
+    e->nodes++;
+    if (e->nodes > e->limit) longjmp(e->abort, 1);
+    uint32_t *h = e->h;
+    const uint32_t *beat = e->beat;
+    const uint32_t *above = e->above;
+    uint32_t hl = h[leader];
+    int bonus = (flags & 2) ? e->last_bonus : e->capot_bonus;
+    if (!(hl & (hl - 1))) {
+        /* The last trick: every card is forced. */
+        int mcard = top_bit(hl);
+        int mseat = leader;
+        for (int k = 1; k < 4; k++) {
+            int seat = (leader + k) & 3;
+            int c = top_bit(h[seat]);
+            if ((beat[mcard] >> c) & 1) {
+                mcard = c;
+                mseat = seat;
+            }
+        }
+        return (mseat & 1) ? 0 : rem + bonus;
+    }
+    int hi = rem + bonus;
+    if (hi <= alpha) return hi;
+    if (beta <= 0) return 0;
+    uint32_t alive = h[0] | h[1] | h[2] | h[3];
+    uint64_t key = (uint64_t)alive | (uint64_t)leader << 32 | (uint64_t)flags << 34;
+    int lo = 0;
+    int best = -1;
+    uint64_t entry = table_get(e, key);
+    if (entry) {
+        lo = (int)((entry >> 36) & VALUE_MASK);
+        hi = (int)((entry >> (36 + VALUE_BITS)) & VALUE_MASK);
+        best = (int)(entry >> (36 + 2 * VALUE_BITS)) - 1;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+    }
+    uint32_t others = alive ^ hl;
+    if (!(others & e->trump_mask)) {
+        /* A leader holding the top of every suit he holds, with no trump in the
+         * other hands, takes every trick himself. */
+        int tops = 1;
+        for (uint32_t m = hl; m; m &= m - 1) {
+            if (others & above[low_bit(m)]) {
+                tops = 0;
+                break;
+            }
+        }
+        if (tops) {
+            int value = (leader & 1) ? 0 : rem + bonus;
+            table_put(e, key, value, value, -1);
+            return value;
+        }
+    }
+    int a = alpha > lo ? alpha : lo;
+    int b = beta < hi ? beta : hi;
+    uint32_t moves = hl;
+    uint32_t lows = hl & e->low_cards;
+    if (lows & (lows - 1)) moves = merge(e, hl, others);
+    int masters[8], rest[8], order[9], keys[9];
+    int nm = 0, nr = 0, n = 0;
+    for (uint32_t m = moves; m; m &= m - 1) {
+        int c = low_bit(m);
+        if (c == best) continue;
+        if (above[c] & others)
+            rest[nr++] = c;
+        else
+            masters[nm++] = c;
+    }
+    int first = (best >= 0 && ((moves >> best) & 1)) ? 1 : 0;
+    if (first) order[n++] = best;
+    int *tail = order + n;
+    if (__builtin_popcount(hl) >= GREEDY_FROM) {
+        for (int i = 0; i < nm; i++) order[n++] = masters[i];
+        for (int i = 0; i < nr; i++) order[n++] = rest[i];
+        for (int i = first; i < n; i++) keys[i] = greedy(e, leader, order[i]);
+        sort_by(tail, keys + first, n - first, 1);
+    } else {
+        sort_points(e, masters, nm, 1);
+        sort_points(e, rest, nr, 1);
+        for (int i = 0; i < nm; i++) order[n++] = masters[i];
+        for (int i = 0; i < nr; i++) order[n++] = rest[i];
+    }
+    int nxt = (leader + 1) & 3;
+    int maximize = !(leader & 1);
+    int g = maximize ? -INF : INF;
+    int best_card = best;
+    for (int i = 0; i < n; i++) {
+        int c = order[i];
+        h[leader] = hl ^ ((uint32_t)1 << c);
+        int v = follow(e, nxt, 1, c >> 3, c, leader, e->pts[c], (uint32_t)1 << c, flags, rem,
+                       a, b);
+        if (maximize) {
+            if (v > g) {
+                g = v;
+                if (g >= b) {
+                    best_card = c;
+                    break;
+                }
+                if (g > a) {
+                    a = g;
+                    best_card = c;
+                }
+            }
+        } else if (v < g) {
+            g = v;
+            if (g <= a) {
+                best_card = c;
+                break;
+            }
+            if (g < b) {
+                b = g;
+                best_card = c;
+            }
+        }
+    }
+    h[leader] = hl;
+    /* The window searched was (max(alpha, lo), min(beta, hi)). */
+    if (g <= (alpha > lo ? alpha : lo))
+        table_put(e, key, lo, g, best_card);
+    else if (g >= (beta < hi ? beta : hi))
+        table_put(e, key, g, hi, best_card);
+    else
+        table_put(e, key, g, g, best_card);
+    return g;
+}
+
+/* The value with k cards on the trick, `seat` to play (Engine.follow). */
+static int follow(Engine *e, int seat, int k, int led, int mcard, int mseat, int tpts,
+                  uint32_t tmask, int flags, int rem, int alpha, int beta) {
+    e->nodes++;
+    uint32_t *h = e->h;
+    const int *pts = e->pts;
+    const uint32_t *beat = e->beat;
+    uint32_t hand = h[seat];
+    /* The legal cards (RULES.md §6). */
+    uint32_t moves = hand & e->suit_masks[led];
+    if (moves) {
+        if (e->trump_like[led] && (e->rise_on_partner || mseat != (seat ^ 2))) {
+            uint32_t rising = moves & e->above[mcard];
+            if (rising) moves = rising; /* §6.1 TA, §6.2 */
+        }
+    } else {
+        moves = legal(e, hand, seat, led, mcard, mseat); /* void: §6.3, §6.4 */
+    }
+    if (!(moves & (moves - 1))) {
+        /* A forced card. */
+        int c = top_bit(moves);
+        h[seat] = hand ^ moves;
+        if ((beat[mcard] >> c) & 1) {
+            mcard = c;
+            mseat = seat;
+        }
+        tpts += pts[c];
+        int v = 0;
+        if (k < 3) {
+            v = follow(e, (seat + 1) & 3, k + 1, led, mcard, mseat, tpts, tmask | moves, flags,
+                       rem, alpha, beta);
+        } else if (hand == moves) { /* the last trick */
+            int bonus = (flags & 2) ? e->last_bonus : e->capot_bonus;
+            v = (mseat & 1) ? 0 : rem + bonus;
+        } else if (mseat & 1) {
+            v = boundary(e, mseat, flags | 2, rem - tpts, alpha, beta);
+        } else {
+            v = tpts + boundary(e, mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts);
+        }
+        h[seat] = hand;
+        return v;
+    }
+    uint32_t lows = moves & e->low_cards;
+    if (lows & (lows - 1)) moves = merge(e, moves, (h[0] | h[1] | h[2] | h[3] | tmask) ^ hand);
+    int cards[8];
+    int n = 0;
+    for (uint32_t m = moves; m; m &= m - 1) cards[n++] = low_bit(m);
+    uint32_t bm = beat[mcard];
+    if (mseat == (seat ^ 2) && (k == 3 || !(h[(seat + 1) & 3] & bm))) {
+        sort_points(e, cards, n, 1); /* the partner holds the trick */
+    } else {
+        uint32_t winners = moves & bm;
+        if (winners) {
+            int win[8], lose[8];
+            int nw = 0, nl = 0;
+            for (int i = 0; i < n; i++) {
+                int c = cards[i];
+                if ((winners >> c) & 1)
+                    win[nw++] = c;
+                else
+                    lose[nl++] = c;
+            }
+            sort_points(e, win, nw, k < 3); /* the last seat wins cheaply */
+            sort_points(e, lose, nl, 0);
+            n = 0;
+            for (int i = 0; i < nw; i++) cards[n++] = win[i];
+            for (int i = 0; i < nl; i++) cards[n++] = lose[i];
+        } else {
+            sort_points(e, cards, n, 0);
+        }
+    }
+    int maximize = !(seat & 1);
+    int g = maximize ? -INF : INF;
+    int a = alpha;
+    int b = beta;
+    int nxt = (seat + 1) & 3;
+    for (int i = 0; i < n; i++) {
+        int c = cards[i];
+        uint32_t bit = (uint32_t)1 << c;
+        h[seat] = hand ^ bit;
+        int v;
+        if (k < 3) {
+            if ((bm >> c) & 1)
+                v = follow(e, nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags, rem,
+                           a, b);
+            else
+                v = follow(e, nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit, flags,
+                           rem, a, b);
+        } else { /* the last card of the trick */
+            int winner = ((bm >> c) & 1) ? seat : mseat;
+            int total = tpts + pts[c];
+            if (winner & 1)
+                v = boundary(e, winner, flags | 2, rem - total, a, b);
+            else
+                v = total + boundary(e, winner, flags | 1, rem - total, a - total, b - total);
+        }
+        if (maximize) {
+            if (v > g) {
+                g = v;
+                if (g >= b) break;
+                if (g > a) a = g;
+            }
+        } else if (v < g) {
+            g = v;
+            if (g <= a) break;
+            if (g < b) b = g;
+        }
+    }
+    h[seat] = hand;
+    return g;
+}
+
+/* --- the Python face --------------------------------------------------------------- */
+
+static int load_hands(Engine *e) {
+    if (!PyList_Check(e->hlist) || PyList_GET_SIZE(e->hlist) != 4) {
+        PyErr_SetString(PyExc_TypeError, "h: expected a list of four card masks");
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) {
+        unsigned long long m = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(e->hlist, i));
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        if (m >> 32) {
+            PyErr_SetString(PyExc_ValueError, "h: a card mask has bits past card 31");
+            return -1;
+        }
+        e->h[i] = (uint32_t)m;
+    }
+    return 0;
+}
+
+static PyObject *raise_limit(Engine *e) {
+    if (PyErr_Occurred()) return NULL; /* out of memory */
+    PyObject *exc = PyObject_CallFunction(e->limit_error, "L", e->nodes);
+    if (exc == NULL) return NULL;
+    if (PyExceptionInstance_Check(exc))
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+    else
+        PyErr_SetString(PyExc_TypeError, "limit_error did not make an exception");
+    Py_DECREF(exc);
+    return NULL;
+}
+
+/* The arguments as C longs: each within +-2**30, but the card mask at `mask_at`
+ * (-1: none) within 0 .. 2**32 - 1. */
+static int int_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, long *out,
+                    Py_ssize_t mask_at, const char *name) {
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments (%zd given)", name, want, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        long v = PyLong_AsLong(args[i]);
+        if (v == -1 && PyErr_Occurred()) return -1;
+        int ok = i == mask_at ? (v >= 0 && v <= 0xFFFFFFFFL) : (v >= -(1L << 30) && v <= (1L << 30));
+        if (!ok) {
+            PyErr_Format(PyExc_ValueError, "%s(): argument %zd out of range", name, i);
+            return -1;
+        }
+        out[i] = v;
+    }
+    return 0;
+}
+
+static PyObject *Engine_boundary(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    long a[5];
+    if (int_args(args, nargs, 5, a, -1, "boundary") < 0) return NULL;
+    if (a[0] < 0 || a[0] > 3 || a[1] < 0 || a[1] > 3) {
+        PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..3, flags 0..3");
+        return NULL;
+    }
+    if (load_hands(e) < 0) return NULL;
+    if (setjmp(e->abort)) return raise_limit(e);
+    int v = boundary(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    long a[11];
+    if (int_args(args, nargs, 11, a, 6, "follow") < 0) return NULL;
+    if (a[0] < 0 || a[0] > 3 || a[1] < 1 || a[1] > 3 || a[2] < 0 || a[2] > 3 || a[3] < 0 ||
+        a[3] > 31 || a[4] < 0 || a[4] > 3 || a[7] < 0 || a[7] > 3) {
+        PyErr_SetString(PyExc_ValueError, "follow(): an argument is out of range");
+        return NULL;
+    }
+    if (load_hands(e) < 0) return NULL;
+    if (setjmp(e->abort)) return raise_limit(e);
+    int v = follow(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
+                   (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10]);
+    return PyLong_FromLong(v);
+}
+
+static PyObject *Engine_merge(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "merge() takes 2 arguments");
+        return NULL;
+    }
+    unsigned long long moves = PyLong_AsUnsignedLongLong(args[0]);
+    if (moves == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    unsigned long long others = PyLong_AsUnsignedLongLong(args[1]);
+    if (others == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromUnsignedLong(merge(e, (uint32_t)moves, (uint32_t)others));
+}
+
+static PyObject *Engine_node_count(Engine *e, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromLongLong(e->nodes);
+}
+
+static PyObject *Engine_table_size(Engine *e, PyObject *unused) {
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(e->table_count);
+}
+
+static int read_ints(PyObject *seq, long *out, Py_ssize_t n, const char *name) {
+    PyObject *fast = PySequence_Fast(seq, name);
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != n) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd items", name, n);
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, i);
+        long v = PyLong_AsLong(item);
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int Engine_init(Engine *e, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"h", "tt", "pts", "above", "beat", "suit_masks", "trump_like",
+                             "low_cards", "trump", "trump_mask", "rise_on_partner", "exempt",
+                             "under", "undertrump_any", "last_bonus", "capot_bonus", "cheap",
+                             "dear", "low_merge", "limit", "limit_error", NULL};
+    PyObject *h, *tt, *pts, *above, *beat, *suit_masks, *trump_like, *cheap, *dear, *low_merge,
+        *limit_error;
+    unsigned long long low_cards, trump_mask;
+    int trump, rise, exempt, under, undertrump_any, last_bonus, capot_bonus;
+    long long limit;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOOKiKppipiiOOOLO", kwlist, &h, &tt, &pts,
+                                     &above, &beat, &suit_masks, &trump_like, &low_cards, &trump,
+                                     &trump_mask, &rise, &exempt, &under, &undertrump_any,
+                                     &last_bonus, &capot_bonus, &cheap, &dear, &low_merge, &limit,
+                                     &limit_error))
+        return -1;
+    (void)tt; /* the reference's dict: this build keeps its own table */
+    long buf[1024];
+    if (read_ints(pts, buf, 32, "pts") < 0) return -1;
+    long total = 0;
+    for (int i = 0; i < 32; i++) {
+        if (buf[i] < 0 || buf[i] > 255) {
+            PyErr_SetString(PyExc_ValueError, "pts: 0..255 a card");
+            return -1;
+        }
+        e->pts[i] = (int)buf[i];
+        total += buf[i];
+    }
+    if (last_bonus < 0 || capot_bonus < 0 ||
+        total + (last_bonus > capot_bonus ? last_bonus : capot_bonus) > (long)VALUE_MASK) {
+        PyErr_SetString(PyExc_ValueError, "the points of a deal do not fit the table (< 1024)");
+        return -1;
+    }
+    if (read_ints(above, buf, 32, "above") < 0) return -1;
+    for (int i = 0; i < 32; i++) e->above[i] = (uint32_t)buf[i];
+    if (read_ints(beat, buf, 32, "beat") < 0) return -1;
+    for (int i = 0; i < 32; i++) e->beat[i] = (uint32_t)buf[i];
+    if (read_ints(suit_masks, buf, 4, "suit_masks") < 0) return -1;
+    for (int i = 0; i < 4; i++) e->suit_masks[i] = (uint32_t)buf[i];
+    if (read_ints(trump_like, buf, 4, "trump_like") < 0) return -1;
+    for (int i = 0; i < 4; i++) e->trump_like[i] = buf[i] != 0;
+    if (read_ints(cheap, buf, 1024, "cheap") < 0) return -1;
+    for (int i = 0; i < 1024; i++) e->cheap[i] = (int8_t)buf[i];
+    if (read_ints(dear, buf, 1024, "dear") < 0) return -1;
+    for (int i = 0; i < 1024; i++) e->dear[i] = (int8_t)buf[i];
+    if (read_ints(low_merge, buf, 64, "low_merge") < 0) return -1;
+    for (int i = 0; i < 64; i++) e->low_merge[i] = (uint8_t)buf[i];
+    e->low_cards = (uint32_t)low_cards;
+    e->trump = trump;
+    e->trump_mask = (uint32_t)trump_mask;
+    e->rise_on_partner = rise;
+    e->exempt = exempt;
+    e->under = under;
+    e->undertrump_any = undertrump_any;
+    e->last_bonus = last_bonus;
+    e->capot_bonus = capot_bonus;
+    e->limit = limit;
+    e->nodes = 0;
+    Py_INCREF(h);
+    Py_XSETREF(e->hlist, h);
+    Py_INCREF(limit_error);
+    Py_XSETREF(e->limit_error, limit_error);
+    if (e->table != NULL) PyMem_RawFree(e->table);
+    e->table = NULL;
+    if (table_alloc(e, 14) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static void Engine_dealloc(Engine *e) {
+    Py_XDECREF(e->hlist);
+    Py_XDECREF(e->limit_error);
+    if (e->table != NULL) PyMem_RawFree(e->table);
+    Py_TYPE(e)->tp_free((PyObject *)e);
+}
+
+static PyMethodDef Engine_methods[] = {
+    {"boundary", (PyCFunction)(void (*)(void))Engine_boundary, METH_FASTCALL,
+     "boundary(leader, flags, rem, alpha, beta): the value of the remaining tricks."},
+    {"follow", (PyCFunction)(void (*)(void))Engine_follow, METH_FASTCALL,
+     "follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta): the value "
+     "with k cards on the trick."},
+    {"merge", (PyCFunction)(void (*)(void))Engine_merge, METH_FASTCALL,
+     "merge(moves, others): moves less the cards equivalent to a lower one."},
+    {"node_count", (PyCFunction)Engine_node_count, METH_NOARGS, "The positions searched."},
+    {"table_size", (PyCFunction)Engine_table_size, METH_NOARGS,
+     "The entries of the transposition table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject EngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "belote._dds_c.Engine",
+    .tp_basicsize = sizeof(Engine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One solve's search over the hands h (belote._dds.Engine in C).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Engine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = Engine_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dds_c",
+    "The double-dummy search of belote.solver in C (belote/_dds.py's Engine).", -1, NULL,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dds_c(void) {
+    if (PyType_Ready(&EngineType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&EngineType);
+    if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
+        Py_DECREF(&EngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(m, "NATIVE", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
