@@ -359,8 +359,13 @@ def play_live(seed: int, mode: str) -> Deal:
                 card = rng.choice(legal)
             else:
                 card = choose_card(rng, legal, ref.trump, strong=policy == f"strong{side}")
-            fast.play_card(DECK.index(card), belote=said[seat])
-            ref.play_card(card, said[seat])
+            f_word = fast.play_card(DECK.index(card), belote=said[seat]).belote
+            r_word = ref.play_card(card, said[seat])
+            if f_word != r_word:  # §7.7, découverte §12.2: belote from visible cards only
+                bad(at, f"said with {card} (seat {seat})", f_word, r_word)
+                return out
+            if r_word == "belote-rebelote":
+                out.kinds.add("belote said late")
         step += 1
 
     record = fast.to_record()
@@ -472,13 +477,14 @@ def test_12_live_deals_match_the_reference(mode: str) -> None:
 def test_12_deals_reach_every_outcome(mode: str) -> None:
     """The seeded deals are varied enough to mean something: made, failed (§8.2-8.3),
     litige (§8.4), capots both ways (§5.2), belote (§7.7), won declarations (§7.5),
-    all-pass (§3.3), a carried reserve (§8.4); découverte: counted and capot."""
+    all-pass (§3.3), a carried reserve (§8.4); découverte: counted, capot, and a belote
+    said late (the queen or king face down when its pair was played, §12.2)."""
     seen: dict[str, int] = {}
     for d in live_deals(mode):
         for k in d.kinds:
             seen[k] = seen.get(k, 0) + 1
     if mode == "decouverte":
-        wanted = ["counted", "belote", "capot"]
+        wanted = ["counted", "belote", "capot", "belote said late"]
     else:
         wanted = ["made", "failed", "litige", "capot by side 0", "belote", "all-pass",
                   "reserve"]

@@ -4,7 +4,9 @@
 checked path: a card that is not held or not legal is refused with an
 :class:`~belote.errors.IllegalPlayError` naming the rule; declarations are
 announced with a seat's first card and compared when trick 2 starts (§7.4);
-belote-rebelote is said as the trump king and queen are played (§7.7).
+belote-rebelote is said as the trump king and queen are played (§7.7).  In
+belote découverte (§12.2) a seat says belote only from the cards it can see:
+its face-up cards and the cards it has already played, never a face-down one.
 
 With three players (§12.1) the taker plays against the other two: they form
 side 1 for the contract, the comparison of declarations and the score, which
@@ -112,7 +114,10 @@ class CardPlayed:
     seat: int
     card: Card
     declarations: tuple[Declaration, ...] = ()
-    belote: str | None = None  # "belote" or "rebelote" when said with this card
+    # "belote" or "rebelote" when said with this card; "belote-rebelote" when both are
+    # said with the second card (belote découverte: the first was played while the
+    # other lay face down, §12.2)
+    belote: str | None = None
 
 
 @dataclass(frozen=True)
@@ -297,15 +302,36 @@ class HandPlay:
             return None
         played = self._belote_said.get(key)
         if played is None:
+            first = self._hidden_belote(seat, c)
+            if first == -1:
+                return None  # §12.2: the other card lies face down, unknown to the seat
             if not belote:
                 self._belote_refused.add(key)
                 return None
-            self._belote_said[key] = [c]
+            self._belote_said[key] = [c] if first is None else [first, c]
             if seat not in self._belote_order:
                 self._belote_order.append(seat)
-            return "belote"
+            return "belote" if first is None else "belote-rebelote"
         played.append(c)
         return "rebelote"
+
+    def _hidden_belote(self, seat: int, c: Card) -> Card | None:
+        """Belote découverte (§12.2, §7.7): a seat says belote only from the cards it can
+        see, its face-up cards and those it has already played; face-down cards do not
+        count.  For the trump king or queen ``c`` about to be played, with the other card
+        of the pair: None when the other is face up (the usual belote, rebelote to
+        follow); the other card when the seat has already played it unannounced because it
+        lay face down then (belote and rebelote are both said with ``c``); -1 when the
+        other still lies face down (nothing can be said yet)."""
+        if self.contract.value != DECOUVERTE:
+            return None
+        other = c ^ (KING ^ QUEEN)
+        if self.state.hands[seat] >> other & 1:
+            return None
+        for h in self.history:
+            if h.seat == seat and h.card == other:
+                return other
+        return -1
 
     def _resolve(self) -> DeclarationResult:
         announced = [a or [] for a in self.announced]

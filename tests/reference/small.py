@@ -803,6 +803,8 @@ class RefSmallRound:
     play: SmallPlay | None = None
     announced: list[list[Combination]] = field(default_factory=list)
     said: list[bool] = field(default_factory=list)
+    # every card played: (seat, card, what the seat said with it, §7.7)
+    words: list[tuple[int, str, str | None]] = field(default_factory=list)
     record_hands: list[list[str]] = field(default_factory=list)
     _first: FirstDeal | None = None
 
@@ -898,15 +900,54 @@ class RefSmallRound:
     def legal_cards(self) -> list[str]:
         return self.play.legal() if self.play is not None and self.phase == PLAY else []
 
-    def play_card(self, card: str, belote: bool = True) -> None:
+    def play_card(self, card: str, belote: bool = True) -> str | None:
+        """Play ``card`` for the seat to play; ``belote``: whether the seat says belote
+        when it can.  Returns what the seat says with the card (§7.7): "belote",
+        "rebelote", "belote-rebelote" (découverte, below) or None.
+
+        §7.7 with §12.2: a seat says belote when it plays the first of its trump K and
+        Q, knowing the other is its own, and rebelote with the second.  In belote
+        découverte it knows only what it sees: its face-up cards and the cards it has
+        already played, never a face-down card.  So with the other card face up it
+        says belote (rebelote to follow); with the other face down it says nothing; and
+        when it then plays that other card, turned up since, with the first already
+        played unannounced, it says belote and rebelote together.  ``belote`` counts
+        only where something could be said (a refusal there is the seat's for good);
+        elsewhere it changes nothing."""
         if self.phase != PLAY or self.play is None:
             raise ValueError(f"card {card!r} outside the play")
         seat = self.play.turn
+        if card not in self.play.legal():
+            self.play.push(card)  # refuses it, saying why
+        word = self._belote_word(seat, card, belote)
         self.play.push(card)
-        if suit(card) in belote_suits(self.play.trump) and rank(card) in ("K", "Q"):
-            self.said[seat] = self.said[seat] and belote
+        self.words.append((seat, card, word))
         if self.play.over:
             self.phase = OVER
+        return word
+
+    def _belote_word(self, seat: int, card: str, belote: bool) -> str | None:
+        assert self.play is not None
+        if suit(card) not in belote_suits(self.play.trump) or rank(card) not in ("K", "Q"):
+            return None
+        other = ("Q" if rank(card) == "K" else "K") + suit(card)
+        mine_played = [c for s, c in self.play.played if s == seat]
+        if other in mine_played:
+            said_first = [w for s, c, w in self.words if s == seat and c == other]
+            if said_first and said_first[0] == "belote":
+                return "rebelote"  # said belote with the other card (never refused since)
+            if self.mode != "decouverte":
+                return None  # the other was played unannounced: refused (§7.7 omission)
+            first_time = True  # découverte: only now does the seat see both
+        elif other in self.play.hands[seat]:  # découverte: face up
+            first_time = False
+        else:
+            return None  # not the seat's, or (découverte) still face down
+        if not belote:
+            self.said[seat] = False
+        if not self.said[seat]:
+            return None
+        return "belote-rebelote" if first_time else "belote"
 
     def result(self, reserve: int | None = None) -> RefResult:
         """The score; ``reserve`` (default: the round's) is the litige reserve carried in.
