@@ -1,10 +1,14 @@
 """What every `belote` subcommand shares: JSON input and output, and errors.
 
-CONTRACT.md: input is one JSON object on stdin (or ``--file PATH``), or JSON
+docs/json.md: input is one JSON object on stdin (or ``--file PATH``), or JSON
 Lines with ``--jsonl`` (one answer line per input line, a bad line answering
 ``{"error": "..."}`` while the others are still answered).  Errors exit with
 status 2 and one ``error: ...`` line on stderr, never a traceback; with
 ``--json`` stdout carries ``{"error": "..."}`` too.
+
+JSON is read by :mod:`belote.jsonsafe` (depth, number size and kinds checked
+before use).  This module imports neither typer nor rich: the fast paths of
+:mod:`belote.cli` use it on their own.
 """
 
 from __future__ import annotations
@@ -15,47 +19,84 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-import typer
-
+from belote import jsonsafe
 from belote.errors import BeloteError
 
 EXIT_ERROR = 2
+EXIT_INTERRUPTED = 130
 
 JsonFn = Callable[[Any], dict[str, Any]]
 
 
 class CommandError(BeloteError):
-    """An error of the command line itself (bad file, bad JSON)."""
+    """An error of the command line itself (bad file, bad JSON, bad flag value)."""
 
 
-def fail(message: str, json_mode: bool = False) -> NoReturn:
-    """Print ``error: message`` (and the JSON form when ``json_mode``) and exit 2."""
-    if json_mode:
-        typer.echo(json.dumps({"error": message}, ensure_ascii=False))
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(EXIT_ERROR)
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Write a line to stdout (or stderr); text that the stream cannot encode
+    (a lone surrogate from JSON input) is escaped rather than fatal."""
+    stream = sys.stderr if err else sys.stdout
+    line = text + ("\n" if nl else "")
+    try:
+        stream.write(line)
+    except UnicodeEncodeError:
+        encoding = getattr(stream, "encoding", None) or "utf-8"
+        stream.write(line.encode(encoding, "backslashreplace").decode(encoding))
+    stream.flush()
 
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
+def error_line(message: str, json_mode: bool = False) -> None:
+    """``error: message`` on stderr, and ``{"error": message}`` on stdout in JSON mode."""
+    message = " ".join(message.split()) or "error"
+    if json_mode:
+        echo(dumps({"error": message}))
+    echo(f"error: {message}", err=True)
+
+
+def fail(message: str, json_mode: bool = False) -> NoReturn:
+    """Print ``error: message`` (and the JSON form when ``json_mode``) and exit 2."""
+    error_line(message, json_mode)
+    raise SystemExit(EXIT_ERROR)
+
+
+def fail_interrupted(json_mode: bool = False) -> NoReturn:
+    """Ctrl-C: ``error: interrupted``, exit status 130."""
+    error_line("interrupted", json_mode)
+    raise SystemExit(EXIT_INTERRUPTED)
+
+
 def read_text(file: Path | None) -> str:
+    """The input: stdin, or ``file``; UTF-8 checked."""
+    where = "input" if file is None else str(file)
     if file is None:
-        return sys.stdin.read()
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is None:  # pragma: no cover - a text-only stdin
+            return sys.stdin.read()
+        return jsonsafe.decode(buffer.read(), where)
     try:
-        return file.read_text(encoding="utf-8")
+        data = file.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {str(file)!r}: {exc.strerror or exc}") from None
+    return jsonsafe.decode(data, where)
 
 
 def parse_json(text: str, where: str = "input") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
+    """Any JSON value, read safely (depth and number size checked)."""
+    return jsonsafe.loads(text, where)
+
+
+def parse_object(text: str, where: str = "input") -> dict[str, Any]:
+    """A JSON object, read safely, with ``profile`` and ``options`` of the right kind."""
+    obj: dict[str, Any] = jsonsafe.loads(text, where, expect=dict)
+    return jsonsafe.check_rules_keys(obj, where)
+
+
+def read_object(file: Path | None, where: str = "input") -> dict[str, Any]:
+    return parse_object(read_text(file), where)
 
 
 def run_json(fn: JsonFn, file: Path | None, jsonl: bool, json_mode: bool = True) -> None:
@@ -71,29 +112,49 @@ def run_json(fn: JsonFn, file: Path | None, jsonl: bool, json_mode: bool = True)
         fail(str(exc), json_mode)
     if not jsonl:
         try:
-            result = fn(parse_json(text))
-        except (BeloteError, ValueError) as exc:
-            fail(str(exc), json_mode)
-        typer.echo(dumps(result))
+            result = fn(parse_object(text))
+        except (BeloteError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            fail(_message(exc), json_mode)
+        echo(dumps(result))
         return
     failed = False
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            answer = fn(parse_json(line, f"line {number}"))
-        except (BeloteError, ValueError) as exc:
+            answer = fn(parse_object(line, f"line {number}"))
+        except (BeloteError, ValueError, TypeError, KeyError, RecursionError) as exc:
             failed = True
-            message = f"line {number}: {exc}" if not str(exc).startswith("line ") else str(exc)
-            typer.echo(dumps({"error": message}))
-            typer.echo(f"error: {message}", err=True)
+            message = _message(exc)
+            if not message.startswith("line "):
+                message = f"line {number}: {message}"
+            error_line(message, json_mode=True)
             continue
-        typer.echo(dumps(answer))
+        echo(dumps(answer))
     if failed:
-        raise typer.Exit(EXIT_ERROR)
+        raise SystemExit(EXIT_ERROR)
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, BeloteError):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return "input: nested too deeply"
+    return f"input: {exc.__class__.__name__}: {exc}"
 
 
 def require_object(obj: Any, where: str = "input") -> dict[str, Any]:
     if not isinstance(obj, dict):
-        raise CommandError(f"{where}: expected a JSON object, got {type(obj).__name__}")
-    return obj
+        raise CommandError(f"{where}: expected a JSON object, got {jsonsafe.kind(obj)}")
+    return jsonsafe.check_rules_keys(obj, where)
+
+
+def check_int(name: str, value: int | None, low: int, high: int,
+              json_mode: bool = False) -> None:
+    """Fail unless ``value`` (a flag's) is None or within ``low..high``."""
+    if value is None or low <= value <= high:
+        return
+    shown = str(value) if len(str(value)) <= 24 else str(value)[:20] + "..."
+    if value < low:
+        fail(f"{name}: {shown} is too small (at least {low})", json_mode)
+    fail(f"{name}: {shown} is too large (at most {high})", json_mode)

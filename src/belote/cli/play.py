@@ -1,7 +1,7 @@
 """`belote play`: a game against bots in a plain terminal.
 
 The person sits at one seat (South by default) with a bot partner and two bot
-opponents; at the tables of three and two (RULES.md §12, profiles ``classic-3p``
+opponents; at the tables of three and two (docs/rules.md §12, profiles ``classic-3p``
 and ``classic-2p``) with two bots or one, everyone for himself (North by default
 with two players), each seat's score shown.  As taker of the kitty deal the
 person lays two cards aside (§12.1); in belote découverte the other player's
@@ -551,7 +551,8 @@ def register(app: typer.Typer) -> None:
             help="your seat: N, E, S or W (N, E, S with three; N, E with two); "
             "default S, or N with two players")] = None,
         option: Annotated[list[str] | None, typer.Option(
-            "--option", help="NAME=VALUE, any option of RULES.md")] = None,
+            "--option", metavar="NAME=VALUE",
+            help="override an option (`belote rules` lists them), repeatable")] = None,
         seed: Annotated[int | None, typer.Option(help="seed for the deals and the bots")] = None,
         save: Annotated[Path | None, typer.Option(help="where to save the game")] = None,
         resume: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,

@@ -10,14 +10,14 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
-from belote.cli.common import fail, parse_json, read_text, run_json
+from belote.cli.common import fail, read_object, run_json
 from belote.errors import BeloteError
 from belote.replay import replay
 
 FileOpt = Annotated[
     Path | None, typer.Option("--file", help="Read the record from PATH instead of stdin.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[
     bool, typer.Option("--jsonl", help="One record per input line, one answer per line.")
 ]
@@ -105,12 +105,19 @@ def register(app: typer.Typer) -> None:
     def replay_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None
     ) -> None:
-        """Check and score one played hand from its record (CONTRACT.md HandRecord)."""
+        """Check and score one played hand from its record.
+
+        The record (a HandRecord, docs/json.md): {"profile", "options", "dealer",
+        "hands", "bidding", "plays", ...}; every call and card is checked.  The
+        answer: {"contract", "tricks", "declarations", "belote", "trick_points",
+        "capot", "score", ...}, or for an unfinished record the legal next calls
+        or cards ("next").
+        """
         if json_mode or jsonl:
             run_json(replay, file, jsonl, json_mode=True)
             return
         try:
-            out = replay(parse_json(read_text(file)))
+            out = replay(read_object(file, "record"))
         except BeloteError as exc:
             fail(str(exc))
         render(out, Console())

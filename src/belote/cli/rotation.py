@@ -1,25 +1,24 @@
-"""`belote rotation N`: a fair schedule for 5, 6 or 7 players at one table (RULES.md §13).
+"""`belote rotation N`: a fair schedule for 5, 6 or 7 players at one table (docs/rules.md §13).
 
-With ``--json`` the CONTRACT.md form; without it a table of the hands followed
+With ``--json`` the docs/json.md form; without it a table of the hands followed
 by each player's share of the cycle (sit-outs, longest rest, partners and
 opponents with every other player), so that fairness shows at a glance.
 """
 
 from __future__ import annotations
 
-import contextlib
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from belote.cli.common import dumps, fail
+from belote.cli.common import dumps, echo, fail
+from belote.cli.fast import parse_players
 from belote.errors import BeloteError
 from belote.rotation import (
     Seating,
     check_cycle,
-    check_players,
     fair_cycle,
     max_rest,
     tally,
@@ -30,15 +29,7 @@ from belote.rotation import (
 PlayersArg = Annotated[
     str, typer.Argument(metavar="N", help="Number of players: 5, 6 or 7.", show_default=False)
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON on stdout.")]
-
-
-def _players(text: str) -> int:
-    """The number of players, or OptionError quoting the text as given."""
-    value: object = text
-    with contextlib.suppress(ValueError):
-        value = int(text.strip())
-    return check_players(value)
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 
 
 def _team(team: tuple[int, int]) -> str:
@@ -47,7 +38,7 @@ def _team(team: tuple[int, int]) -> str:
 
 def render(n: int, cycle: tuple[Seating, ...], console: Console) -> None:
     """The hands, then every player's share of the cycle."""
-    hands = Table(title=f"Fair rotation for {n} players: {len(cycle)} hands (RULES.md §13)")
+    hands = Table(title=f"Fair rotation for {n} players: {len(cycle)} hands (docs/rules.md §13)")
     hands.add_column("Hand", justify="right")
     hands.add_column("Team A")
     hands.add_column("Team B")
@@ -102,13 +93,18 @@ def register(app: typer.Typer) -> None:
     # Unknown options are left to N, so that `belote rotation -1` says what N must be.
     @app.command("rotation", context_settings={"ignore_unknown_options": True})
     def rotation(players: PlayersArg, json_mode: JsonOpt = False) -> None:
-        """A fair rotation table for 5, 6 or 7 players at one table (RULES.md §13)."""
+        """A fair rotation table for 5, 6 or 7 players at one table.
+
+        Every player sits out as often, never long in a row, and every pair are
+        partners and opponents as often (docs/rules.md §13).  With --json:
+        {"players", "cycle": [{"teams", "out"}, ...]} (docs/json.md).
+        """
         try:
-            n = _players(players)
+            n = parse_players(players)
             cycle = fair_cycle(n)
         except BeloteError as exc:
             fail(str(exc), json_mode)
         if json_mode:
-            typer.echo(dumps(to_json(n, cycle)))
+            echo(dumps(to_json(n, cycle)))
             return
         render(n, cycle, Console())

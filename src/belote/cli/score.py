@@ -1,7 +1,7 @@
-"""`belote score`: the score calculator (RULES.md §8-§11).
+"""`belote score`: the score calculator (docs/rules.md §8-§11).
 
 * ``belote score hand --json`` and ``belote score game --json`` (with ``--file``,
-  ``--jsonl``) answer as CONTRACT.md says.
+  ``--jsonl``) answer as docs/json.md says.
 * ``belote score`` (and ``belote score hand`` without ``--json``) is an
   interactive calculator for a person: each hand it asks who took, the
   contract and coinche level where the profile has them, one team's trick
@@ -23,7 +23,8 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
-from belote.cli.common import fail, parse_json, read_text, run_json
+from belote.cli.common import check_int, fail, read_object, run_json
+from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.scoring import (
@@ -44,10 +45,12 @@ from belote.scoring import (
 
 T = TypeVar("T")
 
+MAX_TARGET = 1_000_000
+
 FileOpt = Annotated[
     Path | None, typer.Option("--file", help="Read the input from PATH instead of stdin.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[
     bool, typer.Option("--jsonl", help="One input object per line, one answer per line.")
 ]
@@ -56,10 +59,11 @@ ProfileOpt = Annotated[
 ]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", help="Override an option: NAME=VALUE (RULES.md), repeatable."),
+    typer.Option("--option", metavar="NAME=VALUE",
+                 help="Override an option (`belote rules` lists them), repeatable."),
 ]
 TargetOpt = Annotated[
-    int | None, typer.Option("--target", min=1, help="Points to reach (or deals to play).")
+    int | None, typer.Option("--target", help="Points to reach (or deals to play).")
 ]
 
 OUTCOME_WORDS = {
@@ -306,8 +310,8 @@ def calculator(profile: str, option_texts: list[str] | None, target: int | None)
 
 
 def register(app: typer.Typer) -> None:
-    score_app = typer.Typer(
-        help="Score hands and games (RULES.md §8-§11): an interactive calculator, or JSON.",
+    score_app = sub_app(
+        "Score hands and games: the interactive calculator, or JSON (docs/rules.md §8-§11).",
         invoke_without_command=True,
     )
 
@@ -317,6 +321,7 @@ def register(app: typer.Typer) -> None:
         target: TargetOpt = None,
     ) -> None:
         """Without a command: the interactive score calculator."""
+        check_int("--target", target, 1, MAX_TARGET)
         if ctx.invoked_subcommand is None:
             calculator(profile, option, target)
 
@@ -325,11 +330,16 @@ def register(app: typer.Typer) -> None:
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
         profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
     ) -> None:
-        """Score one hand: a HandEntry (CONTRACT.md) with --json; else the calculator.
+        """Score one hand: a HandEntry in JSON with --json; else the calculator.
 
-        In JSON the input's own "profile" and "options" decide; --profile,
-        --option and --target set up the calculator.
+        The HandEntry (docs/json.md): {"profile", "options", "taker",
+        "trick_points", "capot", "contract", "multiplier", "trump",
+        "declarations", "belote", "reserve"}; only "taker" and the trick points
+        (or "capot") are needed.  The answer: {"outcome", "totals", "score",
+        "reserve"}.  In JSON the input's own "profile" and "options" decide;
+        --profile, --option and --target set up the calculator.
         """
+        check_int("--target", target, 1, MAX_TARGET, json_mode or jsonl)
         if json_mode or jsonl:
             run_json(score_hand_json, file, jsonl, json_mode=True)
             return
@@ -339,12 +349,17 @@ def register(app: typer.Typer) -> None:
     def game_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
     ) -> None:
-        """Score a whole score sheet: {"profile", "options", "target", "hands"}."""
+        """Score a whole score sheet: {"profile", "options", "target", "hands"}.
+
+        "hands" is a list of HandEntry objects (docs/json.md); the answer has
+        each hand's score, the running totals, the reserve and the winner.
+        Without --json the sheet is shown as a table.
+        """
         if json_mode or jsonl:
             run_json(score_game_json, file, jsonl, json_mode=True)
             return
         try:
-            rules, entries, target = parse_game(parse_json(read_text(file)))
+            rules, entries, target = parse_game(read_object(file))
             game = score_game(rules, entries, target)
         except BeloteError as exc:
             fail(str(exc))

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from belote.cli.common import fail
+from belote.cli.common import check_int, echo, fail
 from belote.errors import BeloteError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -43,17 +43,17 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(
             "--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
         port: Annotated[int, typer.Option(
-            "--port", min=0, max=65535, help="Port to listen on.")] = 8000,
+            "--port", help="Port to listen on (0: any free port).")] = 8000,
         db: Annotated[Path | None, typer.Option(
             "--db", envvar="BELOTE_DB", show_envvar=True,
             help="The sheets database (default: ~/.local/share/belote/sheets.db).")] = None,
         bot_delay: Annotated[float, typer.Option(
-            "--bot-delay", min=0.0, help="Seconds a bot waits before it acts.")] = 0.6,
+            "--bot-delay", help="Seconds a bot waits before it acts.")] = 0.6,
         trick_pause: Annotated[float, typer.Option(
-            "--trick-pause", min=0.0,
+            "--trick-pause",
             help="More seconds before a bot leads a new trick (the last stays shown).")] = 0.9,
         deal_pause: Annotated[float, typer.Option(
-            "--deal-pause", min=0.0,
+            "--deal-pause",
             help="Seconds a finished deal stays shown unless a player asks for the next.",
         )] = 30.0,
         seed: Annotated[int | None, typer.Option(
@@ -63,6 +63,11 @@ def register(app: typer.Typer) -> None:
         )] = "info",
     ) -> None:
         """Serve the web app: score sheets, a table against bots, rooms with friends."""
+        check_int("--port", port, 0, 65535)
+        for flag, seconds in (("--bot-delay", bot_delay), ("--trick-pause", trick_pause),
+                              ("--deal-pause", deal_pause)):
+            if not 0 <= seconds <= 3600:  # NaN too
+                fail(f"{flag}: {seconds!r} is not a number of seconds in 0..3600")
         try:
             import uvicorn
 
@@ -80,8 +85,8 @@ def register(app: typer.Typer) -> None:
         except BeloteError as exc:
             fail(str(exc))
         if host not in LOOPBACK:
-            typer.echo(f"warning: listening on {host}: anyone on the network can reach the app",
-                       err=True)
+            echo(f"warning: listening on {host}: anyone on the network can reach the app",
+                 err=True)
         shown = f"[{host}]" if ":" in host else host
-        typer.echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
+        echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
         uvicorn.run(web, host=host, port=port, log_level=log_level)

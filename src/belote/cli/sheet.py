@@ -1,4 +1,4 @@
-"""`belote sheet`: score sheets kept in a database (CONTRACT.md ``belote sheet``).
+"""`belote sheet`: score sheets kept in a database (docs/json.md ``belote sheet``).
 
 Every subcommand takes ``--db PATH`` (else ``$BELOTE_DB``, else
 ``$XDG_DATA_HOME/belote/sheets.db`` or ``~/.local/share/belote/sheets.db``).
@@ -21,7 +21,18 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from belote.cli.common import dumps, fail, parse_json, read_text, require_object, run_json
+from belote.cli.common import (
+    check_int,
+    dumps,
+    echo,
+    fail,
+    parse_object,
+    read_object,
+    read_text,
+    require_object,
+    run_json,
+)
+from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import parse_option_assignment
 from belote.scoring import hand_entry_to_json
@@ -32,7 +43,8 @@ DbOpt = Annotated[
     typer.Option("--db", envvar="BELOTE_DB", show_envvar=True,
                  help="The sheets database (default: ~/.local/share/belote/sheets.db)."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonOpt = Annotated[bool, typer.Option(
+    "--json", help="Answer in JSON: the sheet's state (docs/json.md).")]
 FileOpt = Annotated[
     Path | None, typer.Option("--file", help="Read the hand entry from PATH instead of stdin.")
 ]
@@ -40,11 +52,13 @@ IdArg = Annotated[str, typer.Argument(help="The sheet's id (see `belote sheet li
 
 OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed"}
 
-sheet_app = typer.Typer(
-    name="sheet",
-    help="Score sheets kept in a database: new, add, undo, edit, show, list, export, import.",
-    no_args_is_help=True,
+sheet_app = sub_app(
+    "Score sheets kept in a database: new, add, undo, edit, delete, show, list, export, "
+    "import.  With --json each answers the sheet's state (docs/json.md).",
+    name="sheet", no_args_is_help=True,
 )
+
+MAX_TARGET = 1_000_000
 
 
 # --- plumbing ------------------------------------------------------------------------
@@ -68,8 +82,10 @@ def _answer(
             state = action(store)
         except BeloteError as exc:
             fail(str(exc), json_mode)
+        except OverflowError:
+            fail("a number is too large for the database", json_mode)
         if json_mode:
-            typer.echo(dumps(state))
+            echo(dumps(state))
         elif show:
             render_state(state, _entries_of(store, state), Console())
     finally:
@@ -87,7 +103,7 @@ def _entries_of(store: SheetStore, state: dict[str, Any]) -> list[dict[str, Any]
 
 
 def _hand_input(file: Path | None) -> Any:
-    return require_object(parse_json(read_text(file)), "hand")
+    return read_object(file, "hand")
 
 
 # --- the human form ----------------------------------------------------------------------
@@ -206,7 +222,7 @@ def _render_players(state: dict[str, Any], console: Console) -> None:
     count = len(state["hands"])
     if state["at_cycle_end"] and count:
         console.print(f"After {count} hands a cycle ends: the standings compare fairly "
-                      "(RULES.md §13.2).")
+                      "(docs/rules.md §13.2).")
     elif count:
         length = state["cycle_length"]
         console.print(f"{length - count % length} more hand(s) to the end of the cycle "
@@ -258,18 +274,21 @@ def new_command(
     target: Annotated[int | None, typer.Option(
         "--target", help="Points to reach (or deals to play); default: the profile's.")] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", help="Override an option: NAME=VALUE (RULES.md), repeatable.")] = None,
+        "--option", metavar="NAME=VALUE",
+        help="Override an option (`belote rules` lists them), repeatable.")] = None,
     name: Annotated[str | None, typer.Option("--name", help="A name for the sheet.")] = None,
     teams: Annotated[str | None, typer.Option(
         "--teams", help='The teams\' names, NS first: "Us,Them".')] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", help="5, 6 or 7 players at one table (RULES.md §13).")] = None,
+        "--players", help="5, 6 or 7 players at one table (docs/rules.md §13).")] = None,
     player_names: Annotated[str | None, typer.Option(
         "--player-names", help='The players\' names in order: "Ann,Bob,...".')] = None,
     json_mode: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
     """Start a new score sheet."""
+    check_int("--target", target, 1, MAX_TARGET, json_mode)
+    check_int("--players", players, 5, 7, json_mode)
     options: dict[str, Any] = {}
     try:
         for text in option or []:
@@ -277,6 +296,11 @@ def new_command(
             options[key] = value
     except BeloteError as exc:
         fail(str(exc), json_mode)
+    if isinstance(options.get("target"), int):
+        check_int("--option target", options["target"], 1, MAX_TARGET, json_mode)
+    if isinstance(options.get("generale_value"), int):
+        check_int("--option generale_value", options["generale_value"], 1, MAX_TARGET,
+                  json_mode)
     _answer(db, json_mode, lambda store: store.create(
         profile, options, target, name, teams, players, player_names))
 
@@ -290,7 +314,12 @@ def add_command(
     file: FileOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Add the next hand: a HandEntry (CONTRACT.md) on stdin or in --file."""
+    """Add the next hand: a HandEntry on stdin or in --file.
+
+    The HandEntry (docs/json.md): {"taker", "trick_points", "capot",
+    "contract", "multiplier", "trump", "declarations", "belote"}, as for
+    `belote score hand --json`.
+    """
     if json_mode or jsonl:
         store = _open(db, True)
         try:
@@ -320,10 +349,11 @@ def edit_command(
     file: FileOpt = None,
     db: DbOpt = None,
 ) -> None:
-    """Replace hand N with the HandEntry on stdin (or in --file)."""
+    """Replace hand N with the HandEntry on stdin (or in --file; docs/json.md)."""
     try:
-        if not number.strip().isdigit():
-            raise BeloteError(f"hand {number!r}: not a hand number (1, 2, ...)")
+        if not number.strip().isdigit() or len(number.strip()) > 9:
+            shown = number if len(number) <= 24 else number[:20] + "..."
+            raise BeloteError(f"hand {shown!r}: not a hand number (1, 2, ...)")
         hand = _hand_input(file)
     except BeloteError as exc:
         fail(str(exc), json_mode)
@@ -341,7 +371,7 @@ def delete_command(
     """Delete a sheet (it is kept in the file, hidden, unless --purge)."""
     _answer(db, json_mode, lambda store: store.delete(sheet_id, purge=purge), show=False)
     if not json_mode:
-        typer.echo(f"sheet {sheet_id} deleted" + (" for good" if purge else ""))
+        echo(f"sheet {sheet_id} deleted" + (" for good" if purge else ""))
 
 
 @sheet_app.command("show")
@@ -362,7 +392,7 @@ def list_command(json_mode: JsonOpt = False, db: DbOpt = None) -> None:
     finally:
         store.close()
     if json_mode:
-        typer.echo(dumps({"sheets": sheets}))
+        echo(dumps({"sheets": sheets}))
     else:
         render_list(sheets, Console())
 
@@ -392,16 +422,16 @@ def export_command(
     finally:
         store.close()
     if out is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     try:
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         fail(f"cannot write {str(out)!r}: {exc.strerror or exc}", json_mode)
     if state is not None:
-        typer.echo(dumps(state))
+        echo(dumps(state))
     else:
-        typer.echo(f"sheet {sheet_id} written to {out}")
+        echo(f"sheet {sheet_id} written to {out}")
 
 
 @sheet_app.command("import")
@@ -410,9 +440,9 @@ def import_command(
     json_mode: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
-    """Import a sheet exported as JSON, as a new sheet."""
+    """Import a sheet exported as JSON (`belote sheet export`), as a new sheet."""
     try:
-        obj = parse_json(read_text(None if str(file) == "-" else file), str(file))
+        obj = parse_object(read_text(None if str(file) == "-" else file), str(file))
     except BeloteError as exc:
         fail(str(exc), json_mode)
     _answer(db, json_mode, lambda store: store.import_json(obj))

@@ -1,6 +1,6 @@
-"""`belote simulate`: deal after deal between bots at one table (CONTRACT.md).
+"""`belote simulate`: deal after deal between bots at one table (docs/json.md).
 
-Four bots (N E S W), or three (N E S) and two (N E) at the tables of RULES.md §12
+Four bots (N E S W), or three (N E S) and two (N E) at the tables of docs/rules.md §12
 (profiles ``classic-3p``, ``classic-2p``), whose JSON is per seat (see
 :meth:`belote.bots.arena.SimulationResult.to_json`)."""
 
@@ -23,7 +23,7 @@ from rich.table import Table
 
 from belote.bots.arena import SimulationResult, simulate
 from belote.bots.base import split_bot_specs
-from belote.cli.common import dumps, fail
+from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted
 from belote.errors import BeloteError, OptionError
 from belote.options import make_rules, parse_option_assignment
 
@@ -36,16 +36,20 @@ BotsOpt = Annotated[
         "Three players: N,E,S; two: N,E (or one for all). Default: random at every seat.",
     ),
 ]
-DealsOpt = Annotated[int, typer.Option("--deals", min=0, help="Number of deals to play.")]
+DealsOpt = Annotated[int, typer.Option("--deals", help="Number of deals to play.")]
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
 ]
-ProfileOpt = Annotated[str, typer.Option("--profile", help="Rules profile (RULES.md §0).")]
+MAX_DEALS = 10_000_000
+
+ProfileOpt = Annotated[str, typer.Option(
+    "--profile", help="Rules profile (`belote rules` lists them).")]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", help="Override an option: NAME=VALUE (repeatable)."),
+    typer.Option("--option", metavar="NAME=VALUE",
+                 help="Override an option (`belote rules` lists them), repeatable."),
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 NoProgressOpt = Annotated[
     bool, typer.Option("--no-progress", help="No progress bar (it is drawn on a terminal only).")
 ]
@@ -137,8 +141,13 @@ def register(app: typer.Typer) -> None:
         json_mode: JsonOpt = False,
         no_progress: NoProgressOpt = False,
     ) -> None:
-        """Play deals between bots (seats N E S W) and add up the score; the same seed
-        gives the same deals and the same result."""
+        """Bots play deals at one table; the score, contracts made and failed.
+
+        Seats N E S W (N E S, N E at three and two players).  The same seed gives
+        the same deals and the same result.  With --json: {"deals", "seed",
+        "score", "taken", "made", "failed", "capots", "bots", ...} (docs/json.md).
+        """
+        check_int("--deals", deals, 0, MAX_DEALS, json_mode)
         err = Console(stderr=True)
         if seed is None:
             seed = secrets.randbits(32)
@@ -166,12 +175,11 @@ def register(app: typer.Typer) -> None:
         except BeloteError as exc:
             fail(str(exc), json_mode)
         except KeyboardInterrupt:
-            typer.echo("error: interrupted", err=True)
-            raise typer.Exit(130) from None
+            fail_interrupted(json_mode)
         if json_mode:
             out = result.to_json()
             out["profile"] = profile
             out["options"] = rules.overrides()
-            typer.echo(dumps(out))
+            echo(dumps(out))
             return
         render(result, profile, Console())

@@ -1,4 +1,4 @@
-"""`belote solve`: the double-dummy value of a card-play position (CONTRACT.md).
+"""`belote solve`: the double-dummy value of a card-play position (docs/json.md).
 
 ``belote solve --json`` (with ``--file``, ``--jsonl``) answers
 ``{"value", "moves", "nodes"}`` for a position given as ``{"profile", "options",
@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, trump_name
-from belote.cli.common import fail, parse_json, read_text, run_json
+from belote.cli.common import fail, read_object, run_json
 from belote.errors import BeloteError
 from belote.play import SEAT_NAMES, PlayState
 from belote.solver import SolveResult, parse_position, solve, solve_json
@@ -25,7 +25,7 @@ from belote.solver import SolveResult, parse_position, solve, solve_json
 FileOpt = Annotated[
     Path | None, typer.Option("--file", help="Read the position from PATH instead of stdin.")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (CONTRACT.md).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[
     bool, typer.Option("--jsonl", help="One position per input line, one answer per line.")
 ]
@@ -76,12 +76,18 @@ def register(app: typer.Typer) -> None:
     def solve_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None
     ) -> None:
-        """The double-dummy value of a position, every hand known (CONTRACT.md)."""
+        """The double-dummy value of a position, every hand known.
+
+        The position (docs/json.md): {"profile", "options", "trump", "hands",
+        "leader", "trick", "tricks_won"}.  The answer: {"value", "moves",
+        "nodes"}, the points NS take from here with perfect play and after each
+        legal card.
+        """
         if json_mode or jsonl:
             run_json(solve_json, file, jsonl, json_mode=True)
             return
         try:
-            obj: Any = parse_json(read_text(file))
+            obj: Any = read_object(file, "position")
             state = parse_position(obj)
             result = solve(state)
         except BeloteError as exc:

@@ -1,6 +1,6 @@
 """`belote tournament`: bots against each other over duplicate boards (issue 5).
 
-Four players: each board twice, the teams swapped.  Three and two (RULES.md §12):
+Four players: each board twice, the teams swapped.  Three and two (docs/rules.md §12):
 each board once a seat, the seats rotated (see :mod:`belote.tournament`)."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from belote.cli.common import CommandError, dumps, fail
+from belote.cli.common import CommandError, check_int, dumps, echo, fail, fail_interrupted
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
 from belote.tournament import (
@@ -32,8 +32,6 @@ from belote.tournament import (
     plot_results,
     run_tournament,
 )
-
-EXIT_INTERRUPTED = 130
 
 BotsOpt = Annotated[
     str,
@@ -57,10 +55,12 @@ GamesOpt = Annotated[
 SeedOpt = Annotated[
     int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
 ]
-ProfileOpt = Annotated[str, typer.Option("--profile", help="Rules profile (RULES.md §0).")]
+ProfileOpt = Annotated[str, typer.Option(
+    "--profile", help="Rules profile (`belote rules` lists them).")]
 OptionOpt = Annotated[
     list[str] | None,
-    typer.Option("--option", help="Override an option: NAME=VALUE (repeatable)."),
+    typer.Option("--option", metavar="NAME=VALUE",
+                 help="Override an option (`belote rules` lists them), repeatable."),
 ]
 WorkersOpt = Annotated[
     int | None,
@@ -198,8 +198,15 @@ def register(app: typer.Typer) -> None:
         json_mode: JsonOpt = False,
         no_progress: NoProgressOpt = False,
     ) -> None:
-        """Bots against each other over many deals or games, as duplicate pairs:
-        win rates, points per deal, an Elo ladder; JSON results and a PNG plot."""
+        """Bots against each other over duplicate deals or games: win rates, Elo, a plot.
+
+        Every pair of bots meets over the same deals with the seats swapped: win
+        rates, points per deal, an Elo ladder; JSON results (--out, --json; see
+        docs/json.md) and a PNG plot (--plot).
+        """
+        check_int("--workers", workers, 1, 4096, json_mode)
+        check_int("--deals", deals, 1, 10_000_000, json_mode)
+        check_int("--games", games, 1, 1_000_000, json_mode)
         err = Console(stderr=True)
         try:
             config = _config(bots, deals, games, seed, profile, option)
@@ -226,10 +233,9 @@ def register(app: typer.Typer) -> None:
         except BeloteError as exc:
             fail(str(exc), json_mode)
         except KeyboardInterrupt:
-            typer.echo("error: interrupted", err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
+            fail_interrupted(json_mode)
         if json_mode:
-            typer.echo(dumps(result.to_json()))
+            echo(dumps(result.to_json()))
             return
         console = Console()
         render(result, console)
