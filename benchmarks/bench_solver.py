@@ -1,31 +1,39 @@
-"""Time the double-dummy solver (issue 5) on one core.
+"""Time the double-dummy solver (issues 5, 14) on one core.
 
 Solves ``--deals`` random full 32-card deals (random trump among S H D C SA TA,
-random dealer, the eldest leads) and as many random 4-trick endgames (a random
-deal played at random down to 4 tricks left), and prints the median, mean and
-maximum time per position and the nodes searched, for the value alone
-(``solve(state, moves=False)``) and for the value with each legal card's value
-(``solve(state)``, what ``belote solve`` answers).
+random dealer, the eldest leads; ``--trumps suits`` keeps to the four suits) and
+as many random 4-trick endgames (a random deal played at random down to 4 tricks
+left), for the value alone (``solve(state, moves=False)``) and for the value with
+each legal card's value (``solve(state)``, what ``belote solve`` answers).
+
+For each build of the search it prints, per kind of position: the median, mean
+and maximum time per position, wall-clock (``time.perf_counter``) and CPU
+(``time.process_time``; on a busy machine the steadier one), the positions
+(nodes) searched, and the speed: positions per second and nanoseconds per
+position, of CPU time over all the positions.  Then the C build against the pure
+reference (``belote/_dds.py`` run by the interpreter) in the same run, on the
+first ``--reference`` positions of each kind (the reference is slow): the ratio of
+their CPU times, and a check that both give the same values and node counts.
+The machine's load average is printed before and after.
 
     .venv/bin/python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--mode both]
-        [--engine all]
+        [--engine all] [--reference 10] [--trumps all]
 
-``--engine`` picks the search: ``pure`` (plain CPython), ``compiled`` (the mypyc
-build of ``belote._dds``, from ``bash scripts/build_solver.sh``), or ``all``
-(each one available, on the same positions, so their ratio is comparable).
-
-Times are wall-clock (``time.perf_counter``) and CPU (``time.process_time``);
-on a busy machine the CPU column is the steadier one.
+``--engine`` picks the search: ``pure`` (the reference, plain CPython),
+``compiled`` (the C build ``belote._dds_c``, from ``bash scripts/build_solver.sh``)
+or ``all`` (each one available, on the same positions).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from belote import solver
 from belote.cards import TRUMP_MODE_NAMES, mask_of
@@ -34,36 +42,64 @@ from belote.play import PlayState
 from belote.solver import SolveResult, solve
 
 
-def full_deal(rng: random.Random) -> PlayState:
+def full_deal(rng: random.Random, trumps: int) -> PlayState:
     deck = list(range(32))
     rng.shuffle(deck)
     dealer = rng.randrange(4)
     hands = [mask_of(deck[8 * i:8 * i + 8]) for i in range(4)]
-    return PlayState(make_rules(), rng.randrange(6), hands, (dealer + 1) % 4)
+    return PlayState(make_rules(), rng.randrange(trumps), hands, (dealer + 1) % 4)
 
 
-def endgame(rng: random.Random, tricks_left: int = 4) -> PlayState:
-    state = full_deal(rng)
+def endgame(rng: random.Random, trumps: int, tricks_left: int = 4) -> PlayState:
+    state = full_deal(rng, trumps)
     while state.tricks_left > tricks_left:
         state.push(rng.choice(state.legal_cards()))
     return state
 
 
-def measure(states: list[PlayState], run: Callable[[PlayState], SolveResult]) -> str:
-    walls: list[float] = []
-    cpus: list[float] = []
-    nodes: list[int] = []
+@dataclass
+class Run:
+    """One build's times (ms) and results over a list of positions."""
+
+    walls: list[float]
+    cpus: list[float]
+    results: list[tuple[int, dict[int, int], int]]
+
+    @property
+    def nodes(self) -> list[int]:
+        return [r[2] for r in self.results]
+
+
+def measure(states: list[PlayState], run: Callable[[PlayState], SolveResult]) -> Run:
+    out = Run([], [], [])
     for state in states:
         w0, c0 = time.perf_counter(), time.process_time()
         result = run(state)
-        walls.append((time.perf_counter() - w0) * 1000)
-        cpus.append((time.process_time() - c0) * 1000)
-        nodes.append(result.nodes)
+        out.walls.append((time.perf_counter() - w0) * 1000)
+        out.cpus.append((time.process_time() - c0) * 1000)
+        out.results.append((result.value, result.moves, result.nodes))
+    return out
+
+
+def row(label: str, r: Run) -> str:
+    nodes = r.nodes
+    cpu_s = sum(r.cpus) / 1000
+    total = sum(nodes)
+    speed = f"{total / cpu_s:12,.0f} {cpu_s * 1e9 / total:7.0f}" if cpu_s > 0 and total else ""
     return (
-        f"{statistics.median(walls):8.1f} {statistics.mean(walls):8.1f} {max(walls):8.1f}  "
-        f"{statistics.median(cpus):8.1f} {statistics.mean(cpus):8.1f} {max(cpus):8.1f}  "
-        f"{statistics.median(nodes):10.0f} {statistics.mean(nodes):10.0f} {max(nodes):10d}"
+        f"{label:34}"
+        f"{statistics.median(r.walls):8.2f} {statistics.mean(r.walls):8.2f} {max(r.walls):8.1f}  "
+        f"{statistics.median(r.cpus):8.2f} {statistics.mean(r.cpus):8.2f} {max(r.cpus):8.1f}  "
+        f"{statistics.median(nodes):9.0f} {statistics.mean(nodes):9.0f} {max(nodes):9d}  {speed}"
     )
+
+
+def load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+    except OSError:  # pragma: no cover - not on every platform
+        return "load average: unknown"
+    return f"load average {one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} CPUs"
 
 
 def main() -> None:
@@ -72,35 +108,62 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--mode", choices=("value", "moves", "both"), default="both")
     parser.add_argument("--engine", choices=("pure", "compiled", "all"), default="all")
+    parser.add_argument("--reference", type=int, default=10,
+                        help="positions of each kind also solved by the pure reference for "
+                             "the ratio (with --engine all)")
+    parser.add_argument("--trumps", choices=("all", "suits"), default="all",
+                        help="trump modes of the deals: all six, or the four suits")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    deals = [full_deal(rng) for _ in range(args.deals)]
-    ends = [endgame(rng) for _ in range(args.deals)]
-    trumps = " ".join(
+    trumps = 6 if args.trumps == "all" else 4
+    deals = [full_deal(rng, trumps) for _ in range(args.deals)]
+    ends = [endgame(rng, trumps) for _ in range(args.deals)]
+    by_trump = " ".join(
         f"{name} {sum(1 for s in deals if s.trump == mode)}"
         for mode, name in enumerate(TRUMP_MODE_NAMES)
     )
     print(f"belote solver: {args.deals} positions of each kind, seed {args.seed}, "
-          f"Python {platform.python_version()} ({platform.python_implementation()}); "
-          f"deals by trump: {trumps}")
-    print(f"{'':31}{'wall ms: median':>17}{'mean':>9}{'max':>9}  {'cpu ms: median':>8}"
-          f"{'mean':>9}{'max':>9}  {'nodes: median':>10}{'mean':>11}{'max':>11}")
+          f"Python {platform.python_version()} ({platform.python_implementation()}), "
+          f"{platform.machine()}; deals by trump: {by_trump}")
+    print(f"before: {load()}")
+    print(f"{'':34}{'wall ms: median':>16}{'mean':>9}{'max':>9}  {'cpu ms: median':>8}"
+          f"{'mean':>9}{'max':>9}  {'nodes: median':>9}{'mean':>10}{'max':>10}"
+          f"  {'positions/s':>12} {'ns/pos':>7}")
     runs: list[tuple[str, Callable[[PlayState], SolveResult]]] = []
     if args.mode in ("value", "both"):
         runs.append(("value", lambda s: solve(s, moves=False)))
     if args.mode in ("moves", "both"):
         runs.append(("value + every card", solve))
-    engines = ["pure", "compiled"] if args.engine == "all" else [args.engine]
-    if args.engine == "all" and solver._engine_module is None:
-        engines = ["pure"]
+    engines = ["compiled", "pure"] if args.engine == "all" else [args.engine]
+    if "compiled" in engines and solver._compiled_module is None:
+        engines.remove("compiled")
         print("(the compiled solver is not built: bash scripts/build_solver.sh)")
+    kinds = (("full deal", deals), ("4 tricks left", ends))
+    results: dict[tuple[str, str, str], Run] = {}
     for engine in engines:
         solver.set_engine(engine)
-        print(f"engine: {engine}")
-        for kind, states in (("full deal", deals), ("4 tricks left", ends)):
+        subset = args.engine == "all" and engine == "pure" and len(engines) > 1
+        n = min(args.reference, args.deals) if subset else args.deals
+        print(f"engine: {engine}" + (f" (the reference, on the first {n} of each kind)"
+                                    if subset else ""))
+        for kind, states in kinds:
             for label, run in runs:
-                print(f"{kind + ', ' + label:31}{measure(states, run)}", flush=True)
+                r = measure(states[:n], run)
+                results[(engine, kind, label)] = r
+                print(row(f"{kind}, {label}", r), flush=True)
+    if len(engines) == 2:
+        n = min(args.reference, args.deals)
+        print(f"compiled against pure, in this run, on the same {n} positions of each kind:")
+        for kind, _ in kinds:
+            for label, _ in runs:
+                fast = results[("compiled", kind, label)]
+                ref = results[("pure", kind, label)]
+                same = fast.results[:n] == ref.results
+                ratio = sum(ref.cpus) / max(sum(fast.cpus[:n]), 1e-9)
+                print(f"  {kind + ', ' + label:34} {ratio:6.1f} times faster (CPU); "
+                      f"values and node counts {'equal' if same else 'DIFFER'}")
+    print(f"after: {load()}")
 
 
 if __name__ == "__main__":

@@ -25,12 +25,15 @@ How :func:`solve` searches (every step keeps the value exact):
   partner who holds the trick, else winning cards, else the cheapest cards;
 - quick bounds: the points left bound the value, and a leader who holds the top
   of every suit he holds, with no trump in the other hands, takes every trick;
-- the search runs at the start of a large chunk of CPython's frame stack (see
-  :func:`_with_stack_room`), which halves its time when interpreted;
-- the search is one typed class, :class:`belote._dds.Engine`, that runs as plain
-  Python or compiled by mypyc (``bash scripts/build_solver.sh``; setup does it),
-  about four times faster, with the same values and node counts
-  (:func:`set_engine`, or ``BELOTE_SOLVER=pure``, picks the build).
+- the search is one typed class, :class:`belote._dds.Engine`, the reference, run
+  by the interpreter, and its line-for-line port to C (``belote/_dds_c.c``,
+  compiled by ``bash scripts/build_solver.sh``; setup does it), which keys its
+  table on the live cards, the leader and the flags (36 bits: within a solve the
+  live cards give the four hands) and packs each entry in one 64-bit word: the
+  same values and node counts, some 20 to 60 times faster on full deals
+  (:func:`set_engine`, or ``BELOTE_SOLVER=pure``, picks the build);
+- interpreted, the search runs at the start of a large chunk of CPython's frame
+  stack (see :func:`_with_stack_room`), which halves its time.
 
 >>> from belote.options import make_rules
 >>> from belote.cards import parse_card, HEARTS
@@ -46,6 +49,7 @@ How :func:`solve` searches (every step keeps the value exact):
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import os
@@ -146,6 +150,7 @@ def minimax(state: PlayState) -> int:
 # --- tables -------------------------------------------------------------------------
 
 
+@functools.cache
 def _tables(trump: TrumpMode) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``above[c]``: the cards of c's suit ranking above c; ``beat[c]``: the cards
     that take a trick from c, its master card (above it, or any trump if c is not
@@ -321,25 +326,45 @@ class SearchLimitError(Exception):
         self.nodes = nodes
 
 
-def _engine(
-    rules: Rules, trump: TrumpMode, h: list[CardMask], max_nodes: int | None
-) -> Engine:
-    """A :class:`belote._dds.Engine` searching the hands ``h`` under these rules and
-    trump, with a fresh transposition table."""
+_EngineTables = tuple[list[int], list[int], list[int], list[int], list[bool], int, int, int, bool,
+                      bool, int, bool, int, int, list[int], list[int], list[int]]
+_ENGINE_TABLES: dict[tuple[object, ...], _EngineTables] = {}
+
+
+def _engine_tables(rules: Rules, trump: TrumpMode) -> _EngineTables:
+    """The arguments of :class:`belote._dds.Engine` from ``pts`` to ``low_merge``
+    under these rules and trump (made once per combination; never mutated)."""
     pts = card_points(rules, trump)
-    above, beat = _tables(trump)
-    trump_like, low_cards = _low_cards(trump)
-    cheap, dear = _extreme_tables(pts)
     # Following the led suit: must rise over the master card (§6.1 TA, §6.2), and
     # also over the partner's when he leads trumps (§6.2 option).
     rise_on_partner = trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead
-    engine: Engine = _engine_module().Engine(
-        h, {}, list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
+    key = (trump, pts, rise_on_partner, rules.partner_master_exemption,
+           rules.undertrump_partner, rules.must_undertrump)
+    cached = _ENGINE_TABLES.get(key)
+    if cached is not None:
+        return cached
+    above, beat = _tables(trump)
+    trump_like, low_cards = _low_cards(trump)
+    cheap, dear = _extreme_tables(pts)
+    tables: _EngineTables = (
+        list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
         low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
         rise_on_partner, rules.partner_master_exemption,
         _UNDER_CODES[rules.undertrump_partner], rules.must_undertrump,
         LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
         [c for row in cheap for c in row], [c for row in dear for c in row], list(_LOW_MERGE),
+    )
+    _ENGINE_TABLES[key] = tables
+    return tables
+
+
+def _engine(
+    rules: Rules, trump: TrumpMode, h: list[CardMask], max_nodes: int | None
+) -> Engine:
+    """A :class:`belote._dds.Engine` searching the hands ``h`` under these rules and
+    trump, with a fresh transposition table."""
+    engine: Engine = _engine_module().Engine(
+        h, {}, *_engine_tables(rules, trump),
         max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
     )
     return engine
@@ -492,7 +517,9 @@ def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) ->
         best = max(values.values()) if maximize else min(values.values())
         return best, values
 
-    value, values = _with_stack_room(run_all)
+    # The C build recurses on the C stack: room in Python's frame stack is for the
+    # reference only.
+    value, values = run_all() if engine_name() == "compiled" else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
 
 
