@@ -24,7 +24,11 @@ from belote.cards import (
 )
 from belote.errors import InvalidCardError, OptionError
 from belote.options import (
+    ALL_PROFILES,
+    BOOL_OPTIONS,
+    CHOICE_OPTIONS,
     OPTION_NAMES,
+    POSITIVE_INT_OPTIONS,
     PROFILES,
     make_rules,
     parse_option_assignment,
@@ -118,20 +122,92 @@ def test_option_errors_name_the_option() -> None:
     assert make_rules("coinche", {"max_bid": None}).max_bid is None
 
 
-RULES_MD = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
+ROOT = Path(__file__).resolve().parents[1]
+RULES_DOC = ROOT / "docs" / "rules.md"
 
 
-@pytest.mark.skipif(not RULES_MD.exists(), reason="shared/RULES.md is not beside the checkout")
-def test_every_option_of_rules_md_exists() -> None:
-    """Every option named in RULES.md's two tables is an option of Rules, and back."""
-    text = RULES_MD.read_text(encoding="utf-8")
-    named: set[str] = set()
-    for line in text.splitlines():
-        if line.startswith("| `"):
-            first_cell = line.split("|")[1]
-            named.update(re.findall(r"`([a-z_0-9]+)`", first_cell))
-    assert named - set(OPTION_NAMES) == set()
-    assert set(OPTION_NAMES) - named == set()
+def _json_text(value: object) -> str:
+    """An option value as docs/rules.md writes it (the JSON spelling, unquoted)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)
+
+
+def _glance_table() -> tuple[list[str], dict[str, list[str]]]:
+    """docs/rules.md's "Every option at a glance": the header's cells and, per option,
+    its row's cells (option, section, values, then one per profile)."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    section = text.split("## Every option at a glance", 1)[1].split("\n## ", 1)[0]
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("|")]
+    header, body = rows[0], rows[2:]
+    table: dict[str, list[str]] = {}
+    for cells in body:
+        names = re.findall(r"`([a-z_0-9]+)`", cells[0])
+        assert len(names) == 1, cells
+        assert names[0] not in table, f"{names[0]} listed twice"
+        table[names[0]] = cells
+    return header, table
+
+
+def test_every_option_is_documented_and_every_documented_option_exists() -> None:
+    """docs/rules.md's option table names exactly the options of Rules, both ways."""
+    _, table = _glance_table()
+    assert set(table) - set(OPTION_NAMES) == set(), "documented but not in the code"
+    assert set(OPTION_NAMES) - set(table) == set(), "in the code but not documented"
+
+
+def test_documented_values_and_defaults_are_the_code_s() -> None:
+    """docs/rules.md: each option's values, and its default under every profile
+    (the code decides; the document must say the same)."""
+    header, table = _glance_table()
+    profiles = header[3:]
+    assert sorted(profiles) == sorted(ALL_PROFILES)
+    for name, cells in table.items():
+        values = set(re.findall(r"`([^`]+)`", cells[2]))
+        if name in BOOL_OPTIONS:
+            assert values == {"true", "false"}, name
+        elif name in CHOICE_OPTIONS:
+            assert values == {_json_text(v) for v in CHOICE_OPTIONS[name]}, name
+        elif name == "max_bid":
+            assert values == {"null"} and "multiple of 10 from 160" in cells[2], name
+        else:
+            assert name in POSITIVE_INT_OPTIONS and "positive whole number" in cells[2], name
+        for profile, cell in zip(profiles, cells[3:], strict=True):
+            shown = re.findall(r"`([^`]+)`", cell)
+            expected = _json_text(getattr(profile_rules(profile), name))
+            assert shown == [expected], f"{name} under {profile}: {cell!r}, code {expected!r}"
+
+
+def test_every_option_is_explained_where_it_acts() -> None:
+    """Each option appears in bold, **`name`**, in the section that explains it, and the
+    section given in the table is that one."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    _, table = _glance_table()
+    sections = re.split(r"^#+ §", text, flags=re.M)
+    for name, cells in table.items():
+        where = [s.split()[0] for s in sections[1:] if f"**`{name}`**" in s]
+        assert where, f"{name} is never explained in bold"
+        listed = {s.strip().lstrip("§") for s in cells[1].split(",")}
+        assert set(where) & listed, f"{name}: explained in §{where}, table says {cells[1]}"
+
+
+def test_every_section_quoted_in_the_code_exists_in_docs() -> None:
+    """Every "§6.1"-style reference in the package and the tests (a section of this
+    project's rules, not one of a quoted source's own) names a heading of
+    docs/rules.md, so that messages and comments point to the right place."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    headings = set(re.findall(r"^#+ §(\d+(?:\.\d+)?[a-d]?)\b", text, re.M))
+    source_ref = r"(?:FFB(?:-[A-Z])?|seed \d+|S\d|PB|PC|WFR-[A-Z]|WEN)\s*"
+    ref = re.compile(rf"(?<![A-Za-z0-9-])({source_ref})?§(\d+(?:\.\d+)?[a-d]?)")
+    missing: list[str] = []
+    files = [*(ROOT / "src" / "belote").rglob("*.py"), *(ROOT / "tests").rglob("*.py"),
+             *(ROOT / "src" / "belote").rglob("*.html"), *(ROOT / "src" / "belote").rglob("*.js")]
+    for path in files:
+        for m in ref.finditer(path.read_text(encoding="utf-8")):
+            if m.group(1) is None and m.group(2) not in headings:
+                missing.append(f"{path.relative_to(ROOT)}: §{m.group(2)}")
+    assert not missing, missing
 
 
 def test_option_assignment_text() -> None:
