@@ -1,20 +1,23 @@
-"""The double-dummy search of :mod:`belote.solver`: one typed class, for mypyc.
+"""The double-dummy search of :mod:`belote.solver`: one typed class, the reference.
 
-This module is plain Python and runs as such, and it is written for mypyc
-(``bash scripts/build_solver.sh`` compiles it to a C extension that Python then
-imports in place of this file, about four times faster): every attribute and
-local is typed and the search is a set of methods of one class (native calls
-once compiled).  The few places where the best form differs between the two
-builds branch on :data:`NATIVE`, with the same result: the sorts are stable
-either way, so both builds visit the same positions in the same order and count
-the same nodes (a PIMC decision bounded by a node budget does not depend on the
-build).  ``tests/test_solver_engines.py`` checks both against plain minimax and
-against each other; :mod:`belote.solver` builds the tables, picks the build
+This module is plain Python, run by the interpreter: the reference search.  Its
+fast build is ``belote/_dds_c.c``, a line-for-line port to C (``bash
+scripts/build_solver.sh`` compiles it to the extension ``belote._dds_c``): the
+same positions in the same order, so the same values and node counts (a PIMC
+decision bounded by a node budget does not depend on the build).  Any change to
+the search here must be made there too; ``tests/test_solver_engines.py`` checks
+both against plain minimax and against each other on thousands of positions.
+:mod:`belote.solver` builds the tables, picks the build
 (:func:`belote.solver.set_engine`) and drives the zero-window tests.
 
+The class is typed throughout and was written for mypyc (which compiled it
+before the C port), hence :data:`NATIVE` and :func:`sort_by`: where this file
+is compiled, an insertion sort replaces ``list.sort`` with the same order.
+
 How the search finds the exact value fast (solver's docstring has the whole list):
-fail-soft alpha-beta; a transposition table at trick boundaries keyed on the four
-hands, the leader and which teams have won a trick; equivalent low cards merged;
+fail-soft alpha-beta; a transposition table at trick boundaries keyed on the live
+cards (within a solve they give the four hands), the leader and which teams have
+won a trick; equivalent low cards merged;
 move ordering (the table's best lead, then a quick guess at each lead's trick, or
 masters and points; when following, points to a partner who holds the trick, else
 winning cards, else the cheapest); bounds from the points left and from a leader
@@ -274,7 +277,10 @@ class Engine:
             return hi
         if beta <= 0:
             return 0
-        key = h0 | h1 << 32 | h2 << 64 | h3 << 96 | leader << 128 | flags << 130
+        alive = h0 | h1 | h2 | h3
+        # Within one solve every card belongs to one hand: the live cards give the
+        # four hands, and the key is 36 bits.
+        key = alive | leader << 32 | flags << 34
         tt = self.tt
         entry = tt.get(key)
         lo = 0
@@ -287,7 +293,6 @@ class Engine:
                 return hi
             if lo == hi:
                 return lo
-        alive = h0 | h1 | h2 | h3
         others = alive ^ hl
         if not others & self.trump_mask:
             # A leader holding the top of every suit he holds, with no trump in
