@@ -89,23 +89,35 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+async def _new_browser(http: httpx.AsyncClient) -> None:
+    """Act as a new browser: a fresh identity cookie and its CSRF token (one seat
+    per browser, a token on every POST, as the server asks)."""
+    http.cookies.clear()
+    r = await http.get("/api/session")
+    r.raise_for_status()
+    http.headers["X-CSRF-Token"] = r.json()["csrf"]
+
+
 async def _open_tables(base: str, args: argparse.Namespace) -> list[Table]:
     tables: list[Table] = []
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         for _ in range(args.tables):
+            await _new_browser(http)
             r = await http.post("/api/rooms", json={
                 "profile": args.profile, "bots": "random", "target": 1_000_000})
             r.raise_for_status()
-            room = r.json()["id"]
+            room, invite = r.json()["id"], r.json()["invite"]
             tokens: dict[str, str] = {}
             for i, seat in enumerate(SEATS):
                 if i < args.seats:
+                    await _new_browser(http)
                     r = await http.post(f"/api/rooms/{room}/seats",
-                                        json={"seat": seat, "name": f"P{i}"})
+                                        json={"seat": seat, "name": f"P{i}", "invite": invite})
+                    r.raise_for_status()
                     tokens[seat] = r.json()["token"]
                 else:
-                    r = await http.post(f"/api/rooms/{room}/seats",
-                                        json={"seat": seat, "bot": True})
+                    r = await http.post(f"/api/rooms/{room}/seats", json={
+                        "seat": seat, "bot": True, "token": next(iter(tokens.values()))})
                 r.raise_for_status()
             tables.append(Table(room, tokens))
     return tables
@@ -177,6 +189,10 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
         cmd = [sys.executable, "-m", "belote", "serve", "--host", HOST, "--port", str(port),
                "--db", str(Path(tmp) / "sheets.db"), "--bot-delay", str(args.bot_delay),
                "--trick-pause", "0", "--deal-pause", "60", "--log-level", "error",
+               # One address opens every table and plays every seat: lift the
+               # per-client limits a real table never reaches.
+               "--rooms-per-client", "100000", "--rooms-per-minute", "100000",
+               "--messages-per-second", "100000",
                "--seed", str(args.seed)]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
@@ -202,6 +218,7 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                         random.Random(rng.random()), stop)))
             await asyncio.sleep(0.5)  # every seat connected before the start
             async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+                await _new_browser(http)
                 for table in tables:
                     token = next(iter(table.tokens.values()))
                     r = await http.post(f"/api/rooms/{table.room}/start", json={"token": token})

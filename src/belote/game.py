@@ -76,6 +76,11 @@ class Match:
     def reserve(self) -> int:
         return self._tally.reserve if self.players == 4 else self._reserve
 
+    @property
+    def rounds(self) -> tuple[Round, ...]:
+        """Every deal dealt so far, in order (the last may be in progress)."""
+        return tuple(self._log)
+
     def new_round(self, deck: Sequence[Card] | None = None) -> Round:
         """Deal the next deal (§2.2 shuffle, §2.3 cut), or deal ``deck`` as given."""
         if self.finished:

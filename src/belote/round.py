@@ -285,9 +285,20 @@ class Round:
     # --- what a seat sees -----------------------------------------------------
 
     def view(self, seat: int) -> PlayerView:
+        """What ``seat`` knows now (its hand, its legal actions when it is its turn)."""
+        return self._view(seat)
+
+    def spectator_view(self) -> PlayerView:
+        """What someone who holds no seat knows: only what lies face up and what was
+        said.  The view's ``seat`` is -1; its hand, legal actions, own declarations
+        and discards are empty, and découverte's face-up cards of both players
+        are in ``public``."""
+        return self._view(None)
+
+    def _view(self, seat: int | None) -> PlayerView:
         play = self.play
         if play is None:
-            hand = self.hands[seat]
+            hand = self.hands[seat] if seat is not None else 0
             tricks: tuple[Trick, ...] = ()
             trick: tuple[Card, ...] = ()
             leader = self.eldest
@@ -300,7 +311,7 @@ class Round:
             discards = covering = 0
         else:
             state = play.state
-            hand = state.hands[seat]
+            hand = state.hands[seat] if seat is not None else 0
             tricks = tuple(state.tricks)
             trick = tuple(state.trick)
             leader = state.leader
@@ -308,7 +319,7 @@ class Round:
                 tuple(Announced.of(d) for d in a) if a is not None else None
                 for a in play.announced
             )
-            mine = play.announced[seat]
+            mine = play.announced[seat] if seat is not None else None
             result = play.declaration_result()
             shown = tuple(
                 tuple(play.announced[s] or ())
@@ -324,7 +335,9 @@ class Round:
             discards = self.discards if play.contract.taker == seat else 0
             covering = 0
             if self.mode == "decouverte":
-                public |= state.hands[1 - seat]  # the other player's face-up cards
+                # The other player's face-up cards (a spectator's: both players').
+                public |= state.hands[1 - seat] if seat is not None else (
+                    state.hands[0] | state.hands[1])
                 assert self.piles is not None
                 tops = mask_of(up for pile in self.piles for _down, up in pile)
                 done = played_cards(state.tricks, ())
@@ -336,7 +349,7 @@ class Round:
                 self.legal_cards()
             )
         return PlayerView(
-            seat=seat, rules=self.rules, dealer=self.dealer, phase=self.phase, hand=hand,
+            seat=-1 if seat is None else seat, rules=self.rules, dealer=self.dealer, phase=self.phase, hand=hand,
             turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
             tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
             belote_cards=belote_cards, turn=turn, legal=legal, public=public,

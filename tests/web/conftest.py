@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from belote.web import RoomSettings, create_app
-from tests.web.support import CHROMIUM, CHROMIUM_ARGS, TestClient
+from belote.web.security import Limits
+from tests.web.support import CHROMIUM, CHROMIUM_ARGS, TestClient, new_identity
 
 # Tests read every message: bots answer at once, a finished deal waits for "next".
-FAST = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
+FAST = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0, grace=0.0)
 
 
 @pytest.fixture
@@ -21,10 +22,17 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "sheets.db"
 
 
+# The tests drive whole games as fast as the server answers, from one address:
+# limits far above a person's (test_security.py checks the real ones).
+GENEROUS = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
+                  rooms_burst=1000, rooms_per_client=1000)
+
+
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    app = create_app(db, settings=FAST, seed=11)
+    app = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
     with TestClient(app) as c:
+        new_identity(c)
         yield c
 
 

@@ -92,6 +92,17 @@ def hidden_from(rnd: Round, seat: int | None) -> set[str]:
     return hidden
 
 
+def new_identity(client: TestClient) -> str:
+    """Act as a new browser: a fresh identity cookie, and its CSRF token sent with
+    every request (as the pages' forms and scripts do); answers the token."""
+    client.cookies.clear()
+    r = client.get("/api/session")
+    assert r.status_code == 200, r.text
+    token: str = r.json()["csrf"]
+    client.headers["X-CSRF-Token"] = token
+    return token
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
@@ -151,10 +162,13 @@ class Table:
         r = client.post("/api/rooms", json=body)
         assert r.status_code == 201, r.text
         self.id: str = r.json()["id"]
+        self.invite: str = r.json()["invite"]
         self.room: Room = client.app.state.rooms.get(self.id)  # type: ignore[attr-defined]
         self.tokens: list[str] = []
         for seat in "NESW":
-            r = client.post(f"/api/rooms/{self.id}/seats", json={"seat": seat, "name": "P"})
+            new_identity(client)  # one seat per browser: four players
+            r = client.post(f"/api/rooms/{self.id}/seats",
+                            json={"seat": seat, "name": "P", "invite": self.invite})
             assert r.status_code == 200, r.text
             self.tokens.append(r.json()["token"])
         self.client = client

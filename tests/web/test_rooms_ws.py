@@ -3,6 +3,7 @@ reconnection and bot replacement, refused actions, games to the end."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import threading
 from typing import Any
@@ -19,6 +20,7 @@ from tests.web.support import (
     TestClient,
     cards_in,
     hidden_from,
+    new_identity,
     receive,
     send,
     until_state,
@@ -116,9 +118,9 @@ def test_one_seat_cannot_act_for_another(client: TestClient) -> None:
         assert card in table.latest[turn]["deal"]["hand"]
         assert table.room.round is not None and table.room.round.play is not None
         assert not table.room.round.play.history or table.room.round.play.history[-1].seat != turn
-        # A connection without a token only watches.
+        # A connection with the invitation and no token only watches.
         with client.websocket_connect(f"/ws/rooms/{table.id}") as ws:
-            send(ws, {"type": "hello"})
+            send(ws, {"type": "hello", "invite": table.invite})
             state = until_state(ws)
             assert state["you"] is None and state["deal"]["hand"] is None
             send(ws, {"type": "play", "card": card})
@@ -129,7 +131,7 @@ def test_a_token_that_holds_no_seat_only_watches(client: TestClient) -> None:
     with Table(client) as table:
         table.start()
         with client.websocket_connect(f"/ws/rooms/{table.id}") as ws:
-            send(ws, {"type": "hello", "token": table.tokens[0] + "x"})
+            send(ws, {"type": "hello", "token": table.tokens[0] + "x", "invite": table.invite})
             first = receive(ws)
             second = receive(ws)
             msgs = {m["type"]: m for m in (first, second)}
@@ -140,14 +142,19 @@ def test_a_token_that_holds_no_seat_only_watches(client: TestClient) -> None:
             assert not cards_in(msgs["state"]) & hidden_from(rnd, None)
 
 
+INVITES: dict[str, str] = {}  # room id -> its invitation
+
+
 def _bot_room(client: TestClient, bots: str = "random", target: int = 100_000
               ) -> tuple[str, str]:
     r = client.post("/api/rooms", json={"profile": "classic", "bots": bots, "target": target})
     room_id = r.json()["id"]
-    token = client.post(f"/api/rooms/{room_id}/seats", json={"seat": "N", "name": "Ann"}
-                        ).json()["token"]
+    INVITES[room_id] = invite = r.json()["invite"]
+    token = client.post(f"/api/rooms/{room_id}/seats",
+                        json={"seat": "N", "name": "Ann", "invite": invite}).json()["token"]
     for seat in "ESW":
-        r = client.post(f"/api/rooms/{room_id}/seats", json={"seat": seat, "bot": True})
+        r = client.post(f"/api/rooms/{room_id}/seats",
+                        json={"seat": seat, "bot": True, "token": token})
         assert r.json() == {"seat": seat, "bot": True}
     r = client.post(f"/api/rooms/{room_id}/start", json={"token": token})
     assert r.status_code == 200, r.text
@@ -171,7 +178,7 @@ def test_a_player_who_drops_is_played_by_a_bot_until_he_comes_back(
     room_id, token = _bot_room(client)
     room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
     with client.websocket_connect(f"/ws/rooms/{room_id}") as watcher:
-        send(watcher, {"type": "hello"})
+        send(watcher, {"type": "hello", "invite": INVITES[room_id]})
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ann:
             send(ann, {"type": "hello", "token": token})
             assert receive(ann) == {"type": "welcome", "seat": "N"}
@@ -201,7 +208,8 @@ def test_a_player_who_drops_is_played_by_a_bot_until_he_comes_back(
             state = _wait_turn(ann, "N")
             assert state["you"]["seat"] == "N"
             assert state["seats"][0] == {"seat": "N", "kind": "human", "name": "Ann",
-                                         "connected": True, "bot_playing": False}
+                                         "connected": True, "away": False,
+                                         "bot_playing": False}
             assert not room.bot_plays(0)
             before = state["version"]
             choice = {"type": "call", "call": "pass"} if state["deal"]["phase"] == "bidding" \
@@ -266,11 +274,13 @@ def test_moroccan_refusals_name_the_cards_the_spanish_way(client: TestClient) ->
 
 def test_lobby_seats_bots_and_start(client: TestClient) -> None:
     r = client.post("/api/rooms", json={"profile": "coinche", "bots": "heuristic"})
-    room_id = r.json()["id"]
-    with client.websocket_connect(f"/ws/rooms/{room_id}") as a, \
-            client.websocket_connect(f"/ws/rooms/{room_id}") as b:
-        send(a, {"type": "hello"})
-        send(b, {"type": "hello"})
+    room_id, invite = r.json()["id"], r.json()["invite"]
+    with contextlib.ExitStack() as stack:
+        a = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
+        new_identity(client)  # Bob's browser
+        b = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
+        send(a, {"type": "hello", "invite": invite})
+        send(b, {"type": "hello", "invite": invite})
         assert until_state(a)["status"] == "waiting"
         until_state(b)
         send(a, {"type": "start"})
@@ -427,8 +437,9 @@ def test_an_opponent_may_coinche_out_of_turn_when_the_option_says_so(
 
 def test_a_spectator_may_take_a_bot_seat_during_the_game(client: TestClient) -> None:
     room_id, _token = _bot_room(client)
+    new_identity(client)  # a friend's browser, with the room's link
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        send(ws, {"type": "hello"})
+        send(ws, {"type": "hello", "invite": INVITES[room_id]})
         assert until_state(ws)["you"] is None
         send(ws, {"type": "join", "seat": "E", "name": "Late"})
         msg = receive(ws)
@@ -442,7 +453,7 @@ def test_a_spectator_may_take_a_bot_seat_during_the_game(client: TestClient) -> 
             state = until_state(ws)
         assert state["you"]["seat"] == "E" and state["deal"]["hand"] is not None
         assert state["seats"][1] == {"seat": "E", "kind": "human", "name": "Late",
-                                     "connected": True, "bot_playing": False}
+                                     "connected": True, "away": False, "bot_playing": False}
 
 
 def test_messages_that_are_not_json_text_are_answered_with_an_error(

@@ -10,6 +10,7 @@ kitty deal his own two discards (§12.1) — no other card name, ever."""
 
 from __future__ import annotations
 
+import contextlib
 import html
 import random
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from tests.web.support import (
     WebSocketTestSession,
     cards_in,
     live_server,
+    new_identity,
     receive,
     send,
     until_state,
@@ -136,12 +138,15 @@ class SmallTable:
         r = client.post("/api/rooms", json=body)
         assert r.status_code == 201, r.text
         self.id: str = r.json()["id"]
+        self.invite: str = r.json()["invite"]
         self.room: Room = client.app.state.rooms.get(self.id)  # type: ignore[attr-defined]
         self.n = self.room.players
         self.client = client
         self.tokens: list[str] = []
         for seat in SEAT_NAMES[:self.n]:
-            r = client.post(f"/api/rooms/{self.id}/seats", json={"seat": seat, "name": "P"})
+            new_identity(client)  # one seat per browser
+            r = client.post(f"/api/rooms/{self.id}/seats",
+                            json={"seat": seat, "name": "P", "invite": self.invite})
             assert r.status_code == 200, r.text
             self.tokens.append(r.json()["token"])
         self.sockets: list[WebSocketTestSession] = []
@@ -318,13 +323,15 @@ def test_the_forms_offer_the_small_tables_and_their_deals(client: TestClient) ->
             assert f'value="{value}"' in text
     r = client.post("/rooms", data={"profile": "classic-3p", "three_deal": "six_each",
                                     "two_deal": "decouverte", "name": "Trio",
-                                    "bots": "heuristic"}, follow_redirects=False)
+                                    "bots": "heuristic", "public": "1"},
+                    follow_redirects=False)
     assert r.status_code == 303
-    room_id = r.headers["location"].rsplit("/", 1)[1]
+    link = r.headers["location"]
+    room_id = link.rsplit("/", 1)[1].split("?")[0]
     room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
     # The deal of the chosen profile is taken; the other profile's is ignored.
     assert room.rules.three_deal == "six_each" and room.rules.two_deal == "stock"
-    page = client.get(f"/rooms/{room_id}").text
+    page = client.get(link).text
     assert 'data-players="3"' in page and "Belote for three" in page and "six each" in page
     assert "each for himself" in page
     listing = client.get("/rooms").text
@@ -339,7 +346,8 @@ def test_the_forms_offer_the_small_tables_and_their_deals(client: TestClient) ->
     assert r.status_code == 201
     state = r.json()["state"]
     assert state["players"] == 3 and state["deal_mode"] == "kitty" and state["target"] == 500
-    r = client.post(f"/api/rooms/{state['room']}/seats", json={"seat": "W", "name": "Dan"})
+    r = client.post(f"/api/rooms/{state['room']}/seats",
+                    json={"seat": "W", "name": "Dan", "invite": r.json()["invite"]})
     assert r.status_code == 409 and "not a seat" in r.json()["error"]
 
 
@@ -380,7 +388,7 @@ def test_no_seat_of_a_small_table_is_sent_a_card_it_may_not_see(
             assert discards > 0
         # A spectator sees no hand; in découverte both players' face-up cards.
         with client.websocket_connect(f"/ws/rooms/{table.id}") as ws:
-            send(ws, {"type": "hello"})
+            send(ws, {"type": "hello", "invite": table.invite})
             state = until_state(ws)
             assert state["you"] is None and state["deal"]["hand"] is None
             rnd = table.room.round
@@ -662,14 +670,16 @@ def test_two_friends_play_a_room_of_two(client: TestClient) -> None:
     drops and a bot plays for him."""
     r = client.post("/api/rooms", json={"profile": "classic-2p", "bots": "random",
                                         "name": "Duel"})
-    room_id = r.json()["id"]
+    room_id, invite = r.json()["id"], r.json()["invite"]
     room: Room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
     rng = random.Random(2)
-    with client.websocket_connect(f"/ws/rooms/{room_id}") as ann, \
-            client.websocket_connect(f"/ws/rooms/{room_id}") as bob:
+    with contextlib.ExitStack() as stack:
+        ann = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
+        new_identity(client)  # Bob's own browser
+        bob = stack.enter_context(client.websocket_connect(f"/ws/rooms/{room_id}"))
         sockets = [ann, bob]
         for ws in sockets:
-            send(ws, {"type": "hello"})
+            send(ws, {"type": "hello", "invite": invite})
             lobby = until_state(ws)
         assert lobby["status"] == "waiting" and [s["seat"] for s in lobby["seats"]] == ["N", "E"]
         send(ann, {"type": "join", "seat": "N", "name": "Ann"})

@@ -1,8 +1,10 @@
 """`belote serve`: the web app (score sheets, a table against bots, rooms with friends).
 
 Listens on the loopback interface by default (``--host 0.0.0.0`` shares it on
-the local network).  The score sheets live in the same database as
-``belote sheet`` (``--db``, ``$BELOTE_DB``, or the user data folder).
+the local network; put it behind a reverse proxy with TLS to share it further,
+``--secure-cookie`` then).  The score sheets, the rooms and their games live in
+the same database as ``belote sheet`` (``--db``, ``$BELOTE_DB``, or the user
+data folder), so games survive a restart.
 """
 
 from __future__ import annotations
@@ -56,6 +58,25 @@ def register(app: typer.Typer) -> None:
             "--deal-pause",
             help="Seconds a finished deal stays shown unless a player asks for the next.",
         )] = 30.0,
+        grace: Annotated[float, typer.Option(
+            "--grace",
+            help="Seconds a dropped player keeps his seat before a bot plays for him.")] = 20.0,
+        turn_timer: Annotated[float, typer.Option(
+            "--turn-timer",
+            help="Seconds a player has for each move before a bot plays it (0: no limit).",
+        )] = 0.0,
+        idle_hours: Annotated[float, typer.Option(
+            "--idle-hours", help="A room nobody visits for this long is closed.")] = 6.0,
+        rooms_per_client: Annotated[int, typer.Option(
+            "--rooms-per-client", help="Open tables one address may hold.")] = 30,
+        rooms_per_minute: Annotated[float, typer.Option(
+            "--rooms-per-minute", help="New tables one address may open a minute.")] = 10.0,
+        messages_per_second: Annotated[float, typer.Option(
+            "--messages-per-second",
+            help="WebSocket messages a connection may send a second (bursts of 4x).")] = 10.0,
+        secure_cookie: Annotated[bool, typer.Option(
+            "--secure-cookie",
+            help="Mark the identity cookie Secure (served over HTTPS by a proxy).")] = False,
         seed: Annotated[int | None, typer.Option(
             "--seed", help="Make the deals and bots of every room reproducible.")] = None,
         log_level: Annotated[str, typer.Option(
@@ -65,23 +86,38 @@ def register(app: typer.Typer) -> None:
         """Serve the web app: score sheets, a table against bots, rooms with friends."""
         check_int("--port", port, 0, 65535)
         for flag, seconds in (("--bot-delay", bot_delay), ("--trick-pause", trick_pause),
-                              ("--deal-pause", deal_pause)):
+                              ("--deal-pause", deal_pause), ("--grace", grace),
+                              ("--turn-timer", turn_timer)):
             if not 0 <= seconds <= 3600:  # NaN too
                 fail(f"{flag}: {seconds!r} is not a number of seconds in 0..3600")
+        if not 0.01 <= idle_hours <= 24 * 365:
+            fail(f"--idle-hours: {idle_hours!r} is not a number of hours in 0.01..8760")
+        check_int("--rooms-per-client", rooms_per_client, 1, 100_000)
+        for flag, rate in (("--rooms-per-minute", rooms_per_minute),
+                           ("--messages-per-second", messages_per_second)):
+            if not 0.1 <= rate <= 100_000:
+                fail(f"{flag}: {rate!r} is not a rate in 0.1..100000")
         try:
             import uvicorn
 
             from belote.web import create_app
             from belote.web.rooms import RoomSettings
+            from belote.web.security import Limits
         except ImportError as exc:
             fail(f"the web app needs the 'web' extra (pip install 'belote[web]'): {exc}")
         if log_level not in ("critical", "error", "warning", "info", "debug"):
             fail(f"--log-level: {log_level!r} is not critical, error, warning, info or debug")
         _check_port(host, port)
         settings = RoomSettings(bot_delay=bot_delay, trick_pause=trick_pause,
-                                deal_pause=deal_pause)
+                                deal_pause=deal_pause, grace=grace,
+                                turn_timer=turn_timer or None, idle_ttl=idle_hours * 3600)
+        limits = Limits(rooms_per_client=rooms_per_client, rooms_per_minute=rooms_per_minute,
+                        rooms_burst=max(1, int(rooms_per_minute * 2)),
+                        messages_per_second=messages_per_second,
+                        messages_burst=max(1, int(messages_per_second * 4)))
         try:
-            web = create_app(db, settings=settings, seed=seed)
+            web = create_app(db, settings=settings, seed=seed, limits=limits,
+                             secure_cookie=secure_cookie)
         except BeloteError as exc:
             fail(str(exc))
         if host not in LOOPBACK:
@@ -89,4 +125,8 @@ def register(app: typer.Typer) -> None:
                  err=True)
         shown = f"[{host}]" if ":" in host else host
         echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
-        uvicorn.run(web, host=host, port=port, log_level=log_level)
+        # Frames and bodies are bounded (the app checks JSON sizes; uvicorn drops
+        # larger WebSocket frames); forwarded addresses are trusted from loopback
+        # proxies only (uvicorn's default), so per-client limits see real clients.
+        uvicorn.run(web, host=host, port=port, log_level=log_level,
+                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024)

@@ -11,19 +11,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sqlite3
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any, Final
 
 from fastapi import FastAPI, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
+from belote.errors import BeloteError
 from belote.sheets import SheetStore, default_db_path
 from belote.web.rooms import RoomManager, RoomSettings
+from belote.web.security import Guard, GuardMiddleware, Limits, RateLimiter
+from belote.web.store import RoomStore
 
 HERE: Final = Path(__file__).resolve().parent
 PROFILE_LABELS: Final = {
@@ -70,20 +75,29 @@ def create_app(
     *,
     settings: RoomSettings | None = None,
     seed: int | None = None,
+    limits: Limits | None = None,
+    secure_cookie: bool = False,
 ) -> FastAPI:
     """The application over the sheets database ``db_path`` (as ``belote sheet``'s
-    ``--db``; None: ``$BELOTE_DB`` or the user data folder).
+    ``--db``; None: ``$BELOTE_DB`` or the user data folder).  The rooms and their
+    games are kept in the same database and come back after a restart.
 
-    ``settings`` pace the bots of the rooms; ``seed`` makes every room's deals
-    and bots reproducible (tests, demonstrations).
+    ``settings`` pace the bots of the rooms and set the grace and turn timers;
+    ``seed`` makes every room's deals and bots reproducible (tests,
+    demonstrations); ``limits`` bound what one client may send or create;
+    ``secure_cookie`` marks the identity cookie ``Secure`` (behind HTTPS).
     """
     from belote.web import routes_rooms, routes_sheets
 
     sheets = SheetAccess(db_path)
-    rooms = RoomManager(settings, seed=seed)
+    limits = limits or Limits()
+    store = RoomStore(sheets.path)
+    rooms = RoomManager(settings, seed=seed, store=store,
+                        rooms_per_client=limits.rooms_per_client)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rooms.restore()
         sweeper = asyncio.create_task(_sweep(rooms))
         try:
             yield
@@ -92,11 +106,16 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await rooms.close()
+            store.close()
 
     app = FastAPI(title="belote", version=__version__, lifespan=lifespan, docs_url=None,
-                  redoc_url=None)
+                  redoc_url=None, openapi_url=None)
+    app.add_middleware(GuardMiddleware, guard=Guard(store.secret_key()), limits=limits,
+                       secure_cookie=secure_cookie)
     app.state.sheets = sheets
     app.state.rooms = rooms
+    app.state.limits = limits
+    app.state.room_limiter = RateLimiter(limits.rooms_per_minute / 60.0, limits.rooms_burst)
     app.state.templates = make_templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(routes_sheets.router)
@@ -113,12 +132,28 @@ def create_app(
             request, "error.html", {"status": exc.status_code, "message": str(exc.detail)},
             status_code=exc.status_code)
 
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
+            for e in exc.errors()[:3])
+        return _error(request, 400, f"the request is not valid ({problems})")
+
+    @app.exception_handler(BeloteError)
+    async def refused(request: Request, exc: BeloteError) -> Response:
+        return _error(request, 422, str(exc))
+
+    @app.exception_handler(sqlite3.Error)
+    async def database(request: Request, exc: sqlite3.Error) -> Response:
+        return _error(request, 503, f"the database cannot be used right now ({exc}); "
+                      "nothing was changed")
+
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
         data = (HERE / "static" / "favicon.svg").read_bytes()
         return Response(data, media_type="image/svg+xml")
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
     async def home(request: Request) -> Response:
         templates: Jinja2Templates = request.app.state.templates
         return templates.TemplateResponse(request, "index.html", {})
@@ -130,6 +165,12 @@ async def _sweep(rooms: RoomManager) -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY_S)
         await rooms.sweep()
+
+
+def _error(request: Request, status: int, message: str) -> Response:
+    if request.url.path.startswith("/api/"):
+        return JSONResponse({"error": message}, status_code=status)
+    return render(request, "error.html", {"status": status, "message": message}, status)
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:

@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from belote.errors import InvalidRecordError
 from belote.options import Rules
+from belote.web.security import parse_whole
 
 TEAMS: Final = ("NS", "EW")
 FORM_FIELDS: Final = (
@@ -48,13 +49,8 @@ def _team(form: Mapping[str, Any], name: str, required: bool = False) -> str | N
 
 
 def _whole(form: Mapping[str, Any], name: str) -> int | None:
-    value = _text(form, name)
-    if not value:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidRecordError(f"{name}: {value!r} is not a whole number") from None
+    # ASCII digits only: Python's int() would take "1_0" and Arabic-Indic digits.
+    return parse_whole(_text(form, name), name, -100_000, 100_000)
 
 
 def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:

@@ -17,9 +17,29 @@ bergère that stay on the table, and découverte's face-up cards, are public.
 Seats.  A seat is ``open``, held by a ``human`` (who received a secret token
 when taking it) or by a ``bot``.  A connection acts for the seat its token
 names and for no other: the seat of an action is never read from the message.
-A human whose connections are all closed is played by a bot (the room's bot
-spec) until a connection presents his token again.  Empty seats are filled by
-bots on demand, or all at once when the game starts.
+A seat also remembers the browser identity that took it (see
+:mod:`belote.web.security`): one browser holds at most one seat of a room.
+A human whose connections are all closed keeps his seat for
+:attr:`RoomSettings.grace` seconds; then a stand-in bot (the room's bot spec)
+plays for him until a connection presents his token again.  With a turn timer
+(:attr:`RoomSettings.turn_timer`) the stand-in also plays the one move of a
+connected player who lets the timer run out.  Empty seats are filled by bots
+on demand, or all at once when the game starts.
+
+Who may see a room.  A table against bots is ``private``: only the browser
+seated there sees it.  A room with friends has an invitation secret, carried
+by its link (``/rooms/{id}?invite=...``): without it, or a seat of the room,
+nobody can see, watch or join it.  Rooms whose host chose ``public`` are listed
+on ``/rooms`` with their link.  Taking over a bot's seat mid-game needs the
+invitation; the newcomer sees that seat's cards from then on, not the cards it
+laid aside before (§12.1).
+
+Durability.  With a :class:`~belote.web.store.RoomStore`, each room, its
+seats and every deal and move are written before the move is acknowledged;
+:meth:`RoomManager.restore` brings every open room back after a restart,
+humans away (within their grace) until they reconnect with their tokens.  A
+room nobody visits for :attr:`RoomSettings.idle_ttl` seconds is closed, and
+says so to whoever opens its link later.
 
 Bots act server-side in the room's driver task (:meth:`Room._run`), paced by
 :class:`RoomSettings` so that people can follow the table; the slow ones
@@ -39,7 +59,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import random
@@ -76,6 +95,8 @@ from belote.web.present import (
     symbol_message,
     trick_json,
 )
+from belote.web.security import secret_equal
+from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError
 
 log = logging.getLogger("belote.web.rooms")
 
@@ -87,6 +108,11 @@ OPEN: Final = "open"
 HUMAN: Final = "human"
 BOT: Final = "bot"
 
+PRIVATE: Final = "private"  # a table against bots: its player only
+INVITE: Final = "invite"  # a room with friends: its link's invitation
+PUBLIC: Final = "public"  # ... and listed on /rooms
+VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
+
 # Bots quick enough to answer on the event loop itself (tens of microseconds).
 INLINE_BOTS: Final = frozenset({"random", "heuristic"})
 NAME_LENGTH: Final = 24
@@ -96,6 +122,11 @@ class RoomError(BeloteError):
     """A room that does not exist, or an action the room refuses (not the rules')."""
 
 
+class NoAccess(RoomError):
+    """A connection that brings neither a seat's token nor the room's invitation:
+    answered as if the room did not exist, and closed."""
+
+
 @dataclass(frozen=True)
 class RoomSettings:
     """Pace and limits of the rooms of one server."""
@@ -103,8 +134,11 @@ class RoomSettings:
     bot_delay: float = 0.6  # seconds a bot waits before it acts, so people can follow
     trick_pause: float = 0.9  # more before a bot leads to a new trick (the last one stays shown)
     deal_pause: float = 30.0  # a finished deal stays shown this long unless someone asks "next"
-    idle_ttl: float = 3600.0  # a room without any connection for this long is closed
+    all_pass_pause: float = 3.0  # an all-pass deal stays shown this long, then the next is dealt
+    idle_ttl: float = 6 * 3600.0  # a room nobody visits for this long is closed
     max_rooms: int = 2000
+    grace: float = 20.0  # seconds a dropped player keeps his seat before a bot plays for him
+    turn_timer: float | None = None  # seconds a connected player has for a move (None: no limit)
 
 
 class Client:
@@ -114,8 +148,12 @@ class Client:
     backlog); other messages (errors, welcome) are all sent, before the state.
     """
 
-    def __init__(self, send: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(self, send: Callable[[str], Awaitable[None]],
+                 identity: str | None = None) -> None:
         self._send = send
+        self.identity = identity  # the browser's identity cookie (security module)
+        self.hello = False  # said hello (with a token or the invitation)
+        self.invited = False  # brought the room's invitation (or sits there)
         self.seat: int | None = None
         self._pending: deque[str] = deque()
         self._state: str | None = None
@@ -155,8 +193,14 @@ class Seat:
     kind: str = OPEN
     name: str = ""
     token: str | None = None
+    owner: str | None = None  # the browser identity that took the seat
     bot: Bot | None = None  # the bot seat's player, or the stand-in of an absent human
     clients: set[Client] = field(default_factory=set)
+    away_since: float | None = None  # monotonic time its last connection closed
+    secret_until: int = 0  # taken over mid-deal: the deal whose past stays hidden
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.index, self.kind, self.name, self.token, self.owner)
 
     @property
     def connected(self) -> bool:
@@ -200,9 +244,22 @@ class Room:
         settings: RoomSettings,
         seed: int | None = None,
         name: str = "",
+        *,
+        visibility: str = INVITE,
+        client: str = "",
+        store: RoomStore | None = None,
     ) -> None:
         make_bot(bot_spec)  # refuse a bad spec now, not at the first bot move
+        if visibility not in VISIBILITIES:
+            raise RoomError(f"visibility: {visibility!r} is not one of "
+                            f"{', '.join(VISIBILITIES)}")
         self.id = room_id
+        self.visibility = visibility
+        # A room with friends is joined through its link's invitation (§ module doc).
+        self.invite: str | None = None if visibility == PRIVATE else secrets.token_urlsafe(12)
+        self.client = client  # who created it (a client's address): per-client limits
+        self.store = store
+        self.seq = 0  # events written to the room's log
         self.rules = rules
         self.bot_spec = bot_spec
         self.settings = settings
@@ -221,9 +278,110 @@ class Room:
         self.version = 0
         self.actions = 0  # calls and cards played so far (a load measure)
         self.error: str | None = None  # a failure of the driver, shown to everyone
-        self.created = self.touched = time.monotonic()
+        self.created = self.touched = time.time()
+        self._saved_touch = self.touched
+        self._turn_since = time.monotonic()  # when the player to act got the turn
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+
+    # --- the log on disk ---------------------------------------------------------------
+
+    def row(self) -> RoomRow:
+        return RoomRow(id=self.id, created=self.created, touched=self.touched,
+                       profile=self.rules.profile, options=self.rules.overrides(),
+                       bots=self.bot_spec, name=self.name, visibility=self.visibility,
+                       invite=self.invite, seed=self.seed, client=self.client, closed=None)
+
+    def _log(self, kind: str, data: Any, seats: bool = False) -> None:
+        """Write one event of the game (and the seats) before it is acknowledged."""
+        if self.store is not None:
+            self.store.append(self.id, self.seq + 1, kind, data,
+                              [s.row() for s in self.seats] if seats else None)
+        self.seq += 1
+
+    def _save_seats(self) -> None:
+        if self.store is not None:
+            self.store.put_seats(self.id, [s.row() for s in self.seats])
+
+    def visit(self) -> None:
+        """Someone looked at the room: it is not idle (saved at most once a minute)."""
+        self.touched = time.time()
+        if self.store is not None and self.touched - self._saved_touch > 60:
+            self._saved_touch = self.touched
+            with contextlib.suppress(StoreError):
+                self.store.touch(self.id, self.touched)
+
+    def restore(self, seats: Sequence[SeatRow], log: Sequence[tuple[int, str, Any]]) -> None:
+        """Bring the room back from its saved seats and log: every deal and move is
+        replayed through the engine (and checked again); humans are away, within
+        their grace, until they reconnect with their tokens."""
+        now = time.monotonic()
+        for row in seats:
+            if not 0 <= row.seat < self.players:
+                continue
+            s = self.seats[row.seat]
+            s.kind, s.name, s.token, s.owner = row.kind, row.name, row.token, row.owner
+            s.clients = set()
+            s.bot = self._new_bot() if row.kind == BOT else None
+            s.away_since = now if row.kind == HUMAN else None
+        self._replay(log)
+
+    def _replay(self, log: Sequence[tuple[int, str, Any]]) -> None:
+        deals: list[dict[str, Any]] = []
+        started = False
+        for _seq, kind, data in log:
+            if kind == "start":
+                started = True
+            elif kind == "deal":
+                deals.append({"dealer": data["dealer"], "deck": data["deck"], "actions": []})
+            elif kind == "action":
+                deals[-1]["actions"].append(data)
+        self.seq = len(log)
+        self.actions = sum(1 for _seq, kind, _data in log if kind == "action")
+        self.version += 1
+        if not started:
+            self.status, self.match, self.round, self.result = WAITING, None, None, None
+            self.between = False
+            return
+        self.match = Match.from_json({
+            "version": 1, "profile": self.rules.profile, "options": self.rules.overrides(),
+            "first_dealer": deals[0]["dealer"] if deals else "N", "deals": deals,
+        }, seed=self._rng.randrange(2**63))
+        for s in self.seats:
+            if s.kind == HUMAN and s.bot is None:
+                s.bot = self._new_bot()
+        rounds = self.match.rounds
+        self.round = rounds[-1] if rounds else None
+        rnd = self.round
+        self.between = rnd is None or rnd.phase in (OVER, ALL_PASS)
+        self.result = rnd.result() if rnd is not None and rnd.phase == OVER else None
+        self.status = FINISHED if self.match.finished else PLAYING
+
+    def _reload(self) -> None:
+        """After a write failed: the game as the log on disk has it."""
+        if self.store is not None:
+            with contextlib.suppress(StoreError):
+                self._replay(self.store.log(self.id))
+
+    # --- who may see it ----------------------------------------------------------------
+
+    def seat_of_owner(self, identity: str | None) -> int | None:
+        if identity is None:
+            return None
+        for s in self.seats:
+            if s.kind == HUMAN and s.owner is not None and secret_equal(s.owner, identity):
+                return s.index
+        return None
+
+    def invited(self, invite: object) -> bool:
+        return secret_equal(self.invite, invite)
+
+    def may_see(self, identity: str | None, invite: object = None, token: object = None
+                ) -> bool:
+        """Whether a browser (its identity, the invitation it brings, a seat token)
+        may see the room: the room's link, or a seat of its own."""
+        return (self.invited(invite) or self.seat_of_owner(identity) is not None
+                or self.seat_of_token(token) is not None)
 
     # --- seats -------------------------------------------------------------------
 
@@ -231,25 +389,42 @@ class Room:
         return make_bot(self.bot_spec, seed=self._rng.randrange(2**32))
 
     def seat_of_token(self, token: object) -> int | None:
-        if not isinstance(token, str) or not token:
-            return None
         for seat in self.seats:
-            if seat.token is not None and hmac.compare_digest(seat.token, token):
+            if secret_equal(seat.token, token):
                 return seat.index
         return None
 
-    def join(self, seat: int, name: object = "", client: Client | None = None) -> str:
+    def join(self, seat: int, name: object = "", client: Client | None = None,
+             owner: str | None = None) -> str:
         """Take ``seat`` (open, or played by a bot); answers the seat's secret token.
 
+        ``owner`` is the browser identity taking it (one seat per browser);
         ``client``, when given, is the connection that now acts for the seat."""
         if self.status == FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
         s = self.seats[self.check_seat(seat)]
         if s.kind == HUMAN:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is taken by {s.name}")
+        held = self.seat_of_owner(owner)
+        if held is not None:
+            raise RoomError(f"you already hold seat {SEAT_NAMES[held]} at this table: "
+                            "one seat per player")
+        if self.visibility == PRIVATE and any(x.kind == HUMAN for x in self.seats):
+            raise RoomError("a table against bots is private: nobody else can sit there")
+        if self.status == PLAYING and s.kind == BOT and self.round is not None:
+            # Taken over mid-deal: what the bot laid aside stays its secret (§12.1).
+            s.secret_until = self.match.deals if self.match is not None else 0
+        old = (s.kind, s.name, s.token, s.owner)
         s.kind = HUMAN
         s.name = _clean_name(name, seat)
         s.token = secrets.token_urlsafe(18)
+        s.owner = owner
+        s.away_since = None if client is not None else time.monotonic()
+        try:
+            self._save_seats()
+        except StoreError:
+            s.kind, s.name, s.token, s.owner = old
+            raise
         if client is not None:
             self._bind(client, seat)
         self._changed()
@@ -264,7 +439,8 @@ class Room:
             client.seat = None
             self.spectators.add(client)
         s.clients.clear()
-        s.kind, s.name, s.token, s.bot = OPEN, "", None, None
+        s.kind, s.name, s.token, s.bot, s.owner = OPEN, "", None, None, None
+        self._save_seats()
         self._changed()
 
     def fill_bot(self, seat: int) -> None:
@@ -276,6 +452,7 @@ class Room:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
         s.kind, s.bot = BOT, self._new_bot()
         s.name = f"Bot {SEAT_NAMES[seat]}"
+        self._save_seats()
         self._changed()
 
     def check_seat(self, seat: int) -> int:
@@ -286,21 +463,50 @@ class Room:
                             f"this table of {self.players} seats {names}")
         return seat
 
-    def bot_plays(self, seat: int) -> bool:
-        """Whether a bot acts for ``seat`` now (a bot seat, or an absent human)."""
+    def bot_plays(self, seat: int, now: float | None = None) -> bool:
+        """Whether a bot acts for ``seat`` now: a bot seat, a human away for longer
+        than the grace period, or (with a turn timer) one whose time ran out."""
         s = self.seats[seat]
-        return s.kind != HUMAN or not s.connected
+        if s.kind != HUMAN:
+            return True
+        return self._stand_in_at(seat) <= (time.monotonic() if now is None else now)
+
+    def _stand_in_at(self, seat: int) -> float:
+        """When a stand-in bot plays for the human at ``seat`` if he does not act:
+        the end of his grace when away, of his turn timer when here (inf: never)."""
+        s = self.seats[seat]
+        if s.kind != HUMAN:
+            return 0.0
+        if not s.connected:
+            since = s.away_since if s.away_since is not None else 0.0
+            return since + self.settings.grace
+        timer = self.settings.turn_timer
+        if timer is None or self.status != PLAYING or self.between or self.round is None \
+                or self.round.current_player() != seat:
+            return float("inf")
+        return self._turn_since + timer
 
     def attach(self, client: Client, token: object = None) -> int | None:
-        """Bind a connection: to the seat its token holds, else as a spectator."""
-        self.touched = time.monotonic()
+        """Bind a connection: to the seat its token holds, else as a spectator.
+
+        The others hear of it only when the seat's presence changes (its first
+        connection); a repeated hello is answered to its own connection alone."""
+        self.visit()
         seat = self.seat_of_token(token) if token else None
+        if seat is not None and client.seat == seat:
+            self._send_state(client)
+            return seat
         if seat is None:
             self._bind(client, None)
             self._send_state(client)
             return None
+        back = not self.seats[seat].connected
         self._bind(client, seat)
-        self._changed()
+        self.seats[seat].away_since = None
+        if back:
+            self._presence()
+        else:
+            self._send_state(client)
         return seat
 
     def _bind(self, client: Client, seat: int | None) -> None:
@@ -314,17 +520,20 @@ class Room:
             self.seats[seat].clients.add(client)
 
     def detach(self, client: Client) -> None:
-        """A connection closed: an absent human's seat passes to a bot (§ rooms)."""
-        self.touched = time.monotonic()
+        """A connection closed: an absent human keeps his seat for the grace period,
+        then a stand-in bot plays for him (module doc)."""
+        self.visit()
         if client in self.spectators:
             self.spectators.discard(client)
             return
         for s in self.seats:
             if client in s.clients:
                 s.clients.discard(client)
-                if s.kind == HUMAN and not s.clients and s.bot is None:
-                    s.bot = self._new_bot()
-                self._changed()
+                if s.kind == HUMAN and not s.clients:
+                    s.away_since = time.monotonic()
+                    if s.bot is None:
+                        s.bot = self._new_bot()
+                self._presence()
 
     def clients(self) -> list[Client]:
         out = list(self.spectators)
@@ -344,13 +553,39 @@ class Room:
             elif s.kind == HUMAN and s.bot is None:
                 s.bot = self._new_bot()
         self.match = Match(self.rules, seed=self._rng.randrange(2**63))
+        rnd = self.match.new_round()
+        try:
+            self._log("start", {}, seats=True)
+            self._log("deal", self._deal_data(rnd))
+        except StoreError:
+            self.match = None
+            self.seq = 0 if self.store is None else len(self.store.log(self.id))
+            raise
         self.status = PLAYING
-        self._deal()
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._dealt(rnd)
+        self.run()
+
+    def run(self) -> None:
+        """Start the driver task (bots, pauses) of a game in progress."""
+        if self._task is None and self.status == PLAYING:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    @staticmethod
+    def _deal_data(rnd: Round) -> dict[str, Any]:
+        return {"dealer": SEAT_NAMES[rnd.dealer], "deck": [card_name(c) for c in rnd.deck]}
 
     def _deal(self) -> None:
         assert self.match is not None
-        self.round = self.match.new_round()
+        rnd = self.match.new_round()
+        try:
+            self._log("deal", self._deal_data(rnd))
+        except StoreError:
+            self._reload()
+            raise
+        self._dealt(rnd)
+
+    def _dealt(self, rnd: Round) -> None:
+        self.round = rnd
         self.result = None
         self.between = False
         self._changed()
@@ -423,6 +658,11 @@ class Room:
     def _after_action(self) -> None:
         rnd = self.round
         assert rnd is not None and self.match is not None
+        try:
+            self._log("action", rnd.actions_json()[-1])
+        except StoreError:
+            self._reload()  # the move is taken back: the game as saved
+            raise
         self.actions += 1
         if rnd.phase in (OVER, ALL_PASS):
             self.result = rnd.result() if rnd.phase == OVER else None
@@ -448,9 +688,11 @@ class Room:
 
     def handle(self, client: Client, msg: object) -> None:
         """One message from a connection; a refusal is answered with an error message."""
-        self.touched = time.monotonic()
+        self.visit()
         try:
             self._handle(client, msg)
+        except NoAccess:
+            raise
         except BeloteError as exc:
             text = str(exc)
             text = spanish_message(text) if self.rules.deck == "spanish" else symbol_message(text)
@@ -465,6 +707,16 @@ class Room:
             return
         if kind == "hello":
             token = msg.get("token")
+            if self.invited(msg.get("invite")):
+                client.invited = True
+            seat = self.seat_of_token(token)
+            if seat is None and not client.invited:
+                held = self.seat_of_owner(client.identity)
+                if held is None:
+                    # Neither a seat nor the room's link: as if there were no room.
+                    raise NoAccess(f"no room {self.id!r} (it may have closed)")
+                client.invited = self.visibility != PRIVATE
+            client.hello = True
             seat = self.attach(client, token)
             if seat is not None:
                 client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
@@ -473,11 +725,15 @@ class Room:
                     "type": "error", "code": "bad_token",
                     "message": f"room {self.id}: your token holds no seat here (take a seat)"})
             return
+        if not client.hello:
+            raise RoomError("say hello first (with your seat's token or the room's invitation)")
         if kind == "join":
             if client.seat is not None:
                 raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
+            if not client.invited:
+                raise RoomError("only someone invited (the room's link) can take a seat")
             seat = self._seat_field(msg)
-            token = self.join(seat, msg.get("name"), client)
+            token = self.join(seat, msg.get("name"), client, owner=client.identity)
             client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat], "token": token})
             return
         seat = client.seat
@@ -508,7 +764,15 @@ class Room:
             raise RoomError(str(exc)) from None
 
     def _changed(self) -> None:
+        """The game changed: a new version, the driver woken, every seat told."""
         self.version += 1
+        self._turn_since = time.monotonic()
+        self._wake.set()
+        self.broadcast()
+
+    def _presence(self) -> None:
+        """Who is here changed (not the game): everyone told, the driver woken to
+        see whether a stand-in plays, the version (and the bots' thinking) kept."""
         self._wake.set()
         self.broadcast()
 
@@ -533,6 +797,7 @@ class Room:
             "kind": s.kind,
             "name": s.name,
             "connected": s.connected,
+            "away": s.kind == HUMAN and not s.connected,
             "bot_playing": self.status != WAITING and self.bot_plays(s.index),
         }
 
@@ -568,6 +833,9 @@ class Room:
             "declarations_on": rules.declarations and self.mode != DECOUVERTE,
             "target": rules.target,
             "bots": self.bot_spec,
+            "visibility": self.visibility,
+            "grace": self.settings.grace,
+            "turn_timer": self.settings.turn_timer,
             "you": None if seat is None else {
                 "seat": SEAT_NAMES[seat], "name": self.seats[seat].name},
             "seats": [self.seat_json(s) for s in self.seats],
@@ -582,7 +850,7 @@ class Room:
     def _deal_json(self, rnd: Round, seat: int | None) -> dict[str, Any]:
         n = self.players
         names = SEAT_NAMES[:n]
-        view = rnd.view(0 if seat is None else seat)
+        view = rnd.spectator_view() if seat is None else rnd.view(seat)
         contract = view.contract
         trump = contract.trump if contract is not None else None
         if view.phase == DISCARD:
@@ -670,7 +938,9 @@ class Room:
             deal["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
             if view.phase == DISCARD:
                 deal["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
-        deal["discards"] = [card_name(c) for c in _cards(view.discards)]  # the taker's own
+        if self.match is None or self.match.deals > self.seats[seat].secret_until:
+            # The taker's own discards; not to someone who took his seat mid-deal.
+            deal["discards"] = [card_name(c) for c in _cards(view.discards)]
         if play is not None and self.rules.declarations and rnd.mode != DECOUVERTE:
             own = view.my_declarations
             if own is None and view.phase == PLAY and not view.tricks:
@@ -703,16 +973,23 @@ class Room:
                     version = self.version
                     pause = (self.settings.deal_pause if self._humans_here()
                              else self.settings.bot_delay)
+                    if self.round is not None and self.round.phase == ALL_PASS:
+                        # Everyone passed: nothing to look at, the next deal comes.
+                        pause = min(pause, self.settings.all_pass_pause)
                     if await self._wait(pause):
                         continue
                     if self.version == version and self.between and self.status == PLAYING:
-                        self._deal()
+                        await self._saving(self._deal)
                     continue
                 rnd = self.round
                 assert rnd is not None
                 seat = rnd.current_player()
                 if not self.bot_plays(seat):
-                    await self._wake.wait()
+                    at = self._stand_in_at(seat)
+                    if at == float("inf"):
+                        await self._wake.wait()
+                    else:
+                        await self._wait(at - time.monotonic())
                     continue
                 await self._bot_turn(rnd, seat)
         except asyncio.CancelledError:
@@ -752,6 +1029,8 @@ class Room:
                 return
         try:
             self._apply(seat, action)
+        except StoreError as exc:
+            await self._store_failed(exc)
         except BeloteError as exc:
             # A bot answering an illegal action is a bug; play on with a legal one.
             log.error("room %s: bot %s at %s: %s", self.id, bot.name, SEAT_NAMES[seat], exc)
@@ -761,6 +1040,24 @@ class Room:
                 self._apply(seat, ("discard", default_discard(rnd.view(seat)), None, None))
             else:
                 self._apply(seat, ("play", rnd.legal_cards()[0], None, True))
+
+    async def _saving(self, step: Callable[[], None]) -> bool:
+        """Run ``step`` (which writes to the log); False when the write failed."""
+        try:
+            step()
+        except StoreError as exc:
+            await self._store_failed(exc)
+            return False
+        return True
+
+    async def _store_failed(self, exc: StoreError) -> None:
+        """A move could not be saved: it is not played; everyone is told, and the
+        table tries again a little later."""
+        log.error("room %s: %s", self.id, exc)
+        self.error = f"{exc}; the table tries again in a few seconds"
+        self._presence()
+        await asyncio.sleep(5.0)
+        self.error = None
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -790,11 +1087,14 @@ def _played_by(view: PlayerView, seat: int, players: int) -> int:
 
 
 class RoomManager:
-    """Every room of one server, by id."""
+    """Every room of one server, by id, kept in ``store`` when one is given."""
 
-    def __init__(self, settings: RoomSettings | None = None, seed: int | None = None) -> None:
+    def __init__(self, settings: RoomSettings | None = None, seed: int | None = None,
+                 store: RoomStore | None = None, rooms_per_client: int = 30) -> None:
         self.settings = settings or RoomSettings()
         self.rooms: dict[str, Room] = {}
+        self.store = store
+        self.rooms_per_client = rooms_per_client
         self._seed = seed
         self._count = 0
 
@@ -805,11 +1105,21 @@ class RoomManager:
         target: int | None = None,
         bots: str = "heuristic",
         name: str = "",
+        *,
+        visibility: str = INVITE,
+        client: str = "",
     ) -> Room:
         """A new room (the profile, options, target and bot spec checked): any profile
-        of RULES.md, ``classic-3p`` and ``classic-2p`` included (§12)."""
+        of docs/rules.md, ``classic-3p`` and ``classic-2p`` included (§12).
+
+        ``client`` (an address) may hold at most ``rooms_per_client`` open rooms."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise RoomError(f"the server holds {len(self.rooms)} rooms already; try later")
+        if client and sum(1 for r in self.rooms.values()
+                          if r.client == client and r.status != FINISHED) \
+                >= self.rooms_per_client:
+            raise RoomError(f"you have {self.rooms_per_client} tables open already: finish "
+                            "or leave one (an unused table closes by itself)")
         opts = dict(options or {})
         if target is not None:
             opts["target"] = target
@@ -818,30 +1128,74 @@ class RoomManager:
         check_table(rules, [make_bot(bots)] * rules.players, "tables on the web")
         self._count += 1
         seed = None if self._seed is None else self._seed + self._count
-        room_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        while room_id in self.rooms:  # pragma: no cover - 48 random bits
-            room_id = secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
-        room = Room(room_id, rules, bots, self.settings, seed=seed, name=name)
+        room_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        while room_id in self.rooms:  # pragma: no cover - 72 random bits
+            room_id = secrets.token_urlsafe(9).replace("-", "x").replace("_", "y")
+        room = Room(room_id, rules, bots, self.settings, seed=seed, name=name,
+                    visibility=visibility, client=client, store=self.store)
+        if self.store is not None:
+            self.store.add_room(room.row(), [x.row() for x in room.seats])
         self.rooms[room_id] = room
         return room
 
+    def restore(self) -> int:
+        """Bring back every open room of the store (after a restart); their games
+        go on (call from the event loop).  Answers how many came back; a room
+        whose log cannot be replayed is closed with the reason."""
+        if self.store is None:
+            return 0
+        count = 0
+        for row in self.store.open_rooms():
+            if row.id in self.rooms:
+                continue
+            try:
+                rules = make_rules(row.profile, row.options)
+                room = Room(row.id, rules, row.bots, self.settings, seed=row.seed,
+                            name=row.name, visibility=row.visibility, client=row.client,
+                            store=self.store)
+                room.invite = row.invite
+                room.created, room.touched = row.created, row.touched
+                room.restore(self.store.seats(row.id), self.store.log(row.id))
+            except (BeloteError, ValueError, KeyError, IndexError, TypeError) as exc:
+                log.error("room %s cannot be restored: %s", row.id, exc)
+                with contextlib.suppress(StoreError):
+                    self.store.close_room(row.id, f"it could not be restored ({exc})")
+                continue
+            self.rooms[row.id] = room
+            room.run()
+            count += 1
+        return count
+
     def get(self, room_id: str) -> Room:
-        room = self.rooms.get(room_id)
+        room = self.rooms.get(room_id) if isinstance(room_id, str) else None
         if room is None:
+            reason = None
+            if self.store is not None and isinstance(room_id, str) and len(room_id) < 40:
+                with contextlib.suppress(StoreError):
+                    reason = self.store.closed_reason(room_id)
+            if reason:
+                raise RoomError(f"room {room_id!r} was closed: {reason}")
             raise RoomError(f"no room {room_id!r} (it may have closed)")
         return room
 
     async def sweep(self, now: float | None = None) -> int:
-        """Close the rooms nobody has been connected to for ``idle_ttl``."""
-        now = time.monotonic() if now is None else now
+        """Close the rooms nobody has visited for ``idle_ttl`` seconds."""
+        now = time.time() if now is None else now
         gone = [r for r in self.rooms.values()
                 if not r.clients() and now - r.touched > self.settings.idle_ttl]
         for room in gone:
             del self.rooms[room.id]
             await room.stop()
+            if self.store is not None:
+                hours = self.settings.idle_ttl / 3600
+                span = f"{hours:g} hours" if hours >= 1 else \
+                    f"{self.settings.idle_ttl / 60:g} minutes"
+                with contextlib.suppress(StoreError):
+                    self.store.close_room(room.id, f"nobody visited it for {span}")
         return len(gone)
 
     async def close(self) -> None:
+        """Stop every room's driver (the server stops; the rooms stay on disk)."""
         rooms = list(self.rooms.values())
         self.rooms.clear()
         for room in rooms:

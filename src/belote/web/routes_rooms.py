@@ -20,6 +20,7 @@ from typing import Any, Final
 
 from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse, Response
+from starlette.requests import HTTPConnection
 
 from belote.bots import BOT_NAMES
 from belote.errors import BeloteError
@@ -27,7 +28,27 @@ from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
 from belote.web.app import PROFILE_LABELS, render
 from belote.web.present import parse_seat
-from belote.web.rooms import FINISHED, OPEN, Client, Room, RoomError, RoomManager
+from belote.web.rooms import (
+    FINISHED,
+    INVITE,
+    OPEN,
+    PRIVATE,
+    PUBLIC,
+    VISIBILITIES,
+    Client,
+    NoAccess,
+    Room,
+    RoomError,
+    RoomManager,
+)
+from belote.web.security import (
+    BadInput,
+    Limits,
+    NotJSON,
+    RateLimiter,
+    loads,
+    parse_whole,
+)
 
 router = APIRouter()
 log = logging.getLogger("belote.web")
@@ -54,9 +75,25 @@ def player_seat(players: int) -> int:
     return PLAYER_SEAT if players > 2 else 0
 
 
-def _rooms(request: Request) -> RoomManager:
+def _rooms(request: HTTPConnection) -> RoomManager:
     manager: RoomManager = request.app.state.rooms
     return manager
+
+
+def _limits(request: HTTPConnection) -> Limits:
+    limits: Limits = request.app.state.limits
+    return limits
+
+
+def identity(request: HTTPConnection) -> str | None:
+    """The browser's identity (cookie), set by the security middleware."""
+    value = request.scope.get("state", {}).get("identity")
+    return value if isinstance(value, str) else None
+
+
+def client_key(request: HTTPConnection) -> str:
+    """Who a request comes from, for the per-client limits: its address."""
+    return request.client.host if request.client is not None else "unknown"
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -64,36 +101,47 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
-def _target(text: str | None) -> int | None:
-    text = (text or "").strip()
-    if not text:
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise RoomError(f"target: {text!r} is not a whole number") from None
-
-
-def _create(manager: RoomManager, form: Mapping[str, Any]) -> Room:
+def _create(request: Request, form: Mapping[str, Any], visibility: str) -> Room:
+    limiter: RateLimiter = request.app.state.room_limiter
+    client = client_key(request)
+    if not limiter.allow(client):
+        raise RoomError("too many new tables in a short time: wait a minute")
     profile = form.get("profile") or "classic"
+    if not isinstance(profile, str):
+        raise RoomError(f"profile: {profile!r} is not a profile name")
     bots = form.get("bots") or "heuristic"
     if not isinstance(bots, str) or bots.split(":")[0] not in BOT_NAMES:
         raise RoomError(f"bots: {bots!r} is not one of {', '.join(BOT_NAMES)}")
     target = form.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
+        if not 1 <= target <= 100_000:
+            raise RoomError(f"target: {target} is outside 1..100000")
         target_value: int | None = target
+    elif target is None or isinstance(target, str):
+        target_value = parse_whole(target, "target", 1, 100_000)
     else:
-        target_value = _target(target if isinstance(target, str) else None)
-    options = form.get("options") or {}
+        raise RoomError(f"target: {target!r} is not a whole number")
+    options = form.get("options")
+    if options is None:
+        options = {}
     if not isinstance(options, dict):
         raise RoomError(f"options: {options!r} is not an object of option names")
     # The form's deal select (§12.1 three_deal, §12.2 two_deal) for its own profile.
-    deal_option = DEAL_OPTIONS.get(str(profile))
+    deal_option = DEAL_OPTIONS.get(profile)
     chosen = form.get(deal_option) if deal_option is not None else None
     if deal_option is not None and isinstance(chosen, str) and chosen:
         options = {**options, deal_option: chosen}
-    name = form.get("name") if isinstance(form.get("name"), str) else ""
-    return manager.create(str(profile), options, target_value, bots, str(name or ""))
+    name = form.get("name")
+    if name is not None and not isinstance(name, str):
+        raise RoomError(f"name: {name!r} is not text")
+    return _rooms(request).create(profile, options, target_value, bots, name or "",
+                                  visibility=visibility, client=client)
+
+
+def room_link(room: Room) -> str:
+    """The room's address; a room with friends' carries its invitation."""
+    return f"/rooms/{room.id}" if room.invite is None else \
+        f"/rooms/{room.id}?invite={room.invite}"
 
 
 # --- pages --------------------------------------------------------------------------
@@ -113,19 +161,19 @@ def _choices() -> dict[str, Any]:
 
 
 @router.get("/play")
-def play_form(request: Request) -> Response:
+async def play_form(request: Request) -> Response:
     return render(request, "play.html", {**_choices(), "values": {}, "error": None})
 
 
 @router.post("/play")
 async def play_create(request: Request) -> Response:
     """A game against bots: the player holds S (N with two players, §12), the
-    game starts at once."""
+    game starts at once.  The table is private: nobody else sees or joins it."""
     form = await _form(request)
     try:
-        room = _create(_rooms(request), form)
+        room = _create(request, form, PRIVATE)
         seat = player_seat(room.players)
-        token = room.join(seat, form.get("player") or "You")
+        token = room.join(seat, form.get("player") or "You", owner=identity(request))
         for other in range(room.players):
             if other != seat:
                 room.fill_bot(other)
@@ -138,15 +186,18 @@ async def play_create(request: Request) -> Response:
 
 
 @router.get("/rooms")
-def room_list(request: Request) -> Response:
+async def room_list(request: Request) -> Response:
     return _room_list(request, {}, None)
 
 
 def _room_list(request: Request, values: Mapping[str, str], error: str | None) -> Response:
-    rooms = [r for r in _rooms(request).rooms.values() if r.status != FINISHED]
+    """The public rooms (their hosts chose to list them) and the new-room form."""
+    rooms = [r for r in _rooms(request).rooms.values()
+             if r.status != FINISHED and r.visibility == PUBLIC]
     rooms.sort(key=lambda r: -r.created)
     listed = [{
         "id": r.id,
+        "link": room_link(r),
         "name": r.name or f"Room {r.id}",
         "profile": r.rules.profile,
         "deal": _deal_label(r),
@@ -165,23 +216,37 @@ def _deal_label(room: Room) -> str:
 
 @router.post("/rooms")
 async def room_create(request: Request) -> Response:
+    """A room with friends: its link (with the invitation) is shared; listed on
+    /rooms only when the host ticked "public"."""
     form = await _form(request)
     try:
-        room = _create(_rooms(request), form)
+        room = _create(request, form, PUBLIC if form.get("public") else INVITE)
     except BeloteError as exc:
         return _room_list(request, form, str(exc))
-    return RedirectResponse(f"/rooms/{room.id}", status_code=303)
+    return RedirectResponse(room_link(room), status_code=303)
 
 
-@router.get("/rooms/{room_id}")
-def room_page(request: Request, room_id: str) -> Response:
+def _visible(request: HTTPConnection, room_id: str, invite: object = None,
+             token: object = None) -> Room:
+    """The room, if this browser may see it (its link, or a seat of its own);
+    otherwise answered exactly as a room that does not exist."""
     try:
         room = _rooms(request).get(room_id)
     except RoomError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
+    if not room.may_see(identity(request), invite, token):
+        raise HTTPException(status_code=404, detail=f"no room {room_id!r} (it may have closed)")
+    room.visit()
+    return room
+
+
+@router.get("/rooms/{room_id}")
+async def room_page(request: Request, room_id: str, invite: str | None = None) -> Response:
+    room = _visible(request, room_id, invite)
     return render(request, "room.html", {
         "room": room, "profile": room.rules.profile, "deal_label": _deal_label(room),
-        "profile_labels": {**PROFILE_LABELS, **SMALL_LABELS}})
+        "profile_labels": {**PROFILE_LABELS, **SMALL_LABELS},
+        "share": room_link(room) if room.invite is not None else None})
 
 
 # --- JSON ---------------------------------------------------------------------------
@@ -189,51 +254,65 @@ def room_page(request: Request, room_id: str) -> Response:
 
 async def _json(request: Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except ValueError:
-        body = None
+        body = loads(await request.body(), _limits(request))
+    except BadInput as exc:
+        raise HTTPException(status_code=400, detail=str(exc)) from None
     if not isinstance(body, dict):
         raise HTTPException(status_code=400, detail="expected a JSON object")
     return body
 
 
-def _get(request: Request, room_id: str) -> Room:
-    try:
-        return _rooms(request).get(room_id)
-    except RoomError as exc:
-        raise HTTPException(status_code=404, detail=str(exc)) from None
+@router.get("/api/session")
+async def api_session(request: Request) -> Response:
+    """This browser's CSRF token (its identity cookie comes with the answer): a
+    program sends it as ``X-CSRF-Token`` with every POST."""
+    return JSONResponse({"csrf": request.scope["state"]["csrf"]})
 
 
 @router.post("/api/rooms")
 async def api_room_create(request: Request) -> Response:
-    """``{"profile", "options", "target", "bots", "name"}`` → ``{"id", "url", "state"}``."""
+    """``{"profile", "options", "target", "bots", "name", "visibility"}`` →
+    ``{"id", "url", "invite", "state"}``; visibility ``invite`` (the default),
+    ``public`` (listed) or ``private`` (only the first to sit may ever sit)."""
     body = await _json(request)
+    visibility = body.get("visibility", INVITE)
     try:
-        room = _create(_rooms(request), body)
+        if visibility not in VISIBILITIES:
+            raise RoomError(f"visibility: {visibility!r} is not one of "
+                            f"{', '.join(VISIBILITIES)}")
+        room = _create(request, body, str(visibility))
     except BeloteError as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
-    return JSONResponse({"id": room.id, "url": f"/rooms/{room.id}",
+    return JSONResponse({"id": room.id, "url": room_link(room), "invite": room.invite,
                          "state": room.state_for(None)}, status_code=201)
 
 
 @router.get("/api/rooms/{room_id}")
-def api_room(request: Request, room_id: str) -> Response:
-    """What a spectator sees (no hand)."""
-    return JSONResponse(_get(request, room_id).state_for(None))
+async def api_room(request: Request, room_id: str, invite: str | None = None,
+                   token: str | None = None) -> Response:
+    """What a spectator sees (no hand): for the room's invitation or a seat's token."""
+    return JSONResponse(_visible(request, room_id, invite, token).state_for(None))
 
 
 @router.post("/api/rooms/{room_id}/seats")
 async def api_room_join(request: Request, room_id: str) -> Response:
-    """``{"seat": "N", "name": "Ann"}`` → ``{"seat", "token"}``; ``{"seat", "bot": true}``
-    puts a bot there instead."""
-    room = _get(request, room_id)
+    """``{"seat": "N", "name": "Ann", "invite": ...}`` → ``{"seat", "token"}``;
+    ``{"seat", "bot": true, "token": ...}`` (a seated player) puts a bot there."""
     body = await _json(request)
+    room = _visible(request, room_id, body.get("invite"), body.get("token"))
     try:
         seat = parse_seat(body.get("seat"), room.players)
         if body.get("bot") is True:
+            if room.seat_of_token(body.get("token")) is None and not room.invited(
+                    body.get("invite")):
+                return JSONResponse({"error": "only a seated player may put a bot at the table"},
+                                    status_code=403)
             room.fill_bot(seat)
             return JSONResponse({"seat": SEAT_NAMES[seat], "bot": True})
-        token = room.join(seat, body.get("name"))
+        if not room.invited(body.get("invite")):
+            return JSONResponse({"error": "taking a seat needs the room's invitation (its link)"},
+                                status_code=403)
+        token = room.join(seat, body.get("name"), owner=identity(request))
     except (BeloteError, ValueError) as exc:
         return JSONResponse({"error": str(exc)}, status_code=409)
     return JSONResponse({"seat": SEAT_NAMES[seat], "token": token})
@@ -242,11 +321,8 @@ async def api_room_join(request: Request, room_id: str) -> Response:
 @router.post("/api/rooms/{room_id}/start")
 async def api_room_start(request: Request, room_id: str) -> Response:
     """``{"token"}`` of a seated player: empty seats get bots, the first deal is dealt."""
-    room = _get(request, room_id)
     body = await _json(request)
-    if room.seat_of_token(body.get("token")) is None:
-        return JSONResponse({"error": "only a seated player may start the game"},
-                            status_code=403)
+    room = _visible(request, room_id, None, body.get("token"))
     try:
         room.start()
     except BeloteError as exc:
@@ -259,37 +335,55 @@ async def api_room_start(request: Request, room_id: str) -> Response:
 
 @router.websocket("/ws/rooms/{room_id}")
 async def room_socket(websocket: WebSocket, room_id: str) -> None:
-    """One connection to a room.  The first message should be ``{"type": "hello",
-    "token": ...}`` (the token left out for a spectator); see :mod:`belote.web.rooms`."""
+    """One connection to a room.  The first message is ``{"type": "hello", "token":
+    ..., "invite": ...}`` (a seat's token, or the room's invitation to watch and
+    sit); see :mod:`belote.web.rooms`.  A connection from another site's page is
+    refused; one that sends too much, too fast or too deep is closed."""
     await websocket.accept()
     manager: RoomManager = websocket.app.state.rooms
+    limits = _limits(websocket)
+    state = websocket.scope.get("state", {})
+    if not state.get("same_origin", False):
+        await _fatal(websocket, 4403, "refused: the connection comes from another site")
+        return
     try:
         room = manager.get(room_id)
     except RoomError as exc:
-        await websocket.send_text(json.dumps({"type": "error", "message": str(exc),
-                                              "fatal": True}))
-        await websocket.close(code=4404)
+        await _fatal(websocket, 4404, str(exc))
         return
-    client = Client(websocket.send_text)
+    client = Client(websocket.send_text, identity(websocket))
+    bucket = RateLimiter(limits.messages_per_second, limits.messages_burst)
     writer = asyncio.create_task(_write(client))
     try:
-        while True:
+        while not client.closed:
             message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
+            if not bucket.allow("messages"):
+                await _fatal(websocket, 1008, "too many messages: the connection is closed "
+                             "(reload the page)")
+                break
             text = message.get("text")
             try:
-                msg = json.loads(text) if text is not None else None
-            except ValueError:
-                msg = None
-            if msg is None:
+                if text is None:
+                    raise NotJSON("a message is JSON text")
+                msg = loads(text, limits, "the message")
+            except NotJSON:
                 client.push_json({"type": "error", "message": "a message is JSON text"})
+                continue
+            except BadInput as exc:
+                client.push_json({"type": "error", "message": str(exc)})
                 continue
             try:
                 room.handle(client, msg)
+            except NoAccess as exc:
+                await _fatal(websocket, 4404, str(exc))
+                break
             except Exception:  # a bug must not cut the connection
-                log.exception("room %s: message %r", room.id, text)
+                log.exception("room %s: message %r", room.id, text[:200])
                 client.push_json({"type": "error", "message": "internal error"})
+            if room.id not in manager.rooms:
+                break
     except WebSocketDisconnect:
         pass
     finally:
@@ -298,6 +392,15 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _fatal(websocket: WebSocket, code: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "message": message,
+                                              "fatal": True}))
+        await websocket.close(code=code)
 
 
 async def _write(client: Client) -> None:

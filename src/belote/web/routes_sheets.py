@@ -31,6 +31,7 @@ from belote.web.forms import (
     trump_choices,
     wants_trump,
 )
+from belote.web.security import BadInput, Limits, loads, parse_whole
 
 router = APIRouter()
 T = TypeVar("T")
@@ -76,14 +77,7 @@ def _list_page(request: Request, values: Mapping[str, str], error: str | None) -
 async def sheet_create(request: Request) -> Response:
     form = await _form(request)
     try:
-        target_text = form.get("target", "").strip()
-        target: int | None = None
-        if target_text:
-            try:
-                target = int(target_text)
-            except ValueError:
-                raise InvalidRecordError(
-                    f"target: {target_text!r} is not a whole number") from None
+        target = parse_whole(form.get("target"), "target", 1, 100_000)
         names = (form.get("team_ns", "").strip() or "NS", form.get("team_ew", "").strip() or "EW")
         profile = form.get("profile", "classic")
         players_text = form.get("players", "4").strip() or "4"
@@ -111,10 +105,11 @@ async def _run(request: Request, fn: Callable[[SheetStore], T]) -> T:
 @router.post("/sheets/import")
 async def sheet_import(request: Request, file: UploadFile) -> Response:
     raw = await file.read()
+    limits: Limits = request.app.state.limits
     try:
         try:
-            obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            obj = loads(raw, dataclasses.replace(limits, max_json=limits.max_body), "the file")
+        except BadInput as exc:
             raise InvalidRecordError(f"import: {file.filename!r} is not a JSON file: {exc}"
                                      ) from None
         state = await _run(request, lambda s: s.import_json(obj))
@@ -317,10 +312,9 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
     """What the calculator form would add: both teams' trick points (the other
     team's worked out by the server) and the hand's score with the sheet's reserve."""
     try:
-        form = await request.json()
-    except ValueError:
-        return JSONResponse({"error": "the preview takes the form as a JSON object"},
-                            status_code=400)
+        form = loads(await request.body(), request.app.state.limits)
+    except BadInput as exc:
+        return JSONResponse({"error": str(exc)}, status_code=400)
     if not isinstance(form, dict):
         return JSONResponse({"error": "the preview takes the form as a JSON object"},
                             status_code=400)

@@ -60,6 +60,11 @@
     return out;
   }
 
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
   async function askPreview() {
     if (!url || !value("taker")) {
       preview.textContent = "";
@@ -69,7 +74,7 @@
     try {
       const response = await fetch(url, {
         method: "POST",
-        headers: { "Content-Type": "application/json" },
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken() },
         body: JSON.stringify(fields()),
       });
       const data = await response.json();

@@ -21,6 +21,8 @@
   const roomId = root.dataset.room;
   const spanish = root.dataset.deck === "spanish";
   const storeKey = "belote-room-" + roomId;
+  // The room's invitation (a room with friends): from its link, kept for reloads.
+  const invite = new URLSearchParams(location.search).get("invite");
   const SEATS = "NESW";
   const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
   const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -47,7 +49,7 @@
     const hash = new URLSearchParams(location.hash.slice(1));
     if (hash.get("token")) {
       localStorage.setItem(storeKey, JSON.stringify({ seat: hash.get("seat"), token: hash.get("token") }));
-      history.replaceState(null, "", location.pathname);
+      history.replaceState(null, "", location.pathname + location.search);
     }
     try {
       const saved = JSON.parse(localStorage.getItem(storeKey) || "null");
@@ -149,7 +151,7 @@
     ws.onopen = () => {
       retries = 0;
       notice("");
-      ws.send(JSON.stringify({ type: "hello", token: readToken() }));
+      ws.send(JSON.stringify({ type: "hello", token: readToken(), invite: invite }));
     };
     ws.onmessage = (event) => {
       let msg;
@@ -203,7 +205,8 @@
     const deal = st.deal;
     root.dataset.phase = deal ? deal.phase : "";
     root.dataset.myturn = deal && mySeat() && deal.turn === mySeat() && !st.between_deals ? "1" : "0";
-    $("share-link").value = location.origin + "/rooms/" + roomId;
+    const share = $("share-link");
+    if (share) share.value = location.origin + share.dataset.path;
     const inLobby = st.status === "waiting";
     $("lobby").hidden = !inLobby;
     $("table").hidden = inLobby;

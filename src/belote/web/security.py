@@ -1,0 +1,345 @@
+"""What keeps the web app safe on a network: who a browser is, CSRF, limits.
+
+* **Identity.**  Every browser gets a random identity in an HttpOnly cookie
+  (``belote_id``, ``SameSite=Lax``).  A room remembers which identity holds each
+  seat, so one browser holds at most one seat of a room, and the page of a room
+  opens for the browser that sits there.
+* **CSRF.**  A state-changing request (any method but GET, HEAD and OPTIONS)
+  is refused with 403 unless it carries the identity's CSRF token (the
+  ``X-CSRF-Token`` header, a ``csrf_token`` form field, or ``csrf_token`` in the
+  query string of a multipart form's action) and, when the browser says where
+  it comes from (``Origin``, else ``Referer``), that place is this very host.
+  The token is an HMAC of the identity under the server's secret key, kept in
+  the database so tokens outlive a restart; ``GET /api/session`` gives it to
+  programs, every page carries it for its forms and scripts.
+* **Limits.**  Request bodies are cut at :attr:`Limits.max_body` bytes (413);
+  JSON is read by :func:`loads` (:mod:`belote.jsonsafe` under a size limit)
+  with a depth and number-length limit;
+  :class:`RateLimiter` is a token bucket per key (rooms created per client,
+  messages per WebSocket connection).
+
+The middleware is plain ASGI so that nothing reaches a route without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
+from http.cookies import SimpleCookie
+from typing import Any, Final
+from urllib.parse import parse_qs, urlsplit
+
+from belote import jsonsafe
+from belote.errors import BeloteError
+
+COOKIE: Final = "belote_id"
+CSRF_HEADER: Final = "x-csrf-token"
+CSRF_FIELD: Final = "csrf_token"
+SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
+_IDENTITY = re.compile(r"[A-Za-z0-9_-]{22,64}")
+_DIGITS = re.compile(r"[+-]?[0-9]+")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BadInput(BeloteError):
+    """A request or message that cannot be read: too big, too deep, not JSON."""
+
+
+class NotJSON(BadInput):
+    """A text that is not JSON at all (or not UTF-8)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Sizes and rates one client cannot exceed (``belote serve`` options)."""
+
+    max_body: int = 1_000_000  # bytes of one HTTP request body (a sheet import fits)
+    max_json: int = 64_000  # bytes of a JSON body or WebSocket message
+    max_depth: int = 20  # nesting of JSON arrays and objects
+    max_digits: int = 18  # digits of a JSON number
+    rooms_per_minute: float = 10.0  # rooms one client may create, sustained
+    rooms_burst: int = 20  # ... and at once
+    rooms_per_client: int = 30  # rooms one client may hold open
+    messages_per_second: float = 10.0  # WebSocket messages of one connection, sustained
+    messages_burst: int = 40  # ... and at once
+
+
+# --- JSON ----------------------------------------------------------------------------
+
+
+def loads(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
+    """``raw`` as JSON through :func:`belote.jsonsafe.loads`, refused with
+    :class:`BadInput` (saying what and where) when it is too long, nests too
+    deep, holds a number of too many digits, NaN or Infinity, and with
+    :class:`NotJSON` when it is not JSON text at all."""
+    if len(raw) > limits.max_json:
+        raise BadInput(f"{what}: {len(raw)} bytes, more than {limits.max_json}")
+    try:
+        text = jsonsafe.decode(raw, what) if isinstance(raw, bytes) else raw
+        return jsonsafe.loads(text, what, max_depth=limits.max_depth,
+                              max_digits=limits.max_digits)
+    except jsonsafe.JsonInputError as exc:
+        message = str(exc)
+        if "not valid JSON" in message or "not UTF-8" in message:
+            raise NotJSON(message) from None
+        raise BadInput(message) from None
+
+
+def parse_whole(text: str | None, field: str, low: int, high: int) -> int | None:
+    """A whole number typed in a form field: ASCII digits only (no ``1_0``, no
+    Arabic-Indic digits), between ``low`` and ``high``; None when left empty."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not _DIGITS.fullmatch(text) or len(text) > 12:
+        raise BadInput(f"{field}: {text[:20]!r} is not a whole number")
+    value = int(text)
+    if not low <= value <= high:
+        raise BadInput(f"{field}: {value} is outside {low}..{high}")
+    return value
+
+
+# --- identity and CSRF -----------------------------------------------------------------
+
+
+class Guard:
+    """The server's secret key: CSRF tokens of identities."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    @staticmethod
+    def new_identity() -> str:
+        return secrets.token_urlsafe(24)
+
+    @staticmethod
+    def valid_identity(value: object) -> bool:
+        return isinstance(value, str) and _IDENTITY.fullmatch(value) is not None
+
+    def csrf_token(self, identity: str) -> str:
+        mac = hmac.new(self._key, b"csrf:" + identity.encode("ascii"), hashlib.sha256)
+        return mac.hexdigest()[:40]
+
+    def csrf_ok(self, identity: str | None, token: object) -> bool:
+        if identity is None or not isinstance(token, str):
+            return False
+        expected = self.csrf_token(identity).encode("ascii")
+        return hmac.compare_digest(expected, token.encode("utf-8", "replace"))
+
+
+def secret_equal(known: str | None, given: object) -> bool:
+    """Constant-time comparison of a secret with what a client sent (any JSON)."""
+    if known is None or not isinstance(given, str) or not given:
+        return False
+    return hmac.compare_digest(known.encode("utf-8"), given.encode("utf-8", "replace"))
+
+
+def _headers(scope: Scope) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in scope.get("headers", []):
+        out[name.decode("latin-1").lower()] = value.decode("latin-1")
+    return out
+
+
+def cookie_identity(headers: dict[str, str]) -> str | None:
+    raw = headers.get("cookie")
+    if not raw:
+        return None
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(raw)
+    except Exception:  # a malformed cookie header is no identity
+        return None
+    morsel = jar.get(COOKIE)
+    value = morsel.value if morsel is not None else None
+    return value if Guard.valid_identity(value) else None
+
+
+def same_origin(headers: dict[str, str], scheme: str) -> bool:
+    """Whether the ``Origin`` (else ``Referer``) the browser sent, if any, is this host."""
+    host = headers.get("host", "")
+    source = headers.get("origin")
+    if source is None:
+        source = headers.get("referer")
+        if source is None:
+            return True  # not a browser's cross-site request: the token decides
+    if source == "null":
+        return False
+    try:
+        parts = urlsplit(source)
+    except ValueError:
+        return False
+    if parts.netloc.lower() != host.lower():
+        return False
+    return parts.scheme in ("http", "https") and (
+        parts.scheme == scheme or scheme not in ("http", "https"))
+
+
+class RateLimiter:
+    """A token bucket per key: ``rate`` a second sustained, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+                 ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, key: str) -> bool:
+        now = self._clock()
+        level, last = self._buckets.get(key, (float(self.burst), now))
+        level = min(float(self.burst), level + (now - last) * self.rate)
+        if level < 1.0:
+            self._buckets[key] = (level, now)
+            return False
+        self._buckets[key] = (level - 1.0, now)
+        if len(self._buckets) > 10_000:  # forget the full buckets of old clients
+            for k in [k for k, (lv, t) in self._buckets.items() if lv >= self.burst - 1
+                      or now - t > 3600]:
+                del self._buckets[k]
+        return True
+
+
+SECURITY_HEADERS: Final = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'; base-uri 'self'; form-action 'self'"),
+]
+
+
+class GuardMiddleware:
+    """Identity cookie, CSRF and Origin checks, body size, security headers (ASGI)."""
+
+    def __init__(self, app: ASGIApp, guard: Guard, limits: Limits, *,
+                 secure_cookie: bool = False) -> None:
+        self.app = app
+        self.guard = guard
+        self.limits = limits
+        self.secure_cookie = secure_cookie
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = _headers(scope)
+        identity = cookie_identity(headers)
+        state = scope.setdefault("state", {})
+        if kind == "websocket":
+            state["identity"] = identity
+            state["same_origin"] = same_origin(headers, "https" if scope.get("scheme") == "wss"
+                                               else "http")
+            await self.app(scope, receive, send)
+            return
+        fresh = identity is None
+        if identity is None:
+            identity = self.guard.new_identity()
+        state["identity"] = identity
+        state["csrf"] = self.guard.csrf_token(identity)
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                extra = list(SECURITY_HEADERS)
+                if fresh:
+                    cookie = (f"{COOKIE}={identity}; Path=/; HttpOnly; SameSite=Lax; "
+                              "Max-Age=31536000")
+                    if self.secure_cookie:
+                        cookie += "; Secure"
+                    extra.append((b"set-cookie", cookie.encode("latin-1")))
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        method = scope.get("method", "GET")
+        html = "text/html" in headers.get("accept", "") and not scope.get(
+            "path", "").startswith("/api/")
+
+        async def refuse(status: int, text: str) -> None:
+            await _refuse(send_with_headers, status, text, html)
+
+        length = headers.get("content-length")
+        if length is not None and (not length.isdigit() or len(length) > 12
+                                   or int(length) > self.limits.max_body):
+            await refuse(413, f"the request body is larger than {self.limits.max_body} bytes")
+            return
+        if method in SAFE_METHODS:
+            await self.app(scope, receive, send_with_headers)
+            return
+        body = await _read_body(receive, self.limits.max_body)
+        if body is None:
+            await refuse(413, f"the request body is larger than {self.limits.max_body} bytes")
+            return
+        if not same_origin(headers, scope.get("scheme", "http")):
+            await refuse(403, "refused: the request comes from another site (Origin/Referer)")
+            return
+        token = headers.get(CSRF_HEADER)
+        if token is None:
+            token = _field(scope.get("query_string", b""))
+        if token is None and headers.get("content-type", "").startswith(
+                "application/x-www-form-urlencoded"):
+            token = _field(body)
+        if fresh or not self.guard.csrf_ok(identity, token):
+            await refuse(403, "refused: missing or wrong CSRF token (reload the page and try "
+                         "again)")
+            return
+        replayed = False
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send_with_headers)
+
+
+def _field(raw: bytes) -> str | None:
+    """The CSRF field of an url-encoded text (a query string or a form body)."""
+    try:
+        fields = parse_qs(raw.decode("utf-8"), max_num_fields=500)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    values = fields.get(CSRF_FIELD)
+    return values[0] if values else None
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks)
+
+
+async def _refuse(send: Send, status: int, text: str, html: bool = False) -> None:
+    if html:
+        body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
+                f"<p>{text}</p><p><a href=\"/\">belote</a></p>").encode()
+        ctype = b"text/html; charset=utf-8"
+    else:
+        body = json.dumps({"error": text}).encode("utf-8")
+        ctype = b"application/json"
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", ctype), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
