@@ -349,7 +349,8 @@ class Round:
                 self.legal_cards()
             )
         return PlayerView(
-            seat=-1 if seat is None else seat, rules=self.rules, dealer=self.dealer, phase=self.phase, hand=hand,
+            seat=-1 if seat is None else seat, rules=self.rules, dealer=self.dealer,
+            phase=self.phase, hand=hand,
             turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
             tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
             belote_cards=belote_cards, turn=turn, legal=legal, public=public,
