@@ -32,31 +32,23 @@ from belote import __version__
 
 PROG: Final = "belote"
 SUMMARY: Final = (
-    "Belote, coinche and contrée: rules engine, score calculator, score sheets and bots."
+    "Belote, coinche and contrée: rules, score calculator, score sheets and bots."
 )
 
 #: name, module, one-line summary: the help lists them in this order.
 COMMANDS: Final[tuple[tuple[str, str, str], ...]] = (
     ("score", "belote.cli.score",
-     "Score hands and games: the interactive calculator, or JSON (score hand, score game)."),
-    ("sheet", "belote.cli.sheet",
-     "Score sheets kept in a database: new, add, undo, edit, delete, show, list, export, "
-     "import."),
-    ("rotation", "belote.cli.rotation",
-     "A fair rotation table for 5, 6 or 7 players at one table."),
-    ("rules", "belote.cli.rules",
-     "The profiles and every option: values and each profile's default."),
-    ("replay", "belote.cli.replay",
-     "Check and score one played hand from its record."),
-    ("solve", "belote.cli.solve",
-     "The double-dummy value of a position and of each legal card."),
+     "Score hands and games: the calculator, or JSON (hand, game)."),
+    ("sheet", "belote.cli.sheet", "Score sheets kept in a database: new, add, undo, edit..."),
+    ("rotation", "belote.cli.rotation", "A fair rotation table for 5, 6 or 7 players."),
+    ("rules", "belote.cli.rules", "The profiles and every option, its values and defaults."),
+    ("replay", "belote.cli.replay", "Check and score one played hand from its record."),
+    ("solve", "belote.cli.solve", "The double-dummy value of a position and of each card."),
     ("play", "belote.cli.play", "Play a game against bots in the terminal."),
-    ("simulate", "belote.cli.simulate",
-     "Bots play deals at one table; the score, contracts made and failed."),
+    ("simulate", "belote.cli.simulate", "Bots play deals at one table; the score and contracts."),
     ("tournament", "belote.cli.tournament",
-     "Bots against each other over duplicate deals or games: win rates, Elo, a plot."),
-    ("serve", "belote.cli.serve",
-     "Serve the web app: score sheets, a table against bots, rooms with friends."),
+     "Bots against each other over duplicate deals: win rates, Elo."),
+    ("serve", "belote.cli.serve", "The web app: score sheets, tables against bots, rooms."),
 )
 
 HELP_OPTIONS: Final = ("-h", "--help")

@@ -40,7 +40,7 @@ from belote.cards import (
     scan_forward,
     spanish_name,
 )
-from belote.cli.common import fail
+from belote.cli.common import check_int, fail
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
@@ -558,6 +558,7 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,
     ) -> None:
         """Play a game against bots in the terminal."""
+        check_int("--target", target, 1, 1_000_000)
         console = Console(highlight=False)
         try:
             if resume is not None:

@@ -87,6 +87,9 @@ def _ask(text: str, default: str | None = None) -> str:
     answer = str(answer).strip()
     if answer.lower() in ("q", "quit", "exit"):
         raise _Quit
+    if answer.startswith(("{", "[")):
+        fail("this is JSON, not an answer: `belote score hand --json` scores a HandEntry "
+             "(docs/json.md)")
     return answer
 
 

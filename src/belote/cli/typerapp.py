@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from belote.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, error_line
+from belote.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, echo, error_line
 from belote.errors import BeloteError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -96,6 +96,9 @@ class BeloteGroup(TyperGroup):
             error_line(str(exc), json_mode)
             raise SystemExit(EXIT_ERROR) from None
         except Exception as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # `belote sheet`: its help
+                echo(str(exc.format_message()))  # type: ignore[attr-defined]
+                raise SystemExit(0) from None
             if hasattr(exc, "format_message") and hasattr(exc, "exit_code"):
                 error_line(usage_message(exc, argv), json_mode)
                 raise SystemExit(EXIT_ERROR) from None
