@@ -203,7 +203,7 @@ JSON_COMMANDS = [
     ["sheet", "edit", "1", "1", "--json"],
 ]
 
-HOSTILE = {
+HOSTILE: dict[str, tuple[str | bytes, list[str]]] = {
     "deep 5000": ("[" * 5000, ["nested deeper"]),
     "deep 100000": ("[" * 100000, ["nested deeper"]),
     "deep objects": ('{"a": ' * 5000 + "1" + "}" * 5000, ["nested deeper"]),
