@@ -197,6 +197,16 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
     page.wait_for_selector("#table:not([hidden])")
     assert page.get_attribute("#room", "data-seat") == "S"
     assert "#" not in page.url  # the token went to the browser's storage
+    # The table is private: another browser can neither see it nor find it listed.
+    other = browser.new_context(viewport=VIEWPORT)
+    try:
+        peek = other.new_page()
+        response = peek.goto(page.url)
+        assert response is not None and response.status == 404
+        peek.goto(server + "/rooms")
+        assert page.url.split("/rooms/")[1] not in peek.content()
+    finally:
+        other.close()
     state: dict[str, Any] = {}
     for _ in range(60):
         _wait_my_turn_or_result(page)
@@ -283,7 +293,15 @@ def test_two_browsers_take_seats_in_one_room(browser: Any, server: str, shots: P
     ann.click('button[data-sit="N"]')
     ann.wait_for_selector('.lobby-seat[data-seat="N"] >> text=Ann')
     link = ann.input_value("#share-link")
-    assert re.fullmatch(re.escape(server) + r"/rooms/\w+", link)
+    assert re.fullmatch(re.escape(server) + r"/rooms/\w+\?invite=[\w-]+", link)
+
+    # Without the invitation a stranger's browser finds no room (not even its lobby).
+    stranger = browser.new_context(viewport=VIEWPORT)
+    try:
+        response = stranger.new_page().goto(link.split("?")[0])
+        assert response is not None and response.status == 404
+    finally:
+        stranger.close()
 
     bob_context = browser.new_context(viewport=VIEWPORT)
     bob = bob_context.new_page()

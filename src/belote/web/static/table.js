@@ -222,6 +222,7 @@
     renderCenter();
     renderControls();
     renderSide();
+    renderFelt();
     renderResult();
     renderMessage();
   }
@@ -258,6 +259,7 @@
     if (small() && deal && deal.taker === s.seat) out += '<span class="chip taker" title="the taker">taker</span>';
     if (s.kind === "bot") out += '<span class="chip bot" title="bot">bot</span>';
     else if (s.bot_playing) out += '<span class="chip away" title="away: a bot plays for now">away · bot plays</span>';
+    else if (s.away) out += `<span class="chip away" title="away: the seat waits ${Math.round(state.grace)} s for the player, then a bot plays">away</span>`;
     return out;
   }
 
@@ -537,6 +539,39 @@
       calls = "<h3>Calls</h3><ol class='calls'>" + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
     }
     $("calls-box").innerHTML = calls;
+  }
+
+  // On the felt, always in sight (a phone shows the side panel below the table): the
+  // trump and the contract in one corner, a compact score line in the other.
+  function renderFelt() {
+    const deal = state.deal;
+    let info = "";
+    if (deal) {
+      const c = deal.contract;
+      const trump = c ? c.trump : (deal.phase === "discard" ? deal.trump : null);
+      if (trump) {
+        let who = c ? SEAT_WORDS[c.taker] : SEAT_WORDS[deal.taker];
+        if (c && c.value !== null && c.value !== undefined && c.value !== "decouverte") {
+          who += ` · ${c.value === "generale" ? "générale" : c.value}`;
+        }
+        if (c && c.multiplier === 2) who += " ×2";
+        if (c && c.multiplier === 4) who += " ×4";
+        info = `<span class="trump-badge suit-${trump}" id="felt-trump" title="trump">${esc(suitText(trump))}</span>` +
+          `<span class="felt-contract" id="felt-contract" title="${esc(contractText(deal) || "contract")}">${esc(who)}</span>`;
+      } else if (deal.phase === "bidding") {
+        info = `<span class="felt-contract" id="felt-contract">Deal ${deal.number}: bidding</span>`;
+      }
+    }
+    $("felt-info").innerHTML = info;
+    const sc = state.score;
+    let line = "";
+    if (sc && small()) {
+      line = sc.seats.map((seat) => `<span class="fs${seat === mySeat() ? " mine" : ""}"><span class="fs-name">${esc(seatName(seat))}</span> <b>${sc.totals[seat]}</b></span>`).join("");
+    } else if (sc) {
+      line = ["NS", "EW"].map((t) => `<span class="fs team-${t}"><span class="fs-name">${esc(teamName(t))}</span> <b>${sc.totals[t]}</b></span>`).join("");
+    }
+    if (line) line += `<span class="fs fs-target">to ${state.target}</span>`;
+    $("felt-score").innerHTML = line;
   }
 
   // Three and two players (§12): each seat keeps its own total.
