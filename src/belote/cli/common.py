@@ -14,10 +14,10 @@ before use).  This module imports neither typer nor rich: the fast paths of
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeAlias
 
 from belote import jsonsafe
 from belote.errors import BeloteError
@@ -26,6 +26,8 @@ EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 
 JsonFn = Callable[[Any], dict[str, Any]]
+#: a file given by --file (pathlib stays unimported on the fast paths)
+PathArg: TypeAlias = "str | os.PathLike[str]"
 
 
 class CommandError(BeloteError):
@@ -69,7 +71,7 @@ def fail_interrupted(json_mode: bool = False) -> NoReturn:
     raise SystemExit(EXIT_INTERRUPTED)
 
 
-def read_text(file: Path | None) -> str:
+def read_text(file: PathArg | None) -> str:
     """The input: stdin, or ``file``; UTF-8 checked."""
     where = "input" if file is None else str(file)
     if file is None:
@@ -78,7 +80,8 @@ def read_text(file: Path | None) -> str:
             return sys.stdin.read()
         return jsonsafe.decode(buffer.read(), where)
     try:
-        data = file.read_bytes()
+        with open(file, "rb") as stream:
+            data = stream.read()
     except OSError as exc:
         raise CommandError(f"cannot read {str(file)!r}: {exc.strerror or exc}") from None
     return jsonsafe.decode(data, where)
@@ -95,11 +98,11 @@ def parse_object(text: str, where: str = "input") -> dict[str, Any]:
     return jsonsafe.check_rules_keys(obj, where)
 
 
-def read_object(file: Path | None, where: str = "input") -> dict[str, Any]:
+def read_object(file: PathArg | None, where: str = "input") -> dict[str, Any]:
     return parse_object(read_text(file), where)
 
 
-def run_json(fn: JsonFn, file: Path | None, jsonl: bool, json_mode: bool = True) -> None:
+def run_json(fn: JsonFn, file: PathArg | None, jsonl: bool, json_mode: bool = True) -> None:
     """Answer ``fn(input)`` for one JSON object, or for each line with ``jsonl``.
 
     ``fn`` raises :class:`~belote.errors.BeloteError` (a ``ValueError``) for bad

@@ -21,7 +21,6 @@ command                flags taken here
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
 from typing import Any
 
 from belote.cli.common import dumps, echo, fail, run_json
@@ -29,21 +28,21 @@ from belote.cli.common import dumps, echo, fail, run_json
 _JSON_FLAGS = frozenset({"--json", "--jsonl"})
 
 
-def _json_flags(args: list[str]) -> tuple[bool, Path | None] | None:
+def _json_flags(args: list[str]) -> tuple[bool, str | None] | None:
     """``(jsonl, file)`` when ``args`` are only --json/--jsonl (at least one) and
     an optional --file PATH; else None."""
     seen: set[str] = set()
-    file: Path | None = None
+    file: str | None = None
     i = 0
     while i < len(args):
         token = args[i]
         if token in _JSON_FLAGS and token not in seen:
             seen.add(token)
         elif token == "--file" and file is None and i + 1 < len(args) and args[i + 1]:
-            file = Path(args[i + 1])
+            file = args[i + 1]
             i += 1
         elif token.startswith("--file=") and file is None and len(token) > 7:
-            file = Path(token[7:])
+            file = token[7:]
         else:
             return None
         i += 1
