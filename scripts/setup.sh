@@ -9,6 +9,9 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e ".[dev]"
+# The package's bytecode: an editable install leaves src/ uncompiled, and where
+# PYTHONDONTWRITEBYTECODE is set Python would compile it again at every `belote` start.
+.venv/bin/python -m compileall -q src/belote >/dev/null
 # Debian packages: chromium, which the browser tests drive through Playwright (never a
 # downloaded browser), and a C compiler for the optional compiled solver.
 PACKAGES=""
