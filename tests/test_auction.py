@@ -1,4 +1,4 @@
-"""The coinche / contrée auction (RULES.md §4) and auction records in `belote replay`."""
+"""The coinche / contrée auction (docs/rules.md §4) and auction records in `belote replay`."""
 
 from __future__ import annotations
 

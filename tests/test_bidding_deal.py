@@ -1,4 +1,4 @@
-"""Take-or-pass bidding (RULES.md §3) and the deal (§2, §3.1, §3.4, §4.1)."""
+"""Take-or-pass bidding (docs/rules.md §3) and the deal (§2, §3.1, §3.4, §4.1)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The bots of issue 5 (random, heuristic, pimc), their drivers and `belote simulate`.
 
-RULES.md §3 and §4 (calls), §6 (legal cards), §7 (declarations, belote); seed 000
-§9 (the heuristic's tips); CONTRACT.md `belote simulate --json`.
+docs/rules.md §3 and §4 (calls), §6 (legal cards), §7 (declarations, belote); seed 000
+§9 (the heuristic's tips); docs/json.md `belote simulate --json`.
 """
 
 from __future__ import annotations
@@ -461,7 +461,7 @@ runner = CliRunner()
 
 
 def test_cli_simulate_json() -> None:
-    """CONTRACT.md: `belote simulate --json` answers deals, seconds and score; the same
+    """docs/json.md: `belote simulate --json` answers deals, seconds and score; the same
     seed gives the same result."""
     args = ["simulate", "--bots", "heuristic,random,heuristic,random", "--deals", "30",
             "--seed", "4", "--profile", "classic", "--json"]

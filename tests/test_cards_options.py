@@ -1,4 +1,4 @@
-"""Cards, names and options (RULES.md §1, option table; CONTRACT.md conventions)."""
+"""Cards, names and options (docs/rules.md §1, option table; docs/json.md conventions)."""
 
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_cardset() -> None:
 
 
 def test_profile_table_defaults() -> None:
-    """The profile table at the top of RULES.md decides."""
+    """The profile table at the top of docs/rules.md decides."""
     c, m, co, ct = (profile_rules(p) for p in PROFILES)
     assert (c.target, m.target, co.target, ct.target) == (1000, 1000, 2000, 2000)
     assert (co.max_bid, ct.max_bid) == (250, 160)

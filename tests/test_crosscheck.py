@@ -1,10 +1,10 @@
 """The fast engine checked against the reference engine (tests/reference/engine.py).
 
-(a) Card play (RULES.md §5, §6): seeded random deals under random §6 options and every
+(a) Card play (docs/rules.md §5, §6): seeded random deals under random §6 options and every
     trump mode (suits, SA, TA), stepping ``belote.play.PlayState`` and the reference
     side by side: the seat to play, the legal cards, trick winners and points, the
     running trick points, and ``pop`` restoring the state.
-(b) Whole hands (CONTRACT ``belote replay``, RULES.md §3, §5-§8): seeded random
+(b) Whole hands (CONTRACT ``belote replay``, docs/rules.md §3, §5-§8): seeded random
     classic/Moroccan records replayed by ``belote.replay.replay`` and
     :func:`ref_replay` must answer the same; broken records must be refused by both.
 

@@ -1,5 +1,5 @@
 """The fast engine checked against the reference for coinche and contrée
-(tests/reference/auction.py, written from RULES.md §4, §5.3-5.4, §6, §7, §9, §10).
+(tests/reference/auction.py, written from docs/rules.md §4, §5.3-5.4, §6, §7, §9, §10).
 
 (a) Records (CONTRACT ``belote replay``): seeded random coinche/contrée records —
     random options, dealers and decks dealt 3-3-2 / 3-2-3 / 2-3-3 from the eldest
@@ -14,11 +14,11 @@
     and its legal cards (§6), and the record's replay at the end.
 
 Only the fast engine's public entry points are used.  Where the two engines read
-RULES.md differently on a point the reference knows as another reading
+docs/rules.md differently on a point the reference knows as another reading
 (:data:`tests.reference.auction.OTHER_READINGS`), the disagreement is named after it:
 the bulk tests fail on any *unnamed* disagreement; each named one is reported by its
 own test (listing its seeds and both answers) and pinned by a small example, both
-quoting the RULES.md text behind the reading the project ruled for.
+quoting the docs/rules.md text behind the reading the project ruled for.
 """
 
 from __future__ import annotations
@@ -201,46 +201,46 @@ def test_auction_replay_crosscheck() -> None:
     assert not unnamed, report(unnamed)
 
 
-# Each reading on which the two engines once disagreed, and the RULES.md text that decided
+# Each reading on which the two engines once disagreed, and the docs/rules.md text that decided
 # it: the project ruled for the reference's reading every time, so the fast engine must now
 # answer as the reference does on each.
 KNOWN = {
     "capot_unranked": (
-        "RULES.md §4.3 suit_ranking '♣<♦<♥<♠<SA<TA': an equal value in a higher "
+        "docs/rules.md §4.3 suit_ranking '♣<♦<♥<♠<SA<TA': an equal value in a higher "
         "denomination overbids, and a capot has a value (§4.3 'capot (contract value "
         "250)'); §4.6 'Capot bid ends numeric bidding' only: capotH over capotC, "
         "generaleS over generaleH are bids (open: §4.6 'opponents may pass or coinche' "
         "can be read for the fast engine; the project has to rule)"),
     "reopen_survives_coinche": (
-        "RULES.md §4.4 reopen_by_suit_change gives the last bidder one more turn in "
+        "docs/rules.md §4.4 reopen_by_suit_change gives the last bidder one more turn in "
         "another suit; nothing restricts the other seats' bids after a coinche made "
         "in that turn (§4.5 coinche_freezes false: 'bidding continues')"),
     "fail_base_rounded": (
-        "RULES.md §9.2 'M=1 failed: defenders fail_base (160 | 162) + C + ...' has no R; "
+        "docs/rules.md §9.2 'M=1 failed: defenders fail_base (160 | 162) + C + ...' has no R; "
         "§10 rounds 'each team's trick points', and fail_base is a fixed value (open: 162 "
         "is the hand's trick points, which §10 would round; the project has to rule)"),
     "made_only_declarations": (
-        "RULES.md §9.3 made_only: 'failed → defenders 160 + belote (per 7.8); contré 320, "
+        "docs/rules.md §9.3 made_only: 'failed → defenders 160 + belote (per 7.8); contré 320, "
         "surcontré 640': no declarations"),
     "bid_only_belote": (
-        "RULES.md §9.4 bid_only: 'winner scores C×M only'"),
+        "docs/rules.md §9.4 bid_only: 'winner scores C×M only'"),
     "bid_only_capot_flat": (
-        "RULES.md §9.4 bid_only: 'winner scores C×M only', with §9 'C contract value, "
+        "docs/rules.md §9.4 bid_only: 'winner scores C×M only', with §9 'C contract value, "
         "capot 250' (flat 500×M is §9.2's made_plus_bid rule)"),
     "capot_base": (
-        "RULES.md §9.2: 'M=1 failed: defenders fail_base (160 | 162) + C ...' and "
+        "docs/rules.md §9.2: 'M=1 failed: defenders fail_base (160 | 162) + C ...' and "
         "'base = 160, or 250 when takers made an unbid capot': no other capot case "
         "changes the base"),
     "base_is_fail_base": (
-        "RULES.md §9.2 'base = 160, or 250 ...' for M ≥ 2 and §9.3 '160 ... 320 ... 640': "
+        "docs/rules.md §9.2 'base = 160, or 250 ...' for M ≥ 2 and §9.3 '160 ... 320 ... 640': "
         "fail_base is the M=1 failed value only"),
     "forfeit_base": (
-        "RULES.md §9.2 forfeit: '320 (M=2) or 640 (M=4) + C×M'"),
+        "docs/rules.md §9.2 forfeit: '320 (M=2) or 640 (M=4) + C×M'"),
 }
 
 
 def test_every_other_reading_is_explained() -> None:
-    """Each of the reference's other readings has its RULES.md support written down."""
+    """Each of the reference's other readings has its docs/rules.md support written down."""
     assert set(KNOWN) == set(OTHER_READINGS)
 
 
@@ -251,7 +251,7 @@ def test_auction_replay_named_disagreement(reading: str) -> None:
     named, _ = record_results()
     found = [text for name, texts in named.items() if reading in name.split("+")
              for text in texts]
-    assert not found, f"{len(found)} records; RULES.md: {KNOWN[reading]}.\n" + report(found, 3)
+    assert not found, f"{len(found)} records; docs/rules.md: {KNOWN[reading]}.\n" + report(found, 3)
 
 
 # One small example per named reading: a deal ("N E S W" hands), the profile, options and

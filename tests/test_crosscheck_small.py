@@ -1,5 +1,5 @@
 """The fast engine checked against the small-table reference (tests/reference/small.py):
-belote for three and for two players, RULES.md §12 as the project plays it.
+belote for three and for two players, docs/rules.md §12 as the project plays it.
 
 For each mode (three players: ``24_cards``, ``kitty``, ``six_each``; two players:
 ``stock``, ``decouverte``), seeded random deals under random §3/§6/§7/§8 options, and

@@ -1,4 +1,4 @@
-"""Declarations and belote (RULES.md §7)."""
+"""Declarations and belote (docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A game to its target (RULES.md §2, §11) driven through Match and Round."""
+"""A game to its target (docs/rules.md §2, §11) driven through Match and Round."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Perft: the number of legal play sequences from fixed endgame positions (RULES.md §6).
+"""Perft: the number of legal play sequences from fixed endgame positions (docs/rules.md §6).
 
 tests/data/perft_endgames.txt holds, in the manner of python-chess perft files, the
 last 2-4 tricks of random classic deals under chosen §6 options (each option with two

@@ -1,6 +1,6 @@
 """The PIMC bot's bidding by sampling, and the bidding-phase sampler it draws from.
 
-RULES.md §3.1 (five cards each and the turned card), §3.2–§3.3 (take, name a
+docs/rules.md §3.1 (five cards each and the turned card), §3.2–§3.3 (take, name a
 suit, pass), §3.4 (the rest of the deal), §4.1 (eight cards each), §4.3–§4.5
 (bids, coinche, surcoinche), §7 (declarations, belote), §8–§9 (the score a
 world gives a contract).

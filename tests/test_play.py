@@ -1,4 +1,4 @@
-"""Legal play, trick winners and points (RULES.md §5, §6)."""
+"""Legal play, trick winners and points (docs/rules.md §5, §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hypothesis properties of the fast engine (RULES.md §5, §6, §7)."""
+"""Hypothesis properties of the fast engine (docs/rules.md §5, §6, §7)."""
 
 from __future__ import annotations
 

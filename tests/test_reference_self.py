@@ -1,7 +1,7 @@
 """Hand-checked tests of the reference engine itself (tests/reference/engine.py).
 
-Each test quotes the RULES.md section it checks; the expected values are worked
-out by hand from RULES.md and the seeds, not from any engine.
+Each test quotes the docs/rules.md section it checks; the expected values are worked
+out by hand from docs/rules.md and the seeds, not from any engine.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`belote replay` (CONTRACT.md) on hand-made records (RULES.md §3, §5–§8)."""
+"""`belote replay` (docs/json.md) on hand-made records (docs/rules.md §3, §5–§8)."""
 
 from __future__ import annotations
 

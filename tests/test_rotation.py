@@ -1,4 +1,4 @@
-"""Fair rotations for 5, 6 or 7 players (RULES.md §13) and `belote rotation` (CONTRACT.md)."""
+"""Fair rotations for 5, 6 or 7 players (docs/rules.md §13) and `belote rotation` (docs/json.md)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from belote.rotation import (
 )
 
 SIZES = (5, 6, 7)
-# RULES.md §13.2: "minimal L = 5, 15, 21 (partners 1/2/2, opponents 2/4/4, sit-outs 1/5/9)".
+# docs/rules.md §13.2: "minimal L = 5, 15, 21 (partners 1/2/2, opponents 2/4/4, sit-outs 1/5/9)".
 RULES_13_2 = {5: (5, 1, 2, 1), 6: (15, 2, 4, 5), 7: (21, 2, 4, 9)}
 
 
@@ -290,11 +290,11 @@ def test_order_never_matters_to_g1_and_g3(n: int, data: st.DataObject) -> None:
     assert not kinds(check_cycle(n, cycle)) & {"G1", "G3", "form"}
 
 
-# --- the JSON face (CONTRACT.md `belote rotation N --json`) ----------------------------
+# --- the JSON face (docs/json.md `belote rotation N --json`) ----------------------------
 
 
 def test_to_json_matches_the_contract_example() -> None:
-    """CONTRACT.md: `{"players": 7, "cycle": [{"teams": [[2, 3], [4, 6]],
+    """docs/json.md: `{"players": 7, "cycle": [{"teams": [[2, 3], [4, 6]],
     "out": [1, 5, 7]}, ...]}`."""
     hand = Seating.of((6, 4), (3, 2), (7, 1, 5))
     assert json.dumps(to_json(7, [hand])) == (
@@ -338,7 +338,7 @@ APP = make_app()
 
 @pytest.mark.parametrize("n", SIZES)
 def test_cli_json(n: int) -> None:
-    """CONTRACT.md `belote rotation N --json`."""
+    """docs/json.md `belote rotation N --json`."""
     result = runner.invoke(APP, ["rotation", str(n), "--json"])
     assert result.exit_code == 0 and result.stderr == ""
     assert json.loads(result.stdout) == to_json(n, fair_cycle(n))
@@ -347,7 +347,7 @@ def test_cli_json(n: int) -> None:
 @pytest.mark.parametrize("bad", ["4", "8", "0", "-1", "seven", "5.5", ""])
 @pytest.mark.parametrize("json_mode", [True, False])
 def test_cli_refuses_other_sizes(bad: str, json_mode: bool) -> None:
-    """CONTRACT.md errors: exit 2, one `error: ...` line on stderr; with --json also on stdout."""
+    """docs/json.md errors: exit 2, one `error: ...` line on stderr; with --json also on stdout."""
     args = ["rotation", bad, *(["--json"] if json_mode else [])]
     result = runner.invoke(APP, args)
     assert result.exit_code == 2

@@ -1,6 +1,6 @@
 """What a seat may infer of the hidden hands, and exact sampling of the deals it allows.
 
-RULES.md §3.4 (the taker holds the turned card), §6 (voids revealed by the
+docs/rules.md §3.4 (the taker holds the turned card), §6 (voids revealed by the
 legal-move rules, under every option), §7.6 (declarations shown at trick 2),
 §7.7 (belote said).
 """

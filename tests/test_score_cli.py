@@ -1,4 +1,4 @@
-"""`belote score`: the JSON faces of CONTRACT.md and the interactive calculator."""
+"""`belote score`: the JSON faces of docs/json.md and the interactive calculator."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def run(args: list[str], text: str = "") -> tuple[int, str, str]:
 
 
 def test_score_hand_json_seed002_failed() -> None:
-    """CONTRACT.md `score hand --json`, seed 002: 70 + belote against 92 + tierce."""
+    """docs/json.md `score hand --json`, seed 002: 70 + belote against 92 + tierce."""
     obj = {"taker": "NS", "trick_points": {"NS": 70}, "declarations": {"EW": 20},
            "belote": "NS"}
     code, out, err = run(["score", "hand", "--json"], json.dumps(obj))
@@ -46,7 +46,7 @@ def test_score_hand_json_seed002_failed() -> None:
 
 
 def test_score_hand_json_file(tmp_path: Path) -> None:
-    """CONTRACT.md: --file PATH reads the input from a file; profile and options come from it."""
+    """docs/json.md: --file PATH reads the input from a file; profile and options come from it."""
     path = tmp_path / "hand.json"
     path.write_text(json.dumps({"profile": "contree", "taker": "NS", "contract": 110,
                                 "trick_points": {"NS": 117}}), encoding="utf-8")
@@ -56,7 +56,7 @@ def test_score_hand_json_file(tmp_path: Path) -> None:
 
 
 def test_score_hand_json_error() -> None:
-    """CONTRACT.md errors: exit 2, `error: ...` on stderr, {"error": ...} on stdout."""
+    """docs/json.md errors: exit 2, `error: ...` on stderr, {"error": ...} on stdout."""
     code, out, err = run(["score", "hand", "--json"],
                          '{"taker": "NS", "trick_points": {"NS": 163}}')
     assert code == 2
@@ -71,7 +71,7 @@ def test_score_hand_json_error() -> None:
 
 
 def test_score_hand_jsonl() -> None:
-    """CONTRACT.md --jsonl: one answer per line, in order; a bad line answers {"error": ...} and
+    """docs/json.md --jsonl: one answer per line, in order; a bad line answers {"error": ...} and
     the others are still answered; exit 2 when a line failed."""
     lines = [
         '{"taker": "NS", "trick_points": {"NS": 92}}',
@@ -95,7 +95,7 @@ def test_score_hand_jsonl() -> None:
 
 
 def test_score_game_json() -> None:
-    """CONTRACT.md `score game --json`."""
+    """docs/json.md `score game --json`."""
     game = {"profile": "classic", "target": 150,
             "hands": [{"taker": "NS", "trick_points": {"NS": 81}},
                       {"taker": "EW", "trick_points": {"EW": 92}}]}
@@ -108,7 +108,7 @@ def test_score_game_json() -> None:
 
 
 def test_score_game_json_hand_after_the_end() -> None:
-    """CONTRACT.md: "A hand entered after the game is finished is an error"."""
+    """docs/json.md: "A hand entered after the game is finished is an error"."""
     game = {"target": 100, "hands": [{"taker": "NS", "trick_points": {"NS": 120}},
                                      {"taker": "NS", "trick_points": {"NS": 120}}]}
     code, out, err = run(["score", "game", "--json"], json.dumps(game))
@@ -118,7 +118,7 @@ def test_score_game_json_hand_after_the_end() -> None:
 
 
 def test_score_game_jsonl() -> None:
-    """CONTRACT.md `score game --jsonl`: a bad line answers {"error": ...}."""
+    """docs/json.md `score game --jsonl`: a bad line answers {"error": ...}."""
     lines = ['{"hands": []}', '{"hands": [{"taker": "XY"}]}']
     code, out, _ = run(["score", "game", "--jsonl"], "\n".join(lines))
     answers = [json.loads(line) for line in out.splitlines()]
@@ -128,7 +128,7 @@ def test_score_game_jsonl() -> None:
 
 
 def test_score_game_human_form() -> None:
-    """CONTRACT.md human form, §8.4: without --json `score game` shows the sheet as a table."""
+    """docs/json.md human form, §8.4: without --json `score game` shows the sheet as a table."""
     game = {"target": 150, "hands": [{"taker": "NS", "trick_points": {"NS": 81}},
                                      {"taker": "EW", "trick_points": {"EW": 92}}]}
     code, out, _ = run(["score", "game"], json.dumps(game))
@@ -197,7 +197,7 @@ def test_calculator_tout_atout_scaled() -> None:
 
 
 def test_calculator_bad_option() -> None:
-    """CONTRACT.md: an unknown profile or a bad option value exits 2 with `error:`."""
+    """docs/json.md: an unknown profile or a bad option value exits 2 with `error:`."""
     code, _, err = run(["score", "--option", "tie_rule=coin"])
     assert code == 2 and err.startswith("error: option 'tie_rule'")
     code, _, err = run(["score", "--profile", "bridge"])
@@ -205,7 +205,7 @@ def test_calculator_bad_option() -> None:
 
 
 def test_registered_on_the_belote_command() -> None:
-    """`belote score` is registered in belote.cli (CONTRACT.md)."""
+    """`belote score` is registered in belote.cli (docs/json.md)."""
     from belote.cli import app
 
     result = runner.invoke(app, ["score", "hand", "--json"],

@@ -1,6 +1,6 @@
-"""Golden cases and properties of the scoring module (RULES.md §5.4, §7.8, §8-§11).
+"""Golden cases and properties of the scoring module (docs/rules.md §5.4, §7.8, §8-§11).
 
-Every test names the RULES.md section it checks; the seed 002 examples (the
+Every test names the docs/rules.md section it checks; the seed 002 examples (the
 scoring calculator) are quoted where they are used.
 """
 
@@ -666,7 +666,7 @@ def test_entry_checks(profile: str, options: dict[str, Any], obj: dict[str, Any]
 
 
 def test_bad_profile_or_option() -> None:
-    """CONTRACT.md: an unknown profile or option is an error."""
+    """docs/json.md: an unknown profile or option is an error."""
     with pytest.raises(OptionError, match="unknown profile"):
         score_hand_json({"profile": "bridge", "taker": "NS", "trick_points": {"NS": 92}})
     with pytest.raises(OptionError, match="tie_rule"):
@@ -677,7 +677,7 @@ def test_bad_profile_or_option() -> None:
 
 
 def test_entry_profile_must_match_the_rules() -> None:
-    """CONTRACT.md `sheet add`: a HandEntry naming other rules than those in force (a
+    """docs/json.md `sheet add`: a HandEntry naming other rules than those in force (a
     score sheet's) is refused; a sheet carries the reserve itself (§8.4)."""
     rules = make_rules("classic")
     obj = {"profile": "classic", "taker": "NS", "trick_points": {"NS": 92}}
@@ -702,7 +702,7 @@ def test_score_hand_checks_entries_built_in_code() -> None:
 
 
 def test_json_forms() -> None:
-    """CONTRACT.md HandScore output and the HandEntry JSON form (round trip)."""
+    """docs/json.md HandScore output and the HandEntry JSON form (round trip)."""
     out = score_hand_json({"taker": "NS", "trick_points": {"NS": 92}})
     assert out == {"outcome": "made", "totals": {"NS": 92, "EW": 70},
                    "score": {"NS": 92, "EW": 70}, "reserve": 0}
@@ -740,7 +740,7 @@ def test_reach_rule() -> None:
 
 
 def test_hand_after_the_end_is_an_error() -> None:
-    """CONTRACT.md: "A hand entered after the game is finished is an error"."""
+    """docs/json.md: "A hand entered after the game is finished is an error"."""
     hands = [entry(NS, 100), entry(NS, 100), entry(NS, 100)]
     with pytest.raises(InvalidRecordError,
                        match=r"^hand 3: the game was already won after hand 2$"):
@@ -807,7 +807,7 @@ def test_taker_must_make_when_the_taker_made() -> None:
 
 
 def test_draw_is_refused_further_hands() -> None:
-    """§11.3 both_cross = draw: a drawn game takes no further hand (CONTRACT.md)."""
+    """§11.3 both_cross = draw: a drawn game takes no further hand (docs/json.md)."""
     rules = make_rules("classic", {"both_cross": "draw"})
     with pytest.raises(InvalidRecordError, match="already ended \\(a draw\\) after hand 1"):
         score_game(rules, [entry(NS, 92), entry(NS, 92)], target=70)
@@ -953,7 +953,7 @@ def test_game_status_direct() -> None:
 
 
 def test_score_game_json() -> None:
-    """CONTRACT.md `score game`: output keys, the profile's target by default."""
+    """docs/json.md `score game`: output keys, the profile's target by default."""
     out = score_game_json({
         "profile": "classic", "target": 150,
         "hands": [{"taker": "NS", "trick_points": {"NS": 92}},
@@ -989,7 +989,7 @@ def test_score_game_json() -> None:
     ([], "game: expected a JSON object"),
 ])
 def test_parse_game_errors(obj: Any, message: str) -> None:
-    """CONTRACT.md `score game` input: errors name the key and the hand."""
+    """docs/json.md `score game` input: errors name the key and the hand."""
     with pytest.raises(BeloteError, match=message):
         score_game_json(obj)
 
@@ -1070,7 +1070,7 @@ def test_classic_points_are_conserved(e: HandEntry) -> None:
 
 @given(classic_entries())
 def test_classic_mirror_and_round_trip(e: HandEntry) -> None:
-    """§8: swapping the teams swaps the score; the CONTRACT.md HandEntry JSON reads
+    """§8: swapping the teams swaps the score; the docs/json.md HandEntry JSON reads
     back to the same entry."""
     s, m = score_hand(CLASSIC, e), score_hand(CLASSIC, mirror(e))
     assert m.outcome == s.outcome and m.reserve == s.reserve

@@ -1,4 +1,4 @@
-"""`belote sheet ...` on the command line (CONTRACT.md `belote sheet`)."""
+"""`belote sheet ...` on the command line (docs/json.md `belote sheet`)."""
 
 from __future__ import annotations
 

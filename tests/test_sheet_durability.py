@@ -1,4 +1,4 @@
-"""Durability of `belote sheet add` (CONTRACT.md: "A hand that add has answered
+"""Durability of `belote sheet add` (docs/json.md: "A hand that add has answered
 is on disk: a process killed at any moment afterwards loses nothing, and two
 processes adding to the same sheet at once both land, in some order")."""
 

@@ -1,5 +1,5 @@
 """The score-sheet store (belote.sheets): history replay, recomputed totals,
-export and import, N-player sheets (RULES.md §8.4 reserve, §11 end, §13)."""
+export and import, N-player sheets (docs/rules.md §8.4 reserve, §11 end, §13)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_sheet_ids_are_checked(store: SheetStore) -> None:
 
 
 def test_state_is_score_game_of_the_hands(store: SheetStore) -> None:
-    """The sheet's score is `score game` of its hands (CONTRACT.md)."""
+    """The sheet's score is `score game` of its hands (docs/json.md)."""
     hands = [hand("NS", 92), hand("EW", 70, declarations={"NS": 50}, belote="EW"),
              {"taker": "NS", "capot": "NS", "belote": "NS"}]
     sid = store.create("classic", name="x", team_names=("Us", "Them"))["id"]
@@ -334,7 +334,7 @@ def test_csv_export_one_row_per_hand(store: SheetStore) -> None:
     }
 
 
-# --- five to seven players (RULES.md §13) --------------------------------------------------
+# --- five to seven players (docs/rules.md §13) --------------------------------------------------
 
 
 @pytest.mark.parametrize("n", [5, 6, 7])

@@ -1,8 +1,8 @@
-"""Bots at the tables of three and two players (RULES.md §12): drivers, random, heuristic,
+"""Bots at the tables of three and two players (docs/rules.md §12): drivers, random, heuristic,
 the small-table PIMC (knowledge, sampler, solver), `belote simulate`, `belote tournament`
 and `belote play` for profiles classic-3p and classic-2p.
 
-RULES.md §12.1 (three players: 24_cards, kitty, six_each), §12.2 (two players: stock,
+docs/rules.md §12.1 (three players: 24_cards, kitty, six_each), §12.2 (two players: stock,
 découverte), §6 (legal cards), §7.4–§7.7 (what is said and shown), §8 (the score).
 """
 
@@ -680,7 +680,7 @@ def test_small_pimc_for_bot_reuses_the_bots_seed_and_settings() -> None:
 
 
 def test_simulate_small_tables_gives_per_seat_results() -> None:
-    """Per-seat scores; the same seed gives the same deals and result (CONTRACT.md
+    """Per-seat scores; the same seed gives the same deals and result (docs/json.md
     `belote simulate`, extended for §12 by seat)."""
     rules = _rules(0)
     a = simulate(rules, ["heuristic", "random", "random"], deals=30, seed=3)

@@ -1,4 +1,4 @@
-"""Belote for three and for two players (RULES.md §12): profiles classic-3p, classic-2p."""
+"""Belote for three and for two players (docs/rules.md §12): profiles classic-3p, classic-2p."""
 
 from __future__ import annotations
 

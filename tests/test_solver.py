@@ -1,8 +1,8 @@
-"""The double-dummy solver (issue 5) and `belote solve` (CONTRACT.md).
+"""The double-dummy solver (issue 5) and `belote solve` (docs/json.md).
 
 The fast :func:`belote.solver.solve` is checked against :func:`minimax` (full
 search over ``PlayState``, no pruning) on many random endgames of 2 to 4 tricks,
-every trump mode (RULES.md §5: suits, SA, TA) and the card-play options of §6,
+every trump mode (docs/rules.md §5: suits, SA, TA) and the card-play options of §6,
 value and the value after each legal card; against a minimax over the reference
 engine (tests/reference) where no capot is possible; and on positions worked out
 by hand (§5.1 last trick, §5.2 capot).
@@ -28,7 +28,7 @@ from belote.solver import minimax, parse_position, solve, solve_json, solve_valu
 from tests.helpers import mask, position
 from tests.reference.engine import DECK, SEATS, TRUMP_MODES, RefPlay
 
-# The options of RULES.md §6 (and §5.4 ta_values) that change the card play.
+# The options of docs/rules.md §6 (and §5.4 ta_values) that change the card play.
 PLAY_OPTIONS: dict[str, tuple[Any, ...]] = {
     "overtrump_partner_on_trump_lead": (True, False),
     "partner_master_exemption": (True, False),

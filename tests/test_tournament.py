@@ -1,6 +1,6 @@
 """`belote tournament` (issue 5): duplicate boards, statistics, Elo, runners, JSON, plot, CLI.
 
-Decks are shuffled and cut every deal (RULES.md §2.2, §2.3) from the seed; a game
+Decks are shuffled and cut every deal (docs/rules.md §2.2, §2.3) from the seed; a game
 runs to the target (§11) with the dealer moving on (§2.1) and all-passes
 scoring nothing (§2.4).
 """
@@ -150,7 +150,7 @@ def test_fit_elo_refuses_bad_results() -> None:
         fit_elo(["a", "b"], [(0, 1, 2)])
 
 
-# --- duplicate boards (RULES.md §2.1–§2.3) --------------------------------------------
+# --- duplicate boards (docs/rules.md §2.1–§2.3) --------------------------------------------
 
 class FirstLegalBot:
     """A test bot: takes when it may, plays its lowest legal card."""

@@ -1,7 +1,7 @@
 """`belote tournament --ray`: the Ray runner gives the local result (issue 5).
 
 A local Ray instance with 2 CPUs stands in for a cluster; skipped when ray is not
-installed.  Decks are shuffled every deal (RULES.md §2.2).
+installed.  Decks are shuffled every deal (docs/rules.md §2.2).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The numeric auction of coinche and contrée (RULES.md §4).
+"""The numeric auction of coinche and contrée (docs/rules.md §4).
 
 Calls, in turn from the eldest: ``pass``; a bid such as ``80H``, ``120S``,
 ``90SA``, ``100TA`` (value 80..``max_bid`` by tens, then the denomination),

@@ -1,4 +1,4 @@
-"""Take-or-pass bidding of classic and Moroccan belote (RULES.md §3).
+"""Take-or-pass bidding of classic and Moroccan belote (docs/rules.md §3).
 
 Round 1 from the eldest: ``take`` (trump = the turned suit) or ``pass``; the
 first take ends the bidding.  After four passes, round 2 from the eldest: name

@@ -43,7 +43,7 @@ SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 RANKS: Final = tuple(range(8))
 RANK_LETTERS: Final = "789TJQKA"
 
-# Spanish (Moroccan) deck, RULES.md §1.2: 4≡7, 5≡8, 6≡9, 7≡10, sota≡J,
+# Spanish (Moroccan) deck, docs/rules.md §1.2: 4≡7, 5≡8, 6≡9, 7≡10, sota≡J,
 # caballo≡Q, rey≡K, as≡A.  Suits: espadas≡♠, copas≡♥, oros≡♦, bastos≡♣.
 SPANISH_RANK_NUMBERS: Final = ("4", "5", "6", "7", "10", "11", "12", "1")
 SPANISH_RANK_NAMES: Final = ("4", "5", "6", "7", "sota", "caballo", "rey", "as")
@@ -57,11 +57,11 @@ RANK_MASKS: Final = tuple(
 )
 BIT: Final = tuple(1 << c for c in range(32))
 
-# Strength of a rank within a suit, higher wins (RULES.md §5.1).
+# Strength of a rank within a suit, higher wins (docs/rules.md §5.1).
 TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # J > 9 > A > T > K > Q > 8 > 7
 PLAIN_ORDER: Final = (0, 1, 2, 6, 3, 4, 5, 7)  # A > T > K > Q > J > 9 > 8 > 7
 
-# Card points (RULES.md §5.1, §5.3, §5.4).
+# Card points (docs/rules.md §5.1, §5.3, §5.4).
 TRUMP_POINTS: Final = (0, 0, 14, 10, 20, 3, 4, 11)
 PLAIN_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 11)
 NO_TRUMP_POINTS: Final = (0, 0, 0, 10, 2, 3, 4, 19)
@@ -137,7 +137,7 @@ _SPANISH_SUIT_INPUT = {
 
 
 def parse_card(text: str) -> Card:
-    """Parse a card in the forms of CONTRACT.md: ``JH``, ``TS``, ``10♥``, ``qd``.
+    """Parse a card in the forms of docs/json.md: ``JH``, ``TS``, ``10♥``, ``qd``.
 
     >>> parse_card("JH"), parse_card("10♥"), parse_card("7s")
     (12, 11, 0)
@@ -241,7 +241,7 @@ def mask_names(mask: CardMask) -> list[str]:
 # --- tables per trump mode ---------------------------------------------------
 
 def points_table(mode: TrumpMode, ta_values: str = "pc") -> tuple[int, ...]:
-    """Card points of each of the 32 cards under a trump mode (RULES.md §5)."""
+    """Card points of each of the 32 cards under a trump mode (docs/rules.md §5)."""
     if mode == NO_TRUMP:
         per_rank = [NO_TRUMP_POINTS] * 4
     elif mode == ALL_TRUMP:

@@ -1,4 +1,4 @@
-"""Shuffle, cut and deal (RULES.md §2, §3.1, §3.4, §4.1).
+"""Shuffle, cut and deal (docs/rules.md §2, §3.1, §3.4, §4.1).
 
 A deck is a list of the 32 cards, top card first.  Shuffling is
 cryptographically secure by default (:class:`random.SystemRandom`) and

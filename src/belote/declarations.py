@@ -1,4 +1,4 @@
-"""Declarations (annonces) and belote-rebelote (RULES.md §7).
+"""Declarations (annonces) and belote-rebelote (docs/rules.md §7).
 
 A declaration is a sequence (suite: tierce, cinquante, cent) of three or more
 consecutive cards of one suit in the order 7 8 9 T J Q K A, or a carré (four

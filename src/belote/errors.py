@@ -29,7 +29,7 @@ class IllegalBidError(IllegalActionError):
 
 
 class IllegalPlayError(IllegalActionError):
-    """A card that the seat does not hold or may not play (RULES.md §6)."""
+    """A card that the seat does not hold or may not play (docs/rules.md §6)."""
 
 
 class IllegalDeclarationError(IllegalActionError):

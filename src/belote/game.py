@@ -1,4 +1,4 @@
-"""A game to its target: deal after deal, the dealer moving on (RULES.md §2, §11).
+"""A game to its target: deal after deal, the dealer moving on (docs/rules.md §2, §11).
 
 :class:`Match` deals each :class:`~belote.round.Round` (shuffled, or only cut
 when ``shuffle_each_deal`` is false), moves the deal to the eldest (or keeps it

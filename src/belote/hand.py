@@ -1,4 +1,4 @@
-"""One hand from the contract to the score, with every check (RULES.md §5–§8).
+"""One hand from the contract to the score, with every check (docs/rules.md §5–§8).
 
 :class:`HandPlay` wraps the fast :class:`~belote.play.PlayState` with the
 checked path: a card that is not held or not legal is refused with an

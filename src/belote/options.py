@@ -1,6 +1,6 @@
-"""Profiles and options: every point where tables play differently (RULES.md).
+"""Profiles and options: every point where tables play differently (docs/rules.md).
 
-:class:`Rules` is a frozen value holding every option of RULES.md by its exact
+:class:`Rules` is a frozen value holding every option of docs/rules.md by its exact
 name.  :func:`make_rules` builds one from a profile name and overrides, refusing
 unknown profiles and options and values of the wrong kind with an
 :class:`~belote.errors.OptionError` that names the option.
@@ -24,7 +24,7 @@ from typing import Any, Final
 from belote.errors import OptionError
 
 PROFILES: Final = ("classic", "moroccan", "coinche", "contree")
-# Belote for three and for two players (RULES.md §12): take-or-pass, classic cards.
+# Belote for three and for two players (docs/rules.md §12): take-or-pass, classic cards.
 SMALL_TABLE_PROFILES: Final = ("classic-3p", "classic-2p")
 ALL_PROFILES: Final = PROFILES + SMALL_TABLE_PROFILES
 
@@ -73,14 +73,14 @@ AUCTION_PATTERNS: Final = ("3-3-2", "3-2-3", "2-3-3")
 
 @dataclass(frozen=True)
 class Rules:
-    """The rules of one table: a profile and every option of RULES.md.
+    """The rules of one table: a profile and every option of docs/rules.md.
 
     ``profile``, ``deck``, ``bidding`` and ``players`` are fixed by the profile;
-    every other field is an option by its RULES.md name.
+    every other field is an option by its docs/rules.md name.
     """
 
     profile: str = "classic"
-    deck: str = "french"  # "french" or "spanish" (names only, RULES.md §1.2)
+    deck: str = "french"  # "french" or "spanish" (names only, docs/rules.md §1.2)
     bidding: str = "take_pass"  # "take_pass" (§3) or "auction" (§4)
     players: int = 4  # 4, or 3 and 2 (§12)
     # §0, §2
@@ -185,7 +185,7 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 
 
 def profile_rules(profile: str) -> Rules:
-    """The defaults of a profile (RULES.md, 'Profiles and their defaults')."""
+    """The defaults of a profile (docs/rules.md, 'Profiles and their defaults')."""
     try:
         values = _PROFILE_DEFAULTS[profile]
     except (KeyError, TypeError):
@@ -238,7 +238,7 @@ def make_rules(profile: str = "classic", options: Mapping[str, Any] | None = Non
     for name, value in options.items():
         if name not in OPTION_NAMES:
             raise OptionError(
-                f"unknown option {name!r} (see RULES.md for the option names)"
+                f"unknown option {name!r} (see docs/rules.md for the option names)"
             )
         changes[name] = _check_value(name, value, rules)
     return dataclasses.replace(rules, **changes)
@@ -247,7 +247,7 @@ def make_rules(profile: str = "classic", options: Mapping[str, Any] | None = Non
 def parse_option_text(name: str, text: str) -> Any:
     """Convert ``NAME=VALUE`` text from a command line to the option's JSON value."""
     if name not in OPTION_NAMES:
-        raise OptionError(f"unknown option {name!r} (see RULES.md for the option names)")
+        raise OptionError(f"unknown option {name!r} (see docs/rules.md for the option names)")
     t = text.strip()
     if name in BOOL_OPTIONS:
         if t.lower() in ("true", "on", "yes", "1"):

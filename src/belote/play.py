@@ -1,4 +1,4 @@
-"""The card play of one hand: legal cards, tricks and their points (RULES.md §5, §6).
+"""The card play of one hand: legal cards, tricks and their points (docs/rules.md §5, §6).
 
 :class:`PlayState` is the fast, mutable state that search and bots use:
 ``push(card)`` is unchecked, ``pop()`` undoes it, ``legal_mask()`` is a few
@@ -7,7 +7,7 @@ rule broken) is :func:`explain_illegal`, used by :mod:`belote.hand`.
 
 Seats are numbered in play order 0..3 (N E S W); teams are seats 0+2 (NS) and
 1+3 (EW); the partner of seat ``p`` is ``p ^ 2``.  With two or three players
-(RULES.md §12) the seats are 0..n-1, nobody has a partner, and ``teams`` says
+(docs/rules.md §12) the seats are 0..n-1, nobody has a partner, and ``teams`` says
 which side each seat counts for (the taker's side 0, the others 1, for three).
 """
 
@@ -37,7 +37,7 @@ SEAT_NAMES: Final = "NESW"
 TEAM_NAMES: Final = ("NS", "EW")
 TRICKS_PER_HAND: Final = 8
 
-# Undertrump codes (RULES.md §6.3a `undertrump_partner`).
+# Undertrump codes (docs/rules.md §6.3a `undertrump_partner`).
 _UNDER_ALLOWED, _UNDER_ONLY_TRUMPS, _UNDER_MUST_OVER = 0, 1, 2
 _UNDER_CODES: Final = {
     "allowed": _UNDER_ALLOWED,
@@ -97,7 +97,7 @@ class Trick:
     """A completed trick: who led, the cards in play order, who won, its points.
 
     ``points`` include the last-trick bonus (10, or 100 when the trick
-    completes a capot, RULES.md §5.2).
+    completes a capot, docs/rules.md §5.2).
     """
 
     leader: int
@@ -187,7 +187,7 @@ class PlayState:
         return self.tricks_left == 0
 
     def legal_mask(self) -> CardMask:
-        """The cards the seat to play may play (RULES.md §6)."""
+        """The cards the seat to play may play (docs/rules.md §6)."""
         hand = self.hands[self.turn]
         trick = self.trick
         if not trick:

@@ -1,4 +1,4 @@
-"""Check and score one played hand from its record (`belote replay`, CONTRACT.md).
+"""Check and score one played hand from its record (`belote replay`, docs/json.md).
 
 :func:`replay` takes a HandRecord (a JSON object) and answers the CONTRACT
 output: the contract, the tricks, declarations, belote, trick points, capot and

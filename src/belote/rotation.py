@@ -1,4 +1,4 @@
-"""Fair rotation tables for five, six or seven players at one table (RULES.md §13).
+"""Fair rotation tables for five, six or seven players at one table (docs/rules.md §13).
 
 Each hand four players play, in two partnerships, and the other ``n - 4`` sit
 out (§13.1).  A *fair cycle* of ``L`` hands (§13.2) guarantees:
@@ -21,10 +21,10 @@ checks one independently, listing every broken guarantee.
 []
 >>> fair_cycle(5)[0]
 Seating(teams=((2, 3), (4, 5)), out=(1,))
->>> fair_cycle(4)
+>>> fair_cycle(4)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-belote.errors.OptionError: rotation: the number of players must be 5, 6 or 7 (RULES.md §13), got 4
+belote.errors.OptionError: rotation: the number of players must be 5, 6 or 7 (...§13), got 4
 
 The §13.1 helpers keep a score sheet for such a table: :func:`seated`,
 :func:`dealer_for`, :func:`individual_totals` and :func:`cycle_ends`.
@@ -42,7 +42,7 @@ from typing import Any, Final
 from belote.errors import InvalidRecordError, OptionError
 
 PLAYER_COUNTS: Final = (5, 6, 7)
-"""The table sizes of RULES.md §13."""
+"""The table sizes of docs/rules.md §13."""
 
 Pair = tuple[int, int]
 
@@ -80,7 +80,7 @@ def _pair(team: Iterable[int]) -> Pair:
 
 
 def seated(seating: Seating) -> tuple[int, ...]:
-    """The four players of the hand, sorted (RULES.md §13.1).
+    """The four players of the hand, sorted (docs/rules.md §13.1).
 
     >>> seated(Seating.of((2, 3), (4, 6), (1, 5, 7)))
     (2, 3, 4, 6)
@@ -89,10 +89,10 @@ def seated(seating: Seating) -> tuple[int, ...]:
 
 
 def check_players(n: object) -> int:
-    """``n`` when it is 5, 6 or 7 (RULES.md §13), else :class:`~belote.errors.OptionError`."""
+    """``n`` when it is 5, 6 or 7 (docs/rules.md §13), else :class:`~belote.errors.OptionError`."""
     if isinstance(n, bool) or not isinstance(n, int) or n not in PLAYER_COUNTS:
         raise OptionError(
-            f"rotation: the number of players must be 5, 6 or 7 (RULES.md §13), got {n!r}"
+            f"rotation: the number of players must be 5, 6 or 7 (docs/rules.md §13), got {n!r}"
         )
     return n
 
@@ -238,7 +238,7 @@ def _show(seating: Seating) -> str:
 
 
 def check_cycle(n: int, cycle: Sequence[Seating]) -> list[str]:
-    """Every guarantee of RULES.md §13.2 that ``cycle`` breaks, as messages
+    """Every guarantee of docs/rules.md §13.2 that ``cycle`` breaks, as messages
     starting with ``G1:`` … ``G4:``, after the problems of form (a hand that
     does not seat 4 distinct players of 1..n and sit out the rest).  Empty when
     the cycle is fair.  Minimality is not a guarantee: a fair cycle played twice
@@ -477,7 +477,7 @@ def _fair_cycle(n: int) -> tuple[Seating, ...]:
 
 
 def fair_cycle(n: int) -> tuple[Seating, ...]:
-    """A fair cycle of minimal length for ``n`` = 5, 6 or 7 players (RULES.md §13.2):
+    """A fair cycle of minimal length for ``n`` = 5, 6 or 7 players (docs/rules.md §13.2):
     5, 15 or 21 hands holding G1–G4.  Found by a search, the same every call, and
     cached.  Other ``n``: :class:`~belote.errors.OptionError`.
     """
@@ -502,7 +502,7 @@ def seating_for(n: int, hand: int) -> Seating:
 
 def dealer_for(seating: Seating, dealt_counts: Mapping[int, int]) -> int:
     """The dealer of a hand: the seated player who has dealt least, ties going to
-    the lowest number (RULES.md §13.1).  Players missing from ``dealt_counts``
+    the lowest number (docs/rules.md §13.1).  Players missing from ``dealt_counts``
     have dealt 0 times.
 
     >>> dealer_for(Seating.of((2, 3), (4, 6), (1, 5, 7)), {2: 1, 3: 1, 4: 0, 6: 0})
@@ -514,7 +514,7 @@ def dealer_for(seating: Seating, dealt_counts: Mapping[int, int]) -> int:
 def individual_totals(
     n: int, seatings: Sequence[Seating], team_scores: Sequence[tuple[int, int]]
 ) -> dict[int, int]:
-    """Each player's individual total (RULES.md §13.1): in every hand each seated
+    """Each player's individual total (docs/rules.md §13.1): in every hand each seated
     player adds his team's score, ``team_scores[i]`` being (score of
     ``teams[0]``, score of ``teams[1]``) for hand ``i``; sitters add 0.
 
@@ -546,7 +546,7 @@ def cycle_ends(n: int, hands_played: int) -> list[int]:
     """The hand counts, up to ``hands_played``, at which a cycle of
     :func:`fair_cycle` ends: there every player has sat out, partnered and
     faced every other player equally often, so standings compare fairly
-    (RULES.md §13.2).
+    (docs/rules.md §13.2).
 
     >>> cycle_ends(5, 12)
     [5, 10]
@@ -560,7 +560,7 @@ def cycle_ends(n: int, hands_played: int) -> list[int]:
 
 
 def to_json(n: int, cycle: Sequence[Seating]) -> dict[str, Any]:
-    """The CONTRACT.md form of a cycle.
+    """The docs/json.md form of a cycle.
 
     >>> to_json(5, fair_cycle(5)[:1])
     {'players': 5, 'cycle': [{'teams': [[2, 3], [4, 5]], 'out': [1]}]}

@@ -1,4 +1,4 @@
-"""One deal played live, from the shuffled deck to the score (RULES.md §2–§8).
+"""One deal played live, from the shuffled deck to the score (docs/rules.md §2–§8).
 
 :class:`Round` chains the phases explicitly: the first deal and the turned card,
 the take-or-pass bidding, the rest of the deal, the card play, the score.  It

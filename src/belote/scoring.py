@@ -1,4 +1,4 @@
-"""Scoring: one hand (RULES.md §8, §9, §10) and a whole game (§11), every profile.
+"""Scoring: one hand (docs/rules.md §8, §9, §10) and a whole game (§11), every profile.
 
 Every score of the project goes through :func:`score_hand`: the calculator
 (``belote score``), the replay engine (a played hand becomes a
@@ -13,7 +13,7 @@ Traceback (most recent call last):
 ...
 belote.errors.InvalidRecordError: hand: trick_points.NS: 163 is outside 0..162
 
-Choices where RULES.md leaves room (each also said where it is applied):
+Choices where docs/rules.md leaves room (each also said where it is applied):
 
 * §5.4 tout-atout with ``ta_values = "scaled"``: trick points are entered raw
   (full trump values, 258 in all) and each team's is scaled ×162/258 rounded to
@@ -112,7 +112,7 @@ GAME_KEYS: Final = ("profile", "options", "target", "hands")
 
 @dataclass(frozen=True)
 class HandEntry:
-    """What a score calculator is told about one hand (CONTRACT.md HandEntry).
+    """What a score calculator is told about one hand (docs/json.md HandEntry).
 
     ``taker`` is a team (0 NS, 1 EW).  ``trick_points`` are card points with the
     last-trick bonus per team (a capot: 252 and 0).  ``declarations`` are the
@@ -316,7 +316,7 @@ def check_hand_entry(rules: Rules, entry: HandEntry, where: str = "hand") -> Non
         raise bad("reserve", f"{entry.reserve!r} is not a whole number of points >= 0")
     if entry.reserve and rules.is_auction:
         raise bad("reserve", f"{entry.reserve!r}: {rules.profile} has no litige reserve "
-                             "(RULES.md §8.4 is for classic and moroccan)")
+                             "(docs/rules.md §8.4 is for classic and moroccan)")
 
 
 def _pair(value: Any) -> bool:
@@ -407,7 +407,7 @@ def _check_contract(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
     if not rules.is_auction:
         if contract is not None:
             raise bad("contract", f"{contract!r}: {rules.profile} has no contract "
-                                  "(take or pass, RULES.md §3)")
+                                  "(take or pass, docs/rules.md §3)")
         if multiplier != 1 or not _is_int(multiplier):
             raise bad("multiplier", f"{multiplier!r}: {rules.profile} has no coinche")
         return
@@ -447,7 +447,7 @@ def score_hand(
     rounded: bool = True,
     where: str = "hand",
 ) -> HandScore:
-    """The score of one hand under ``rules`` (RULES.md §8 classic/moroccan, §9
+    """The score of one hand under ``rules`` (docs/rules.md §8 classic/moroccan, §9
     coinche/contrée, §10 rounding).
 
     ``last_deal``: the last deal of a deal-limited game (a litige then gives
@@ -676,7 +676,7 @@ def two_team_rules(rules: Rules) -> Rules:
 def parse_hand_entry(
     obj: Any, rules: Rules, where: str = "hand", *, allow_reserve: bool = True,
 ) -> HandEntry:
-    """A CONTRACT.md HandEntry object → :class:`HandEntry`, every field checked.
+    """A docs/json.md HandEntry object → :class:`HandEntry`, every field checked.
 
     ``profile`` and ``options`` may appear; they must then name ``rules``.
     ``allow_reserve = False`` refuses a non-zero ``reserve`` (a game or a score
@@ -803,7 +803,7 @@ def _parse_belote(value: Any, where: str) -> tuple[int, int]:
 
 
 def hand_entry_to_json(entry: HandEntry) -> dict[str, Any]:
-    """The CONTRACT.md HandEntry form of ``entry`` (``parse_hand_entry`` reads it back)."""
+    """The docs/json.md HandEntry form of ``entry`` (``parse_hand_entry`` reads it back)."""
     out: dict[str, Any] = {
         "taker": TEAM_NAMES[entry.taker],
         "trick_points": team_dict(entry.trick_points),

@@ -1,8 +1,8 @@
-"""Score sheets kept in SQLite (CONTRACT.md ``belote sheet``).
+"""Score sheets kept in SQLite (docs/json.md ``belote sheet``).
 
 A sheet is a game being scored hand by hand, as players keep one on paper: its
-rules (a profile and option overrides, RULES.md), its target, the names of the
-teams and, for five to seven players (RULES.md §13), the players.  The store
+rules (a profile and option overrides, docs/rules.md), its target, the names of the
+teams and, for five to seven players (docs/rules.md §13), the players.  The store
 keeps, per sheet, an **append-only history** of events (a hand added, the last
 hand undone, hand *i* replaced); the list of hands is what replaying the events
 gives, and every score (reserve, totals, end of game) is recomputed from the
@@ -24,7 +24,7 @@ Traceback (most recent call last):
 ...
 belote.errors.InvalidRecordError: hand 2: trick_points.NS: 163 is outside 0..162
 
-Durability (CONTRACT.md: "a hand that add has answered is on disk"): the
+Durability (docs/json.md: "a hand that add has answered is on disk"): the
 database runs in WAL mode with ``synchronous=FULL``; every change is one
 ``BEGIN IMMEDIATE`` transaction that reads the sheet, checks the new history by
 scoring it whole, appends the event and commits before anything is answered.
@@ -37,7 +37,7 @@ history stays in the file (``purge=True`` removes the sheet and its history for
 good).  Events themselves are never updated nor deleted while their sheet
 exists (SQLite triggers refuse it).
 
-Five to seven players (RULES.md §13.1): the sheet follows
+Five to seven players (docs/rules.md §13.1): the sheet follows
 :func:`belote.rotation.fair_cycle`: hand *i* (from 0) is played by the seating
 ``cycle[i % L]``; in a hand entry ``"NS"`` is that seating's first team and
 ``"EW"`` its second.  Each seated player earns his team's hand score, the
@@ -201,7 +201,7 @@ class Event:
 
 @dataclass(frozen=True)
 class Rotation:
-    """The seatings of an N-player sheet, hand by hand (RULES.md §13)."""
+    """The seatings of an N-player sheet, hand by hand (docs/rules.md §13)."""
 
     seatings: tuple[Seating, ...]  # one per hand played, then the next hand's
     dealers: tuple[int, ...]  # same length
@@ -274,7 +274,7 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
 
 
 def score_sheet(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]:
-    """The state of a sheet (CONTRACT.md): ``score game``'s output plus ``id``,
+    """The state of a sheet (docs/json.md): ``score game``'s output plus ``id``,
     ``name``, ``profile``, ``options``, ``target``, ``team_names`` and, for an
     N-player sheet, the players, seatings, standings and the next hand's seating.
 
@@ -375,11 +375,11 @@ def make_info(
         players = None
     if players is not None and (not _is_int(players) or players not in PLAYER_COUNTS):
         raise InvalidRecordError(
-            f"players: {players!r} is not 5, 6 or 7 (RULES.md §13; 4 is an ordinary sheet)")
+            f"players: {players!r} is not 5, 6 or 7 (docs/rules.md §13; 4 is an ordinary sheet)")
     if players is not None and team_names is not None:
         raise InvalidRecordError(
             f"team_names: {team_names!r}: with {players} players the teams change every "
-            "hand (RULES.md §13); name the players instead")
+            "hand (docs/rules.md §13); name the players instead")
     if players is None and player_names is not None:
         raise InvalidRecordError(
             f"player_names: {player_names!r}: only for sheets of 5, 6 or 7 players")
@@ -657,7 +657,7 @@ class SheetStore:
         return info, entries
 
     def state(self, sheet_id: Any) -> dict[str, Any]:
-        """The sheet's state (CONTRACT.md ``belote sheet show``)."""
+        """The sheet's state (docs/json.md ``belote sheet show``)."""
         info, entries = self.load(sheet_id)
         return score_sheet(info, entries)
 
@@ -668,7 +668,7 @@ class SheetStore:
             return self._events(conn, info.id)
 
     def sheets(self) -> list[dict[str, Any]]:
-        """CONTRACT.md ``belote sheet list``: ``{"id", "name", "profile", "hands",
+        """docs/json.md ``belote sheet list``: ``{"id", "name", "profile", "hands",
         "finished"}`` for every sheet not deleted, oldest first (plus
         ``"updated"``, and ``"error"`` for a sheet whose history no longer scores)."""
         out: list[dict[str, Any]] = []
@@ -739,7 +739,7 @@ class SheetStore:
     ) -> dict[str, Any]:
         """A new empty sheet; answers its state.  ``target`` defaults to the
         rules' (``options`` may set it too); ``players`` 5, 6 or 7 makes an
-        N-player sheet (RULES.md §13)."""
+        N-player sheet (docs/rules.md §13)."""
         info = make_info(profile, options, target, name, team_names, players, player_names)
         with self._transaction(write=True) as conn:
             sid = self._insert_sheet(conn, info)
@@ -755,7 +755,7 @@ class SheetStore:
         return score_sheet(_with_id(info, sid), entries)
 
     def add_hand(self, sheet_id: Any, hand: Mapping[str, Any] | HandEntry) -> dict[str, Any]:
-        """Add the next hand (a CONTRACT.md HandEntry without ``reserve``)."""
+        """Add the next hand (a docs/json.md HandEntry without ``reserve``)."""
         with self._transaction(write=True) as conn:
             info, rules, entries = self._load(conn, sheet_id)
             entry = _entry_of(hand, rules, len(entries) + 1)

@@ -6,7 +6,7 @@ two tables with the same cards: at table 0 the first bot of the pairing holds
 North–South (seats 0 and 2) and the second East–West; at table 1 they swap.
 The luck of the cards cancels out, what is left is the bots' play.
 
-Three and two players (RULES.md §12, profiles ``classic-3p`` and ``classic-2p``):
+Three and two players (docs/rules.md §12, profiles ``classic-3p`` and ``classic-2p``):
 there are no two teams to swap, so a board is played at as many tables as there
 are seats, the seats rotated.  One bot of the pairing sits alone (the first at
 even boards, the second at odd ones) and moves round the seats, one seat a table,
@@ -18,7 +18,7 @@ each bot's as often by chance (games mode: the winner of a game is the bot at
 the winning seat).
 
 Decks.  A tournament shuffles every deal, whatever ``shuffle_each_deal`` says
-(RULES.md §2.2): the deck of deal ``k`` of board ``b`` is a fresh shuffle and
+(docs/rules.md §2.2): the deck of deal ``k`` of board ``b`` is a fresh shuffle and
 cut (§2.3) drawn from the tournament seed, ``b`` and ``k`` alone.  Collecting
 the cards of the previous deal, as a game does when it only cuts (or shuffles
 the collected pack), would make every deck after the first depend on the play,
@@ -434,7 +434,7 @@ def _record(a_pts: float, b_pts: float) -> tuple[int, int, int]:
 
 def deal_score(rules: Rules, entry: HandEntry) -> tuple[int, int]:
     """Deals mode: a deal scored on its own, as a one-deal match (no reserve comes in,
-    and a litige gives each team its own points, RULES.md §8.4 on the last deal)."""
+    and a litige gives each team its own points, docs/rules.md §8.4 on the last deal)."""
     return score_hand(rules, dataclasses.replace(entry, reserve=0), last_deal=True).score
 
 

@@ -1,9 +1,9 @@
-"""The reference engine for coinche and contrée, written plainly from RULES.md §4, §5.3-5.4,
-§6 (SA/TA), §7 (SA/TA), §9 and §10, and CONTRACT.md ``belote replay``.
+"""The reference engine for coinche and contrée, written plainly from docs/rules.md §4, §5.3-5.4,
+§6 (SA/TA), §7 (SA/TA), §9 and §10, and docs/json.md ``belote replay``.
 
 Like :mod:`tests.reference.engine` (whose card play, declarations and belote it reuses),
 nothing here is fast or clever: calls are strings, the auction is a small state machine
-that re-checks everything, and each rule names its RULES.md section.  The fast engine
+that re-checks everything, and each rule names its docs/rules.md section.  The fast engine
 is never imported.
 
 Public names:
@@ -17,11 +17,11 @@ Public names:
 - :func:`auction_hand_score` (§9, CONTRACT HandScore)
 - :func:`ref_replay_auction` (CONTRACT ``belote replay`` for coinche and contrée)
 - :data:`OTHER_READINGS`, :data:`DEFAULT_READINGS`: the points where the fast engine was
-  seen to read RULES.md otherwise, which the reference can follow on demand (to name
+  seen to read docs/rules.md otherwise, which the reference can follow on demand (to name
   each disagreement in tests/test_crosscheck_auction.py)
 
-Readings of RULES.md that the text leaves open are marked "READING:"; choices where
-RULES.md and CONTRACT.md are silent (presentation, malformed input) "CHOICE:".
+Readings of docs/rules.md that the text leaves open are marked "READING:"; choices where
+docs/rules.md and docs/json.md are silent (presentation, malformed input) "CHOICE:".
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def deal_auction(deck: Sequence[str], dealer: str, pattern: str) -> dict[str, li
         raise ValueError(f"deck: {deck!r} is not 32 different cards")
     sizes = [int(x) for x in pattern.split("-")]
     if sorted(sizes) != [2, 3, 3]:
-        raise ValueError(f"deal_pattern {pattern!r} is not a coinche pattern (RULES.md §4.1)")
+        raise ValueError(f"deal_pattern {pattern!r} is not a coinche pattern (docs/rules.md §4.1)")
     eldest = next_seat(dealer)
     hands: dict[str, list[str]] = {s: [] for s in SEATS}
     pos = 0
@@ -144,14 +144,14 @@ def bid_beats(
 def bid_shape_error(bid: RefBid, rules: Rules) -> str | None:
     """§4.3, §4.8: why a bid can never be made under ``rules`` (None: it can)."""
     if bid.denom in ("SA", "TA") and not rules.sa_ta:
-        return f"{bid.text()}: SA and TA need the option sa_ta (RULES.md §4.3)"
+        return f"{bid.text()}: SA and TA need the option sa_ta (docs/rules.md §4.3)"
     if bid.kind == "generale" and not rules.generale:
-        return f"{bid.text()}: the option generale is off (RULES.md §4.8)"
+        return f"{bid.text()}: the option generale is off (docs/rules.md §4.8)"
     if bid.kind == "number":
         if bid.value < 80 or bid.value % 10:
-            return f"{bid.text()}: a bid is a multiple of 10 from 80 (RULES.md §4.3)"
+            return f"{bid.text()}: a bid is a multiple of 10 from 80 (docs/rules.md §4.3)"
         if rules.max_bid is not None and bid.value > rules.max_bid:
-            return f"{bid.text()}: above max_bid {rules.max_bid} (RULES.md §4.3)"
+            return f"{bid.text()}: above max_bid {rules.max_bid} (docs/rules.md §4.3)"
     return None
 
 
@@ -162,7 +162,7 @@ def denominations(rules: Rules) -> list[str]:
 
 # --- other readings ----------------------------------------------------------------------
 
-# Where the fast engine was seen to read RULES.md otherwise, the reference can follow that
+# Where the fast engine was seen to read docs/rules.md otherwise, the reference can follow that
 # reading on demand, only so that the cross-check can name each disagreement
 # (tests/test_crosscheck_auction.py); the reference's own reading is the default.
 OTHER_READINGS: dict[str, str] = {
@@ -248,18 +248,18 @@ class RefAuction:
         """Why ``seat`` (default: the seat in turn) may not make ``call`` now; None if it may."""
         seat = self.turn if seat is None else seat
         if self.finished:
-            return f"{call!r}: the auction is over (RULES.md §4.4/§4.5)"
+            return f"{call!r}: the auction is over (docs/rules.md §4.4/§4.5)"
         if call == "coinche":
             return self._check_coinche(seat)
         if seat != self.turn:
-            return f"{seat} may not call {call!r}: it is {self.turn}'s turn (RULES.md §4.2)"
+            return f"{seat} may not call {call!r}: it is {self.turn}'s turn (docs/rules.md §4.2)"
         if call == "pass":
             return None
         if call == "surcoinche":
             if self.coincher is None or self.bidder is None:
-                return "surcoinche: there is no coinche to answer (RULES.md §4.5)"
+                return "surcoinche: there is no coinche to answer (docs/rules.md §4.5)"
             if team_of(seat) != team_of(self.bidder):
-                return f"surcoinche: {seat} is not on the bidding side (RULES.md §4.5)"
+                return f"surcoinche: {seat} is not on the bidding side (docs/rules.md §4.5)"
             return None
         bid = parse_bid(call)
         if bid is None:
@@ -268,28 +268,29 @@ class RefAuction:
         if why:
             return why
         if self.answerers is not None:
-            return f"{call!r}: after a coinche only pass or surcoinche (RULES.md §4.5, freezes)"
+            return (f"{call!r}: after a coinche only pass or surcoinche "
+                    "(docs/rules.md §4.5, freezes)")
         if not bid_beats(bid, self.best, self.rules, self.readings):
             assert self.best is not None
-            return f"{call!r} does not overbid {self.best.text()} (RULES.md §4.3, §4.6)"
+            return f"{call!r} does not overbid {self.best.text()} (docs/rules.md §4.3, §4.6)"
         if (self.change_denomination and self.best is not None
                 and bid.denom == self.best.denom):
             return (f"{call!r}: the reopening turn needs another denomination than "
-                    f"{self.best.text()} (RULES.md §4.4, reopen_by_suit_change)")
+                    f"{self.best.text()} (docs/rules.md §4.4, reopen_by_suit_change)")
         return None
 
     def _check_coinche(self, seat: str) -> str | None:
         if seat != self.turn and self.rules.coinche_in_turn:
-            return f"{seat} may not coinche out of turn (RULES.md §4.5, coinche_in_turn)"
+            return f"{seat} may not coinche out of turn (docs/rules.md §4.5, coinche_in_turn)"
         if self.best is None or self.bidder is None:
-            return "coinche: there is no bid to coinche (RULES.md §4.5)"
+            return "coinche: there is no bid to coinche (docs/rules.md §4.5)"
         if self.coincher is not None:
-            return "coinche: the contract is already coinched (RULES.md §4.5)"
+            return "coinche: the contract is already coinched (docs/rules.md §4.5)"
         if team_of(seat) == team_of(self.bidder):
             return (f"coinche: only an opponent of the highest bidder {self.bidder} "
-                    f"may coinche (RULES.md §4.5)")
+                    f"may coinche (docs/rules.md §4.5)")
         if self.best.kind == "capot" and not self.rules.capot_doublable:
-            return "coinche: a capot bid may not be coinched (RULES.md §4.6, capot_doublable)"
+            return "coinche: a capot bid may not be coinched (docs/rules.md §4.6, capot_doublable)"
         return None
 
     def bids_listed(self, cap: int) -> list[RefBid]:
@@ -304,7 +305,7 @@ class RefAuction:
         return out
 
     def listing_cap(self) -> int:
-        """CHOICE (a listing convention; RULES.md sets no cap): with ``max_bid`` null,
+        """CHOICE (a listing convention; docs/rules.md sets no cap): with ``max_bid`` null,
         calls are listed up to 250 or 100 above the current number, whichever is higher."""
         current = self.best.value if self.best is not None and self.best.kind == "number" else 0
         return max(250, current + 100)
@@ -479,7 +480,7 @@ def auction_hand_score(
 
     ``trick_points`` as played (with 252/0 on a capot; TA ``scaled``: on the 258 scale),
     ``declarations`` the validated points per team (§7.5-7.6), ``belote`` the belote
-    points per team.  READINGS where RULES.md is open are marked in the body.
+    points per team.  READINGS where docs/rules.md is open are marked in the body.
     """
     readings = readings | DEFAULT_READINGS
     takers = team_of(contract.bidder)
@@ -663,7 +664,7 @@ def ref_replay_auction(
     hands = _parse_hands(record.get("hands"))
     if record.get("turned") is not None:
         raise ValueError(f"turned: {record['turned']!r}: no card is turned up in "
-                         f"{profile} (RULES.md §4.1)")
+                         f"{profile} (docs/rules.md §4.1)")
     plays_raw = record.get("plays", [])
     if not isinstance(plays_raw, list):
         raise ValueError(f"plays: {plays_raw!r} is not a list of cards")

@@ -1,9 +1,9 @@
-"""The reference engine: classic and Moroccan belote, written plainly from RULES.md.
+"""The reference engine: classic and Moroccan belote, written plainly from docs/rules.md.
 
 Nothing here is fast and nothing here is clever.  Cards are two-letter strings
 ("JH", "TS"), hands are lists of such strings, seats are "N" "E" "S" "W" (play
 goes N -> E -> S -> W), teams are "NS" and "EW".  Each rule is one function whose
-docstring names its RULES.md section.  The only project code used is
+docstring names its docs/rules.md section.  The only project code used is
 :func:`belote.options.make_rules` (the option table), never the fast engine.
 
 Public functions:
@@ -17,7 +17,7 @@ Public functions:
 - :func:`ref_replay` (CONTRACT ``belote replay`` for classic and moroccan; coinche and
   contrée records go to :mod:`tests.reference.auction`)
 
-Choices made where RULES.md / CONTRACT.md are silent are marked "CHOICE:" below.
+Choices made where docs/rules.md / docs/json.md are silent are marked "CHOICE:" below.
 """
 
 from __future__ import annotations
@@ -277,16 +277,16 @@ def explain_illegal(
         return "legal"
     led = suit(trick[0])
     if suit(card) != led and any(suit(c) == led for c in legal):
-        return f"must follow suit {led} (RULES.md §6.1/§6.2)"
+        return f"must follow suit {led} (docs/rules.md §6.1/§6.2)"
     if suit(card) == led:
         if trump == "TA":
-            return "must beat the master card (RULES.md §6.1, TA)"
-        return "must overtrump (RULES.md §6.2)"
+            return "must beat the master card (docs/rules.md §6.1, TA)"
+        return "must overtrump (docs/rules.md §6.2)"
     if all(is_trump_suit(c, trump) for c in legal):
         if any(is_trump_suit(c, trump) for c in trick):
-            return "must overtrump (RULES.md §6.3 c)"
-        return "must trump (RULES.md §6.3 b)"
-    return f"may not undertrump partner (RULES.md §6.3 a, {rules.undertrump_partner})"
+            return "must overtrump (docs/rules.md §6.3 c)"
+        return "must trump (docs/rules.md §6.3 b)"
+    return f"may not undertrump partner (docs/rules.md §6.3 a, {rules.undertrump_partner})"
 
 
 # --- §7 declarations -------------------------------------------------------------------
@@ -334,7 +334,8 @@ def make_combination(cards: Sequence[str], trump: str) -> Combination:
     if len(cs) == 4 and len({rank(c) for c in cs}) == 1:
         value = carre_value(rank(cs[0]), trump)
         if value == 0:
-            raise ValueError(f"{cs!r}: a carré of {rank(cs[0])}s is worth nothing (RULES.md §7.2)")
+            raise ValueError(
+                f"{cs!r}: a carré of {rank(cs[0])}s is worth nothing (docs/rules.md §7.2)")
         return Combination("carre", tuple(cs), value, "", rank(cs[0]), -1, -1)
     if len(cs) >= 3 and len({suit(c) for c in cs}) == 1:
         indexes = [RANKS.index(rank(c)) for c in cs]  # increasing, as deck order is
@@ -343,7 +344,7 @@ def make_combination(cards: Sequence[str], trump: str) -> Combination:
                 "sequence", tuple(cs), sequence_value(len(cs)), suit(cs[0]),
                 rank(cs[-1]), indexes[0], indexes[-1],
             )
-    raise ValueError(f"{cs!r} is not a sequence or a carré (RULES.md §7.2)")
+    raise ValueError(f"{cs!r} is not a sequence or a carré (docs/rules.md §7.2)")
 
 
 def held_combinations(hand: Sequence[str], trump: str) -> list[Combination]:
@@ -417,7 +418,7 @@ def check_announcement(
             if not compatible(other, combo, rules):
                 raise ValueError(
                     f"declarations of {seat}: {list(combo.cards)!r} may not be announced "
-                    f"with {list(other.cards)!r} (RULES.md §7.3)"
+                    f"with {list(other.cards)!r} (docs/rules.md §7.3)"
                 )
         combos.append(combo)
     return combos
@@ -792,14 +793,14 @@ def run_bidding(dealer: str, turned: str, calls: object) -> _Bidding:
         seat = next_seat(eldest, i)
         if i >= 8:
             raise ValueError(
-                f"bid {i + 1}: {raw!r} after four passes in each round (RULES.md §3.3)"
+                f"bid {i + 1}: {raw!r} after four passes in each round (docs/rules.md §3.3)"
             )
         call = _parse_call(raw)
         allowed = _calls_allowed(round_no, suit(turned))
         if call not in allowed:
             raise ValueError(
                 f"bid {i + 1}: {seat} may not call {raw!r} in round {round_no} "
-                f"(one of {', '.join(allowed)}; RULES.md §3.{round_no + 1})"
+                f"(one of {', '.join(allowed)}; docs/rules.md §3.{round_no + 1})"
             )
         if call != "pass":
             if i != len(calls) - 1:
@@ -907,7 +908,7 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
 
     Raises ValueError naming the field, or the trick, seat, card and rule broken.
 
-    CHOICES where CONTRACT.md is silent:
+    CHOICES where docs/json.md is silent:
     - bidding unfinished or all-pass: see :func:`_bidding_result`; ``plays`` must
       then be empty;
     - ``tricks`` lists finished tricks only; an unfinished trick with cards on it is
@@ -958,7 +959,8 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
 
     taker, trump = bidding.taker, bidding.trump
     if turned not in hands[taker]:
-        raise ValueError(f"turned: {turned} is not in the taker {taker}'s hand (RULES.md §3.4)")
+        raise ValueError(
+            f"turned: {turned} is not in the taker {taker}'s hand (docs/rules.md §3.4)")
     eldest = next_seat(dealer)
     announced = _announcements(record, hands, trump, rules)
     decl = compare_declarations(announced, trump, rules, eldest)

@@ -1,7 +1,7 @@
 """Seeded random hand records (CONTRACT HandRecord) and broken ones: classic/Moroccan,
 and coinche/contrée (:func:`random_auction_record`, :func:`mutate_auction_record`).
 
-:func:`random_record` deals in the order of RULES.md §3 (5 cards each in packets
+:func:`random_record` deals in the order of docs/rules.md §3 (5 cards each in packets
 3-2 or 2-3 from the eldest, the 21st card turned, two rounds of bidding, then 3
 cards each and 2 to the taker), plays random legal cards with the reference
 engine, and picks random options, announcements, belote flags and truncations.
@@ -282,8 +282,8 @@ MUTATIONS: tuple[str, ...] = (
 def mutate_record(record: dict[str, Any], rng: random.Random) -> tuple[str, dict[str, Any]]:
     """A broken copy of a valid *finished-bidding, taken* record, and the mutation's name.
 
-    Each mutation makes the record invalid whatever the options (RULES.md §3, §6, §7 and
-    CONTRACT.md HandRecord).
+    Each mutation makes the record invalid whatever the options (docs/rules.md §3, §6, §7 and
+    docs/json.md HandRecord).
     """
     order = list(MUTATIONS)
     rng.shuffle(order)
@@ -480,9 +480,9 @@ def perft_file(seed: int = 2024) -> str:
     two values give different counts (both entries), plus SA and TA positions."""
     rng = random.Random(seed)
     entries: list[str] = [
-        "# Perft positions for classic belote card play (RULES.md §5.5, §6), written by\n"
+        "# Perft positions for classic belote card play (docs/rules.md §5.5, §6), written by\n"
         "# tests/reference/generate.py perft_file() and counted by the reference engine.\n"
-        "# Each entry: id; options (name=value, RULES.md names; others at classic defaults);\n"
+        "# Each entry: id; options (name=value, docs/rules.md names; others at classic defaults);\n"
         "# trump; hands left (seat:cards); leader of the current trick; its cards so far;\n"
         "# 'perft D N': N legal play sequences of exactly D cards from the position."
     ]
@@ -525,7 +525,7 @@ def perft_file(seed: int = 2024) -> str:
     return "\n\n".join(entries + perft_sa_ta_appendix()) + "\n"
 
 
-# Appended for coinche/contrée play in SA and TA (RULES.md §6.1 TA "must beat the master
+# Appended for coinche/contrée play in SA and TA (docs/rules.md §6.1 TA "must beat the master
 # card of s if able", SA "no such duty", §6.4 "void ... in SA/TA: any card"): deeper
 # positions, five tricks left, and tricks in progress.  Their own seed, so that the
 # entries above stay as they were.
@@ -578,7 +578,7 @@ if __name__ == "__main__":
         sys.stdout.write(perft_file())
 
 
-# --- coinche / contrée records (RULES.md §4, §5.3-5.4, §6, §7, §9, §10) ------------------
+# --- coinche / contrée records (docs/rules.md §4, §5.3-5.4, §6, §7, §9, §10) ------------------
 
 # Every option of §4 (auction), §5.4, §6, §7 and §9/§10 that coinche and contrée use.
 AUCTION_OPTIONS: dict[str, tuple[Any, ...]] = {

@@ -1,4 +1,4 @@
-"""The reference engine for belote with three and with two players (RULES.md §12).
+"""The reference engine for belote with three and with two players (docs/rules.md §12).
 
 Written plainly from the rules as the project plays them (the lead's decisions on
 §12, repeated in each docstring below), independently of the fast engine.  Cards

@@ -77,7 +77,7 @@ def cards_in(msg: dict[str, Any]) -> set[str]:
 def hidden_from(rnd: Round, seat: int | None) -> set[str]:
     """The cards ``seat`` (None: a spectator) may not see now: the cards in the
     other seats' hands, except the turned card (it goes to the taker in sight of
-    all, RULES.md §3.4) and the declarations shown at trick 2 (§7.6)."""
+    all, docs/rules.md §3.4) and the declarations shown at trick 2 (§7.6)."""
     view = rnd.view(0 if seat is None else seat)
     hands = rnd.play.state.hands if rnd.play is not None else rnd.hands
     hidden: set[str] = set()

@@ -57,7 +57,7 @@ def _check_secrecy(table: Table, start: list[int]) -> None:
 def test_no_seat_is_ever_sent_a_card_it_may_not_see(
     client: TestClient, profile: str, target: int
 ) -> None:
-    """RULES.md §3.4, §7.4, §7.6: a seat sees its own cards, the turned card, the
+    """docs/rules.md §3.4, §7.4, §7.6: a seat sees its own cards, the turned card, the
     cards played and the declarations shown at trick 2 — and nothing else, in every
     message of a whole game played by four people."""
     rng = random.Random(profile)
@@ -249,7 +249,7 @@ def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient) 
 
 
 def test_moroccan_refusals_name_the_cards_the_spanish_way(client: TestClient) -> None:
-    """RULES.md §1.2: the moroccan profile names cards from the Spanish deck."""
+    """docs/rules.md §1.2: the moroccan profile names cards from the Spanish deck."""
     rng = random.Random(9)
     with Table(client, "moroccan") as table:
         table.start()
@@ -334,7 +334,7 @@ def test_lobby_seats_bots_and_start(client: TestClient) -> None:
 @pytest.mark.parametrize("profile", ["classic", "moroccan", "coinche", "contree"])
 def test_a_whole_game_against_bots(client: TestClient, profile: str) -> None:
     """The table against bots: the player at S, three bots, to the end of the game;
-    the totals are the sum of the hands (RULES.md §11)."""
+    the totals are the sum of the hands (docs/rules.md §11)."""
     r = client.post("/play", data={"profile": profile, "bots": "heuristic", "target": "300",
                                    "player": "Me"}, follow_redirects=False)
     assert r.status_code == 303

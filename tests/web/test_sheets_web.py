@@ -55,7 +55,7 @@ def test_pages_answer_and_use_no_outside_asset(client: TestClient) -> None:
 
 def test_a_sheet_from_creation_to_the_winner(client: TestClient, db: Path) -> None:
     """Seed 002: one team's points, the other's worked out; litige reserve to the
-    next winner (RULES.md §8.4); capot 252 (§5.2); the game ends at the target (§11)."""
+    next winner (docs/rules.md §8.4); capot 252 (§5.2); the game ends at the target (§11)."""
     sheet = _new(client, target="500")
     page = client.get(sheet).text
     assert "Friday" in page and "to 500 points" in page and "Us" in page and "Them" in page
@@ -87,7 +87,7 @@ def test_a_sheet_from_creation_to_the_winner(client: TestClient, db: Path) -> No
     result = CliRunner().invoke(cli_app, ["sheet", "show", sheet_id, "--db", str(db), "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["totals"] == state["totals"]
-    # A hand after the end is refused (CONTRACT.md `score game`).
+    # A hand after the end is refused (docs/json.md `score game`).
     r = _add(client, sheet, taker="EW", points_team="EW", points="100")
     assert r.status_code == 422
 
@@ -144,7 +144,7 @@ def test_undo_and_edit_recompute_everything(client: TestClient) -> None:
 
 
 def test_coinche_form_with_contract_and_level(client: TestClient) -> None:
-    """RULES.md §9.2: a coinched 100 ♥ made by NS with 110 points."""
+    """docs/rules.md §9.2: a coinched 100 ♥ made by NS with 110 points."""
     sheet = _new(client, profile="coinche")
     page = client.get(sheet).text
     assert 'name="contract"' in page and 'name="multiplier"' in page
@@ -223,7 +223,7 @@ def test_preview_works_out_the_other_team_and_the_score(client: TestClient) -> N
 
 
 def test_a_sheet_for_five_players_shows_standings_and_seatings(client: TestClient) -> None:
-    """RULES.md §13: the seating changes every hand; players are ranked on their totals."""
+    """docs/rules.md §13: the seating changes every hand; players are ranked on their totals."""
     sheet = _new(client, players="5", player_names="Ann, Bob, Cy, Di, Ed", target="300")
     state = _state(client, sheet)
     assert state["players"] == 5 and state["player_names"] == ["Ann", "Bob", "Cy", "Di", "Ed"]

@@ -1,4 +1,4 @@
-"""Web tables of three and two players (RULES.md §12): ``classic-3p`` with
+"""Web tables of three and two players (docs/rules.md §12): ``classic-3p`` with
 ``three_deal`` = 24_cards | kitty | six_each, ``classic-2p`` with ``two_deal`` =
 stock | decouverte, against bots and with friends, over HTTP and the WebSocket.
 
@@ -358,7 +358,7 @@ def test_the_forms_offer_the_small_tables_and_their_deals(client: TestClient) ->
 def test_no_seat_of_a_small_table_is_sent_a_card_it_may_not_see(
     client: TestClient, profile: str, options: dict[str, str]
 ) -> None:
-    """RULES.md §12.1, §12.2: never another seat's cards, the kitty before it is taken,
+    """docs/rules.md §12.1, §12.2: never another seat's cards, the kitty before it is taken,
     the taker's discards (to anyone but him), the cards left out, a face-down card —
     in any message of a whole game whose seats are all held by people."""
     rng = random.Random(profile + str(options))
