@@ -1,5 +1,5 @@
 """The solver's two builds (issue 5): :class:`belote._dds.Engine` run by the
-interpreter from its source (``pure``) and compiled by mypyc (``compiled``,
+interpreter from its source (``pure``, the reference) and its port to C (``compiled``,
 ``scripts/build_solver.sh``; CI builds it).
 
 Each is checked against plain minimax on random endgames (RULES.md §5, §6 with
@@ -143,6 +143,57 @@ def test_node_limit_under_each_engine(engine: str) -> None:
     assert 500 < info.value.nodes < 520  # checked where a trick starts
     assert state.key() == key
     assert solve(state, moves=False, max_nodes=full.nodes).value == full.value
+
+
+def test_the_c_build_checks_its_arguments() -> None:
+    """The C build refuses malformed calls with an error, never a wrong search."""
+    if solver._compiled_module is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
+    state = full_deals(3, 1)[0]
+    saved = solver._engine_choice
+    try:
+        solver.set_engine("compiled")
+        h = list(state.hands)
+        engine = solver._engine(state.rules, state.trump, h, None)
+        with pytest.raises(TypeError):
+            engine.boundary(0, 0, 152)  # type: ignore[call-arg]
+        with pytest.raises(ValueError):
+            engine.boundary(4, 0, 152, 0, 1)
+        with pytest.raises(ValueError):
+            engine.follow(0, 1, 0, 32, 1, 0, 1, 0, 152, 0, 1)
+        h.append(0)
+        with pytest.raises(TypeError):
+            engine.boundary(0, 0, 152, 0, 1)
+        h.pop()
+        h[0] |= 1 << 40
+        with pytest.raises(ValueError):
+            engine.boundary(0, 0, 152, 0, 1)
+        h[0] = state.hands[0]
+        assert engine.boundary(0, 0, 152, -1, 0) >= 0  # usable after the errors
+        with pytest.raises(ValueError, match="do not fit"):
+            solver._compiled_module.Engine(h, {}, [40] * 32, *solver._engine_tables(
+                state.rules, state.trump)[1:], 1 << 62, SearchLimitError)
+    finally:
+        solver._engine_choice = saved
+
+
+def test_the_c_build_searches_in_threads_at_once() -> None:
+    """The C build releases the GIL while it searches: solves in several threads
+    give the answers of one thread."""
+    if solver._compiled_module is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
+    from concurrent.futures import ThreadPoolExecutor
+
+    states = full_deals(21, 8)
+    alone = run_under("compiled", states, False)
+    saved = solver._engine_choice
+    try:
+        solver.set_engine("compiled")
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(lambda s: solve(s, moves=False), states))
+    finally:
+        solver._engine_choice = saved
+    assert [(r.value, r.moves, r.nodes) for r in results] == alone
 
 
 def test_set_engine_refuses_unknown_names(monkeypatch: pytest.MonkeyPatch) -> None:

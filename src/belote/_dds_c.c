@@ -60,6 +60,7 @@ typedef struct {
     uint64_t table_mask; /* capacity - 1 (a power of two) */
     int table_shift;     /* 64 - log2(capacity) */
     uint64_t table_count;
+    int busy; /* a search is running (the GIL is released during it) */
     jmp_buf abort;
 } Engine;
 
@@ -125,8 +126,7 @@ static void table_put(Engine *e, uint64_t key, int lo, int hi, int best) {
                 if (old[i]) table_put_raw(e, old[i]);
             PyMem_RawFree(old);
         } else {
-            e->table = old; /* out of memory: stop the search */
-            e->nodes = e->limit + 1;
+            e->table = old; /* out of memory: stop the search (raise_limit tells) */
             longjmp(e->abort, 2);
         }
     }
@@ -541,8 +541,33 @@ static int load_hands(Engine *e) {
     return 0;
 }
 
+/* Before a search: the hands read from the list, the engine marked busy (the
+ * search runs without the GIL: another thread must not enter this engine). */
+static int start(Engine *e) {
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver engine is already searching");
+        return -1;
+    }
+    if (e->table == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the solver engine was not initialised");
+        return -1;
+    }
+    if (load_hands(e) < 0) return -1;
+    e->busy = 1;
+    return 0;
+}
+
+static PyObject *raise_limit(Engine *e);
+
+/* After a search: its value, or the error of a search stopped past its limit. */
+static PyObject *finish(Engine *e, int aborted, int v) {
+    e->busy = 0;
+    if (aborted) return raise_limit(e);
+    return PyLong_FromLong(v);
+}
+
 static PyObject *raise_limit(Engine *e) {
-    if (PyErr_Occurred()) return NULL; /* out of memory */
+    if (e->nodes <= e->limit) return PyErr_NoMemory(); /* the table could not grow */
     PyObject *exc = PyObject_CallFunction(e->limit_error, "L", e->nodes);
     if (exc == NULL) return NULL;
     if (PyExceptionInstance_Check(exc))
@@ -581,10 +606,16 @@ static PyObject *Engine_boundary(Engine *e, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..3, flags 0..3");
         return NULL;
     }
-    if (load_hands(e) < 0) return NULL;
-    if (setjmp(e->abort)) return raise_limit(e);
-    int v = boundary(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
-    return PyLong_FromLong(v);
+    if (start(e) < 0) return NULL;
+    volatile int v = 0;
+    volatile int aborted = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (setjmp(e->abort))
+        aborted = 1;
+    else
+        v = boundary(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
+    Py_END_ALLOW_THREADS
+    return finish(e, aborted, v);
 }
 
 static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
@@ -595,11 +626,17 @@ static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "follow(): an argument is out of range");
         return NULL;
     }
-    if (load_hands(e) < 0) return NULL;
-    if (setjmp(e->abort)) return raise_limit(e);
-    int v = follow(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
+    if (start(e) < 0) return NULL;
+    volatile int v = 0;
+    volatile int aborted = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (setjmp(e->abort))
+        aborted = 1;
+    else
+        v = follow(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
                    (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10]);
-    return PyLong_FromLong(v);
+    Py_END_ALLOW_THREADS
+    return finish(e, aborted, v);
 }
 
 static PyObject *Engine_merge(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
@@ -662,6 +699,10 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds) {
                                      &limit_error))
         return -1;
     (void)tt; /* the reference's dict: this build keeps its own table */
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver engine is already searching");
+        return -1;
+    }
     long buf[1024];
     if (read_ints(pts, buf, 32, "pts") < 0) return -1;
     long total = 0;
