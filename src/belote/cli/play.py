@@ -542,20 +542,25 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_command(
         profile: Annotated[str, typer.Option(
+            metavar="NAME",
             help="classic, moroccan, coinche or contree; classic-3p, classic-2p")] = "classic",
-        bots: Annotated[str, typer.Option(help="the bots' strength: random, heuristic, pimc")] = (
-            "heuristic"),
-        target: Annotated[int | None, typer.Option(help="points to win (default: profile's)")] = (
-            None),
+        bots: Annotated[str, typer.Option(
+            metavar="BOT", help="the bots' strength: random, heuristic, pimc")] = "heuristic",
+        target: Annotated[int | None, typer.Option(
+            metavar="N", help="points to win (default: profile's)")] = None,
         seat: Annotated[str | None, typer.Option(
+            metavar="SEAT",
             help="your seat: N, E, S or W (N, E, S with three; N, E with two); "
             "default S, or N with two players")] = None,
         option: Annotated[list[str] | None, typer.Option(
             "--option", metavar="NAME=VALUE",
             help="override an option (`belote rules` lists them), repeatable")] = None,
-        seed: Annotated[int | None, typer.Option(help="seed for the deals and the bots")] = None,
-        save: Annotated[Path | None, typer.Option(help="where to save the game")] = None,
-        resume: Annotated[Path | None, typer.Option(help="resume a saved game")] = None,
+        seed: Annotated[int | None, typer.Option(
+            metavar="N", help="seed for the deals and the bots")] = None,
+        save: Annotated[Path | None, typer.Option(
+            metavar="PATH", help="where to save the game")] = None,
+        resume: Annotated[Path | None, typer.Option(
+            metavar="PATH", help="resume a saved game")] = None,
     ) -> None:
         """Play a game against bots in the terminal."""
         check_int("--target", target, 1, 1_000_000)

@@ -15,7 +15,8 @@ from belote.errors import BeloteError
 from belote.replay import replay
 
 FileOpt = Annotated[
-    Path | None, typer.Option("--file", help="Read the record from PATH instead of stdin.")
+    Path | None, typer.Option("--file", metavar="PATH",
+        help="Read the record from PATH instead of stdin.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[

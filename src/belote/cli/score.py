@@ -48,14 +48,16 @@ T = TypeVar("T")
 MAX_TARGET = 1_000_000
 
 FileOpt = Annotated[
-    Path | None, typer.Option("--file", help="Read the input from PATH instead of stdin.")
+    Path | None, typer.Option("--file", metavar="PATH",
+        help="Read the input from PATH instead of stdin.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[
     bool, typer.Option("--jsonl", help="One input object per line, one answer per line.")
 ]
 ProfileOpt = Annotated[
-    str, typer.Option("--profile", help="classic, moroccan, coinche or contree (calculator).")
+    str, typer.Option("--profile", metavar="NAME",
+        help="classic, moroccan, coinche or contree (calculator).")
 ]
 OptionOpt = Annotated[
     list[str] | None,
@@ -63,7 +65,7 @@ OptionOpt = Annotated[
                  help="Override an option (`belote rules` lists them), repeatable."),
 ]
 TargetOpt = Annotated[
-    int | None, typer.Option("--target", help="Points to reach (or deals to play).")
+    int | None, typer.Option("--target", metavar="N", help="Points to reach (or deals to play).")
 ]
 
 OUTCOME_WORDS = {
@@ -328,7 +330,7 @@ def register(app: typer.Typer) -> None:
         if ctx.invoked_subcommand is None:
             calculator(profile, option, target)
 
-    @score_app.command("hand")
+    @score_app.command("hand", short_help="Score one hand (JSON with --json), or the calculator.")
     def hand_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
         profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
@@ -348,7 +350,7 @@ def register(app: typer.Typer) -> None:
             return
         calculator(profile, option, target)
 
-    @score_app.command("game")
+    @score_app.command("game", short_help="Score a whole score sheet (JSON with --json).")
     def game_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
     ) -> None:

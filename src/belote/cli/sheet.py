@@ -40,13 +40,14 @@ from belote.sheets import SheetStore
 
 DbOpt = Annotated[
     Path | None,
-    typer.Option("--db", envvar="BELOTE_DB", show_envvar=True,
+    typer.Option("--db", metavar="PATH", envvar="BELOTE_DB", show_envvar=True,
                  help="The sheets database (default: ~/.local/share/belote/sheets.db)."),
 ]
 JsonOpt = Annotated[bool, typer.Option(
     "--json", help="Answer in JSON: the sheet's state (docs/json.md).")]
 FileOpt = Annotated[
-    Path | None, typer.Option("--file", help="Read the hand entry from PATH instead of stdin.")
+    Path | None, typer.Option("--file", metavar="PATH",
+        help="Read the hand entry from PATH instead of stdin.")
 ]
 IdArg = Annotated[str, typer.Argument(help="The sheet's id (see `belote sheet list`).")]
 
@@ -270,19 +271,23 @@ def render_list(sheets: list[dict[str, Any]], console: Console) -> None:
 @sheet_app.command("new")
 def new_command(
     profile: Annotated[str, typer.Option(
-        "--profile", help="classic, moroccan, coinche or contree.")] = "classic",
+        "--profile", metavar="NAME", help="classic, moroccan, coinche or contree.")] = "classic",
     target: Annotated[int | None, typer.Option(
-        "--target", help="Points to reach (or deals to play); default: the profile's.")] = None,
+        "--target", metavar="N",
+            help="Points to reach (or deals to play); default: the profile's.")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", metavar="NAME=VALUE",
         help="Override an option (`belote rules` lists them), repeatable.")] = None,
-    name: Annotated[str | None, typer.Option("--name", help="A name for the sheet.")] = None,
+    name: Annotated[str | None, typer.Option("--name", metavar="TEXT",
+        help="A name for the sheet.")] = None,
     teams: Annotated[str | None, typer.Option(
-        "--teams", help='The teams\' names, NS first: "Us,Them".')] = None,
+        "--teams", metavar="NS,EW", help='The teams\' names, NS first: "Us,Them".')] = None,
     players: Annotated[int | None, typer.Option(
-        "--players", help="5, 6 or 7 players at one table (docs/rules.md §13).")] = None,
+        "--players", metavar="N",
+            help="5, 6 or 7 players at one table (docs/rules.md §13).")] = None,
     player_names: Annotated[str | None, typer.Option(
-        "--player-names", help='The players\' names in order: "Ann,Bob,...".')] = None,
+        "--player-names", metavar="NAMES",
+            help='The players\' names in order: "Ann,Bob,...".')] = None,
     json_mode: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -341,7 +346,7 @@ def undo_command(sheet_id: IdArg, json_mode: JsonOpt = False, db: DbOpt = None) 
     _answer(db, json_mode, lambda store: store.undo(sheet_id))
 
 
-@sheet_app.command("edit")
+@sheet_app.command("edit", short_help="Replace hand N with the HandEntry on stdin.")
 def edit_command(
     sheet_id: IdArg,
     number: Annotated[str, typer.Argument(help="The hand to replace, from 1.")],
@@ -400,9 +405,9 @@ def list_command(json_mode: JsonOpt = False, db: DbOpt = None) -> None:
 @sheet_app.command("export")
 def export_command(
     sheet_id: IdArg,
-    fmt: Annotated[str, typer.Option("--format", help="json or csv.")] = "json",
+    fmt: Annotated[str, typer.Option("--format", metavar="json|csv", help="json or csv.")] = "json",
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Write to FILE instead of stdout.")] = None,
+        "--out", metavar="PATH", help="Write to FILE instead of stdout.")] = None,
     json_mode: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -434,7 +439,7 @@ def export_command(
         echo(f"sheet {sheet_id} written to {out}")
 
 
-@sheet_app.command("import")
+@sheet_app.command("import", short_help="Import a sheet exported as JSON, as a new sheet.")
 def import_command(
     file: Annotated[Path, typer.Argument(help="A sheet exported as JSON ('-': stdin).")],
     json_mode: JsonOpt = False,

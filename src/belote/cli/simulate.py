@@ -30,20 +30,21 @@ from belote.options import make_rules, parse_option_assignment
 BotsOpt = Annotated[
     str | None,
     typer.Option(
-        "--bots",
+        "--bots", metavar="BOTS",
         help="Bots at N,E,S,W, comma separated (random, heuristic, pimc, "
         "pimc:worlds=40,seconds=0.5); one bot for all four seats, or two for NS and EW. "
         "Three players: N,E,S; two: N,E (or one for all). Default: random at every seat.",
     ),
 ]
-DealsOpt = Annotated[int, typer.Option("--deals", help="Number of deals to play.")]
+DealsOpt = Annotated[int, typer.Option("--deals", metavar="N", help="Number of deals to play.")]
 SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
+    int | None, typer.Option("--seed", metavar="N",
+        help="Seed of the decks and bots (default: drawn).")
 ]
 MAX_DEALS = 10_000_000
 
 ProfileOpt = Annotated[str, typer.Option(
-    "--profile", help="Rules profile (`belote rules` lists them).")]
+    "--profile", metavar="NAME", help="Rules profile (`belote rules` lists them).")]
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", metavar="NAME=VALUE",

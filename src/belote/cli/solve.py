@@ -23,7 +23,8 @@ from belote.play import SEAT_NAMES, PlayState
 from belote.solver import SolveResult, parse_position, solve, solve_json
 
 FileOpt = Annotated[
-    Path | None, typer.Option("--file", help="Read the position from PATH instead of stdin.")
+    Path | None, typer.Option("--file", metavar="PATH",
+        help="Read the position from PATH instead of stdin.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
 JsonlOpt = Annotated[

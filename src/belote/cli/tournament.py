@@ -36,27 +36,30 @@ from belote.tournament import (
 BotsOpt = Annotated[
     str,
     typer.Option(
-        "--bots",
+        "--bots", metavar="BOTS",
         help="Bots, comma separated (random, heuristic, pimc, pimc:worlds=40, ...): "
         "every pair meets (a round robin).",
     ),
 ]
 DealsOpt = Annotated[
     int | None,
-    typer.Option("--deals", help="N deals per pairing, each played twice with the seats "
+    typer.Option("--deals", metavar="N",
+        help="N deals per pairing, each played twice with the seats "
                  "swapped (duplicate; with 3 or 2 players once a seat, the seats rotated). "
                  "The default mode: 100 deals."),
 ]
 GamesOpt = Annotated[
     int | None,
-    typer.Option("--games", help="N games to the target per pairing, each replayed with the "
+    typer.Option("--games", metavar="N",
+        help="N games to the target per pairing, each replayed with the "
                  "teams swapped on the same decks."),
 ]
 SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Seed of the decks and bots (default: drawn).")
+    int | None, typer.Option("--seed", metavar="N",
+        help="Seed of the decks and bots (default: drawn).")
 ]
 ProfileOpt = Annotated[str, typer.Option(
-    "--profile", help="Rules profile (`belote rules` lists them).")]
+    "--profile", metavar="NAME", help="Rules profile (`belote rules` lists them).")]
 OptionOpt = Annotated[
     list[str] | None,
     typer.Option("--option", metavar="NAME=VALUE",
@@ -64,16 +67,18 @@ OptionOpt = Annotated[
 ]
 WorkersOpt = Annotated[
     int | None,
-    typer.Option("--workers", help="Local worker processes (default: the CPU count)."),
+    typer.Option("--workers", metavar="N", help="Local worker processes (default: the CPU count)."),
 ]
 RayOpt = Annotated[
     str | None,
     typer.Option("--ray", metavar="ADDRESS",
                  help="Run on the Ray cluster at ADDRESS (auto, ray://host:10001, local)."),
 ]
-OutOpt = Annotated[Path | None, typer.Option("--out", help="Save the results as JSON here.")]
+OutOpt = Annotated[Path | None, typer.Option("--out", metavar="PATH",
+    help="Save the results as JSON here.")]
 PlotOpt = Annotated[
-    Path | None, typer.Option("--plot", help="Save a PNG plot of win rates and Elo here.")
+    Path | None, typer.Option("--plot", metavar="PATH",
+        help="Save a PNG plot of win rates and Elo here.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON on stdout.")]
 NoProgressOpt = Annotated[
