@@ -22,4 +22,4 @@ OUT="src/belote/_dds_c$SUFFIX"
 "${CC:-cc}" -O3 -fPIC -shared -std=c99 -Wall -Wextra -fno-strict-aliasing \
     -I"$INCLUDE" src/belote/_dds_c.c -o "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
-"$PY" -c "from belote import solver; assert solver.engine_name() == 'compiled', 'not loaded'; print('compiled solver:', solver._compiled_module.__file__)"
+PYTHONPATH=src "$PY" -c "from belote import solver; assert solver.engine_name() == 'compiled', 'not loaded'; print('compiled solver:', solver._compiled_module.__file__)"
