@@ -159,6 +159,7 @@ USAGE_ERRORS = [
     (["sheet", "new", "--option", f"target={BIG}"], ["target", BIG[:20]]),
     (["sheet", "new", "--option", "nope=1"], ["nope"]),
     (["sheet", "edit", "1", BIG], [BIG[:20]]),
+    (["sheet", "show", BIG], ["not a sheet id", BIG[:20]]),
     (["sheet", "frob"], ["frob"]),
     (["serve", "--port", "99999"], ["--port", "99999"]),
     (["serve", "--bot-delay", "-1"], ["--bot-delay", "-1"]),
