@@ -21,19 +21,28 @@ The machine's load average is printed before and after.
 
 ``--engine`` picks the search: ``pure`` (the reference, plain CPython),
 ``compiled`` (the C build ``belote._dds_c``, from ``bash scripts/build_solver.sh``)
-or ``all`` (each one available, on the same positions).
+or ``all`` (each one available, on the same positions).  ``--baseline DIR`` adds
+an older compiled build of the search as a third engine, on every position, for a
+before/after in one run: DIR holds its extension files, e.g. the mypyc build of
+``_dds.py`` before the C port (``_dds.cpython-*.so`` and ``_dds__mypyc.cpython-*.so``,
+from ``python -m mypyc belote/_dds.py`` in ``src`` of that commit).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.machinery
+import importlib.util
 import os
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
 
 from belote import solver
 from belote.cards import TRUMP_MODE_NAMES, mask_of
@@ -94,6 +103,33 @@ def row(label: str, r: Run) -> str:
     )
 
 
+def load_baseline(folder: str) -> ModuleType:
+    """The compiled engine module in ``folder`` (``_dds`` and the modules its
+    extension imports, as ``belote._dds*``), beside the reference."""
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    files = sorted(Path(folder).glob(f"_dds*{suffix}"), key=lambda p: p.name != f"_dds{suffix}")
+    if not files or files[0].name != f"_dds{suffix}":
+        raise SystemExit(f"--baseline {folder}: no _dds{suffix} there")
+    solver._engine_module()  # the reference is loaded first, from its source
+    module: ModuleType | None = None
+    for path in reversed(files):  # the helper modules first, _dds itself last
+        name = "belote." + path.name[: -len(suffix)]
+        spec = importlib.util.spec_from_file_location(name, path)
+        if spec is None or spec.loader is None:
+            raise SystemExit(f"--baseline: cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    assert module is not None
+    return module
+
+
+def use(engine: str, baseline: ModuleType | None, compiled: ModuleType | None) -> None:
+    """Run ``engine``: ``baseline`` runs as the compiled build while it is timed."""
+    solver._compiled_module = baseline if engine == "baseline" else compiled
+    solver.set_engine("compiled" if engine == "baseline" else engine)
+
+
 def load() -> str:
     try:
         one, five, fifteen = os.getloadavg()
@@ -113,7 +149,11 @@ def main() -> None:
                              "the ratio (with --engine all)")
     parser.add_argument("--trumps", choices=("all", "suits"), default="all",
                         help="trump modes of the deals: all six, or the four suits")
+    parser.add_argument("--baseline", metavar="DIR",
+                        help="a folder with an older compiled build of the search")
     args = parser.parse_args()
+    compiled = solver._compiled_module
+    baseline = load_baseline(args.baseline) if args.baseline else None
 
     rng = random.Random(args.seed)
     trumps = 6 if args.trumps == "all" else 4
@@ -136,33 +176,42 @@ def main() -> None:
     if args.mode in ("moves", "both"):
         runs.append(("value + every card", solve))
     engines = ["compiled", "pure"] if args.engine == "all" else [args.engine]
-    if "compiled" in engines and solver._compiled_module is None:
+    if "compiled" in engines and compiled is None:
         engines.remove("compiled")
         print("(the compiled solver is not built: bash scripts/build_solver.sh)")
+    if baseline is not None:
+        engines.insert(1 if "compiled" in engines else 0, "baseline")
     kinds = (("full deal", deals), ("4 tricks left", ends))
+    for mode in range(len(TRUMP_MODE_NAMES)):  # the tables, made once, outside the times
+        solver._engine_tables(make_rules(), mode)
     results: dict[tuple[str, str, str], Run] = {}
+    n_ref = min(args.reference, args.deals) if len(engines) > 1 else args.deals
     for engine in engines:
-        solver.set_engine(engine)
-        subset = args.engine == "all" and engine == "pure" and len(engines) > 1
-        n = min(args.reference, args.deals) if subset else args.deals
-        print(f"engine: {engine}" + (f" (the reference, on the first {n} of each kind)"
-                                    if subset else ""))
+        use(engine, baseline, compiled)
+        n = n_ref if engine == "pure" else args.deals
+        what = {"pure": "the reference", "baseline": f"from {args.baseline}"}.get(engine)
+        print(f"engine: {engine}" + (f" ({what}" if what else "")
+              + (f", on the first {n} of each kind)" if engine == "pure" and len(engines) > 1
+                 else ")" if what else ""))
         for kind, states in kinds:
             for label, run in runs:
                 r = measure(states[:n], run)
                 results[(engine, kind, label)] = r
                 print(row(f"{kind}, {label}", r), flush=True)
-    if len(engines) == 2:
-        n = min(args.reference, args.deals)
-        print(f"compiled against pure, in this run, on the same {n} positions of each kind:")
-        for kind, _ in kinds:
-            for label, _ in runs:
-                fast = results[("compiled", kind, label)]
-                ref = results[("pure", kind, label)]
-                same = fast.results[:n] == ref.results
-                ratio = sum(ref.cpus) / max(sum(fast.cpus[:n]), 1e-9)
-                print(f"  {kind + ', ' + label:34} {ratio:6.1f} times faster (CPU); "
-                      f"values and node counts {'equal' if same else 'DIFFER'}")
+    use("compiled" if compiled is not None else "pure", None, compiled)
+    if "compiled" in engines:
+        for other in engines[1:]:
+            n = n_ref if other == "pure" else args.deals
+            print(f"compiled against {other}, in this run, on the same {n} positions of "
+                  "each kind:")
+            for kind, _ in kinds:
+                for label, _ in runs:
+                    fast = results[("compiled", kind, label)]
+                    ref = results[(other, kind, label)]
+                    same = fast.results[:n] == ref.results
+                    ratio = sum(ref.cpus) / max(sum(fast.cpus[:n]), 1e-9)
+                    print(f"  {kind + ', ' + label:34} {ratio:6.1f} times faster (CPU); "
+                          f"values and node counts {'equal' if same else 'DIFFER'}")
     print(f"after: {load()}")
 
 
