@@ -1,7 +1,9 @@
 """Time the double-dummy solver (issues 5, 14) on one core.
 
 Solves ``--deals`` random full 32-card deals (random trump among S H D C SA TA,
-random dealer, the eldest leads; ``--trumps suits`` keeps to the four suits) and
+random dealer, the eldest leads; ``--trumps suits`` keeps to the four suits;
+``--trumps each-suit`` solves every deal under each of the four suits, as issue 14
+measured: ``--deals 60 --trumps each-suit --mode value`` is its 240 positions) and
 as many random 4-trick endgames (a random deal played at random down to 4 tricks
 left), for the value alone (``solve(state, moves=False)``) and for the value with
 each legal card's value (``solve(state)``, what ``belote solve`` answers).
@@ -15,7 +17,7 @@ reference (``belote/_dds.py`` run by the interpreter) in the same run, on the
 first ``--reference`` positions of each kind (the reference is slow): the ratio of
 their CPU times, and a check that both give the same values and node counts.
 The machine's load average is printed before and after.
-
+        [--engine all] [--reference 10] [--trumps all|suits|each-suit] [--baseline DIR]
     .venv/bin/python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--mode both]
         [--engine all] [--reference 10] [--trumps all]
 
@@ -147,8 +149,9 @@ def main() -> None:
     parser.add_argument("--reference", type=int, default=10,
                         help="positions of each kind also solved by the pure reference for "
                              "the ratio (with --engine all)")
-    parser.add_argument("--trumps", choices=("all", "suits"), default="all",
-                        help="trump modes of the deals: all six, or the four suits")
+    parser.add_argument("--trumps", choices=("all", "suits", "each-suit"), default="all",
+                        help="trump modes of the deals: all six, the four suits, or every "
+                             "deal under each suit")
     parser.add_argument("--baseline", metavar="DIR",
                         help="a folder with an older compiled build of the search")
     args = parser.parse_args()
@@ -159,11 +162,13 @@ def main() -> None:
     trumps = 6 if args.trumps == "all" else 4
     deals = [full_deal(rng, trumps) for _ in range(args.deals)]
     ends = [endgame(rng, trumps) for _ in range(args.deals)]
+    if args.trumps == "each-suit":
+        deals = [PlayState(s.rules, t, list(s.hands), s.leader) for s in deals for t in range(4)]
     by_trump = " ".join(
         f"{name} {sum(1 for s in deals if s.trump == mode)}"
         for mode, name in enumerate(TRUMP_MODE_NAMES)
     )
-    print(f"belote solver: {args.deals} positions of each kind, seed {args.seed}, "
+    print(f"belote solver: {len(deals)} full deals and {len(ends)} endgames, seed {args.seed}, "
           f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}; deals by trump: {by_trump}")
     print(f"before: {load()}")
@@ -185,32 +190,36 @@ def main() -> None:
     for mode in range(len(TRUMP_MODE_NAMES)):  # the tables, made once, outside the times
         solver._engine_tables(make_rules(), mode)
     results: dict[tuple[str, str, str], Run] = {}
-    n_ref = min(args.reference, args.deals) if len(engines) > 1 else args.deals
+    several = len(engines) > 1
+
+    def count(engine: str, states: list[PlayState]) -> int:
+        """The positions of a kind that ``engine`` solves (the reference: the first
+        ``--reference`` when it is compared)."""
+        return min(args.reference, len(states)) if engine == "pure" and several else len(states)
+
     for engine in engines:
         use(engine, baseline, compiled)
-        n = n_ref if engine == "pure" else args.deals
         what = {"pure": "the reference", "baseline": f"from {args.baseline}"}.get(engine)
-        print(f"engine: {engine}" + (f" ({what}" if what else "")
-              + (f", on the first {n} of each kind)" if engine == "pure" and len(engines) > 1
-                 else ")" if what else ""))
+        if engine == "pure" and several:
+            what = f"the reference, on the first {args.reference} positions of each kind"
+        print(f"engine: {engine}" + (f" ({what})" if what else ""))
         for kind, states in kinds:
             for label, run in runs:
-                r = measure(states[:n], run)
+                r = measure(states[:count(engine, states)], run)
                 results[(engine, kind, label)] = r
                 print(row(f"{kind}, {label}", r), flush=True)
     use("compiled" if compiled is not None else "pure", None, compiled)
     if "compiled" in engines:
         for other in engines[1:]:
-            n = n_ref if other == "pure" else args.deals
-            print(f"compiled against {other}, in this run, on the same {n} positions of "
-                  "each kind:")
-            for kind, _ in kinds:
+            print(f"compiled against {other}, in this run, on the same positions:")
+            for kind, states in kinds:
+                n = count(other, states)
                 for label, _ in runs:
                     fast = results[("compiled", kind, label)]
                     ref = results[(other, kind, label)]
                     same = fast.results[:n] == ref.results
                     ratio = sum(ref.cpus) / max(sum(fast.cpus[:n]), 1e-9)
-                    print(f"  {kind + ', ' + label:34} {ratio:6.1f} times faster (CPU); "
+                    print(f"  {kind + ', ' + label:34} {ratio:6.1f} times faster (CPU) on {n}; "
                           f"values and node counts {'equal' if same else 'DIFFER'}")
     print(f"after: {load()}")
 
