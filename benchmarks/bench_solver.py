@@ -17,9 +17,9 @@ reference (``belote/_dds.py`` run by the interpreter) in the same run, on the
 first ``--reference`` positions of each kind (the reference is slow): the ratio of
 their CPU times, and a check that both give the same values and node counts.
 The machine's load average is printed before and after.
-        [--engine all] [--reference 10] [--trumps all|suits|each-suit] [--baseline DIR]
+
     .venv/bin/python benchmarks/bench_solver.py [--deals 30] [--seed 1] [--mode both]
-        [--engine all] [--reference 10] [--trumps all]
+        [--engine all] [--reference 10] [--trumps all|suits|each-suit] [--baseline DIR]
 
 ``--engine`` picks the search: ``pure`` (the reference, plain CPython),
 ``compiled`` (the C build ``belote._dds_c``, from ``bash scripts/build_solver.sh``)
