@@ -42,6 +42,8 @@
   let lastError = "";
   let errorVersion = -1;
   let showLast = false;
+  let resultFolded = false; // the end-of-deal panel folded to its heading (to see the table)
+  let resultOf = null; // the deal whose result the panel shows
   let chosen = new Set(); // the cards picked to lay aside (kitty deal, §12.1)
 
   // --- the seat's secret token -------------------------------------------------------
@@ -550,9 +552,11 @@
       const c = deal.contract;
       const trump = c ? c.trump : (deal.phase === "discard" ? deal.trump : null);
       if (trump) {
-        let who = c ? SEAT_WORDS[c.taker] : SEAT_WORDS[deal.taker];
-        if (c && c.value !== null && c.value !== undefined && c.value !== "decouverte") {
-          who += ` · ${c.value === "generale" ? "générale" : c.value}`;
+        let who = (c ? SEAT_WORDS[c.taker] : SEAT_WORDS[deal.taker]) + " took";
+        if (c && c.value === "decouverte") {
+          who = "découverte";
+        } else if (c && c.value !== null && c.value !== undefined) {
+          who = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value}`;
         }
         if (c && c.multiplier === 2) who += " ×2";
         if (c && c.multiplier === 4) who += " ×4";
@@ -662,7 +666,13 @@
         ${row("Total", (t) => "<b>" + sc.totals[t] + "</b>")}
         </tbody></table>${r.score.reserve ? `<p class="reserve-note">Reserve carried: ${r.score.reserve}</p>` : ""}`;
     }
-    el.innerHTML = `<div class="result-card">${finale}${body}</div>`;
+    const dealNo = state.deal ? state.deal.number : null;
+    if (dealNo !== resultOf) {
+      resultOf = dealNo;
+      resultFolded = false;
+    }
+    const fold = `<button class="btn small ghost result-toggle" type="button" id="result-toggle" aria-expanded="${!resultFolded}">${resultFolded ? "Show the result" : "See the table"}</button>`;
+    el.innerHTML = `<div class="result-card${resultFolded ? " folded" : ""}" role="dialog" aria-label="Result of the deal">${fold}${finale}${body}</div>`;
     el.hidden = false;
   }
 
@@ -722,6 +732,9 @@
       localStorage.removeItem(storeKey);
     } else if (target.id === "next-deal") {
       send({ type: "next" });
+    } else if (target.id === "result-toggle") {
+      resultFolded = !resultFolded;
+      renderResult();
     } else if (target.id === "last-trick-btn") {
       showLast = !showLast;
       renderSide();
