@@ -12,7 +12,7 @@ trump and the coinche level (§4.7).
 >>> form_to_entry({"taker": "NS", "points": "lots"}, make_rules())
 Traceback (most recent call last):
 ...
-belote.errors.InvalidRecordError: points: 'lots' is not a whole number
+belote.web.security.BadInput: points: 'lots' is not a whole number
 """
 
 from __future__ import annotations
@@ -30,6 +30,32 @@ FORM_FIELDS: Final = (
     "contract", "trump", "multiplier",
 )
 DECLARATION_VALUES: Final = (20, 40, 50, 70, 100, 120, 150, 200, 250, 300)
+# The most one team can declare in a hand (RULES.md §7.2): carrés give the most
+# points per card, and a team's 16 cards hold at most four of them, of jacks (200),
+# nines (150), aces and tens (100 each; sans-atout: aces 200, tens 150) = 550.
+# Sequences add less than the carrés they would break.
+DECLARATION_MAX: Final = 550
+DECLARATION_RULE: Final = ("a team declares tierces (20), cinquantes (50), cents (100) "
+                           "and carrés (100, 150 or 200)")
+
+
+def check_declaration(points: int) -> None:
+    """Refuse a team's declaration total that no hand can make (§7.2).
+
+    >>> check_declaration(1000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    belote.errors.InvalidRecordError: declarations: 1000 is more than one team can declare...
+    """
+    if points < 0:
+        raise InvalidRecordError(f"declarations: {points} is negative; {DECLARATION_RULE}")
+    if points > DECLARATION_MAX:
+        raise InvalidRecordError(
+            f"declarations: {points} is more than one team can declare in a hand "
+            f"(at most {DECLARATION_MAX}: carrés of jacks, nines, aces and tens)")
+    if points % 10 or points in (10, 30):
+        raise InvalidRecordError(
+            f"declarations: no hand makes {points}; {DECLARATION_RULE}")
 
 
 def _text(form: Mapping[str, Any], name: str) -> str:
@@ -69,6 +95,7 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     decl_points = _whole(form, "decl_points")
     decl_team = _team(form, "decl_team")
     if decl_points:
+        check_declaration(decl_points)
         if decl_team is None:
             raise InvalidRecordError("declarations: say which team scores them")
         entry["declarations"] = {decl_team: decl_points}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -23,6 +24,7 @@ from belote.sheets import SheetNotFoundError, SheetStore
 from belote.web.app import SheetAccess, render
 from belote.web.chart import running_chart
 from belote.web.forms import (
+    DECLARATION_MAX,
     DECLARATION_VALUES,
     FORM_FIELDS,
     contract_choices,
@@ -183,7 +185,21 @@ def _sheet_context(
         "trumps": trump_choices(rules),
         "wants_trump": wants_trump(rules),
         "declaration_values": DECLARATION_VALUES,
+        "declaration_max": DECLARATION_MAX,
     }
+
+
+def error_field(error: str | None) -> str | None:
+    """The form field a refused hand's message is about, to show it there.
+
+    >>> error_field("hand 3: declarations.NS: 1000 is more than ...")
+    'decl_points'
+    >>> error_field("points: 'x' is not a whole number") is None
+    True
+    """
+    if error and re.search(r"\bdecl(arations|_points|_team)?\b", error):
+        return "decl_points"
+    return None
 
 
 def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
@@ -192,6 +208,7 @@ def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | Non
     context = _sheet_context(state, entries)
     context["values"] = dict(values or {})
     context["error"] = error
+    context["error_field"] = error_field(error)
     return render(request, "sheet.html", context, status=200 if error is None else 422)
 
 
@@ -249,6 +266,7 @@ def _edit_page(request: Request, sheet_id: int, number: int,
     context["values"] = dict(values) if values is not None else entry_to_form(
         entries[number - 1])
     context["error"] = error
+    context["error_field"] = error_field(error)
     return render(request, "edit_hand.html", context, status=200 if error is None else 422)
 
 

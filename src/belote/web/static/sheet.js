@@ -41,6 +41,38 @@
     other.textContent = n > total() ? `more than ${total()}?` : String(total() - n);
   }
 
+  // The points are the taker's unless one picks the other team: choosing who took
+  // moves the points' team with it (typing 100 then means the taker's 100).
+  const pointsTeam = form.elements.namedItem("points_team");
+  function takerChanged() {
+    const taker = value("taker");
+    if (pointsTeam && taker) pointsTeam.value = taker;
+  }
+
+  // A declaration total no hand can make is refused at its field (RULES.md §7.2;
+  // the server says the same when the form is sent).
+  const declPoints = form.elements.namedItem("decl_points");
+  const declError = document.getElementById("decl-error");
+  const DECL_RULE = "a team declares tierces (20), cinquantes (50), cents (100) and carrés (100, 150 or 200)";
+  function declMessage() {
+    const text = declPoints.value.trim();
+    if (!text) return "";
+    if (!/^\d+$/.test(text)) return `declarations: ${JSON.stringify(text)} is not a whole number`;
+    const n = parseInt(text, 10);
+    const max = parseInt(declPoints.dataset.max || "550", 10);
+    if (n > max) return `declarations: ${n} is more than one team can declare in a hand (at most ${max}: carrés of jacks, nines, aces and tens)`;
+    if (n % 10 || n === 10 || n === 30) return `declarations: no hand makes ${n}; ${DECL_RULE}`;
+    return "";
+  }
+  function checkDecl() {
+    if (!declPoints || !declError) return;
+    const message = declMessage();
+    declError.textContent = message;
+    declError.hidden = !message;
+    if (message) declPoints.setAttribute("aria-invalid", "true");
+    else declPoints.removeAttribute("aria-invalid");
+  }
+
   function fields() {
     const out = {};
     for (const el of form.elements) {
@@ -101,7 +133,13 @@
   }
 
   form.addEventListener("input", changed);
-  form.addEventListener("change", changed);
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "taker") takerChanged();
+    changed();
+  });
+  if (declPoints) declPoints.addEventListener("input", checkDecl);
+  // A hand refused for its declarations opens at that field.
+  if (declPoints && declError && !declError.hidden) declPoints.focus();
   form.addEventListener("submit", () => {
     points.disabled = false;
     if (errorBox) errorBox.hidden = true;
