@@ -107,7 +107,7 @@ def test_score_sheet_from_creation_to_a_finished_game(
     assert page.is_checked('input[name="taker"][value="EW"]')
     page.screenshot(path=str(shots / "sheet-error.png"), full_page=True)
 
-    # A litige, then EW make it with belote and take the reserve (RULES.md §8.4).
+    # A litige, then EW make it with belote and take the reserve (docs/rules.md §8.4).
     _hand(page, "NS", "81")
     assert page.inner_text("#reserve .team-total") == "81"
     _hand(page, "EW", "90", belote="EW")
@@ -216,7 +216,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
     assert page.is_visible("#result")
     heading = page.inner_text("#result h2")
     assert "contract" in heading or "passed" in heading
-    # The illegal card was refused with the rule broken (RULES.md §6).
+    # The illegal card was refused with the rule broken (docs/rules.md §6).
     assert "may not play" in state["illegal"] and "§6" in state["illegal"]
     page.screenshot(path=str(shots / "bots-result.png"))
     totals = [int(page.inner_text(f"#total-{t}")) for t in ("NS", "EW")]
@@ -249,7 +249,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
 
 
 def test_the_moroccan_table_shows_spanish_cards(browser: Any, server: str, shots: Path) -> None:
-    """RULES.md §1.2: 4 5 6 7 sota caballo rey as of oros, copas, espadas, bastos."""
+    """docs/rules.md §1.2: 4 5 6 7 sota caballo rey as of oros, copas, espadas, bastos."""
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(server + "/play")

@@ -3,7 +3,7 @@ table says them, hand results, and Spanish card names for the moroccan profile.
 
 Everything here is a pure function of engine values; the JSON it builds holds
 cards by their canonical names (``JH``, ``TS``) only, the browser drawing them
-with French or Spanish faces (RULES.md §1.2).
+with French or Spanish faces (docs/rules.md §1.2).
 
 >>> from belote.cards import HEARTS, mask_of, parse_card
 >>> sort_hand(mask_of(parse_card(c) for c in "7S JH AS 9H TD 8C".split()), HEARTS)
@@ -98,7 +98,7 @@ def sort_hand(hand: CardMask, trump: TrumpMode | None) -> list[str]:
 
 
 def spanish_message(text: str) -> str:
-    """An engine message with each card named the Spanish way (RULES.md §1.2)."""
+    """An engine message with each card named the Spanish way (docs/rules.md §1.2)."""
     return _CARD_CODE.sub(lambda m: spanish_name(parse_card(m.group(1))), text)
 
 

@@ -5,10 +5,10 @@ only send what their seat wants to do (a call, a card, "next deal") and receive
 the state *of their seat*, built from :meth:`belote.round.Round.view` for that
 seat alone (:meth:`Room.state_for`): no client is ever sent a card its seat may
 not see (the other hands, the cards behind an announced declaration before it
-is shown at trick 2, RULES.md §7.4, §7.6).
+is shown at trick 2, docs/rules.md §7.4, §7.6).
 
 A room seats as many players as its profile: four, or three (N E S) and two
-(N E) for belote at small tables (RULES.md §12, ``classic-3p`` and
+(N E) for belote at small tables (docs/rules.md §12, ``classic-3p`` and
 ``classic-2p``).  There a seat is never sent the kitty before it is taken, the
 taker's discards (to the taker only, §12.1), the cards left out of the deal,
 or a face-down card of belote découverte (§12.2); the turned card and the
@@ -633,7 +633,7 @@ class Room:
         self._after_action()
 
     def discard(self, seat: int, cards: object) -> None:
-        """The taker of a kitty deal lays two cards aside (RULES.md §12.1 ``kitty``)."""
+        """The taker of a kitty deal lays two cards aside (docs/rules.md §12.1 ``kitty``)."""
         rnd = self._live_round()
         if rnd.phase != DISCARD:
             raise IllegalActionError(

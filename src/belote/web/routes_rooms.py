@@ -3,7 +3,7 @@
 A table against bots is a room where the player takes seat S and bots the
 three others; a room with friends starts with four open seats.  Belote for
 three (N E S, the player at S) and for two (N E, the player at N) seat as many
-(RULES.md §12, profiles ``classic-3p`` and ``classic-2p`` with their deal
+(docs/rules.md §12, profiles ``classic-3p`` and ``classic-2p`` with their deal
 options ``three_deal`` and ``two_deal``).  The page (``/rooms/{id}``) is the
 same; ``static/table.js`` keeps the seat's token in the browser and talks to
 ``/ws/rooms/{id}``.
