@@ -32,16 +32,16 @@ from belote.scoring import (
     NS,
     TEAM_NAMES,
     GameScore,
-    GameTally,
     HandScore,
+    hand_entry_to_json,
     parse_game,
-    parse_hand_entry,
     score_game,
     score_game_json,
     score_hand_json,
     trick_total,
     two_team_rules,
 )
+from belote.sheets import SheetStore
 
 T = TypeVar("T")
 
@@ -64,6 +64,18 @@ OptionOpt = Annotated[
     typer.Option("--option", metavar="NAME=VALUE",
                  help="Override an option (`belote rules` lists them), repeatable."),
 ]
+SheetOpt = Annotated[
+    str | None,
+    typer.Option("--sheet", metavar="NAME",
+                 help="Write each hand to the score sheet NAME as it is entered (created if "
+                 "new, resumed if it exists; see `belote sheet`)."),
+]
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", metavar="PATH", envvar="BELOTE_DB", show_envvar=True,
+                 help="The sheets database, with --sheet (default: "
+                 "~/.local/share/belote/sheets.db)."),
+]
 TargetOpt = Annotated[
     int | None, typer.Option("--target", metavar="N", help="Points to reach (or deals to play).")
 ]
@@ -78,17 +90,23 @@ class _Quit(Exception):
     """The user asked to stop (``q``) or the input ended."""
 
 
+class _Undo(Exception):
+    """The user asked to undo the last hand (``u``)."""
+
+
 # --- questions ---------------------------------------------------------------------
 
 
 def _ask(text: str, default: str | None = None) -> str:
     try:
         answer = typer.prompt(text, default=default, show_default=bool(default))
-    except typer.Abort:
+    except (typer.Abort, KeyboardInterrupt, EOFError):
         raise _Quit from None
     answer = str(answer).strip()
     if answer.lower() in ("q", "quit", "exit"):
         raise _Quit
+    if answer.lower() in ("u", "undo"):
+        raise _Undo
     if answer.startswith(("{", "[")):
         fail("this is JSON, not an answer: `belote score hand --json` scores a HandEntry "
              "(docs/json.md)")
@@ -116,10 +134,13 @@ def _read_team(answer: str, allow_none: bool = True) -> int | None:
 
 
 def _read_number(answer: str, low: int, high: int, what: str) -> int:
+    shown = answer if len(answer) <= 24 else answer[:20] + "..."
+    if len(answer.strip()) > 12:
+        raise ValueError(f"{shown!r} is outside {low}..{high} ({what})")
     try:
         value = int(answer)
     except ValueError:
-        raise ValueError(f"{answer!r} is not a whole number") from None
+        raise ValueError(f"{shown!r} is not a whole number") from None
     if not low <= value <= high:
         raise ValueError(f"{value} is outside {low}..{high} ({what})")
     return value
@@ -143,6 +164,54 @@ def _read_contract(answer: str, rules: Rules) -> int | str:
     return value
 
 
+#: the value of each declaration by name (docs/rules.md §7)
+DECLARATION_NAMES: dict[str, int] = {
+    "tierce": 20, "quarte": 50, "cinquante": 50, "quinte": 100, "cent": 100,
+    "carre": 100, "carré": 100, "carre9": 150, "carré9": 150, "carre de 9": 150,
+    "carré de 9": 150, "carre de neuf": 150, "carré de neuf": 150,
+    "carrej": 200, "carréj": 200, "carre de valets": 200, "carré de valets": 200,
+}
+DECLARATION_VALUES = (20, 50, 100, 150, 200)
+
+
+def _possible_declaration_totals() -> frozenset[int]:
+    """Every total a team can declare: up to 8 declarations (two players' hands)."""
+    totals = {0}
+    for _ in range(8):
+        totals |= {t + v for t in totals for v in DECLARATION_VALUES}
+    return frozenset(totals)
+
+
+POSSIBLE_DECLARATIONS = _possible_declaration_totals()
+
+
+def _read_declarations(answer: str) -> int:
+    """A team's declaration points: a number, or names added with ``+`` or ``,``."""
+    text = answer.strip().lower()
+    if not text or text in ("no", "none", "-"):
+        return 0
+    total = 0
+    for part in text.replace(",", "+").split("+"):
+        word = " ".join(part.split())
+        if word in DECLARATION_NAMES:
+            total += DECLARATION_NAMES[word]
+            continue
+        if not word.isdigit() or len(word) > 5:
+            raise ValueError(f"{part.strip()!r} is not a declaration (tierce 20, quarte 50, "
+                             "quinte 100, carre 100, carre9 150, carreJ 200) nor points")
+        total += int(word)
+    if total not in POSSIBLE_DECLARATIONS or total > 1000:
+        raise ValueError(f"{total} is not a sum of declaration values (20, 50, 100, 150, 200)")
+    return total
+
+
+def _read_ta_belote(answer: str) -> int:
+    value = _read_number(answer, 0, 80, "20 per belote, four at most")
+    if value % 20:
+        raise ValueError(f"{value} is not 0, 20, 40, 60 or 80 (20 per belote)")
+    return value
+
+
 def _read_level(answer: str) -> int:
     word = answer.strip().lower()
     levels = {"": 1, "no": 1, "none": 1, "1": 1, "coinche": 2, "contre": 2, "2": 2,
@@ -161,12 +230,44 @@ def _read_trump(answer: str) -> int | None:
         raise ValueError(f"{answer!r}: answer S, H, D, C, SA or TA") from None
 
 
-def _ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | None:
-    """The questions of one hand; None for an all-pass deal."""
+def _ask_hand(console: Console, rules: Rules, number: int,
+              undo: bool = False) -> dict[str, Any] | None:
+    """The questions of one hand; None for an all-pass deal.
+
+    ``u`` at the first question raises :class:`_Undo` when ``undo`` (there is a
+    hand to undo); at a later question it starts this hand again.
+    """
+    while True:
+        started = [False]
+        try:
+            return _ask_hand_once(console, rules, number, undo, started)
+        except _Undo:
+            if not started[0]:
+                if undo:
+                    raise
+                console.print("[red]refused:[/red] no hand to undo yet")
+            else:
+                console.print(f"Hand {number} again from the start.")
+
+
+def ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | str | None:
+    """The calculator's questions for one hand (`belote sheet add` on a terminal):
+    the HandEntry, ``"pass"`` for an all-pass deal, None when the user quits."""
+    try:
+        hand = _ask_hand(console, rules, number)
+    except (_Quit, _Undo):
+        return None
+    return "pass" if hand is None else hand
+
+
+def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
+                   started: list[bool]) -> dict[str, Any] | None:
     taker = _ask_until(
-        console, f"Hand {number}: who took? (NS, EW; pass = all passed; q = quit)",
+        console, f"Hand {number}: who took? (NS, EW; pass = all passed; "
+                 + ("u = undo the last hand; " if undo else "") + "q = quit)",
         lambda a: "pass" if a.lower() in ("pass", "p") else _read_team(a, allow_none=False),
     )
+    started[0] = True
     if taker == "pass":
         return None
     assert isinstance(taker, int)
@@ -215,8 +316,9 @@ def _ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | N
     if rules.declarations:
         while True:
             decl = [
-                _ask_until(console, f"Validated declarations of {name} (points)",
-                           lambda a: _read_number(a, 0, 10_000, "declaration points"), "0")
+                _ask_until(console, f"Declarations scored by {name}: points or names "
+                           "(tierce, quarte, quinte, carre, carre9, carreJ; tierce+carre)",
+                           _read_declarations, "0")
                 for name in TEAM_NAMES
             ]
             if decl[NS] and decl[EW]:
@@ -229,7 +331,7 @@ def _ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | N
     if trump == ALL_TRUMP:
         obj["belote"] = {
             name: _ask_until(console, f"Belote points of {name} (0, 20, 40, ...)",
-                             lambda a: _read_number(a, 0, 80, "20 per belote"), "0")
+                             _read_ta_belote, "0")
             for name in TEAM_NAMES
         }
     elif trump != NO_TRUMP:
@@ -283,35 +385,119 @@ def render_game(console: Console, game: GameScore, target: int, rules: Rules) ->
     console.print(_status_line(game.finished, game.winner, game.totals))
 
 
-def calculator(profile: str, option_texts: list[str] | None, target: int | None) -> None:
-    """The interactive calculator, hand after hand until the game ends or ``q``."""
+def _totals(state: dict[str, Any]) -> tuple[int, int]:
+    return state["totals"]["NS"], state["totals"]["EW"]
+
+
+def _state_status(state: dict[str, Any]) -> str:
+    winner = state.get("winner")
+    team = TEAM_NAMES.index(winner) if winner in TEAM_NAMES else None
+    return _status_line(bool(state["finished"]), team, _totals(state))
+
+
+def _open_sheet(
+    store: SheetStore, sheet: str | None, profile: str, options: dict[str, Any],
+    target: int | None, console: Console,
+) -> tuple[int, dict[str, Any]]:
+    """The sheet named ``sheet`` (the latest of that name, resumed), else a new one."""
+    if sheet is not None:
+        if not sheet.strip():
+            raise BeloteError("--sheet: the sheet needs a name")
+        same = [s for s in store.sheets() if s["name"] == sheet.strip()]
+        if same:
+            state = store.state(same[-1]["id"])
+            console.print(f"Sheet {state['id']} '{state['name']}' resumed "
+                          f"({len(state['hands'])} hands; its own rules: {state['profile']}"
+                          + "".join(f", {k}={v}" for k, v in state["options"].items()) + ").")
+            return int(state["id"]), state
+    state = store.create(profile, options, target, sheet or "calculator")
+    return int(state["id"]), state
+
+
+def calculator(profile: str, option_texts: list[str] | None, target: int | None,
+               sheet: str | None = None, db: Path | None = None) -> None:
+    """The interactive calculator, hand after hand until the game ends or ``q``.
+
+    With ``sheet`` every hand is written to that score sheet as it is entered
+    (created if new, resumed if it exists; the database of `belote sheet`), so
+    that nothing is lost; without, the hands live in memory and are shown again
+    when the calculator stops.  ``u`` undoes the last hand.
+    """
     console = Console()
     try:
         options = dict(parse_option_assignment(text) for text in option_texts or [])
-        rules = two_team_rules(make_rules(profile, options))
-        tally = GameTally(rules, target)
+        two_team_rules(make_rules(profile, options))
+        store = SheetStore(db if sheet is not None else ":memory:")
+        sid, state = _open_sheet(store, sheet, profile, options, target, console)
+        rules = two_team_rules(make_rules(state["profile"], state["options"]))
+    except OverflowError:
+        fail("a number is too large for the database")
     except BeloteError as exc:
         fail(str(exc))
     unit = "deals" if rules.limit == "deals" else "points"
-    console.print(f"Belote score calculator: {rules.profile}, game in {tally.target} {unit}. "
-                  "Answer q to stop.")
-    while not tally.finished:
-        number = len(tally.hands) + 1
+    console.print(f"Belote score calculator: {rules.profile}, game in {state['target']} {unit}. "
+                  "Answer q to stop, u to undo the last hand.")
+    try:
+        state = _calculate(console, store, sid, state, rules)
+    finally:
+        store.close()
+
+
+def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, Any],
+               rules: Rules) -> dict[str, Any]:
+    quit_early = False
+    while not state["finished"]:
+        number = len(state["hands"]) + 1
         try:
-            obj = _ask_hand(console, rules, number)
-        except _Quit:
+            obj = _ask_hand(console, rules, number, undo=bool(state["hands"]))
+        except _Undo:
+            state = store.undo(sid)
+            console.print(f"Hand {number - 1} undone. " + _state_status(state))
+            continue
+        except (_Quit, KeyboardInterrupt):
+            quit_early = True
             break
+        if obj is None:
+            console.print(f"Hand {number}: all passed: nothing scored"
+                          + (f", the reserve of {state['reserve']} stays" if state["reserve"]
+                             else "") + "; the next dealer deals.")
+            continue
         try:
-            if obj is None:
-                hand = tally.add_all_pass()
-            else:
-                hand = tally.add(parse_hand_entry(obj, rules, f"hand {number}",
-                                                  allow_reserve=False))
+            state = store.add_hand(sid, obj)
         except BeloteError as exc:
             console.print(f"[red]refused:[/red] {exc}; enter the hand again.")
             continue
-        _show_hand(console, number, hand, tally.totals)
-    console.print(_status_line(tally.finished, tally.winner, tally.totals))
+        _show_state_hand(console, number, state)
+    if quit_early and state["hands"]:
+        from belote.cli.sheet import render_state
+
+        console.print()
+        _, entries = store.load(sid)
+        render_state(state, [hand_entry_to_json(e) for e in entries], console)
+    console.print(_state_status(state))
+    if store.path != ":memory:":
+        console.print(f"Every hand is kept in sheet {sid} '{state['name']}': "
+                      f"`belote score --sheet '{state['name']}'` goes on with it.")
+    elif quit_early and state["hands"]:
+        console.print("These hands are not saved: `belote score --sheet NAME` keeps each "
+                      "hand in a score sheet as it is entered.")
+    return state
+
+
+def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> None:
+    hand = state["hands"][-1]
+    running = state["running"][-1] if state.get("running") else state["totals"]
+    table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand['outcome'], hand['outcome'])}")
+    table.add_column("")
+    table.add_column("NS", justify="right")
+    table.add_column("EW", justify="right")
+    table.add_row("tricks + declarations + belote", str(hand["totals"]["NS"]),
+                  str(hand["totals"]["EW"]))
+    table.add_row("hand score", str(hand["score"]["NS"]), str(hand["score"]["EW"]))
+    table.add_row("running total", str(running["NS"]), str(running["EW"]))
+    console.print(table)
+    if hand["reserve"]:
+        console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
 
 
 def register(app: typer.Typer) -> None:
@@ -323,17 +509,25 @@ def register(app: typer.Typer) -> None:
     @score_app.callback()
     def score_main(
         ctx: typer.Context, profile: ProfileOpt = "classic", option: OptionOpt = None,
-        target: TargetOpt = None,
+        target: TargetOpt = None, sheet: SheetOpt = None, db: DbOpt = None,
     ) -> None:
-        """Without a command: the interactive score calculator."""
+        """Without a command: the interactive score calculator.
+
+        Each hand it asks who took, the contract and coinche where the profile
+        has them, one team's trick points (the other's are worked out), a capot,
+        the declarations (points or names) and belote; an impossible answer is
+        refused at its own question.  u undoes the last hand, q (or Ctrl-C)
+        stops; with --sheet NAME every hand is kept in that score sheet.
+        """
         check_int("--target", target, 1, MAX_TARGET)
         if ctx.invoked_subcommand is None:
-            calculator(profile, option, target)
+            calculator(profile, option, target, sheet, db)
 
     @score_app.command("hand", short_help="Score one hand (JSON with --json), or the calculator.")
     def hand_command(
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
         profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
+        sheet: SheetOpt = None, db: DbOpt = None,
     ) -> None:
         """Score one hand: a HandEntry in JSON with --json; else the calculator.
 
@@ -348,7 +542,7 @@ def register(app: typer.Typer) -> None:
         if json_mode or jsonl:
             run_json(score_hand_json, file, jsonl, json_mode=True)
             return
-        calculator(profile, option, target)
+        calculator(profile, option, target, sheet, db)
 
     @score_app.command("game", short_help="Score a whole score sheet (JSON with --json).")
     def game_command(

@@ -11,6 +11,7 @@ changing nothing.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -34,8 +35,8 @@ from belote.cli.common import (
 )
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
-from belote.options import parse_option_assignment
-from belote.scoring import hand_entry_to_json
+from belote.options import make_rules, parse_option_assignment
+from belote.scoring import hand_entry_to_json, two_team_rules
 from belote.sheets import SheetStore
 
 DbOpt = Annotated[
@@ -328,14 +329,20 @@ def add_command(
     jsonl: Annotated[bool, typer.Option(
         "--jsonl", help="One hand entry per input line, one answer per line.")] = False,
     file: FileOpt = None,
+    ask: Annotated[bool, typer.Option(
+        "--ask", help="Ask the calculator's questions (the default on a terminal).")] = False,
     db: DbOpt = None,
 ) -> None:
-    """Add the next hand: a HandEntry on stdin or in --file.
+    """Add the next hand: a HandEntry on stdin or in --file, or by questions.
 
     The HandEntry (docs/json.md): {"taker", "trick_points", "capot",
     "contract", "multiplier", "trump", "declarations", "belote"}, as for
-    `belote score hand --json`.
+    `belote score hand --json`.  On a terminal (or with --ask) the calculator's
+    questions are asked instead, each answer checked as it is given.
     """
+    if ask or (file is None and not json_mode and not jsonl and sys.stdin.isatty()):
+        _add_by_questions(db, sheet_id)
+        return
     if json_mode or jsonl:
         store = _open(db, True)
         try:
@@ -349,6 +356,38 @@ def add_command(
     except BeloteError as exc:
         fail(str(exc))
     _answer(db, False, lambda store: store.add_hand(sheet_id, hand))
+
+
+def _add_by_questions(db: Path | None, sheet_id: str) -> None:
+    from belote.cli.score import ask_hand
+
+    store = _open(db, False)
+    try:
+        try:
+            state = store.state(sheet_id)
+            if state.get("finished"):
+                raise BeloteError(f"sheet {sheet_id}: the game is over")
+            rules = two_team_rules(make_rules(state["profile"], state["options"]))
+        except BeloteError as exc:
+            fail(str(exc))
+        console = Console()
+        number = len(state["hands"]) + 1
+        while True:
+            hand = ask_hand(console, rules, number)
+            if hand is None:
+                fail("nothing added (q, or the input ended)")
+            if hand == "pass":
+                console.print("All passed: nothing to add to the sheet.")
+                return
+            assert isinstance(hand, dict)
+            try:
+                state = store.add_hand(sheet_id, hand)
+                break
+            except BeloteError as exc:
+                console.print(f"[red]refused:[/red] {exc}; enter the hand again.")
+        render_state(state, _entries_of(store, state), console)
+    finally:
+        store.close()
 
 
 @sheet_app.command("undo")

@@ -1,0 +1,124 @@
+"""The interactive calculator as a table uses it (issue 12): `belote score --sheet NAME`
+keeps every hand in a score sheet (resumable), ``u`` undoes the last hand, ``q`` and
+the end of the input keep every hand entered, an impossible value is refused at its
+own question, declarations by name; `belote sheet add --ask` asks the same questions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from belote.cli import app
+from belote.cli.score import POSSIBLE_DECLARATIONS, _read_declarations
+
+runner = CliRunner()
+
+
+def run(args: list[str], answers: list[str], db: Path) -> tuple[int, str]:
+    result = runner.invoke(app, args, input="\n".join(answers) + "\n",
+                           env={"BELOTE_DB": str(db), "COLUMNS": "200"})
+    return result.exit_code, " ".join(result.output.split())
+
+
+def sheet_json(db: Path, sheet_id: int = 1) -> dict[str, object]:
+    result = runner.invoke(app, ["sheet", "show", str(sheet_id), "--json", "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    state: dict[str, object] = json.loads(result.stdout)
+    return state
+
+
+HAND_NS_92 = ["NS", "92", "no", "0", "0", "no"]
+HAND_EW_100 = ["EW", "100", "no", "0", "0", "no"]
+
+
+def test_sheet_keeps_every_hand_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    code, out = run(["score", "--sheet", "Friday", "--target", "500"],
+                    [*HAND_NS_92, *HAND_EW_100, "q"], db)
+    assert code == 0
+    assert "Every hand is kept in sheet 1 'Friday'" in out
+    state = sheet_json(db)
+    assert state["name"] == "Friday" and state["target"] == 500
+    assert state["totals"] == {"NS": 92 + 62, "EW": 70 + 100}
+    # Resumed: the same sheet, its own target, the next hand numbered 3.
+    code, out = run(["score", "--sheet", "Friday"], [*HAND_NS_92], db)
+    assert code == 0 and "Sheet 1 'Friday' resumed (2 hands" in out
+    assert "Hand 3: made" in out
+    assert len(sheet_json(db)["hands"]) == 3  # type: ignore[arg-type]
+
+
+def test_u_undoes_the_last_hand(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    code, out = run(["score", "--sheet", "Undo"], [*HAND_NS_92, *HAND_EW_100, "u", "q"], db)
+    assert code == 0
+    assert "Hand 2 undone. NS 92, EW 70: the game goes on." in out
+    assert sheet_json(db)["totals"] == {"NS": 92, "EW": 70}
+
+
+def test_u_within_a_hand_starts_it_again_and_with_no_hand_is_refused(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    code, out = run(["score"], ["u", "NS", "92", "u", *HAND_EW_100, "q"], db)
+    assert code == 0
+    assert "refused: no hand to undo yet" in out
+    assert "Hand 1 again from the start." in out
+    assert "Hand 1: made" in out and "NS 62, EW 100" in out
+
+
+def test_quit_and_end_of_input_show_every_hand(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    code, out = run(["score"], [*HAND_NS_92, *HAND_EW_100], db)  # the input ends
+    assert code == 0
+    assert "Totals: NS 154, EW 170" in out
+    assert "These hands are not saved: `belote score --sheet NAME`" in out
+    assert not db.exists()  # without --sheet, nothing is written
+
+
+def test_impossible_declarations_refused_at_their_question(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    answers = ["NS", "92", "no", "37", "tierce+carre", "0", "no", "q"]
+    code, out = run(["score"], answers, db)
+    assert code == 0
+    assert "refused: 37 is not a sum of declaration values" in out
+    assert "Hand 1: made" in out and "NS 212, EW 70" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(("answer", "points"), [
+    ("0", 0), ("", 0), ("no", 0), ("tierce", 20), ("quarte", 50), ("Quinte", 100),
+    ("carre", 100), ("carré de valets", 200), ("carre9", 150), ("tierce + tierce", 40),
+    ("tierce, carreJ", 220), ("70", 70), ("50+20", 70),
+])
+def test_declarations_by_name_or_points(answer: str, points: int) -> None:
+    assert _read_declarations(answer) == points
+
+
+@pytest.mark.parametrize("answer", ["37", "10", "30", "tierc", "-20", "9" * 50, "2000"])
+def test_impossible_declarations(answer: str) -> None:
+    with pytest.raises(ValueError):
+        _read_declarations(answer)
+
+
+def test_possible_declaration_totals() -> None:
+    assert {0, 20, 40, 50, 70, 100, 120, 150, 200, 250}.issubset(POSSIBLE_DECLARATIONS)
+    assert not {10, 30, 37, 60 + 5}.intersection(POSSIBLE_DECLARATIONS)
+
+
+def test_tout_atout_belote_must_be_twenties(tmp_path: Path) -> None:
+    answers = ["NS", "TA", "172", "", "", "", "30", "20", "40", "q"]
+    code, out = run(["score", "--option", "sa_ta_in_classic=true", "--option", "ta_values=scaled"],
+                    answers, tmp_path / "s.db")
+    assert code == 0 and "refused: 30 is not 0, 20, 40, 60 or 80" in out
+
+
+def test_sheet_add_asks_the_questions(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    assert runner.invoke(app, ["sheet", "new", "--db", str(db)]).exit_code == 0
+    code, out = run(["sheet", "add", "1", "--ask", "--db", str(db)],
+                    ["NS", "163", "92", "no", "0", "0", "no"], db)
+    assert code == 0, out
+    assert "refused: 163 is outside 0..162" in out
+    assert sheet_json(db)["totals"] == {"NS": 92, "EW": 70}
+    code, out = run(["sheet", "add", "1", "--ask", "--db", str(db)], ["q"], db)
+    assert code == 2 and "nothing added" in out
