@@ -122,3 +122,22 @@ def test_sheet_add_asks_the_questions(tmp_path: Path) -> None:
     assert sheet_json(db)["totals"] == {"NS": 92, "EW": 70}
     code, out = run(["sheet", "add", "1", "--ask", "--db", str(db)], ["q"], db)
     assert code == 2 and "nothing added" in out
+
+
+def test_declarations_by_name_are_compared(tmp_path: Path) -> None:
+    """§7.6: only the team with the better declaration scores; asked when equal."""
+    answers = ["NS", "92", "no", "tierce", "carre", "no",   # EW's carré wins: NS fails
+               "EW", "92", "no", "quinte", "carre", "NS", "no",  # equal 100s: NS's higher
+               "NS", "92", "no", "tierce", "tierce", "", "no", "q"]  # equal: neither scores
+    code, out = run(["score", "--target", "2000"], answers, tmp_path / "s.db")
+    assert code == 0, out
+    assert "EW's carre beats NS's tierce: only EW scores its declarations" in out
+    assert "Both best declarations are worth 100" in out
+    assert "Equal: neither team scores its declarations" in out
+    assert "decl. EW 100" in out and "decl. NS 100" in out
+
+
+def test_points_for_both_teams_are_refused(tmp_path: Path) -> None:
+    answers = ["NS", "92", "no", "20", "50", "0", "0", "no", "q"]
+    code, out = run(["score"], answers, tmp_path / "s.db")
+    assert code == 0 and "refused: both teams have declaration points" in out

@@ -185,25 +185,64 @@ def _possible_declaration_totals() -> frozenset[int]:
 POSSIBLE_DECLARATIONS = _possible_declaration_totals()
 
 
-def _read_declarations(answer: str) -> int:
-    """A team's declaration points: a number, or names added with ``+`` or ``,``."""
+def parse_declarations(answer: str) -> tuple[int, tuple[int, str] | None]:
+    """A team's declarations: their points, and the best one by value and name when
+    they are given by name (None when given as points)."""
     text = answer.strip().lower()
     if not text or text in ("no", "none", "-"):
-        return 0
+        return 0, None
     total = 0
+    best: tuple[int, str] | None = (0, "")
     for part in text.replace(",", "+").split("+"):
         word = " ".join(part.split())
         if word in DECLARATION_NAMES:
-            total += DECLARATION_NAMES[word]
+            value = DECLARATION_NAMES[word]
+            total += value
+            if best is not None and value > best[0]:
+                best = (value, word)
             continue
         if not word.isdigit() or len(word) > 5:
             raise ValueError(f"{part.strip()!r} is not a declaration (tierce 20, quarte 50, "
                              "quinte 100, carre 100, carre9 150, carreJ 200) nor points")
         total += int(word)
+        best = None
     if total not in POSSIBLE_DECLARATIONS or total > 1000:
         raise ValueError(f"{total} is not a sum of declaration values (20, 50, 100, 150, 200)")
-    return total
+    return total, best
 
+
+def _read_declarations(answer: str) -> int:
+    """A team's declaration points: a number, or names added with ``+`` or ``,``."""
+    return parse_declarations(answer)[0]
+
+
+def _compare_declarations(
+    console: Console, given: list[tuple[int, tuple[int, str] | None]], rules: Rules
+) -> int | None:
+    """The team whose best declaration wins (§7.6), asked when they are of equal
+    value; -1 when neither scores (an exact tie); None when either was given as
+    points (nothing to compare)."""
+    best_ns, best_ew = given[NS][1], given[EW][1]
+    if best_ns is None or best_ew is None:
+        return None
+    if best_ns[0] != best_ew[0]:
+        winner = NS if best_ns[0] > best_ew[0] else EW
+        loser_best = (best_ns, best_ew)[1 - winner]
+        console.print(f"  {TEAM_NAMES[winner]}'s {(best_ns, best_ew)[winner][1]} beats "
+                      f"{TEAM_NAMES[1 - winner]}'s {loser_best[1]}: only "
+                      f"{TEAM_NAMES[winner]} scores its declarations (§7.6).")
+        return winner
+    team = _ask_until(
+        console, f"Both best declarations are worth {best_ns[0]}: which team's is higher "
+                 "(the higher card, then trump; NS, EW, or none if equal)?",
+        _read_team, "none")
+    if team is None and rules.decl_tie == "first_announcer":
+        team = _ask_until(console, "Equal: which team announced first (decl_tie)? (NS, EW)",
+                          lambda a: _read_team(a, allow_none=False))
+    if team is None:
+        console.print("  Equal: neither team scores its declarations (§7.6).")
+        return -1
+    return team
 
 def _read_ta_belote(answer: str) -> int:
     value = _read_number(answer, 0, 80, "20 per belote, four at most")
@@ -315,17 +354,25 @@ def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
         obj["capot"] = TEAM_NAMES[capot]
     if rules.declarations:
         while True:
-            decl = [
-                _ask_until(console, f"Declarations scored by {name}: points or names "
+            given = [
+                _ask_until(console, f"Declarations of {name}: names or points "
                            "(tierce, quarte, quinte, carre, carre9, carreJ; tierce+carre)",
-                           _read_declarations, "0")
+                           parse_declarations, "0")
                 for name in TEAM_NAMES
             ]
+            decl = [given[NS][0], given[EW][0]]
             if decl[NS] and decl[EW]:
-                console.print(
-                    "[red]refused:[/red] both teams have declaration points: only the "
-                    "team that wins the comparison scores its declarations (§7.6)")
-                continue
+                winner = _compare_declarations(console, given, rules)
+                if winner is None:
+                    console.print(
+                        "[red]refused:[/red] both teams have declaration points: only the "
+                        "team that wins the comparison scores its declarations (§7.6); "
+                        "give them by name to have them compared")
+                    continue
+                if winner < 0:
+                    decl = [0, 0]
+                else:
+                    decl[1 - winner] = 0
             break
         obj["declarations"] = {"NS": decl[NS], "EW": decl[EW]}
     if trump == ALL_TRUMP:
