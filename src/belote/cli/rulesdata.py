@@ -78,16 +78,18 @@ def rules_text() -> str:
         lines.append(f"  {name:<11} {fixed['players']} players, {fixed['deck']} cards, {bidding}")
     lines += [
         "",
-        "Options (--option NAME=VALUE, or \"options\": {NAME: VALUE} in JSON); "
-        "the default is classic's,",
-        "other profiles' defaults follow where they differ.  Each option is explained "
-        "in docs/rules.md.",
+        "Options (--option NAME=VALUE, or \"options\": {NAME: VALUE} in JSON).  The default",
+        "is classic's, other profiles' defaults follow where they differ.  docs/rules.md",
+        "explains each option.",
         "",
     ]
     rows = []
     for name, info in data["options"].items():
         values = info["values"]
         shown = ", ".join(_text(v) for v in values) if isinstance(values, list) else values
+        if name == "deal_pattern":
+            shown = (", ".join(TAKE_PASS_PATTERNS) + " (take or pass); "
+                     + ", ".join(AUCTION_PATTERNS) + " (auction)")
         defaults = info["default"]
         base = defaults["classic"]
         others = ", ".join(f"{p}: {_text(v)}" for p, v in defaults.items() if v != base)
