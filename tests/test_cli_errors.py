@@ -392,3 +392,13 @@ def test_fast_paths_import_neither_typer_nor_rich_nor_other_commands() -> None:
 def test_version_of_the_command() -> None:
     proc = subprocess.run([*BELOTE, "--version"], capture_output=True, text=True, timeout=60)
     assert proc.stdout == f"belote {__version__}\n" and proc.returncode == 0
+
+
+def test_input_size_is_bounded(monkeypatch: pytest.MonkeyPatch,
+                               capsys: pytest.CaptureFixture[str]) -> None:
+    from belote.cli import common
+
+    monkeypatch.setattr(common, "MAX_INPUT", 100)
+    res = belote(["score", "hand", "--json"], HAND + " " * 100,
+                 monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_error(res, "MiB of input", json_mode=True)

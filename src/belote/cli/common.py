@@ -24,6 +24,7 @@ from belote.errors import BeloteError
 
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
+MAX_INPUT = 32 * 1024 * 1024  # bytes of JSON read from stdin or a file
 
 JsonFn = Callable[[Any], dict[str, Any]]
 #: a file given by --file (pathlib stays unimported on the fast paths)
@@ -72,18 +73,21 @@ def fail_interrupted(json_mode: bool = False) -> NoReturn:
 
 
 def read_text(file: PathArg | None) -> str:
-    """The input: stdin, or ``file``; UTF-8 checked."""
+    """The input: stdin, or ``file``; UTF-8 checked, at most MAX_INPUT bytes."""
     where = "input" if file is None else str(file)
     if file is None:
         buffer = getattr(sys.stdin, "buffer", None)
         if buffer is None:  # pragma: no cover - a text-only stdin
-            return sys.stdin.read()
-        return jsonsafe.decode(buffer.read(), where)
-    try:
-        with open(file, "rb") as stream:
-            data = stream.read()
-    except OSError as exc:
-        raise CommandError(f"cannot read {str(file)!r}: {exc.strerror or exc}") from None
+            return sys.stdin.read(MAX_INPUT)
+        data = buffer.read(MAX_INPUT + 1)
+    else:
+        try:
+            with open(file, "rb") as stream:
+                data = stream.read(MAX_INPUT + 1)
+        except OSError as exc:
+            raise CommandError(f"cannot read {str(file)!r}: {exc.strerror or exc}") from None
+    if len(data) > MAX_INPUT:
+        raise CommandError(f"{where}: more than {MAX_INPUT // (1024 * 1024)} MiB of input")
     return jsonsafe.decode(data, where)
 
 
