@@ -402,3 +402,14 @@ def test_input_size_is_bounded(monkeypatch: pytest.MonkeyPatch,
     res = belote(["score", "hand", "--json"], HAND + " " * 100,
                  monkeypatch=monkeypatch, capsys=capsys)
     assert_one_error(res, "MiB of input", json_mode=True)
+
+
+@pytest.mark.parametrize("text", ["[" * 100000, '{"belote_play": ' + "9" * 5000 + "}", "\udcff"])
+def test_a_hostile_saved_game_is_one_error_line(
+    text: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = tmp_path / "saved.json"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    res = belote(["play", "--resume", str(path)], monkeypatch=monkeypatch, capsys=capsys)
+    assert_one_error(res, "saved game")

@@ -25,6 +25,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belote import jsonsafe
 from belote.bots import Bot, make_bot
 from belote.bots.base import BaseBot, check_table, discard_trump
 from belote.cards import (
@@ -522,9 +523,13 @@ class TerminalGame:
 
 def load_saved(path: Path) -> tuple[Match, int, str]:
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        text = jsonsafe.decode(path.read_bytes(), str(path))
+        # a saved game may hold a generator's state: numbers longer than an input's
+        data: Any = jsonsafe.loads(text, str(path), max_digits=400)
+    except OSError as exc:
         raise BeloteError(f"cannot read saved game {str(path)!r}: {exc}") from None
+    except BeloteError as exc:
+        raise BeloteError(f"cannot read saved game: {exc}") from None
     meta = data.get("belote_play") if isinstance(data, dict) else None
     if not isinstance(meta, dict):
         raise BeloteError(f"{str(path)!r} is not a game saved by belote play")
