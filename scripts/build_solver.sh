@@ -7,19 +7,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-.venv/bin/python}
-# The build, and an older build of _dds.py by mypyc if one is left.
-rm -f src/belote/_dds*.so src/belote/_dds*.pyd
+# An older build of _dds.py by mypyc, if one is left (belote._dds must be the source).
+rm -f src/belote/_dds.*.so src/belote/_dds__mypyc*.so src/belote/_dds.*.pyd
 rm -rf src/build
 if [ "${1:-}" = "--clean" ]; then
+    rm -f src/belote/_dds_c*.so src/belote/_dds_c*.pyd
     echo "removed the compiled solver"
     exit 0
 fi
 INCLUDE=$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 SUFFIX=$("$PY" -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 OUT="src/belote/_dds_c$SUFFIX"
-# Built to a temporary name and moved in place, so that a running process never
-# loads a half-written file.
-"${CC:-cc}" -O3 -fPIC -shared -std=c99 -Wall -Wextra -fno-strict-aliasing \
-    -I"$INCLUDE" src/belote/_dds_c.c -o "$OUT.tmp"
+# Built to a temporary name and moved in place (replacing the previous build at
+# once), so that a process starting meanwhile never loads a half-written file.
+# A build that fails removes the previous one, which would be out of date.
+if ! "${CC:-cc}" -O3 -fPIC -shared -std=c99 -Wall -Wextra -fno-strict-aliasing \
+    -I"$INCLUDE" src/belote/_dds_c.c -o "$OUT.tmp"; then
+    rm -f "$OUT" "$OUT.tmp"
+    echo "the compiled solver did not build" >&2
+    exit 1
+fi
 mv "$OUT.tmp" "$OUT"
 PYTHONPATH=src "$PY" -c "from belote import solver; assert solver.engine_name() == 'compiled', 'not loaded'; print('compiled solver:', solver._compiled_module.__file__)"

@@ -160,6 +160,8 @@ def test_the_c_build_checks_its_arguments() -> None:
         with pytest.raises(ValueError):
             engine.boundary(4, 0, 152, 0, 1)
         with pytest.raises(ValueError):
+            engine.boundary(0, 0, 153, 0, 1)  # more points than the deck holds
+        with pytest.raises(ValueError):
             engine.follow(0, 1, 0, 32, 1, 0, 1, 0, 152, 0, 1)
         h.append(0)
         with pytest.raises(TypeError):

@@ -54,6 +54,7 @@ typedef struct {
     int8_t cheap[1024]; /* per suit * 256 + byte of the suit: the cheapest card, or -1 */
     int8_t dear[1024];  /* the dearest card */
     uint8_t low_merge[64];
+    int total_pts; /* the points of all the cards: rem is at most that */
     long long limit;
     long long nodes;
     uint64_t *table;
@@ -602,8 +603,8 @@ static int int_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, lo
 static PyObject *Engine_boundary(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
     long a[5];
     if (int_args(args, nargs, 5, a, -1, "boundary") < 0) return NULL;
-    if (a[0] < 0 || a[0] > 3 || a[1] < 0 || a[1] > 3) {
-        PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..3, flags 0..3");
+    if (a[0] < 0 || a[0] > 3 || a[1] < 0 || a[1] > 3 || a[2] < 0 || a[2] > e->total_pts) {
+        PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..3, flags 0..3, rem 0..points");
         return NULL;
     }
     if (start(e) < 0) return NULL;
@@ -622,7 +623,8 @@ static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t narg
     long a[11];
     if (int_args(args, nargs, 11, a, 6, "follow") < 0) return NULL;
     if (a[0] < 0 || a[0] > 3 || a[1] < 1 || a[1] > 3 || a[2] < 0 || a[2] > 3 || a[3] < 0 ||
-        a[3] > 31 || a[4] < 0 || a[4] > 3 || a[7] < 0 || a[7] > 3) {
+        a[3] > 31 || a[4] < 0 || a[4] > 3 || a[7] < 0 || a[7] > 3 || a[8] < 0 ||
+        a[8] > e->total_pts) {
         PyErr_SetString(PyExc_ValueError, "follow(): an argument is out of range");
         return NULL;
     }
@@ -714,6 +716,7 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds) {
         e->pts[i] = (int)buf[i];
         total += buf[i];
     }
+    e->total_pts = (int)total;
     if (last_bonus < 0 || capot_bonus < 0 ||
         total + (last_bonus > capot_bonus ? last_bonus : capot_bonus) > (long)VALUE_MASK) {
         PyErr_SetString(PyExc_ValueError, "the points of a deal do not fit the table (< 1024)");
