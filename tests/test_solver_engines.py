@@ -222,6 +222,8 @@ def test_a_bad_belote_solver_variable_is_named_at_the_first_solve(
 @pytest.mark.skipif(os.environ.get("BELOTE_REQUIRE_COMPILED") != "1",
                     reason="only where the compiled solver must be built (CI)")
 def test_the_compiled_solver_is_built_and_used() -> None:
-    """CI builds the compiled search (scripts/setup.sh) and every test runs it."""
+    """CI builds the compiled search, the C build (scripts/setup.sh), and every test
+    runs it."""
     assert solver._compiled_module is not None
+    assert solver._compiled_module.__name__ == "belote._dds_c"
     assert solver.engine_name() == "compiled"
