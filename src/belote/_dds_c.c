@@ -684,6 +684,29 @@ static int read_ints(PyObject *seq, long *out, Py_ssize_t n, const char *name) {
     return 0;
 }
 
+/* A table of 1024 cards (-1: none): bytes (each card a signed byte, as
+ * belote.solver passes it to this build, read at once) or a sequence of ints. */
+static int read_cards(PyObject *seq, int8_t *out, const char *name) {
+    if (PyBytes_Check(seq)) {
+        if (PyBytes_GET_SIZE(seq) != 1024) {
+            PyErr_Format(PyExc_ValueError, "%s: expected 1024 bytes", name);
+            return -1;
+        }
+        memcpy(out, PyBytes_AS_STRING(seq), 1024);
+    } else {
+        long buf[1024];
+        if (read_ints(seq, buf, 1024, name) < 0) return -1;
+        for (int i = 0; i < 1024; i++) out[i] = (int8_t)buf[i];
+    }
+    for (int i = 0; i < 1024; i++) {
+        if (out[i] < -1 || out[i] > 31) {
+            PyErr_Format(PyExc_ValueError, "%s: a card is 0..31, or -1", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int Engine_init(Engine *e, PyObject *args, PyObject *kwds) {
     static char *kwlist[] = {"h", "tt", "pts", "above", "beat", "suit_masks", "trump_like",
                              "low_cards", "trump", "trump_mask", "rise_on_partner", "exempt",
@@ -730,10 +753,8 @@ static int Engine_init(Engine *e, PyObject *args, PyObject *kwds) {
     for (int i = 0; i < 4; i++) e->suit_masks[i] = (uint32_t)buf[i];
     if (read_ints(trump_like, buf, 4, "trump_like") < 0) return -1;
     for (int i = 0; i < 4; i++) e->trump_like[i] = buf[i] != 0;
-    if (read_ints(cheap, buf, 1024, "cheap") < 0) return -1;
-    for (int i = 0; i < 1024; i++) e->cheap[i] = (int8_t)buf[i];
-    if (read_ints(dear, buf, 1024, "dear") < 0) return -1;
-    for (int i = 0; i < 1024; i++) e->dear[i] = (int8_t)buf[i];
+    if (read_cards(cheap, e->cheap, "cheap") < 0) return -1;
+    if (read_cards(dear, e->dear, "dear") < 0) return -1;
     if (read_ints(low_merge, buf, 64, "low_merge") < 0) return -1;
     for (int i = 0; i < 64; i++) e->low_merge[i] = (uint8_t)buf[i];
     e->low_cards = (uint32_t)low_cards;
@@ -805,6 +826,11 @@ PyMODINIT_FUNC PyInit__dds_c(void) {
     Py_INCREF(&EngineType);
     if (PyModule_AddObject(m, "Engine", (PyObject *)&EngineType) < 0) {
         Py_DECREF(&EngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* belote.solver passes the cheap and dear tables as bytes to a module with this. */
+    if (PyModule_AddIntConstant(m, "COMPACT_TABLES", 1) < 0) {
         Py_DECREF(m);
         return NULL;
     }

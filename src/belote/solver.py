@@ -327,32 +327,38 @@ class SearchLimitError(Exception):
 
 
 _EngineTables = tuple[list[int], list[int], list[int], list[int], list[bool], int, int, int, bool,
-                      bool, int, bool, int, int, list[int], list[int], list[int]]
+                      bool, int, bool, int, int, list[int] | bytes, list[int] | bytes, list[int]]
 _ENGINE_TABLES: dict[tuple[object, ...], _EngineTables] = {}
 
 
-def _engine_tables(rules: Rules, trump: TrumpMode) -> _EngineTables:
+def _engine_tables(rules: Rules, trump: TrumpMode, compact: bool = False) -> _EngineTables:
     """The arguments of :class:`belote._dds.Engine` from ``pts`` to ``low_merge``
-    under these rules and trump (made once per combination; never mutated)."""
+    under these rules and trump (made once per combination; never mutated).
+    ``compact``: ``cheap`` and ``dear`` as bytes (each card a signed byte), which
+    the C build reads at once."""
     pts = card_points(rules, trump)
     # Following the led suit: must rise over the master card (§6.1 TA, §6.2), and
     # also over the partner's when he leads trumps (§6.2 option).
     rise_on_partner = trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead
     key = (trump, pts, rise_on_partner, rules.partner_master_exemption,
-           rules.undertrump_partner, rules.must_undertrump)
+           rules.undertrump_partner, rules.must_undertrump, compact)
     cached = _ENGINE_TABLES.get(key)
     if cached is not None:
         return cached
     above, beat = _tables(trump)
     trump_like, low_cards = _low_cards(trump)
     cheap, dear = _extreme_tables(pts)
+    flat_cheap = [c for row in cheap for c in row]
+    flat_dear = [c for row in dear for c in row]
     tables: _EngineTables = (
         list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
         low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
         rise_on_partner, rules.partner_master_exemption,
         _UNDER_CODES[rules.undertrump_partner], rules.must_undertrump,
         LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
-        [c for row in cheap for c in row], [c for row in dear for c in row], list(_LOW_MERGE),
+        bytes(c & 0xFF for c in flat_cheap) if compact else flat_cheap,
+        bytes(c & 0xFF for c in flat_dear) if compact else flat_dear,
+        list(_LOW_MERGE),
     )
     _ENGINE_TABLES[key] = tables
     return tables
@@ -363,8 +369,9 @@ def _engine(
 ) -> Engine:
     """A :class:`belote._dds.Engine` searching the hands ``h`` under these rules and
     trump, with a fresh transposition table."""
-    engine: Engine = _engine_module().Engine(
-        h, {}, *_engine_tables(rules, trump),
+    module = _engine_module()
+    engine: Engine = module.Engine(
+        h, {}, *_engine_tables(rules, trump, bool(getattr(module, "COMPACT_TABLES", False))),
         max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
     )
     return engine
