@@ -507,11 +507,17 @@ def sheet_to_csv(info: SheetInfo, entries: Sequence[HandEntry]) -> str:
 # --- the store ----------------------------------------------------------------------------
 
 
+MAX_SHEET_ID: Final = 2**63 - 1  # SQLite's largest integer
+
+
 def _sheet_id(value: Any) -> int:
-    if _is_int(value) and value > 0:
+    """A sheet id: a whole number 1..2**63-1 (ASCII digits when text); a larger
+    one names no sheet (SQLite could not even look it up)."""
+    if _is_int(value) and 0 < value <= MAX_SHEET_ID:
         return int(value)
-    if isinstance(value, str) and value.strip().isdigit() and int(value) > 0:
-        return int(value)
+    text = value.strip() if isinstance(value, str) else ""
+    if text.isascii() and text.isdigit() and len(text) <= 19 and 0 < int(text) <= MAX_SHEET_ID:
+        return int(text)
     raise SheetNotFoundError(
         f"sheet {value!r}: not a sheet id (a whole number; `belote sheet list` shows them)")
 
