@@ -17,6 +17,7 @@ belote.errors.OptionError: option 'tie_rule': 'coin' is not one of litige, fail,
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -66,6 +67,7 @@ CHOICE_OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
 }
 
 POSITIVE_INT_OPTIONS: Final = ("generale_value", "target")
+MAX_POSITIVE_INT: Final = 1_000_000  # a target (or générale value) no game goes beyond
 
 TAKE_PASS_PATTERNS: Final = ("3-2", "2-3")
 AUCTION_PATTERNS: Final = ("3-3-2", "3-2-3", "2-3-3")
@@ -210,9 +212,12 @@ def _check_value(name: str, value: Any, rules: Rules) -> Any:
             raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
         return value
     if name in POSITIVE_INT_OPTIONS:
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                0 < value <= MAX_POSITIVE_INT:
             return value
-        raise OptionError(f"option {name!r}: {value!r} is not a positive integer")
+        shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "..."
+        raise OptionError(f"option {name!r}: {shown} is not a whole number in "
+                          f"1..{MAX_POSITIVE_INT}")
     if name == "max_bid":
         if value is None:
             return None
@@ -260,10 +265,10 @@ def parse_option_text(name: str, text: str) -> Any:
     if name in POSITIVE_INT_OPTIONS or name == "max_bid" or (
         name in CHOICE_OPTIONS and isinstance(CHOICE_OPTIONS[name][0], int)
     ):
-        try:
-            return int(t)
-        except ValueError:
-            raise OptionError(f"option {name!r}: {text!r} is not a whole number") from None
+        # ASCII digits only: int() would also take "1_0" and other scripts' digits.
+        if not re.fullmatch(r"-?[0-9]{1,18}", t):
+            raise OptionError(f"option {name!r}: {text[:24]!r} is not a whole number")
+        return int(t)
     return t
 
 
