@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import os
 import shlex
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -112,6 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_compile:
         compileall.compile_dir(str(package), quiet=1)
     belote_cmd = shlex.split(args.command) if args.command else belote_argv()
+    scratch = tempfile.TemporaryDirectory()
+    os.environ["BELOTE_DB"] = str(Path(scratch.name) / "sheets.db")
+    with contextlib.suppress(Failed):
+        run_once([*belote_cmd, "sheet", "new", "--json"], b"")
+        run_once([*belote_cmd, "sheet", "add", "1", "--json"], HAND)
     cases = [
         Case("python -c pass", [sys.executable, "-c", "pass"], goal=False),
         Case("belote --help", [*belote_cmd, "--help"]),
@@ -119,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         Case("belote score hand --json", [*belote_cmd, "score", "hand", "--json"], HAND),
         Case("belote rotation 5 --json", [*belote_cmd, "rotation", "5", "--json"]),
         Case("belote rules --json", [*belote_cmd, "rules", "--json"], goal=False),
+        Case("belote sheet show 1 --json", [*belote_cmd, "sheet", "show", "1", "--json"],
+             goal=False),
         Case("belote sheet --help (typer)", [*belote_cmd, "sheet", "--help"], goal=False),
     ]
     load_before = os.getloadavg()

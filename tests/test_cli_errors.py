@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -370,21 +371,26 @@ def test_the_command_answers_hostile_input_without_traceback() -> None:
         assert proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
 
 
-def test_fast_paths_import_neither_typer_nor_rich_nor_other_commands() -> None:
+def test_fast_paths_import_neither_typer_nor_rich_nor_other_commands(tmp_path: Path) -> None:
     code = (
         "import io, sys\n"
         "from belote.cli import main\n"
         "for args in (['--help'], ['--version'], ['rotation', '5', '--json'],\n"
-        "             ['score', 'hand', '--json'], ['rules', '--json']):\n"
+        "             ['score', 'hand', '--json'], ['rules', '--json'],\n"
+        "             ['sheet', 'list', '--json'], ['sheet', 'show', '1', '--json']):\n"
         "    sys.stdin = io.TextIOWrapper(io.BytesIO(b'{\"taker\": \"NS\", \"capot\": \"NS\"}'))\n"
-        "    main(args)\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as exc:\n"
+        "        assert args[:2] == ['sheet', 'show'] and exc.code == 2\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('typer', 'rich', 'click',\n"
         "             'pydantic') or m in ('belote.cli.score', 'belote.cli.play', 'belote.bots',\n"
         "             'belote.tournament', 'multiprocessing'))\n"
         "print('IMPORTED', bad, file=sys.stderr)\n"
     )
+    env = {**os.environ, "BELOTE_DB": str(tmp_path / "s.db")}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          timeout=60)
+                          timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr
     assert "IMPORTED []" in proc.stderr, proc.stderr
 
@@ -413,3 +419,56 @@ def test_a_hostile_saved_game_is_one_error_line(
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
     res = belote(["play", "--resume", str(path)], monkeypatch=monkeypatch, capsys=capsys)
     assert_one_error(res, "saved game")
+
+
+SHEET_FAST = [
+    (["sheet", "add", "1", "--json"], HAND),
+    (["sheet", "add", "1", "--jsonl"], HAND + "\n[1]\n" + HAND),
+    (["sheet", "add", "1", "--json"], '{"taker": "NS", "trick_points": {"NS": 200}}'),
+    (["sheet", "add", "1", "--json"], "[" * 5000),
+    (["sheet", "add", "9", "--json"], HAND),
+    (["sheet", "add", "9" * 30, "--json"], HAND),
+    (["sheet", "undo", "1", "--json"], ""),
+    (["sheet", "show", "1", "--json"], ""),
+    (["sheet", "show", "x", "--json"], ""),
+    (["sheet", "list", "--json"], ""),
+]
+
+
+@pytest.mark.parametrize(("args", "stdin"), SHEET_FAST,
+                         ids=lambda v: " ".join(v)[:40] if isinstance(v, list) else "")
+def test_sheet_fast_paths_and_typer_commands_agree(
+    args: list[str], stdin: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each on its own database holding the same sheet 1 with one hand."""
+    from belote.cli import fast
+
+    answers = []
+    for name, fast_on in (("fast.db", True), ("typer.db", False)):
+        db = ["--db", str(tmp_path / name)]
+        for setup, text in ((["sheet", "new", "--name", "s", "--json"], ""),
+                            (["sheet", "add", "1", "--json"], HAND)):
+            assert belote([*setup, *db], text, monkeypatch=monkeypatch, capsys=capsys).code == 0
+        if not fast_on:
+            monkeypatch.setattr(fast, "run", lambda command, rest: False)
+        res = belote([*args, *db], stdin, monkeypatch=monkeypatch, capsys=capsys)
+        out = [json.loads(line) for line in res.out.splitlines()]
+        for item in out:  # the list's timestamps differ
+            for sheet in item.get("sheets", []):
+                sheet.pop("updated")
+        answers.append((res.code, out, res.err))
+    assert answers[0] == answers[1]
+    assert answers[0][1], "an answer on stdout"
+
+
+def test_sheet_fast_path_takes_the_database_from_belote_db(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BELOTE_DB", str(tmp_path / "env.db"))
+    assert belote(["sheet", "new", "--json"], monkeypatch=monkeypatch, capsys=capsys).code == 0
+    res = belote(["sheet", "add", "1", "--json"], HAND, monkeypatch=monkeypatch, capsys=capsys)
+    assert res.code == 0 and json.loads(res.out)["totals"] == HAND_SCORE["totals"]
+    res = belote(["sheet", "list", "--json", f"--db={tmp_path / 'other.db'}"],
+                 monkeypatch=monkeypatch, capsys=capsys)
+    assert json.loads(res.out) == {"sheets": []}

@@ -14,13 +14,18 @@ command                flags taken here
 ``replay``             ``--json`` or ``--jsonl``, ``--file PATH``
 ``solve``              ``--json`` or ``--jsonl``, ``--file PATH``
 ``rotation N``         ``--json``
-``rules``              ``--json``
+``rules``              ``--json`` (or nothing)
+``sheet add ID``       ``--json`` or ``--jsonl``, ``--file PATH``, ``--db PATH``
+``sheet undo ID``      ``--json``, ``--db PATH``
+``sheet show ID``      ``--json``, ``--db PATH``
+``sheet list``         ``--json``, ``--db PATH``
 =====================  ==========================================
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from typing import Any
 
 from belote.cli.common import dumps, echo, fail, run_json
@@ -106,12 +111,93 @@ def run(command: str, args: list[str]) -> bool:
             return False
         rotation_json(number)
         return True
+    if command == "sheet" and args and args[0] in _SHEET_COMMANDS:
+        return _sheet(args[0], args[1:])
     if command == "rules" and args in ([], ["--json"]):
         from belote.cli.rulesdata import print_rules
 
         print_rules(json_mode=bool(args))
         return True
     return False
+
+
+_SHEET_COMMANDS = frozenset({"add", "undo", "show", "list"})
+
+
+def check_sheet_id(value: str) -> str:
+    """A sheet id too long to be one (SQLite keeps 64-bit ids) is refused here."""
+    from belote.errors import BeloteError
+
+    text = value.strip()
+    if len(text) > 18:
+        shown = text[:20] + "..." if len(text) > 24 else text
+        raise BeloteError(
+            f"sheet {shown!r}: not a sheet id (a whole number; `belote sheet list` shows them)")
+    return value
+
+
+def _sheet_flags(sub: str, args: list[str]) -> dict[str, Any] | None:
+    """The flags of a fast `belote sheet` command, or None to leave it to typer."""
+    flags: dict[str, Any] = {"ids": []}
+    value_flags = ("--db", "--file") if sub == "add" else ("--db",)
+    switches = ("--json", "--jsonl") if sub == "add" else ("--json",)
+    i = 0
+    while i < len(args):
+        token = args[i]
+        name, eq, value = token.partition("=")
+        if token in switches and token not in flags:
+            flags[token] = True
+        elif name in value_flags and name not in flags and eq and value:
+            flags[name] = value
+        elif token in value_flags and token not in flags and i + 1 < len(args) and args[i + 1]:
+            flags[token] = args[i + 1]
+            i += 1
+        elif not token.startswith("-"):
+            flags["ids"].append(token)
+        else:
+            return None
+        i += 1
+    if "--json" not in flags and "--jsonl" not in flags:
+        return None
+    if len(flags["ids"]) != (0 if sub == "list" else 1):
+        return None
+    return flags
+
+
+def _sheet(sub: str, args: list[str]) -> bool:
+    """``belote sheet add|undo|show|list --json`` straight from the store."""
+    flags = _sheet_flags(sub, args)
+    if flags is None:
+        return False
+    from belote.errors import BeloteError
+    from belote.sheets import SheetStore
+
+    db = flags.get("--db") or os.environ.get("BELOTE_DB") or None
+    try:
+        sheet_id = check_sheet_id(flags["ids"][0]) if flags["ids"] else ""
+        store = SheetStore(db)
+    except BeloteError as exc:
+        fail(str(exc), json_mode=True)
+    try:
+        if sub == "add":
+            run_json(lambda obj: store.add_hand(sheet_id, obj), flags.get("--file"),
+                     "--jsonl" in flags, json_mode=True)
+            return True
+        try:
+            if sub == "list":
+                state: dict[str, Any] = {"sheets": store.sheets()}
+            elif sub == "undo":
+                state = store.undo(sheet_id)
+            else:
+                state = store.state(sheet_id)
+        except BeloteError as exc:
+            fail(str(exc), json_mode=True)
+        except OverflowError:
+            fail("a number is too large for the database", json_mode=True)
+        echo(dumps(state))
+    finally:
+        store.close()
+    return True
 
 
 def parse_players(text: str) -> int:

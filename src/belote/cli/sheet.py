@@ -33,6 +33,7 @@ from belote.cli.common import (
     require_object,
     run_json,
 )
+from belote.cli.fast import check_sheet_id
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
@@ -50,18 +51,8 @@ FileOpt = Annotated[
     Path | None, typer.Option("--file", metavar="PATH",
         help="Read the hand entry from PATH instead of stdin.")
 ]
-def _sheet_id(value: str) -> str:
-    """A sheet id too long to be one (SQLite keeps 64-bit ids) is refused here."""
-    text = value.strip()
-    if len(text) > 18:
-        shown = text[:20] + "..." if len(text) > 24 else text
-        raise BeloteError(
-            f"sheet {shown!r}: not a sheet id (a whole number; `belote sheet list` shows them)")
-    return value
-
-
 IdArg = Annotated[str, typer.Argument(
-    callback=_sheet_id, help="The sheet's id (see `belote sheet list`).")]
+    callback=check_sheet_id, help="The sheet's id (see `belote sheet list`).")]
 
 OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed"}
 
