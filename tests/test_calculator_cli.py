@@ -127,12 +127,14 @@ def test_sheet_add_asks_the_questions(tmp_path: Path) -> None:
 def test_declarations_by_name_are_compared(tmp_path: Path) -> None:
     """§7.6: only the team with the better declaration scores; asked when equal."""
     answers = ["NS", "92", "no", "tierce", "carre", "no",   # EW's carré wins: NS fails
-               "EW", "92", "no", "quinte", "carre", "NS", "no",  # equal 100s: NS's higher
+               "EW", "92", "no", "quinte", "quinte", "NS", "no",  # equal 100s: NS's higher
+               "NS", "92", "no", "cent", "carre", "no",  # a carré beats a sequence of 100
                "NS", "92", "no", "tierce", "tierce", "", "no", "q"]  # equal: neither scores
     code, out = run(["score", "--target", "2000"], answers, tmp_path / "s.db")
     assert code == 0, out
-    assert "EW's carre beats NS's tierce: only EW scores its declarations" in out
-    assert "Both best declarations are worth 100" in out
+    assert "EW's carre beats NS's tierce (§7.5): only EW scores its declarations" in out
+    assert "Both best declarations are sequences worth 100" in out
+    assert "EW's carre beats NS's cent (§7.5)" in out
     assert "Equal: neither team scores its declarations" in out
     assert "decl. EW 100" in out and "decl. NS 100" in out
 

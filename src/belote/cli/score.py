@@ -185,21 +185,25 @@ def _possible_declaration_totals() -> frozenset[int]:
 POSSIBLE_DECLARATIONS = _possible_declaration_totals()
 
 
-def parse_declarations(answer: str) -> tuple[int, tuple[int, str] | None]:
-    """A team's declarations: their points, and the best one by value and name when
-    they are given by name (None when given as points)."""
+Best = tuple[int, bool, str]  # value, a carré (beats a sequence of its value), name
+
+
+def parse_declarations(answer: str) -> tuple[int, Best | None]:
+    """A team's declarations: their points, and the best one (value, carré, name)
+    when they are given by name (None when given as points)."""
     text = answer.strip().lower()
     if not text or text in ("no", "none", "-"):
         return 0, None
     total = 0
-    best: tuple[int, str] | None = (0, "")
+    best: Best | None = (0, False, "")
     for part in text.replace(",", "+").split("+"):
         word = " ".join(part.split())
         if word in DECLARATION_NAMES:
             value = DECLARATION_NAMES[word]
             total += value
-            if best is not None and value > best[0]:
-                best = (value, word)
+            rank = (value, word.startswith(("carre", "carré")), word)
+            if best is not None and rank[:2] > best[:2]:
+                best = rank
             continue
         if not word.isdigit() or len(word) > 5:
             raise ValueError(f"{part.strip()!r} is not a declaration (tierce 20, quarte 50, "
@@ -217,24 +221,28 @@ def _read_declarations(answer: str) -> int:
 
 
 def _compare_declarations(
-    console: Console, given: list[tuple[int, tuple[int, str] | None]], rules: Rules
+    console: Console, given: list[tuple[int, Best | None]], rules: Rules
 ) -> int | None:
-    """The team whose best declaration wins (§7.6), asked when they are of equal
-    value; -1 when neither scores (an exact tie); None when either was given as
-    points (nothing to compare)."""
+    """The team whose best declaration wins (§7.5: the higher value, a carré before
+    a sequence of its value), asked when that does not decide; -1 when neither
+    scores (an exact tie); None when either was given as points."""
     best_ns, best_ew = given[NS][1], given[EW][1]
     if best_ns is None or best_ew is None:
         return None
-    if best_ns[0] != best_ew[0]:
-        winner = NS if best_ns[0] > best_ew[0] else EW
+    if best_ns[:2] != best_ew[:2]:
+        winner = NS if best_ns[:2] > best_ew[:2] else EW
         loser_best = (best_ns, best_ew)[1 - winner]
-        console.print(f"  {TEAM_NAMES[winner]}'s {(best_ns, best_ew)[winner][1]} beats "
-                      f"{TEAM_NAMES[1 - winner]}'s {loser_best[1]}: only "
+        console.print(f"  {TEAM_NAMES[winner]}'s {(best_ns, best_ew)[winner][2]} beats "
+                      f"{TEAM_NAMES[1 - winner]}'s {loser_best[2]} (§7.5): only "
                       f"{TEAM_NAMES[winner]} scores its declarations (§7.6).")
         return winner
+    kind = "carrés" if best_ns[1] else "sequences"
     team = _ask_until(
-        console, f"Both best declarations are worth {best_ns[0]}: which team's is higher "
-                 "(the higher card, then trump; NS, EW, or none if equal)?",
+        console, f"Both best declarations are {kind} worth {best_ns[0]}: which team's is "
+                 "higher (§7.5: "
+                 + ("jacks, nines, aces, tens, kings, queens" if best_ns[1] else
+                    "the higher top card, then trump")
+                 + "; NS, EW, or none if equal)?",
         _read_team, "none")
     if team is None and rules.decl_tie == "first_announcer":
         team = _ask_until(console, "Equal: which team announced first (decl_tie)? (NS, EW)",
