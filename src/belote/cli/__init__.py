@@ -7,8 +7,9 @@ needs:
   table :data:`COMMANDS`, importing no subcommand, typer nor rich;
 * the JSON faces that a program calls once per hand (``score hand --json``,
   ``score game --json``, ``rotation N --json``, ``replay --json``,
-  ``solve --json``, ``rules --json``, with ``--jsonl`` and ``--file``) run
-  straight from the engine (:mod:`belote.cli.fast`);
+  ``solve --json``, ``rules``, ``sheet add/undo/show/list --json``, with
+  ``--jsonl``, ``--file`` and ``--db``) run straight from the engine
+  (:mod:`belote.cli.fast`);
 * anything else builds a typer app holding that one command (its module
   imported then, and only it) and runs it.
 
