@@ -99,10 +99,16 @@ def build_app(only: str | None = None) -> Any:
     imported)."""
     from belote.cli.typerapp import root_app
 
-    app = root_app(_help_text())
+    app = root_app(f"{SUMMARY}\n\nThe JSON formats: docs/json.md; the rules: docs/rules.md.")
     for name, module, _ in COMMANDS:
         if only is None or name == only:
             importlib.import_module(module).register(app)
+    # The command list shows the same one-line summaries as `belote --help`.
+    summaries = {name: summary for name, _, summary in COMMANDS}
+    infos: list[Any] = [*app.registered_commands, *app.registered_groups]
+    for info in infos:
+        if info.name in summaries:
+            info.short_help = summaries[info.name]
     return app
 
 
