@@ -98,3 +98,39 @@ def test_plain_terminal_subprocess(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Your hand:" in proc.stdout and "\x1b[" not in proc.stdout
     assert "Bye." in proc.stdout
+    assert proc.stdout.splitlines()[2].startswith("Turned card: ")
+
+
+# --- what everyone sees: the turned card, the declarations at trick 2 ------------------------
+
+
+def play_lines(*args: str, typed: str) -> list[str]:
+    res = runner.invoke(app, ["play", *args], input=typed)
+    assert res.exit_code == 0, res.output
+    return res.stdout.splitlines()
+
+
+def test_turned_card_shown_to_everyone_as_bidding_starts(tmp_path: Path) -> None:
+    """Whoever bids first, the turned card is on screen before the first call."""
+    lines = play_lines("--bots", "random", "--seed", "7", "--target", "150",
+                       "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
+    deals = [i for i, line in enumerate(lines) if line.startswith("── Deal ")]
+    assert len(deals) >= 2
+    for i in deals:
+        assert lines[i + 1].startswith("Turned card: "), lines[i:i + 3]
+        assert "(dealer " in lines[i + 1]
+    # at least one deal where a bot calls before the person
+    assert any(not lines[i + 2].startswith("Your hand") for i in deals)
+
+
+def test_declarations_result_announced_at_trick_2(tmp_path: Path) -> None:
+    """§7.4: compared as the first card of trick 2 is played; the winners show theirs."""
+    lines = play_lines("--bots", "random", "--seed", "4", "--target", "150",
+                       "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
+    i = next(i for i, line in enumerate(lines) if "Declarations:" in line)
+    assert lines[i].strip() == ("Declarations: NS scores 100 — North shows carré of T "
+                                "(10♠ 10♥ 10♦ 10♣)")
+    assert lines[i - 2].startswith("Trick 2 ·")  # after the first card of trick 2
+    assert "plays" in lines[i - 1]
+    trick1 = lines.index(next(line for line in lines if line.startswith("Trick 1 ·")))
+    assert any("announces carré" in line for line in lines[trick1:i])

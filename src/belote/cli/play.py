@@ -195,6 +195,7 @@ class TerminalGame:
                 f"[bold]── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
                 f"{scores} ──[/bold]"
             )
+            self.show_turned(rnd)
             return
         totals = self.match.score.totals
         reserve = self.match.score.reserve
@@ -203,6 +204,13 @@ class TerminalGame:
         if reserve:
             line += f" · reserve {reserve}"
         self.console.print(f"[bold]{line} ──[/bold]")
+        self.show_turned(rnd)
+
+    def show_turned(self, rnd: Round) -> None:
+        """The turned card, face up for everyone as the bidding starts (§3.1)."""
+        if rnd.phase == BIDDING and rnd.turned is not None and not rnd.bidding.calls:
+            self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
+                               f"(dealer {SEAT_WORDS[rnd.dealer]})")
 
     # --- input ---------------------------------------------------------------------
 
@@ -373,13 +381,31 @@ class TerminalGame:
                 f"  → trick {len(state.tricks)} to {self.who(trick.winner)} "
                 f"({trick.points} points)"
             )
-            result = rnd.play.declaration_result()
-            if len(state.tricks) == 1 and result is not None and result.winner is not None:
-                side = self.side_name(result.winner, rnd.play.contract.taker)
-                self.console.print(
-                    f"  Declarations: {side} {'score' if side == 'You' else 'scores'} "
-                    f"{result.points[result.winner]}"
-                )
+        if len(state.tricks) == 1 and len(state.trick) == 1:
+            self.show_declarations(rnd)
+
+    def show_declarations(self, rnd: Round) -> None:
+        """The declarations compared as the first card of trick 2 is played (§7.4–§7.6):
+        who scores them, and the combinations the winners show."""
+        assert rnd.play is not None
+        result = rnd.play.declaration_result()
+        if result is None or not any(rnd.play.announced):
+            return
+        if result.winner is None:
+            self.console.print("  Declarations: equal, nobody scores them (§7.5)")
+            return
+        side = self.side_name(result.winner, rnd.play.contract.taker)
+        shown = rnd.view(self.seat).shown
+        parts = [
+            f"{self.who(s)} {'show' if s == self.seat else 'shows'} "
+            + ", ".join(f"{d.name} ({' '.join(self.name(c) for c in scan_forward(d.cards))})"
+                        for d in combos)
+            for s, combos in enumerate(shown) if combos
+        ]
+        self.console.print(
+            f"  Declarations: {side} {'score' if side == 'You' else 'scores'} "
+            f"{result.points[result.winner]}" + (" — " + "; ".join(parts) if parts else "")
+        )
 
     def bot_turn(self, rnd: Round, seat: int) -> None:
         bot = self.bots[seat]
