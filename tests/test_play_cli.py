@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,9 +130,116 @@ def test_declarations_result_announced_at_trick_2(tmp_path: Path) -> None:
     lines = play_lines("--bots", "random", "--seed", "4", "--target", "150",
                        "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
     i = next(i for i, line in enumerate(lines) if "Declarations:" in line)
-    assert lines[i].strip() == ("Declarations: NS scores 100 — North shows carré of T "
+    assert lines[i].strip() == ("Declarations: NS scores 100 — North shows carré of 10 "
                                 "(10♠ 10♥ 10♦ 10♣)")
     assert lines[i - 2].startswith("Trick 2 ·")  # after the first card of trick 2
     assert "plays" in lines[i - 1]
     trick1 = lines.index(next(line for line in lines if line.startswith("Trick 1 ·")))
     assert any("announces carré" in line for line in lines[trick1:i])
+
+
+# --- one way of writing: calls, suits, colours; Spanish throughout the Moroccan profile ---
+
+
+FRENCH_SUITS = "♠♥♦♣"
+
+
+def test_moroccan_spanish_names_for_display_and_input(tmp_path: Path) -> None:
+    """Suits and cards the Spanish way (§1.2), shown and typed: the shown name is taken,
+    so is the short form; refusals name the cards the same way; never a French suit."""
+    typed = ["pass", "pique", "oros", "copas",  # round 2: a French suit is no call here
+             "sota de oros", "JH", "caballo de espadas", "as de copas", "q"]
+    lines = play_lines("--profile", "moroccan", "--bots", "random", "--seed", "1",
+                       "--save", str(tmp_path / "g.json"), typed="\n".join(typed) + "\n")
+    out = "\n".join(lines)
+    assert "Turned card: as de oros (dealer East)" in out
+    assert ("Your call — [1] passe  [2] prend à espadas  [3] prend à copas  "
+            "[4] prend à bastos") in out
+    assert "not a call: 'pique'" in out
+    assert "You may not name 'prend à oros' in round 2: it is the turned suit (§3.3)" in out
+    assert "Trick 1 · trump copas (taken by You) · You lead" in out
+    assert "Your hand: 1:as de copas*  2:rey de copas*" in out
+    assert "trick 1: you do not hold sota de oros" in out
+    assert "not a card: 'JH' (a number from the hand shown, or a card such as 12c" in out
+    assert "You play as de copas" in out
+    assert "caballo de espadas" in out.split("You play as de copas")[0].split("JH")[1]
+    assert not any(s in out for s in FRENCH_SUITS)
+    assert not re.search(r"\b(take|pass)\b", out)
+
+
+def test_moroccan_short_names_and_refusals(tmp_path: Path) -> None:
+    """``12c`` is the rey de copas; an illegal card is refused with its Spanish name."""
+    typed = ["pass", "copas", "12c", "q"]
+    out = "\n".join(play_lines("--profile", "moroccan", "--bots", "random", "--seed", "1",
+                               "--save", str(tmp_path / "g.json"),
+                               typed="\n".join(typed) + "\n"))
+    assert "You play rey de copas" in out
+    typed = ["pass", "pass", "7 de espadas", "7o", "q"]  # seed 2: East leads copas
+    out = "\n".join(play_lines("--profile", "moroccan", "--bots", "random", "--seed", "2",
+                               "--save", str(tmp_path / "g2.json"),
+                               typed="\n".join(typed) + "\n"))
+    assert "trick 1: you may not play 7 de espadas: must follow suit (§6.1)" in out
+    assert "trick 1: you may not play 7 de oros: must follow suit (§6.1)" in out
+    assert not any(s in out for s in FRENCH_SUITS)
+
+
+def test_a_whole_moroccan_game_never_mixes_french_suits(tmp_path: Path) -> None:
+    lines = play_lines("--profile", "moroccan", "--bots", "random", "--seed", "5",
+                       "--target", "200", "--save", str(tmp_path / "g.json"),
+                       typed=answers(cycle=4000))
+    out = "\n".join(lines)
+    assert "Game over" in out and "de oros" in out and "de copas" in out
+    assert not any(s in out for s in FRENCH_SUITS)
+
+
+CALL_LINE = re.compile(r"^(North|East|West|You): (.*)$")
+
+
+def test_calls_are_written_one_way(tmp_path: Path) -> None:
+    lines = play_lines("--bots", "random", "--seed", "7", "--target", "300",
+                       "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
+    calls = {m.group(2) for line in lines if (m := CALL_LINE.match(line))}
+    assert "passe" in calls and calls <= {"passe", "prend"} | {
+        f"prend à {s}" for s in [*FRENCH_SUITS, "sans-atout", "tout-atout"]}
+    assert any(line.startswith("Your call — [1] passe  [2] prend") for line in lines)
+
+
+def test_coinche_calls_typed_and_shown_as_suit_then_value(tmp_path: Path) -> None:
+    """A bid is shown "♠ 110"; typed as shown, or 110s, or 110 pique."""
+    typed = ["♥ 80", "pass", "pass", "pass", "pass", "q"]
+    res = runner.invoke(app, ["play", "--profile", "coinche", "--bots", "random", "--seed", "4",
+                              "--save", str(tmp_path / "g.json")], input="\n".join(typed) + "\n")
+    lines = res.stdout.splitlines()
+    bid = re.compile(rf"^(passe|coinche|surcoinche|([{FRENCH_SUITS}]|sans-atout|tout-atout) "
+                     r"(\d+|capot|générale))$")
+    calls = [m.group(2) for line in lines if (m := CALL_LINE.match(line))]
+    assert calls and all(bid.match(c) for c in calls), calls
+    assert "110S" not in res.stdout and "80H" not in res.stdout
+    for typed_bid in ("♠ 90", "90s", "90 pique", "pique 90"):
+        res = runner.invoke(app, ["play", "--profile", "coinche", "--bots", "random",
+                                  "--seed", "4", "--save", str(tmp_path / "g.json")],
+                            input=f"{typed_bid}\nq\n")
+        assert "not a call" not in res.stdout
+
+
+def colour_run(tmp_path: Path, **env: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-m", "belote", "play", "--bots", "random", "--seed", "3",
+         "--save", str(tmp_path / "g.json")],
+        input="pass\npass\nq\n", capture_output=True, text=True, timeout=120,
+        env={k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+        | env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_red_hearts_and_diamonds_on_a_colour_terminal(tmp_path: Path) -> None:
+    out = colour_run(tmp_path, FORCE_COLOR="1", COLUMNS="200")
+    red = re.findall(r"\x1b\[[0-9;]*31m([^\x1b]*)", out)
+    assert red and all(("♥" in t or "♦" in t) for t in red), red
+    black = re.findall(r"(?:^|[ :])((?:10|[789JQKA])[♠♣])", re.sub(r"\x1b\[[0-9;]*m", "", out))
+    assert black  # spades and clubs are there, never red
+    assert not re.search(r"31m[^\x1b]*[♠♣]", out)
+    plain = colour_run(tmp_path, FORCE_COLOR="1", NO_COLOR="1")
+    assert "31m" not in plain and "♥" in plain + "♦"

@@ -8,9 +8,14 @@ person lays two cards aside (§12.1); in belote découverte the other player's
 face-up cards are shown, and ``^`` marks a face-up card that still covers one
 (§12.2).  Each decision shows the hand sorted by suit with the trump marked,
 the trick on the table and who leads, the legal cards highlighted and
-numbered; a card is chosen by its number or its name (``10h``, ``JH``, ``J♥``;
-Spanish names such as ``12c`` in the moroccan profile).  ``?`` asks the
-strongest bot for a hint, ``s`` saves the game, ``q`` saves and quits.
+numbered; a card is chosen by its number or its name (``10h``, ``JH``, ``J♥``).
+Calls are written one way, in the game's French words (``passe``, ``prend``,
+``prend à ♠``, ``♠ 110``, ``coinche``), and typed as shown or shorter (``s``,
+``110s``); the moroccan profile names suits and cards the Spanish way on screen
+and in input (``rey de copas`` or ``12c``, ``prend à oros``), see
+:mod:`belote.cli.playtext`.  Hearts and diamonds are red on a colour terminal
+(plain through a pipe or under ``NO_COLOR``).  ``?`` asks the strongest bot for a
+hint, ``s`` saves the game, ``q`` saves and quits.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from belote import jsonsafe
 from belote.bots import Bot, make_bot
@@ -32,16 +39,13 @@ from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
     PLAIN_ORDER,
-    SUIT_SYMBOLS,
     TRUMP_ORDER,
     Card,
     CardMask,
-    card_symbol,
-    parse_any_card,
     scan_forward,
-    spanish_name,
 )
 from belote.cli.common import check_int, fail
+from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
@@ -93,23 +97,24 @@ class TerminalGame:
         ]
         check_table(self.rules, self.bots, "belote play")
         self._hint_bot: Bot | None = None
+        self.words = Words(self.rules.deck == "spanish")
 
     # --- names ------------------------------------------------------------------
 
     def name(self, c: Card) -> str:
-        if self.rules.deck == "spanish":
-            return spanish_name(c)
-        return card_symbol(c)
+        """A card as shown: ``10♥`` (red on a colour terminal), ``rey de copas``."""
+        return self.words.card(c)
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.seat else SEAT_WORDS[seat]
 
     def trump_text(self, trump: int) -> str:
-        if trump == NO_TRUMP:
-            return "no trump (SA)"
-        if trump == ALL_TRUMP:
-            return "all trumps (TA)"
-        return SUIT_SYMBOLS[trump]
+        return self.words.trump(trump)
+
+    def error(self, exc: Exception, engine: bool = True) -> None:
+        """A refusal in the screen's words: the engine's with cards and calls as shown."""
+        text = self.words.message(str(exc), self.who) if engine else str(exc)
+        self.console.print(f"[red]{escape(text)}[/red]", soft_wrap=True)
 
     # --- the hand on screen ------------------------------------------------------
 
@@ -155,9 +160,27 @@ class TerminalGame:
             parts.append(text)
         marks = (["* trump"] if trump is not None else []) + (
             ["^ covers a face-down card"] if covering else [])
-        notes = f"   ({', '.join(marks)})" if marks else ""
-        self.console.print("Your hand: " + "  ".join(parts) + notes)
+        notes = [f"({', '.join(marks)})"] if marks else []
+        self.print_items("Your hand: ", parts + notes)
         return cards
+
+    def print_items(self, head: str, items: Sequence[str]) -> None:
+        """``head`` then the items two spaces apart, wrapped between items only (a card
+        name such as ``caballo de bastos`` is never cut), continuation lines indented."""
+        width = self.console.width
+        indent = " " * min(len(Text.from_markup(head).plain), 12)
+        line, size = head, Text.from_markup(head).cell_len
+        fresh = True
+        for item in items:
+            n = Text.from_markup(item).cell_len
+            if not fresh and size + 2 + n > width:
+                self.console.print(line, soft_wrap=True)
+                line, size, fresh = indent + item, len(indent) + n, False
+                continue
+            line += item if fresh else "  " + item
+            size += n if fresh else 2 + n
+            fresh = False
+        self.console.print(line, soft_wrap=True)
 
     def covering(self, seat: int) -> CardMask:
         """Belote découverte: the face-up cards of ``seat`` that still cover a face-down
@@ -177,14 +200,13 @@ class TerminalGame:
             other = 1 - self.seat
             trump = view.contract.trump if view.contract else None
             cover = self.covering(other)
-            shown = "  ".join(
+            self.print_items(f"{SEAT_WORDS[other]}'s face-up cards: ", [
                 self.name(c) + ("^" if cover >> c & 1 else "")
                 for c in self.sorted_hand(view.public, trump)
-            )
-            self.console.print(f"{SEAT_WORDS[other]}'s face-up cards: {shown}")
+            ])
             return
-        shown = "  ".join(self.name(c) for c in scan_forward(view.public))
-        self.console.print(f"Face up on the table, out of play: {shown}")
+        self.print_items("Face up on the table, out of play: ",
+                         [self.name(c) for c in scan_forward(view.public)])
 
     def header(self, rnd: Round) -> None:
         if self.players != 4:
@@ -215,6 +237,11 @@ class TerminalGame:
     # --- input ---------------------------------------------------------------------
 
     def ask(self, prompt: str) -> str:
+        """An answer typed after ``prompt`` (its last line is the input's prompt; the lines
+        before it are printed unwrapped, never cutting a card's or a call's name)."""
+        head, newline, prompt = prompt.rpartition("\n")
+        if newline:
+            self.console.print(head, soft_wrap=True)
         try:
             answer = self.console.input(prompt)
         except EOFError:
@@ -225,7 +252,7 @@ class TerminalGame:
         if self._hint_bot is None:
             self._hint_bot = make_bot(HINT_BOT, seed=0)
         if view.phase == BIDDING:
-            return f"hint: {self._hint_bot.call(view)}"
+            return f"hint: {self.words.call(self._hint_bot.call(view))}"
         if view.phase == DISCARD:
             cards = self._hint_bot.discard(view)
             return "hint: lay aside " + " ".join(self.name(c) for c in cards)
@@ -260,24 +287,35 @@ class TerminalGame:
 
     def human_call(self, rnd: Round) -> None:
         view = rnd.view(self.seat)
-        if view.turned is not None:
+        if view.turned is not None and view.calls:
             self.console.print(f"Turned card: [bold]{self.name(view.turned)}[/bold]")
         self.show_hand(view, numbered=False)
         calls = [c for c in view.legal if isinstance(c, str)]
-        menu = "  ".join(f"[{i}] {c}" for i, c in enumerate(calls, start=1))
+        words = self.words
+        menu = "  ".join(f"[{i}] {words.call(c)}" for i, c in enumerate(calls, start=1))
         if len(calls) > 12:
-            menu = "pass, a bid such as 80H / 120S / capotH, coinche, surcoinche"
+            menu = (f"passe, a bid such as {words.call('80H')} / {words.call('120S')} / "
+                    f"{words.call('capotH')}, coinche, surcoinche")
         while True:
             answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit)\n> ")
             if not answer or self.command(answer, view):
                 continue
-            call = answer
+            call: str | None
             if answer.isdigit() and 0 < int(answer) <= len(calls):
                 call = calls[int(answer) - 1]
+            else:
+                call = words.parse_call(answer)
+            if call is None:
+                hint = (f"a number from 1 to {len(calls)}, " if len(calls) <= 12 else "") + (
+                    words.call_examples() if len(calls) <= 12 else
+                    f"passe, {words.call('80H', False)} (or 80h), coinche")
+                self.console.print(f"[red]not a call: {escape(repr(answer))} ({hint})[/red]",
+                                   soft_wrap=True)
+                continue
             try:
                 rnd.call(call)
             except BeloteError as exc:
-                self.console.print(f"[red]{exc}[/red]")
+                self.error(exc)
                 continue
             return
 
@@ -291,11 +329,16 @@ class TerminalGame:
             answer = self.ask("Two cards — numbers or names (? hint, s save, q quit)\n> ")
             if not answer or self.command(answer, view):
                 continue
+            parts = answer.split(",") if "," in answer else answer.split()
             try:
-                chosen = [self.pick(part, cards) for part in answer.replace(",", " ").split()]
+                chosen = [self.pick(part, cards) for part in parts]
+            except BeloteError as exc:
+                self.error(exc, engine=False)
+                continue
+            try:
                 rnd.discard(chosen)
-            except (BeloteError, ValueError) as exc:
-                self.console.print(f"[red]{exc}[/red]")
+            except BeloteError as exc:
+                self.error(exc)
                 continue
             self.console.print("You lay aside " + " ".join(self.name(c) for c in chosen))
             return
@@ -306,7 +349,7 @@ class TerminalGame:
             if not 0 < int(answer) <= len(cards):
                 raise BeloteError(f"choose a number from 1 to {len(cards)}, or a card")
             return cards[int(answer) - 1]
-        return parse_any_card(answer, spanish=self.rules.deck == "spanish")
+        return self.words.parse_card(answer)
 
     def human_card(self, rnd: Round) -> None:
         view = rnd.view(self.seat)
@@ -319,10 +362,14 @@ class TerminalGame:
                 continue
             try:
                 c = self.pick(answer, cards)
+            except BeloteError as exc:
+                self.error(exc, engine=False)
+                continue
+            try:
                 assert rnd.play is not None
                 rnd.play.verify_play(c)
-            except (BeloteError, ValueError) as exc:
-                self.console.print(f"[red]{exc}[/red]")
+            except BeloteError as exc:
+                self.error(exc)
                 continue
             self.play_card(rnd, self.seat, c, None, True)
             return
@@ -333,7 +380,8 @@ class TerminalGame:
         if contract.value == "decouverte":
             taken = "belote découverte, no bidding"
         else:
-            value = f" for {contract.value}" if contract.value is not None else ""
+            value = "" if contract.value is None else (
+                f" for {'générale' if contract.value == 'generale' else contract.value}")
             level = {2: " coinched", 4: " surcoinched"}.get(contract.multiplier, "")
             taken = f"taken by {self.who(contract.taker)}{value}{level}"
         self.console.print(
@@ -357,7 +405,7 @@ class TerminalGame:
                 f"{self.who((view.trick_leader + i) % self.players)} {self.name(c)}"
                 for i, c in enumerate(view.trick)
             )
-            self.console.print(f"On the table: {on_table}")
+            self.console.print(f"On the table: {on_table}", soft_wrap=True)
 
     # --- acting ------------------------------------------------------------------------
 
@@ -369,7 +417,7 @@ class TerminalGame:
         record = rnd.play_card(c, decls, belote)
         line = f"{self.who(seat)} {'play' if seat == self.seat else 'plays'} {self.name(c)}"
         if record.declarations:
-            said = ", ".join(d.name for d in record.declarations)
+            said = ", ".join(self.words.declaration(d) for d in record.declarations)
             line += f" and {'announce' if seat == self.seat else 'announces'} {said}"
         if record.belote:
             line += f" — {record.belote.capitalize()}!"
@@ -398,13 +446,15 @@ class TerminalGame:
         shown = rnd.view(self.seat).shown
         parts = [
             f"{self.who(s)} {'show' if s == self.seat else 'shows'} "
-            + ", ".join(f"{d.name} ({' '.join(self.name(c) for c in scan_forward(d.cards))})"
+            + ", ".join(f"{self.words.declaration(d)} "
+                        f"({' '.join(self.name(c) for c in scan_forward(d.cards))})"
                         for d in combos)
             for s, combos in enumerate(shown) if combos
         ]
         self.console.print(
             f"  Declarations: {side} {'score' if side == 'You' else 'scores'} "
-            f"{result.points[result.winner]}" + (" — " + "; ".join(parts) if parts else "")
+            f"{result.points[result.winner]}" + (" — " + "; ".join(parts) if parts else ""),
+            soft_wrap=True,
         )
 
     def bot_turn(self, rnd: Round, seat: int) -> None:
@@ -414,7 +464,7 @@ class TerminalGame:
         if rnd.phase == BIDDING:
             call = bot.call(view)
             rnd.call(call)
-            self.console.print(f"{self.who(seat)}: {call}")
+            self.console.print(f"{self.who(seat)}: {self.words.call(call)}")
             return
         if rnd.phase == DISCARD:
             rnd.discard(bot.discard(view))
@@ -459,7 +509,8 @@ class TerminalGame:
                 self.match.finish_round()
                 self.save()
         except Quit:
-            c.print("Bye. Resume with: belote play --resume " + str(self.save_path))
+            c.print("Bye. Resume with: belote play --resume " + str(self.save_path),
+                    soft_wrap=True)
             return
         self.show_end()
 
