@@ -243,3 +243,62 @@ def test_red_hearts_and_diamonds_on_a_colour_terminal(tmp_path: Path) -> None:
     assert not re.search(r"31m[^\x1b]*[♠♣]", out)
     plain = colour_run(tmp_path, FORCE_COLOR="1", NO_COLOR="1")
     assert "31m" not in plain and "♥" in plain + "♦"
+
+
+# --- running trick points, the last trick on demand ---------------------------------------
+
+
+TRICK_LINE = re.compile(r"^  → trick (\d) to (\w+) \((\d+) points\) · so far NS (\d+) – EW (\d+)$")
+
+
+def test_running_trick_points_add_up_to_the_deal(tmp_path: Path) -> None:
+    lines = play_lines("--bots", "random", "--seed", "7", "--target", "300",
+                       "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
+    totals = [0, 0]
+    deals = 0
+    for i, line in enumerate(lines):
+        m = TRICK_LINE.match(line)
+        if m:
+            number, winner, points = int(m.group(1)), m.group(2), int(m.group(3))
+            if number == 1:
+                totals = [0, 0]
+            totals[0 if winner in ("North", "You") else 1] += points
+            assert totals == [int(m.group(4)), int(m.group(5))], line
+        elif line.startswith("│ tricks"):  # the deal's table: the same card points
+            assert [int(x) for x in re.findall(r"\d+", line)] == totals, (line, totals)
+            assert sum(totals) in (162, 252)
+            deals += 1
+    assert deals >= 2
+
+
+def test_last_trick_on_demand(tmp_path: Path) -> None:
+    """``l`` at any card prompt shows the last trick taken, as it was played."""
+    typed = [x for i in range(3000) for x in ("l", str(i % 8 + 1))]
+    lines = play_lines("--bots", "random", "--seed", "3", "--target", "150",
+                       "--save", str(tmp_path / "g.json"), typed="\n".join(typed) + "\n")
+    assert any("No trick has been taken yet in this deal." in line for line in lines)
+    played: list[str] = []
+    last: tuple[str, str] | None = None
+    checked = 0
+    for line in lines:
+        text = line.removeprefix("> ")
+        if m := re.match(r"^(You|North|East|West) plays? (\S+)", text):
+            played.append(f"{m.group(1)} {m.group(2)}")
+        elif m := TRICK_LINE.match(line):
+            last = (", ".join(played[-4:]) + f" → {m.group(2)}, {m.group(3)} points", m.group(1))
+            played = []
+        elif text.startswith("Last trick"):
+            assert last is not None
+            assert text == f"Last trick (trick {last[1]}): {last[0]}", (text, last)
+            checked += 1
+        elif text.startswith("── Deal"):
+            last = None
+    assert checked > 10
+
+
+def test_in_game_help_names_the_keys(tmp_path: Path) -> None:
+    out = "\n".join(play_lines("--bots", "random", "--seed", "3", "--save",
+                               str(tmp_path / "g.json"), typed="help\nq\n"))
+    assert "(? hint, s save, q quit, help)" in out
+    for key in ("  ?  ", "  l  ", "  s  ", "  q  ", "Ctrl-C", "last trick"):
+        assert key in out

@@ -114,7 +114,8 @@ def test_one_seat_cannot_act_for_another(client: TestClient) -> None:
         thief = (turn + 2) % 4
         answer = table.act(thief, {"type": "play", "card": card, "seat": SEAT_NAMES[turn]})
         assert answer["type"] == "error"
-        assert f"it is {SEAT_NAMES[turn]}'s turn" in answer["message"]
+        # in plain words (issue 13): the thief's partner has the turn
+        assert answer["message"] == "It is not your turn: your partner plays or speaks now."
         assert card in table.latest[turn]["deal"]["hand"]
         assert table.room.round is not None and table.room.round.play is not None
         assert not table.room.round.play.history or table.room.round.play.history[-1].seat != turn
@@ -238,8 +239,8 @@ def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient) 
                 answer = table.act(turn, {"type": "play", "card": illegal[0]})
                 assert answer["type"] == "error"
                 shown = card_symbol(parse_card(illegal[0]))  # A♣, 10♥: for people
-                assert f"{SEAT_NAMES[turn]} may not play {shown}:" in answer["message"]
-                assert "§6" in answer["message"]
+                assert f"You may not play {shown}: " in answer["message"]
+                assert "§" not in answer["message"]  # the rule in plain words (issue 13)
                 assert table.room.version == version
                 assert illegal[0] in table.latest[turn]["deal"]["hand"]
                 break
@@ -292,7 +293,7 @@ def test_lobby_seats_bots_and_start(client: TestClient) -> None:
         msg = receive(b)
         while msg["type"] == "state":
             msg = receive(b)
-        assert msg == {"type": "error", "message": "seat N is taken by Ann Lee"}
+        assert msg == {"type": "error", "message": "The North seat is taken by Ann Lee."}
         send(b, {"type": "join", "seat": "X"})
         msg = receive(b)
         while msg["type"] == "state":

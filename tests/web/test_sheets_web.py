@@ -97,7 +97,9 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
     r = _add(client, sheet, taker="NS", points_team="EW", points="170", belote="EW",
              decl_team="NS", decl_points="20")
     assert r.status_code == 422
-    assert "trick_points.EW: 170 is outside 0..162" in r.text
+    # in plain words (issue 13): the team named, the rule said, no field name
+    assert "cannot have made 170 trick points: the tricks of a hand hold 162 points" in r.text
+    assert "trick_points" not in r.text.split("<footer")[0]
     assert 'role="alert"' in r.text
     # Every field comes back as typed.
     assert 'value="170"' in r.text
@@ -107,11 +109,11 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
     assert 'value="20"' in r.text
     assert _state(client, sheet)["hands"] == []
     for fields, message in [
-        ({"points": "92"}, "taker: choose NS or EW"),
+        ({"points": "92"}, "Say which team took."),
         ({"taker": "NS"}, "points: enter one team's trick points"),
-        ({"taker": "NS", "points": "abc"}, "points: 'abc' is not a whole number"),
+        ({"taker": "NS", "points": "abc"}, "“abc” is not a whole number"),
         ({"taker": "NS", "points": "92", "decl_points": "20"}, "declarations: say which team"),
-        ({"taker": "XY", "points": "92"}, "taker: 'XY' is not NS or EW"),
+        ({"taker": "XY", "points": "92"}, "Choose one of the two teams."),
     ]:
         r = _add(client, sheet, **fields)
         assert r.status_code == 422 and message in html.unescape(r.text), fields
@@ -133,7 +135,7 @@ def test_undo_and_edit_recompute_everything(client: TestClient) -> None:
     state = _state(client, sheet)
     assert state["totals"] == {"NS": 90 + 62, "EW": 72 + 100} and state["reserve"] == 0
     r = client.post(sheet + "/hands/1", data={"taker": "NS", "points": "900"})
-    assert r.status_code == 422 and "outside" in r.text and 'value="900"' in r.text
+    assert r.status_code == 422 and "cannot have made 900" in r.text and 'value="900"' in r.text
     assert client.get(sheet + "/hands/3/edit").status_code == 404
     r = client.post(sheet + "/undo", follow_redirects=False)
     assert r.status_code == 303
@@ -197,7 +199,7 @@ def test_list_delete_and_errors(client: TestClient, db: Path) -> None:
     r = client.post("/sheets", data={"profile": "bridge"})
     assert r.status_code == 422 and "unknown profile 'bridge'" in html.unescape(r.text)
     r = client.post("/sheets", data={"profile": "classic", "target": "lots", "name": "T"})
-    assert r.status_code == 422 and "target: 'lots'" in html.unescape(r.text)
+    assert r.status_code == 422 and "“lots” is not a whole number" in html.unescape(r.text)
     assert 'value="T"' in r.text
     with SheetStore(db) as store:
         assert [s["name"] for s in store.sheets()] == ["Keep"]
@@ -216,7 +218,7 @@ def test_preview_works_out_the_other_team_and_the_score(client: TestClient) -> N
     r = client.post("/api" + sheet + "/preview", json={"taker": "NS", "capot": "EW"})
     assert r.json()["trick_points"] == {"NS": 0, "EW": 252}
     r = client.post("/api" + sheet + "/preview", json={"taker": "NS", "points": "163"})
-    assert r.status_code == 422 and "163 is outside" in r.json()["error"]
+    assert r.status_code == 422 and "cannot have made 163 trick points" in r.json()["error"]
     r = client.post("/api" + sheet + "/preview", content=b"[1]",
                     headers={"content-type": "application/json"})
     assert r.status_code == 400
@@ -245,4 +247,4 @@ def test_a_sheet_for_five_players_shows_standings_and_seatings(client: TestClien
     out = ", ".join(state["player_names"][p - 1] for p in first["out"])
     assert f"out: {out}" in page
     r = client.post("/sheets", data={"profile": "classic", "players": "9"})
-    assert r.status_code == 422 and "players: '9'" in html.unescape(r.text)
+    assert r.status_code == 422 and "A sheet has 4, 5, 6 or 7 players" in html.unescape(r.text)

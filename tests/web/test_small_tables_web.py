@@ -501,7 +501,7 @@ def test_the_taker_lays_two_cards_aside_and_only_he_sees_them(client: TestClient
         answer = table.act(others[0], {"type": "discard", "cards": mine["hand"][:2]})
         assert answer["type"] == "error" and "lays two cards aside, not" in answer["message"]
         answer = table.act(taker, {"type": "play", "card": mine["hand"][0]})
-        assert answer["type"] == "error" and "§12.1" in answer["message"]
+        assert answer["type"] == "error" and "first lay two cards aside" in answer["message"]
         answer = table.act(taker, {"type": "call", "call": "pass"})
         assert answer["type"] == "error" and "bidding is over" in answer["message"]
         for bad in (mine["hand"][:1], [mine["hand"][0]] * 2, mine["hand"][:3], "JH QH"):
@@ -685,7 +685,7 @@ def test_two_friends_play_a_room_of_two(client: TestClient) -> None:
         send(ann, {"type": "join", "seat": "N", "name": "Ann"})
         assert _drain_until(ann, "welcome")["seat"] == "N"
         send(bob, {"type": "join", "seat": "S", "name": "Bob"})
-        assert "N or E at a table of 2" in _drain_until(bob, "error")["message"]
+        assert "North or East at a table of 2" in _drain_until(bob, "error")["message"]
         send(bob, {"type": "join", "seat": "E", "name": "Bob"})
         assert _drain_until(bob, "welcome")["seat"] == "E"
         send(bob, {"type": "start"})

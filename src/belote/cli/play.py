@@ -55,6 +55,16 @@ from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 
 SEAT_WORDS = ("North", "East", "South", "West")
+HELP = """\
+At a prompt, type:
+  a number or a name    the card or call of that number in the list, or by its name
+                        (cards such as {examples})
+  ?                     a hint from the strongest bot
+  l                     the last trick taken: who played what, who took it
+  s                     save the game (it is saved at the end of every deal anyway)
+  q                     save and quit (Ctrl-C too: the deal in progress is kept)
+  help                  this help
+Each trick taken shows its points and each side's card points so far in the deal."""
 HINT_BOT = "pimc:worlds=12"
 
 
@@ -270,10 +280,16 @@ class TerminalGame:
         self.console.print(f"Game saved to {self.save_path}")
 
     def command(self, answer: str, view: PlayerView) -> bool:
-        """Handle ``?``, ``s`` and ``q``; True when the answer was one of them."""
+        """Handle ``?``, ``l``, ``s``, ``q`` and ``help``; True when the answer was one."""
         low = answer.lower()
         if low in ("?", "hint"):
             self.console.print(self.hint(view))
+            return True
+        if low in ("help", "aide"):
+            self.console.print(HELP.format(examples=self.words.examples()), soft_wrap=True)
+            return True
+        if low in ("l", "last"):
+            self.show_last_trick(view)
             return True
         if low in ("s", "save"):
             self.save()
@@ -297,7 +313,7 @@ class TerminalGame:
             menu = (f"passe, a bid such as {words.call('80H')} / {words.call('120S')} / "
                     f"{words.call('capotH')}, coinche, surcoinche")
         while True:
-            answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit)\n> ")
+            answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit, help)\n> ")
             if not answer or self.command(answer, view):
                 continue
             call: str | None
@@ -326,7 +342,8 @@ class TerminalGame:
                            "tricks).")
         cards = self.show_hand(view, numbered=True, all_legal=True)
         while True:
-            answer = self.ask("Two cards — numbers or names (? hint, s save, q quit)\n> ")
+            answer = self.ask(
+                "Two cards — numbers or names (? hint, s save, q quit, help)\n> ")
             if not answer or self.command(answer, view):
                 continue
             parts = answer.split(",") if "," in answer else answer.split()
@@ -357,7 +374,8 @@ class TerminalGame:
         self.show_public(rnd, view)
         cards = self.show_hand(view, numbered=True)
         while True:
-            answer = self.ask("Your card — number or name (? hint, s save, q quit)\n> ")
+            answer = self.ask(
+                "Your card — number or name (? hint, l last trick, s save, q quit, help)\n> ")
             if not answer or self.command(answer, view):
                 continue
             try:
@@ -427,10 +445,31 @@ class TerminalGame:
             trick = state.tricks[-1]
             self.console.print(
                 f"  → trick {len(state.tricks)} to {self.who(trick.winner)} "
-                f"({trick.points} points)"
+                f"({trick.points} points) · so far {self.running_points(rnd)}"
             )
         if len(state.tricks) == 1 and len(state.trick) == 1:
             self.show_declarations(rnd)
+
+    def running_points(self, rnd: Round) -> str:
+        """The card points each side has taken so far this deal: ``NS 42 – EW 19``."""
+        assert rnd.play is not None
+        taker = rnd.play.contract.taker
+        points = rnd.play.state.trick_points
+        return " – ".join(f"{self.side_name(i, taker)} {points[i]}" for i in (0, 1))
+
+    def show_last_trick(self, view: PlayerView) -> None:
+        """The last trick taken, on demand (``l``): who played what, who took it."""
+        if not view.tricks:
+            self.console.print("No trick has been taken yet in this deal.")
+            return
+        trick = view.tricks[-1]
+        cards = ", ".join(
+            f"{self.who((trick.leader + i) % self.players)} {self.name(c)}"
+            for i, c in enumerate(trick.cards)
+        )
+        self.console.print(
+            f"Last trick (trick {len(view.tricks)}): {cards} → {self.who(trick.winner)}, "
+            f"{trick.points} points", soft_wrap=True)
 
     def show_declarations(self, rnd: Round) -> None:
         """The declarations compared as the first card of trick 2 is played (§7.4–§7.6):

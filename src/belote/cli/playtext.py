@@ -143,7 +143,7 @@ class Words:
     def call_examples(self) -> str:
         if self.spanish:
             return "passe, prend, prend à copas (or just copas / c)"
-        return "passe, prend, prend à ♠ (or ♠ / s / pique)"
+        return "passe, prend, prend à ♠ (or ♠ / pique)"
 
     # --- reading ----------------------------------------------------------------------
 

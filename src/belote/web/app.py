@@ -21,26 +21,31 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
 from belote.errors import BeloteError
 from belote.sheets import SheetStore, default_db_path
+from belote.web import i18n
+from belote.web.i18n import N_, lang_of
+from belote.web.present import OUTCOME_LABELS, translate_error
 from belote.web.rooms import RoomManager, RoomSettings
 from belote.web.security import Guard, GuardMiddleware, Limits, RateLimiter
 from belote.web.store import RoomStore
 
 HERE: Final = Path(__file__).resolve().parent
 PROFILE_LABELS: Final = {
-    "classic": "Classic belote",
-    "moroccan": "Moroccan belote",
-    "coinche": "Coinche",
-    "contree": "Contrée",
+    "classic": N_("Classic belote"),
+    "moroccan": N_("Moroccan belote"),
+    "coinche": N_("Coinche"),
+    "contree": N_("Contrée"),
 }
 BOT_LABELS: Final = {
-    "random": "Beginner (random)",
-    "heuristic": "Club player (heuristic)",
-    "pimc": "Expert (PIMC search, slower)",
+    "random": N_("Beginner (random)"),
+    "heuristic": N_("Club player (heuristic)"),
+    "pimc": N_("Expert (PIMC search, slower)"),
 }
 SWEEP_EVERY_S: Final = 60.0
 
@@ -63,11 +68,28 @@ class SheetAccess:
 
 
 def make_templates() -> Jinja2Templates:
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates = Jinja2Templates(directory=str(HERE / "templates"),
+                                context_processors=[_language])
+    i18n.install(templates.env)
+    templates.env.globals["outcome_labels"] = OUTCOME_LABELS
+    templates.env.globals["error_text"] = _error_text
     templates.env.globals["profile_labels"] = PROFILE_LABELS
     templates.env.globals["bot_labels"] = BOT_LABELS
     templates.env.globals["version"] = __version__
     return templates
+
+
+def _language(request: Request) -> dict[str, Any]:
+    return {"lang": lang_of(request)}
+
+
+@pass_context
+def _error_text(ctx: Context, text: object) -> str:
+    """A refusal shown on a page, in plain words in its language (a sheet's page
+    names its teams)."""
+    names = ctx.get("names")
+    teams = {k: str(v) for k, v in names.items()} if isinstance(names, dict) else None
+    return translate_error(str(ctx.get("lang") or "en"), str(text), teams=teams)
 
 
 def create_app(
@@ -127,16 +149,19 @@ def create_app(
             from fastapi.responses import JSONResponse
 
             return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
-        templates: Jinja2Templates = request.app.state.templates
-        return templates.TemplateResponse(
-            request, "error.html", {"status": exc.status_code, "message": str(exc.detail)},
-            status_code=exc.status_code)
+        return render(request, "error.html", {
+            "status": exc.status_code,
+            "message": translate_error(lang_of(request), str(exc.detail))}, exc.status_code)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
             for e in exc.errors()[:3])
+        if not request.url.path.startswith("/api/") and any(
+                tuple(e.get("loc", ()))[:1] == ("path",) for e in exc.errors()):
+            # /sheets/abc: an address that leads to no page, said as a page says it
+            return _error(request, 404, "this address leads to no page")
         return _error(request, 400, f"the request is not valid ({problems})")
 
     @app.exception_handler(BeloteError)
@@ -152,6 +177,8 @@ def create_app(
     async def favicon() -> Response:
         data = (HERE / "static" / "favicon.svg").read_bytes()
         return Response(data, media_type="image/svg+xml")
+
+    app.include_router(i18n.router)
 
     @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
     async def home(request: Request) -> Response:
@@ -170,7 +197,8 @@ async def _sweep(rooms: RoomManager) -> None:
 def _error(request: Request, status: int, message: str) -> Response:
     if request.url.path.startswith("/api/"):
         return JSONResponse({"error": message}, status_code=status)
-    return render(request, "error.html", {"status": status, "message": message}, status)
+    return render(request, "error.html", {
+        "status": status, "message": translate_error(lang_of(request), message)}, status)
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:

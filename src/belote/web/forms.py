@@ -1,7 +1,7 @@
-"""The score calculator as an HTML form, and back: form fields ↔ a CONTRACT.md HandEntry.
+"""The score calculator as an HTML form, and back: form fields ↔ a HandEntry (docs/json.md).
 
 The form asks what a calculator asks (seed 002): who took, one team's trick
-points (the other's are worked out: 162 minus them, RULES.md §5.1), a capot
+points (the other's are worked out: 162 minus them, docs/rules.md §5.1), a capot
 (252 and 0, §5.2), the validated declarations of one team (§7.6), the team that
 said belote-rebelote (§7.7) and, for coinche and contrée, the contract, its
 trump and the coinche level (§4.7).
@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from belote.errors import InvalidRecordError
 from belote.options import Rules
+from belote.web.i18n import N_
 from belote.web.security import parse_whole
 
 TEAMS: Final = ("NS", "EW")
@@ -30,7 +31,7 @@ FORM_FIELDS: Final = (
     "contract", "trump", "multiplier",
 )
 DECLARATION_VALUES: Final = (20, 40, 50, 70, 100, 120, 150, 200, 250, 300)
-# The most one team can declare in a hand (RULES.md §7.2): carrés give the most
+# The most one team can declare in a hand (docs/rules.md §7.2): carrés give the most
 # points per card, and a team's 16 cards hold at most four of them, of jacks (200),
 # nines (150), aces and tens (100 each; sans-atout: aces 200, tens 150) = 550.
 # Sequences add less than the carrés they would break.
@@ -152,16 +153,17 @@ def contract_choices(rules: Rules) -> list[tuple[str, str]]:
     """(value, label) of every contract of the auction profiles (§4.3, §4.6, §4.8)."""
     top = rules.max_bid if rules.max_bid is not None else 500
     out = [(str(v), str(v)) for v in range(80, top + 1, 10)]
-    out.append(("capot", "capot"))
+    out.append(("capot", N_("capot")))
     if rules.generale:
-        out.append(("generale", "générale"))
+        out.append(("generale", N_("générale")))
     return out
 
 
 def trump_choices(rules: Rules) -> list[tuple[str, str]]:
-    out = [("S", "♠ spades"), ("H", "♥ hearts"), ("D", "♦ diamonds"), ("C", "♣ clubs")]
+    out = [("S", N_("♠ spades")), ("H", N_("♥ hearts")), ("D", N_("♦ diamonds")),
+           ("C", N_("♣ clubs"))]
     if rules.sa_ta or rules.sa_ta_in_classic:
-        out += [("SA", "no trump (SA)"), ("TA", "all trumps (TA)")]
+        out += [("SA", N_("no trump (sans-atout)")), ("TA", N_("all trumps (tout-atout)"))]
     return out
 
 

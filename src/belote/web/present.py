@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from belote.cards import (
@@ -41,6 +41,7 @@ from belote.declarations import CARRE, Declaration
 from belote.hand import Contract, HandResult
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
 from belote.round import Announced
+from belote.web.i18n import N_, gettext
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
 _ALTERNATING: Final = (0, 1, 3, 2)
@@ -221,3 +222,358 @@ def small_score_json(
         "finished": finished,
         "winner": None if winner is None else SEAT_NAMES[winner],
     }
+
+
+# --- words of the pages -----------------------------------------------------------------
+
+# A hand's outcome (scoring.OUTCOMES) as the sheet's rows say it.
+OUTCOME_LABELS: Final = {
+    "made": N_("made"),
+    "failed": N_("failed"),
+    "litige": N_("litige"),
+    "void": N_("void"),
+    "counted": N_("counted"),
+}
+
+# Labels the rooms' pages take from routes_rooms.py (SMALL_LABELS, DEAL_LABELS,
+# DEAL_NAMES), listed here for the catalogue; a test checks each one is translated.
+ROOM_LABELS: Final = (
+    N_("Belote for three"),
+    N_("Belote for two"),
+    N_("24 cards (7s and 8s out), 5 + 3 with a turned card"),
+    N_("32 cards, 10 each and a 2-card kitty to the taker"),
+    N_("6 + 3 each, the turned card and a bergère left face up"),
+    N_("6 + 3 each, the turned card and a bergère left face up, 12 cards out"),
+    N_("belote découverte: 8 face-up cards on 8 face-down, no bidding"),
+    N_("24 cards"),
+    N_("kitty"),
+    N_("six each"),
+    N_("stock"),
+    N_("découverte"),
+)
+
+
+# --- refusals in plain words ----------------------------------------------------------
+#
+# The engine's messages (English, with the rule book's § numbers and seat letters, as
+# the command line shows them) are rewritten here for people at the table: what is
+# wrong and what the rule is, the seats named ("North", "your partner", "you") and the
+# cards drawn, in the page's language.  Each rule below is an engine message's pattern
+# and the texts that say it; a message no pattern knows keeps its words, less its §
+# numbers.  The engine itself never changes.
+
+SEAT_WORDS: Final = (N_("North"), N_("East"), N_("South"), N_("West"))
+_RULE_REF: Final = re.compile(r"\s*\((?:[^()]*?)§[^()]*\)|\s*§\s*\d+(?:\.\d+)*[a-z]?(?: \w+)?")
+_SEAT_LETTER: Final = re.compile(r"(?<![\w'’-])([NESW])(?![\w'’-])")
+_PREFIX: Final = re.compile(r"^(?:hand(?: (?P<hand>\d+))?: |trick \d+: |trick\[\d+\]: )")
+_SUITS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+# Why a card may not be played (play.explain_illegal), said as the rule.
+_WHY_CARD: Final = {
+    "must follow suit": N_("you must follow the suit that was led when you have it."),
+    "must play higher than the master card of the led suit": N_(
+        "in trumps you must play higher than the best trump of the trick when you can."),
+    "must overtrump the partner when holding only trumps": N_(
+        "holding nothing but trumps, you must play higher than your partner's trump."),
+    "may not undertrump the partner while holding other cards": N_(
+        "you may not play a lower trump than your partner's while you hold other cards."),
+    "must overtrump": N_(
+        "when the trick is trumped and you cannot follow suit, you must play a higher "
+        "trump if you have one."),
+    "must play a trump, even a lower one": N_(
+        "without the suit that was led you must play a trump, even a lower one."),
+    "must trump": N_(
+        "without the suit that was led you must play a trump when you have one."),
+    "the hand is over": N_("the hand is over."),
+}
+
+# Why a call is refused (bidding, auction).
+_WHY_CALL: Final = {
+    "the bidding is over": N_("the bidding is over."),
+    "the auction is over": N_("the bidding is over."),
+    "there is no bid to coinche": N_("there is no bid to coinche yet."),
+    "only an opponent of the highest bidder may coinche": N_(
+        "only an opponent of the highest bidder may coinche."),
+    "the contract is already coinched": N_("the contract is already coinched."),
+    "a capot bid may not be coinched": N_("a capot bid may not be coinched at this table."),
+    "a coinche is made in turn": N_("at this table one coinches only in turn."),
+    "there is no coinche to answer": N_("there is no coinche to answer with a surcoinche."),
+    "the contract is already surcoinched": N_("the contract is already surcoinched."),
+    "only the bidding side may surcoinche": N_(
+        "only the side that made the bid may surcoinche."),
+    "after a coinche the bidding side may only pass or surcoinche": N_(
+        "after a coinche, the side that made the bid may only pass or surcoinche."),
+    "the générale is off": N_("the générale is not played at this table."),
+    "a bid is a multiple of 10 from 80": N_("a bid is a multiple of 10, from 80 up."),
+    "the auction is frozen by the coinche": N_("after a coinche nobody may bid any more."),
+    "after a capot bid no number may be bid": N_(
+        "after a capot bid, no bid in points may follow."),
+    "the last bidder may go on only in another suit": N_(
+        "the last bidder may go on only in another suit."),
+}
+
+# Whole messages of the rooms, the table and the forms (after the prefix "hand N: ").
+_PLAIN: Final = {
+    # already plain: the same words in English
+    "the game is over": N_("the game is over"),
+    "the game has already started": N_("the game has already started"),
+    "the game has not started": N_("the game has not started"),
+    "the deal is over: ask for the next deal": N_("the deal is over: ask for the next deal"),
+    "the deal is not over": N_("the deal is not over"),
+    "a seat can be left only before the game starts": N_(
+        "a seat can be left only before the game starts"),
+    "a table against bots is private: nobody else can sit there": N_(
+        "a table against bots is private: nobody else can sit there"),
+    "only someone invited (the room's link) can take a seat": N_(
+        "only someone invited (the room's link) can take a seat"),
+    "take a seat first": N_("take a seat first"),
+    "too many new tables in a short time: wait a minute": N_(
+        "too many new tables in a short time: wait a minute"),
+    "points: enter one team's trick points (or a capot)": N_(
+        "points: enter one team's trick points (or a capot)"),
+    "declarations: say which team scores them": N_("declarations: say which team scores them"),
+    "contract: choose the contract (80…, capot or générale)": N_(
+        "contract: choose the contract (80…, capot or générale)"),
+    # said again in plain words
+    "this address leads to no page": N_("This address leads to no page."),
+    "taker: choose NS or EW": N_("Say which team took."),
+    "there is no belote in sans-atout": N_("There is no belote in sans-atout."),
+    "both teams have belote: only one team holds trump K and Q": N_(
+        "Only one team can say belote-rebelote: one player holds the king and queen of trumps."),
+}
+
+# Patterns, tried in order: (regex, message); the message's %(names)s are the groups,
+# turned into words by _words().
+_PATTERNS: Final = [
+    (r"(?P<seat>[NESW]) may not play (?P<card>\w\w): (?P<why>.+)",
+     N_("You may not play %(card)s: %(why)s")),
+    (r"(?P<seat>[NESW]) does not hold (?P<card>\w\w)",
+     N_("You do not hold %(card)s.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)' in round 1: .*",
+     N_("In the first round you may only take the turned card or pass.")),
+    (r"(?P<seat>[NESW]) may not call 'take' in round 2: .*",
+     N_("In the second round you name another suit as trump, or pass.")),
+    (r"(?P<seat>[NESW]) may not name '(?P<call>[^']*)' in round 2: .*",
+     N_("In the second round the suit of the turned card may no longer be chosen.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)' in round 2: name one of (?P<list>.+) "
+     r"or pass.*",
+     N_("In the second round, name one of %(list)s as trump, or pass.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': it is (?P<turn>[NESW])'s turn",
+     N_("It is not your turn: %(turn)s speaks now.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': (?P<trump>SA|TA|[SHDC]) is not allowed.*",
+     N_("A bid in %(trump)s is not played at this table.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': the highest numeric bid is (?P<n>\d+).*",
+     N_("The highest bid in points is %(n)s.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': it does not go higher than "
+     r"(?P<bid>\w+).*",
+     N_("A bid must go higher than %(bid)s.")),
+    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': (?P<whycall>.+)",
+     N_("You may not call %(call)s: %(whycall)s")),
+    (r"(?P<seat>[NESW]): '(?P<call>[^']*)' is not a call.*",
+     N_("That is not a call: pass, a bid such as 80♥ or capot♠, coinche or surcoinche.")),
+    (r"it is (?P<turn>[NESW])'s turn to (?:play|call)(?:, not [NESW]'s)?",
+     N_("It is not your turn: %(turn)s plays or speaks now.")),
+    (r"(?P<seat>[NESW]): no card now, (?P<turn>[NESW]) lays two cards aside first.*",
+     N_("No card yet: %(turn)s first lays two cards aside.")),
+    (r"(?P<seat>[NESW]): no card now, the bidding goes on",
+     N_("No card yet: the bidding is not over.")),
+    (r"(?P<seat>[NESW]): no call now, the (?:bidding is over|cards are played)",
+     N_("The bidding is over: no more calls.")),
+    (r"(?P<seat>[NESW]): nothing to lay aside now.*",
+     N_("There is nothing to lay aside now: only the taker of a deal with a kitty lays two "
+        "cards aside, once he has taken it.")),
+    (r"(?P<turn>[NESW]) took the kitty and lays two cards aside, not (?P<seat>[NESW])",
+     N_("%(turn)s took the kitty: the taker lays two cards aside, not you.")),
+    (r"lay aside two cards, not .*", N_("Lay aside exactly two cards.")),
+    (r"(?P<seat>[NESW]) must lay aside two different cards", N_("Lay aside two different cards.")),
+    (r"no (?:call|card|discard) now: the deal is in phase .*", N_("Not now: wait for your turn.")),
+    (r"not a card: .*", N_("That is not a card.")),
+    (r"\w+: '.*' is not NS or EW", N_("Choose one of the two teams.")),
+    (r"room [\w-]+: the game is over", N_("the game is over")),
+    (r"seat (?P<seat2>[NESW]) is taken by (?P<name>.+)",
+     N_("The %(seat2)s seat is taken by %(name)s.")),
+    (r"you already hold seat (?P<seat2>[NESW]).*", N_("you already hold seat %(seat2)s")),
+    (r"seat (?P<seat2>[NESW]) is not empty", N_("The %(seat2)s seat is not empty.")),
+    (r"no room '(?P<room>[^']*)' \(it may have closed\)",
+     N_("There is no such room (it may have closed).")),
+    (r"room '(?P<room>[^']*)' was closed: (?P<reason>.+)", N_("This room was closed: %(reason)s")),
+    (r"the server holds \d+ rooms already; try later",
+     N_("The server is full of rooms right now: try again later.")),
+    (r"you have (?P<n>\d+) tables open already: .*",
+     N_("You have %(n)s tables open already: finish or leave one (an unused table closes "
+        "by itself).")),
+    (r"sheet (?P<sheet>\d+): no such sheet", N_("There is no score sheet number %(sheet)s.")),
+    (r"sheet (?P<sheet>\d+): deleted on .*", N_("Score sheet %(sheet)s was deleted.")),
+    (r"sheet (?P<sheet>\d+) has no hand (?P<n>\d+)",
+     N_("Score sheet %(sheet)s has no hand %(n)s.")),
+    (r"(?:trick_points|points)(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is outside 0\.\.(?P<total>\d+)",
+     N_("%(team)s cannot have made %(n)s trick points: the tricks of a hand hold %(total)s "
+        "points in all (the 10 for the last trick included).")),
+    (r"trick_points(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is negative",
+     N_("Trick points cannot be negative.")),
+    (r"trick_points: (?P<a>\d+) \+ (?P<b>\d+) does not add to (?P<total>\d+)",
+     N_("The two teams' trick points must add up to %(total)s.")),
+    (r"trick_points\.(?P<team>NS|EW): (?P<n>\d+) with a capot by (?:NS|EW) \(the other.*",
+     N_("With a capot the other team takes no trick: it has 0 points, not %(n)s.")),
+    (r"trick_points\.(?P<team>NS|EW): (?P<n>\d+) with a capot by (?:NS|EW) \(a capot counts "
+     r"(?P<total>\d+)\)",
+     N_("A capot counts %(total)s points, not %(n)s.")),
+    (r"(?:points|decl_points|target|contract|multiplier): '(?P<text>.*)' is not a whole number",
+     N_("“%(text)s” is not a whole number.")),
+    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+) is more than one team can declare in a "
+     r"hand \(at most (?P<max>\d+).*",
+     N_("Declarations: %(n)s is more than one team can declare in a hand (at most %(max)s: "
+        "carrés of jacks, nines, aces and tens).")),
+    (r"declarations(?:\.(?P<team>NS|EW))?: no hand makes (?P<n>\d+); .*",
+     N_("Declarations: no hand makes %(n)s; a team declares tierces (20), cinquantes (50), "
+        "cents (100) and carrés (100, 150 or 200).")),
+    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is negative.*",
+     N_("Declarations cannot be negative.")),
+    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+) is not a sum of declaration values.*",
+     N_("Declarations: no hand makes %(n)s; a team declares tierces (20), cinquantes (50), "
+        "cents (100) and carrés (100, 150 or 200).")),
+    (r"declarations: both teams have points .*",
+     N_("Only the team that wins the comparison of declarations scores them.")),
+    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+): \w+ is played without declarations.*",
+     N_("This game is played without declarations.")),
+    (r"the game was already won after hand (?P<n>\d+)",
+     N_("The game was already won after hand %(n)s.")),
+    (r"target: (?P<n>-?\d+) is outside 1\.\.(?P<max>\d+)",
+     N_("The target is a number of points from 1 to %(max)s.")),
+    (r"players: '(?P<text>.*)' is not 4, 5, 6 or 7", N_("A sheet has 4, 5, 6 or 7 players.")),
+]
+_COMPILED: Final = [(re.compile(p), m) for p, m in _PATTERNS]
+# The same said to the seat it names.
+_SELF: Final = {
+    "No card yet: %(turn)s first lays two cards aside.": N_(
+        "No card yet: first lay two cards aside."),
+}
+
+
+def _seat_text(lang: str, letter: str, you: int | None, players: int) -> str:
+    seat = SEAT_NAMES.index(letter)
+    if you is not None and seat == you:
+        return gettext(lang, N_("you"))
+    if you is not None and players == 4 and seat == (you + 2) % 4:
+        return gettext(lang, N_("your partner"))
+    return gettext(lang, SEAT_WORDS[seat])
+
+
+def _card_text(code: str, spanish: bool) -> str:
+    try:
+        c = parse_card(code)
+    except Exception:
+        return code
+    return spanish_name(c) if spanish else card_symbol(c)
+
+
+def _bid_text(lang: str, name: str) -> str:
+    m = re.fullmatch(r"(\d+|capot|generale)(SA|TA|[SHDC])", name)
+    if not m:
+        return name
+    value = "générale" if m.group(1) == "generale" else m.group(1)
+    return f"{value} {_trump_text(lang, m.group(2))}"
+
+
+def _trump_text(lang: str, trump: str) -> str:
+    if trump == "SA":
+        return gettext(lang, N_("sans-atout"))
+    if trump == "TA":
+        return gettext(lang, N_("tout-atout"))
+    return _SUITS.get(trump, trump)
+
+
+def translate_error(lang: str, text: str, *, seat: int | None = None, players: int = 4,
+                    spanish: bool = False, teams: Mapping[str, str] | None = None) -> str:
+    """A refusal (of the engine, the rooms, the forms) in plain words in ``lang``.
+
+    ``seat`` is the seat of whoever reads it (named "you", its partner "your
+    partner"), ``spanish`` draws the cards with Spanish names, ``teams`` names the
+    teams of a score sheet (``{"NS": "Nous", "EW": "Eux"}``).
+
+    >>> translate_error("en", "trick 3: S may not play TC: must trump (§6.3b)", seat=2)
+    'You may not play 10♣: without the suit that was led you must play a trump when you have one.'
+    >>> translate_error("fr", "it is N's turn to play, not S's", seat=2)
+    "Ce n'est pas votre tour : c'est à votre partenaire."
+    >>> translate_error("en", "something new (§9.9)")
+    'something new'
+    """
+    hand = None
+    m = _PREFIX.match(text)
+    body = text
+    if m:
+        hand = m.group("hand")
+        body = text[m.end():]
+    # "hand 5: trick_points.NS: ..." and "declarations: ..." of the forms
+    out = _translate_body(lang, body.strip(), seat, players, spanish, teams)
+    if out is None:
+        out = _fallback(lang, body, seat, players, spanish, teams)
+    if hand is not None:
+        out = gettext(lang, N_("Hand %(n)s: %(text)s")) % {"n": hand, "text": out}
+    return out
+
+
+def _translate_body(lang: str, body: str, seat: int | None, players: int, spanish: bool,
+                    teams: Mapping[str, str] | None) -> str | None:
+    plain = _PLAIN.get(_RULE_REF.sub("", body).strip())
+    if plain is not None:
+        return gettext(lang, plain)
+    for pattern, message in _COMPILED:
+        m = pattern.fullmatch(body)
+        if m is None:
+            continue
+        groups = {k: v for k, v in m.groupdict().items() if v is not None}
+        # "seat" is whoever acted: the reader (a player acts for his own seat only)
+        words: dict[str, str] = {}
+        for key, value in groups.items():
+            if key == "turn":
+                words[key] = _seat_text(lang, value, seat, players)
+            elif key == "seat2":
+                words[key] = gettext(lang, SEAT_WORDS[SEAT_NAMES.index(value)])
+            elif key == "card":
+                words[key] = _card_text(value, spanish)
+            elif key == "why":
+                why = _RULE_REF.sub("", value).strip()
+                words[key] = gettext(lang, _WHY_CARD[why]) if why in _WHY_CARD else why
+            elif key == "whycall":
+                why = _RULE_REF.sub("", value).strip()
+                words[key] = gettext(lang, _WHY_CALL[why]) if why in _WHY_CALL else why
+            elif key == "call":
+                words[key] = _call_text(lang, value)
+            elif key == "bid":
+                words[key] = _bid_text(lang, value)
+            elif key == "trump":
+                words[key] = _trump_text(lang, value)
+            elif key == "list":
+                words[key] = ", ".join(_trump_text(lang, t.strip()) for t in value.split(","))
+            elif key == "team":
+                words[key] = (teams or {}).get(value, value)
+            else:
+                words[key] = value
+        words.setdefault("team", gettext(lang, N_("A team")))
+        if seat is not None and groups.get("turn") == SEAT_NAMES[seat]:
+            message = _SELF.get(message, message)  # "you first lay two cards aside"
+        text = gettext(lang, message) % words
+        # a message that opens with a name ("your partner took the kitty") opens a sentence
+        return text[:1].upper() + text[1:] if message.startswith("%(") else text
+    return None
+
+
+def _call_text(lang: str, call: str) -> str:
+    calls = {"pass": N_("pass"), "take": N_("take"), "coinche": N_("coinche"),
+             "surcoinche": N_("surcoinche")}
+    if call in calls:
+        return gettext(lang, calls[call])
+    return _bid_text(lang, call)
+
+
+def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: bool,
+              teams: Mapping[str, str] | None) -> str:
+    """A message no pattern knows: its words, less the § numbers, seats and cards named."""
+    text = _RULE_REF.sub("", body).strip()
+    text = re.sub(r"\((?:option [^()]*)\)", "", text).strip()
+    text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish), text)
+    if teams:
+        text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
+    text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)
+    return text or body

@@ -91,8 +91,7 @@ from belote.web.present import (
     small_result_json,
     small_score_json,
     sort_hand,
-    spanish_message,
-    symbol_message,
+    translate_error,
     trick_json,
 )
 from belote.web.security import secret_equal
@@ -155,6 +154,7 @@ class Client:
         self.hello = False  # said hello (with a token or the invitation)
         self.invited = False  # brought the room's invitation (or sits there)
         self.seat: int | None = None
+        self.lang = "en"  # the page's language (web.i18n): its refusals are said in it
         self._pending: deque[str] = deque()
         self._state: str | None = None
         self._event = asyncio.Event()
@@ -694,8 +694,8 @@ class Room:
         except NoAccess:
             raise
         except BeloteError as exc:
-            text = str(exc)
-            text = spanish_message(text) if self.rules.deck == "spanish" else symbol_message(text)
+            text = translate_error(client.lang, str(exc), seat=client.seat,
+                                   players=self.players, spanish=self.rules.deck == "spanish")
             client.push_json({"type": "error", "message": text})
 
     def _handle(self, client: Client, msg: object) -> None:

@@ -27,6 +27,7 @@ from belote.errors import BeloteError
 from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
 from belote.web.app import PROFILE_LABELS, render
+from belote.web.i18n import lang_of
 from belote.web.present import parse_seat
 from belote.web.rooms import (
     FINISHED,
@@ -355,6 +356,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
         await _fatal(websocket, 4404, str(exc))
         return
     client = Client(websocket.send_text, identity(websocket))
+    client.lang = lang_of(websocket)
     bucket = RateLimiter(limits.messages_per_second, limits.messages_burst)
     writer = asyncio.create_task(_write(client))
     try:

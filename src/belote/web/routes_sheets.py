@@ -33,6 +33,8 @@ from belote.web.forms import (
     trump_choices,
     wants_trump,
 )
+from belote.web.i18n import lang_of
+from belote.web.present import translate_error
 from belote.web.security import BadInput, Limits, loads, parse_whole
 
 router = APIRouter()
@@ -142,7 +144,7 @@ def _sheet_context(
     names = state["team_names"]
     seatings: list[dict[str, Any]] = []
     if state.get("players"):
-        # RULES.md §13: the teams change every hand; "NS" is the hand's first team.
+        # docs/rules.md §13: the teams change every hand; "NS" is the hand's first team.
         player_names = state["player_names"]
         seatings = state["seatings"]
 
@@ -352,4 +354,10 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=422)
+        # shown under the form: in plain words, the sheet's teams named
+        def names(store: SheetStore) -> dict[str, str]:
+            return dict(store.state(sheet_id)["team_names"])
+
+        teams = await _run(request, names)
+        return JSONResponse({"error": translate_error(lang_of(request), str(exc), teams=teams)},
+                            status_code=422)

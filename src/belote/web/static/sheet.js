@@ -2,6 +2,17 @@
 // (162 minus them, or 252 and 0 for a capot), and the hand's score asked of the server.
 (() => {
   "use strict";
+  // The page's language: the scripts' texts from the catalogue the page embeds.
+  const I18N = (() => {
+    try {
+      return JSON.parse(document.getElementById("i18n").textContent || "{}");
+    } catch (e) {
+      return {};
+    }
+  })();
+  const _ = (text) => I18N[text] || text;
+  const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+  const OUTCOMES = { made: _("made"), failed: _("failed"), litige: _("litige"), void: _("void") };
   const form = document.getElementById("hand-form");
   if (!form) return;
   const points = form.elements.namedItem("points");
@@ -29,7 +40,7 @@
     const team = value("points_team");
     points.disabled = !!capot;
     if (capot) {
-      other.textContent = capot === team ? "0 (capot)" : "252 (capot)";
+      other.textContent = fmt(_("{n} (capot)"), { n: capot === team ? 0 : 252 });
       return;
     }
     const text = points.value.trim();
@@ -38,7 +49,7 @@
       return;
     }
     const n = parseInt(text, 10);
-    other.textContent = n > total() ? `more than ${total()}?` : String(total() - n);
+    other.textContent = n > total() ? fmt(_("more than {total}?"), { total: total() }) : String(total() - n);
   }
 
   // The points are the taker's unless one picks the other team: choosing who took
@@ -49,19 +60,19 @@
     if (pointsTeam && taker) pointsTeam.value = taker;
   }
 
-  // A declaration total no hand can make is refused at its field (RULES.md §7.2;
+  // A declaration total no hand can make is refused at its field (docs/rules.md §7.2;
   // the server says the same when the form is sent).
   const declPoints = form.elements.namedItem("decl_points");
   const declError = document.getElementById("decl-error");
-  const DECL_RULE = "a team declares tierces (20), cinquantes (50), cents (100) and carrés (100, 150 or 200)";
+  const DECL_RULE = _("a team declares tierces (20), cinquantes (50), cents (100) and carrés (100, 150 or 200)");
   function declMessage() {
     const text = declPoints.value.trim();
     if (!text) return "";
-    if (!/^\d+$/.test(text)) return `declarations: ${JSON.stringify(text)} is not a whole number`;
+    if (!/^\d+$/.test(text)) return fmt(_("Declarations: “{text}” is not a whole number."), { text: text });
     const n = parseInt(text, 10);
     const max = parseInt(declPoints.dataset.max || "550", 10);
-    if (n > max) return `declarations: ${n} is more than one team can declare in a hand (at most ${max}: carrés of jacks, nines, aces and tens)`;
-    if (n % 10 || n === 10 || n === 30) return `declarations: no hand makes ${n}; ${DECL_RULE}`;
+    if (n > max) return fmt(_("Declarations: {n} is more than one team can declare in a hand (at most {max}: carrés of jacks, nines, aces and tens)."), { n: n, max: max });
+    if (n % 10 || n === 10 || n === 30) return fmt(_("Declarations: no hand makes {n}; {rule}."), { n: n, rule: DECL_RULE });
     return "";
   }
   function checkDecl() {
@@ -119,8 +130,8 @@
       const n = names();
       const s = data.score;
       preview.className = "preview outcome-" + s.outcome;
-      preview.textContent = `${s.outcome}: ${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` +
-        (s.reserve ? ` (reserve ${s.reserve})` : "");
+      preview.textContent = `${OUTCOMES[s.outcome] || s.outcome}: ${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` +
+        (s.reserve ? " " + fmt(_("(reserve {points})"), { points: s.reserve }) : "");
     } catch (e) {
       preview.textContent = "";
     }

@@ -1,8 +1,19 @@
 // The card table: one WebSocket to the room; the server holds the game and every rule.
 // This script only draws the state of our seat and sends what we choose to do.
-// Tables of four, and of three (N E S) and two (N E) for belote at small tables (RULES.md §12).
+// Tables of four, and of three (N E S) and two (N E) for belote at small tables (docs/rules.md §12).
 (() => {
   "use strict";
+  // The page's language: the scripts' texts from the catalogue the page embeds
+  // (locale/*/LC_MESSAGES/js.po); English where a text has none.
+  const I18N = (() => {
+    try {
+      return JSON.parse(document.getElementById("i18n").textContent || "{}");
+    } catch (e) {
+      return {};
+    }
+  })();
+  const _ = (text) => I18N[text] || text;
+  const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
   // The new-table forms: show the deal options of the chosen profile only (§12.1, §12.2).
   const profileSelect = document.getElementById("profile");
   if (profileSelect) {
@@ -24,9 +35,28 @@
   // The room's invitation (a room with friends): from its link, kept for reloads.
   const invite = new URLSearchParams(location.search).get("invite");
   const SEATS = "NESW";
-  const SEAT_WORDS = { N: "North", E: "East", S: "South", W: "West" };
+  // Texts used inside template literals (where the catalogue's extractor does not look).
+  const T = {
+    bidValue: _("Bid value"),
+    resultOfDeal: _("Result of the deal"),
+    tricks: _("Tricks"),
+    awayBot: _("away: a bot plays for now"),
+    awayWait: _("away: the seat waits {seconds} s for the player, then a bot plays"),
+    contract: _("contract"),
+    faceUp: _("face up, out of play"),
+    theDealer: _("the dealer"),
+    theTaker: _("the taker"),
+    trump: _("trump"),
+    nCards: _("{n} cards"),
+  };
+  const SEAT_WORDS = { N: _("North"), E: _("East"), S: _("South"), W: _("West") };
   const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+  const SUIT_WORDS = { S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs") };
+  const RANK_PLURALS = { J: _("jacks"), 9: _("nines"), A: _("aces"), T: _("tens"), K: _("kings"), Q: _("queens") };
+  const CALL_WORDS = { pass: _("pass"), take: _("take"), coinche: _("coinche"), surcoinche: _("surcoinche") };
+  const SEQUENCES = { tierce: _("tierce"), cinquante: _("cinquante"), cent: _("cent"), "carré": _("carré") };
+  const OUTCOMES = { made: _("made"), failed: _("failed (dedans)"), litige: _("litige: tie, points held in reserve") };
+  const SMALL_OUTCOMES = { made: _("contract made"), failed: _("contract failed (dedans)"), litige: _("litige: tie, points held in reserve") };
   const SP_SUITS = { S: "espadas", H: "copas", D: "oros", C: "bastos" };
   const SP_NUMBERS = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
   const SP_NAMES = { 7: "4", 8: "5", 9: "6", T: "7", J: "sota", Q: "caballo", K: "rey", A: "as" };
@@ -71,12 +101,12 @@
     return rankLabel(code) + SYMBOLS[code[1]];
   }
   function suitText(s) {
-    if (s === "SA") return "no trump";
-    if (s === "TA") return "all trumps";
+    if (s === "SA") return _("no trump");
+    if (s === "TA") return _("all trumps");
     return spanish ? SP_SUITS[s] : SYMBOLS[s];
   }
   function callText(call) {
-    if (call === "pass" || call === "take" || call === "coinche" || call === "surcoinche") return call;
+    if (call in CALL_WORDS) return CALL_WORDS[call];
     let m = /^(capot|generale)(SA|TA|[SHDC])$/.exec(call);
     if (m) return (m[1] === "generale" ? "générale" : "capot") + " " + suitText(m[2]);
     m = /^(\d+)(SA|TA|[SHDC])$/.exec(call);
@@ -84,6 +114,12 @@
     if (/^[SHDC]$/.test(call)) return suitText(call);
     if (call === "SA" || call === "TA") return suitText(call);
     return call;
+  }
+  // A declaration's name as the engine says it ("tierce", "carré of J") in the page's words.
+  function declName(name) {
+    const m = /^carré of (.)$/.exec(name);
+    if (m) return fmt(_("carré of {rank}"), { rank: RANK_PLURALS[m[1]] || m[1] });
+    return SEQUENCES[name] || name;
   }
   function trumpOf(deal) {
     return deal && deal.contract ? deal.contract.trump : null;
@@ -106,7 +142,7 @@
     const face = spanish
       ? `<span class="corner">${rankLabel(code)}</span><span class="pip sp">${SP_SUITS[code[1]]}</span>`
       : `<span class="corner">${rankLabel(code)}<br>${SYMBOLS[code[1]]}</span><span class="pip">${SYMBOLS[code[1]]}</span>`;
-    const star = o.trump ? '<span class="trump-mark" title="trump">★</span>' : "";
+    const star = o.trump ? `<span class="trump-mark" title="${esc(T.trump)}">★</span>` : "";
     return `<${tag} class="${cls.join(" ")}" data-card="${code}" title="${esc(cardText(code))}"${attrs}>${face}${star}</${tag}>`;
   }
 
@@ -135,15 +171,20 @@
     if (small()) return "solo"; // §12: everyone for himself
     return seat === "N" || seat === "S" ? "NS" : "EW";
   }
+  // The name a seat was given; the server's default for the player at a bots table is
+  // "You", said in the page's language.
+  function shown(name) {
+    return name === "You" ? _("You") : name;
+  }
   function seatName(seat) {
     const s = state && state.seats.find((x) => x.seat === seat);
-    return (s && s.name) || SEAT_WORDS[seat];
+    return (s && shown(s.name)) || SEAT_WORDS[seat];
   }
   function teamName(team) {
     if (!state) return team;
     const a = state.seats.find((s) => s.seat === team[0]);
     const b = state.seats.find((s) => s.seat === team[1]);
-    return `${a.name || team[0]} & ${b.name || team[1]}`;
+    return `${shown(a.name) || team[0]} & ${shown(b.name) || team[1]}`;
   }
 
   // --- the connection ------------------------------------------------------------------
@@ -185,7 +226,7 @@
       if (stopped) return;
       retries += 1;
       const wait = Math.min(5000, 500 * retries);
-      notice("Connection lost; reconnecting…");
+      notice(_("Connection lost; reconnecting…"));
       setTimeout(connect, wait);
     };
   }
@@ -236,14 +277,14 @@
       let who;
       let buttons = "";
       if (s.kind === "open") {
-        who = '<span class="muted-light">empty</span>';
-        if (!me) buttons += `<button class="btn primary small" type="button" data-sit="${s.seat}">Sit here</button>`;
-        else buttons += `<button class="btn small" type="button" data-bot="${s.seat}">Add a bot</button>`;
+        who = `<span class="muted-light">${esc(_("empty"))}</span>`;
+        if (!me) buttons += `<button class="btn primary small" type="button" data-sit="${s.seat}">${esc(_("Sit here"))}</button>`;
+        else buttons += `<button class="btn small" type="button" data-bot="${s.seat}">${esc(_("Add a bot"))}</button>`;
       } else if (s.kind === "bot") {
-        who = `${esc(s.name)} <span class="chip bot">bot</span>`;
-        if (!me) buttons += `<button class="btn small" type="button" data-sit="${s.seat}">Sit here</button>`;
+        who = `${esc(s.name)} <span class="chip bot">${esc(_("bot"))}</span>`;
+        if (!me) buttons += `<button class="btn small" type="button" data-sit="${s.seat}">${esc(_("Sit here"))}</button>`;
       } else {
-        who = `${esc(s.name)}${s.seat === me ? " <em>(you)</em>" : ""}${s.connected ? "" : ' <span class="muted-light">(away)</span>'}`;
+        who = `${esc(s.name)}${s.seat === me ? ` <em>${esc(_("(you)"))}</em>` : ""}${s.connected ? "" : ` <span class="muted-light">${esc(_("(away)"))}</span>`}`;
       }
       const tag = small() ? "" : ` <span class="team-tag">${team}</span>`;
       return `<div class="lobby-seat team-${team} ${s.seat === me ? "mine" : ""}" data-seat="${s.seat}">
@@ -257,11 +298,11 @@
 
   function seatBadges(s, deal) {
     let out = "";
-    if (deal && deal.dealer === s.seat) out += '<span class="chip dealer" title="dealer">dealer</span>';
-    if (small() && deal && deal.taker === s.seat) out += '<span class="chip taker" title="the taker">taker</span>';
-    if (s.kind === "bot") out += '<span class="chip bot" title="bot">bot</span>';
-    else if (s.bot_playing) out += '<span class="chip away" title="away: a bot plays for now">away · bot plays</span>';
-    else if (s.away) out += `<span class="chip away" title="away: the seat waits ${Math.round(state.grace)} s for the player, then a bot plays">away</span>`;
+    if (deal && deal.dealer === s.seat) out += `<span class="chip dealer" title="${esc(T.theDealer)}">${esc(_("dealer"))}</span>`;
+    if (small() && deal && deal.taker === s.seat) out += `<span class="chip taker" title="${esc(T.theTaker)}">${esc(_("taker"))}</span>`;
+    if (s.kind === "bot") out += `<span class="chip bot" title="${esc(_("bot"))}">${esc(_("bot"))}</span>`;
+    else if (s.bot_playing) out += `<span class="chip away" title="${esc(T.awayBot)}">${esc(_("away · bot plays"))}</span>`;
+    else if (s.away) out += `<span class="chip away" title="${esc(fmt(T.awayWait, { seconds: Math.round(state.grace) }))}">${esc(_("away"))}</span>`;
     return out;
   }
 
@@ -285,7 +326,7 @@
       html += `<div class="face-up" data-face-up="${seat}">${up.map((c) => cardHtml(c, {
         small: true, trump: trump && isTrump(c, trump), extra: covering.has(c) ? "covers" : "" })).join("")}</div>`;
     }
-    html += `<div class="face-down-count" data-face-down="${seat}">${down} face-down card${down === 1 ? "" : "s"} under</div>`;
+    html += `<div class="face-down-count" data-face-down="${seat}">${esc(fmt(down === 1 ? _("{n} face-down card under") : _("{n} face-down cards under"), { n: down }))}</div>`;
     return html;
   }
 
@@ -310,12 +351,12 @@
       let extra = "";
       const call = lastCall(deal, s.seat);
       if (call) extra += `<div class="bubble">${esc(callText(call))}</div>`;
-      if (deal && deal.announced[s.seat]) extra += `<div class="bubble decl">${esc(deal.announced[s.seat].join(", "))}</div>`;
+      if (deal && deal.announced[s.seat]) extra += `<div class="bubble decl">${esc(deal.announced[s.seat].map(declName).join(", "))}</div>`;
       if (deal) {
         const said = deal.belote.filter((b) => b.seat === s.seat);
         if (said.length) extra += `<div class="bubble belote">${said.length === 1 ? "belote" : "belote · rebelote"}</div>`;
         if (deal.shown[s.seat]) {
-          extra += deal.shown[s.seat].map((d) => `<div class="shown">${esc(d.name)}: ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
+          extra += deal.shown[s.seat].map((d) => `<div class="shown">${esc(declName(d.name))}: ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
         }
       }
       let backs = "";
@@ -323,23 +364,23 @@
         backs = pilesHtml(deal, s.seat, pos !== "bottom" || !me);
       } else if (pos !== "bottom" || !me) {
         const n = deal ? deal.card_counts[s.seat] : 0;
-        backs = `<div class="backs" aria-label="${n} cards">${'<span class="back"></span>'.repeat(n)}</div>`;
+        backs = `<div class="backs" aria-label="${esc(fmt(T.nCards, { n: n }))}">${'<span class="back"></span>'.repeat(n)}</div>`;
       }
       let sit = "";
       if (!me && s.kind === "bot" && state.status === "playing") {
-        sit = `<button class="btn small" type="button" data-sit="${s.seat}">Sit here</button>`;
+        sit = `<button class="btn small" type="button" data-sit="${s.seat}">${esc(_("Sit here"))}</button>`;
       }
-      const you = s.seat === me && s.name !== "You" ? " (you)" : "";
-      el.innerHTML = `<div class="seat-head"><span class="seat-name">${esc(s.name || SEAT_WORDS[s.seat])}${you}</span>
+      const you = s.seat === me && s.name !== "You" ? " " + _("(you)") : "";
+      el.innerHTML = `<div class="seat-head"><span class="seat-name">${esc(shown(s.name) || SEAT_WORDS[s.seat])}${esc(you)}</span>
         <span class="seat-dir">${SEAT_WORDS[s.seat]}</span>${seatBadges(s, deal)}${turn ? `<span class="chip to-play">${turnWord(deal)}</span>` : ""}</div>
         ${backs}${extra}${sit}`;
     }
   }
 
   function turnWord(deal) {
-    if (deal.phase === "bidding") return "to speak";
-    if (deal.phase === "discard") return "laying aside";
-    return "to play";
+    if (deal.phase === "bidding") return _("to speak");
+    if (deal.phase === "discard") return _("laying aside");
+    return _("to play");
   }
 
   // Cards face up on the table and out of play (§12: the turned card and the bergère of
@@ -350,11 +391,11 @@
     let html = "";
     if (deal && deal.turned_stays && deal.phase !== "bidding" && deal.phase !== "all_pass") {
       const cards = [];
-      if (deal.turned) cards.push(`<div class="out-card">${cardHtml(deal.turned, { small: true })}<span>turned</span></div>`);
-      if (deal.bergere) cards.push(`<div class="out-card">${cardHtml(deal.bergere, { small: true })}<span>bergère</span></div>`);
-      if (cards.length) html = `<div class="out-of-play" title="face up, out of play">${cards.join("")}<span class="caption">out of play</span></div>`;
+      if (deal.turned) cards.push(`<div class="out-card">${cardHtml(deal.turned, { small: true })}<span>${esc(_("turned"))}</span></div>`);
+      if (deal.bergere) cards.push(`<div class="out-card">${cardHtml(deal.bergere, { small: true })}<span>${esc(_("bergère"))}</span></div>`);
+      if (cards.length) html = `<div class="out-of-play" title="${esc(T.faceUp)}">${cards.join("")}<span class="caption">${esc(_("out of play"))}</span></div>`;
     } else if (deal && state.deal_mode === "kitty" && deal.phase === "bidding") {
-      html = '<div class="out-of-play kitty"><div class="backs"><span class="back"></span><span class="back"></span></div><span class="caption">kitty</span></div>';
+      html = '<div class="out-of-play kitty"><div class="backs"><span class="back"></span><span class="back"></span></div><span class="caption">' + esc(_("kitty")) + '</span></div>';
     }
     el.innerHTML = html;
     el.hidden = !html;
@@ -371,14 +412,14 @@
     const trump = trumpOf(deal);
     if (deal.phase === "bidding" || (deal.phase === "all_pass" && deal.turned)) {
       if (deal.turned) {
-        trick.innerHTML = `<div class="turned">${cardHtml(deal.turned)}<div class="caption">turned card</div></div>`;
+        trick.innerHTML = `<div class="turned">${cardHtml(deal.turned)}<div class="caption">${esc(_("turned card"))}</div></div>`;
       }
       const turn = deal.turn ? SEAT_WORDS[deal.turn] : "";
-      info.textContent = deal.phase === "bidding" ? `Bidding — ${turn} to speak` : "";
+      info.textContent = deal.phase === "bidding" ? fmt(_("Bidding — {who} to speak"), { who: turn }) : "";
       return;
     }
     if (deal.phase === "discard") {
-      info.textContent = `${SEAT_WORDS[deal.taker]} took ${suitText(deal.trump)} and the kitty, and lays two cards aside`;
+      info.textContent = fmt(_("{who} took {trump} and the kitty, and lays two cards aside"), { who: SEAT_WORDS[deal.taker], trump: suitText(deal.trump) });
       return;
     }
     let cards = deal.trick.cards;
@@ -389,9 +430,9 @@
     }
     trick.innerHTML = cards.map((p) => `<div class="played at-${position(p.seat)}${done && done.winner === p.seat ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: done ? "done" : "" })}</div>`).join("");
     if (done) {
-      info.textContent = `${SEAT_WORDS[done.winner]} wins the trick (${done.points})`;
+      info.textContent = fmt(_("{who} wins the trick ({points})"), { who: SEAT_WORDS[done.winner], points: done.points });
     } else if (deal.turn) {
-      info.textContent = `Trick ${deal.tricks + 1} — ${SEAT_WORDS[deal.turn]} to play`;
+      info.textContent = fmt(_("Trick {n} — {who} to play"), { n: deal.tricks + 1, who: SEAT_WORDS[deal.turn] });
     }
   }
 
@@ -429,21 +470,21 @@
     if (discarding) {
       discard.hidden = false;
       const picked = [...chosen];
-      discard.innerHTML = `<span>Lay two cards aside (they count in your tricks): </span>
-        <span class="picked">${picked.map((c) => cardHtml(c, { small: true })).join("") || '<span class="muted-light">none chosen</span>'}</span>
-        <button type="button" class="btn primary" id="discard-confirm" ${picked.length === deal.must_discard ? "" : "disabled"}>Lay aside</button>`;
+      discard.innerHTML = `<span>${esc(_("Lay two cards aside (they count in your tricks):"))} </span>
+        <span class="picked">${picked.map((c) => cardHtml(c, { small: true })).join("") || `<span class="muted-light">${esc(_("none chosen"))}</span>`}</span>
+        <button type="button" class="btn primary" id="discard-confirm" ${picked.length === deal.must_discard ? "" : "disabled"}>${esc(_("Lay aside"))}</button>`;
     }
     if (myTurn && deal.phase === "bidding") {
       bidding.hidden = false;
       bidding.innerHTML = state.auction ? auctionHtml(deal.legal) : takePassHtml(deal);
     } else if (deal.can_coinche && !state.between_deals) {
       bidding.hidden = false;
-      bidding.innerHTML = '<div class="call-row"><button type="button" class="btn warn" data-call="coinche">Coinche now</button></div>';
+      bidding.innerHTML = `<div class="call-row"><button type="button" class="btn warn" data-call="coinche">${esc(_("Coinche now"))}</button></div>`;
     }
     if (deal.phase === "play") {
       const first = state.declarations_on && deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
       $("my-decls").textContent = deal.declarations.length
-        ? "(" + deal.declarations.map((d) => `${d.name}, ${d.points}`).join("; ") + ")" : "";
+        ? "(" + deal.declarations.map((d) => `${declName(d.name)}, ${d.points}`).join("; ") + ")" : "";
       options.hidden = !(first || deal.holds_belote);
       $("opt-declare").parentElement.hidden = !first;
       $("belote-opt").hidden = !deal.holds_belote;
@@ -453,8 +494,8 @@
   function takePassHtml(deal) {
     const buttons = deal.legal.map((call) => {
       let label = callText(call);
-      if (call === "take" && deal.turned) label = "Take " + suitText(deal.turned[1]);
-      else if (call === "pass") label = "Pass";
+      if (call === "take" && deal.turned) label = fmt(_("Take {trump}"), { trump: suitText(deal.turned[1]) });
+      else if (call === "pass") label = _("Pass");
       else if (/^[SHDC]$/.test(call)) label = (spanish ? "" : SYMBOLS[call] + " ") + (spanish ? SP_SUITS[call] : SUIT_WORDS[call]);
       const cls = call === "pass" ? "btn" : `btn primary suit-btn suit-${call === "take" && deal.turned ? deal.turned[1] : call}`;
       return `<button type="button" class="${cls}" data-call="${call}">${esc(label)}</button>`;
@@ -473,9 +514,9 @@
     const values = Object.keys(bids);
     const chosen = values.includes(auctionHtml.value) ? auctionHtml.value : values[0];
     let html = '<div class="call-row">';
-    html += special.map((c) => `<button type="button" class="btn ${c === "pass" ? "" : "warn"}" data-call="${c}">${esc(c === "pass" ? "Pass" : c)}</button>`).join("");
+    html += special.map((c) => `<button type="button" class="btn ${c === "pass" ? "" : "warn"}" data-call="${c}">${esc(c === "pass" ? _("Pass") : callText(c))}</button>`).join("");
     if (values.length) {
-      html += `<select id="bid-value" aria-label="Bid value">${values.map((v) => `<option value="${v}" ${v === chosen ? "selected" : ""}>${v === "generale" ? "générale" : v}</option>`).join("")}</select>`;
+      html += `<select id="bid-value" aria-label="${esc(T.bidValue)}">${values.map((v) => `<option value="${v}" ${v === chosen ? "selected" : ""}>${v === "generale" ? "générale" : v}</option>`).join("")}</select>`;
       html += (bids[chosen] || []).map((s) => `<button type="button" class="btn primary suit-btn suit-${s}" data-call="${chosen}${s}">${esc(suitText(s))}</button>`).join("");
     }
     return html + "</div>";
@@ -484,11 +525,11 @@
   function contractText(deal) {
     const c = deal && deal.contract;
     if (!c) return "";
-    if (c.value === "decouverte") return `Belote découverte: ${suitText(c.trump)} trumps, no bidding`;
-    let text = `${SEAT_WORDS[c.taker]} took ${suitText(c.trump)}`;
+    if (c.value === "decouverte") return fmt(_("Belote découverte: {trump} trumps, no bidding"), { trump: suitText(c.trump) });
+    let text = fmt(_("{who} took {trump}"), { who: SEAT_WORDS[c.taker], trump: suitText(c.trump) });
     if (c.value !== null && c.value !== undefined) text = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
-    if (c.multiplier === 2) text += " · coinched";
-    if (c.multiplier === 4) text += " · surcoinched";
+    if (c.multiplier === 2) text += " · " + _("coinched");
+    if (c.multiplier === 4) text += " · " + _("surcoinched");
     return text;
   }
 
@@ -496,22 +537,22 @@
     const deal = state.deal;
     let box = "";
     if (deal) {
-      box += `<h3>Deal ${deal.number}</h3>`;
+      box += `<h3>${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h3>`;
       const c = contractText(deal);
       if (c) {
         box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
       } else if (deal.phase === "discard") {
-        box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${esc(suitText(deal.trump))}</span> ${esc(SEAT_WORDS[deal.taker])} took the kitty</p>`;
+        box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${esc(suitText(deal.trump))}</span> ${esc(fmt(_("{who} took the kitty"), { who: SEAT_WORDS[deal.taker] }))}</p>`;
       } else {
-        box += '<p class="muted-light">Bidding…</p>';
+        box += `<p class="muted-light">${esc(_("Bidding…"))}</p>`;
       }
       if ((deal.phase === "play" || deal.phase === "over") && !small()) {
-        box += `<p>Tricks: <b>${deal.tricks_won.NS}</b> N–S · <b>${deal.tricks_won.EW}</b> E–W</p>`;
+        box += `<p>${esc(_("Tricks:"))} <b>${deal.tricks_won.NS}</b> ${esc(_("N–S"))} · <b>${deal.tricks_won.EW}</b> ${esc(_("E–W"))}</p>`;
       } else if (deal.phase === "play" || deal.phase === "over") {
-        box += `<p id="tricks-by-seat">Tricks: ${state.seats.map((s) => `<b>${deal.tricks_won[s.seat]}</b> ${s.seat}`).join(" · ")}</p>`;
+        box += `<p id="tricks-by-seat">${esc(_("Tricks:"))} ${state.seats.map((s) => `<b>${deal.tricks_won[s.seat]}</b> ${s.seat}`).join(" · ")}</p>`;
       }
       if (deal.discards && deal.discards.length) {
-        box += `<div class="discards" id="my-discards">Laid aside: ${deal.discards.map((d) => cardHtml(d, { small: true })).join("")}</div>`;
+        box += `<div class="discards" id="my-discards">${esc(_("Laid aside:"))} ${deal.discards.map((d) => cardHtml(d, { small: true })).join("")}</div>`;
       }
     }
     $("contract-box").innerHTML = box;
@@ -520,25 +561,25 @@
       $("score").innerHTML = smallScoreHtml(sc);
     } else if (sc) {
       let rows = sc.running.map((r, i) => `<tr><td>${i + 1}</td><td class="num">+${sc.hands[i].score.NS}</td><td class="num">+${sc.hands[i].score.EW}</td><td class="num"><b>${r.NS}</b></td><td class="num"><b>${r.EW}</b></td></tr>`).join("");
-      if (!rows) rows = '<tr><td colspan="5" class="muted-light">no hand scored yet</td></tr>';
+      if (!rows) rows = `<tr><td colspan="5" class="muted-light">${esc(_("no hand scored yet"))}</td></tr>`;
       $("score").innerHTML = `<div class="totals"><div class="team-NS"><span>${esc(teamName("NS"))}</span><b id="total-NS">${sc.totals.NS}</b></div>
         <div class="team-EW"><span>${esc(teamName("EW"))}</span><b id="total-EW">${sc.totals.EW}</b></div></div>
-        ${sc.reserve ? `<p class="reserve-note">Reserve (litige): ${sc.reserve}</p>` : ""}
-        <p class="muted-light">to ${state.target}</p>
-        <table class="mini"><thead><tr><th>#</th><th>N–S</th><th>E–W</th><th>N–S</th><th>E–W</th></tr></thead><tbody>${rows}</tbody></table>`;
+        ${sc.reserve ? `<p class="reserve-note">${esc(_("Reserve (litige):"))} ${sc.reserve}</p>` : ""}
+        <p class="muted-light">${esc(fmt(_("to {target}"), { target: state.target }))}</p>
+        <table class="mini"><thead><tr><th>#</th><th>${esc(_("N–S"))}</th><th>${esc(_("E–W"))}</th><th>${esc(_("N–S"))}</th><th>${esc(_("E–W"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
     const lt = deal && deal.last_trick;
     $("last-trick-btn").disabled = !lt;
-    $("last-trick-btn").textContent = showLast ? "Hide the last trick" : "Show the last trick";
+    $("last-trick-btn").textContent = showLast ? _("Hide the last trick") : _("Show the last trick");
     const ltEl = $("last-trick");
     ltEl.hidden = !(lt && showLast);
     if (lt && showLast) {
       ltEl.innerHTML = lt.cards.map((p) => `<div class="lt-card${p.seat === lt.winner ? " winner" : ""}"><span>${SEAT_WORDS[p.seat]}</span>${cardHtml(p.card, { small: true })}</div>`).join("") +
-        `<p>${SEAT_WORDS[lt.winner]} won it: ${lt.points} points</p>`;
+        `<p>${esc(fmt(_("{who} won it: {points} points"), { who: SEAT_WORDS[lt.winner], points: lt.points }))}</p>`;
     }
     let calls = "";
     if (deal && deal.calls.length) {
-      calls = "<h3>Calls</h3><ol class='calls'>" + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
+      calls = `<h3>${esc(_("Calls"))}</h3><ol class='calls'>` + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
     }
     $("calls-box").innerHTML = calls;
   }
@@ -552,18 +593,18 @@
       const c = deal.contract;
       const trump = c ? c.trump : (deal.phase === "discard" ? deal.trump : null);
       if (trump) {
-        let who = (c ? SEAT_WORDS[c.taker] : SEAT_WORDS[deal.taker]) + " took";
+        let who = fmt(_("{who} took"), { who: c ? SEAT_WORDS[c.taker] : SEAT_WORDS[deal.taker] });
         if (c && c.value === "decouverte") {
-          who = "découverte";
+          who = _("découverte");
         } else if (c && c.value !== null && c.value !== undefined) {
           who = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value}`;
         }
         if (c && c.multiplier === 2) who += " ×2";
         if (c && c.multiplier === 4) who += " ×4";
-        info = `<span class="trump-badge suit-${trump}" id="felt-trump" title="trump">${esc(suitText(trump))}</span>` +
-          `<span class="felt-contract" id="felt-contract" title="${esc(contractText(deal) || "contract")}">${esc(who)}</span>`;
+        info = `<span class="trump-badge suit-${trump}" id="felt-trump" title="${esc(T.trump)}">${esc(suitText(trump))}</span>` +
+          `<span class="felt-contract" id="felt-contract" title="${esc(contractText(deal) || T.contract)}">${esc(who)}</span>`;
       } else if (deal.phase === "bidding") {
-        info = `<span class="felt-contract" id="felt-contract">Deal ${deal.number}: bidding</span>`;
+        info = `<span class="felt-contract" id="felt-contract">${esc(fmt(_("Deal {n}: bidding"), { n: deal.number }))}</span>`;
       }
     }
     $("felt-info").innerHTML = info;
@@ -574,7 +615,7 @@
     } else if (sc) {
       line = ["NS", "EW"].map((t) => `<span class="fs team-${t}"><span class="fs-name">${esc(teamName(t))}</span> <b>${sc.totals[t]}</b></span>`).join("");
     }
-    if (line) line += `<span class="fs fs-target">to ${state.target}</span>`;
+    if (line) line += `<span class="fs fs-target">${esc(fmt(_("to {target}"), { target: state.target }))}</span>`;
     $("felt-score").innerHTML = line;
   }
 
@@ -585,39 +626,39 @@
     const totals = seats.map((seat) => `<div class="seat-total${seat === me ? " mine" : ""}${sc.winner === seat ? " winner" : ""}" data-seat="${seat}">
       <span>${esc(seatName(seat))}</span><b id="total-${seat}">${sc.totals[seat]}</b></div>`).join("");
     let rows = sc.hands.map((h, i) => `<tr><td>${i + 1}</td>${seats.map((seat) => `<td class="num">+${h[seat]}</td>`).join("")}</tr>`).join("");
-    if (!rows) rows = `<tr><td colspan="${seats.length + 1}" class="muted-light">no hand scored yet</td></tr>`;
+    if (!rows) rows = `<tr><td colspan="${seats.length + 1}" class="muted-light">${esc(_("no hand scored yet"))}</td></tr>`;
     return `<div class="totals">${totals}</div>
-      ${sc.reserve ? `<p class="reserve-note">Reserve (litige): ${sc.reserve}</p>` : ""}
-      <p class="muted-light">to ${state.target}</p>
+      ${sc.reserve ? `<p class="reserve-note">${esc(_("Reserve (litige):"))} ${sc.reserve}</p>` : ""}
+      <p class="muted-light">${esc(fmt(_("to {target}"), { target: state.target }))}</p>
       <table class="mini"><thead><tr><th>#</th>${seats.map((seat) => `<th>${seat}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`;
   }
 
   function sideName(r, i) {
     const seats = r.sides[i];
     if (seats.length === 1) return seatName(seats[0]);
-    return "Defenders: " + seats.map(seatName).join(" & ");
+    return _("Defenders:") + " " + seats.map(seatName).join(" & ");
   }
 
   function smallResultBody(r, sc, action) {
-    const words = { made: "contract made", failed: "contract failed (dedans)", litige: "litige: tie, points held in reserve" };
+    const words = SMALL_OUTCOMES;
     let heading;
-    if (r.outcome === "counted") heading = "Each scores his own points";
+    if (r.outcome === "counted") heading = esc(_("Each scores his own points"));
     else heading = `${esc(seatName(r.contract.taker))}: ${esc(words[r.outcome] || r.outcome)}`;
     const sideTricks = (i) => r.sides[i].reduce((n, seat) => n + r.tricks_won[seat], 0);
-    const row = (label, f) => `<tr><th>${label}</th><td class="num">${f(0)}</td><td class="num">${f(1)}</td></tr>`;
+    const row = (label, f) => `<tr><th>${esc(label)}</th><td class="num">${f(0)}</td><td class="num">${f(1)}</td></tr>`;
     const seats = state.seats.map((s) => s.seat);
     return `<div class="result-head"><h2 class="outcome-${r.outcome}">${heading}</h2>${action}</div>
-      <p>${esc(contractText({ contract: r.contract }))}${r.capot !== null ? ` · <b>capot</b> by ${esc(sideName(r, r.capot))}` : ""}</p>
+      <p>${esc(contractText({ contract: r.contract }))}${r.capot !== null ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: sideName(r, r.capot) }))}` : ""}</p>
       <table class="result-table" id="result-sides"><thead><tr><th></th><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
-      ${row("Tricks", (i) => `${sideTricks(i)} (${r.trick_points[i]} pts)`)}
-      ${row("Declarations", (i) => r.declarations[i])}
-      ${row("Belote", (i) => r.belote_points[i])}
-      ${row("Side score", (i) => "<b>" + r.side_score[i] + "</b>")}
+      ${row(T.tricks, (i) => `${sideTricks(i)} (${esc(fmt(_("{points} pts"), { points: r.trick_points[i] }))})`)}
+      ${row(_("Declarations"), (i) => r.declarations[i])}
+      ${row(_("Belote"), (i) => r.belote_points[i])}
+      ${row(_("Side score"), (i) => "<b>" + r.side_score[i] + "</b>")}
       </tbody></table>
       <table class="result-table" id="result-seats"><thead><tr><th></th>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
-      <tr><th>This hand</th>${seats.map((seat) => `<td class="num"><b>+${r.seats[seat]}</b></td>`).join("")}</tr>
-      <tr><th>Total</th>${seats.map((seat) => `<td class="num"><b>${sc.totals[seat]}</b></td>`).join("")}</tr>
-      </tbody></table>${r.reserve ? `<p class="reserve-note">Reserve carried: ${r.reserve}</p>` : ""}`;
+      <tr><th>${esc(_("This hand"))}</th>${seats.map((seat) => `<td class="num"><b>+${r.seats[seat]}</b></td>`).join("")}</tr>
+      <tr><th>${esc(_("Total"))}</th>${seats.map((seat) => `<td class="num"><b>${sc.totals[seat]}</b></td>`).join("")}</tr>
+      </tbody></table>${r.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.reserve}</p>` : ""}`;
   }
 
   function renderResult() {
@@ -632,47 +673,47 @@
     let finale = "";
     if (state.status === "finished" && small()) {
       const w = sc.winner;
-      finale = `<div class="game-over"><span class="star">★</span> ${w ? esc(seatName(w)) + " wins the game" : "Game over: a draw"},
+      finale = `<div class="game-over"><span class="star">★</span> ${esc(w ? fmt(_("{who} wins the game"), { who: seatName(w) }) : _("Game over: a draw"))},
         ${sc.seats.map((seat) => `${esc(seatName(seat))} ${sc.totals[seat]}`).join(" · ")}</div>`;
-      action = '<a class="btn primary" href="/play">New game</a>';
+      action = `<a class="btn primary" href="/play">${esc(_("New game"))}</a>`;
     } else if (state.status === "finished") {
       const w = sc.winner;
-      finale = `<div class="game-over"><span class="star">★</span> ${w ? esc(teamName(w)) + " win the game" : "Game over"},
+      finale = `<div class="game-over"><span class="star">★</span> ${esc(w ? fmt(_("{team} win the game"), { team: teamName(w) }) : _("Game over"))},
         ${sc.totals.NS} – ${sc.totals.EW}</div>`;
-      action = '<a class="btn primary" href="/play">New game</a>';
+      action = `<a class="btn primary" href="/play">${esc(_("New game"))}</a>`;
     } else if (mySeat()) {
-      action = '<button class="btn primary" type="button" id="next-deal">Next deal</button>';
+      action = `<button class="btn primary" type="button" id="next-deal">${esc(_("Next deal"))}</button>`;
     } else {
-      action = '<span class="muted">The next deal starts soon.</span>';
+      action = `<span class="muted">${esc(_("The next deal starts soon."))}</span>`;
     }
     let body;
     if (state.all_pass || !r) {
-      body = `<div class="result-head"><h2>Everyone passed</h2>${action}</div>
-        <p>The cards are dealt again by the next dealer.</p>`;
+      body = `<div class="result-head"><h2>${esc(_("Everyone passed"))}</h2>${action}</div>
+        <p>${esc(_("The cards are dealt again by the next dealer."))}</p>`;
     } else if (small()) {
       body = smallResultBody(r, sc, action);
     } else {
       const o = r.score.outcome;
       const taker = teamName(r.contract.team);
-      const words = { made: "made", failed: "failed (dedans)", litige: "litige: tie, points held in reserve" };
-      const row = (label, f) => `<tr><th>${label}</th><td class="num">${f("NS")}</td><td class="num">${f("EW")}</td></tr>`;
-      body = `<div class="result-head"><h2 class="outcome-${o}">${esc(taker)}: contract ${esc(words[o] || o)}</h2>${action}</div>
-        <p>${esc(contractText({ contract: r.contract }))}${r.capot ? ` · <b>capot</b> by ${esc(teamName(r.capot))}` : ""}</p>
+      const words = OUTCOMES;
+      const row = (label, f) => `<tr><th>${esc(label)}</th><td class="num">${f("NS")}</td><td class="num">${f("EW")}</td></tr>`;
+      body = `<div class="result-head"><h2 class="outcome-${o}">${esc(fmt(_("{team}: contract {outcome}"), { team: taker, outcome: words[o] || o }))}</h2>${action}</div>
+        <p>${esc(contractText({ contract: r.contract }))}${r.capot ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: teamName(r.capot) }))}` : ""}</p>
         <table class="result-table"><thead><tr><th></th><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
-        ${row("Tricks", (t) => `${r.tricks_won[t]} (${r.trick_points[t]} pts)`)}
-        ${row("Declarations", (t) => r.declarations[t])}
-        ${row("Belote", (t) => r.belote_points[t])}
-        ${row("This hand", (t) => "<b>+" + r.score.score[t] + "</b>")}
-        ${row("Total", (t) => "<b>" + sc.totals[t] + "</b>")}
-        </tbody></table>${r.score.reserve ? `<p class="reserve-note">Reserve carried: ${r.score.reserve}</p>` : ""}`;
+        ${row(T.tricks, (t) => `${r.tricks_won[t]} (${esc(fmt(_("{points} pts"), { points: r.trick_points[t] }))})`)}
+        ${row(_("Declarations"), (t) => r.declarations[t])}
+        ${row(_("Belote"), (t) => r.belote_points[t])}
+        ${row(_("This hand"), (t) => "<b>+" + r.score.score[t] + "</b>")}
+        ${row(_("Total"), (t) => "<b>" + sc.totals[t] + "</b>")}
+        </tbody></table>${r.score.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.score.reserve}</p>` : ""}`;
     }
     const dealNo = state.deal ? state.deal.number : null;
     if (dealNo !== resultOf) {
       resultOf = dealNo;
       resultFolded = false;
     }
-    const fold = `<button class="btn small ghost result-toggle" type="button" id="result-toggle" aria-expanded="${!resultFolded}">${resultFolded ? "Show the result" : "See the table"}</button>`;
-    el.innerHTML = `<div class="result-card${resultFolded ? " folded" : ""}" role="dialog" aria-label="Result of the deal">${fold}${finale}${body}</div>`;
+    const fold = `<button class="btn small ghost result-toggle" type="button" id="result-toggle" aria-expanded="${!resultFolded}">${esc(resultFolded ? _("Show the result") : _("See the table"))}</button>`;
+    el.innerHTML = `<div class="result-card${resultFolded ? " folded" : ""}" role="dialog" aria-label="${esc(T.resultOfDeal)}">${fold}${finale}${body}</div>`;
     el.hidden = false;
   }
 
@@ -689,15 +730,15 @@
     if (!deal || state.between_deals || state.status !== "playing") {
       el.textContent = "";
     } else if (!me) {
-      el.textContent = "You are watching. Take a bot's seat to play.";
+      el.textContent = _("You are watching. Take a bot's seat to play.");
     } else if (deal.turn === me && deal.phase === "discard") {
-      el.textContent = "You took the kitty: click two cards to lay aside, then “Lay aside”.";
+      el.textContent = _("You took the kitty: click two cards to lay aside, then “Lay aside”.");
     } else if (deal.turn === me) {
-      el.textContent = deal.phase === "bidding" ? "Your call." : "Your turn: click a card (the highlighted ones are legal).";
+      el.textContent = deal.phase === "bidding" ? _("Your call.") : _("Your turn: click a card (the highlighted ones are legal).");
     } else if (deal.turn && deal.phase === "discard") {
-      el.textContent = `Waiting for ${SEAT_WORDS[deal.turn]} to lay two cards aside…`;
+      el.textContent = fmt(_("Waiting for {who} to lay two cards aside…"), { who: SEAT_WORDS[deal.turn] });
     } else if (deal.turn) {
-      el.textContent = `Waiting for ${SEAT_WORDS[deal.turn]}…`;
+      el.textContent = fmt(_("Waiting for {who}…"), { who: SEAT_WORDS[deal.turn] });
     }
   }
 
@@ -742,8 +783,8 @@
       const input = $("share-link");
       input.select();
       if (navigator.clipboard) navigator.clipboard.writeText(input.value).catch(() => {});
-      target.textContent = "Copied";
-      setTimeout(() => { target.textContent = "Copy link"; }, 1500);
+      target.textContent = _("Copied");
+      setTimeout(() => { target.textContent = _("Copy link"); }, 1500);
     }
   });
   root.addEventListener("change", (event) => {

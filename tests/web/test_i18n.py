@@ -1,0 +1,333 @@
+"""French and English (issue 13): the language of a page, the catalogues, the refusals
+said in plain words.
+
+Nothing here depends on the machine's locale: every request names its language
+(Accept-Language or the ``lang`` cookie) or names none (English)."""
+
+from __future__ import annotations
+
+import html as html_module
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from belote.web import i18n, present
+from belote.web.i18n import LOCALE_DIR, choose, from_accept_language, safe_next
+from belote.web.present import translate_error
+from tests.web.support import TestClient
+
+WEB = Path(i18n.__file__).resolve().parent
+DOMAINS = ("messages", "js")
+
+
+def _page_text(html: str) -> str:
+    """What a page shows (its catalogue script and tags left out)."""
+    html = re.sub(r'<script type="application/json" id="i18n">.*?</script>', "", html, flags=re.S)
+    return html_module.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+# --- which language --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("header", "lang"), [
+    ("fr", "fr"), ("fr-FR", "fr"), ("fr-BE,fr;q=0.9", "fr"), ("fr-CH, en;q=0.5", "fr"),
+    ("en-US,en;q=0.9,fr;q=0.8", "en"), ("de-DE,de;q=0.9,fr;q=0.7", "fr"), ("de-DE", "en"),
+    ("es, ar-MA", "en"), ("", "en"), ("en;q=0.2, fr;q=0.9", "fr"), ("fr;q=0", "en"),
+    ("*", "en"), ("fr;q=abc", "en"), (";;,,", "en"),
+])
+def test_the_browser_language_chooses_french_for_fr_and_english_otherwise(
+        header: str, lang: str) -> None:
+    assert from_accept_language(header) == lang
+    assert choose(None, header) == lang
+
+
+def test_the_cookie_wins_over_the_browser_and_a_bad_cookie_is_ignored() -> None:
+    assert choose("en", "fr-FR") == "en"
+    assert choose("fr", "en-US") == "fr"
+    assert choose("de", "fr-FR") == "fr"
+    assert choose("", None) == "en"
+
+
+@pytest.mark.parametrize(("target", "back"), [
+    ("/sheets", "/sheets"), ("/rooms/ab12?invite=xyz", "/rooms/ab12?invite=xyz"),
+    (None, "/"), ("", "/"), ("https://evil.example/", "/"), ("//evil.example/x", "/"),
+    ("/\\evil.example", "/"), ("sheets", "/"), ("/x\r\nSet-Cookie: a=b", "/"),
+])
+def test_the_switch_goes_back_to_a_page_of_this_site_only(target: str | None, back: str
+                                                          ) -> None:
+    assert safe_next(target) == back
+
+
+def test_pages_follow_accept_language_and_the_html_lang_says_it(client: TestClient) -> None:
+    fr = client.get("/sheets", headers={"Accept-Language": "fr-FR,fr;q=0.9"})
+    assert fr.status_code == 200 and '<html lang="fr">' in fr.text
+    shown = _page_text(fr.text)
+    assert "Feuilles de score" in shown and "Nouvelle feuille" in shown
+    assert "Score sheets" not in shown
+    en = client.get("/sheets", headers={"Accept-Language": "en-GB"})
+    assert '<html lang="en">' in en.text and "Score sheets" in _page_text(en.text)
+    plain = client.get("/sheets")
+    assert '<html lang="en">' in plain.text
+
+
+def test_the_switch_is_a_link_that_sets_a_cookie_and_comes_back(client: TestClient) -> None:
+    page = client.get("/rooms?x=1", headers={"Accept-Language": "en"}).text
+    switch = re.search(r'<div class="lang-switch".*?</div>', page, re.S)
+    assert switch is not None
+    links = re.findall(r'href="(/lang/(\w+)\?next=[^"]+)"', switch.group(0))
+    assert [code for _, code in links] == ["fr", "en"]
+    assert links[0][0] == "/lang/fr?next=/rooms%3Fx%3D1"
+    assert 'id="lang-en" class="active" aria-current="true"' in switch.group(0)
+    r = client.get(links[0][0].replace("&amp;", "&"), follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/rooms?x=1"
+    cookie = r.headers["set-cookie"]
+    assert cookie.startswith("lang=fr;") and "Path=/" in cookie and "SameSite=lax" in cookie
+    assert "Max-Age=31536000" in cookie
+    # remembered: the next pages are French whatever the browser says
+    page = client.get("/rooms", headers={"Accept-Language": "en-US"}).text
+    assert '<html lang="fr">' in page and "Ouvrir une salle" in _page_text(page)
+    client.get("/lang/en?next=/", follow_redirects=False)
+    page = client.get("/rooms", headers={"Accept-Language": "fr-FR"}).text
+    assert '<html lang="en">' in page and "Open a room" in page
+    # an unknown language changes nothing; a foreign next goes home
+    r = client.get("/lang/de?next=https://evil.example/", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/"
+    assert "set-cookie" not in {k.lower() for k in r.headers if k.lower() != "set-cookie"} \
+        or "lang=" not in r.headers.get("set-cookie", "")
+
+
+def test_french_pages_say_the_belote_words(client: TestClient) -> None:
+    fr = {"Accept-Language": "fr"}
+    home = _page_text(client.get("/", headers=fr).text)
+    assert "Feuilles de score" in home and "Jouer contre des bots" in home
+    play = _page_text(client.get("/play", headers=fr).text)
+    assert "Distribuer" in play and "Belote classique" in play and "Belote à trois" in play
+    r = client.post("/sheets", data={"profile": "coinche", "name": "Chez Ana"}, headers=fr,
+                    follow_redirects=False)
+    assert r.status_code == 303
+    sheet = _page_text(client.get(r.headers["location"], headers=fr).text)
+    for word in ("Qui a pris ?", "Contrat", "Atout", "coinché ×2", "surcoinché ×4",
+                 "♠ pique", "♥ cœur", "dix de der", "Capot (les 8 plis)",
+                 "Annonces gagnées", "Ajouter la donne"):
+        assert word in sheet, word
+    # the scripts' texts: the catalogue the page embeds
+    page = client.get("/play", headers=fr).text
+    found = re.search(r'<script type="application/json" id="i18n">(.*?)</script>', page, re.S)
+    assert found is not None
+    catalog = json.loads(found.group(1))
+    assert catalog["Pass"] == "Passer" and catalog["Take {trump}"] == "Prendre à {trump}"
+    assert catalog["North"] == "Nord" and catalog["the dealer"] == "le donneur"
+    assert catalog["Everyone passed"] == "Tout le monde a passé"
+    assert catalog["coinche"] == "coinche" and catalog["trump"] == "atout"
+    english = client.get("/play", headers={"Accept-Language": "en"}).text
+    assert '<script type="application/json" id="i18n">{}</script>' in english
+
+
+def test_errors_are_the_error_page_in_the_page_language(client: TestClient) -> None:
+    for path in ("/sheets/abc", "/sheets/abc/hands/x/edit"):
+        r = client.get(path, headers={"Accept-Language": "fr-FR", "Accept": "text/html"})
+        assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+        shown = _page_text(r.text)
+        assert "Introuvable" in shown and "Cette adresse ne mène à aucune page." in shown
+        assert "{" not in shown and "sheet_id" not in shown
+    r = client.get("/sheets/999999", headers={"Accept-Language": "fr"})
+    assert r.status_code == 404
+    assert "Il n'y a pas de feuille de score numéro 999999." in _page_text(r.text)
+    r = client.get("/sheets/abc")
+    assert r.status_code == 404 and "This address leads to no page." in r.text
+    # the JSON API keeps JSON
+    r = client.get("/api/sheets/999999")
+    assert r.status_code == 404 and "error" in r.json()
+
+
+def test_a_refused_hand_is_said_in_french_with_the_team_named(client: TestClient) -> None:
+    fr = {"Accept-Language": "fr"}
+    r = client.post("/sheets", data={"profile": "classic", "team_ns": "Nous", "team_ew": "Eux"},
+                    headers=fr, follow_redirects=False)
+    sheet = r.headers["location"]
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points_team": "EW",
+                                            "points": "170"}, headers=fr)
+    assert r.status_code == 422
+    shown = _page_text(r.text)
+    assert ("Eux ne peut pas avoir fait 170 points de plis : les plis d'une donne valent 162 "
+            "points en tout (dix de der compris).") in shown
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points": "90",
+                                            "decl_team": "NS", "decl_points": "1000"},
+                    headers=fr)
+    assert r.status_code == 422
+    assert "Annonces : 1000, c'est plus qu'une équipe ne peut annoncer" in _page_text(r.text)
+    sid = sheet.rsplit("/", 1)[1]
+    r = client.post(f"/api/sheets/{sid}/preview", json={"taker": "NS", "points_team": "EW",
+                                                         "points": "170"}, headers=fr)
+    assert r.status_code == 422 and r.json()["error"].startswith("Eux ne peut pas avoir fait")
+
+
+# --- the catalogues ---------------------------------------------------------------------
+
+
+def _key(value: object) -> object:
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def _po(lang: str, domain: str) -> list[tuple[object, object]]:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
+        return [(_key(m.id), _key(m.string)) for m in read_po(f) if m.id]
+
+
+def _mo(lang: str, domain: str) -> dict[object, object]:
+    with (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
+        return {_key(m.id): _key(m.string) for m in read_mo(f) if m.id}
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_text_has_its_french(domain: str) -> None:
+    entries = _po("fr", domain)
+    assert len(entries) > 50
+    for msgid, msgstr in entries:
+        strings = [str(x) for x in msgstr] if isinstance(msgstr, tuple) else [str(msgstr)]
+        assert strings and all(strings), f"no French for {msgid!r}"
+        first = str(msgid[0]) if isinstance(msgid, tuple) else str(msgid)
+        names = set(re.findall(r"%\(\w+\)s|\{\w+\}", first))
+        for s in strings:
+            assert set(re.findall(r"%\(\w+\)s|\{\w+\}", s)) <= names | {"%(num)d"}, (msgid, s)
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_the_compiled_catalogues_match_the_po_files(lang: str, domain: str) -> None:
+    """The .mo files are committed: each must say what its .po says
+    (``bash scripts/i18n.sh compile`` after editing a .po)."""
+    compiled = _mo(lang, domain)
+    for msgid, msgstr in _po(lang, domain):
+        if msgstr and (isinstance(msgstr, str) or (isinstance(msgstr, tuple) and all(msgstr))):
+            assert compiled.get(msgid) == msgstr, msgid
+    assert set(compiled) <= {m for m, _ in _po(lang, domain)}
+
+
+def test_the_catalogues_hold_every_text_of_the_sources(tmp_path: Path) -> None:
+    """Extracting again (as scripts/i18n.sh does) finds no text the .po files lack."""
+    pybabel = Path(__file__).resolve().parents[2] / ".venv" / "bin" / "pybabel"
+    if not pybabel.exists():
+        pytest.skip("no .venv/bin/pybabel")
+    for domain in DOMAINS:
+        out = tmp_path / f"{domain}.pot"
+        subprocess.run([str(pybabel), "-q", "extract", "-F",
+                        str(LOCALE_DIR / f"babel-{domain}.cfg"), "-k", "N_", "-o", str(out),
+                        "."], cwd=WEB, check=True, capture_output=True)
+        with out.open("rb") as f:
+            extracted = {m.id for m in read_po(f) if m.id}
+        known = {m for m, _ in _po("fr", domain)}
+        assert extracted - known == set(), f"{domain}: run bash scripts/i18n.sh"
+
+
+def test_the_scripts_call_the_catalogue_only_where_it_is_extracted() -> None:
+    """Babel's JavaScript extractor does not look inside nested template strings: every
+    _("...") of the scripts must be in the js catalogue."""
+    known = {m for m, _ in _po("fr", "js")}
+    for name in ("table.js", "sheet.js"):
+        source = (WEB / "static" / name).read_text(encoding="utf-8")
+        for text in re.findall(r'\b_\("((?:[^"\\]|\\.)*)"\)', source):
+            assert text in known, f"{name}: {text!r} is not in js.po"
+
+
+def test_labels_named_elsewhere_are_translated() -> None:
+    from belote.web.app import BOT_LABELS, PROFILE_LABELS
+    from belote.web.routes_rooms import DEAL_LABELS, DEAL_NAMES, SMALL_LABELS
+
+    for labels in (PROFILE_LABELS, BOT_LABELS, SMALL_LABELS, DEAL_LABELS, DEAL_NAMES):
+        for text in labels.values():
+            same = text in ("Coinche", "Contrée", "découverte")  # the same word in French
+            assert i18n.gettext("fr", text) != text or same, text
+
+
+# --- refusals in plain words ------------------------------------------------------------
+
+ENGINE_MESSAGES = [
+    # (the engine's words, the reader's seat)
+    ("trick 3: S may not play TH: must follow suit (§6.1)", 2),
+    ("trick 3: S may not play 7C: must trump (§6.3b)", 2),
+    ("trick 5: W may not play JS: must overtrump (§6.3c)", 3),
+    ("trick 2: S may not play 8S: must play higher than the master card of the led suit "
+     "(§6.1, §6.2)", 2),
+    ("trick 4: S may not play AD: must overtrump the partner when holding only trumps (§6.3a)",
+     2),
+    ("trick 4: S may not play AD: may not undertrump the partner while holding other cards "
+     "(§6.3a)", 2),
+    ("trick 6: E may not play 9H: must play a trump, even a lower one (§6.3c must_undertrump)",
+     1),
+    ("trick 1: S does not hold AS", 2),
+    ("it is N's turn to play, not S's", 2),
+    ("it is W's turn to call", 2),
+    ("S may not call 'H' in round 1: only 'take' or 'pass' (§3.2)", 2),
+    ("S may not call 'take' in round 2: name a suit or pass (§3.3)", 2),
+    ("S may not name 'H' in round 2: it is the turned suit (§3.3)", 2),
+    ("S may not call 'D' in round 2: name one of S, C, SA, TA or pass (§3.3)", 2),
+    ("E may not call 'coinche': only an opponent of the highest bidder may coinche (§4.5)", 1),
+    ("E may not call 'surcoinche': there is no coinche to answer (§4.5)", 1),
+    ("E may not call '80H': it does not go higher than 90S (§4.3)", 1),
+    ("E may not call '85H': a bid is a multiple of 10 from 80 (§4.3)", 1),
+    ("E may not call '80SA': SA is not allowed (§4.3 sa_ta)", 1),
+    ("E may not call 'capotS': a coinche is made in turn (§4.5 coinche_in_turn)", 1),
+    ("E may not call 'coinche': a capot bid may not be coinched (§4.6 capot_doublable)", 1),
+    ("E may not call '90S': it is N's turn", 1),
+    ("N: no card now, E lays two cards aside first (§12.1)", 0),
+    ("E: no card now, E lays two cards aside first (§12.1)", 1),
+    ("N: nothing to lay aside now (only the taker of a kitty deal, once he took it, §12.1)", 0),
+    ("lay aside two cards, not ['7S'] (§12.1)", 0),
+    ("seat N is taken by Ann", None),
+    ("you already hold seat W at this table: one seat per player", None),
+    ("hand 5: trick_points.NS: 170 is outside 0..162", None),
+    ("hand 2: declarations.EW: 35 is not a sum of declaration values (20, 50, 100, 150, 200)",
+     None),
+    ("hand 2: belote: there is no belote in sans-atout (§7.7)", None),
+    ("declarations: 1000 is more than one team can declare in a hand (at most 550: carrés of "
+     "jacks, nines, aces and tens)", None),
+    ("something the translator has never seen (§9.9) from W", None),
+]
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize(("message", "seat"), ENGINE_MESSAGES)
+def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, message: str,
+                                                           seat: int | None) -> None:
+    out = translate_error(lang, message, seat=seat, teams={"NS": "Nous", "EW": "Eux"})
+    assert "§" not in out, out
+    assert not re.search(r"(?<![\w'’-])[NESW](?![\w'’-])", out), out
+    assert not re.search(r"\b(?:trick_points|NS|EW)\b", out), out
+    assert not re.search(r"\b[789TJQKA][SHDC]\b", out), out  # cards drawn for people
+    if lang == "fr" and "never seen" not in message:
+        assert out != translate_error("en", message, seat=seat,
+                                      teams={"NS": "Nous", "EW": "Eux"}), out
+
+
+def test_refusals_name_the_reader_and_the_cards() -> None:
+    t = translate_error
+    assert t("en", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
+        "You may not play 10♥: you must follow the suit that was led when you have it.")
+    assert t("fr", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
+        "Vous ne pouvez pas jouer le 10♥ : il faut fournir à la couleur demandée quand on "
+        "en a.")
+    assert t("fr", "trick 3: S may not play 7C: must trump (§6.3b)", seat=2,
+             spanish=True).startswith("Vous ne pouvez pas jouer le 4 de bastos : ")
+    assert t("en", "it is N's turn to play, not S's", seat=2) == (
+        "It is not your turn: your partner plays or speaks now.")
+    assert t("fr", "it is E's turn to play, not S's", seat=2) == (
+        "Ce n'est pas votre tour : c'est à Est.")
+    assert t("fr", "S may not call 'take' in round 2: name a suit or pass (§3.3)", seat=2) == (
+        "Au second tour, on nomme une autre couleur d'atout, ou on passe.")
+    assert t("fr", "hand 5: trick_points.NS: 170 is outside 0..162",
+             teams={"NS": "Nous", "EW": "Eux"}).startswith(
+        "Donne 5 : Nous ne peut pas avoir fait 170 points de plis")
+    assert t("en", "the deal is not over") == "the deal is not over"
+    assert t("fr", "the deal is not over") == "la donne n'est pas finie"
+    assert t("en", "something new (§9.9)") == "something new"
+
+
+def test_the_words_of_the_table_are_listed_for_translation() -> None:
+    assert all(i18n.gettext("fr", w) != w for w in present.SEAT_WORDS)
+    assert i18n.gettext("fr", present.OUTCOME_LABELS["failed"]) == "chuté"

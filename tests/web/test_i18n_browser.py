@@ -1,0 +1,114 @@
+"""The language switch in the browser (issue 13): Debian's chromium on a phone's screen
+switches the pages to French and back to English, and the choice is remembered after a
+reload; the table's texts (drawn by the script from the catalogue the page embeds) follow.
+
+The browser's own language is set (en-US) so that nothing depends on the machine's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.web.support import live_server
+from tests.web.test_phone import OVERFLOW, SERVER_ARGS, WAIT_MS
+
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with live_server(tmp_path_factory.mktemp("lang") / "sheets.db", *SERVER_ARGS) as url:
+        yield url
+
+
+def _page(browser: Any, errors: list[str], width: int = 390) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 844},
+                                  device_scale_factor=1, locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return page
+
+
+def _lang(page: Any) -> str:
+    return str(page.evaluate("document.documentElement.lang"))
+
+
+def _fits(page: Any, what: str) -> None:
+    scroll_width, width, culprits = page.evaluate(OVERFLOW)
+    assert scroll_width <= width, f"{what}: {scroll_width} px wide at {width}: {culprits}"
+
+
+def test_the_switch_turns_the_pages_french_then_english_and_is_remembered(
+        browser: Any, server: str, shots: Path) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server + "/sheets")
+    assert _lang(page) == "en" and page.inner_text("h1") == "Score sheets"
+    assert page.is_visible("#lang-switch") and page.inner_text("#lang-en") == "EN"
+    with page.expect_navigation():
+        page.click("#lang-fr")
+    assert page.url == server + "/sheets"
+    assert _lang(page) == "fr" and page.inner_text("h1") == "Feuilles de score"
+    assert page.inner_text("#new-sheet button[type=submit]") == "Créer la feuille"
+    assert page.get_attribute("#lang-fr", "aria-current") == "true"
+    page.reload()
+    assert _lang(page) == "fr" and page.inner_text("h1") == "Feuilles de score"
+    for path in ("/", "/play", "/rooms", "/sheets"):
+        page.goto(server + path)
+        assert _lang(page) == "fr", path
+        _fits(page, "fr " + path)
+    page.screenshot(path=str(shots / "phone-sheets-fr.png"))
+
+    # a table against bots, in French: the script's texts come from the catalogue
+    page.goto(server + "/play")
+    with page.expect_navigation():
+        page.click("#play-form button[type=submit]")
+    page.wait_for_selector("#pos-bottom .seat-dir")
+    dirs = page.locator(".seat-box .seat-dir").all_inner_texts()
+    assert sorted(dirs) == ["Est", "Nord", "Ouest", "Sud"], dirs
+    page.wait_for_function("""() => {
+      const b = document.querySelector('#bidding');
+      return (b && !b.hidden && b.textContent.includes('Passer'))
+        || document.querySelector('#room').dataset.phase === 'play';
+    }""")
+    if page.evaluate("document.querySelector('#room').dataset.phase") == "bidding":
+        calls = page.inner_text("#bidding")
+        assert "Passer" in calls and "Prendre" in calls, calls
+    _fits(page, "fr table")
+    page.screenshot(path=str(shots / "phone-table-fr.png"))
+
+    # back to English from the table: the same room, remembered after a reload
+    room = page.url.split("#")[0]
+    with page.expect_navigation():
+        page.click("#lang-en")
+    assert page.url.split("#")[0] == room and _lang(page) == "en"
+    page.wait_for_selector("#pos-bottom .seat-dir")
+    dirs = page.locator(".seat-box .seat-dir").all_inner_texts()
+    assert sorted(dirs) == ["East", "North", "South", "West"], dirs
+    page.reload()
+    assert _lang(page) == "en"
+    page.goto(server + "/sheets")
+    assert page.inner_text("h1") == "Score sheets"
+    page.context.close()
+    assert errors == []
+
+
+def test_a_french_browser_gets_french_and_the_smallest_phone_fits(
+        browser: Any, server: str) -> None:
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 360, "height": 740},
+                                  device_scale_factor=1, locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server + "/")
+    assert _lang(page) == "fr" and "Feuilles" in page.inner_text("nav")
+    _fits(page, "fr home at 360")
+    page.goto(server + "/sheets/abc")
+    assert "Cette adresse ne mène à aucune page." in page.inner_text("main")
+    context.close()
+    assert errors == []
