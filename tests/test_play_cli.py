@@ -256,7 +256,7 @@ def test_running_trick_points_add_up_to_the_deal(tmp_path: Path) -> None:
                        "--save", str(tmp_path / "g.json"), typed=answers(cycle=3000))
     totals = [0, 0]
     deals = 0
-    for i, line in enumerate(lines):
+    for line in lines:
         m = TRICK_LINE.match(line)
         if m:
             number, winner, points = int(m.group(1)), m.group(2), int(m.group(3))
