@@ -1,5 +1,5 @@
 """French and English (issue 13): the language of a page, the catalogues, the refusals
-said in plain words.
+said in plain words, the web app manifest and its service worker.
 
 Nothing here depends on the machine's locale: every request names its language
 (Accept-Language or the ``lang`` cookie) or names none (English)."""
@@ -331,3 +331,57 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
 def test_the_words_of_the_table_are_listed_for_translation() -> None:
     assert all(i18n.gettext("fr", w) != w for w in present.SEAT_WORDS)
     assert i18n.gettext("fr", present.OUTCOME_LABELS["failed"]) == "chuté"
+
+
+# --- installable on a phone -------------------------------------------------------------
+
+
+def test_the_manifest_names_the_app_its_icons_and_colours(client: TestClient) -> None:
+    page = client.get("/").text
+    assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+    assert '<meta name="theme-color" content="#14532d">' in page
+    assert '<script src="/static/app.js" defer></script>' in page
+    r = client.get("/manifest.webmanifest")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("application/manifest+json")
+    m = r.json()
+    assert m["start_url"] == "/" and m["display"] == "standalone" and m["scope"] == "/"
+    assert m["short_name"] == "Belote" and m["name"] and m["theme_color"] == "#14532d"
+    sizes = {i["sizes"]: i for i in m["icons"]}
+    assert {"192x192", "512x512", "any"} <= set(sizes)
+    for icon in m["icons"]:
+        got = client.get(icon["src"])
+        assert got.status_code == 200 and got.headers["content-type"].startswith(icon["type"])
+        if icon["type"] == "image/png":
+            w, h = (int(x) for x in icon["sizes"].split("x"))
+            assert got.content[:8] == b"\x89PNG\r\n\x1a\n"
+            assert int.from_bytes(got.content[16:20], "big") == w
+            assert int.from_bytes(got.content[20:24], "big") == h
+    fr = client.get("/manifest.webmanifest", headers={"Accept-Language": "fr"}).json()
+    assert fr["lang"] == "fr" and fr["name"].startswith("Belote : feuilles de score")
+
+
+def test_the_service_worker_caches_static_files_only(client: TestClient) -> None:
+    r = client.get("/sw.js")
+    assert r.status_code == 200 and "javascript" in r.headers["content-type"]
+    assert r.headers["cache-control"] == "no-cache"
+    js = r.text
+    assets = json.loads(re.search(r"const ASSETS = (\[.*?\]);", js).group(1))  # type: ignore[union-attr]
+    for path in ("/static/style.css", "/static/table.js", "/static/sheet.js",
+                 "/static/icon-192.png", "/static/icon-512.png", "/static/icon.svg"):
+        assert path in assets
+    for path in assets:
+        assert path.startswith("/static/") and client.get(path).status_code == 200, path
+    # only GETs of /static/ are answered from the cache; pages, API, WebSocket, POST never
+    assert 'if (request.method !== "GET") return;' in js
+    assert 'url.pathname.startsWith("/static/")' in js
+    assert "/api/" not in js and "/ws/" not in js and "cache.put" in js
+    assert js.count("cache.put(") == 1
+    put = js.index("cache.put(")
+    assert js.rindex('url.pathname.startsWith("/static/")', 0, put) > js.rindex(
+        'request.method !== "GET"', 0, put)
+    # a new version of the files is a new cache name
+    assert re.search(r'const CACHE = "belote-static-[0-9a-f]{16}";', js)
+    # the worker registers from every page, at the root scope
+    app_js = client.get("/static/app.js").text
+    assert 'register("/sw.js", { scope: "/" })' in app_js

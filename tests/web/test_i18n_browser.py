@@ -110,5 +110,14 @@ def test_a_french_browser_gets_french_and_the_smallest_phone_fits(
     _fits(page, "fr home at 360")
     page.goto(server + "/sheets/abc")
     assert "Cette adresse ne mène à aucune page." in page.inner_text("main")
+    # the service worker registers (localhost-like origin) and the manifest is linked
+    assert page.evaluate("!!document.querySelector('link[rel=manifest]')")
+    page.goto(server + "/")
+    registered = page.evaluate("""async () => {
+      if (!('serviceWorker' in navigator)) return 'none';
+      const reg = await navigator.serviceWorker.ready;
+      return reg.scope;
+    }""")
+    assert registered in (server + "/", "none"), registered
     context.close()
     assert errors == []

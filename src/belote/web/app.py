@@ -28,7 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from belote import __version__
 from belote.errors import BeloteError
 from belote.sheets import SheetStore, default_db_path
-from belote.web import i18n
+from belote.web import i18n, pwa
 from belote.web.i18n import N_, lang_of
 from belote.web.present import OUTCOME_LABELS, translate_error
 from belote.web.rooms import RoomManager, RoomSettings
@@ -179,6 +179,7 @@ def create_app(
         return Response(data, media_type="image/svg+xml")
 
     app.include_router(i18n.router)
+    app.include_router(pwa.router)
 
     @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
     async def home(request: Request) -> Response:
