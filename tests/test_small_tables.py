@@ -260,15 +260,12 @@ def test_replay_human_form(profile: str, options: dict[str, Any]) -> None:
         assert "Tricks" in res.stdout or "lays 2 cards aside" in res.stdout
 
 
-def test_calculator_and_sheets_refuse_small_tables(tmp_path: Any) -> None:
-    """Three- and two-player hands are scored per seat (§12): the two-team calculator and
-    score sheets say so instead of scoring them as NS and EW."""
-    from belote.errors import OptionError
+def test_calculator_scores_small_tables_per_seat(tmp_path: Any) -> None:
+    """Three- and two-player hands are scored per seat (§12): a two-team entry is
+    refused naming the seats (tests/test_seat_scoring.py scores them)."""
+    from belote.errors import InvalidRecordError
     from belote.scoring import score_hand_json
-    from belote.sheets import SheetStore
 
     for profile in ("classic-3p", "classic-2p"):
-        with pytest.raises(OptionError, match="scored per seat"):
+        with pytest.raises(InvalidRecordError, match="'NS' is not a seat"):
             score_hand_json({"profile": profile, "taker": "NS", "trick_points": {"NS": 92}})
-        with SheetStore(tmp_path / "s.db") as store, pytest.raises(OptionError, match="per seat"):
-            store.create(profile=profile)

@@ -24,7 +24,7 @@ from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.replay import parse_seat
 from belote.round import ALL_PASS, OVER, Round
-from belote.scoring import GameScore, GameTally, HandEntry, reached
+from belote.scoring import GameScore, GameTally, HandEntry, seat_game_status
 
 
 class Match:
@@ -183,24 +183,9 @@ class Match:
                 self.dealer = 0 if seats[0] > seats[1] else 1
             else:
                 self.dealer = (self.dealer + 1) % 2
-        rules = self.rules
-        totals = self.seat_totals
-        if rules.limit == "deals":
-            if len(self.seat_hands) < rules.target:
-                return
-            candidates = list(range(self.players))
-        else:
-            candidates = [s for s in range(self.players) if reached(rules, totals[s], rules.target)]
-        taker = result.contract.taker
-        if (rules.both_cross == "taker_must_make" and result.score.outcome != "made"
-                and result.contract.value is None and len(candidates) > 1 and taker in candidates):
-            candidates.remove(taker)
-        if not candidates:
-            return
-        best = max(totals[s] for s in candidates)
-        leaders = [s for s in candidates if totals[s] == best]
-        if len(leaders) == 1:
-            self._small_end = (True, leaders[0])
-        elif rules.both_cross == "draw":
-            self._small_end = (True, None)
-
+        taker = None if rnd.mode == "decouverte" else result.contract.taker
+        finished, winner = seat_game_status(
+            self.rules, self.seat_totals, self.rules.target, len(self.seat_hands), taker,
+            result.score.outcome)
+        if finished:
+            self._small_end = (True, winner)

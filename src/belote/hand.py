@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from belote.cards import (
-    ALL_TRUMP,
     KING,
     QUEEN,
     Card,
@@ -52,8 +51,8 @@ from belote.scoring import (
     HandEntry,
     HandScore,
     capot_trick_points,
-    scale_ta_points,
     score_hand,
+    seat_shares,
 )
 
 BELOTE_POINTS: Final = 20
@@ -448,19 +447,10 @@ class HandPlay:
         """
         if self.players == 2:
             return score.score
-        taker = self.contract.taker
-        by_seat = self.state.points_by_seat()
-        belote = self.belote_by_seat()
-        defenders = [s for s in ((self.first_leader + i) % 3 for i in range(3)) if s != taker]
-        if self.rules.ta_values == "scaled" and self.contract.trump == ALL_TRUMP:
-            by_seat = [scale_ta_points(p) for p in by_seat]  # §5.4, as the side's points
-        own = [by_seat[s] + belote[s] for s in defenders]
-        half, odd = divmod(score.score[1] - sum(own), 2)
-        out = [0, 0, 0]
-        out[taker] = score.score[0]
-        out[defenders[0]] = own[0] + half + odd
-        out[defenders[1]] = own[1] + half
-        return (out[0], out[1], out[2])
+        return seat_shares(
+            self.rules, score.score, self.contract.taker, self.first_leader,
+            self.state.points_by_seat(), self.belote_by_seat(), self.contract.trump,
+        )
 
 
 def _under(hand: CardMask, beneath: dict[Card, Card]) -> CardMask:

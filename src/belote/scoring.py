@@ -655,11 +655,7 @@ def _team_points(value: Any, field: str, where: str) -> dict[int, int]:
 
 def rules_of(obj: Mapping[str, Any]) -> Rules:
     """The rules named by an input's ``profile`` (default classic) and ``options``."""
-    profile = obj.get("profile", "classic")
-    if profile is None:
-        profile = "classic"
-    options = obj.get("options")
-    return two_team_rules(make_rules(profile, options or {}))
+    return two_team_rules(table_rules_of(obj))
 
 
 def two_team_rules(rules: Rules) -> Rules:
@@ -840,7 +836,12 @@ def parse_hand_input(obj: Any) -> tuple[Rules, HandEntry]:
 
 
 def score_hand_json(obj: Any) -> dict[str, Any]:
-    """``belote score hand --json``: the HandScore of a HandEntry object."""
+    """``belote score hand --json``: the HandScore of a HandEntry object (at a table
+    of three or two, of a per-seat entry: :func:`score_seat_hand_json`)."""
+    if isinstance(obj, dict):
+        rules = table_rules_of(obj)
+        if rules.players != 4:
+            return score_seat_hand_json(obj, rules)
     rules, entry = parse_hand_input(obj)
     return score_hand(rules, entry).to_json()
 
@@ -1006,32 +1007,786 @@ def score_game(
 
 def parse_game(obj: Any) -> tuple[Rules, list[HandEntry], int | None]:
     """The ``score game`` input: ``{"profile", "options", "target", "hands"}``."""
+    rules, hands, target = _game_parts(obj, rules_of)
+    entries = [parse_hand_entry(_game_hand(hand, number), rules, f"hand {number}",
+                                allow_reserve=False)
+               for number, hand in enumerate(hands, start=1)]
+    return rules, entries, target
+
+
+def _game_parts(
+    obj: Any, rules_of_game: Callable[[Mapping[str, Any]], Rules],
+) -> tuple[Rules, list[Any], int | None]:
+    """A game object's rules, hands (still JSON) and target, checked."""
     if not isinstance(obj, dict):
         raise InvalidRecordError(f"game: expected a JSON object, got {type(obj).__name__}")
     for key in obj:
         if key not in GAME_KEYS:
             raise InvalidRecordError(
                 f"game: unknown key {key!r} (expected {', '.join(GAME_KEYS)})")
-    rules = rules_of(obj)
+    rules = rules_of_game(obj)
     target = obj.get("target")
     if target is not None and (not _is_int(target) or target <= 0):
         raise InvalidRecordError(f"game: target: {target!r} is not a positive whole number")
     hands = obj.get("hands")
     if not isinstance(hands, list):
         raise InvalidRecordError(f"game: hands: {hands!r} is not a list of hand entries")
-    entries: list[HandEntry] = []
-    for number, hand in enumerate(hands, start=1):
-        where = f"hand {number}"
-        if isinstance(hand, dict):
-            for key in ("profile", "options"):
-                if key in hand:
-                    raise InvalidRecordError(
-                        f"{where}: {key!r} belongs at the top level of the game")
-        entries.append(parse_hand_entry(hand, rules, where, allow_reserve=False))
-    return rules, entries, target
+    return rules, hands, target
+
+
+def _game_hand(hand: Any, number: int) -> Any:
+    """A hand of a game object: its ``profile`` and ``options`` belong at the top."""
+    if isinstance(hand, dict):
+        for key in ("profile", "options"):
+            if key in hand:
+                raise InvalidRecordError(
+                    f"hand {number}: {key!r} belongs at the top level of the game")
+    return hand
 
 
 def score_game_json(obj: Any) -> dict[str, Any]:
-    """``belote score game --json``: the GameScore of a game object."""
+    """``belote score game --json``: the GameScore of a game object (per seat at a
+    table of three or two)."""
+    if isinstance(obj, dict) and not set(obj) - set(GAME_KEYS):
+        rules = table_rules_of(obj)
+        if rules.players != 4:
+            seat_rules, seat_entries, target = parse_seat_game(obj)
+            return score_seat_game(seat_rules, seat_entries, target).to_json()
     rules, entries, target = parse_game(obj)
     return score_game(rules, entries, target).to_json()
+
+
+def parse_seat_game(obj: Any) -> tuple[Rules, list[SeatEntry], int | None]:
+    """The ``score game`` input at a table of three or two: per-seat hand entries."""
+    rules, hands, target = _game_parts(obj, table_rules_of)
+    entries = [parse_seat_entry(_game_hand(hand, number), rules, f"hand {number}",
+                                allow_reserve=False)
+               for number, hand in enumerate(hands, start=1)]
+    return rules, entries, target
+
+
+# --- three and two players (§12) -------------------------------------------------------------
+#
+# A calculator at a table of three or two is told who took (nobody in belote
+# découverte), each seat's trick points (or all but one, the last worked out),
+# a capot, the declarations and belote per seat.  The hand is scored by the
+# sides of the engine (the taker against the two others, or seat against seat)
+# through :func:`score_hand`, and the side's score shared out per seat by
+# :func:`seat_shares` exactly as a played hand is (belote.hand.HandPlay).
+
+SEAT_LETTERS: Final = ("N", "E", "S")
+TAKER_SIDE: Final = 0
+DEFENDERS: Final = 1
+SIDE_NAMES_3P: Final = ("taker", "defenders")
+SEAT_HAND_KEYS: Final = (
+    "profile", "options", "taker", "trick_points", "trick_total", "capot", "declarations",
+    "belote", "trump", "leader", "reserve",
+)
+COUNTED: Final = "counted"  # belote découverte: each player scores his own points (§12.2)
+
+
+def is_decouverte(rules: Rules) -> bool:
+    """Belote découverte (§12.2): no bidding, no taker; each seat counts its own points."""
+    return rules.players == 2 and rules.two_deal == "decouverte"
+
+
+def partial_pack(rules: Rules) -> bool:
+    """Whether part of the pack stays out (§12: ``six_each``, ``stock``), so that the
+    trick total is the points of the cards played + 10, not 162."""
+    return ((rules.players == 3 and rules.three_deal == "six_each")
+            or (rules.players == 2 and rules.two_deal == "stock"))
+
+
+def _kitty(rules: Rules) -> bool:
+    return rules.players == 3 and rules.three_deal == "kitty"
+
+
+@dataclass(frozen=True)
+class SeatEntry:
+    """What a calculator is told about one hand at a table of three or two (§12).
+
+    ``taker`` is the taker's seat (0 N, 1 E, 2 S), None in belote découverte.
+    ``trick_points`` are each seat's card points with the last trick's 10 (100
+    for a capot), the taker's including the two cards laid aside from the kitty;
+    after a capot against the kitty's taker, his discards count for nobody (0 for
+    him, the defenders' own tricks for them).  ``capot`` is the side that took
+    every trick: three players 0 (the taker) or 1 (the defenders); two players
+    the seat.  ``declarations`` and ``belote`` are per seat (validated
+    declarations: one side at most above 0).  ``in_play`` is the trick total
+    where part of the pack stays out (the points of the cards played + 10),
+    else None.  ``leader`` is the seat that led the first trick (three players:
+    it decides which defender gets an odd point of the shares; None: the seat
+    after the taker).  ``reserve`` is the litige reserve carried in.
+    """
+
+    players: int
+    taker: int | None
+    trick_points: tuple[int, ...]
+    capot: int | None = None
+    declarations: tuple[int, ...] | None = None
+    belote: tuple[int, ...] | None = None
+    trump: int | None = None
+    in_play: int | None = None
+    leader: int | None = None
+    reserve: int = 0
+
+    @property
+    def decl(self) -> tuple[int, ...]:
+        return self.declarations or (0,) * self.players
+
+    @property
+    def bel(self) -> tuple[int, ...]:
+        return self.belote or (0,) * self.players
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` counts for: with three players 0 the taker, 1 the two
+        others; with two players each seat is a side."""
+        if self.players == 2:
+            return seat
+        return TAKER_SIDE if seat == self.taker else DEFENDERS
+
+    def first_leader(self) -> int:
+        if self.leader is not None:
+            return self.leader
+        assert self.taker is not None
+        return (self.taker + 1) % self.players
+
+
+@dataclass(frozen=True)
+class SeatScore:
+    """The score of a hand at a table of three or two: ``outcome`` (made, failed,
+    litige; ``counted`` in découverte), ``totals`` per side as :class:`HandScore`
+    (taker / defenders, or per seat), ``score`` per seat, ``reserve`` after it."""
+
+    players: int
+    outcome: str
+    totals: tuple[int, int]
+    score: tuple[int, ...]
+    reserve: int
+
+    def to_json(self) -> dict[str, Any]:
+        sides = SIDE_NAMES_3P if self.players == 3 else SEAT_LETTERS[:2]
+        return {
+            "outcome": self.outcome,
+            "totals": {sides[0]: self.totals[0], sides[1]: self.totals[1]},
+            "score": seat_dict(self.score),
+            "reserve": self.reserve,
+        }
+
+
+def seat_dict(values: Sequence[int]) -> dict[str, int]:
+    return {SEAT_LETTERS[s]: v for s, v in enumerate(values)}
+
+
+def seat_shares(
+    rules: Rules, side_score: tuple[int, int], taker: int, leader: int,
+    trick_points: Sequence[int], belote: Sequence[int], trump: int | None,
+) -> tuple[int, int, int]:
+    """Each seat's score with three players (§12.1): the taker scores his side's
+    score; each defender his own trick points and belote, the two sharing equally
+    the rest of their side's score (declarations, a failed taker's points, a
+    reserve), an odd point going to the first defender in play order from
+    ``leader`` (who led the first trick).  In scaled tout-atout the defenders' own
+    points are scaled like the side's (§5.4)."""
+    defenders = [s for s in ((leader + i) % 3 for i in range(3)) if s != taker]
+    own_points = list(trick_points)
+    if _scaled_ta(rules, trump):
+        own_points = [scale_ta_points(p) for p in own_points]
+    own = [own_points[s] + belote[s] for s in defenders]
+    half, odd = divmod(side_score[1] - sum(own), 2)
+    out = [0, 0, 0]
+    out[taker] = side_score[0]
+    out[defenders[0]] = own[0] + half + odd
+    out[defenders[1]] = own[1] + half
+    return (out[0], out[1], out[2])
+
+
+def seat_capot_total(rules: Rules, trump: int | None, in_play: int | None) -> int:
+    """The capot side's trick points as counted on its tricks: 252 (raw 348 in scaled
+    tout-atout), or with part of the pack out the cards played + 100 (§5.2, §12)."""
+    return capot_trick_points(rules, trump) if in_play is None else in_play + 90
+
+
+def side_entry(rules: Rules, entry: SeatEntry) -> HandEntry:
+    """The two-sided :class:`HandEntry` of a hand at a table of three or two (the
+    taker's side 0 against the defenders 1, or N against E), as the engine scores
+    a played hand (belote.hand.HandPlay.result)."""
+    assert entry.taker is not None
+    points = [0, 0]
+    decl = [0, 0]
+    bel = [0, 0]
+    for seat in range(entry.players):
+        side = entry.side_of(seat)
+        points[side] += entry.trick_points[seat]
+        decl[side] += entry.decl[seat]
+        bel[side] += entry.bel[seat]
+    if entry.capot is not None:
+        # a capot counts its fixed value, whatever was laid aside (§12.1 kitty)
+        points = [0, 0]
+        points[entry.capot] = seat_capot_total(rules, entry.trump, entry.in_play)
+    return HandEntry(
+        taker=entry.side_of(entry.taker), trick_points=(points[0], points[1]),
+        capot=entry.capot, declarations=(decl[0], decl[1]), belote=(bel[0], bel[1]),
+        trump=entry.trump, reserve=entry.reserve, in_play=entry.in_play,
+    )
+
+
+def _seat_name(seat: int) -> str:
+    return SEAT_LETTERS[seat]
+
+
+def check_seat_entry(rules: Rules, entry: SeatEntry, where: str = "hand") -> None:
+    """Refuse an impossible hand at a table of three or two, naming the field and seat."""
+
+    def bad(field: str, message: str) -> InvalidRecordError:
+        return InvalidRecordError(f"{where}: {field}: {message}")
+
+    n = rules.players
+    if entry.players != n:
+        raise bad("players", f"{entry.players!r}: {rules.profile} is played by {n}")
+    seats = range(n)
+    decouverte = is_decouverte(rules)
+    if decouverte:
+        if entry.taker is not None:
+            raise bad("taker", "nobody takes in belote découverte (§12.2): leave it out")
+    elif not _is_int(entry.taker) or entry.taker not in seats:
+        raise bad("taker", f"{entry.taker!r} is not a seat ({', '.join(SEAT_LETTERS[:n])})")
+    trump = entry.trump
+    if trump is not None:
+        if not _is_int(trump) or not 0 <= trump <= ALL_TRUMP:
+            raise bad("trump", f"{trump!r} is not a trump mode")
+        if trump >= NO_TRUMP and (decouverte or not rules.sa_ta_in_classic):
+            why = ("never in belote découverte (§12.2)" if decouverte
+                   else "option sa_ta_in_classic is false")
+            raise bad("trump", f"{TRUMP_MODE_NAMES[trump]!r} is not played here ({why})")
+    for name, values in (("trick_points", entry.trick_points), ("declarations", entry.decl),
+                         ("belote", entry.bel)):
+        if (not isinstance(values, tuple) or len(values) != n
+                or not all(_is_int(v) for v in values)):
+            raise bad(name, f"{values!r} is not {n} whole numbers, one per seat")
+        for seat in seats:
+            if values[seat] < 0:
+                raise bad(f"{name}.{_seat_name(seat)}", f"{values[seat]!r} is negative")
+    if entry.in_play is not None:
+        if not partial_pack(rules):
+            raise bad("trick_total", "only where part of the pack stays out "
+                                     "(three_deal six_each, two_deal stock)")
+        if not _is_int(entry.in_play) or not 10 <= entry.in_play <= trick_total(rules, trump):
+            raise bad("trick_total", f"{entry.in_play!r} is outside "
+                                     f"10..{trick_total(rules, trump)}")
+    elif partial_pack(rules):
+        raise bad("trick_total", "required: the points of the cards played + 10 (§12)")
+    _check_seat_points(rules, entry, bad)
+    _check_seat_declarations(rules, entry, bad)
+    _check_seat_belote(entry, bad)
+    if entry.leader is not None and (n != 3 or not _is_int(entry.leader)
+                                     or entry.leader not in seats):
+        raise bad("leader", f"{entry.leader!r}: the seat that led the first trick, N, E or S "
+                            "(three players only)")
+    if not _is_int(entry.reserve) or entry.reserve < 0:
+        raise bad("reserve", f"{entry.reserve!r} is not a whole number of points >= 0")
+    if entry.reserve and decouverte:
+        raise bad("reserve", "belote découverte carries no reserve (§12.2)")
+    if not decouverte:
+        check_hand_entry(rules, side_entry(rules, entry), where)
+
+
+def _check_seat_points(rules: Rules, entry: SeatEntry, bad: _Bad) -> None:
+    n = entry.players
+    points = entry.trick_points
+    total = trick_total(rules, entry.trump) if entry.in_play is None else entry.in_play
+    capot_total = seat_capot_total(rules, entry.trump, entry.in_play)
+    capot = entry.capot
+    if capot is None:
+        for seat in range(n):
+            if points[seat] > total:
+                raise bad(f"trick_points.{_seat_name(seat)}",
+                          f"{points[seat]!r} is outside 0..{total}")
+        if sum(points) != total:
+            raise bad("trick_points", " + ".join(map(str, points))
+                      + f" does not add to {total}")
+        return
+    sides = 2 if n == 3 else n
+    if not _is_int(capot) or capot not in range(sides):
+        what = "0 (the taker) or 1 (the defenders)" if n == 3 else "a seat"
+        raise bad("capot", f"{capot!r} is not {what}")
+    winners = [s for s in range(n) if entry.side_of(s) == capot]
+    for seat in range(n):
+        if seat not in winners and points[seat]:
+            raise bad(f"trick_points.{_seat_name(seat)}",
+                      f"{points[seat]!r} with a capot by {_capot_name(entry, capot)} "
+                      "(no trick: 0)")
+    won = sum(points[s] for s in winners)
+    if _kitty(rules) and n == 3 and capot == DEFENDERS:
+        # their own tricks: 252 less the two cards the taker laid aside (lost to him)
+        if won > capot_total:
+            raise bad("trick_points", f"{won} is more than a capot's {capot_total}")
+        return
+    if won != capot_total:
+        raise bad("trick_points", f"{won} with a capot by {_capot_name(entry, capot)} "
+                                  f"(a capot counts {capot_total})")
+
+
+def _capot_name(entry: SeatEntry, capot: int) -> str:
+    if entry.players == 3:
+        return SIDE_NAMES_3P[capot]
+    return SEAT_LETTERS[capot]
+
+
+def _check_seat_declarations(rules: Rules, entry: SeatEntry, bad: _Bad) -> None:
+    decl = entry.decl
+    sides = [0, 0]
+    for seat in range(entry.players):
+        value = decl[seat]
+        field = f"declarations.{_seat_name(seat)}"
+        if not value:
+            continue
+        if is_decouverte(rules):
+            raise bad(field, f"{value!r}: no declarations in belote découverte (§12.2)")
+        if not rules.declarations:
+            raise bad(field, f"{value!r}: {rules.profile} is played without declarations "
+                             "(option declarations is false)")
+        if value % 10 or value in (10, 30):
+            raise bad(field, f"{value!r} is not a sum of declaration values "
+                             "(20, 50, 100, 150, 200)")
+        sides[entry.side_of(seat)] += 1
+    if sides[0] and sides[1]:
+        what = "the taker and a defender" if entry.players == 3 else "both seats"
+        raise bad("declarations", f"{what} have points: only the side that wins the "
+                                  "comparison scores (§7.6)")
+
+
+def _check_seat_belote(entry: SeatEntry, bad: _Bad) -> None:
+    belote = entry.bel
+    seats = range(entry.players)
+    if entry.trump == NO_TRUMP:
+        if any(belote):
+            raise bad("belote", "there is no belote in sans-atout (§7.7)")
+        return
+    if entry.trump == ALL_TRUMP:
+        for seat in seats:
+            if belote[seat] % BELOTE_POINTS:
+                raise bad(f"belote.{_seat_name(seat)}",
+                          f"{belote[seat]!r} is not a multiple of 20")
+        if sum(belote) > 4 * BELOTE_POINTS:
+            raise bad("belote", " + ".join(map(str, belote))
+                      + " is more than 80 (one belote per suit in tout-atout)")
+        return
+    for seat in seats:
+        if belote[seat] not in (0, BELOTE_POINTS):
+            raise bad(f"belote.{_seat_name(seat)}",
+                      f"{belote[seat]!r} is not 0 or 20 (only tout-atout has more)")
+    if sum(1 for b in belote if b) > 1:
+        raise bad("belote", "two seats have belote: only one holds trump K and Q")
+
+
+def score_seat_hand(rules: Rules, entry: SeatEntry, *, where: str = "hand") -> SeatScore:
+    """The score of one hand at a table of three or two, per seat (§12), as the
+    engine scores the same hand played (belote.hand.HandPlay.result)."""
+    check_seat_entry(rules, entry, where)
+    n = entry.players
+    if entry.taker is None:  # belote découverte: each scores his own
+        totals = (entry.trick_points[0] + entry.bel[0], entry.trick_points[1] + entry.bel[1])
+        return SeatScore(n, COUNTED, totals, totals, 0)
+    hand = score_hand(rules, side_entry(rules, entry), where=where)
+    if n == 2:
+        seats: tuple[int, ...] = hand.score
+    else:
+        seats = seat_shares(rules, hand.score, entry.taker, entry.first_leader(),
+                            entry.trick_points, entry.bel, entry.trump)
+    return SeatScore(n, hand.outcome, hand.totals, seats, hand.reserve)
+
+
+# --- three and two players: JSON ------------------------------------------------------------
+
+
+def _parse_seat_letter(value: Any, field: str, where: str, players: int) -> int:
+    names = SEAT_LETTERS[:players]
+    if isinstance(value, str) and value.strip().upper() in names:
+        return names.index(value.strip().upper())
+    raise InvalidRecordError(
+        f"{where}: {field}: {value!r} is not a seat ({', '.join(names)})")
+
+
+def _seat_points(value: Any, field: str, where: str, players: int) -> dict[int, int]:
+    """``{"N": 92, "E": 40}`` → ``{0: 92, 1: 40}``; seat keys, whole numbers >= 0."""
+    if not isinstance(value, dict):
+        raise InvalidRecordError(
+            f"{where}: {field}: {value!r} is not an object such as {{\"N\": 92}}")
+    out: dict[int, int] = {}
+    for key, points in value.items():
+        seat = _parse_seat_letter(key, field, where, players)
+        name = SEAT_LETTERS[seat]
+        if seat in out:
+            raise InvalidRecordError(f"{where}: {field}: seat {key!r} given twice")
+        if not _is_int(points):
+            raise InvalidRecordError(
+                f"{where}: {field}.{name}: {points!r} is not a whole number")
+        if points < 0:
+            raise InvalidRecordError(f"{where}: {field}.{name}: {points!r} is negative")
+        out[seat] = points
+    return out
+
+
+def parse_seat_entry(
+    obj: Any, rules: Rules, where: str = "hand", *, allow_reserve: bool = True,
+) -> SeatEntry:
+    """A per-seat hand entry (docs/json.md, three and two players) → :class:`SeatEntry`.
+
+    ``trick_points`` gives every seat's points, or all but one: the missing seat's
+    are the trick total (162, or ``trick_total`` where part of the pack stays
+    out) less the others'.  After a capot the capot side's points may be left out
+    (they are its capot total) and the other side's are 0.
+    """
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(
+            f"{where}: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in SEAT_HAND_KEYS:
+            raise InvalidRecordError(
+                f"{where}: unknown key {key!r} (expected {', '.join(SEAT_HAND_KEYS)})")
+    _same_rules(obj, rules, where)
+    n = rules.players
+    names = SEAT_LETTERS[:n]
+
+    def bad(field: str, message: str) -> InvalidRecordError:
+        return InvalidRecordError(f"{where}: {field}: {message}")
+
+    decouverte = is_decouverte(rules)
+    taker: int | None = None
+    if decouverte:
+        if obj.get("taker") is not None:
+            raise bad("taker", f"{obj['taker']!r}: nobody takes in belote découverte "
+                               "(§12.2): leave it out or null")
+    elif obj.get("taker") is None:
+        raise bad("taker", f"required: the taker's seat ({', '.join(names)})")
+    else:
+        taker = _parse_seat_letter(obj["taker"], "taker", where, n)
+
+    trump: int | None = None
+    if obj.get("trump") is not None:
+        if not isinstance(obj["trump"], str):
+            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA")
+        try:
+            trump = parse_trump(obj["trump"])
+        except BeloteError:
+            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA") from None
+
+    capot: int | None = None
+    raw_capot = obj.get("capot")
+    if raw_capot is not None:
+        if n == 3:
+            word = raw_capot.strip().lower() if isinstance(raw_capot, str) else None
+            if word not in SIDE_NAMES_3P:
+                raise bad("capot", f"{raw_capot!r} is not 'taker', 'defenders' or null "
+                                   "(the side that took every trick)")
+            capot = SIDE_NAMES_3P.index(word)
+        else:
+            capot = _parse_seat_letter(raw_capot, "capot", where, n)
+
+    in_play: int | None = None
+    raw_total = obj.get("trick_total")
+    full = trick_total(rules, trump)
+    if raw_total is not None:
+        if not _is_int(raw_total) or not 10 <= raw_total <= full:
+            raise bad("trick_total", f"{raw_total!r} is outside 10..{full}")
+        if partial_pack(rules):
+            in_play = raw_total
+        elif raw_total != full:
+            raise bad("trick_total", f"{raw_total!r}: the whole pack is played here, "
+                                     f"the trick total is {full}")
+
+    given = {} if obj.get("trick_points") is None else _seat_points(
+        obj["trick_points"], "trick_points", where, n)
+    points = _work_out_points(rules, given, taker, capot, trump, in_play, bad)
+    if partial_pack(rules) and in_play is None:
+        in_play = sum(points) if capot is None else sum(points) - 90
+
+    decl_given = {} if obj.get("declarations") is None else _seat_points(
+        obj["declarations"], "declarations", where, n)
+    declarations = tuple(decl_given.get(s, 0) for s in range(n))
+
+    belote_value = obj.get("belote")
+    if belote_value is None:
+        belote = (0,) * n
+    elif isinstance(belote_value, str):
+        seat = _parse_seat_letter(belote_value, "belote", where, n)
+        belote = tuple(BELOTE_POINTS if s == seat else 0 for s in range(n))
+    elif isinstance(belote_value, dict):
+        bel = _seat_points(belote_value, "belote", where, n)
+        belote = tuple(bel.get(s, 0) for s in range(n))
+    else:
+        raise bad("belote", f"{belote_value!r} is not a seat, null or points per seat")
+
+    leader: int | None = None
+    if obj.get("leader") is not None:
+        if n != 3:
+            raise bad("leader", "only with three players (it decides an odd point "
+                                "of the defenders' shares)")
+        leader = _parse_seat_letter(obj["leader"], "leader", where, n)
+
+    reserve = obj.get("reserve", 0)
+    if reserve is None:
+        reserve = 0
+    if not _is_int(reserve):
+        raise bad("reserve", f"{reserve!r} is not a whole number")
+    if reserve and not allow_reserve:
+        raise bad("reserve", f"{reserve!r}: not given here (the game carries the reserve)")
+
+    entry = SeatEntry(
+        players=n, taker=taker, trick_points=points, capot=capot,
+        declarations=declarations, belote=belote, trump=trump, in_play=in_play,
+        leader=leader, reserve=reserve,
+    )
+    check_seat_entry(rules, entry, where)
+    return entry
+
+
+def _work_out_points(
+    rules: Rules, given: dict[int, int], taker: int | None, capot: int | None,
+    trump: int | None, in_play: int | None, bad: _Bad,
+) -> tuple[int, ...]:
+    """Every seat's trick points from those given (all, or all but one)."""
+    n = rules.players
+    names = SEAT_LETTERS[:n]
+    if capot is not None:
+        if n == 2:
+            winners = [capot]
+        else:
+            if taker is None:  # pragma: no cover - découverte is two players
+                raise bad("capot", "needs a taker")
+            winners = [taker] if capot == TAKER_SIDE else [s for s in range(n) if s != taker]
+        points = [0] * n
+        for seat, value in given.items():
+            if seat not in winners and value:
+                raise bad(f"trick_points.{names[seat]}",
+                          f"{value!r} with a capot: {names[seat]} took no trick (0)")
+            points[seat] = value
+        missing = [s for s in winners if s not in given]
+        if not missing:
+            return tuple(points)
+        if in_play is None and partial_pack(rules):
+            raise bad("trick_points", "with a capot here give the capot side's points "
+                                      "(cards + 100) or trick_total")
+        capot_total = seat_capot_total(rules, trump, in_play)
+        if len(missing) > 1 or (_kitty(rules) and len(winners) == 2):
+            raise bad("trick_points", "with a capot by the defenders give each defender's "
+                                      "points (they decide the shares, §12.1)")
+        rest = capot_total - sum(points[s] for s in winners)
+        if rest < 0:
+            raise bad("trick_points", f"the capot side's points are more than "
+                                      f"{capot_total}")
+        points[missing[0]] = rest
+        return tuple(points)
+    missing = [s for s in range(n) if s not in given]
+    if not missing:
+        return tuple(given[s] for s in range(n))
+    if len(missing) > 1:
+        example = ", ".join(f'"{names[s]}": ...' for s in range(n - 1))
+        raise bad("trick_points", f"required: every seat's points, or all but one "
+                                  f"({{{example}}}), or a capot")
+    if partial_pack(rules) and in_play is None:
+        raise bad("trick_total", "required when a seat's trick points are left out: the "
+                                 "points of the cards played + 10 (§12)")
+    total = trick_total(rules, trump) if in_play is None else in_play
+    points = [given.get(s, 0) for s in range(n)]
+    for seat, value in given.items():
+        if value > total:
+            raise bad(f"trick_points.{names[seat]}", f"{value!r} is outside 0..{total}")
+    rest = total - sum(points)
+    if rest < 0:
+        raise bad("trick_points", " + ".join(str(given[s]) for s in sorted(given))
+                  + f" is more than {total}")
+    points[missing[0]] = rest
+    return tuple(points)
+
+
+def _same_rules(obj: Mapping[str, Any], rules: Rules, where: str) -> None:
+    if "profile" in obj or "options" in obj:
+        try:
+            named = table_rules_of(obj)
+        except BeloteError as exc:
+            raise InvalidRecordError(f"{where}: {exc}") from None
+        if named != rules:
+            raise InvalidRecordError(
+                f"{where}: profile/options: {obj.get('profile')!r} with "
+                f"{obj.get('options') or {}!r} differ from the rules in force "
+                f"({rules.profile} with {rules.overrides()!r})")
+
+
+def seat_entry_to_json(entry: SeatEntry) -> dict[str, Any]:
+    """The JSON form of a per-seat entry (:func:`parse_seat_entry` reads it back)."""
+    n = entry.players
+    out: dict[str, Any] = {
+        "taker": None if entry.taker is None else SEAT_LETTERS[entry.taker],
+        "trick_points": seat_dict(entry.trick_points),
+        "capot": None if entry.capot is None else _capot_name(entry, entry.capot),
+        "declarations": seat_dict(entry.decl),
+    }
+    bel = entry.bel
+    holders = [s for s in range(n) if bel[s]]
+    if not holders:
+        out["belote"] = None
+    elif len(holders) == 1 and bel[holders[0]] == BELOTE_POINTS:
+        out["belote"] = SEAT_LETTERS[holders[0]]
+    else:
+        out["belote"] = seat_dict(bel)
+    if entry.trump is not None:
+        out["trump"] = TRUMP_MODE_NAMES[entry.trump]
+    if entry.in_play is not None:
+        out["trick_total"] = entry.in_play
+    if entry.leader is not None:
+        out["leader"] = SEAT_LETTERS[entry.leader]
+    if entry.reserve:
+        out["reserve"] = entry.reserve
+    return out
+
+
+def table_rules_of(obj: Mapping[str, Any]) -> Rules:
+    """The rules named by an input's ``profile`` (default classic) and ``options``,
+    any number of players."""
+    profile = obj.get("profile", "classic")
+    if profile is None:
+        profile = "classic"
+    options = obj.get("options")
+    return make_rules(profile, options or {})
+
+
+def score_seat_hand_json(obj: Any, rules: Rules) -> dict[str, Any]:
+    """``belote score hand --json`` at a table of three or two."""
+    entry = parse_seat_entry(obj, rules)
+    return score_seat_hand(rules, entry).to_json()
+
+
+# --- three and two players: a game -----------------------------------------------------------
+
+
+def seat_game_status(
+    rules: Rules, totals: Sequence[int], target: int, hands: int,
+    taker: int | None, outcome: str,
+) -> tuple[bool, int | None]:
+    """(finished, winning seat) at a table of three or two after a hand (§11 per
+    player, as :class:`belote.game.Match` decides): the seats at the target (by
+    ``reach_rule``; with ``limit = "deals"`` every seat once ``target`` hands are
+    scored) are candidates; with ``both_cross = "taker_must_make"`` a taker who did
+    not make the last hand is not one when another is; the highest total wins,
+    equal highest totals play on (``draw``: the game ends without a winner).
+    ``taker`` is None in belote découverte."""
+    players = len(totals)
+    if rules.limit == "deals":
+        if hands < target:
+            return False, None
+        candidates = list(range(players))
+    else:
+        candidates = [s for s in range(players) if reached(rules, totals[s], target)]
+    if (rules.both_cross == "taker_must_make" and outcome != "made" and taker is not None
+            and len(candidates) > 1 and taker in candidates):
+        candidates.remove(taker)
+    if not candidates:
+        return False, None
+    best = max(totals[s] for s in candidates)
+    leaders = [s for s in candidates if totals[s] == best]
+    if len(leaders) == 1:
+        return True, leaders[0]
+    if rules.both_cross == "draw":
+        return True, None
+    return False, None
+
+
+@dataclass(frozen=True)
+class SeatGameScore:
+    """A score sheet at a table of three or two: every hand, running totals per seat."""
+
+    players: int
+    hands: tuple[SeatScore, ...]
+    running: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    reserve: int
+    finished: bool
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [h.to_json() for h in self.hands],
+            "running": [seat_dict(r) for r in self.running],
+            "totals": seat_dict(self.totals),
+            "reserve": self.reserve,
+            "finished": self.finished,
+            "winner": None if self.winner is None else SEAT_LETTERS[self.winner],
+        }
+
+
+class SeatTally:
+    """A game at a table of three or two scored one hand at a time (§11, §12).
+
+    >>> tally = SeatTally(make_rules("classic-3p"), target=150)
+    >>> tally.add(SeatEntry(3, 0, (92, 40, 30))).score
+    (92, 40, 30)
+    >>> tally.add(SeatEntry(3, 1, (10, 40, 112))).score  # E fails: N and S share 40
+    (30, 0, 132)
+    >>> tally.finished, tally.winner, tally.totals
+    (True, 2, (122, 40, 162))
+    """
+
+    def __init__(self, rules: Rules, target: int | None = None) -> None:
+        if rules.players == 4:
+            raise OptionError(f"profile {rules.profile!r} has four players: two teams "
+                              "(use GameTally)")
+        if target is None:
+            target = rules.target
+        if not _is_int(target) or target <= 0:
+            raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
+        self.rules = rules
+        self.target = target
+        self.players = rules.players
+        self.hands: list[SeatScore] = []
+        self.entries: list[SeatEntry] = []
+        self.running: list[tuple[int, ...]] = []
+        self.totals: tuple[int, ...] = (0,) * self.players
+        self.reserve = 0
+        self.finished = False
+        self.winner: int | None = None
+        self.ended_after = 0
+
+    def add(self, entry: SeatEntry) -> SeatScore:
+        """Score the next hand (its reserve is the one the game carries) and record it."""
+        number = len(self.hands) + 1
+        where = f"hand {number}"
+        if self.finished:
+            what = "won" if self.winner is not None else "ended (a draw)"
+            raise InvalidRecordError(
+                f"{where}: the game was already {what} after hand {self.ended_after}")
+        if entry.reserve not in (0, self.reserve):
+            raise InvalidRecordError(
+                f"{where}: reserve: {entry.reserve!r} is not the reserve the game carries "
+                f"({self.reserve})")
+        entry = dataclasses.replace(entry, reserve=0 if entry.taker is None else self.reserve)
+        hand = score_seat_hand(self.rules, entry, where=where)
+        self.entries.append(entry)
+        self.hands.append(hand)
+        self.totals = tuple(t + s for t, s in zip(self.totals, hand.score, strict=True))
+        self.running.append(self.totals)
+        self.reserve = hand.reserve
+        self.finished, self.winner = seat_game_status(
+            self.rules, self.totals, self.target, len(self.hands), entry.taker, hand.outcome)
+        if self.finished:
+            self.ended_after = number
+            self.reserve = 0  # §8.4: a reserve open at the end is discarded
+        return hand
+
+    def result(self) -> SeatGameScore:
+        return SeatGameScore(
+            players=self.players, hands=tuple(self.hands), running=tuple(self.running),
+            totals=self.totals, reserve=self.reserve, finished=self.finished,
+            winner=self.winner,
+        )
+
+
+def score_seat_game(
+    rules: Rules, entries: Sequence[SeatEntry], target: int | None = None,
+) -> SeatGameScore:
+    """A score sheet at a table of three or two, hand after hand (§11, §12)."""
+    tally = SeatTally(rules, target)
+    for entry in entries:
+        tally.add(entry)
+    return tally.result()
