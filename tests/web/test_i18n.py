@@ -328,6 +328,16 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
     assert t("en", "something new (§9.9)") == "something new"
 
 
+def test_the_chart_speaks_the_page_language() -> None:
+    from belote.web.chart import running_chart
+
+    svg = running_chart([{"NS": 92, "EW": 70}], 1000, ("Nous", "Eux"),
+                        lambda text: i18n.gettext("fr", text))
+    assert 'aria-label="Totaux cumulés après chaque donne"' in svg
+    assert ">donne<" in svg and ">objectif 1000<" in svg and "Eux: 70 après la donne 1" in svg
+    assert ">hand<" in running_chart([{"NS": 92, "EW": 70}], 1000, ("Us", "Them"))
+
+
 def test_the_words_of_the_table_are_listed_for_translation() -> None:
     assert all(i18n.gettext("fr", w) != w for w in present.SEAT_WORDS)
     assert i18n.gettext("fr", present.OUTCOME_LABELS["failed"]) == "chuté"

@@ -7,10 +7,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from markupsafe import escape
+
+from belote.web.i18n import N_
 
 WIDTH: Final = 640
 HEIGHT: Final = 260
@@ -32,10 +34,21 @@ def _nice_step(span: float) -> int:
     return int(10 * magnitude)  # pragma: no cover
 
 
+def _same(text: str) -> str:
+    return text
+
+
 def running_chart(
-    running: Sequence[Mapping[str, int]], target: int, team_names: Sequence[str]
+    running: Sequence[Mapping[str, int]], target: int, team_names: Sequence[str],
+    gettext: Callable[[str], str] = _same,
 ) -> str:
-    """Both teams' totals after each hand (from 0), with the target as a dashed line."""
+    """Both teams' totals after each hand (from 0), with the target as a dashed line;
+    its words through ``gettext`` (the page's language)."""
+    # the words, outside the f-strings (where the catalogue's extractor does not look)
+    label = escape(gettext(N_("Running totals after each hand")))
+    hand_word = escape(gettext(N_("hand")))
+    target_word = escape(gettext(N_("target %(n)s")) % {"n": target})
+    after_hand = gettext(N_("%(points)s after hand %(n)s"))
     points = [{"NS": 0, "EW": 0}, *running]
     n = len(points) - 1
     highest = max([target, *(p[t] for p in points for t in ("NS", "EW"))])
@@ -52,7 +65,8 @@ def running_chart(
 
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-        f'aria-label="Running totals after each hand" xmlns="http://www.w3.org/2000/svg">',
+        f'aria-label="{label}" '
+        f'xmlns="http://www.w3.org/2000/svg">',
         f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
     ]
     v = 0
@@ -72,13 +86,13 @@ def running_chart(
         )
     parts.append(
         f'<text x="{LEFT + inner_w / 2:.1f}" y="{HEIGHT - 4}" class="chart-label" '
-        f'text-anchor="middle">hand</text>'
+        f'text-anchor="middle">{hand_word}</text>'
     )
     parts.append(
         f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(target):.1f}" y2="{y(target):.1f}" '
         f'class="chart-target"/>'
         f'<text x="{WIDTH - RIGHT - 4}" y="{y(target) - 5:.1f}" class="chart-label" '
-        f'text-anchor="end">target {target}</text>'
+        f'text-anchor="end">{target_word}</text>'
     )
     for k, team in enumerate(("NS", "EW")):
         colour = COLOURS[team]
@@ -90,7 +104,9 @@ def running_chart(
         for i, p in enumerate(points[1:], start=1):
             parts.append(
                 f'<circle cx="{x(i):.1f}" cy="{y(p[team]):.1f}" r="3.5" fill="{colour}">'
-                f"<title>{escape(team_names[k])}: {p[team]} after hand {i}</title></circle>"
+                f"<title>{escape(team_names[k])}: "
+                f"{escape(after_hand % {'points': p[team], 'n': i})}"
+                "</title></circle>"
             )
         lx = LEFT + k * 170
         parts.append(

@@ -33,7 +33,7 @@ from belote.web.forms import (
     trump_choices,
     wants_trump,
 )
-from belote.web.i18n import lang_of
+from belote.web.i18n import N_, gettext, lang_of
 from belote.web.present import translate_error
 from belote.web.security import BadInput, Limits, loads, parse_whole
 
@@ -138,7 +138,7 @@ def _load(request: Request, sheet_id: int) -> tuple[dict[str, Any], list[dict[st
 
 
 def _sheet_context(
-    state: dict[str, Any], entries: list[dict[str, Any]]
+    state: dict[str, Any], entries: list[dict[str, Any]], lang: str = "en"
 ) -> dict[str, Any]:
     rules = make_rules(state["profile"], state["options"])
     names = state["team_names"]
@@ -153,7 +153,7 @@ def _sheet_context(
                     for k, t in enumerate(("NS", "EW"))}
 
         names = teams(state["next"]) if state.get("next") else {
-            "NS": "1st team", "EW": "2nd team"}
+            "NS": gettext(lang, N_("1st team")), "EW": gettext(lang, N_("2nd team"))}
     rows = []
     for i, entry in enumerate(entries):
         row_names = names
@@ -182,7 +182,8 @@ def _sheet_context(
         "next_out": next_out,
         "next_dealer": next_dealer,
         "chart": "" if state.get("players") else running_chart(
-            state["running"], state["target"], (names["NS"], names["EW"])),
+            state["running"], state["target"], (names["NS"], names["EW"]),
+            lambda text: gettext(lang, text)),
         "contracts": contract_choices(rules) if rules.is_auction else [],
         "trumps": trump_choices(rules),
         "wants_trump": wants_trump(rules),
@@ -207,7 +208,7 @@ def error_field(error: str | None) -> str | None:
 def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
                 error: str | None = None) -> Response:
     state, entries = _load(request, sheet_id)
-    context = _sheet_context(state, entries)
+    context = _sheet_context(state, entries, lang_of(request))
     context["values"] = dict(values or {})
     context["error"] = error
     context["error_field"] = error_field(error)
@@ -263,7 +264,7 @@ def _edit_page(request: Request, sheet_id: int, number: int,
     if not 1 <= number <= len(entries):
         raise HTTPException(status_code=404,
                             detail=f"sheet {sheet_id} has no hand {number}")
-    context = _sheet_context(state, entries)
+    context = _sheet_context(state, entries, lang_of(request))
     context["number"] = number
     context["values"] = dict(values) if values is not None else entry_to_form(
         entries[number - 1])

@@ -212,12 +212,13 @@
         if (msg.token) localStorage.setItem(storeKey, JSON.stringify({ seat: msg.seat, token: msg.token }));
       } else if (msg.type === "error") {
         if (msg.code === "bad_token") localStorage.removeItem(storeKey);
+        const text = serverText(msg);
         if (msg.fatal) {
           stopped = true;
-          notice(msg.message);
+          notice(text);
           return;
         }
-        lastError = msg.message;
+        lastError = text;
         errorVersion = state ? state.version : -1;
         renderMessage();
       }
@@ -229,6 +230,17 @@
       notice(_("Connection lost; reconnecting…"));
       setTimeout(connect, wait);
     };
+  }
+  // What the server says before the room's refusals are in the page's language (they are
+  // translated by the server): a stale token, and the reasons a connection is closed.
+  function serverText(msg) {
+    if (msg.code === "bad_token") return _("Your saved seat is not at this table any more: take a seat.");
+    const m = msg.message || "";
+    if (/^no room /.test(m)) return _("There is no such room (it may have closed).");
+    if (/^room .* was closed/.test(m)) return _("This room was closed.");
+    if (/^too many messages/.test(m)) return _("Too many messages: the connection is closed. Reload the page.");
+    if (/^refused: the connection comes from another site/.test(m)) return _("Refused: the connection comes from another site.");
+    return m;
   }
   function send(obj) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
