@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -225,7 +228,7 @@ def test_coinche_calls_typed_and_shown_as_suit_then_value(tmp_path: Path) -> Non
 def colour_run(tmp_path: Path, **env: str) -> str:
     proc = subprocess.run(
         [sys.executable, "-m", "belote", "play", "--bots", "random", "--seed", "3",
-         "--save", str(tmp_path / "g.json")],
+         "--save", str(tmp_path / "g.json"), "--overwrite"],
         input="pass\npass\nq\n", capture_output=True, text=True, timeout=120,
         env={k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
         | env,
@@ -302,3 +305,136 @@ def test_in_game_help_names_the_keys(tmp_path: Path) -> None:
     assert "(? hint, s save, q quit, help)" in out
     for key in ("  ?  ", "  l  ", "  s  ", "  q  ", "Ctrl-C", "last trick"):
         assert key in out
+
+
+# --- saving: every deal, Ctrl-C, never over a save unasked, never a save that is not there -----
+
+
+class Live:
+    """`belote play` in a real process, read line by line as it writes."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "belote", "play", *args],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+            | {"PYTHONUNBUFFERED": "1"},
+        )
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def type(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text)
+        self.proc.stdin.flush()
+
+    def wait_for(self, start: str, count: int = 1) -> None:
+        """Until ``count`` lines (so far) contain ``start`` after the prompt."""
+        while sum(start in line for line in self.seen) < count:
+            line = self.lines.get(timeout=60)
+            assert line is not None, self.seen
+            self.seen.append(line)
+
+    def finish(self) -> tuple[int, str]:
+        rc = self.proc.wait(timeout=60)
+        while (line := self.lines.get(timeout=60)) is not None:
+            self.seen.append(line)
+        return rc, "\n".join(self.seen)
+
+
+def test_ctrl_c_saves_the_deal_in_progress_and_resume_continues_it(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    live = Live("--bots", "random", "--seed", "3", "--save", str(save))
+    live.type("pass\npass\n1\n")  # West takes ♣ in round 2; South leads J♣ to trick 1
+    live.wait_for("Your card", 2)  # South leads trick 2: the person is thinking
+    live.proc.send_signal(signal.SIGINT)
+    rc, out = live.finish()
+    assert rc == 130, out + live.proc.stderr.read()  # type: ignore[union-attr]
+    assert "Traceback" not in live.proc.stderr.read()  # type: ignore[union-attr]
+    assert f"Game saved to {save}" in out and f"Resume with: belote play --resume {save}" in out
+    actions = json.loads(save.read_text())["match"]["deals"][0]["actions"]
+    assert [a.get("call") for a in actions[:6]] == ["pass"] * 5 + ["C"]
+    assert {"card": "JC"} in actions and len(actions) == 10  # 6 calls, trick 1
+    proc = subprocess.run([sys.executable, "-m", "belote", "play", "--resume", str(save)],
+                          input="l\nq\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[1].startswith("── Deal 1 ·")  # the same deal, not a new one
+    assert "The deal goes on where it stopped." in lines
+    assert "Tricks so far: 1 · NS 25 – EW 0" in lines
+    assert "Trick 2 · trump ♣ (taken by West) · You lead" in lines
+    assert "Your hand: 1:7♣*  2:K♠  3:J♠  4:K♥  5:9♥  6:K♦  7:9♦  (* trump)" in lines
+    assert any(line.endswith("Last trick (trick 1): You J♣, West Q♣, North 8♣, East J♥ → You, "
+                             "25 points") for line in lines)
+
+
+def test_quitting_in_the_first_deal_saves_it(tmp_path: Path) -> None:
+    """The resume command printed names a save that is there, with the deal so far."""
+    save = tmp_path / "g.json"
+    for end in ("q\n", ""):  # q, or the end of the input
+        res = runner.invoke(app, ["play", "--bots", "random", "--seed", "3", "--save", str(save),
+                                  "--overwrite"], input="pass\n" + end)
+        assert res.exit_code == 0, res.output
+        assert f"Resume with: belote play --resume {save}" in res.stdout and save.exists()
+        res = runner.invoke(app, ["play", "--resume", str(save)], input="q\n")
+        assert "── Deal 1 ·" in res.stdout and "Calls so far: You passe" in res.stdout
+        save.unlink()
+
+
+def test_no_resume_command_when_the_save_cannot_be_written(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    save = blocker / "g.json"
+    res = runner.invoke(app, ["play", "--bots", "random", "--seed", "3", "--save", str(save)],
+                        input="pass\nq\n")
+    assert res.exit_code == 0, res.output
+    assert "cannot save the game to" in res.stdout and "Traceback" not in res.output
+    assert "Resume with" not in res.stdout and "Game saved" not in res.stdout
+    assert "Bye. The game could not be saved." in res.stdout
+
+
+def test_saved_at_every_deal_and_game_saved_only_while_the_file_stays(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    res = runner.invoke(app, ["play", "--bots", "random", "--seed", "7", "--target", "300",
+                              "--save", str(save)], input=answers(cycle=3000))
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    deals = [i for i, line in enumerate(lines) if line.startswith("── Deal ")]
+    saved = [i for i, line in enumerate(lines) if "Game saved to" in line]
+    assert len(deals) >= 3 and len(saved) == len(deals) - 1
+    # one save between each deal and the next, none after the last deal begins
+    assert all(deals[k] < saved[k] < deals[k + 1] for k in range(len(saved)))
+    assert f"The game is over: its save {save} is removed." in lines[-1]
+    assert not save.exists()
+
+
+def test_a_new_game_asks_before_overwriting_a_save(tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    args = ["play", "--bots", "random", "--seed", "3", "--save", str(save)]
+    other = ["play", "--bots", "random", "--seed", "5", "--save", str(save)]
+    runner.invoke(app, args, input="pass\npass\n1\nq\n")
+    before = save.read_bytes()
+    for answer in ("n\n", "\n", ""):  # no, just Enter, end of input: kept
+        res = runner.invoke(app, other, input=answer + "pass\nq\n")
+        assert res.exit_code == 0, res.output
+        assert (f"A game is saved at {save}: a classic game at deal 1, NS 0 – EW 0."
+                in res.stdout)
+        assert "Start a new game and overwrite it?" in res.stdout
+        assert f"The saved game is kept. Resume it with: belote play --resume {save}" in res.stdout
+        assert "── Deal" not in res.stdout and save.read_bytes() == before
+    res = runner.invoke(app, args, input="r\nq\n")  # resume it
+    assert "The deal goes on where it stopped." in res.stdout
+    assert save.read_bytes() == before
+    res = runner.invoke(app, other, input="y\nq\n")  # a new game over it
+    assert "── Deal 1" in res.stdout and "The deal goes on" not in res.stdout
+    assert save.read_bytes() != before
+    again = save.read_bytes()
+    res = runner.invoke(app, [*args, "--overwrite"], input="q\n")
+    assert "Start a new game" not in res.stdout and save.read_bytes() != again

@@ -20,9 +20,12 @@ hint, ``s`` saves the game, ``q`` saves and quits.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -268,16 +271,26 @@ class TerminalGame:
             return "hint: lay aside " + " ".join(self.name(c) for c in cards)
         return f"hint: {self.name(self._hint_bot.play(view))}"
 
-    def save(self) -> None:
+    def save(self) -> bool:
+        """Write the game, the deal in progress included (its deck and every call and
+        card so far: resuming replays them); True when the file is written."""
         data = {
             "belote_play": {"seat": SEAT_NAMES[self.seat], "bots": self.bot_spec},
             "match": self.match.to_json(),
         }
-        self.save_path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.save_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
-        os.replace(tmp, self.save_path)
-        self.console.print(f"Game saved to {self.save_path}")
+        tmp = self.save_path.with_name(self.save_path.name + ".tmp")
+        try:
+            self.save_path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.save_path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            self.console.print(f"[red]cannot save the game to {escape(str(self.save_path))}: "
+                               f"{escape(exc.strerror or str(exc))}[/red]", soft_wrap=True)
+            return False
+        self.console.print(f"Game saved to {escape(str(self.save_path))}", soft_wrap=True)
+        return True
 
     def command(self, answer: str, view: PlayerView) -> bool:
         """Handle ``?``, ``l``, ``s``, ``q`` and ``help``; True when the answer was one."""
@@ -295,7 +308,6 @@ class TerminalGame:
             self.save()
             return True
         if low in ("q", "quit", "exit"):
-            self.save()
             raise Quit
         return False
 
@@ -529,8 +541,11 @@ class TerminalGame:
                 f"· bots: {self.bot_spec}")
         try:
             while not self.match.finished:
-                rnd = self.match.current or self.match.new_round()
+                resumed = self.match.current
+                rnd = resumed or self.match.new_round()
                 self.header(rnd)
+                if resumed is not None:
+                    self.show_resumed(rnd)
                 while rnd.phase in (BIDDING, PLAY, DISCARD):
                     seat = rnd.current_player()
                     if rnd.phase == PLAY and rnd.play is not None and not rnd.play.state.trick:
@@ -546,12 +561,50 @@ class TerminalGame:
                         self.bot_turn(rnd, seat)
                 self.show_result(rnd)
                 self.match.finish_round()
-                self.save()
+                if not self.match.finished:
+                    self.save()  # at every deal's end
         except Quit:
-            c.print("Bye. Resume with: belote play --resume " + str(self.save_path),
-                    soft_wrap=True)
+            self.leave()
             return
+        except KeyboardInterrupt:
+            # Ctrl-C: the deal in progress is kept (a second Ctrl-C while writing is held
+            # back so that the save is never left half done).
+            c.print()
+            with hold_interrupts():
+                self.leave()
+            raise typer.Exit(130) from None
         self.show_end()
+
+    def show_resumed(self, rnd: Round) -> None:
+        """A saved deal taken up where it stopped: what was said and played so far."""
+        if not rnd.actions_json():
+            return
+        self.console.print("The deal goes on where it stopped.")
+        if rnd.phase == BIDDING:
+            if rnd.turned is not None and rnd.bidding.calls:
+                self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
+                                   f"(dealer {SEAT_WORDS[rnd.dealer]})")
+            said = ", ".join(f"{self.who(call.seat)} {self.words.call(call.call)}"
+                             for call in rnd.bidding.calls)
+            if said:
+                self.console.print(f"Calls so far: {said}", soft_wrap=True)
+        elif rnd.phase == PLAY and rnd.play is not None:
+            view = rnd.view(self.seat)
+            if view.tricks:
+                self.console.print(f"Tricks so far: {len(view.tricks)} · "
+                                   f"{self.running_points(rnd)}")
+            if view.trick:
+                self.trick_header(view)
+                self.show_table(view)
+
+    def leave(self) -> None:
+        """Quit (q, Ctrl-C, end of input): save, and say how to resume when saved."""
+        if self.save() and self.save_path.exists():
+            self.console.print(
+                f"Bye. Resume with: belote play --resume {escape(str(self.save_path))}",
+                soft_wrap=True)
+        else:
+            self.console.print("Bye. The game could not be saved.")
 
     def show_result(self, rnd: Round) -> None:
         if rnd.phase == ALL_PASS:
@@ -619,8 +672,7 @@ class TerminalGame:
                 else:
                     self.console.print(f"[bold]Game over: {self.who(winner_seat)} wins "
                                        f"({line}). You lose.[/bold]")
-            if self.save_path.exists():
-                self.save_path.unlink()
+            self.remove_save()
             return
         score = self.match.score
         winner = score.winner
@@ -633,8 +685,61 @@ class TerminalGame:
                 f"[bold]Game over: {TEAM_NAMES[winner]} wins "
                 f"{score.totals[winner]} to {score.totals[1 - winner]}. {verdict}[/bold]"
             )
+        self.remove_save()
+
+    def remove_save(self) -> None:
+        """A finished game leaves no save behind (one written at an earlier deal goes)."""
         if self.save_path.exists():
-            self.save_path.unlink()
+            with contextlib.suppress(OSError):
+                self.save_path.unlink()
+            self.console.print(f"The game is over: its save {escape(str(self.save_path))} "
+                               "is removed.", soft_wrap=True)
+
+
+@contextlib.contextmanager
+def hold_interrupts() -> Iterator[None]:
+    """Ctrl-C ignored inside the block (main thread only), as it was outside after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def describe_save(path: Path) -> str:
+    """A saved game in a few words, for the question before overwriting it."""
+    try:
+        match, _seat, _bots = load_saved(path)
+    except BeloteError:
+        return "a file that is not a readable saved game"
+    if match.players == 4:
+        totals = match.score.totals
+        score = f"NS {totals[0]} – EW {totals[1]}"
+    else:
+        score = " – ".join(f"{SEAT_WORDS[s]} {t}" for s, t in enumerate(match.seat_totals))
+    return f"a {match.rules.profile} game at deal {max(match.deals, 1)}, {score}"
+
+
+def ask_before_overwrite(console: Console, path: Path) -> str:
+    """A game is saved at ``path``: ``new`` (overwrite it), ``resume`` or ``keep``."""
+    console.print(f"A game is saved at {escape(str(path))}: {describe_save(path)}.",
+                  soft_wrap=True)
+    console.print("Start a new game and overwrite it?  y: a new game over it  r: resume it  "
+                  "anything else: keep it and stop", soft_wrap=True)
+    try:
+        answer = console.input("> ")
+    except (EOFError, KeyboardInterrupt):
+        answer = ""
+        console.print()
+    answer = answer.strip().lower()
+    if answer in ("y", "yes", "o", "oui"):
+        return "new"
+    if answer in ("r", "resume"):
+        return "resume"
+    return "keep"
 
 
 def load_saved(path: Path) -> tuple[Match, int, str]:
@@ -679,13 +784,27 @@ def register(app: typer.Typer) -> None:
         seed: Annotated[int | None, typer.Option(
             metavar="N", help="seed for the deals and the bots")] = None,
         save: Annotated[Path | None, typer.Option(
-            metavar="PATH", help="where to save the game")] = None,
+            metavar="PATH",
+            help="where the game is saved (at every deal's end, on s, q and Ctrl-C); "
+            "default in the user's data folder")] = None,
         resume: Annotated[Path | None, typer.Option(
-            metavar="PATH", help="resume a saved game")] = None,
+            metavar="PATH", help="resume a saved game (the deal in progress included)")] = None,
+        overwrite: Annotated[bool, typer.Option(
+            "--overwrite", help="start a new game over a saved one without asking")] = False,
     ) -> None:
         """Play a game against bots in the terminal."""
         check_int("--target", target, 1, 1_000_000)
         console = Console(highlight=False)
+        if resume is None and not overwrite:
+            path = save or default_save_path()
+            if path.exists():
+                choice = ask_before_overwrite(console, path)
+                if choice == "keep":
+                    console.print(f"The saved game is kept. Resume it with: belote play "
+                                  f"--resume {escape(str(path))}", soft_wrap=True)
+                    return
+                if choice == "resume":
+                    resume = path
         try:
             if resume is not None:
                 match, seat_no, bot_spec = load_saved(resume)
