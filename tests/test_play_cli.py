@@ -160,7 +160,7 @@ def test_moroccan_spanish_names_for_display_and_input(tmp_path: Path) -> None:
             "[4] prend à bastos") in out
     assert "not a call: 'pique'" in out
     assert "You may not name 'prend à oros' in round 2: it is the turned suit (§3.3)" in out
-    assert "Trick 1 · trump copas (taken by You) · You lead" in out
+    assert "You: prend à copas\nTrick 1 · trump copas (taken by You) · You lead" in out
     assert "Your hand: 1:as de copas*  2:rey de copas*" in out
     assert "trick 1: you do not hold sota de oros" in out
     assert "not a card: 'JH' (a number from the hand shown, or a card such as 12c" in out
@@ -218,11 +218,13 @@ def test_coinche_calls_typed_and_shown_as_suit_then_value(tmp_path: Path) -> Non
     calls = [m.group(2) for line in lines if (m := CALL_LINE.match(line))]
     assert calls and all(bid.match(c) for c in calls), calls
     assert "110S" not in res.stdout and "80H" not in res.stdout
-    for typed_bid in ("♠ 90", "90s", "90 pique", "pique 90"):
+    assert "Your call — [1] passe  or a bid from ♠ 80 up (typed as shown, or 80s)" in res.stdout
+    for typed_bid in ("♠ 90", "90s", "90 pique", "pique 90", "90 ♠"):
         res = runner.invoke(app, ["play", "--profile", "coinche", "--bots", "random",
-                                  "--seed", "4", "--save", str(tmp_path / "g.json")],
-                            input=f"{typed_bid}\nq\n")
-        assert "not a call" not in res.stdout
+                                  "--seed", "4", "--save", str(tmp_path / "g.json"),
+                                  "--overwrite"], input=f"xx\n{typed_bid}\nq\n")
+        assert "not a call: 'xx' (1, or a bid such as ♠ 80 (or 80s), ♠ capot)" in res.stdout
+        assert "You: ♠ 90" in res.stdout
 
 
 def colour_run(tmp_path: Path, **env: str) -> str:

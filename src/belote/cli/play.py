@@ -318,12 +318,16 @@ class TerminalGame:
         if view.turned is not None and view.calls:
             self.console.print(f"Turned card: [bold]{self.name(view.turned)}[/bold]")
         self.show_hand(view, numbered=False)
-        calls = [c for c in view.legal if isinstance(c, str)]
+        legal = [c for c in view.legal if isinstance(c, str)]
         words = self.words
+        # A long auction menu numbers passe / coinche / surcoinche; bids are typed.
+        calls = legal if len(legal) <= 12 else [
+            c for c in legal if c in ("pass", "coinche", "surcoinche")]
+        bids = [c for c in legal if c not in calls]
         menu = "  ".join(f"[{i}] {words.call(c)}" for i, c in enumerate(calls, start=1))
-        if len(calls) > 12:
-            menu = (f"passe, a bid such as {words.call('80H')} / {words.call('120S')} / "
-                    f"{words.call('capotH')}, coinche, surcoinche")
+        if bids:
+            menu += (f"  or a bid from {words.call(bids[0])} up (typed as shown, or "
+                     f"{bids[0].lower()})")
         while True:
             answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit, help)\n> ")
             if not answer or self.command(answer, view):
@@ -334,9 +338,10 @@ class TerminalGame:
             else:
                 call = words.parse_call(answer)
             if call is None:
-                hint = (f"a number from 1 to {len(calls)}, " if len(calls) <= 12 else "") + (
-                    words.call_examples() if len(calls) <= 12 else
-                    f"passe, {words.call('80H', False)} (or 80h), coinche")
+                hint = ("1, " if len(calls) == 1 else f"a number from 1 to {len(calls)}, ") + (
+                    words.call_examples() if not bids else
+                    f"or a bid such as {words.call(bids[0], False)} (or "
+                    f"{bids[0].lower()}), {words.call('capotS', False)}")
                 self.console.print(f"[red]not a call: {escape(repr(answer))} ({hint})[/red]",
                                    soft_wrap=True)
                 continue
@@ -345,6 +350,7 @@ class TerminalGame:
             except BeloteError as exc:
                 self.error(exc)
                 continue
+            self.console.print(f"You: {words.call(call)}")
             return
 
     def human_discard(self, rnd: Round) -> None:
@@ -376,7 +382,8 @@ class TerminalGame:
         """A card by its number in the hand shown or by its name."""
         if answer.isdigit():
             if not 0 < int(answer) <= len(cards):
-                raise BeloteError(f"choose a number from 1 to {len(cards)}, or a card")
+                raise BeloteError(f"not a card: {answer!r} (a number from 1 to {len(cards)}, "
+                                  f"or a card such as {self.words.examples()})")
             return cards[int(answer) - 1]
         return self.words.parse_card(answer)
 
@@ -538,7 +545,7 @@ class TerminalGame:
             company = "against " + " and ".join(others) + ", each for himself"
         c.print(f"[bold]belote[/bold] · {self.rules.profile} · target {self.rules.target} · "
                 f"you are {SEAT_WORDS[self.seat]}, {company} "
-                f"· bots: {self.bot_spec}")
+                f"· bots: {escape(self.bot_spec)}", soft_wrap=True)
         try:
             while not self.match.finished:
                 resumed = self.match.current
