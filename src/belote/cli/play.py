@@ -164,12 +164,11 @@ class TerminalGame:
                 text += "*"
             if covering >> c & 1:
                 text += "^"
-            if numbered:
-                text = f"{i}:{text}"
+            # legal cards: a green number and the card in bold (its suit's colour kept)
             if numbered and c in legal:
-                text = f"[bold green]{text}[/bold green]"
+                text = f"[bold green]{i}:[/bold green][bold]{text}[/bold]"
             elif numbered:
-                text = f"[dim]{text}[/dim]"
+                text = f"[dim]{i}:{text}[/dim]"
             parts.append(text)
         marks = (["* trump"] if trump is not None else []) + (
             ["^ covers a face-down card"] if covering else [])
