@@ -440,3 +440,19 @@ def test_a_new_game_asks_before_overwriting_a_save(tmp_path: Path) -> None:
     again = save.read_bytes()
     res = runner.invoke(app, [*args, "--overwrite"], input="q\n")
     assert "Start a new game" not in res.stdout and save.read_bytes() != again
+
+
+def test_declarations_at_a_table_of_three(tmp_path: Path) -> None:
+    """§12.1: the taker against the two defenders, each side named as it scores."""
+    typed = []
+    for i in range(6000):
+        typed.append(str(i % 12 + 1))
+        if i % 5 == 0:
+            typed.append(f"{i % 12 + 1} {(i + 5) % 12 + 1}")
+    lines = play_lines("--profile", "classic-3p", "--bots", "random", "--seed", "0",
+                       "--target", "300", "--save", str(tmp_path / "g.json"),
+                       typed="\n".join(typed) + "\n")
+    said = [line.strip() for line in lines if "Declarations:" in line]
+    assert "Declarations: the defenders score 20 — You show tierce (10♦ J♦ Q♦)" in said
+    assert "Declarations: You score 20 — You show tierce (9♥ 10♥ J♥)" in said
+    assert any(re.search(r"so far You \d+ – the defenders \d+$", line) for line in lines)

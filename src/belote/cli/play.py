@@ -509,7 +509,7 @@ class TerminalGame:
             for s, combos in enumerate(shown) if combos
         ]
         self.console.print(
-            f"  Declarations: {side} {'score' if side == 'You' else 'scores'} "
+            f"  Declarations: {side} {'score' if side in ('You', 'the defenders') else 'scores'} "
             f"{result.points[result.winner]}" + (" — " + "; ".join(parts) if parts else ""),
             soft_wrap=True,
         )
