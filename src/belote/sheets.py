@@ -49,6 +49,15 @@ fairly) at which a player's individual total has reached the target (by
 ``reach_rule``; with ``limit = "deals"``: once ``target`` hands are played) and
 one player leads alone: ``finished`` is then true, ``winner`` stays null (no
 team wins) and ``player_winner`` names the player.
+
+Three and two players (docs/rules.md §12): a sheet of ``classic-3p`` or
+``classic-2p`` keeps per-seat hand entries (:class:`belote.scoring.SeatEntry`)
+in the same history, scored by :func:`belote.scoring.score_seat_game`: each
+seat's total, the game ending by §11 per player as :class:`belote.game.Match`
+ends it.  Its ``players`` is 3 or 2 and its ``player_names`` name the seats.
+Only a store opened with ``small_tables=True`` (the command line) creates or
+reads them; others (pages that show two teams) refuse them with a plain error
+instead of misreading them.
 """
 
 from __future__ import annotations
@@ -67,18 +76,26 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from belote.errors import BeloteError, InvalidRecordError
+from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 from belote.rotation import Seating, cycle_ends, dealer_for, fair_cycle, individual_totals
 from belote.scoring import (
+    SEAT_LETTERS,
     GameScore,
     HandEntry,
+    SeatEntry,
     hand_entry_to_json,
     parse_hand_entry,
+    parse_seat_entry,
     reached,
     score_game,
-    two_team_rules,
+    score_seat_game,
+    seat_entry_to_json,
 )
+
+#: a hand of a sheet: two teams (four players, five to seven in rotation), or per seat
+#: at a table of three or two (docs/rules.md §12)
+Entry = HandEntry | SeatEntry
 
 SCHEMA_VERSION: Final = 1
 EXPORT_FORMAT: Final = "belote-sheet"
@@ -89,6 +106,7 @@ EXPORT_KEYS: Final = (
 )
 DEFAULT_TEAM_NAMES: Final = ("NS", "EW")
 PLAYER_COUNTS: Final = (5, 6, 7)
+SMALL_TABLES: Final = (3, 2)
 BUSY_TIMEOUT_S: Final = 60.0
 # N-player sheets end on individual totals; their team slots never reach this.
 _OPEN_TARGET: Final = 2**62
@@ -211,16 +229,16 @@ class Rotation:
     player_winner: int | None
 
 
-def replay_events(events: Sequence[Event], rules: Rules) -> list[HandEntry]:
+def replay_events(events: Sequence[Event], rules: Rules) -> list[Entry]:
     """The hands of a sheet: its events applied in order, each entry checked."""
-    hands: list[HandEntry] = []
+    hands: list[Entry] = []
     for event in events:
         where = f"hand {event.hand}"
         if event.kind == "add":
             if event.hand != len(hands) + 1:
                 raise SheetError(f"history event {event.seq}: adds hand {event.hand} "
                                  f"to a sheet of {len(hands)} hands")
-            hands.append(parse_hand_entry(event.entry, rules, where, allow_reserve=False))
+            hands.append(parse_entry(event.entry, rules, where))
         elif event.kind == "undo":
             if event.hand != len(hands):
                 raise SheetError(f"history event {event.seq}: undoes hand {event.hand} "
@@ -230,8 +248,7 @@ def replay_events(events: Sequence[Event], rules: Rules) -> list[HandEntry]:
             if not 1 <= event.hand <= len(hands):
                 raise SheetError(f"history event {event.seq}: edits hand {event.hand} "
                                  f"of a sheet of {len(hands)} hands")
-            hands[event.hand - 1] = parse_hand_entry(
-                event.entry, rules, where, allow_reserve=False)
+            hands[event.hand - 1] = parse_entry(event.entry, rules, where)
         else:
             raise SheetError(f"history event {event.seq}: unknown kind {event.kind!r}")
     return hands
@@ -273,24 +290,58 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
     return Rotation(seatings, tuple(dealers), totals, ends, finished_after, player_winner)
 
 
-def score_sheet(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]:
+def parse_entry(obj: Any, rules: Rules, where: str) -> Entry:
+    """A hand of a sheet (no ``reserve``: the sheet carries it): a team entry, or at a
+    table of three or two a per-seat entry."""
+    if rules.players in SMALL_TABLES:
+        return parse_seat_entry(obj, rules, where, allow_reserve=False)
+    return parse_hand_entry(obj, rules, where, allow_reserve=False)
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    """The JSON form of a hand of a sheet (what the history and the export keep)."""
+    if isinstance(entry, SeatEntry):
+        return seat_entry_to_json(entry)
+    return hand_entry_to_json(entry)
+
+
+def _team_entries(entries: Sequence[Entry]) -> list[HandEntry]:
+    return [e for e in entries if isinstance(e, HandEntry)]
+
+
+def _seat_entries(entries: Sequence[Entry]) -> list[SeatEntry]:
+    return [e for e in entries if isinstance(e, SeatEntry)]
+
+
+def is_small(info: SheetInfo) -> bool:
+    """A sheet of three or two players, scored per seat (docs/rules.md §12)."""
+    return info.players in SMALL_TABLES
+
+
+def score_sheet(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
     """The state of a sheet (docs/json.md): ``score game``'s output plus ``id``,
     ``name``, ``profile``, ``options``, ``target``, ``team_names`` and, for an
-    N-player sheet, the players, seatings, standings and the next hand's seating.
+    N-player sheet, the players, seatings, standings and the next hand's seating;
+    at a table of three or two the totals per seat, ``players`` and
+    ``player_names`` (one per seat).
 
     Raises :class:`~belote.errors.InvalidRecordError` when a hand comes after
     the end of the game.
     """
     rules = info.rules()
     n = info.players
-    game = score_game(rules, entries, info.target if n is None else _OPEN_TARGET)
-    state: dict[str, Any] = {
-        "id": info.id,
-        "name": info.name,
-        "profile": info.profile,
-        "options": dict(info.options),
-        "target": info.target,
-    }
+    if is_small(info):
+        assert n is not None
+        seat_game = score_seat_game(rules, _seat_entries(entries), info.target)
+        state = _head(info)
+        state.update(seat_game.to_json())
+        state["team_names"] = None
+        state["players"] = n
+        state["player_names"] = list(info.player_names or SEAT_LETTERS[:n])
+        return state
+    team_entries = _team_entries(entries)
+    game = score_game(rules, team_entries, info.target if n is None else _OPEN_TARGET)
+    state = _head(info)
     state.update(game.to_json())
     state["team_names"] = {"NS": info.team_names[0], "EW": info.team_names[1]}
     state["players"] = n
@@ -322,6 +373,16 @@ def score_sheet(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]
         for p in range(1, n + 1)
     ]
     return state
+
+
+def _head(info: SheetInfo) -> dict[str, Any]:
+    return {
+        "id": info.id,
+        "name": info.name,
+        "profile": info.profile,
+        "options": dict(info.options),
+        "target": info.target,
+    }
 
 
 def _seating_json(seating: Seating, dealer: int, hand: int) -> dict[str, Any]:
@@ -366,11 +427,14 @@ def make_info(
 ) -> SheetInfo:
     """Check what a new sheet is made of (its id comes later)."""
     opts = dict(options or {})
-    rules = two_team_rules(make_rules(profile, opts))
+    rules = make_rules(profile, opts)
     if target is None:
         target = rules.target
     if not _is_int(target) or target <= 0:
         raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
+    if rules.players in SMALL_TABLES:
+        return _small_info(rules, opts, target, name, team_names, players, player_names,
+                           sheet_id)
     if players == 4:
         players = None
     if players is not None and (not _is_int(players) or players not in PLAYER_COUNTS):
@@ -387,17 +451,42 @@ def make_info(
              else _check_names(team_names, 2, "team_names"))
     pnames = None if player_names is None or players is None else _check_names(
         player_names, players, "player_names")
+    return SheetInfo(sheet_id, _sheet_name(name, profile), profile, opts, target,
+                     (teams[0], teams[1]), players, pnames)
+
+
+def _sheet_name(name: Any, profile: str) -> str:
     if name is not None and not isinstance(name, str):
         raise InvalidRecordError(f"name: {name!r} is not text")
     if name is None or not name.strip():
         name = f"{profile} {datetime.now(UTC).astimezone().strftime('%Y-%m-%d %H:%M')}"
-    return SheetInfo(sheet_id, name.strip(), profile, opts, target,
-                     (teams[0], teams[1]), players, pnames)
+    return str(name).strip()
 
 
-def _entry_of(hand: Mapping[str, Any] | HandEntry, rules: Rules, number: int) -> HandEntry:
-    obj: Any = hand_entry_to_json(hand) if isinstance(hand, HandEntry) else hand
-    return parse_hand_entry(obj, rules, f"hand {number}", allow_reserve=False)
+def _small_info(
+    rules: Rules, opts: dict[str, Any], target: int, name: str | None,
+    team_names: Sequence[str] | str | None, players: int | None,
+    player_names: Sequence[str] | str | None, sheet_id: int,
+) -> SheetInfo:
+    """A sheet of three or two players: each seat keeps its own total (§12)."""
+    n = rules.players
+    if players is not None and players != n:
+        raise InvalidRecordError(
+            f"players: {players!r}: profile {rules.profile} is played by {n} "
+            "(docs/rules.md §12)")
+    if team_names is not None:
+        raise InvalidRecordError(
+            f"team_names: {team_names!r}: at a table of {n} each seat scores for itself "
+            "(docs/rules.md §12); name the players instead (N, E" + (", S)" if n == 3 else ")"))
+    pnames = None if player_names is None else _check_names(
+        player_names, n, "player_names")
+    return SheetInfo(sheet_id, _sheet_name(name, rules.profile), rules.profile, opts, target,
+                     DEFAULT_TEAM_NAMES, n, pnames)
+
+
+def _entry_of(hand: Mapping[str, Any] | Entry, rules: Rules, number: int) -> Entry:
+    obj: Any = entry_to_json(hand) if isinstance(hand, (HandEntry, SeatEntry)) else hand
+    return parse_entry(obj, rules, f"hand {number}")
 
 
 def _now() -> str:
@@ -407,7 +496,7 @@ def _now() -> str:
 # --- export ------------------------------------------------------------------------------
 
 
-def sheet_to_json(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, Any]:
+def sheet_to_json(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
     """Everything needed to rebuild the sheet (:func:`sheet_from_json` reads it)."""
     return {
         "format": EXPORT_FORMAT,
@@ -416,14 +505,15 @@ def sheet_to_json(info: SheetInfo, entries: Sequence[HandEntry]) -> dict[str, An
         "profile": info.profile,
         "options": dict(info.options),
         "target": info.target,
-        "team_names": {"NS": info.team_names[0], "EW": info.team_names[1]},
+        "team_names": None if is_small(info) else {
+            "NS": info.team_names[0], "EW": info.team_names[1]},
         "players": info.players,
         "player_names": None if info.player_names is None else list(info.player_names),
-        "hands": [hand_entry_to_json(e) for e in entries],
+        "hands": [entry_to_json(e) for e in entries],
     }
 
 
-def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[HandEntry]]:
+def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[Entry]]:
     """A sheet exported by :func:`sheet_to_json` (or a ``score game`` input:
     ``profile``, ``options``, ``target``, ``hands``), every hand checked."""
     if not isinstance(obj, dict):
@@ -465,10 +555,14 @@ def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[HandEntry]]:
     return info, entries
 
 
-def sheet_to_csv(info: SheetInfo, entries: Sequence[HandEntry]) -> str:
+def sheet_to_csv(info: SheetInfo, entries: Sequence[Entry]) -> str:
     """One row per hand: the entry, the outcome, each team's score, the running
     totals and the reserve; for an N-player sheet also the seating, the dealer
-    and every player's running total."""
+    and every player's running total; at a table of three or two the same per
+    seat (:func:`seat_sheet_to_csv`)."""
+    if is_small(info):
+        return seat_sheet_to_csv(info, _seat_entries(entries))
+    entries = _team_entries(entries)
     state = score_sheet(info, entries)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -479,7 +573,7 @@ def sheet_to_csv(info: SheetInfo, entries: Sequence[HandEntry]) -> str:
         columns += [f"player_{p}" for p in range(1, n + 1)]
     writer.writerow(columns)
     for i, entry in enumerate(entries):
-        j = hand_entry_to_json(entry)
+        j = entry_to_json(entry)
         hand = state["hands"][i]
         running = state["running"][i]
         row: list[Any] = [
@@ -501,6 +595,33 @@ def sheet_to_csv(info: SheetInfo, entries: Sequence[HandEntry]) -> str:
             totals = individual_totals(n, seatings, scores)
             row += [totals.get(p, 0) for p in range(1, n + 1)]
         writer.writerow(row)
+    return out.getvalue()
+
+
+def seat_sheet_to_csv(info: SheetInfo, entries: Sequence[SeatEntry]) -> str:
+    """A sheet of three or two players as CSV: ``hand, taker`` (empty in
+    découverte), ``trick_points_N``.. per seat, ``trick_total``, ``capot``,
+    ``declarations_N``.., ``belote_N``.., ``trump``, ``leader``, ``outcome``,
+    ``score_N``.., ``total_N``.., ``reserve``."""
+    state = score_sheet(info, entries)
+    seats = SEAT_LETTERS[: info.players or 0]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["hand", "taker", *(f"trick_points_{s}" for s in seats), "trick_total", "capot",
+         *(f"declarations_{s}" for s in seats), *(f"belote_{s}" for s in seats), "trump",
+         "leader", "outcome", *(f"score_{s}" for s in seats), *(f"total_{s}" for s in seats),
+         "reserve"])
+    for i, entry in enumerate(entries):
+        j = seat_entry_to_json(entry)
+        hand = state["hands"][i]
+        running = state["running"][i]
+        writer.writerow([
+            i + 1, j["taker"] or "", *entry.trick_points, entry.in_play or "",
+            j["capot"] or "", *entry.decl, *entry.bel, j.get("trump", ""),
+            j.get("leader", ""), hand["outcome"], *(hand["score"][s] for s in seats),
+            *(running[s] for s in seats), hand["reserve"],
+        ])
     return out.getvalue()
 
 
@@ -530,7 +651,7 @@ class SheetStore:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None,
-                 timeout: float = BUSY_TIMEOUT_S) -> None:
+                 timeout: float = BUSY_TIMEOUT_S, *, small_tables: bool = False) -> None:
         target = default_db_path() if path is None else path
         self.path = target if str(target) == ":memory:" else Path(target).expanduser()
         if isinstance(self.path, Path):
@@ -540,6 +661,8 @@ class SheetStore:
                 raise SheetError(f"database {str(self.path)!r}: cannot create its folder: "
                                  f"{exc.strerror or exc}") from None
         self._timeout = timeout
+        # sheets of three or two players (per seat) are for the clients that show them
+        self.small_tables = small_tables
         try:
             self._conn = sqlite3.connect(
                 str(self.path), timeout=timeout, isolation_level=None)
@@ -650,21 +773,31 @@ class SheetStore:
         return [Event(seq, kind, hand, None if entry is None else json.loads(entry), created)
                 for seq, kind, hand, entry, created in rows]
 
-    def _load(self, conn: sqlite3.Connection, sheet_id: Any
-              ) -> tuple[SheetInfo, Rules, list[HandEntry]]:
+    def _load(self, conn: sqlite3.Connection, sheet_id: Any, any_table: bool = False
+              ) -> tuple[SheetInfo, Rules, list[Entry]]:
         info = self._info(conn, sheet_id)
+        if is_small(info) and not (self.small_tables or any_table):
+            raise SheetError(_per_seat_refusal(info))
         rules = info.rules()
         return info, rules, replay_events(self._events(conn, info.id), rules)
 
     def load(self, sheet_id: Any) -> tuple[SheetInfo, list[HandEntry]]:
-        """A sheet's description and its hands (events replayed)."""
+        """A two-team sheet's description and its hands (events replayed); a sheet of
+        three or two players is refused (:meth:`load_entries` reads every sheet)."""
+        info, entries = self.load_entries(sheet_id)
+        if is_small(info):
+            raise SheetError(_per_seat_refusal(info))
+        return info, _team_entries(entries)
+
+    def load_entries(self, sheet_id: Any) -> tuple[SheetInfo, list[Entry]]:
+        """A sheet's description and its hands, per seat at a table of three or two."""
         with self._transaction(write=False) as conn:
             info, _, entries = self._load(conn, sheet_id)
         return info, entries
 
     def state(self, sheet_id: Any) -> dict[str, Any]:
         """The sheet's state (docs/json.md ``belote sheet show``)."""
-        info, entries = self.load(sheet_id)
+        info, entries = self.load_entries(sheet_id)
         return score_sheet(info, entries)
 
     def history(self, sheet_id: Any) -> list[Event]:
@@ -687,7 +820,7 @@ class SheetStore:
                 info = self._info(conn, sid)
                 item: dict[str, Any] = {"id": sid, "name": info.name, "profile": info.profile}
                 try:
-                    _, _, entries = self._load(conn, sid)
+                    _, _, entries = self._load(conn, sid, any_table=True)
                     state = score_sheet(info, entries)
                     item["hands"] = len(entries)
                     item["finished"] = state["finished"]
@@ -700,11 +833,11 @@ class SheetStore:
         return out
 
     def export_json(self, sheet_id: Any) -> dict[str, Any]:
-        info, entries = self.load(sheet_id)
+        info, entries = self.load_entries(sheet_id)
         return sheet_to_json(info, entries)
 
     def export_csv(self, sheet_id: Any) -> str:
-        info, entries = self.load(sheet_id)
+        info, entries = self.load_entries(sheet_id)
         return sheet_to_csv(info, entries)
 
     # -- writing ------------------------------------------------------------------------
@@ -723,11 +856,11 @@ class SheetStore:
 
     @staticmethod
     def _append(conn: sqlite3.Connection, sheet_id: int, kind: str, hand: int,
-                entry: HandEntry | None) -> None:
+                entry: Entry | None) -> None:
         now = _now()
         seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE sheet_id = ?",
                            (sheet_id,)).fetchone()[0]
-        text = None if entry is None else json.dumps(hand_entry_to_json(entry))
+        text = None if entry is None else json.dumps(entry_to_json(entry))
         conn.execute(
             "INSERT INTO events (sheet_id, seq, kind, hand, entry, created) "
             "VALUES (?, ?, ?, ?, ?, ?)", (sheet_id, seq, kind, hand, text, now))
@@ -747,6 +880,7 @@ class SheetStore:
         rules' (``options`` may set it too); ``players`` 5, 6 or 7 makes an
         N-player sheet (docs/rules.md §13)."""
         info = make_info(profile, options, target, name, team_names, players, player_names)
+        self._accept(info)
         with self._transaction(write=True) as conn:
             sid = self._insert_sheet(conn, info)
         return score_sheet(_with_id(info, sid), [])
@@ -754,14 +888,23 @@ class SheetStore:
     def import_json(self, obj: Any) -> dict[str, Any]:
         """A new sheet from :meth:`export_json`'s document; answers its state."""
         info, entries = sheet_from_json(obj)
+        self._accept(info)
         with self._transaction(write=True) as conn:
             sid = self._insert_sheet(conn, info)
             for number, entry in enumerate(entries, start=1):
                 self._append(conn, sid, "add", number, entry)
         return score_sheet(_with_id(info, sid), entries)
 
-    def add_hand(self, sheet_id: Any, hand: Mapping[str, Any] | HandEntry) -> dict[str, Any]:
-        """Add the next hand (a docs/json.md HandEntry without ``reserve``)."""
+    def _accept(self, info: SheetInfo) -> None:
+        if is_small(info) and not self.small_tables:
+            raise OptionError(
+                f"profile {info.profile!r}: a {info.players}-player sheet is scored per seat "
+                "(docs/rules.md §12); `belote sheet` and `belote score --sheet` keep it, this "
+                "view keeps two teams (NS, EW)")
+
+    def add_hand(self, sheet_id: Any, hand: Mapping[str, Any] | Entry) -> dict[str, Any]:
+        """Add the next hand (a docs/json.md HandEntry without ``reserve``; per seat at a
+        table of three or two)."""
         with self._transaction(write=True) as conn:
             info, rules, entries = self._load(conn, sheet_id)
             entry = _entry_of(hand, rules, len(entries) + 1)
@@ -783,7 +926,7 @@ class SheetStore:
         return state
 
     def edit_hand(self, sheet_id: Any, number: int,
-                  hand: Mapping[str, Any] | HandEntry) -> dict[str, Any]:
+                  hand: Mapping[str, Any] | Entry) -> dict[str, Any]:
         """Replace hand ``number`` (from 1); every later score is recomputed."""
         with self._transaction(write=True) as conn:
             info, rules, entries = self._load(conn, sheet_id)
@@ -815,6 +958,12 @@ class SheetStore:
                              (now, now, info.id))
         state["deleted"] = True
         return state
+
+
+def _per_seat_refusal(info: SheetInfo) -> str:
+    return (f"sheet {info.id}: a {info.players}-player sheet ({info.profile}), scored per "
+            f"seat (docs/rules.md §12): `belote sheet show {info.id}` shows it; this view "
+            "keeps two teams (NS, EW)")
 
 
 def _with_id(info: SheetInfo, sheet_id: int) -> SheetInfo:

@@ -175,7 +175,7 @@ def _sheet(sub: str, args: list[str]) -> bool:
     db = flags.get("--db") or os.environ.get("BELOTE_DB") or None
     try:
         sheet_id = check_sheet_id(flags["ids"][0]) if flags["ids"] else ""
-        store = SheetStore(db)
+        store = SheetStore(db, small_tables=True)
     except BeloteError as exc:
         fail(str(exc), json_mode=True)
     try:

@@ -37,8 +37,8 @@ from belote.cli.fast import check_sheet_id
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
-from belote.scoring import hand_entry_to_json, two_team_rules
-from belote.sheets import SheetStore
+from belote.scoring import SEAT_LETTERS
+from belote.sheets import SheetStore, entry_to_json
 
 DbOpt = Annotated[
     Path | None,
@@ -54,7 +54,8 @@ FileOpt = Annotated[
 IdArg = Annotated[str, typer.Argument(
     callback=check_sheet_id, help="The sheet's id (see `belote sheet list`).")]
 
-OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed"}
+OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed",
+                 "counted": "counted"}
 
 sheet_app = sub_app(
     "Score sheets kept in a database: new, add, undo, edit, delete, show, list, export, "
@@ -70,7 +71,7 @@ MAX_TARGET = 1_000_000
 
 def _open(db: Path | None, json_mode: bool) -> SheetStore:
     try:
-        return SheetStore(db)
+        return SheetStore(db, small_tables=True)
     except BeloteError as exc:
         fail(str(exc), json_mode)
 
@@ -100,10 +101,10 @@ def _entries_of(store: SheetStore, state: dict[str, Any]) -> list[dict[str, Any]
     if state.get("deleted"):
         return []
     try:
-        _, entries = store.load(state["id"])
+        _, entries = store.load_entries(state["id"])
     except BeloteError:  # pragma: no cover - the state was just read
         return []
-    return [hand_entry_to_json(e) for e in entries]
+    return [entry_to_json(e) for e in entries]
 
 
 def _hand_input(file: Path | None) -> Any:
@@ -153,6 +154,9 @@ def render_state(state: dict[str, Any], entries: list[dict[str, Any]],
         console.print("[red]deleted[/red]")
         return
     players = state.get("players")
+    if players in (2, 3):
+        _render_seats(state, entries, console)
+        return
     names = state["team_names"]
     ns, ew = names["NS"], names["EW"]
     if players:
@@ -210,6 +214,63 @@ def render_state(state: dict[str, Any], entries: list[dict[str, Any]],
     if state["finished"]:
         winner = state["winner"]
         console.print(f"[bold]{label[winner]} won.[/bold]" if winner else
+                      "[bold]The game ended in a draw.[/bold]")
+
+
+def _seat_cell(entry: dict[str, Any], seats: tuple[str, ...]) -> str:
+    """``H: N92 E40 S30, capot defenders, decl. S 20, belote N``: a per-seat hand."""
+    tricks = entry.get("trick_points", {})
+    text = " ".join(f"{s}{tricks.get(s, 0)}" for s in seats)
+    if entry.get("trump"):
+        text = f"{entry['trump']}: {text}"
+    parts = [text]
+    if entry.get("capot"):
+        parts.append(f"capot {entry['capot']}")
+    decl = entry.get("declarations") or {}
+    parts += [f"decl. {s} {decl[s]}" for s in seats if decl.get(s)]
+    belote = entry.get("belote")
+    if isinstance(belote, dict):
+        parts += [f"belote {s} {belote[s]}" for s in seats if belote.get(s)]
+    elif belote:
+        parts.append(f"belote {belote}")
+    return ", ".join(parts)
+
+
+def _render_seats(state: dict[str, Any], entries: list[dict[str, Any]],
+                  console: Console) -> None:
+    """A sheet of three or two players: each seat's score and running total (§12)."""
+    seats = SEAT_LETTERS[: state["players"]]
+    names = dict(zip(seats, state.get("player_names") or seats, strict=True))
+    heads = {s: s if names[s] == s else f"{names[s]} ({s})" for s in seats}
+    any_reserve = any(h["reserve"] for h in state["hands"])
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False,
+                  caption="each seat: running total (+ this hand)")
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("taker", no_wrap=True)
+    table.add_column("hand", overflow="fold", min_width=14)
+    table.add_column("result", no_wrap=True)
+    for s in seats:
+        table.add_column(heads[s], justify="right", no_wrap=True)
+    if any_reserve:
+        table.add_column("res.", justify="right", no_wrap=True)
+    for i, hand in enumerate(state["hands"]):
+        entry = entries[i] if i < len(entries) else {}
+        row = [str(i + 1), entry.get("taker") or "", _seat_cell(entry, seats) if entry else "",
+               OUTCOME_WORDS.get(hand["outcome"], hand["outcome"])]
+        row += [f"{state['running'][i][s]} (+{hand['score'][s]})" for s in seats]
+        if any_reserve:
+            row.append(str(hand["reserve"]) if hand["reserve"] else "")
+        table.add_row(*row)
+    if state["hands"]:
+        console.print(table)
+    else:
+        console.print("No hand yet.")
+    totals = state["totals"]
+    console.print("Totals: " + ", ".join(f"{heads[s]} {totals[s]}" for s in seats)
+                  + (f"  (reserve {state['reserve']})" if state["reserve"] else ""))
+    if state["finished"]:
+        winner = state["winner"]
+        console.print(f"[bold]{heads[winner]} won.[/bold]" if winner else
                       "[bold]The game ended in a draw.[/bold]")
 
 
@@ -274,7 +335,9 @@ def render_list(sheets: list[dict[str, Any]], console: Console) -> None:
 @sheet_app.command("new")
 def new_command(
     profile: Annotated[str, typer.Option(
-        "--profile", metavar="NAME", help="classic, moroccan, coinche or contree.")] = "classic",
+        "--profile", metavar="NAME",
+        help="classic, moroccan, coinche, contree; classic-3p or classic-2p (each seat "
+             "scores its own total).")] = "classic",
     target: Annotated[int | None, typer.Option(
         "--target", metavar="N",
             help="Points to reach (or deals to play); default: the profile's.")] = None,
@@ -290,7 +353,8 @@ def new_command(
             help="5, 6 or 7 players at one table (docs/rules.md §13).")] = None,
     player_names: Annotated[str | None, typer.Option(
         "--player-names", metavar="NAMES",
-            help='The players\' names in order: "Ann,Bob,...".')] = None,
+            help='The players\' names in order: "Ann,Bob,..." (5 to 7 players; the seats '
+                 'N,E,S or N,E at three or two players).')] = None,
     json_mode: JsonOpt = False,
     db: DbOpt = None,
 ) -> None:
@@ -328,7 +392,9 @@ def add_command(
 
     The HandEntry (docs/json.md): {"taker", "trick_points", "capot",
     "contract", "multiplier", "trump", "declarations", "belote"}, as for
-    `belote score hand --json`.  On a terminal (or with --ask) the calculator's
+    `belote score hand --json`; at three or two players per seat: {"taker":
+    "E", "trick_points": {"N": .., "E": .., "S": ..}, "capot", "trick_total",
+    "declarations", "belote", "trump", "leader"}.  On a terminal (or with --ask) the calculator's
     questions are asked instead, each answer checked as it is given.
     """
     if ask or (file is None and not json_mode and not jsonl and sys.stdin.isatty()):
@@ -358,7 +424,7 @@ def _add_by_questions(db: Path | None, sheet_id: str) -> None:
             state = store.state(sheet_id)
             if state.get("finished"):
                 raise BeloteError(f"sheet {sheet_id}: the game is over")
-            rules = two_team_rules(make_rules(state["profile"], state["options"]))
+            rules = make_rules(state["profile"], state["options"])
         except BeloteError as exc:
             fail(str(exc))
         console = Console()
