@@ -427,7 +427,9 @@
         trick.innerHTML = `<div class="turned">${cardHtml(deal.turned)}<div class="caption">${esc(_("turned card"))}</div></div>`;
       }
       const turn = deal.turn ? SEAT_WORDS[deal.turn] : "";
-      info.textContent = deal.phase === "bidding" ? fmt(_("Bidding — {who} to speak"), { who: turn }) : "";
+      const mine = deal.turn && deal.turn === mySeat();
+      const bidding = mine ? _("Bidding — your call") : fmt(_("Bidding — {who} to speak"), { who: turn });
+      info.textContent = deal.phase === "bidding" ? bidding : "";
       return;
     }
     if (deal.phase === "discard") {
@@ -444,7 +446,9 @@
     if (done) {
       info.textContent = fmt(_("{who} wins the trick ({points})"), { who: SEAT_WORDS[done.winner], points: done.points });
     } else if (deal.turn) {
-      info.textContent = fmt(_("Trick {n} — {who} to play"), { n: deal.tricks + 1, who: SEAT_WORDS[deal.turn] });
+      info.textContent = deal.turn === mySeat()
+        ? fmt(_("Trick {n} — your turn"), { n: deal.tricks + 1 })
+        : fmt(_("Trick {n} — {who} to play"), { n: deal.tricks + 1, who: SEAT_WORDS[deal.turn] });
     }
   }
 
