@@ -287,6 +287,8 @@ ENGINE_MESSAGES = [
     ("hand 2: belote: there is no belote in sans-atout (§7.7)", None),
     ("declarations: 1000 is more than one team can declare in a hand (at most 550: carrés of "
      "jacks, nines, aces and tens)", None),
+    ("sheet 5: a 3-player sheet (classic-3p), scored per seat (docs/rules.md §12): `belote "
+     "sheet show 5` shows it; this view keeps two teams (NS, EW)", None),
     ("something the translator has never seen (§9.9) from W", None),
 ]
 

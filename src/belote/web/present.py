@@ -404,6 +404,9 @@ _PATTERNS: Final = [
         "by itself).")),
     (r"sheet (?P<sheet>\d+): no such sheet", N_("There is no score sheet number %(sheet)s.")),
     (r"sheet (?P<sheet>\d+): deleted on .*", N_("Score sheet %(sheet)s was deleted.")),
+    (r"sheet (?P<sheet>\d+): a (?P<n>\d)-player sheet \([^)]*\), scored per seat.*",
+     N_("Score sheet %(sheet)s is for %(n)s players, each scoring for himself: these pages "
+        "show the sheets of two teams; the command belote sheet show %(sheet)s shows it.")),
     (r"sheet (?P<sheet>\d+) has no hand (?P<n>\d+)",
      N_("Score sheet %(sheet)s has no hand %(n)s.")),
     (r"(?:trick_points|points)(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is outside 0\.\.(?P<total>\d+)",
