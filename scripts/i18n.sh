@@ -15,7 +15,8 @@ if [ "${1:-}" != "compile" ]; then
         for lang in fr en; do
             if [ -f "locale/$lang/LC_MESSAGES/$domain.po" ]; then
                 "$PYBABEL" -q update -D "$domain" -i "locale/$domain.pot" -d locale -l "$lang" \
-                    --no-wrap --ignore-obsolete --no-fuzzy-matching
+                    --no-wrap --ignore-obsolete --no-fuzzy-matching \
+                    --ignore-pot-creation-date
             else
                 "$PYBABEL" -q init -D "$domain" -i "locale/$domain.pot" -d locale -l "$lang" \
                     --no-wrap
