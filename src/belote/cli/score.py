@@ -8,7 +8,12 @@
   points (the other's are worked out), a capot, the validated declarations and
   belote-rebelote; it shows the hand's score, the running totals, the reserve,
   and goes on until the game is won or the user answers ``q``.  An impossible
-  answer is refused with the reason and asked again.
+  answer is refused with the reason and asked again.  At three and two players
+  (``classic-3p``, ``classic-2p``, docs/rules.md §12) it asks per seat: who took
+  (nobody in découverte), a capot, each seat's trick points (the last worked
+  out where the whole pack is played), declarations per seat compared side
+  against side, belote, and who led the first trick when that decides an odd
+  point of the defenders' shares; each seat keeps its own total.
 * ``belote score game`` without ``--json`` shows a score sheet as a table.
 """
 
@@ -30,18 +35,23 @@ from belote.options import Rules, make_rules, parse_option_assignment
 from belote.scoring import (
     EW,
     NS,
+    SEAT_LETTERS,
+    SIDE_NAMES_3P,
     TEAM_NAMES,
     GameScore,
     HandScore,
-    hand_entry_to_json,
+    is_decouverte,
     parse_game,
+    parse_seat_entry,
+    partial_pack,
     score_game,
     score_game_json,
     score_hand_json,
+    score_seat_hand,
+    seat_capot_total,
     trick_total,
-    two_team_rules,
 )
-from belote.sheets import SheetStore
+from belote.sheets import SheetStore, entry_to_json
 
 T = TypeVar("T")
 
@@ -57,7 +67,8 @@ JsonlOpt = Annotated[
 ]
 ProfileOpt = Annotated[
     str, typer.Option("--profile", metavar="NAME",
-        help="classic, moroccan, coinche or contree (calculator).")
+        help="classic, moroccan, coinche, contree; classic-3p or classic-2p, each seat "
+             "scoring its own total (calculator).")
 ]
 OptionOpt = Annotated[
     list[str] | None,
@@ -82,7 +93,7 @@ TargetOpt = Annotated[
 
 OUTCOME_WORDS = {
     "made": "made", "failed": "failed (dedans)", "litige": "litige (tie)",
-    "void": "all passed",
+    "void": "all passed", "counted": "counted (each his own)",
 }
 
 
@@ -278,15 +289,19 @@ def _read_trump(answer: str) -> int | None:
 
 
 def _ask_hand(console: Console, rules: Rules, number: int,
-              undo: bool = False) -> dict[str, Any] | None:
+              undo: bool = False, reserve: int = 0) -> dict[str, Any] | None:
     """The questions of one hand; None for an all-pass deal.
 
     ``u`` at the first question raises :class:`_Undo` when ``undo`` (there is a
-    hand to undo); at a later question it starts this hand again.
+    hand to undo); at a later question it starts this hand again.  At a table of
+    three or two the questions are per seat (``reserve``: the one carried in, which
+    may decide an odd point of the defenders' shares).
     """
     while True:
         started = [False]
         try:
+            if rules.players != 4:
+                return _ask_seat_hand_once(console, rules, number, undo, started, reserve)
             return _ask_hand_once(console, rules, number, undo, started)
         except _Undo:
             if not started[0]:
@@ -297,11 +312,12 @@ def _ask_hand(console: Console, rules: Rules, number: int,
                 console.print(f"Hand {number} again from the start.")
 
 
-def ask_hand(console: Console, rules: Rules, number: int) -> dict[str, Any] | str | None:
+def ask_hand(console: Console, rules: Rules, number: int,
+             reserve: int = 0) -> dict[str, Any] | str | None:
     """The calculator's questions for one hand (`belote sheet add` on a terminal):
     the HandEntry, ``"pass"`` for an all-pass deal, None when the user quits."""
     try:
-        hand = _ask_hand(console, rules, number)
+        hand = _ask_hand(console, rules, number, reserve=reserve)
     except (_Quit, _Undo):
         return None
     return "pass" if hand is None else hand
@@ -397,6 +413,240 @@ def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
     return obj
 
 
+# --- three and two players: questions per seat (docs/rules.md §12) ----------------------
+
+
+def _read_seat(answer: str, seats: tuple[str, ...], allow_none: bool = True) -> int | None:
+    word = answer.strip().upper()
+    if word in seats:
+        return seats.index(word)
+    if allow_none and word in ("", "NO", "NONE", "-", "0"):
+        return None
+    raise ValueError(f"{answer!r}: answer {', '.join(seats)}" + (" (or no)" if allow_none else ""))
+
+
+def _read_capot(answer: str, players: int) -> str | None:
+    word = answer.strip().lower()
+    if word in ("", "no", "none", "-", "0"):
+        return None
+    if players == 3:
+        if word in ("taker", "t"):
+            return "taker"
+        if word in ("defenders", "d", "defence", "defense"):
+            return "defenders"
+        raise ValueError(f"{answer!r}: answer no, taker or defenders")
+    if word.upper() in SEAT_LETTERS[:2]:
+        return word.upper()
+    raise ValueError(f"{answer!r}: answer no, N or E")
+
+
+def _ask_seat_hand_once(console: Console, rules: Rules, number: int, undo: bool,
+                        started: list[bool], reserve: int) -> dict[str, Any] | None:
+    """One hand at a table of three or two: who took (nobody in découverte), a capot,
+    each seat's trick points (the last worked out where the whole pack is played),
+    the declarations per seat compared side against side, belote, and who led the
+    first trick when it decides an odd point of the defenders' shares."""
+    n = rules.players
+    seats = SEAT_LETTERS[:n]
+    obj: dict[str, Any] = {}
+    quit_help = ("u = undo the last hand; " if undo else "") + "q = quit"
+    taker: int | None = None
+    if not is_decouverte(rules):
+        answer = _ask_until(
+            console, f"Hand {number}: who took? ({', '.join(seats)}; pass = all passed; "
+                     f"{quit_help})",
+            lambda a: "pass" if a.lower() in ("pass", "p") else _read_seat(
+                a, seats, allow_none=False))
+        started[0] = True
+        if answer == "pass":
+            return None
+        assert isinstance(answer, int)
+        taker = answer
+        obj["taker"] = seats[taker]
+    else:
+        console.print(f"Hand {number} (découverte: each seat counts its own; {quit_help} "
+                      "at the first question)")
+    trump: int | None = None
+    if rules.sa_ta_in_classic and not is_decouverte(rules):
+        trump = _ask_until(console, "Trump (S, H, D, C, SA, TA; Enter = a suit)",
+                           _read_trump, "")
+        if trump is not None:
+            obj["trump"] = TRUMP_MODE_NAMES[trump]
+    capot_text = "(no, taker, defenders)" if n == 3 else "(no, N, E)"
+    capot = _ask_until(console, f"Capot: did one side take every trick? {capot_text}",
+                       lambda a: _read_capot(a, n), "no")
+    started[0] = True
+    if capot is not None:
+        obj["capot"] = capot
+    obj["trick_points"] = _ask_seat_points(console, rules, seats, taker, capot, trump)
+    if partial_pack(rules) and capot is None:
+        obj["trick_total"] = sum(obj["trick_points"].values())
+    elif partial_pack(rules):
+        obj["trick_total"] = sum(obj["trick_points"].values()) - 90
+    if rules.declarations and not is_decouverte(rules):
+        obj["declarations"] = _ask_seat_declarations(console, rules, seats, taker)
+    if trump == ALL_TRUMP:
+        obj["belote"] = {
+            name: _ask_until(console, f"Belote points of {name} (0, 20, 40, ...)",
+                             _read_ta_belote, "0")
+            for name in seats
+        }
+    elif trump != NO_TRUMP:
+        belote = _ask_until(console, f"Belote-rebelote announced by (no, {', '.join(seats)})",
+                            lambda a: _read_seat(a, seats), "no")
+        if belote is not None:
+            obj["belote"] = seats[belote]
+    if n == 3 and taker is not None:
+        _ask_leader_if_it_matters(console, rules, obj, reserve)
+    return obj
+
+
+def _ask_seat_points(console: Console, rules: Rules, seats: tuple[str, ...],
+                     taker: int | None, capot: str | None, trump: int | None) -> dict[str, int]:
+    """Each seat's trick points, as the engine counts them (the taker's with the
+    kitty's discards); the last seat worked out where it can be."""
+    n = len(seats)
+    kitty = n == 3 and rules.three_deal == "kitty"
+    total: int | None = None  # what the seats asked add to, when it is known
+    if capot is None:
+        # the taker first, then the others in play order
+        start = 0 if taker is None else taker
+        winners = [(start + i) % n for i in range(n)]
+        if not partial_pack(rules):
+            total = trick_total(rules, trump)
+    else:
+        if n == 2:
+            winners = [seats.index(capot)]
+        else:
+            assert taker is not None
+            winners = ([taker] if capot == "taker"
+                       else [(taker + 1) % 3, (taker + 2) % 3])
+        # with a partial pack the capot counts the cards played + 100; after a capot
+        # against the kitty's taker his discards are lost: each defender's own points
+        if not partial_pack(rules) and not (kitty and len(winners) == 2):
+            total = seat_capot_total(rules, trump, None)
+    top = seat_capot_total(rules, trump, None) if total is None else total
+    points = dict.fromkeys(seats, 0)
+    last = winners[-1]
+    if total is not None and len(winners) == 1:
+        points[seats[last]] = total
+        console.print(f"  {seats[last]} {total}")
+        return points
+    for seat in winners:
+        role = " (taker)" if seat == taker else ""
+        if total is not None and seat == last:
+            rest = total - sum(points.values())
+            console.print(f"  {seats[seat]}{role} {rest} (the rest)")
+            points[seats[seat]] = rest
+            break
+        left = top if total is None else total - sum(points.values())
+        hint = "last trick included" + (
+            "; with the 2 cards laid aside" if kitty and seat == taker else "")
+        points[seats[seat]] = _ask_until(
+            console, f"Trick points of {seats[seat]}{role}, {hint} (0..{left})",
+            _points_reader(left))
+    return points
+
+
+def _points_reader(top: int) -> Callable[[str], int]:
+    return lambda answer: _read_number(answer, 0, top, "more than the trick total")
+
+
+def _ask_seat_declarations(console: Console, rules: Rules, seats: tuple[str, ...],
+                           taker: int | None) -> dict[str, int]:
+    """Declarations per seat, by name or points; when the taker's side and the other
+    side both declared, the best of each is compared (§7.5) and only the winner's
+    side scores (§7.6)."""
+    n = len(seats)
+
+    def side(seat: int) -> int:
+        return seat if n == 2 else (0 if seat == taker else 1)
+
+    names = ("taker", "defenders") if n == 3 else seats
+    while True:
+        given = [
+            _ask_until(console, f"Declarations of {seats[s]}: names or points "
+                       "(tierce, quarte, quinte, carre, carre9, carreJ; tierce+carre)",
+                       parse_declarations, "0")
+            for s in range(n)
+        ]
+        by_side: list[list[tuple[int, Best | None]]] = [[], []]
+        for s in range(n):
+            if given[s][0]:
+                by_side[side(s)].append(given[s])
+        if not by_side[0] or not by_side[1]:
+            break
+        if any(best is None for _, best in by_side[0] + by_side[1]):
+            console.print("[red]refused:[/red] both sides have declaration points: only the "
+                          "side that wins the comparison scores (§7.6); give them by name to "
+                          "have them compared")
+            continue
+        best = [max((b for _, b in by_side[k] if b is not None), key=lambda b: b[:2])
+                for k in (0, 1)]
+        winner = _compare_sides(console, rules, best, names)
+        for s in range(n):
+            if winner is None or side(s) != winner:
+                given[s] = (0, None)
+        break
+    return {seats[s]: given[s][0] for s in range(n)}
+
+
+def _compare_sides(console: Console, rules: Rules, best: list[Best],
+                   names: tuple[str, ...]) -> int | None:
+    """The side whose best declaration wins (§7.5), asked when that does not decide;
+    None when neither scores."""
+    if best[0][:2] != best[1][:2]:
+        higher = 0 if best[0][:2] > best[1][:2] else 1
+        console.print(f"  {names[higher]}: {best[higher][2]} beats {names[1 - higher]}: "
+                      f"{best[1 - higher][2]} (§7.5); only {names[higher]} score "
+                      "declarations (§7.6).")
+        return higher
+
+    def read_side(answer: str, allow_none: bool = True) -> int | None:
+        word = answer.strip().lower()
+        for k, name in enumerate(names):
+            if word in (name.lower(), name.lower().rstrip("s")):
+                return k
+        if allow_none and word in ("", "no", "none", "-", "equal"):
+            return None
+        raise ValueError(f"{answer!r}: answer {' or '.join(names)}"
+                         + (" (or none)" if allow_none else ""))
+
+    kind = "carrés" if best[0][1] else "sequences"
+    choices = ", ".join(names)
+    winner: int | None = _ask_until(
+        console, f"Both best declarations are {kind} worth {best[0][0]}: which side's is "
+                 "higher (§7.5: " + ("jacks, nines, aces, tens, kings, queens" if best[0][1]
+                                     else "the higher top card, then trump")
+                 + f"; {choices}, or none if equal)?", read_side, "none")
+    if winner is None and rules.decl_tie == "first_announcer":
+        winner = _ask_until(console, f"Equal: which side announced first (decl_tie)? "
+                                     f"({choices})", lambda a: read_side(a, False))
+    if winner is None:
+        console.print("  Equal: neither side scores its declarations (§7.6).")
+    return winner
+
+
+def _ask_leader_if_it_matters(console: Console, rules: Rules, obj: dict[str, Any],
+                              reserve: int) -> None:
+    """Three players: ask who led the first trick only when it decides which defender
+    gets the odd point of the shares (§12.1)."""
+    scores = set()
+    try:
+        for leader in SEAT_LETTERS[:3]:
+            entry = parse_seat_entry({**obj, "leader": leader, "reserve": reserve}, rules)
+            scores.add(score_seat_hand(rules, entry).score)
+    except BeloteError:
+        return  # the sheet says what is wrong when the hand is added
+    if len(scores) > 1:
+        first = _ask_until(
+            console, "The defenders share an odd point: who led the first trick "
+                     "(the seat after the dealer)? (N, E, S)",
+            lambda a: _read_seat(a, SEAT_LETTERS[:3], allow_none=False))
+        assert first is not None
+        obj["leader"] = SEAT_LETTERS[first]
+
+
 # --- showing scores -------------------------------------------------------------------
 
 
@@ -445,6 +695,8 @@ def _totals(state: dict[str, Any]) -> tuple[int, int]:
 
 
 def _state_status(state: dict[str, Any]) -> str:
+    if state.get("players") in (2, 3):
+        return _seat_status(state)
     winner = state.get("winner")
     team = TEAM_NAMES.index(winner) if winner in TEAM_NAMES else None
     return _status_line(bool(state["finished"]), team, _totals(state))
@@ -481,10 +733,10 @@ def calculator(profile: str, option_texts: list[str] | None, target: int | None,
     console = Console()
     try:
         options = dict(parse_option_assignment(text) for text in option_texts or [])
-        two_team_rules(make_rules(profile, options))
-        store = SheetStore(db if sheet is not None else ":memory:")
+        make_rules(profile, options)
+        store = SheetStore(db if sheet is not None else ":memory:", small_tables=True)
         sid, state = _open_sheet(store, sheet, profile, options, target, console)
-        rules = two_team_rules(make_rules(state["profile"], state["options"]))
+        rules = make_rules(state["profile"], state["options"])
     except OverflowError:
         fail("a number is too large for the database")
     except BeloteError as exc:
@@ -504,7 +756,8 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
     while not state["finished"]:
         number = len(state["hands"]) + 1
         try:
-            obj = _ask_hand(console, rules, number, undo=bool(state["hands"]))
+            obj = _ask_hand(console, rules, number, undo=bool(state["hands"]),
+                            reserve=state["reserve"])
         except _Undo:
             state = store.undo(sid)
             console.print(f"Hand {number - 1} undone. " + _state_status(state))
@@ -527,8 +780,8 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
         from belote.cli.sheet import render_state
 
         console.print()
-        _, entries = store.load(sid)
-        render_state(state, [hand_entry_to_json(e) for e in entries], console)
+        _, entries = store.load_entries(sid)
+        render_state(state, [entry_to_json(e) for e in entries], console)
     console.print(_state_status(state))
     if store.path != ":memory:":
         console.print(f"Every hand is kept in sheet {sid} '{state['name']}': "
@@ -539,9 +792,25 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
     return state
 
 
+def _seat_status(state: dict[str, Any]) -> str:
+    """The standing of a sheet of three or two players (§12): each seat's total."""
+    seats = SEAT_LETTERS[: state["players"]]
+    totals = state["totals"]
+    text = ", ".join(f"{s} {totals[s]}" for s in seats)
+    if not state["finished"]:
+        return f"{text}: the game goes on."
+    winner = state["winner"]
+    if winner is None:
+        return f"The game is drawn at {text}."
+    return f"[bold]{winner} wins the game[/bold] with {totals[winner]} ({text})."
+
+
 def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> None:
     hand = state["hands"][-1]
     running = state["running"][-1] if state.get("running") else state["totals"]
+    if state.get("players") in (2, 3):
+        _show_seat_hand(console, number, state, hand, running)
+        return
     table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand['outcome'], hand['outcome'])}")
     table.add_column("")
     table.add_column("NS", justify="right")
@@ -551,6 +820,24 @@ def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> No
     table.add_row("hand score", str(hand["score"]["NS"]), str(hand["score"]["EW"]))
     table.add_row("running total", str(running["NS"]), str(running["EW"]))
     console.print(table)
+    if hand["reserve"]:
+        console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
+
+
+def _show_seat_hand(console: Console, number: int, state: dict[str, Any],
+                    hand: dict[str, Any], running: dict[str, int]) -> None:
+    seats = SEAT_LETTERS[: state["players"]]
+    table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand['outcome'], hand['outcome'])}")
+    table.add_column("")
+    for s in seats:
+        table.add_column(s, justify="right")
+    table.add_row("hand score", *(str(hand["score"][s]) for s in seats))
+    table.add_row("running total", *(str(running[s]) for s in seats))
+    console.print(table)
+    sides = list(hand["totals"])
+    if sides == list(SIDE_NAMES_3P):
+        console.print(f"  Taker {hand['totals']['taker']} against defenders "
+                      f"{hand['totals']['defenders']} (tricks + declarations + belote).")
     if hand["reserve"]:
         console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
 
@@ -571,7 +858,8 @@ def register(app: typer.Typer) -> None:
         Each hand it asks who took, the contract and coinche where the profile
         has them, one team's trick points (the other's are worked out), a capot,
         the declarations (points or names) and belote; an impossible answer is
-        refused at its own question.  u undoes the last hand, q (or Ctrl-C)
+        refused at its own question.  With classic-3p and classic-2p it asks
+        per seat and keeps each seat's total.  u undoes the last hand, q (or Ctrl-C)
         stops; with --sheet NAME every hand is kept in that score sheet.
         """
         check_int("--target", target, 1, MAX_TARGET)
@@ -590,8 +878,12 @@ def register(app: typer.Typer) -> None:
         "trick_points", "capot", "contract", "multiplier", "trump",
         "declarations", "belote", "reserve"}; only "taker" and the trick points
         (or "capot") are needed.  The answer: {"outcome", "totals", "score",
-        "reserve"}.  In JSON the input's own "profile" and "options" decide;
-        --profile, --option and --target set up the calculator.
+        "reserve"}.  classic-3p and classic-2p take a per-seat entry: {"taker":
+        "E", "trick_points": {"N": .., "E": .., "S": ..}, "trick_total",
+        "capot": "taker"|"defenders" (a seat at two), "declarations",
+        "belote", "trump", "leader"}; the score is per seat.  In JSON the
+        input's own "profile" and "options" decide; --profile, --option and
+        --target set up the calculator.
         """
         check_int("--target", target, 1, MAX_TARGET, json_mode or jsonl)
         if json_mode or jsonl:

@@ -430,7 +430,7 @@ def _add_by_questions(db: Path | None, sheet_id: str) -> None:
         console = Console()
         number = len(state["hands"]) + 1
         while True:
-            hand = ask_hand(console, rules, number)
+            hand = ask_hand(console, rules, number, reserve=int(state["reserve"]))
             if hand is None:
                 fail("nothing added (q, or the input ended)")
             if hand == "pass":
