@@ -26,7 +26,7 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 def _page(browser: Any, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=VIEWPORT)
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -198,7 +198,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
     assert page.get_attribute("#room", "data-seat") == "S"
     assert "#" not in page.url  # the token went to the browser's storage
     # The table is private: another browser can neither see it nor find it listed.
-    other = browser.new_context(viewport=VIEWPORT)
+    other = browser.new_context(viewport=VIEWPORT, locale="en-US")
     try:
         peek = other.new_page()
         response = peek.goto(page.url)
@@ -297,14 +297,14 @@ def test_two_browsers_take_seats_in_one_room(browser: Any, server: str, shots: P
     assert re.fullmatch(re.escape(server) + r"/rooms/\w+\?invite=[\w-]+", link)
 
     # Without the invitation a stranger's browser finds no room (not even its lobby).
-    stranger = browser.new_context(viewport=VIEWPORT)
+    stranger = browser.new_context(viewport=VIEWPORT, locale="en-US")
     try:
         response = stranger.new_page().goto(link.split("?")[0])
         assert response is not None and response.status == 404
     finally:
         stranger.close()
 
-    bob_context = browser.new_context(viewport=VIEWPORT)
+    bob_context = browser.new_context(viewport=VIEWPORT, locale="en-US")
     bob = bob_context.new_page()
     bob.set_default_timeout(WAIT_MS)
     bob.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -60,7 +60,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1)
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))

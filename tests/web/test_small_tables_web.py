@@ -785,7 +785,7 @@ def test_a_three_player_kitty_hand_by_clicking(browser: Any, server: str, shots:
     out around the player, the kitty taken and two cards laid aside by clicking, a hand
     played to its end and each seat's score shown."""
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
