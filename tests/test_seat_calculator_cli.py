@@ -99,3 +99,14 @@ def test_sheet_add_asks_per_seat(tmp_path: Path) -> None:
     code, out = run(["sheet", "add", "1", "--ask"], E_TAKES_100, db)
     assert code == 0, out
     assert sheet_json(db)["totals"] == {"N": 31, "E": 100, "S": 31}
+
+
+def test_score_game_table_per_seat(tmp_path: Path) -> None:
+    game = {"profile": "classic-3p", "target": 200, "hands": [
+        {"taker": "N", "trick_points": {"N": 100, "E": 31}},
+        {"taker": "N", "capot": "taker"}]}
+    result = runner.invoke(app, ["score", "game"], input=json.dumps(game),
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert "total S" in out and "N wins the game with 352" in out

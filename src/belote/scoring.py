@@ -659,12 +659,13 @@ def rules_of(obj: Mapping[str, Any]) -> Rules:
 
 
 def two_team_rules(rules: Rules) -> Rules:
-    """Refuse the three- and two-player profiles where two teams NS and EW are scored
-    (the calculator, score sheets): their hands are scored per seat (§12)."""
+    """Refuse the three- and two-player profiles where two teams NS and EW are scored:
+    their hands are scored per seat (§12, :func:`score_seat_hand`)."""
     if rules.players != 4:
         raise OptionError(
-            f"profile {rules.profile!r}: the calculator and score sheets keep two teams "
-            f"(NS, EW); a {rules.players}-player hand is scored per seat by `belote replay`"
+            f"profile {rules.profile!r}: two teams (NS, EW) are for the four-player "
+            f"profiles; a {rules.players}-player hand is scored per seat (docs/json.md, "
+            "three and two players)"
         )
     return rules
 

@@ -40,15 +40,19 @@ from belote.scoring import (
     TEAM_NAMES,
     GameScore,
     HandScore,
+    SeatGameScore,
     is_decouverte,
     parse_game,
     parse_seat_entry,
+    parse_seat_game,
     partial_pack,
     score_game,
     score_game_json,
     score_hand_json,
+    score_seat_game,
     score_seat_hand,
     seat_capot_total,
+    table_rules_of,
     trick_total,
 )
 from belote.sheets import SheetStore, entry_to_json
@@ -690,6 +694,26 @@ def render_game(console: Console, game: GameScore, target: int, rules: Rules) ->
     console.print(_status_line(game.finished, game.winner, game.totals))
 
 
+def render_seat_game(console: Console, game: SeatGameScore, target: int, rules: Rules) -> None:
+    """The human form of a score sheet of three or two players (§12): per seat."""
+    unit = "deals" if rules.limit == "deals" else "points"
+    seats = SEAT_LETTERS[: game.players]
+    table = Table(title=f"{rules.profile}, {target} {unit}")
+    table.add_column("#", justify="right")
+    table.add_column("outcome")
+    for name in (*seats, *(f"total {s}" for s in seats), "reserve"):
+        table.add_column(name, justify="right")
+    for number, (hand, running) in enumerate(zip(game.hands, game.running, strict=True), 1):
+        table.add_row(str(number), OUTCOME_WORDS.get(hand.outcome, hand.outcome),
+                      *(str(v) for v in hand.score), *(str(v) for v in running),
+                      str(hand.reserve) if hand.reserve else "")
+    console.print(table)
+    console.print(_seat_status({
+        "players": game.players, "totals": dict(zip(seats, game.totals, strict=True)),
+        "finished": game.finished,
+        "winner": None if game.winner is None else seats[game.winner]}))
+
+
 def _totals(state: dict[str, Any]) -> tuple[int, int]:
     return state["totals"]["NS"], state["totals"]["EW"]
 
@@ -905,7 +929,14 @@ def register(app: typer.Typer) -> None:
             run_json(score_game_json, file, jsonl, json_mode=True)
             return
         try:
-            rules, entries, target = parse_game(read_object(file))
+            obj = read_object(file)
+            if isinstance(obj, dict) and table_rules_of(obj).players != 4:
+                seat_rules, seat_entries, seat_target = parse_seat_game(obj)
+                seat_game = score_seat_game(seat_rules, seat_entries, seat_target)
+                render_seat_game(Console(), seat_game, seat_target or seat_rules.target,
+                                 seat_rules)
+                return
+            rules, entries, target = parse_game(obj)
             game = score_game(rules, entries, target)
         except BeloteError as exc:
             fail(str(exc))
