@@ -173,3 +173,13 @@ def test_sheet_commands(tmp_path: Path) -> None:
     refused = runner.invoke(app, ["sheet", "new", "--profile", "classic-2p", "--teams", "A,B",
                                   "--db", str(db), "--json"])
     assert refused.exit_code == 2 and refused.stderr.startswith("error: team_names")
+
+
+@pytest.mark.parametrize("teams", [3, 2.5, "Us,Them", {"NS": "NS", "EW": "EW"}])
+def test_import_checks_team_names_with_players(store: SheetStore, teams: Any) -> None:
+    doc = {"profile": "classic-3p", "players": 3, "team_names": teams, "hands": []}
+    if teams == {"NS": "NS", "EW": "EW"}:  # the default names: an export of any sheet
+        assert store.import_json(doc)["players"] == 3
+        return
+    with pytest.raises(InvalidRecordError, match="team_names"):
+        store.import_json(doc)

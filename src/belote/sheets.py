@@ -540,7 +540,8 @@ def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[Entry]]:
             raise InvalidRecordError(f"sheet: team_names: {teams!r} is not {{NS, EW}}")
         teams = [teams["NS"], teams["EW"]]
     players = obj.get("players")
-    if players is not None and teams is not None and list(teams) == list(DEFAULT_TEAM_NAMES):
+    if (players is not None and isinstance(teams, (list, tuple))
+            and list(teams) == list(DEFAULT_TEAM_NAMES)):
         teams = None
     info = make_info(
         profile=obj.get("profile") or "classic", options=options, target=obj.get("target"),
