@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -183,3 +184,21 @@ def test_import_checks_team_names_with_players(store: SheetStore, teams: Any) ->
         return
     with pytest.raises(InvalidRecordError, match="team_names"):
         store.import_json(doc)
+
+
+def test_the_web_pages_refuse_per_seat_sheets_plainly(tmp_path: Path) -> None:
+    """The web sheet pages keep two teams for now: a per-seat sheet made on the command
+    line is listed, and opening it answers a plain 4xx message, never a 500."""
+    from belote.web.app import create_app
+    from tests.web.support import TestClient
+
+    db = tmp_path / "s.db"
+    with SheetStore(db, small_tables=True) as store:
+        sid = store.create("classic-3p", name="Trio")["id"]
+        store.add_hand(sid, h3("N", N=100, E=31))
+    with TestClient(create_app(db, seed=1)) as client:
+        assert client.get("/sheets").status_code == 200
+        for url in (f"/sheets/{sid}", f"/api/sheets/{sid}", f"/sheets/{sid}/export.json"):
+            answer = client.get(url)
+            assert 400 <= answer.status_code < 500, (url, answer.status_code)
+            assert re.search(r"3[- ]player", answer.text), answer.text
