@@ -20,15 +20,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
+from belote.cards import ACE, ALL_TRUMP, JACK, KING, NINE, NO_TRUMP, QUEEN, TEN, TrumpMode
+from belote.declarations import (
+    CARRE,
+    Declaration,
+    carre_points,
+    make_carre,
+    make_sequence,
+    resolve,
+    strength,
+)
 from belote.errors import InvalidRecordError
 from belote.options import Rules
 from belote.web.i18n import N_
 from belote.web.security import parse_whole
 
 TEAMS: Final = ("NS", "EW")
+# Declarations entered by name (docs/rules.md §7.2): how many of each kind a team
+# announced; the points and the comparison (§7.5) are the engine's.
+SEQUENCE_KINDS: Final = {"tierce": 3, "cinquante": 4, "cent": 5}
+CARRE_KINDS: Final = {"carre_J": JACK, "carre_9": NINE, "carre_A": ACE, "carre_T": TEN,
+                      "carre_K": KING, "carre_Q": QUEEN}
+DECL_KINDS: Final = (*SEQUENCE_KINDS, *CARRE_KINDS)
+DECL_NAME_FIELDS: Final = tuple(f"decl_{t}_{k}" for t in ("NS", "EW") for k in DECL_KINDS)
 FORM_FIELDS: Final = (
     "taker", "points_team", "points", "capot", "decl_team", "decl_points", "belote",
-    "contract", "trump", "multiplier",
+    "contract", "trump", "multiplier", "decl_tie", *DECL_NAME_FIELDS,
 )
 DECLARATION_VALUES: Final = (20, 40, 50, 70, 100, 120, 150, 200, 250, 300)
 # The most one team can declare in a hand (docs/rules.md §7.2): carrés give the most
@@ -80,6 +97,99 @@ def _whole(form: Mapping[str, Any], name: str) -> int | None:
     return parse_whole(_text(form, name), name, -100_000, 100_000)
 
 
+def trump_mode(form: Mapping[str, Any]) -> TrumpMode:
+    """The trump the carrés are valued in: sans-atout changes them (§7.2), else any suit."""
+    trump = _text(form, "trump").upper()
+    return NO_TRUMP if trump == "SA" else ALL_TRUMP if trump == "TA" else 0
+
+
+def named_declarations(form: Mapping[str, Any]) -> dict[str, list[Declaration]] | None:
+    """Each team's declarations entered by name (``decl_NS_tierce`` = 2...), as the
+    engine's :class:`Declaration` values; None when none is entered.
+
+    >>> d = named_declarations({"decl_NS_tierce": "2", "decl_EW_carre_J": "1"})
+    >>> [(x.name, x.points) for x in d["NS"]], [(x.name, x.points) for x in d["EW"]]
+    ([('tierce', 20), ('tierce', 20)], [('carré of J', 200)])
+    """
+    trump = trump_mode(form)
+    # sequences of one length compare equal by name: the same (plain) suit, the ace on top
+    plain = 1 if trump == 0 else 0
+    out: dict[str, list[Declaration]] = {"NS": [], "EW": []}
+    seen_carres: set[str] = set()
+    for team in TEAMS:
+        for kind in DECL_KINDS:
+            name = f"decl_{team}_{kind}"
+            count = parse_whole(_text(form, name), name, 0, 5) or 0
+            if kind in SEQUENCE_KINDS:
+                length = SEQUENCE_KINDS[kind]
+                out[team] += [make_sequence(plain, 8 - length, length)] * count
+            elif count:
+                if count > 1 or kind in seen_carres:
+                    raise InvalidRecordError(
+                        f"declarations: {kind}: only one carré of each rank is in the cards")
+                seen_carres.add(kind)
+                out[team].append(make_carre(CARRE_KINDS[kind], trump))
+    if not out["NS"] and not out["EW"]:
+        return None
+    for team in TEAMS:
+        # two players of eight cards: two sequences each at most (3 + 5, 4 + 4)
+        sequences = [d for d in out[team] if d.kind != CARRE]
+        if len(sequences) > 4 or sum(d.length for d in sequences) > 16:
+            raise InvalidRecordError(
+                f"declarations.{team}: more sequences than a team's 16 cards can hold")
+    return out
+
+
+def compare_declarations(
+    decls: Mapping[str, list[Declaration]], rules: Rules, trump: TrumpMode, tie: str | None,
+) -> dict[str, Any]:
+    """The comparison of §7.5 (the engine's :func:`resolve`): only the team with the best
+    declaration scores, all its own.  By name two sequences of one length are equal:
+    ``tie`` says which team's is higher (the higher card, then a sequence in trumps).
+
+    >>> from belote.options import make_rules
+    >>> d = named_declarations({"decl_NS_tierce": "1", "decl_NS_cinquante": "1",
+    ...                         "decl_EW_carre_9": "1"})
+    >>> r = compare_declarations(d, make_rules(), 0, None)
+    >>> r["winner"], r["points"], r["best"]
+    ('EW', 150, {'NS': 'cinquante', 'EW': 'carre_9'})
+    """
+    announced = [decls["NS"], decls["EW"]]
+    result = resolve(announced, rules, trump, 0, (0, 1))
+    keys = [max((strength(d, rules, trump) for d in side), default=None) for side in announced]
+    tied = keys[0] is not None and keys[0] == keys[1]
+    winner = None if result.winner is None else TEAMS[result.winner]
+    if tied:
+        if tie not in ("NS", "EW", "none"):
+            raise InvalidRecordError(
+                "declarations: both teams' best declarations are equal: say whose is higher")
+        winner = None if tie == "none" else tie
+    points = 0 if winner is None else sum(d.points for d in decls[winner])
+    return {
+        "winner": winner,
+        "points": points,
+        "tied": tied,
+        "totals": {t: sum(d.points for d in decls[t]) for t in TEAMS},
+        "items": {t: [[_kind_of(d), d.points] for d in decls[t]] for t in TEAMS},
+        "best": {t: (_kind_of(max(decls[t], key=lambda d: strength(d, rules, trump)))
+                     if decls[t] else None) for t in TEAMS},
+    }
+
+
+def _kind_of(d: Declaration) -> str:
+    if d.kind == CARRE:
+        return next(k for k, r in CARRE_KINDS.items() if r == d.rank)
+    return {3: "tierce", 4: "cinquante"}.get(d.length, "cent")
+
+
+def carre_values(rules: Rules, trump: str = "") -> dict[str, int]:
+    """Each declaration's points by name (carrés in sans-atout differ, §7.2)."""
+    mode = trump_mode({"trump": trump})
+    out = {"tierce": 20, "cinquante": 50, "cent": 100}
+    out.update({k: carre_points(r, mode) for k, r in CARRE_KINDS.items()})
+    return out
+
+
 def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     """The HandEntry JSON of the calculator form (checked later by the scoring module)."""
     taker = _team(form, "taker", required=True)
@@ -95,7 +205,17 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
         entry["trick_points"] = {team: points}
     decl_points = _whole(form, "decl_points")
     decl_team = _team(form, "decl_team")
-    if decl_points:
+    named = named_declarations(form) if rules.declarations else None
+    if named is not None:
+        if decl_points:
+            raise InvalidRecordError(
+                "declarations: enter them by name or as points after the comparison, not both")
+        compared = compare_declarations(named, rules, trump_mode(form),
+                                        _text(form, "decl_tie") or None)
+        check_declaration(compared["points"])
+        if compared["winner"] is not None and compared["points"]:
+            entry["declarations"] = {compared["winner"]: compared["points"]}
+    elif decl_points:
         check_declaration(decl_points)
         if decl_team is None:
             raise InvalidRecordError("declarations: say which team scores them")

@@ -439,6 +439,19 @@ _PATTERNS: Final = [
      N_("Only the team that wins the comparison of declarations scores them.")),
     (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+): \w+ is played without declarations.*",
      N_("This game is played without declarations.")),
+    (r"declarations: enter them by name or as points after the comparison, not both",
+     N_("Enter the declarations by name or as the points won after the comparison, not "
+        "both.")),
+    (r"declarations: both teams' best declarations are equal: say whose is higher",
+     N_("Both teams' best declarations are equal: say whose is higher (the higher card "
+        "wins, then a sequence in trumps), or that nobody scores them.")),
+    (r"declarations: \w+: only one carré of each rank is in the cards",
+     N_("There is only one carré of each rank in the cards: it cannot be declared twice.")),
+    (r"declarations\.(?P<team>NS|EW): more sequences than a team's 16 cards can hold",
+     N_("%(team)s cannot hold that many sequences: two players of eight cards declare two "
+        "sequences each at most.")),
+    (r"decl_(?:NS|EW)_\w+: .*",
+     N_("Declarations by name: enter how many of each kind, from 0 to 5.")),
     (r"the game was already won after hand (?P<n>\d+)",
      N_("The game was already won after hand %(n)s.")),
     (r"target: (?P<n>-?\d+) is outside 1\.\.(?P<max>\d+)",
@@ -580,3 +593,153 @@ def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: boo
         text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
     text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)
     return text or body
+
+
+# --- the score sheet as a table keeps it ----------------------------------------------
+
+DECL_LABELS: Final = {
+    "tierce": N_("tierce"), "cinquante": N_("cinquante"), "cent": N_("cent"),
+    "carre_J": N_("carré of jacks"), "carre_9": N_("carré of nines"),
+    "carre_A": N_("carré of aces"), "carre_T": N_("carré of tens"),
+    "carre_K": N_("carré of kings"), "carre_Q": N_("carré of queens"),
+}
+
+
+def declaration_comparison(lang: str, compared: Mapping[str, Any],
+                           teams: Mapping[str, str]) -> str:
+    """The comparison of declarations entered by name (forms.compare_declarations) as
+    a sentence: each team's declarations and points, then who scores (§7.5).
+
+    >>> from belote.options import make_rules
+    >>> from belote.web.forms import compare_declarations, named_declarations
+    >>> d = named_declarations({"decl_NS_tierce": "1", "decl_NS_cinquante": "1",
+    ...                         "decl_EW_carre_9": "1"})
+    >>> text = declaration_comparison(
+    ...     "en", compare_declarations(d, make_rules(), 0, None), {"NS": "Us", "EW": "Them"})
+    >>> text.split(". Best")[0]
+    'Us: tierce 20 + cinquante 50 = 70 · Them: carré of nines 150'
+    >>> "Best" + text.split(". Best")[1]
+    'Best declaration: carré of nines (Them) over cinquante (Us): Them score 150.'
+    """
+    def label(kind: str) -> str:
+        return gettext(lang, DECL_LABELS.get(kind, kind))
+
+    parts = []
+    for t in ("NS", "EW"):
+        items = compared["items"][t]
+        if not items:
+            continue
+        text = " + ".join(f"{label(k)} {p}" for k, p in items)
+        if len(items) > 1:
+            text += f" = {compared['totals'][t]}"
+        parts.append(gettext(lang, N_("%(team)s: %(items)s")) % {"team": teams[t],
+                                                                  "items": text})
+    winner = compared["winner"]
+    best = compared["best"]
+    words = {"winner": teams.get(winner or "", ""), "points": compared["points"]}
+    if compared["tied"]:
+        words["best"] = label(best["NS"])
+        if winner is None:
+            verdict = gettext(lang, N_(
+                "Equal best declarations (%(best)s each): nobody scores them.")) % words
+        else:
+            verdict = gettext(lang, N_(
+                "Equal best declarations (%(best)s each): %(winner)s's is higher, "
+                "%(winner)s score %(points)s.")) % words
+    elif winner is None:
+        verdict = ""
+    else:
+        loser = "EW" if winner == "NS" else "NS"
+        if best[loser] is None:
+            verdict = gettext(lang, N_("Only %(winner)s declared: %(winner)s score %(points)s.")
+                              ) % words
+        else:
+            words.update(best=label(best[winner]), other=label(best[loser]),
+                         loser=teams[loser])
+            verdict = gettext(lang, N_(
+                "Best declaration: %(best)s (%(winner)s) over %(other)s (%(loser)s): "
+                "%(winner)s score %(points)s.")) % words
+    return " · ".join(parts) + (". " + verdict if verdict else "")
+
+
+def score_calculation(rules: Any, entry: Mapping[str, Any],
+                      score: Mapping[str, Any]) -> str | None:
+    """How a coinched or surcoinched hand (and a failed contract) was counted, as the
+    sheet writes it: ``(160 + 100) × 2`` (docs/rules.md §9.2-9.4); None for the
+    hands whose score is just the points.  The formula is shown only when it gives
+    the engine's score (:func:`belote.scoring.score_hand`).
+
+    >>> from belote.options import make_rules
+    >>> e = {"taker": "NS", "contract": 100, "multiplier": 2, "capot": None,
+    ...      "declarations": {"NS": 0, "EW": 20}, "belote": None}
+    >>> score_calculation(make_rules("coinche"), e, {"outcome": "made",
+    ...                   "score": {"NS": 560, "EW": 0}})
+    '(160 + 100 + 20) × 2'
+    """
+    from belote.scoring import (
+        CAPOT_CONTRACT_VALUE,
+        DOUBLED_BASE,
+        FLAT_CAPOT_VALUE,
+        UNBID_CAPOT_BASE,
+        multiplier_factor,
+    )
+
+    if not rules.is_auction or entry.get("contract") is None:
+        return None
+    taker = entry["taker"]
+    defender = "EW" if taker == "NS" else "NS"
+    made = score["outcome"] == "made"
+    winner = taker if made else defender
+    level = int(entry.get("multiplier") or 1)
+    m = multiplier_factor(rules, level)
+    contract = entry["contract"]
+    decl = entry.get("declarations") or {"NS": 0, "EW": 0}
+    belote = entry.get("belote")
+    bel = {"NS": 0, "EW": 0}
+    if isinstance(belote, str):
+        bel[belote] = 20
+    elif isinstance(belote, Mapping):
+        bel.update({k: int(v) for k, v in belote.items()})
+    if not made and rules.belote_on_failure == "defenders":
+        bel[defender] += bel[taker]
+        bel[taker] = 0
+    decls = [decl.get(taker, 0), decl.get(defender, 0)]
+    c = contract if isinstance(contract, int) else CAPOT_CONTRACT_VALUE
+    times = f" × {m}" if m > 1 else ""
+    if rules.count_mode == "bid_only":
+        value = contract if isinstance(contract, int) else (
+            CAPOT_CONTRACT_VALUE if contract == "capot" else rules.generale_value)
+        text, total = f"{value}{times}", value * m
+    elif contract == "generale" or (contract == "capot" and (
+            rules.bid_capot_scoring == "flat" or rules.count_mode == "made_only")):
+        value = rules.generale_value if contract == "generale" else (
+            FLAT_CAPOT_VALUE if made else rules.capot_fail_value)
+        text, total = f"{value}{times}", value * m
+    elif rules.count_mode == "made_only":
+        if m == 1:
+            return None
+        text, total = f"{DOUBLED_BASE}{times}", DOUBLED_BASE * m
+    elif m == 1:
+        if made:
+            return None
+        terms = [rules.fail_base, c, *[d for d in decls if d]]
+        text, total = " + ".join(map(str, terms)), sum(terms)
+    else:
+        unbid_capot = isinstance(contract, int) and entry.get("capot") == taker and made
+        base = UNBID_CAPOT_BASE if unbid_capot else DOUBLED_BASE
+        d = [x for x in decls if x]
+        if rules.double_scope == "whole":
+            text = "(" + " + ".join(map(str, [base, c, *d])) + f"){times}"
+            total = (base + c + sum(d)) * m
+        elif rules.double_scope == "contract_only":
+            text = " + ".join(map(str, [base, *d, f"{c}{times}"]))
+            total = base + sum(d) + c * m
+        else:
+            text = f"{DOUBLED_BASE}{times} + {c}{times}"
+            total = DOUBLED_BASE * m + c * m
+    if bel[winner]:
+        text += f" + {bel[winner]}"
+        total += bel[winner]
+    if total != score["score"][winner]:
+        return None
+    return text

@@ -7,7 +7,10 @@ to the form and every field as it was typed.
 
 from __future__ import annotations
 
+import contextlib
+import csv
 import dataclasses
+import io
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -19,22 +22,33 @@ from starlette.concurrency import run_in_threadpool
 
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, make_rules
-from belote.scoring import hand_entry_to_json, parse_hand_entry, score_hand
+from belote.scoring import hand_entry_to_json, parse_hand_entry, reached, score_hand
 from belote.sheets import SheetNotFoundError, SheetStore
 from belote.web.app import SheetAccess, render
 from belote.web.chart import running_chart
 from belote.web.forms import (
+    DECL_KINDS,
     DECLARATION_MAX,
     DECLARATION_VALUES,
     FORM_FIELDS,
+    TEAMS,
+    carre_values,
+    compare_declarations,
     contract_choices,
     entry_to_form,
     form_to_entry,
+    named_declarations,
     trump_choices,
+    trump_mode,
     wants_trump,
 )
 from belote.web.i18n import N_, gettext, lang_of
-from belote.web.present import translate_error
+from belote.web.present import (
+    DECL_LABELS,
+    declaration_comparison,
+    score_calculation,
+    translate_error,
+)
 from belote.web.security import BadInput, Limits, loads, parse_whole
 
 router = APIRouter()
@@ -155,20 +169,31 @@ def _sheet_context(
         names = teams(state["next"]) if state.get("next") else {
             "NS": gettext(lang, N_("1st team")), "EW": gettext(lang, N_("2nd team"))}
     rows = []
+    carried = 0  # the litige reserve the hand plays for (§8.3)
     for i, entry in enumerate(entries):
         row_names = names
         out: list[str] = []
         if state.get("players"):
             row_names = teams(seatings[i])
             out = [state["player_names"][p - 1] for p in seatings[i]["out"]]
+        score = state["hands"][i]
+        reserve_won = None
+        if carried and score["outcome"] in ("made", "failed"):
+            won_by = entry["taker"] if score["outcome"] == "made" else (
+                "EW" if entry["taker"] == "NS" else "NS")
+            reserve_won = {"team": won_by, "points": carried}
         rows.append({
             "number": i + 1,
             "entry": entry,
-            "score": state["hands"][i],
+            "score": score,
             "running": state["running"][i],
             "names": row_names,
             "out": out,
+            "reserve_won": reserve_won,
+            "reserve_kept": score["reserve"] if score["outcome"] == "litige" else 0,
+            "calculation": score_calculation(rules, entry, score),
         })
+        carried = score["reserve"]
     next_out: list[str] = []
     next_dealer = None
     if state.get("players") and state.get("next"):
@@ -189,7 +214,20 @@ def _sheet_context(
         "wants_trump": wants_trump(rules),
         "declaration_values": DECLARATION_VALUES,
         "declaration_max": DECLARATION_MAX,
+        "decl_kinds": [(k, DECL_LABELS[k]) for k in DECL_KINDS],
+        "decl_points": carre_values(rules),
+        "deciding_hand": _deciding_hand(state, rules),
     }
+
+
+def _deciding_hand(state: Mapping[str, Any], rules: Any) -> bool:
+    """Both teams at the target with the same total: a deciding hand is played (§11)."""
+    if state.get("players") or state.get("finished") or not state.get("hands"):
+        return False
+    ns, ew = state["totals"]["NS"], state["totals"]["EW"]
+    if rules.limit == "deals":
+        return bool(ns == ew and len(state["hands"]) >= state["target"])
+    return bool(ns == ew and reached(rules, ns, state["target"]))
 
 
 def error_field(error: str | None) -> str | None:
@@ -200,7 +238,7 @@ def error_field(error: str | None) -> str | None:
     >>> error_field("points: 'x' is not a whole number") is None
     True
     """
-    if error and re.search(r"\bdecl(arations|_points|_team)?\b", error):
+    if error and re.search(r"\bdecl(arations|_points|_team|_tie|_(NS|EW)_\w+)?\b", error):
         return "decl_points"
     return None
 
@@ -306,10 +344,54 @@ def sheet_export_json(request: Request, sheet_id: int) -> Response:
         headers={"Content-Disposition": f'attachment; filename="sheet-{sheet_id}.json"'})
 
 
+def named_players_csv(text: str, names: list[str]) -> str:
+    """A 5-7 player sheet's CSV with the players named (the CLI's numbers them):
+    ``team_NS``/``team_EW`` "Ann & Bob", ``out``, ``dealer`` and one running-total
+    column per player headed by the name.
+
+    >>> print(named_players_csv("hand,team_NS,team_EW,out,dealer,player_1,player_2\\n"
+    ...                         "1,1 2,3 4,5,1,92,92\\n", ["Ann", "Bob", "Cy", "Di", "Ed"]),
+    ...       end="")
+    hand,team_NS,team_EW,out,dealer,Ann,Bob
+    1,Ann & Bob,Cy & Di,Ed,Ann,92,92
+    """
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows:
+        return text
+    head = rows[0]
+
+    def name(number: str) -> str:
+        n = int(number) if number.isdigit() else 0
+        return names[n - 1] if 1 <= n <= len(names) else number
+
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([name(h[len("player_"):]) if h.startswith("player_") else h for h in head])
+    for row in rows[1:]:
+        cells = list(row)
+        for k, h in enumerate(head):
+            if k >= len(cells):
+                break
+            if h in ("team_NS", "team_EW", "out"):
+                sep = " & " if h != "out" else ", "
+                cells[k] = sep.join(name(x) for x in cells[k].split())
+            elif h == "dealer":
+                cells[k] = name(cells[k])
+        writer.writerow(cells)
+    return out.getvalue()
+
+
 @router.get("/sheets/{sheet_id}/export.csv")
 def sheet_export_csv(request: Request, sheet_id: int) -> Response:
+    def export(store: SheetStore) -> str:
+        text = store.export_csv(sheet_id)
+        state = store.state(sheet_id)
+        if state.get("players") and state.get("player_names") and state.get("seatings"):
+            return named_players_csv(text, state["player_names"])
+        return text
+
     try:
-        text = _with_store(request, lambda s: s.export_csv(sheet_id))
+        text = _with_store(request, export)
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     return Response(
@@ -328,6 +410,18 @@ def api_sheet(request: Request, sheet_id: int) -> Response:
         raise _not_found(exc) from None
 
 
+def _page_names(state: Mapping[str, Any], lang: str) -> dict[str, str]:
+    """The two teams as the sheet's page names them (a 5-7 player sheet: the next hand's)."""
+    if not state.get("players"):
+        return dict(state["team_names"])
+    nxt = state.get("next")
+    if not nxt:
+        return {"NS": gettext(lang, N_("1st team")), "EW": gettext(lang, N_("2nd team"))}
+    player_names = state["player_names"]
+    return {t: " & ".join(player_names[p - 1] for p in nxt["teams"][k])
+            for k, t in enumerate(TEAMS)}
+
+
 @router.post("/api/sheets/{sheet_id}/preview")
 async def api_preview(request: Request, sheet_id: int) -> Response:
     """What the calculator form would add: both teams' trick points (the other
@@ -340,25 +434,54 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
         return JSONResponse({"error": "the preview takes the form as a JSON object"},
                             status_code=400)
 
+    lang = lang_of(request)
+
     def preview(store: SheetStore) -> dict[str, Any]:
         info, _ = store.load(sheet_id)
-        reserve = store.state(sheet_id)["reserve"]
+        state = store.state(sheet_id)
+        reserve = state["reserve"]
         rules = info.rules()
-        entry = parse_hand_entry(form_to_entry(form, rules), rules, "hand")
-        return {
+        entry_json = form_to_entry(form, rules)
+        entry = parse_hand_entry(entry_json, rules, "hand")
+        score = score_hand(rules, dataclasses.replace(entry, reserve=reserve)).to_json()
+        out: dict[str, Any] = {
             "trick_points": {"NS": entry.trick_points[0], "EW": entry.trick_points[1]},
-            "score": score_hand(rules, dataclasses.replace(entry, reserve=reserve)).to_json(),
+            "score": score,
         }
+        out.update(_comparison(form, rules, state, lang))
+        full = hand_entry_to_json(entry)
+        calc = score_calculation(rules, full, score)
+        if calc:
+            out["calculation"] = calc
+        return out
 
     try:
         return JSONResponse(await _run(request, preview))
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
-        # shown under the form: in plain words, the sheet's teams named
-        def names(store: SheetStore) -> dict[str, str]:
-            return dict(store.state(sheet_id)["team_names"])
+        message = str(exc)
 
-        teams = await _run(request, names)
-        return JSONResponse({"error": translate_error(lang_of(request), str(exc), teams=teams)},
-                            status_code=422)
+        def refused(store: SheetStore) -> dict[str, Any]:
+            # the declarations' comparison is shown even while the hand is not complete
+            info, _ = store.load(sheet_id)
+            state = store.state(sheet_id)
+            out: dict[str, Any] = {"error": translate_error(
+                lang, message, teams=dict(state["team_names"]))}
+            with contextlib.suppress(BeloteError):
+                out.update(_comparison(form, info.rules(), state, lang))
+            return out
+
+        return JSONResponse(await _run(request, refused), status_code=422)
+
+
+def _comparison(form: Mapping[str, Any], rules: Any, state: Mapping[str, Any],
+                lang: str) -> dict[str, Any]:
+    """The comparison of the declarations entered by name, in words (§7.5)."""
+    named = named_declarations(form) if rules.declarations else None
+    if named is None:
+        return {}
+    compared = compare_declarations(named, rules, trump_mode(form),
+                                    str(form.get("decl_tie") or "") or None)
+    return {"declarations": declaration_comparison(lang, compared, _page_names(state, lang)),
+            "declarations_tied": compared["tied"]}

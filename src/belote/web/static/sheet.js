@@ -21,6 +21,8 @@
   const errorBox = document.getElementById("form-error");
   const url = form.dataset.preview;
   const scaledTa = form.dataset.scaledTa === "true";
+  const declCompare = document.getElementById("decl-compare");
+  const declTie = document.getElementById("decl-tie");
   let timer = null;
   let asked = 0;
 
@@ -122,6 +124,10 @@
       });
       const data = await response.json();
       if (ticket !== asked) return;
+      // Declarations by name: the comparison as the server works it out (docs/rules.md §7.5).
+      if (declCompare) declCompare.textContent = data.declarations || "";
+      if (declTie && (data.declarations_tied || value("decl_tie"))) declTie.hidden = false;
+      if (declTie && data.error && /equal|égales/.test(data.error)) declTie.hidden = false;
       if (data.error) {
         preview.className = "preview pending";
         preview.textContent = data.error;
@@ -131,7 +137,8 @@
       const s = data.score;
       preview.className = "preview outcome-" + s.outcome;
       preview.textContent = `${OUTCOMES[s.outcome] || s.outcome}: ${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` +
-        (s.reserve ? " " + fmt(_("(reserve {points})"), { points: s.reserve }) : "");
+        (s.reserve ? " " + fmt(_("(reserve {points})"), { points: s.reserve }) : "") +
+        (data.calculation ? " — " + data.calculation : "");
     } catch (e) {
       preview.textContent = "";
     }
