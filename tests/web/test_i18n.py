@@ -289,7 +289,7 @@ ENGINE_MESSAGES = [
      "jacks, nines, aces and tens)", None),
     ("sheet 5: a 3-player sheet (classic-3p), scored per seat (docs/rules.md §12): `belote "
      "sheet show 5` shows it; this view keeps two teams (NS, EW)", None),
-    ("something the translator has never seen (§9.9) from W", None),
+    ("something the translator has never seen (§9.2) from W", None),
 ]
 
 
@@ -327,7 +327,7 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
         "Donne 5 : Nous ne peut pas avoir fait 170 points de plis")
     assert t("en", "the deal is not over") == "the deal is not over"
     assert t("fr", "the deal is not over") == "la donne n'est pas finie"
-    assert t("en", "something new (§9.9)") == "something new"
+    assert t("en", "something new (§9.2)") == "something new"
 
 
 def test_the_chart_speaks_the_page_language() -> None:

@@ -327,6 +327,7 @@ _PLAIN: Final = {
     "only someone invited (the room's link) can take a seat": N_(
         "only someone invited (the room's link) can take a seat"),
     "take a seat first": N_("take a seat first"),
+    "no hint now: it is not your turn": N_("No hint now: it is not your turn."),
     "too many new tables in a short time: wait a minute": N_(
         "too many new tables in a short time: wait a minute"),
     "points: enter one team's trick points (or a capot)": N_(
@@ -511,7 +512,7 @@ def translate_error(lang: str, text: str, *, seat: int | None = None, players: i
     'You may not play 10♣: without the suit that was led you must play a trump when you have one.'
     >>> translate_error("fr", "it is N's turn to play, not S's", seat=2)
     "Ce n'est pas votre tour : c'est à votre partenaire."
-    >>> translate_error("en", "something new (§9.9)")
+    >>> translate_error("en", "something new (§9.2)")
     'something new'
     """
     hand = None
