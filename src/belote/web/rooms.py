@@ -51,8 +51,10 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 ``join`` (``seat``, ``name``), ``leave``, ``bot`` (``seat``), ``start``,
 ``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``discard``
 (``cards``: the two cards the taker of a kitty deal lays aside, §12.1),
-``next``, ``ping``.  Server to client: ``state`` (see :meth:`Room.state_for`),
-``welcome`` (``seat``, ``token``), ``error`` (``message``), ``pong``.
+``next``, ``hint``, ``ping``.  Server to client: ``state`` (see
+:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``),
+``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
+connection only), ``pong``.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
 
 # Bots quick enough to answer on the event loop itself (tens of microseconds).
 INLINE_BOTS: Final = frozenset({"random", "heuristic"})
+HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
 NAME_LENGTH: Final = 24
 
 
@@ -283,6 +286,7 @@ class Room:
         self._turn_since = time.monotonic()  # when the player to act got the turn
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (kept alive)
 
     # --- the log on disk ---------------------------------------------------------------
 
@@ -754,8 +758,36 @@ class Room:
             self.discard(seat, msg.get("cards"))
         elif kind == "next":
             self.next_deal()
+        elif kind == "hint":
+            self._hint(client, seat)
         else:
             raise RoomError(f"unknown message type {kind!r}")
+
+    def _hint(self, client: Client, seat: int) -> None:
+        """The strongest bot's advice for ``seat`` (the terminal game's ``?``), sent to
+        this connection only: worked out from the seat's own view, in a worker thread
+        (``pimc`` thinks), dropped if the game moved on meanwhile."""
+        rnd = self._live_round()
+        if rnd.phase not in (BIDDING, DISCARD, PLAY) or rnd.current_player() != seat:
+            raise RoomError("no hint now: it is not your turn")
+        view, version = rnd.view(seat), self.version
+        bot = make_bot(HINT_BOT, seed=self._rng.randrange(2**32))
+
+        async def advise() -> None:
+            kind, what, _decls, _belote = await asyncio.to_thread(decide, bot, view)
+            if self.version != version or client.closed:
+                return
+            if kind == "call":
+                client.push_json({"type": "hint", "version": version, "call": what})
+            elif kind == "discard":
+                client.push_json({"type": "hint", "version": version,
+                                  "cards": [card_name(c) for c in what]})
+            else:
+                client.push_json({"type": "hint", "version": version, "card": card_name(what)})
+
+        task = asyncio.get_running_loop().create_task(advise())
+        self._hints.add(task)
+        task.add_done_callback(self._hints.discard)
 
     def _seat_field(self, msg: Mapping[str, Any]) -> int:
         try:
