@@ -60,6 +60,28 @@
   const SP_SUITS = { S: "espadas", H: "copas", D: "oros", C: "bastos" };
   const SP_NUMBERS = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
   const SP_NAMES = { 7: "4", 8: "5", 9: "6", T: "7", J: "sota", Q: "caballo", K: "rey", A: "as" };
+  // The Spanish suits drawn (our own drawings): a coin (oros), a cup (copas), a sword
+  // (espadas), a club (bastos), each filled in its colour with a dark outline so that
+  // it reads on the card whatever the colour (no gold on cream).
+  const SP_PICTURES = {
+    D: '<circle cx="16" cy="16" r="12" fill="#e3a21a" stroke="#5c3b00" stroke-width="2.2"/>' +
+      '<circle cx="16" cy="16" r="6.5" fill="#fff3c4" stroke="#5c3b00" stroke-width="2"/>' +
+      '<circle cx="16" cy="16" r="2.2" fill="#5c3b00"/>',
+    H: '<path d="M6 5h20c0 7-3.5 11.5-8 12.6V23h4.5v3.5h-13V23H14v-5.4C9.5 16.5 6 12 6 5z" ' +
+      'fill="#d23a32" stroke="#5e0d0a" stroke-width="2" stroke-linejoin="round"/>' +
+      '<path d="M9 8.5h14" stroke="#ffd7d2" stroke-width="1.6" stroke-linecap="round"/>',
+    S: '<path d="M16 2.5l3 4.5v13h-6V7z" fill="#7fa8e8" stroke="#0d2a57" stroke-width="1.8" stroke-linejoin="round"/>' +
+      '<path d="M8 20h16v3H8z" fill="#1c4f9c" stroke="#0d2a57" stroke-width="1.6" stroke-linejoin="round"/>' +
+      '<path d="M14.3 23h3.4v4.5h-3.4z" fill="#1c4f9c" stroke="#0d2a57" stroke-width="1.4"/>' +
+      '<circle cx="16" cy="29" r="1.9" fill="#1c4f9c" stroke="#0d2a57" stroke-width="1.2"/>',
+    C: '<path d="M12.5 29.5l-1.2-19c-.3-4.5 2-7.5 5.2-7.5s5.6 3 5.2 7.5l-3.2 19z" fill="#3f8f45" ' +
+      'stroke="#143d19" stroke-width="2" stroke-linejoin="round"/>' +
+      '<circle cx="14.2" cy="10" r="1.5" fill="#143d19"/><circle cx="18.6" cy="15.5" r="1.5" fill="#143d19"/>' +
+      '<circle cx="14.8" cy="21" r="1.4" fill="#143d19"/>',
+  };
+  function spanishPicture(suit) {
+    return `<svg class="sp-suit" viewBox="0 0 32 32" aria-hidden="true" focusable="false">${SP_PICTURES[suit]}</svg>`;
+  }
 
   const $ = (id) => document.getElementById(id);
   const esc = (text) => String(text).replace(/[&<>"']/g, (c) => (
@@ -75,6 +97,14 @@
   let resultFolded = false; // the end-of-deal panel folded to its heading (to see the table)
   let resultOf = null; // the deal whose result the panel shows
   let chosen = new Set(); // the cards picked to lay aside (kitty deal, §12.1)
+  let hint = null; // the strongest bot's advice for our seat: { version, call | card | cards }
+  let hintAsked = -1; // the version a hint was asked for (the button waits for it)
+  // Animations (dealing, playing, collecting a trick): on unless turned off here or the
+  // system asks for reduced motion.
+  let animate = localStorage.getItem("belote-animations") !== "off";
+  const reducedMotion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  const firstSeen = new Map(); // card of a deal's hand or trick → when it was first drawn
+  let seenDeal = null; // the deal whose cards firstSeen holds
 
   // --- the seat's secret token -------------------------------------------------------
   function readToken() {
@@ -140,7 +170,7 @@
     const tag = o.button ? "button" : "div";
     const attrs = o.button ? ' type="button"' : "";
     const face = spanish
-      ? `<span class="corner">${rankLabel(code)}</span><span class="pip sp">${SP_SUITS[code[1]]}</span>`
+      ? `<span class="corner">${rankLabel(code)}</span><span class="pip sp">${spanishPicture(code[1])}</span>`
       : `<span class="corner">${rankLabel(code)}<br>${SYMBOLS[code[1]]}</span><span class="pip">${SYMBOLS[code[1]]}</span>`;
     const star = o.trump ? `<span class="trump-mark" title="${esc(T.trump)}">★</span>` : "";
     return `<${tag} class="${cls.join(" ")}" data-card="${code}" title="${esc(cardText(code))}"${attrs}>${face}${star}</${tag}>`;
@@ -204,10 +234,19 @@
         return;
       }
       if (msg.type === "state") {
-        if (state && msg.version !== state.version) showLast = false;
+        if (state && msg.version !== state.version) {
+          showLast = false;
+          hint = null;
+        }
         state = msg;
         if (msg.version !== errorVersion) lastError = "";
         render();
+      } else if (msg.type === "hint") {
+        if (state && msg.version === state.version) {
+          hint = msg;
+          hintAsked = -1;
+          render();
+        }
       } else if (msg.type === "welcome") {
         if (msg.token) localStorage.setItem(storeKey, JSON.stringify({ seat: msg.seat, token: msg.token }));
       } else if (msg.type === "error") {
@@ -219,6 +258,7 @@
           return;
         }
         lastError = text;
+        hintAsked = -1;
         errorVersion = state ? state.version : -1;
         renderMessage();
       }
@@ -262,6 +302,9 @@
     root.dataset.myturn = deal && mySeat() && deal.turn === mySeat() && !st.between_deals ? "1" : "0";
     const share = $("share-link");
     if (share) share.value = location.origin + share.dataset.path;
+    root.classList.toggle("animated", animating());
+    const animBox = $("opt-anim");
+    if (animBox) animBox.checked = animate;
     const inLobby = st.status === "waiting";
     $("lobby").hidden = !inLobby;
     $("table").hidden = inLobby;
@@ -273,6 +316,8 @@
       return;
     }
     $("controls").hidden = st.between_deals;
+    const bar = $("spectator-bar");
+    if (bar) bar.hidden = !!mySeat() || st.status !== "playing" || !st.seats.some((x) => x.kind === "bot");
     renderSeats();
     renderCenter();
     renderControls();
@@ -417,23 +462,27 @@
     const deal = state.deal;
     const trick = $("trick");
     const info = $("center-info");
-    trick.innerHTML = "";
     info.innerHTML = "";
     renderTableCards(deal);
-    if (!deal) return;
+    if (!deal) {
+      setHtml(trick, "");
+      return;
+    }
+    newDeal(deal);
     const trump = trumpOf(deal);
     if (deal.phase === "bidding" || (deal.phase === "all_pass" && deal.turned)) {
-      if (deal.turned) {
-        trick.innerHTML = `<div class="turned">${cardHtml(deal.turned)}<div class="caption">${esc(_("turned card"))}</div></div>`;
-      }
+      setHtml(trick, deal.turned
+        ? `<div class="turned">${cardHtml(deal.turned)}<div class="caption">${esc(_("turned card"))}</div></div>` : "");
       const turn = deal.turn ? SEAT_WORDS[deal.turn] : "";
       const mine = deal.turn && deal.turn === mySeat();
       const bidding = mine ? _("Bidding — your call") : fmt(_("Bidding — {who} to speak"), { who: turn });
-      info.textContent = deal.phase === "bidding" ? bidding : "";
+      info.textContent = deal.phase === "bidding" ? bidding : _("Everyone passed: new deal");
       return;
     }
-    if (deal.phase === "discard") {
-      info.textContent = fmt(_("{who} took {trump} and the kitty, and lays two cards aside"), { who: SEAT_WORDS[deal.taker], trump: suitText(deal.trump) });
+    if (deal.phase === "all_pass" || deal.phase === "discard") {
+      setHtml(trick, "");
+      info.textContent = deal.phase === "all_pass" ? _("Everyone passed: new deal")
+        : fmt(_("{who} took {trump} and the kitty, and lays two cards aside"), { who: SEAT_WORDS[deal.taker], trump: suitText(deal.trump) });
       return;
     }
     let cards = deal.trick.cards;
@@ -442,7 +491,16 @@
       cards = deal.last_trick.cards;
       done = deal.last_trick;
     }
-    trick.innerHTML = cards.map((p) => `<div class="played at-${position(p.seat)}${done && done.winner === p.seat ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: done ? "done" : "" })}</div>`).join("");
+    // Animations: a card just played flies in from its seat; a finished trick is
+    // collected towards its winner after a moment, then stays gathered.
+    let collect = "";
+    if (done && animating()) {
+      collect = recent(`c${deal.tricks}`, 1100) ? ` collect to-${position(done.winner)}` : " collected";
+    }
+    setHtml(trick, cards.map((p) => {
+      const fly = !done && animating() && recent("t" + p.card, 300) ? " fly" : "";
+      return `<div class="played at-${position(p.seat)}${fly}${collect}${done && done.winner === p.seat ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: done ? "done" : "" })}</div>`;
+    }).join(""));
     if (done) {
       info.textContent = fmt(_("{who} wins the trick ({points})"), { who: SEAT_WORDS[done.winner], points: done.points });
     } else if (deal.turn) {
@@ -462,8 +520,10 @@
     bidding.hidden = true;
     options.hidden = true;
     discard.hidden = true;
-    hand.innerHTML = "";
-    if (!deal || !me || !deal.hand) return;
+    if (!deal || !me || !deal.hand) {
+      setHtml(hand, "");
+      return;
+    }
     const trump = trumpOf(deal);
     const myTurn = deal.turn === me && !state.between_deals;
     const legal = new Set(myTurn && deal.phase === "play" ? deal.legal : []);
@@ -474,13 +534,28 @@
       chosen = new Set();
     }
     const covering = new Set(deal.covering || []);
-    hand.innerHTML = deal.hand.map((c) => cardHtml(c, {
+    newDeal(deal);
+    const fresh = deal.hand.filter((c) => recent("h" + c, 700));
+    const dealing = animating() && fresh.length > 0;
+    const hinted = new Set(hint ? (hint.cards || (hint.card ? [hint.card] : [])) : []);
+    const drawn = setHtml(hand, deal.hand.map((c) => cardHtml(c, {
       button: true,
       trump: trump && isTrump(c, trump),
       legal: legal.has(c) || (discarding && !chosen.has(c)),
       dim: myTurn && deal.phase === "play" && !legal.has(c),
-      extra: [chosen.has(c) ? "chosen" : "", covering.has(c) ? "covers" : ""].filter(Boolean).join(" "),
-    })).join("");
+      extra: [chosen.has(c) ? "chosen" : "", covering.has(c) ? "covers" : "",
+        hinted.has(c) ? "hinted" : "", dealing && fresh.includes(c) ? "deal-in" : ""].filter(Boolean).join(" "),
+    })).join(""));
+    if (dealing && drawn) {
+      let i = 0;
+      for (const el of hand.querySelectorAll(".card.deal-in")) el.style.setProperty("--i", String(i++));
+    }
+    const hintBtn = $("hint-btn");
+    if (hintBtn) {
+      hintBtn.hidden = !(myTurn && ["bidding", "discard", "play"].includes(deal.phase));
+      hintBtn.disabled = hintAsked === state.version;
+      hintBtn.textContent = hintBtn.disabled ? _("Thinking…") : _("Hint");
+    }
     hand.classList.toggle("my-turn", myTurn && (deal.phase === "play" || discarding));
     hand.classList.toggle("discarding", discarding);
     if (discarding) {
@@ -492,7 +567,15 @@
     }
     if (myTurn && deal.phase === "bidding") {
       bidding.hidden = false;
+      const hv = hint && hint.call ? /^(\d+|capot|generale)(SA|TA|[SHDC])$/.exec(hint.call) : null;
+      if (hv && auctionHtml.hinted !== hint) {
+        auctionHtml.value = hv[1]; // the advised bid's value, so its button shows
+        auctionHtml.hinted = hint;
+      }
       bidding.innerHTML = state.auction ? auctionHtml(deal.legal) : takePassHtml(deal);
+      if (hint && hint.call) {
+        for (const b of bidding.querySelectorAll("[data-call]")) b.classList.toggle("hinted", b.dataset.call === hint.call);
+      }
     } else if (deal.can_coinche && !state.between_deals) {
       bidding.hidden = false;
       bidding.innerHTML = `<div class="call-row"><button type="button" class="btn warn" data-call="coinche">${esc(_("Coinche now"))}</button></div>`;
@@ -559,6 +642,8 @@
         box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
       } else if (deal.phase === "discard") {
         box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${esc(suitText(deal.trump))}</span> ${esc(fmt(_("{who} took the kitty"), { who: SEAT_WORDS[deal.taker] }))}</p>`;
+      } else if (deal.phase === "all_pass" || state.all_pass) {
+        box += `<p class="all-pass" id="all-pass-note">${esc(_("Everyone passed: new deal"))}</p>`;
       } else {
         box += `<p class="muted-light">${esc(_("Bidding…"))}</p>`;
       }
@@ -576,13 +661,14 @@
     if (sc && small()) {
       $("score").innerHTML = smallScoreHtml(sc);
     } else if (sc) {
-      let rows = sc.running.map((r, i) => `<tr><td>${i + 1}</td><td class="num">+${sc.hands[i].score.NS}</td><td class="num">+${sc.hands[i].score.EW}</td><td class="num"><b>${r.NS}</b></td><td class="num"><b>${r.EW}</b></td></tr>`).join("");
-      if (!rows) rows = `<tr><td colspan="5" class="muted-light">${esc(_("no hand scored yet"))}</td></tr>`;
+      // one column per team: the hand's points, then the running total
+      let rows = sc.running.map((r, i) => `<tr><td>${i + 1}</td><td class="num"><span class="delta">+${sc.hands[i].score.NS}</span> <b>${r.NS}</b></td><td class="num"><span class="delta">+${sc.hands[i].score.EW}</span> <b>${r.EW}</b></td></tr>`).join("");
+      if (!rows) rows = `<tr><td colspan="3" class="muted-light">${esc(_("no hand scored yet"))}</td></tr>`;
       $("score").innerHTML = `<div class="totals"><div class="team-NS"><span>${esc(teamName("NS"))}</span><b id="total-NS">${sc.totals.NS}</b></div>
         <div class="team-EW"><span>${esc(teamName("EW"))}</span><b id="total-EW">${sc.totals.EW}</b></div></div>
         ${sc.reserve ? `<p class="reserve-note">${esc(_("Reserve (litige):"))} ${sc.reserve}</p>` : ""}
         <p class="muted-light">${esc(fmt(_("to {target}"), { target: state.target }))}</p>
-        <table class="mini"><thead><tr><th>#</th><th>${esc(_("N–S"))}</th><th>${esc(_("E–W"))}</th><th>${esc(_("N–S"))}</th><th>${esc(_("E–W"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
+        <table class="mini" id="mini-score"><thead><tr><th>#</th><th class="num">${esc(_("N–S"))}</th><th class="num">${esc(_("E–W"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
     }
     const lt = deal && deal.last_trick;
     $("last-trick-btn").disabled = !lt;
@@ -621,6 +707,8 @@
           `<span class="felt-contract" id="felt-contract" title="${esc(contractText(deal) || T.contract)}">${esc(who)}</span>`;
       } else if (deal.phase === "bidding") {
         info = `<span class="felt-contract" id="felt-contract">${esc(fmt(_("Deal {n}: bidding"), { n: deal.number }))}</span>`;
+      } else if (deal.phase === "all_pass") {
+        info = `<span class="felt-contract" id="felt-contract">${esc(_("Everyone passed: new deal"))}</span>`;
       }
     }
     $("felt-info").innerHTML = info;
@@ -743,6 +831,11 @@
     }
     const deal = state && state.deal;
     const me = mySeat();
+    el.classList.toggle("hint", !!(hint && deal && deal.turn === me));
+    if (hint && deal && deal.turn === me && !state.between_deals) {
+      el.textContent = hintText(hint, deal);
+      return;
+    }
     if (!deal || state.between_deals || state.status !== "playing") {
       el.textContent = "";
     } else if (!me) {
@@ -756,6 +849,39 @@
     } else if (deal.turn) {
       el.textContent = fmt(_("Waiting for {who}…"), { who: SEAT_WORDS[deal.turn] });
     }
+  }
+
+  // The strongest bot's advice (as the terminal game's "?"), in the page's words.
+  function hintText(h, deal) {
+    if (h.cards) return fmt(_("Hint: lay aside {cards}"), { cards: h.cards.map(cardText).join(", ") });
+    if (h.card) return fmt(_("Hint: play {card}"), { card: cardText(h.card) });
+    let call = callText(h.call);
+    if (h.call === "take" && deal.turned) call = fmt(_("Take {trump}"), { trump: suitText(deal.turned[1]) });
+    else if (h.call === "pass") call = _("Pass");
+    return fmt(_("Hint: {call}"), { call: call });
+  }
+  function animating() {
+    return animate && !(reducedMotion && reducedMotion.matches);
+  }
+  // Whether a card (of our hand, of the trick) appeared less than ``ms`` ago: it is
+  // still being dealt or played (a state that comes meanwhile keeps it moving).
+  function recent(key, ms) {
+    const now = performance.now();
+    if (!firstSeen.has(key)) firstSeen.set(key, now);
+    return now - firstSeen.get(key) < ms;
+  }
+  function newDeal(deal) {
+    if (seenDeal !== deal.number) {
+      seenDeal = deal.number;
+      firstSeen.clear();
+    }
+  }
+  // Set an element's content only when it changes (a running animation is not restarted).
+  function setHtml(el, html) {
+    if (el.dataset.html === html) return false;
+    el.innerHTML = html;
+    el.dataset.html = html;
+    return true;
   }
 
   // --- what we do -----------------------------------------------------------------------
@@ -778,8 +904,23 @@
       });
     } else if (target.dataset.call) {
       send({ type: "call", call: target.dataset.call });
+    } else if (target.id === "hint-btn") {
+      if (state) hintAsked = state.version;
+      send({ type: "hint" });
+      renderControls();
     } else if (target.dataset.sit) {
-      send({ type: "join", seat: target.dataset.sit, name: $("player-name").value || "" });
+      // A spectator taking a bot's seat during the game is asked for his name first.
+      const inGame = state && state.status !== "waiting";
+      const field = inGame ? $("spectator-name") : $("player-name");
+      const name = (field && field.value.trim()) || "";
+      if (inGame && !name) {
+        lastError = _("Type your name first, then take the seat.");
+        errorVersion = state.version;
+        renderMessage();
+        if (field) field.focus();
+        return;
+      }
+      send({ type: "join", seat: target.dataset.sit, name: name });
     } else if (target.dataset.bot) {
       send({ type: "bot", seat: target.dataset.bot });
     } else if (target.id === "start") {
@@ -809,9 +950,20 @@
       renderControls();
     }
   });
-  const nameInput = $("player-name");
-  nameInput.value = localStorage.getItem("belote-name") || "";
-  nameInput.addEventListener("change", () => localStorage.setItem("belote-name", nameInput.value));
+  for (const nameInput of [$("player-name"), $("spectator-name")]) {
+    if (!nameInput) continue;
+    nameInput.value = localStorage.getItem("belote-name") || "";
+    nameInput.addEventListener("change", () => localStorage.setItem("belote-name", nameInput.value));
+  }
+  const animBox = $("opt-anim");
+  if (animBox) {
+    animBox.checked = animate;
+    animBox.addEventListener("change", () => {
+      animate = animBox.checked;
+      localStorage.setItem("belote-animations", animate ? "on" : "off");
+      root.classList.toggle("animated", animating());
+    });
+  }
 
   readToken();
   connect();
