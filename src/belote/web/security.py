@@ -31,12 +31,15 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
+from html import escape
 from http.cookies import SimpleCookie
 from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
 from belote import jsonsafe
 from belote.errors import BeloteError
+from belote.web.i18n import COOKIE as LANG_COOKIE
+from belote.web.i18n import N_, choose, gettext
 
 COOKIE: Final = "belote_id"
 CSRF_HEADER: Final = "x-csrf-token"
@@ -266,7 +269,8 @@ class GuardMiddleware:
             "path", "").startswith("/api/")
 
         async def refuse(status: int, text: str) -> None:
-            await _refuse(send_with_headers, status, text, html)
+            page = _page_words(headers, status, text, self.limits.max_body) if html else None
+            await _refuse(send_with_headers, status, text, html, page)
 
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or len(length) > 12
@@ -332,10 +336,46 @@ async def _read_body(receive: Receive, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-async def _refuse(send: Send, status: int, text: str, html: bool = False) -> None:
+# A refusal as a page says it, in the page's language (the JSON of /api/ keeps the
+# English words programs read).
+_PAGE_WORDS: Final = {
+    "larger": N_("The request is larger than %(max)s bytes, more than this site accepts."),
+    "site": N_("The request comes from another site. Open the page on this site and try "
+               "again."),
+    "csrf": N_("This form is out of date or was not sent by this site's page. Reload the "
+               "page and try again."),
+}
+
+
+def _page_words(headers: dict[str, str], status: int, text: str,
+                max_body: int) -> tuple[str, str, str, str]:
+    """(language, title, message, link) of a refusal shown as a page: the ``lang``
+    cookie, else the browser's Accept-Language (web.i18n)."""
+    jar: SimpleCookie = SimpleCookie()
+    try:
+        jar.load(headers.get("cookie", ""))
+    except Exception:  # a malformed cookie header: no choice made
+        jar = SimpleCookie()
+    morsel = jar.get(LANG_COOKIE)
+    lang = choose(morsel.value if morsel is not None else None,
+                  headers.get("accept-language"))
+    key = "larger" if status == 413 else "site" if "another site" in text else "csrf"
+    words = gettext(lang, _PAGE_WORDS[key]) % {"max": max_body}
+    title = gettext(lang, N_("Request refused"))
+    return lang, title, words, gettext(lang, N_("Back to the home page"))
+
+
+async def _refuse(send: Send, status: int, text: str, html: bool = False,
+                  page: tuple[str, str, str, str] | None = None) -> None:
     if html:
-        body = (f"<!doctype html><meta charset=utf-8><title>{status}</title>"
-                f"<p>{text}</p><p><a href=\"/\">belote</a></p>").encode()
+        lang, title, words, back = page or ("en", str(status), text, "belote")
+        body = (f"<!doctype html><html lang=\"{lang}\"><meta charset=utf-8>"
+                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+                f"<title>{escape(title)} · belote</title>"
+                "<body style=\"font-family: system-ui, sans-serif; margin: 2rem auto; "
+                "max-width: 36rem; padding: 0 1rem; line-height: 1.5\">"
+                f"<h1>{escape(title)}</h1><p>{escape(words)}</p>"
+                f"<p><a href=\"/\">{escape(back)}</a></p></body></html>").encode()
         ctype = b"text/html; charset=utf-8"
     else:
         body = json.dumps({"error": text}).encode("utf-8")

@@ -1,0 +1,72 @@
+"""The security middleware's own refusals (issue 13): a page says them in its language
+(the ``lang`` cookie, else Accept-Language), in plain words; /api/ keeps its English
+JSON, which programs read."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from tests.web.support import TestClient
+
+EVIL = "https://evil.example"
+FORM = {"Accept": "text/html,application/xhtml+xml",
+        "Content-Type": "application/x-www-form-urlencoded"}
+
+
+def _sheet(client: TestClient) -> str:
+    r = client.post("/sheets", data={"profile": "classic", "name": "S"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    return str(r.headers["location"])
+
+
+def _text(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+def test_refusals_of_pages_in_english_and_french(client: TestClient) -> None:
+    sheet = _sheet(client)
+    token = client.headers.pop("X-CSRF-Token")
+    url = sheet + "/hands"
+    body = "taker=NS&points=100"
+    cases = [
+        ({"Origin": EVIL}, body + f"&csrf_token={token}", 403,
+         "Request refused The request comes from another site.",
+         "Demande refusée La demande vient d'un autre site."),
+        ({}, body, 403, "This form is out of date", "Ce formulaire n'est plus à jour"),
+        ({}, "x" * 1_100_000, 413, "The request is larger than 1000000 bytes",
+         "La demande dépasse 1000000 octets"),
+    ]
+    for extra, content, status, english, french in cases:
+        r = client.post(url, content=content, headers={**FORM, **extra},
+                        follow_redirects=False)
+        assert r.status_code == status and r.headers["content-type"].startswith("text/html")
+        assert english in _text(r.text) and '<html lang="en">' in r.text, r.text
+        r = client.post(url, content=content,
+                        headers={**FORM, **extra, "Accept-Language": "fr-BE,fr;q=0.9"},
+                        follow_redirects=False)
+        assert r.status_code == status
+        assert french in _text(r.text) and '<html lang="fr">' in r.text, r.text
+        assert "Retour à l'accueil" in _text(r.text)
+    # the FR | EN switch's cookie wins over the browser's language
+    client.cookies.set("lang", "en")
+    r = client.post(url, content=body, headers={**FORM, "Accept-Language": "fr"},
+                    follow_redirects=False)
+    assert "This form is out of date" in _text(r.text)
+    client.cookies.set("lang", "fr")
+    r = client.post(url, content=body, headers=FORM, follow_redirects=False)
+    assert "Demande refusée" in _text(r.text)
+    # nothing was added
+    assert client.get("/api" + sheet).json()["hands"] == []
+
+
+def test_api_refusals_keep_their_english_json(client: TestClient) -> None:
+    client.cookies.set("lang", "fr")
+    token = client.headers.pop("X-CSRF-Token")
+    r = client.post("/api/rooms", json={}, headers={"Accept-Language": "fr",
+                                                    "Origin": EVIL, "X-CSRF-Token": token})
+    assert r.status_code == 403 and "refused" in r.json()["error"]
+    r = client.post("/api/rooms", content=b"x" * 1_100_000,
+                    headers={"Accept": "text/html", "Accept-Language": "fr"})
+    assert r.status_code == 413 and "larger than" in r.json()["error"]
