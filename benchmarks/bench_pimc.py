@@ -15,6 +15,7 @@ the heuristic for want of worlds.  The solver engine in use (pure or compiled,
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
@@ -28,12 +29,12 @@ from belote.options import make_rules
 from belote.round import OVER, PlayerView, Round
 from belote.solver import engine_name
 
-Row = tuple[int, float, int, int]
+Row = tuple[int, float, int, int, float]
 
 
 class Timed(BaseBot):
-    """Wraps a PIMC bot and records (tricks left, seconds, worlds, nodes) per card, and
-    (fallback, seconds, worlds, nodes) per call."""
+    """Wraps a PIMC bot and records (tricks left, seconds, worlds, nodes, CPU seconds) per
+    card, and (fallback, seconds, worlds, nodes, CPU seconds) per call."""
 
     kind = "timed"
 
@@ -45,23 +46,23 @@ class Timed(BaseBot):
         self.calls = calls
 
     def call(self, view: PlayerView) -> str:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         answer = self.inner.call(view)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         inner = self.inner
-        self.calls.append(
-            (int(inner.last_bid_fallback), seconds, inner.last_bid_worlds, inner.last_bid_nodes)
-        )
+        self.calls.append((int(inner.last_bid_fallback), seconds, inner.last_bid_worlds,
+                           inner.last_bid_nodes, cpu))
         return answer
 
     def play(self, view: PlayerView) -> int:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         card = self.inner.play(view)
         seconds = time.perf_counter() - start
+        cpu = time.process_time() - cpu
         if len(legal_cards(view)) > 1:
-            self.log.append(
-                (8 - len(view.tricks), seconds, self.inner.last_worlds, self.inner.last_nodes)
-            )
+            self.log.append((8 - len(view.tricks), seconds, self.inner.last_worlds,
+                             self.inner.last_nodes, cpu))
         return card
 
     def declarations(self, view: PlayerView) -> Sequence[Declaration] | None:
@@ -70,10 +71,12 @@ class Timed(BaseBot):
 
 def _line(label: str, rows: list[Row]) -> str:
     times = [r[1] for r in rows]
+    cpu = [r[4] for r in rows]
     worlds = statistics.mean(r[2] for r in rows)
     nodes = max(r[3] for r in rows)
     return (f"{label:>12}  {len(rows):5d} decisions  median {statistics.median(times):6.3f} s  "
-            f"max {max(times):6.3f} s  worlds {worlds:5.1f}  nodes max {nodes:,}")
+            f"max {max(times):6.3f} s  (CPU median {statistics.median(cpu):6.3f} s  "
+            f"max {max(cpu):6.3f} s)  worlds {worlds:5.1f}  nodes max {nodes:,}")
 
 
 def main() -> None:
@@ -103,8 +106,11 @@ def main() -> None:
         play_deal(rnd, bots)
         played += rnd.phase == OVER
     total = time.perf_counter() - start
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.bot} (N, S) against heuristic (E, W): {args.deals} deals played in "
           f"{total:.1f} s ({args.profile}, seed {args.seed}, {engine_name()} solver)")
+    print(f"load average at the end {load} on {os.cpu_count()} CPUs; times are wall "
+          "(perf_counter), CPU in brackets (process_time)")
     if not log:
         print("no decision timed")
         return

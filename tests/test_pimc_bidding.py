@@ -18,9 +18,17 @@ import pytest
 
 from belote.bots import make_bot
 from belote.bots.base import legal_calls
-from belote.bots.bid_sampling import BidSampler, BidWorld, Hint, call_hints, trump_strength
+from belote.bots.bid_sampling import (
+    BidSampler,
+    BidWorld,
+    Hint,
+    call_hints,
+    play_hints,
+    trump_strength,
+)
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.pimc import PimcBot
+from belote.bots.sampling import DealSampler
 from belote.cards import ALL_CARDS, HEARTS, SPADES, Card, parse_card
 from belote.deal import FirstDeal, deal_rest
 from belote.errors import BeloteError
@@ -535,3 +543,71 @@ def test_module_doctests() -> None:
     from belote.bots import bid_sampling
 
     assert doctest.testmod(bid_sampling).failed == 0
+
+
+# --- the calls read in the card play ------------------------------------------------------
+
+
+def test_play_hints_read_the_calls() -> None:
+    """§3.2: the taker of the turned suit holds its jack with the nine or the ace and a
+    bid_strength of 45 (the heuristic's take); §4.3: the hints of the bidding, and a
+    first pass with no bid on the table: no suit worth an opening of 80."""
+    rnd = _round("classic", 0, {}, seed=1, turned="7H")
+    rnd.call("pass")
+    rnd.call("take")
+    assert rnd.phase == "play"
+    assert play_hints(rnd.view(0)) == (Hint(2, "take", HEARTS, 45),)
+    assert play_hints(rnd.view(2)) == ()  # the taker's own view
+    rnd = _round("coinche", 3, {}, seed=1)
+    for call in ("pass", "80S", "pass", "pass", "pass"):
+        rnd.call(call)
+    assert set(play_hints(rnd.view(2))) == {Hint(0, "weak", 0, 60), Hint(1, "bid", SPADES, 50)}
+    assert set(play_hints(rnd.view(0))) == {Hint(1, "bid", SPADES, 50)}
+    weak = Hint(0, "weak", 0, 60)
+    assert weak.fits(mask("JS 9S 7S KH 8D 7D 8C 7C"))  # 52 in spades
+    assert not weak.fits(mask("JS 9S 7S 8S AH AD 8C 7C"))  # 64 in spades
+    take = Hint(2, "take", HEARTS, 45)
+    assert take.fits(mask("JH 9H 7H AS 8D 7C"))
+    assert not take.fits(mask("9H AH TH KH AS AC"))  # no jack
+
+
+def test_pimc_card_worlds_fit_the_calls() -> None:
+    """The worlds of a card decision fit the hints of the calls (``play_calls=hints``);
+    ``ignore`` and the ``v1`` / ``v2`` presets draw them all; the presets are today's
+    and the earlier defaults, a setting given in the spec overriding its preset."""
+    rnd = _round("classic", 0, {2: "JH 9H AS 8D 7C"}, seed=1, turned="7H")
+    rnd.call("pass")
+    rnd.call("take")
+    view = rnd.view(1)
+    hints = play_hints(view)
+    seen: list[list[int]] = []
+    bot = make_bot("pimc:worlds=12,nodes=50000000", seed=3)
+    assert isinstance(bot, PimcBot) and bot.settings["play_calls"] == "hints"
+    original = DealSampler.sample
+
+    def spy(self: DealSampler, rng: random.Random) -> list[int]:
+        hands = original(self, rng)
+        seen.append(hands)
+        return hands
+
+    DealSampler.sample = spy  # type: ignore[method-assign]
+    try:
+        bot.play(view)
+    finally:
+        DealSampler.sample = original  # type: ignore[method-assign]
+    fitted = [h for h in seen if all(x.fits(h[x.seat]) for x in hints)]
+    assert bot.last_worlds == 12 and len(fitted) == 12 and not bot.last_relaxed
+    assert len(seen) == len(fitted) + bot.last_rejected and bot.last_rejected > 0
+    old = make_bot("pimc:preset=v1", seed=3)
+    assert isinstance(old, PimcBot)
+    assert {k: old.settings[k] for k in ("worlds", "nodes", "bid_worlds", "bid_nodes",
+                                         "play_calls")} == {
+        "worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
+        "play_calls": "ignore"}
+    assert make_bot("pimc:preset=v2").settings["play_calls"] == "ignore"
+    assert make_bot("pimc:preset=v2").settings["worlds"] == 64
+    assert make_bot("pimc:preset=v1,worlds=7").settings["worlds"] == 7
+    ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore", seed=3)
+    assert isinstance(ignoring, PimcBot)
+    ignoring.play(view)
+    assert ignoring.last_rejected == 0

@@ -38,7 +38,7 @@ from typing import Final
 
 from belote.auction import CAPOT, GENERALE, AuctionCall
 from belote.bidding import PASS
-from belote.bots.heuristic import suit_strength
+from belote.bots.heuristic import TAKE_THRESHOLD, bid_strength, suit_strength
 from belote.cards import (
     ACE,
     ALL_CARDS,
@@ -63,6 +63,7 @@ __all__ = [
     "BidWorld",
     "Hint",
     "call_hints",
+    "play_hints",
     "trump_strength",
 ]
 
@@ -71,6 +72,7 @@ FULL_HAND: Final = 8
 HINT_SLACK: Final = 30  # a first bid of C hints at a trump_strength of C - HINT_SLACK ...
 HINT_CAP: Final = 60  # ... at most HINT_CAP
 RAISE_HINT: Final = 25  # a bid in the suit the partner named first hints at support only
+OPENING_EXTRA: Final = 15  # the heuristic opens at 80 from a bid_strength of TAKE_THRESHOLD + 15
 
 
 def trump_strength(hand: CardMask, trump: TrumpMode) -> int:
@@ -102,7 +104,11 @@ class Hint:
 
     ``kind``: ``"bid"`` (its :func:`trump_strength` in ``trump`` is at least
     ``level``), ``"no_jack_nine"`` (it does not hold both the jack and the nine
-    of ``trump``), ``"trumps"`` (it holds at least ``level`` cards of ``trump``).
+    of ``trump``), ``"trumps"`` (it holds at least ``level`` cards of ``trump``),
+    ``"take"`` (its :func:`~belote.bots.heuristic.bid_strength` in ``trump``, two
+    master trumps required, is at least ``level``), ``"weak"`` (its
+    :func:`~belote.bots.heuristic.bid_strength` is below ``level`` in every suit;
+    ``trump`` unused).
     """
 
     seat: int
@@ -117,6 +123,10 @@ class Hint:
         if self.kind == "no_jack_nine":
             base = trump * 8
             return not (hand >> (base + JACK) & 1 and hand >> (base + NINE) & 1)
+        if self.kind == "take":
+            return bid_strength(hand, trump) >= self.level
+        if self.kind == "weak":
+            return all(bid_strength(hand, suit) < self.level for suit in range(4))
         return (hand & SUIT_MASKS[trump]).bit_count() >= self.level
 
 
@@ -164,6 +174,43 @@ def call_hints(view: PlayerView) -> tuple[Hint, ...]:
         if first[(s & 1, trump)] != s:
             level = min(level, RAISE_HINT)
         hints.append(Hint(s, "bid", trump, level))
+    return tuple(hints)
+
+
+def play_hints(view: PlayerView) -> tuple[Hint, ...]:
+    """What the other seats' calls suggest about the eight cards each was dealt, read
+    during the card play (soft, as :func:`call_hints`; a hint is about a seat's
+    cards now together with those it has played).
+
+    Take-or-pass (§3.2, §3.3): the taker of a suit holds its jack with the nine or
+    the ace and a :func:`~belote.bots.heuristic.bid_strength` of at least
+    :data:`~belote.bots.heuristic.TAKE_THRESHOLD` (the heuristic's take, seed 000 §9
+    tip 1, with its five cards and the turned card, or the turned card as plain
+    in round 2; eight cards only add to it).  What a pass says is about the first
+    five cards, not read here.  Numeric auction (§4): the hints of
+    :func:`call_hints` (the dealt hands are the hands of the play), and a seat
+    whose first call is a pass with no bid on the table holds no suit worth the
+    heuristic's opening (:func:`~belote.bots.heuristic.auction_value`: a
+    ``bid_strength`` of 60).
+    """
+    seat = view.seat
+    contract = view.contract
+    if contract is None or view.rules.players != 4:
+        return ()
+    if view.turned is not None and not view.rules.is_auction:
+        if contract.taker == seat or contract.trump >= NO_TRUMP:
+            return ()
+        return (Hint(contract.taker, "take", contract.trump, TAKE_THRESHOLD),)
+    hints = list(call_hints(view))
+    called: set[int] = set()
+    opened = False
+    for call in view.calls:
+        if not isinstance(call, AuctionCall):
+            continue
+        if call.seat not in called and call.seat != seat and call.call == PASS and not opened:
+            hints.append(Hint(call.seat, "weak", 0, TAKE_THRESHOLD + OPENING_EXTRA))
+        called.add(call.seat)
+        opened = opened or call.bid is not None
     return tuple(hints)
 
 

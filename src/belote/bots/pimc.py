@@ -18,14 +18,29 @@ The objective (setting ``objective``):
 - ``points``: the card points of the remaining tricks (NS maximise the solver's
   value, EW minimise it).
 
-Each card decision solves up to ``worlds`` worlds (default 24) and stops adding
-worlds once the solver has searched ``nodes`` positions (default 200,000;
+Each card decision solves up to ``worlds`` worlds (default 64) and stops adding
+worlds once the solver has searched ``nodes`` positions (default 6,000,000;
 deterministic and machine-independent) with at least ``min_worlds`` solved
 (default 2) or twice as many with fewer, or once ``seconds`` of wall time have
 passed (default 0: no clock, since a clock makes the choice depend on the
 machine's load).  The search starts at ``tricks`` tricks left (default 8: from
 trick 1; a smaller value plays the earlier tricks by the heuristic).  When not
 one world could be solved within the budget the card is the heuristic's.
+
+The worlds of the card play fit the others' calls too (setting ``play_calls``:
+``hints`` [default] or ``ignore``): a world is kept only when the hands it gives
+the other seats, with the cards they have played, fit the hints of
+:func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
+holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
+an opening pass's weakness); the worlds kept are uniform among those that fit.
+When more than 50 worlds a world wanted have been rejected, the hints are
+dropped for that decision (:attr:`PimcBot.last_relaxed`).
+
+Presets (setting ``preset``): the settings not given in a spec take the
+defaults of ``v3`` [default: the defaults above], ``v2`` (the same with
+``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
+(``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore``):
+``pimc:preset=v1`` plays as the bot did then.
 
 Bidding (setting ``bidding``: ``sampling`` [default] or ``heuristic``, the
 heuristic's calls, seed 000 §9).  The same idea over the deal as far as the
@@ -73,10 +88,10 @@ heuristic is a sound prior; with
 ``none`` it calls the best average (pass on a tie, then the lower bid).
 
 Effort: a full-deal solve takes about 200,000 positions (median; some take
-millions): about 0.2 s in pure Python, 0.05 s with the compiled solver.  Each
-call solves at most ``bid_worlds`` worlds (default 16), every trump searched
+millions): about 0.2 s in pure Python, a few ms with the compiled solver.  Each
+call solves at most ``bid_worlds`` worlds (default 40), every trump searched
 in each, and stops adding worlds once ``bid_nodes`` positions (default
-1,000,000) have been searched with at least ``bid_min_worlds`` (default 4)
+8,000,000) have been searched with at least ``bid_min_worlds`` (default 4)
 worlds solved, never past twice the budget (nor after ``seconds``, when set); a
 world one of whose solves alone passes ``bid_nodes`` is left out
 (:attr:`PimcBot.last_bid_skipped`).  With fewer than ``bid_min_worlds`` worlds
@@ -103,7 +118,7 @@ from typing import Any, ClassVar, Final
 from belote.auction import CAPOT, GENERALE, AuctionCall, parse_bid
 from belote.bidding import Call
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
-from belote.bots.bid_sampling import BidSampler, BidWorld, trump_strength
+from belote.bots.bid_sampling import BidSampler, BidWorld, play_hints, trump_strength
 from belote.bots.heuristic import TAKE_THRESHOLD, HeuristicBot, best_round2_suit, bid_strength
 from belote.bots.sampling import DealSampler, InconsistentViewError, Knowledge, infer, relax
 from belote.bots.small_pimc import SmallPimc
@@ -127,8 +142,17 @@ __all__ = ["PimcBot", "World", "world_state"]
 
 World = list[CardMask]
 
+HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
+# The defaults of the settings not given in a spec, by ``preset``: ``v2`` (the
+# SETTINGS defaults, sized for the compiled solver) and ``v1`` (those of before it).
+PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "v3": {},
+    "v2": {"play_calls": "ignore"},
+    "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
+           "play_calls": "ignore"},
+}
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -451,9 +475,12 @@ class PimcBot(BaseBot):
 
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
-        "worlds": BotSetting(int, 24, "worlds solved per card at most", 1),
+        "preset": BotSetting(str, "v3", "the defaults of the settings not given: v3 [default], "
+                             "v2 (the calls ignored in the card play) or v1 (the budgets "
+                             "of before the compiled solver too)", choices=tuple(PRESETS)),
+        "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
         "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
-        "nodes": BotSetting(int, 200_000, "stop adding worlds past this many solver nodes", 1),
+        "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
         "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
         "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
         "objective": BotSetting(str, "score", "score or points", choices=("score", "points")),
@@ -461,8 +488,11 @@ class PimcBot(BaseBot):
                               choices=("sampling", "heuristic")),
         "calls": BotSetting(str, "hints", "read the others' calls as hints, or ignore them",
                             choices=("hints", "ignore")),
-        "bid_worlds": BotSetting(int, 16, "worlds solved per call at most", 1),
-        "bid_nodes": BotSetting(int, 1_000_000, "stop adding bidding worlds past this many "
+        "play_calls": BotSetting(str, "hints", "card play: keep the worlds that fit the "
+                                 "others' calls (hints), or ignore the calls",
+                                 choices=("hints", "ignore")),
+        "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
+        "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
                                 "solver nodes", 1),
         "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
         "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
@@ -484,10 +514,15 @@ class PimcBot(BaseBot):
 
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         super().__init__(seed, **settings)
+        for key, value in PRESETS[self.settings["preset"]].items():
+            if key not in self.given:
+                self.settings[key] = value
         self.heuristic = HeuristicBot(seed)
         self.last_worlds = 0  # worlds solved for the last card decision
         self.last_nodes = 0
         self.last_values: dict[Card, float] = {}
+        self.last_rejected = 0  # worlds drawn for the last card and rejected by the hints
+        self.last_relaxed = False  # the hints were dropped for the last card: hardly any fit
         self.last_bid_worlds = 0  # worlds behind the last call (0: no search)
         self.last_bid_nodes = 0  # solver nodes searched for the last call
         self.last_bid_values: dict[str, float] = {}  # average value of each call weighed
@@ -735,7 +770,8 @@ class PimcBot(BaseBot):
         if view.rules.players != 4:  # §12: the small tables' own sampler and solver
             return SmallPimc.for_bot(self).play(view)
         legal = legal_cards(view)
-        self.last_worlds = self.last_nodes = 0
+        self.last_worlds = self.last_nodes = self.last_rejected = 0
+        self.last_relaxed = False
         self.last_values = {}
         if len(legal) == 1:
             return legal[0]
@@ -773,6 +809,9 @@ class PimcBot(BaseBot):
         settings = self.settings
         scorer = _Scorer(view) if settings["objective"] == "score" else None
         sign = 1 if view.seat & 1 == 0 else -1
+        hints = play_hints(view) if settings["play_calls"] == "hints" else ()
+        before = played_by(view)
+        misses = 0  # worlds drawn that did not fit the hints (rejected)
         totals: dict[Card, float] = {}
         start = time.perf_counter()
         nodes = 0
@@ -784,6 +823,13 @@ class PimcBot(BaseBot):
             )):
                 break
             hands = sampler.sample(self.rng)
+            while hints and not all(h.fits(hands[h.seat] | before[h.seat]) for h in hints):
+                misses += 1
+                if misses > HINT_DRAWS * settings["worlds"]:
+                    hints = ()  # hardly a world fits the calls: drop them
+                    self.last_relaxed = True
+                    break
+                hands = sampler.sample(self.rng)
             try:
                 # No decision searches more than twice the ``nodes`` setting.
                 result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes)
@@ -798,6 +844,6 @@ class PimcBot(BaseBot):
             else:
                 for c, v in result.moves.items():
                     totals[c] = totals.get(c, 0.0) + sign * v
-        self.last_worlds, self.last_nodes = worlds, nodes
+        self.last_worlds, self.last_nodes, self.last_rejected = worlds, nodes, misses
         self.last_values = {c: v / worlds for c, v in totals.items()} if worlds else {}
         return self.last_values
