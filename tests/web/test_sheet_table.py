@@ -181,3 +181,13 @@ def test_five_players_rows_say_who_played_and_exports_name_them(client: TestClie
     assert table[0]["dealer"] in names and table[0]["out"] in names
     doc = client.get(sheet + "/export.json").json()
     assert doc["player_names"] == names
+
+
+def test_the_modules_examples() -> None:
+    """The examples in the docstrings of the sheet's form, words and pages."""
+    import doctest
+
+    from belote.web import forms, present, routes_sheets
+
+    for module in (forms, present, routes_sheets):
+        assert doctest.testmod(module).failed == 0, module.__name__

@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_declarations_by_name_in_the_browser(browser: Any, server: str,
+def test_declarations_by_name_in_the_browser(browser: Any, server: str, shots: Path,
                                              viewport: dict[str, int]) -> None:
     errors: list[str] = []
     page = _page(browser, viewport, errors)
@@ -52,6 +52,8 @@ def test_declarations_by_name_in_the_browser(browser: Any, server: str,
         "() => document.getElementById('decl-compare').textContent.includes('Them score 50')")
     assert "Best declaration: cinquante (Them) over tierce (Us)" in page.inner_text(
         "#decl-compare")
+    size = "phone" if viewport is PHONE else "desktop"
+    page.locator(".calc-panel").screenshot(path=str(shots / f"{size}-declarations.png"))
     # equal best declarations: the choice of whose is higher appears
     page.fill('input[name="decl_EW_cinquante"]', "")
     page.fill('input[name="decl_EW_tierce"]', "1")
@@ -198,12 +200,20 @@ def test_spanish_suits_are_drawn(browser: Any, server: str, shots: Path) -> None
     _bots_table(page, server, profile="moroccan")
     cards = page.locator("#hand .card").count()
     assert cards >= 5 and page.locator("#hand .card.spanish svg.sp-suit").count() == cards
+    page.wait_for_timeout(1200)  # the cards dealt out
     page.screenshot(path=str(shots / "phone-moroccan.png"))
     # every suit's picture has a dark outline: readable on the white card
     strokes = page.eval_on_selector_all(
         "#hand .card svg.sp-suit", "els => els.map(e => e.querySelector('[stroke]')"
         ".getAttribute('stroke'))")
     assert all(s in ("#5c3b00", "#5e0d0a", "#0d2a57", "#143d19") for s in strokes), strokes
+    for _ in range(10):  # the trump on the felt is drawn too, once someone took
+        if page.locator("#felt-trump").count():
+            break
+        _wait_my_turn_or_result(page)
+        if page.get_attribute("#room", "data-phase") == "bidding":
+            _act(page)
+    page.wait_for_selector("#felt-trump svg.sp-suit")
     assert not errors, errors
     page.context.close()
 

@@ -79,6 +79,10 @@
       '<circle cx="14.2" cy="10" r="1.5" fill="#143d19"/><circle cx="18.6" cy="15.5" r="1.5" fill="#143d19"/>' +
       '<circle cx="14.8" cy="21" r="1.4" fill="#143d19"/>',
   };
+  // The trump's picture next to its name (Spanish suits only: French ones have their symbol).
+  function trumpPicture(suit) {
+    return spanish && /^[SHDC]$/.test(suit || "") ? spanishPicture(suit) : "";
+  }
   function spanishPicture(suit) {
     return `<svg class="sp-suit" viewBox="0 0 32 32" aria-hidden="true" focusable="false">${SP_PICTURES[suit]}</svg>`;
   }
@@ -639,9 +643,9 @@
       box += `<h3>${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h3>`;
       const c = contractText(deal);
       if (c) {
-        box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
+        box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${trumpPicture(deal.contract.trump)}${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
       } else if (deal.phase === "discard") {
-        box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${esc(suitText(deal.trump))}</span> ${esc(fmt(_("{who} took the kitty"), { who: SEAT_WORDS[deal.taker] }))}</p>`;
+        box += `<p class="contract"><span class="trump-badge suit-${deal.trump}">${trumpPicture(deal.trump)}${esc(suitText(deal.trump))}</span> ${esc(fmt(_("{who} took the kitty"), { who: SEAT_WORDS[deal.taker] }))}</p>`;
       } else if (deal.phase === "all_pass" || state.all_pass) {
         box += `<p class="all-pass" id="all-pass-note">${esc(_("Everyone passed: new deal"))}</p>`;
       } else {
@@ -703,7 +707,7 @@
         }
         if (c && c.multiplier === 2) who += " ×2";
         if (c && c.multiplier === 4) who += " ×4";
-        info = `<span class="trump-badge suit-${trump}" id="felt-trump" title="${esc(T.trump)}">${esc(suitText(trump))}</span>` +
+        info = `<span class="trump-badge suit-${trump}" id="felt-trump" title="${esc(T.trump)}">${trumpPicture(trump)}${esc(suitText(trump))}</span>` +
           `<span class="felt-contract" id="felt-contract" title="${esc(contractText(deal) || T.contract)}">${esc(who)}</span>`;
       } else if (deal.phase === "bidding") {
         info = `<span class="felt-contract" id="felt-contract">${esc(fmt(_("Deal {n}: bidding"), { n: deal.number }))}</span>`;
