@@ -1022,6 +1022,10 @@ def test_taking_over_the_taker_of_a_kitty_deal_keeps_his_discards_secret(
             assert seen[0] == {"type": "welcome", "seat": deal["taker"]}
             state = until_state(ws, None, seen)
             assert state["deal"]["hand"] and state["deal"]["discards"] == []
+            # The hint's adviser reads the same view: the discards are not in it.
+            seat_index = SEAT_NAMES.index(deal["taker"])
+            assert room.known_view(rnd, seat_index).discards == 0
+            assert rnd.view(seat_index).discards != 0
             # The deal is played on (N, and the newcomer when it is his turn).
             for _ in range(200):
                 if state["between_deals"] or state["deal"]["number"] != number:

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -770,7 +771,7 @@ class Room:
         rnd = self._live_round()
         if rnd.phase not in (BIDDING, DISCARD, PLAY) or rnd.current_player() != seat:
             raise RoomError("no hint now: it is not your turn")
-        view, version = rnd.view(seat), self.version
+        view, version = self.known_view(rnd, seat), self.version
         bot = make_bot(HINT_BOT, seed=self._rng.randrange(2**32))
 
         async def advise() -> None:
@@ -879,10 +880,20 @@ class Room:
             "error": self.error,
         }
 
+    def known_view(self, rnd: Round, seat: int) -> PlayerView:
+        """What the person at ``seat`` may know: the seat's view, less the cards it
+        laid aside before he took it over mid-deal (§12.1); the hint's adviser
+        reads this one too."""
+        view = rnd.view(seat)
+        if self.match is not None and self.match.deals <= self.seats[seat].secret_until \
+                and view.discards:
+            view = dataclasses.replace(view, discards=0)
+        return view
+
     def _deal_json(self, rnd: Round, seat: int | None) -> dict[str, Any]:
         n = self.players
         names = SEAT_NAMES[:n]
-        view = rnd.spectator_view() if seat is None else rnd.view(seat)
+        view = rnd.spectator_view() if seat is None else self.known_view(rnd, seat)
         contract = view.contract
         trump = contract.trump if contract is not None else None
         if view.phase == DISCARD:
@@ -970,9 +981,7 @@ class Room:
             deal["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
             if view.phase == DISCARD:
                 deal["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
-        if self.match is None or self.match.deals > self.seats[seat].secret_until:
-            # The taker's own discards; not to someone who took his seat mid-deal.
-            deal["discards"] = [card_name(c) for c in _cards(view.discards)]
+        deal["discards"] = [card_name(c) for c in _cards(view.discards)]  # the taker's own
         if play is not None and self.rules.declarations and rnd.mode != DECOUVERTE:
             own = view.my_declarations
             if own is None and view.phase == PLAY and not view.tricks:
