@@ -768,3 +768,14 @@ def test_no_new_import_cycle() -> None:
     new = [f"{kind}: {cycle}" for kind, cycles in now.items() for cycle in cycles
            if cycle not in known.get(kind, [])]
     assert not new, "new import cycle(s) among src/belote modules:\n  " + "\n  ".join(new)
+
+
+@pytest.mark.parametrize("package", ["belote.web", "belote.cli"])
+def test_no_import_cycle_in_the_web_app_and_the_cli(package: str) -> None:
+    """Issue 11: the web app and its routes (through ``belote.web.pages``) and the CLI's
+    ``score``/``sheet`` (through ``belote.cli.sheetview``) import no circle, not even
+    inside a function or under ``TYPE_CHECKING``; whatever import_cycles.json says."""
+    found = [f"{kind}: {cycle}" for kind, cycles in compute_cycles().items()
+             for cycle in cycles if any(m.startswith(package + ".") or m == package
+                                        for m in cycle.split(" -> "))]
+    assert not found, f"import cycle(s) through {package}:\n  " + "\n  ".join(found)

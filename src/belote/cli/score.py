@@ -801,7 +801,7 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
             continue
         _show_state_hand(console, number, state)
     if quit_early and state["hands"]:
-        from belote.cli.sheet import render_state
+        from belote.cli.sheetview import render_state
 
         console.print()
         _, entries = store.load_entries(sid)

@@ -12,84 +12,38 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-from typing import Any, Final
+from collections.abc import AsyncIterator
+from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from jinja2 import pass_context
-from jinja2.runtime import Context
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
 from belote.errors import BeloteError
-from belote.sheets import SheetStore, default_db_path
-from belote.web import i18n, pwa
-from belote.web.i18n import N_, lang_of
-from belote.web.present import OUTCOME_LABELS, translate_error
+from belote.web import i18n, pwa, routes_rooms, routes_sheets
+from belote.web.i18n import lang_of
+from belote.web.pages import (
+    BOT_LABELS,
+    HERE,
+    PROFILE_LABELS,
+    SheetAccess,
+    make_templates,
+    render,
+)
+from belote.web.present import translate_error
 from belote.web.rooms import RoomManager, RoomSettings
 from belote.web.security import Guard, GuardMiddleware, Limits, RateLimiter
 from belote.web.store import RoomStore
 
-HERE: Final = Path(__file__).resolve().parent
-PROFILE_LABELS: Final = {
-    "classic": N_("Classic belote"),
-    "moroccan": N_("Moroccan belote"),
-    "coinche": N_("Coinche"),
-    "contree": N_("Contrée"),
-}
-BOT_LABELS: Final = {
-    "random": N_("Beginner (random)"),
-    "heuristic": N_("Club player (heuristic)"),
-    "pimc": N_("Expert (PIMC search, slower)"),
-}
+# The pages' shared pieces live in belote.web.pages; named here as well, as before.
+__all__ = ["BOT_LABELS", "PROFILE_LABELS", "SWEEP_EVERY_S", "SheetAccess", "create_app",
+           "make_templates", "render"]
+
 SWEEP_EVERY_S: Final = 60.0
-
-
-class SheetAccess:
-    """The sheets database: each use opens its own connection in the thread that
-    runs it (as each ``belote sheet`` command does), SQLite serialising writers."""
-
-    def __init__(self, path: str | os.PathLike[str] | None) -> None:
-        self.path = path if path is not None else default_db_path()
-        SheetStore(self.path).close()  # fail now on a database that cannot be opened
-
-    @contextlib.contextmanager
-    def open(self) -> Iterator[SheetStore]:
-        store = SheetStore(self.path)
-        try:
-            yield store
-        finally:
-            store.close()
-
-
-def make_templates() -> Jinja2Templates:
-    templates = Jinja2Templates(directory=str(HERE / "templates"),
-                                context_processors=[_language])
-    i18n.install(templates.env)
-    templates.env.globals["outcome_labels"] = OUTCOME_LABELS
-    templates.env.globals["error_text"] = _error_text
-    templates.env.globals["profile_labels"] = PROFILE_LABELS
-    templates.env.globals["bot_labels"] = BOT_LABELS
-    templates.env.globals["version"] = __version__
-    return templates
-
-
-def _language(request: Request) -> dict[str, Any]:
-    return {"lang": lang_of(request)}
-
-
-@pass_context
-def _error_text(ctx: Context, text: object) -> str:
-    """A refusal shown on a page, in plain words in its language (a sheet's page
-    names its teams)."""
-    names = ctx.get("names")
-    teams = {k: str(v) for k, v in names.items()} if isinstance(names, dict) else None
-    return translate_error(str(ctx.get("lang") or "en"), str(text), teams=teams)
 
 
 def create_app(
@@ -109,8 +63,6 @@ def create_app(
     demonstrations); ``limits`` bound what one client may send or create;
     ``secure_cookie`` marks the identity cookie ``Secure`` (behind HTTPS).
     """
-    from belote.web import routes_rooms, routes_sheets
-
     sheets = SheetAccess(db_path)
     limits = limits or Limits()
     store = RoomStore(sheets.path)
@@ -200,8 +152,3 @@ def _error(request: Request, status: int, message: str) -> Response:
         return JSONResponse({"error": message}, status_code=status)
     return render(request, "error.html", {
         "status": status, "message": translate_error(lang_of(request), message)}, status)
-
-
-def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
-    templates: Jinja2Templates = request.app.state.templates
-    return templates.TemplateResponse(request, name, context, status_code=status)

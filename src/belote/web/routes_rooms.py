@@ -26,8 +26,8 @@ from belote.bots import BOT_NAMES
 from belote.errors import BeloteError
 from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
-from belote.web.app import PROFILE_LABELS, render
 from belote.web.i18n import lang_of
+from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import parse_seat
 from belote.web.rooms import (
     FINISHED,

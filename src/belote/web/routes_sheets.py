@@ -24,7 +24,6 @@ from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, make_rules
 from belote.scoring import hand_entry_to_json, parse_hand_entry, reached, score_hand
 from belote.sheets import SheetNotFoundError, SheetStore
-from belote.web.app import SheetAccess, render
 from belote.web.chart import running_chart
 from belote.web.forms import (
     DECL_KINDS,
@@ -43,6 +42,7 @@ from belote.web.forms import (
     wants_trump,
 )
 from belote.web.i18n import N_, gettext, lang_of
+from belote.web.pages import SheetAccess, render
 from belote.web.present import (
     DECL_LABELS,
     declaration_comparison,

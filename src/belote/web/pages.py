@@ -1,0 +1,87 @@
+"""What every page of the web application shares: the templates and how a page is
+rendered, the labels of the profiles and bots, and the access to the sheets database.
+
+The route modules (:mod:`belote.web.routes_sheets`, :mod:`belote.web.routes_rooms`)
+and the application (:mod:`belote.web.app`) import this module; it imports none of
+them, so the application imports its routes at module level without a circle.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Final
+
+from fastapi import Request
+from fastapi.responses import Response
+from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
+
+from belote import __version__
+from belote.sheets import SheetStore, default_db_path
+from belote.web import i18n
+from belote.web.i18n import N_, lang_of
+from belote.web.present import OUTCOME_LABELS, translate_error
+
+HERE: Final = Path(__file__).resolve().parent
+PROFILE_LABELS: Final = {
+    "classic": N_("Classic belote"),
+    "moroccan": N_("Moroccan belote"),
+    "coinche": N_("Coinche"),
+    "contree": N_("Contrée"),
+}
+BOT_LABELS: Final = {
+    "random": N_("Beginner (random)"),
+    "heuristic": N_("Club player (heuristic)"),
+    "pimc": N_("Expert (PIMC search, slower)"),
+}
+
+
+class SheetAccess:
+    """The sheets database: each use opens its own connection in the thread that
+    runs it (as each ``belote sheet`` command does), SQLite serialising writers."""
+
+    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+        self.path = path if path is not None else default_db_path()
+        SheetStore(self.path).close()  # fail now on a database that cannot be opened
+
+    @contextlib.contextmanager
+    def open(self) -> Iterator[SheetStore]:
+        store = SheetStore(self.path)
+        try:
+            yield store
+        finally:
+            store.close()
+
+
+def make_templates() -> Jinja2Templates:
+    templates = Jinja2Templates(directory=str(HERE / "templates"),
+                                context_processors=[_language])
+    i18n.install(templates.env)
+    templates.env.globals["outcome_labels"] = OUTCOME_LABELS
+    templates.env.globals["error_text"] = _error_text
+    templates.env.globals["profile_labels"] = PROFILE_LABELS
+    templates.env.globals["bot_labels"] = BOT_LABELS
+    templates.env.globals["version"] = __version__
+    return templates
+
+
+def _language(request: Request) -> dict[str, Any]:
+    return {"lang": lang_of(request)}
+
+
+@pass_context
+def _error_text(ctx: Context, text: object) -> str:
+    """A refusal shown on a page, in plain words in its language (a sheet's page
+    names its teams)."""
+    names = ctx.get("names")
+    teams = {k: str(v) for k, v in names.items()} if isinstance(names, dict) else None
+    return translate_error(str(ctx.get("lang") or "en"), str(text), teams=teams)
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    templates: Jinja2Templates = request.app.state.templates
+    return templates.TemplateResponse(request, name, context, status_code=status)
