@@ -41,7 +41,7 @@ humans away (within their grace) until they reconnect with their tokens.  A
 room nobody visits for :attr:`RoomSettings.idle_ttl` seconds is closed, and
 says so to whoever opens its link later.
 
-Bots act server-side in the room's driver task (:meth:`Room._run`), paced by
+Bots act server-side in the room's driver task (:mod:`belote.web.driver`), paced by
 :class:`RoomSettings` so that people can follow the table; the slow ones
 (``pimc``) think in a worker thread so the event loop stays free.  Each action
 bumps :attr:`Room.version`; a bot's answer computed for an older version is
@@ -55,70 +55,73 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 :meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``),
 ``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
 connection only), ``pong``.
+
+The modules of a room: :mod:`belote.web.clients` (a connection's queue of
+messages), :mod:`belote.web.seats` (a seat, the seat kinds, the statuses and
+:class:`RoomSettings`), :mod:`belote.web.room_state` (the state a seat receives),
+:mod:`belote.web.driver` (the bots' turns and the pauses) and this one
+(:class:`Room`: its seats, the actions and their log on disk, the messages;
+:class:`RoomManager`).  Every name this module used to define is importable from
+it still.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import json
 import logging
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from belote.auction import COINCHE, NumericAuction
 from belote.bidding import normalise_call
 from belote.bots import Bot, make_bot
-from belote.bots.base import check_table, default_discard, discard_trump
-from belote.cards import KING, QUEEN, Card, card_name, mask_of, parse_card, trump_name
+from belote.bots.base import check_table
+from belote.cards import card_name, parse_card
 from belote.deal import deal_mode
-from belote.declarations import Declaration, belote_suits, best_announcement
+from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
-from belote.hand import DECOUVERTE, HandResult
+from belote.hand import HandResult
 from belote.options import Rules, make_rules
-from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
-from belote.web.present import (
-    announced_type,
-    current_trick_json,
-    declaration_json,
-    parse_seat,
-    result_json,
-    small_result_json,
-    small_score_json,
-    sort_hand,
-    translate_error,
-    trick_json,
+from belote.web import room_state
+from belote.web.clients import Client
+from belote.web.driver import INLINE_BOTS, Action, Driver, decide
+from belote.web.present import parse_seat, translate_error
+from belote.web.seats import (
+    BOT,
+    FINISHED,
+    HUMAN,
+    NAME_LENGTH,
+    OPEN,
+    PLAYING,
+    WAITING,
+    RoomSettings,
+    Seat,
+    clean_name,
 )
 from belote.web.security import secret_equal
 from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError
 
+__all__ = [
+    "BOT", "FINISHED", "HINT_BOT", "HUMAN", "INLINE_BOTS", "INVITE", "NAME_LENGTH", "OPEN",
+    "PLAYING", "PRIVATE", "PUBLIC", "VISIBILITIES", "WAITING", "Action", "Client", "NoAccess",
+    "Room", "RoomError", "RoomManager", "RoomSettings", "Seat", "decide", "make_bot",
+]
+
 log = logging.getLogger("belote.web.rooms")
-
-WAITING: Final = "waiting"
-PLAYING: Final = "playing"
-FINISHED: Final = "finished"
-
-OPEN: Final = "open"
-HUMAN: Final = "human"
-BOT: Final = "bot"
 
 PRIVATE: Final = "private"  # a table against bots: its player only
 INVITE: Final = "invite"  # a room with friends: its link's invitation
 PUBLIC: Final = "public"  # ... and listed on /rooms
 VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
 
-# Bots quick enough to answer on the event loop itself (tens of microseconds).
-INLINE_BOTS: Final = frozenset({"random", "heuristic"})
 HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
-NAME_LENGTH: Final = 24
 
 
 class RoomError(BeloteError):
@@ -128,113 +131,6 @@ class RoomError(BeloteError):
 class NoAccess(RoomError):
     """A connection that brings neither a seat's token nor the room's invitation:
     answered as if the room did not exist, and closed."""
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """Pace and limits of the rooms of one server."""
-
-    bot_delay: float = 0.6  # seconds a bot waits before it acts, so people can follow
-    trick_pause: float = 0.9  # more before a bot leads to a new trick (the last one stays shown)
-    deal_pause: float = 30.0  # a finished deal stays shown this long unless someone asks "next"
-    all_pass_pause: float = 3.0  # an all-pass deal stays shown this long, then the next is dealt
-    idle_ttl: float = 6 * 3600.0  # a room nobody visits for this long is closed
-    max_rooms: int = 2000
-    grace: float = 20.0  # seconds a dropped player keeps his seat before a bot plays for him
-    turn_timer: float | None = None  # seconds a connected player has for a move (None: no limit)
-
-
-class Client:
-    """One connection: a queue of messages, and the latest state of its seat.
-
-    States replace each other (a slow connection gets the newest one, not a
-    backlog); other messages (errors, welcome) are all sent, before the state.
-    """
-
-    def __init__(self, send: Callable[[str], Awaitable[None]],
-                 identity: str | None = None) -> None:
-        self._send = send
-        self.identity = identity  # the browser's identity cookie (security module)
-        self.hello = False  # said hello (with a token or the invitation)
-        self.invited = False  # brought the room's invitation (or sits there)
-        self.seat: int | None = None
-        self.lang = "en"  # the page's language (web.i18n): its refusals are said in it
-        self._pending: deque[str] = deque()
-        self._state: str | None = None
-        self._event = asyncio.Event()
-        self.closed = False
-
-    def push(self, text: str) -> None:
-        self._pending.append(text)
-        self._event.set()
-
-    def push_json(self, obj: Mapping[str, Any]) -> None:
-        self.push(json.dumps(obj, ensure_ascii=False))
-
-    def push_state(self, text: str) -> None:
-        self._state = text
-        self._event.set()
-
-    def close(self) -> None:
-        self.closed = True
-        self._event.set()
-
-    async def pump(self) -> None:
-        """Send what is queued until the connection closes."""
-        while not self.closed:
-            await self._event.wait()
-            self._event.clear()
-            while self._pending and not self.closed:
-                await self._send(self._pending.popleft())
-            if self._state is not None and not self.closed:
-                text, self._state = self._state, None
-                await self._send(text)
-
-
-@dataclass
-class Seat:
-    index: int
-    kind: str = OPEN
-    name: str = ""
-    token: str | None = None
-    owner: str | None = None  # the browser identity that took the seat
-    bot: Bot | None = None  # the bot seat's player, or the stand-in of an absent human
-    clients: set[Client] = field(default_factory=set)
-    away_since: float | None = None  # monotonic time its last connection closed
-    secret_until: int = 0  # taken over mid-deal: the deal whose past stays hidden
-
-    def row(self) -> SeatRow:
-        return SeatRow(self.index, self.kind, self.name, self.token, self.owner)
-
-    @property
-    def connected(self) -> bool:
-        return bool(self.clients)
-
-
-Action = tuple[str, Any, Any, Any]
-
-
-def decide(bot: Bot, view: PlayerView) -> Action:
-    """What ``bot`` does from a seat's view: ``("call", text, _, _)``,
-    ``("discard", [card, card], _, _)`` (the taker of a kitty deal, §12.1) or
-    ``("play", card, declarations, say_belote)``."""
-    if view.phase == BIDDING:
-        return ("call", bot.call(view), None, None)
-    if view.phase == DISCARD:
-        chooser = getattr(bot, "discard", None)
-        cards = list(chooser(view)) if chooser is not None else default_discard(view)
-        return ("discard", cards, None, None)
-    c = bot.play(view)
-    decls: Sequence[Declaration] | None = None
-    if not view.tricks and view.announced[view.seat] is None:
-        decls = bot.declarations(view)
-    belote = bot.say_belote(view, c) if isinstance(c, int) and c & 7 in (KING, QUEEN) else True
-    return ("play", c, decls, belote)
-
-
-def _clean_name(name: object, seat: int) -> str:
-    text = " ".join(name.split()) if isinstance(name, str) else ""
-    return text[:NAME_LENGTH] or f"Player {SEAT_NAMES[seat]}"
 
 
 class Room:
@@ -285,8 +181,7 @@ class Room:
         self.created = self.touched = time.time()
         self._saved_touch = self.touched
         self._turn_since = time.monotonic()  # when the player to act got the turn
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._driver = Driver(self)  # the bots' turns and the pauses (web.driver)
         self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (kept alive)
 
     # --- the log on disk ---------------------------------------------------------------
@@ -421,7 +316,7 @@ class Room:
             s.secret_until = self.match.deals if self.match is not None else 0
         old = (s.kind, s.name, s.token, s.owner)
         s.kind = HUMAN
-        s.name = _clean_name(name, seat)
+        s.name = clean_name(name, seat)
         s.token = secrets.token_urlsafe(18)
         s.owner = owner
         s.away_since = None if client is not None else time.monotonic()
@@ -432,7 +327,7 @@ class Room:
             raise
         if client is not None:
             self._bind(client, seat)
-        self._changed()
+        self.changed()
         return s.token
 
     def leave(self, seat: int) -> None:
@@ -446,7 +341,7 @@ class Room:
         s.clients.clear()
         s.kind, s.name, s.token, s.bot, s.owner = OPEN, "", None, None, None
         self._save_seats()
-        self._changed()
+        self.changed()
 
     def fill_bot(self, seat: int) -> None:
         """Put a bot on an open seat."""
@@ -458,7 +353,7 @@ class Room:
         s.kind, s.bot = BOT, self._new_bot()
         s.name = f"Bot {SEAT_NAMES[seat]}"
         self._save_seats()
-        self._changed()
+        self.changed()
 
     def check_seat(self, seat: int) -> int:
         """``seat`` when the table has it (N E S with three players, N E with two)."""
@@ -474,9 +369,9 @@ class Room:
         s = self.seats[seat]
         if s.kind != HUMAN:
             return True
-        return self._stand_in_at(seat) <= (time.monotonic() if now is None else now)
+        return self.stand_in_at(seat) <= (time.monotonic() if now is None else now)
 
-    def _stand_in_at(self, seat: int) -> float:
+    def stand_in_at(self, seat: int) -> float:
         """When a stand-in bot plays for the human at ``seat`` if he does not act:
         the end of his grace when away, of his turn timer when here (inf: never)."""
         s = self.seats[seat]
@@ -509,7 +404,7 @@ class Room:
         self._bind(client, seat)
         self.seats[seat].away_since = None
         if back:
-            self._presence()
+            self.presence()
         else:
             self._send_state(client)
         return seat
@@ -538,7 +433,7 @@ class Room:
                     s.away_since = time.monotonic()
                     if s.bot is None:
                         s.bot = self._new_bot()
-                self._presence()
+                self.presence()
 
     def clients(self) -> list[Client]:
         out = list(self.spectators)
@@ -572,14 +467,14 @@ class Room:
 
     def run(self) -> None:
         """Start the driver task (bots, pauses) of a game in progress."""
-        if self._task is None and self.status == PLAYING:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+        self._driver.start()
 
     @staticmethod
     def _deal_data(rnd: Round) -> dict[str, Any]:
         return {"dealer": SEAT_NAMES[rnd.dealer], "deck": [card_name(c) for c in rnd.deck]}
 
-    def _deal(self) -> None:
+    def new_deal(self) -> None:
+        """Deal the next deal (the driver's, once the finished one has been shown)."""
         assert self.match is not None
         rnd = self.match.new_round()
         try:
@@ -593,7 +488,7 @@ class Room:
         self.round = rnd
         self.result = None
         self.between = False
-        self._changed()
+        self.changed()
 
     def _live_round(self) -> Round:
         if self.status == WAITING:
@@ -658,7 +553,7 @@ class Room:
         """Deal the next deal now (the finished one has been seen)."""
         if self.status != PLAYING or not self.between:
             raise RoomError("the deal is not over")
-        self._deal()
+        self.new_deal()
 
     def _after_action(self) -> None:
         rnd = self.round
@@ -675,9 +570,9 @@ class Room:
             self.between = True
             if self.match.finished:
                 self.status = FINISHED
-        self._changed()
+        self.changed()
 
-    def _apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action) -> None:
         kind, what, decls, belote = action
         rnd = self.round
         assert rnd is not None
@@ -796,17 +691,17 @@ class Room:
         except ValueError as exc:
             raise RoomError(str(exc)) from None
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
         """The game changed: a new version, the driver woken, every seat told."""
         self.version += 1
         self._turn_since = time.monotonic()
-        self._wake.set()
+        self._driver.wake()
         self.broadcast()
 
-    def _presence(self) -> None:
+    def presence(self) -> None:
         """Who is here changed (not the game): everyone told, the driver woken to
         see whether a stand-in plays, the version (and the bots' thinking) kept."""
-        self._wake.set()
+        self._driver.wake()
         self.broadcast()
 
     def broadcast(self) -> None:
@@ -824,307 +719,29 @@ class Room:
     def _send_state(self, client: Client) -> None:
         client.push_state(json.dumps(self.state_for(client.seat), ensure_ascii=False))
 
+    # --- what each seat is sent (web.room_state) --------------------------------------
+
     def seat_json(self, s: Seat) -> dict[str, Any]:
-        return {
-            "seat": SEAT_NAMES[s.index],
-            "kind": s.kind,
-            "name": s.name,
-            "connected": s.connected,
-            "away": s.kind == HUMAN and not s.connected,
-            "bot_playing": self.status != WAITING and self.bot_plays(s.index),
-        }
+        return room_state.seat_json(self, s)
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
-        rules = self.rules
-        small = self.players != 4
-        score: dict[str, Any] | None = None
-        match = self.match
-        if match is not None:
-            if small:
-                score = small_score_json(match.seat_totals, match.seat_hands, match.reserve,
-                                         match.finished, match.winner)
-            else:
-                score = match.score.to_json()
-        result: dict[str, Any] | None = None
-        if self.result is not None:
-            result = (small_result_json(self.result, self.players) if small
-                      else result_json(self.result))
-        return {
-            "type": "state",
-            "room": self.id,
-            "name": self.name,
-            "version": self.version,
-            "actions": self.actions,
-            "status": self.status,
-            "profile": rules.profile,
-            "players": self.players,
-            "deal_mode": self.mode,
-            "deck": rules.deck,
-            "direction": rules.direction,
-            "auction": rules.is_auction,
-            "declarations_on": rules.declarations and self.mode != DECOUVERTE,
-            "target": rules.target,
-            "bots": self.bot_spec,
-            "visibility": self.visibility,
-            "grace": self.settings.grace,
-            "turn_timer": self.settings.turn_timer,
-            "you": None if seat is None else {
-                "seat": SEAT_NAMES[seat], "name": self.seats[seat].name},
-            "seats": [self.seat_json(s) for s in self.seats],
-            "deal": None if self.round is None else self._deal_json(self.round, seat),
-            "result": result,
-            "between_deals": self.between,
-            "all_pass": self.round is not None and self.round.phase == ALL_PASS,
-            "score": score,
-            "error": self.error,
-        }
+        """What ``seat`` may know (``None``: a spectator, who sees no hand): the
+        ``state`` message, :func:`belote.web.room_state.state_for`."""
+        return room_state.state_for(self, seat)
 
     def known_view(self, rnd: Round, seat: int) -> PlayerView:
         """What the person at ``seat`` may know: the seat's view, less the cards it
         laid aside before he took it over mid-deal (§12.1); the hint's adviser
         reads this one too."""
-        view = rnd.view(seat)
-        if self.match is not None and self.match.deals <= self.seats[seat].secret_until \
-                and view.discards:
-            view = dataclasses.replace(view, discards=0)
-        return view
+        return room_state.known_view(self, rnd, seat)
 
-    def _deal_json(self, rnd: Round, seat: int | None) -> dict[str, Any]:
-        n = self.players
-        names = SEAT_NAMES[:n]
-        view = rnd.spectator_view() if seat is None else self.known_view(rnd, seat)
-        contract = view.contract
-        trump = contract.trump if contract is not None else None
-        if view.phase == DISCARD:
-            trump = discard_trump(view)  # named by the taker's call (§12.1)
-        play = rnd.play
-        tricks_won = [0] * n
-        points_won = [0] * n
-        for t in view.tricks:
-            tricks_won[t.winner] += 1
-            points_won[t.winner] += t.points
-        if n == 4:
-            tricks_json = {TEAM_NAMES[k]: tricks_won[k] + tricks_won[k + 2] for k in (0, 1)}
-            points_json = {TEAM_NAMES[k]: points_won[k] + points_won[k + 2] for k in (0, 1)}
-        else:
-            tricks_json = dict(zip(names, tricks_won, strict=True))
-            points_json = dict(zip(names, points_won, strict=True))
-        hands = play.state.hands if play is not None else rnd.hands
-        counts = [hands[s].bit_count() for s in range(n)]
-        taker: str | None = None
-        if view.phase == DISCARD:
-            taker = SEAT_NAMES[view.turn]
-        elif contract is not None and contract.value != DECOUVERTE:
-            taker = SEAT_NAMES[contract.taker]
-        deal: dict[str, Any] = {
-            "number": self.match.deals if self.match is not None else 0,
-            "dealer": SEAT_NAMES[view.dealer],
-            "phase": view.phase,
-            "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
-            "turned": None if view.turned is None else card_name(view.turned),
-            "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
-            "contract": None if contract is None else contract.to_json(),
-            "taker": taker,
-            "trump": None if trump is None else trump_name(trump),
-            "trick": current_trick_json(view.trick_leader, view.trick, n),
-            "last_trick": trick_json(view.tricks[-1], n) if view.tricks else None,
-            "tricks": len(view.tricks),
-            "tricks_won": tricks_json,
-            "points_won": points_json,
-            "card_counts": dict(zip(names, counts, strict=True)),
-            "announced": {
-                SEAT_NAMES[s]: [announced_type(d) for d in a]
-                for s, a in enumerate(view.announced) if a
-            },
-            "shown": {
-                SEAT_NAMES[s]: [declaration_json(d) for d in a]
-                for s, a in enumerate(view.shown) if a
-            },
-            "belote": [
-                {"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.belote_cards
-            ],
-            # §12: the turned card stays on the table in the six-each and stock deals,
-            # and the bergère is turned up beside it once the cards are all dealt.
-            "turned_stays": rnd.mode in ("six_each", "stock"),
-            "bergere": None if rnd.bergere is None or play is None else card_name(rnd.bergere),
-            "face_up": None,
-            "face_down": None,
-            "covering": [],
-            "hand": None,
-            "legal": [],
-            "must_discard": 0,
-            "discards": [],
-            "can_coinche": False,
-            "declarations": [],
-            "holds_belote": False,
-        }
-        if rnd.mode == DECOUVERTE and play is not None and rnd.piles is not None:
-            # §12.2: every face-up card is seen by both players; of the face-down
-            # cards only how many still lie under each player's face-up cards.
-            covering = view.covering
-            deal["face_up"] = {
-                SEAT_NAMES[s]: sort_hand(play.state.hands[s], trump) for s in range(n)}
-            deal["face_down"] = {
-                SEAT_NAMES[s]: (covering & mask_of(up for _down, up in rnd.piles[s])).bit_count()
-                for s in range(n)}
-            deal["covering"] = [card_name(c) for c in _cards(covering)]
-        if seat is None:
-            return deal
-        deal["hand"] = sort_hand(view.hand, trump)
-        bidding = rnd.bidding
-        # §4.5 coinche_in_turn false: an opponent may coinche out of turn.
-        deal["can_coinche"] = (
-            view.phase == BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
-            and not self.rules.coinche_in_turn and bidding.can(COINCHE, seat))
-        if view.turn == seat:
-            deal["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
-            if view.phase == DISCARD:
-                deal["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
-        deal["discards"] = [card_name(c) for c in _cards(view.discards)]  # the taker's own
-        if play is not None and self.rules.declarations and rnd.mode != DECOUVERTE:
-            own = view.my_declarations
-            if own is None and view.phase == PLAY and not view.tricks:
-                own = tuple(best_announcement(view.hand, self.rules, play.contract.trump))
-            deal["declarations"] = [declaration_json(d) for d in own or ()]
-        if play is not None and trump is not None:
-            # Only the cards the seat knows: in découverte a face-down card is unknown
-            # to its owner too (§12.2).
-            known = view.hand | _played_by(view, seat, n)
-            deal["holds_belote"] = bool(belote_suits(known, trump))
-        return deal
-
-    # --- the driver -----------------------------------------------------------------
-
-    def _watched(self) -> bool:
-        return bool(self.spectators) or any(s.clients for s in self.seats)
-
-    def _humans_here(self) -> bool:
-        return any(s.kind == HUMAN and s.connected for s in self.seats)
-
-    async def _run(self) -> None:
-        """Play the bots' turns and deal on, while the game lasts."""
-        try:
-            while self.status == PLAYING:
-                self._wake.clear()
-                if not self._watched():
-                    await self._wake.wait()  # nobody looks: the table waits
-                    continue
-                if self.between:
-                    version = self.version
-                    pause = (self.settings.deal_pause if self._humans_here()
-                             else self.settings.bot_delay)
-                    if self.round is not None and self.round.phase == ALL_PASS:
-                        # Everyone passed: nothing to look at, the next deal comes.
-                        pause = min(pause, self.settings.all_pass_pause)
-                    if await self._wait(pause):
-                        continue
-                    if self.version == version and self.between and self.status == PLAYING:
-                        await self._saving(self._deal)
-                    continue
-                rnd = self.round
-                assert rnd is not None
-                seat = rnd.current_player()
-                if not self.bot_plays(seat):
-                    at = self._stand_in_at(seat)
-                    if at == float("inf"):
-                        await self._wake.wait()
-                    else:
-                        await self._wait(at - time.monotonic())
-                    continue
-                await self._bot_turn(rnd, seat)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # a bug must not take the server down
-            log.exception("room %s: the game stopped", self.id)
-            self.error = f"the game stopped on an internal error: {exc}"
-            self._changed()
-
-    async def _wait(self, seconds: float) -> bool:
-        """Sleep ``seconds``; True when woken before (something changed)."""
-        try:
-            await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
-        except TimeoutError:
-            return False
-        return True
-
-    async def _bot_turn(self, rnd: Round, seat: int) -> None:
-        version = self.version
-        delay = self.settings.bot_delay
-        if rnd.phase == PLAY and rnd.play is not None:
-            state = rnd.play.state
-            if not state.trick and state.tricks:
-                delay += self.settings.trick_pause
-        await asyncio.sleep(delay)  # a pause so people see; 0 yields to the others
-        if self.version != version or self.status != PLAYING or not self.bot_plays(seat):
-            return
-        bot = self.seats[seat].bot
-        assert bot is not None
-        view = rnd.view(seat)
-        kind = getattr(bot, "kind", "")
-        if kind in INLINE_BOTS:
-            action = decide(bot, view)
-        else:
-            action = await asyncio.to_thread(decide, bot, view)
-            if self.version != version or self.status != PLAYING or not self.bot_plays(seat):
-                return
-        try:
-            self._apply(seat, action)
-        except StoreError as exc:
-            await self._store_failed(exc)
-        except BeloteError as exc:
-            # A bot answering an illegal action is a bug; play on with a legal one.
-            log.error("room %s: bot %s at %s: %s", self.id, bot.name, SEAT_NAMES[seat], exc)
-            if rnd.phase == BIDDING:
-                self._apply(seat, ("call", "pass", None, None))
-            elif rnd.phase == DISCARD:
-                self._apply(seat, ("discard", default_discard(rnd.view(seat)), None, None))
-            else:
-                self._apply(seat, ("play", rnd.legal_cards()[0], None, True))
-
-    async def _saving(self, step: Callable[[], None]) -> bool:
-        """Run ``step`` (which writes to the log); False when the write failed."""
-        try:
-            step()
-        except StoreError as exc:
-            await self._store_failed(exc)
-            return False
-        return True
-
-    async def _store_failed(self, exc: StoreError) -> None:
-        """A move could not be saved: it is not played; everyone is told, and the
-        table tries again a little later."""
-        log.error("room %s: %s", self.id, exc)
-        self.error = f"{exc}; the table tries again in a few seconds"
-        self._presence()
-        await asyncio.sleep(5.0)
-        self.error = None
+    # --- the driver (web.driver) -----------------------------------------------------
 
     async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        """Stop the driver and close every connection."""
+        await self._driver.stop()
         for client in self.clients():
             client.close()
-
-
-def _cards(mask: int) -> list[Card]:
-    return [c for c in range(32) if mask >> c & 1]
-
-
-def _played_by(view: PlayerView, seat: int, players: int) -> int:
-    """The cards ``seat`` has played so far in this deal."""
-    out = 0
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            if (t.leader + i) % players == seat:
-                out |= 1 << c
-    for i, c in enumerate(view.trick):
-        if (view.trick_leader + i) % players == seat:
-            out |= 1 << c
-    return out
 
 
 class RoomManager:

@@ -1,0 +1,224 @@
+"""A room's driver: the task that plays the bots' turns and deals on.
+
+Bots act server-side in the room's driver task (:meth:`Driver.start`), paced by
+:class:`~belote.web.seats.RoomSettings` so that people can follow the table: a
+bot waits ``bot_delay`` before it acts (``trick_pause`` more before it leads to a
+new trick), a finished deal stays shown ``deal_pause`` while people are here (an
+all-pass deal ``all_pass_pause``).  The slow bots (``pimc``) think in a worker
+thread so the event loop stays free.  Each action bumps the room's version; a
+bot's answer computed for an older version is dropped.
+
+A human whose connections are all closed keeps his seat for the grace period,
+and with a turn timer a connected player has that long for his move; then a
+stand-in bot plays for him (the room says when: ``Room.stand_in_at``).  The
+driver sleeps until then, or until the room wakes it (:meth:`Driver.wake`:
+something changed).  Nobody watching: the table waits.
+
+The driver reads and moves the room through :class:`DrivenRoom`; a failure to
+save a move is shown to everyone and tried again a few seconds later, and a bug
+stops the game with its error shown, not the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Protocol
+
+from belote.bots import Bot
+from belote.bots.base import default_discard
+from belote.cards import KING, QUEEN
+from belote.declarations import Declaration
+from belote.errors import BeloteError
+from belote.play import SEAT_NAMES
+from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.web.clients import Client
+from belote.web.seats import HUMAN, PLAYING, RoomSettings, Seat
+from belote.web.store import StoreError
+
+log = logging.getLogger("belote.web.rooms")
+
+# Bots quick enough to answer on the event loop itself (tens of microseconds).
+INLINE_BOTS: Final = frozenset({"random", "heuristic"})
+
+Action = tuple[str, Any, Any, Any]
+
+
+def decide(bot: Bot, view: PlayerView) -> Action:
+    """What ``bot`` does from a seat's view: ``("call", text, _, _)``,
+    ``("discard", [card, card], _, _)`` (the taker of a kitty deal, §12.1) or
+    ``("play", card, declarations, say_belote)``."""
+    if view.phase == BIDDING:
+        return ("call", bot.call(view), None, None)
+    if view.phase == DISCARD:
+        chooser = getattr(bot, "discard", None)
+        cards = list(chooser(view)) if chooser is not None else default_discard(view)
+        return ("discard", cards, None, None)
+    c = bot.play(view)
+    decls: Sequence[Declaration] | None = None
+    if not view.tricks and view.announced[view.seat] is None:
+        decls = bot.declarations(view)
+    belote = bot.say_belote(view, c) if isinstance(c, int) and c & 7 in (KING, QUEEN) else True
+    return ("play", c, decls, belote)
+
+
+class DrivenRoom(Protocol):
+    """What the driver reads and does of a room (:class:`belote.web.rooms.Room`)."""
+
+    id: str
+    status: str
+    version: int
+    between: bool
+    round: Round | None
+    settings: RoomSettings
+    seats: list[Seat]
+    spectators: set[Client]
+    error: str | None
+
+    def bot_plays(self, seat: int, now: float | None = None) -> bool: ...
+
+    def stand_in_at(self, seat: int) -> float: ...
+
+    def apply(self, seat: int, action: Action) -> None: ...
+
+    def new_deal(self) -> None: ...
+
+    def presence(self) -> None: ...
+
+    def changed(self) -> None: ...
+
+
+class Driver:
+    """The driver task of one room (module doc)."""
+
+    def __init__(self, room: DrivenRoom) -> None:
+        self.room = room
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def wake(self) -> None:
+        """Something changed: look again at whose turn it is."""
+        self._wake.set()
+
+    def start(self) -> None:
+        """Start the driver task (bots, pauses) of a game in progress."""
+        if self._task is None and self.room.status == PLAYING:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    def _watched(self) -> bool:
+        room = self.room
+        return bool(room.spectators) or any(s.clients for s in room.seats)
+
+    def _humans_here(self) -> bool:
+        return any(s.kind == HUMAN and s.connected for s in self.room.seats)
+
+    async def _run(self) -> None:
+        """Play the bots' turns and deal on, while the game lasts."""
+        room = self.room
+        try:
+            while room.status == PLAYING:
+                self._wake.clear()
+                if not self._watched():
+                    await self._wake.wait()  # nobody looks: the table waits
+                    continue
+                if room.between:
+                    version = room.version
+                    pause = (room.settings.deal_pause if self._humans_here()
+                             else room.settings.bot_delay)
+                    if room.round is not None and room.round.phase == ALL_PASS:
+                        # Everyone passed: nothing to look at, the next deal comes.
+                        pause = min(pause, room.settings.all_pass_pause)
+                    if await self._wait(pause):
+                        continue
+                    if room.version == version and room.between and room.status == PLAYING:
+                        await self._saving(room.new_deal)
+                    continue
+                rnd = room.round
+                assert rnd is not None
+                seat = rnd.current_player()
+                if not room.bot_plays(seat):
+                    at = room.stand_in_at(seat)
+                    if at == float("inf"):
+                        await self._wake.wait()
+                    else:
+                        await self._wait(at - time.monotonic())
+                    continue
+                await self._bot_turn(rnd, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a bug must not take the server down
+            log.exception("room %s: the game stopped", room.id)
+            room.error = f"the game stopped on an internal error: {exc}"
+            room.changed()
+
+    async def _wait(self, seconds: float) -> bool:
+        """Sleep ``seconds``; True when woken before (something changed)."""
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout=max(seconds, 0.0))
+        except TimeoutError:
+            return False
+        return True
+
+    async def _bot_turn(self, rnd: Round, seat: int) -> None:
+        room = self.room
+        version = room.version
+        delay = room.settings.bot_delay
+        if rnd.phase == PLAY and rnd.play is not None:
+            state = rnd.play.state
+            if not state.trick and state.tricks:
+                delay += room.settings.trick_pause
+        await asyncio.sleep(delay)  # a pause so people see; 0 yields to the others
+        if room.version != version or room.status != PLAYING or not room.bot_plays(seat):
+            return
+        bot = room.seats[seat].bot
+        assert bot is not None
+        view = rnd.view(seat)
+        kind = getattr(bot, "kind", "")
+        if kind in INLINE_BOTS:
+            action = decide(bot, view)
+        else:
+            action = await asyncio.to_thread(decide, bot, view)
+            if room.version != version or room.status != PLAYING or not room.bot_plays(seat):
+                return
+        try:
+            room.apply(seat, action)
+        except StoreError as exc:
+            await self._store_failed(exc)
+        except BeloteError as exc:
+            # A bot answering an illegal action is a bug; play on with a legal one.
+            log.error("room %s: bot %s at %s: %s", room.id, bot.name, SEAT_NAMES[seat], exc)
+            if rnd.phase == BIDDING:
+                room.apply(seat, ("call", "pass", None, None))
+            elif rnd.phase == DISCARD:
+                room.apply(seat, ("discard", default_discard(rnd.view(seat)), None, None))
+            else:
+                room.apply(seat, ("play", rnd.legal_cards()[0], None, True))
+
+    async def _saving(self, step: Callable[[], None]) -> bool:
+        """Run ``step`` (which writes to the log); False when the write failed."""
+        try:
+            step()
+        except StoreError as exc:
+            await self._store_failed(exc)
+            return False
+        return True
+
+    async def _store_failed(self, exc: StoreError) -> None:
+        """A move could not be saved: it is not played; everyone is told, and the
+        table tries again a little later."""
+        room = self.room
+        log.error("room %s: %s", room.id, exc)
+        room.error = f"{exc}; the table tries again in a few seconds"
+        room.presence()
+        await asyncio.sleep(5.0)
+        room.error = None

@@ -1,0 +1,307 @@
+"""The state a room sends to one seat: what that seat may know, as JSON.
+
+:func:`state_for` is the ``state`` message of the room protocol
+(:mod:`belote.web.rooms`): the room, its seats, the deal on the table, the result
+and the score.  The deal is built from :meth:`belote.round.Round.view` for that
+seat alone (:func:`known_view`), so that no client is ever sent a card its seat may
+not see: the other hands, the cards behind an announced declaration before they are
+shown at trick 2 (docs/rules.md §7.4, §7.6), the kitty before it is taken, the
+taker's discards (to the taker only, §12.1), the cards left out of the deal or a
+face-down card of belote découverte (§12.2).  A spectator (``seat`` None) sees no
+hand.
+
+The deal is put together in parts: the public deal every seat sees
+(:func:`public_deal`), découverte's piles (:func:`decouverte_piles`) and the seat's
+private part (:func:`private_deal`); the scores come from
+:mod:`belote.web.present`.  These functions read a room through
+:class:`SeenRoom`, what a room shows of itself, and change nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Protocol
+
+from belote.auction import COINCHE, NumericAuction
+from belote.bots.base import discard_trump
+from belote.cards import Card, TrumpMode, card_name, mask_of, trump_name
+from belote.declarations import belote_suits, best_announcement
+from belote.game import Match
+from belote.hand import DECOUVERTE, HandResult
+from belote.options import Rules
+from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.web.present import (
+    announced_type,
+    current_trick_json,
+    declaration_json,
+    result_json,
+    small_result_json,
+    small_score_json,
+    sort_hand,
+    trick_json,
+)
+from belote.web.seats import HUMAN, WAITING, RoomSettings, Seat
+
+
+class SeenRoom(Protocol):
+    """What the state reads of a room (:class:`belote.web.rooms.Room`)."""
+
+    id: str
+    name: str
+    version: int
+    actions: int
+    status: str
+    rules: Rules
+    players: int
+    mode: str
+    bot_spec: str
+    visibility: str
+    settings: RoomSettings
+    seats: list[Seat]
+    match: Match | None
+    round: Round | None
+    result: HandResult | None
+    between: bool
+    error: str | None
+
+    def bot_plays(self, seat: int, now: float | None = None) -> bool: ...
+
+
+def state_for(room: SeenRoom, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
+    rules = room.rules
+    return {
+        "type": "state",
+        "room": room.id,
+        "name": room.name,
+        "version": room.version,
+        "actions": room.actions,
+        "status": room.status,
+        "profile": rules.profile,
+        "players": room.players,
+        "deal_mode": room.mode,
+        "deck": rules.deck,
+        "direction": rules.direction,
+        "auction": rules.is_auction,
+        "declarations_on": rules.declarations and room.mode != DECOUVERTE,
+        "target": rules.target,
+        "bots": room.bot_spec,
+        "visibility": room.visibility,
+        "grace": room.settings.grace,
+        "turn_timer": room.settings.turn_timer,
+        "you": None if seat is None else {
+            "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
+        "seats": [seat_json(room, s) for s in room.seats],
+        "deal": None if room.round is None else deal_json(room, room.round, seat),
+        "result": result_of(room),
+        "between_deals": room.between,
+        "all_pass": room.round is not None and room.round.phase == ALL_PASS,
+        "score": score_of(room),
+        "error": room.error,
+    }
+
+
+def seat_json(room: SeenRoom, s: Seat) -> dict[str, Any]:
+    """One seat as every connection sees it: who sits there, and whether a bot plays."""
+    return {
+        "seat": SEAT_NAMES[s.index],
+        "kind": s.kind,
+        "name": s.name,
+        "connected": s.connected,
+        "away": s.kind == HUMAN and not s.connected,
+        "bot_playing": room.status != WAITING and room.bot_plays(s.index),
+    }
+
+
+def score_of(room: SeenRoom) -> dict[str, Any] | None:
+    """The game's score: the teams' (four players), or each seat's total (§12)."""
+    match = room.match
+    if match is None:
+        return None
+    if room.players != 4:
+        return small_score_json(match.seat_totals, match.seat_hands, match.reserve,
+                                match.finished, match.winner)
+    return match.score.to_json()
+
+
+def result_of(room: SeenRoom) -> dict[str, Any] | None:
+    """The result of the deal on the table, once it is over."""
+    if room.result is None:
+        return None
+    return (small_result_json(room.result, room.players) if room.players != 4
+            else result_json(room.result))
+
+
+def known_view(room: SeenRoom, rnd: Round, seat: int) -> PlayerView:
+    """What the person at ``seat`` may know: the seat's view, less the cards it
+    laid aside before he took it over mid-deal (§12.1); the hint's adviser
+    reads this one too."""
+    view = rnd.view(seat)
+    if room.match is not None and room.match.deals <= room.seats[seat].secret_until \
+            and view.discards:
+        view = dataclasses.replace(view, discards=0)
+    return view
+
+
+def deal_json(room: SeenRoom, rnd: Round, seat: int | None) -> dict[str, Any]:
+    """The deal on the table as ``seat`` sees it (``None``: a spectator)."""
+    view = rnd.spectator_view() if seat is None else known_view(room, rnd, seat)
+    trump = view_trump(view)
+    deal = public_deal(room, rnd, view, trump)
+    if rnd.mode == DECOUVERTE and rnd.play is not None and rnd.piles is not None:
+        deal.update(decouverte_piles(rnd, view, trump, room.players))
+    if seat is not None:
+        deal.update(private_deal(room.rules, rnd, view, seat, trump, room.players))
+    return deal
+
+
+def view_trump(view: PlayerView) -> TrumpMode | None:
+    """The trump of the deal, as far as the view tells: the contract's, or while the
+    taker of a kitty deal lays his cards aside, the one his call named (§12.1)."""
+    if view.phase == DISCARD:
+        return discard_trump(view)
+    return view.contract.trump if view.contract is not None else None
+
+
+def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
+                ) -> dict[str, Any]:
+    """What every seat sees of the deal, the private keys at their empty values."""
+    n = room.players
+    names = SEAT_NAMES[:n]
+    contract = view.contract
+    play = rnd.play
+    tricks_json, points_json = tricks_won(view, n)
+    hands = play.state.hands if play is not None else rnd.hands
+    counts = [hands[s].bit_count() for s in range(n)]
+    return {
+        "number": room.match.deals if room.match is not None else 0,
+        "dealer": SEAT_NAMES[view.dealer],
+        "phase": view.phase,
+        "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
+        "turned": None if view.turned is None else card_name(view.turned),
+        "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
+        "contract": None if contract is None else contract.to_json(),
+        "taker": taker_of(view),
+        "trump": None if trump is None else trump_name(trump),
+        "trick": current_trick_json(view.trick_leader, view.trick, n),
+        "last_trick": trick_json(view.tricks[-1], n) if view.tricks else None,
+        "tricks": len(view.tricks),
+        "tricks_won": tricks_json,
+        "points_won": points_json,
+        "card_counts": dict(zip(names, counts, strict=True)),
+        "announced": {
+            SEAT_NAMES[s]: [announced_type(d) for d in a]
+            for s, a in enumerate(view.announced) if a
+        },
+        "shown": {
+            SEAT_NAMES[s]: [declaration_json(d) for d in a]
+            for s, a in enumerate(view.shown) if a
+        },
+        "belote": [
+            {"seat": SEAT_NAMES[s], "card": card_name(c)} for s, c in view.belote_cards
+        ],
+        # §12: the turned card stays on the table in the six-each and stock deals,
+        # and the bergère is turned up beside it once the cards are all dealt.
+        "turned_stays": rnd.mode in ("six_each", "stock"),
+        "bergere": None if rnd.bergere is None or play is None else card_name(rnd.bergere),
+        "face_up": None,
+        "face_down": None,
+        "covering": [],
+        "hand": None,
+        "legal": [],
+        "must_discard": 0,
+        "discards": [],
+        "can_coinche": False,
+        "declarations": [],
+        "holds_belote": False,
+    }
+
+
+def tricks_won(view: PlayerView, n: int) -> tuple[dict[str, int], dict[str, int]]:
+    """The tricks and card points won so far: per team with four players, per seat
+    at the small tables (§12)."""
+    tricks = [0] * n
+    points = [0] * n
+    for t in view.tricks:
+        tricks[t.winner] += 1
+        points[t.winner] += t.points
+    if n == 4:
+        return ({TEAM_NAMES[k]: tricks[k] + tricks[k + 2] for k in (0, 1)},
+                {TEAM_NAMES[k]: points[k] + points[k + 2] for k in (0, 1)})
+    names = SEAT_NAMES[:n]
+    return dict(zip(names, tricks, strict=True)), dict(zip(names, points, strict=True))
+
+
+def taker_of(view: PlayerView) -> str | None:
+    """Who took: the taker of a kitty deal laying aside, or the contract's (none in
+    découverte, §12.2)."""
+    if view.phase == DISCARD:
+        return SEAT_NAMES[view.turn]
+    contract = view.contract
+    if contract is not None and contract.value != DECOUVERTE:
+        return SEAT_NAMES[contract.taker]
+    return None
+
+
+def decouverte_piles(rnd: Round, view: PlayerView, trump: TrumpMode | None, n: int
+                     ) -> dict[str, Any]:
+    """§12.2: every face-up card is seen by both players; of the face-down cards
+    only how many still lie under each player's face-up cards."""
+    play, piles = rnd.play, rnd.piles
+    assert play is not None and piles is not None
+    covering = view.covering
+    return {
+        "face_up": {SEAT_NAMES[s]: sort_hand(play.state.hands[s], trump) for s in range(n)},
+        "face_down": {
+            SEAT_NAMES[s]: (covering & mask_of(up for _down, up in piles[s])).bit_count()
+            for s in range(n)},
+        "covering": [card_name(c) for c in cards_of(covering)],
+    }
+
+
+def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
+                 trump: TrumpMode | None, n: int) -> dict[str, Any]:
+    """What only ``seat`` sees: its hand, its legal moves on its turn, the cards it
+    laid aside, its declarations and whether it holds the belote."""
+    play = rnd.play
+    bidding = rnd.bidding
+    out: dict[str, Any] = {"hand": sort_hand(view.hand, trump)}
+    # §4.5 coinche_in_turn false: an opponent may coinche out of turn.
+    out["can_coinche"] = (
+        view.phase == BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
+        and not rules.coinche_in_turn and bidding.can(COINCHE, seat))
+    if view.turn == seat:
+        out["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
+        if view.phase == DISCARD:
+            out["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
+    out["discards"] = [card_name(c) for c in cards_of(view.discards)]  # the taker's own
+    if play is not None and rules.declarations and rnd.mode != DECOUVERTE:
+        own = view.my_declarations
+        if own is None and view.phase == PLAY and not view.tricks:
+            own = tuple(best_announcement(view.hand, rules, play.contract.trump))
+        out["declarations"] = [declaration_json(d) for d in own or ()]
+    if play is not None and trump is not None:
+        # Only the cards the seat knows: in découverte a face-down card is unknown
+        # to its owner too (§12.2).
+        known = view.hand | played_by(view, seat, n)
+        out["holds_belote"] = bool(belote_suits(known, trump))
+    return out
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, in card order."""
+    return [c for c in range(32) if mask >> c & 1]
+
+
+def played_by(view: PlayerView, seat: int, players: int) -> int:
+    """The cards ``seat`` has played so far in this deal."""
+    out = 0
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            if (t.leader + i) % players == seat:
+                out |= 1 << c
+    for i, c in enumerate(view.trick):
+        if (view.trick_leader + i) % players == seat:
+            out |= 1 << c
+    return out

@@ -1,0 +1,67 @@
+"""The seats of a room (:mod:`belote.web.rooms`) and the words its modules share.
+
+A seat is ``open``, held by a ``human`` (who received a secret token when taking it)
+or by a ``bot``; a room is ``waiting`` for its players, ``playing`` or ``finished``;
+:class:`RoomSettings` pace its bots and set its timers.  The room, its driver
+(:mod:`belote.web.driver`) and the state it sends (:mod:`belote.web.room_state`)
+all read these, so they live here, below the three of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from belote.bots import Bot
+from belote.play import SEAT_NAMES
+from belote.web.clients import Client
+from belote.web.store import SeatRow
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+FINISHED: Final = "finished"
+
+OPEN: Final = "open"
+HUMAN: Final = "human"
+BOT: Final = "bot"
+
+NAME_LENGTH: Final = 24
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """Pace and limits of the rooms of one server."""
+
+    bot_delay: float = 0.6  # seconds a bot waits before it acts, so people can follow
+    trick_pause: float = 0.9  # more before a bot leads to a new trick (the last one stays shown)
+    deal_pause: float = 30.0  # a finished deal stays shown this long unless someone asks "next"
+    all_pass_pause: float = 3.0  # an all-pass deal stays shown this long, then the next is dealt
+    idle_ttl: float = 6 * 3600.0  # a room nobody visits for this long is closed
+    max_rooms: int = 2000
+    grace: float = 20.0  # seconds a dropped player keeps his seat before a bot plays for him
+    turn_timer: float | None = None  # seconds a connected player has for a move (None: no limit)
+
+
+@dataclass
+class Seat:
+    index: int
+    kind: str = OPEN
+    name: str = ""
+    token: str | None = None
+    owner: str | None = None  # the browser identity that took the seat
+    bot: Bot | None = None  # the bot seat's player, or the stand-in of an absent human
+    clients: set[Client] = field(default_factory=set)
+    away_since: float | None = None  # monotonic time its last connection closed
+    secret_until: int = 0  # taken over mid-deal: the deal whose past stays hidden
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.index, self.kind, self.name, self.token, self.owner)
+
+    @property
+    def connected(self) -> bool:
+        return bool(self.clients)
+
+
+def clean_name(name: object, seat: int) -> str:
+    text = " ".join(name.split()) if isinstance(name, str) else ""
+    return text[:NAME_LENGTH] or f"Player {SEAT_NAMES[seat]}"
