@@ -57,12 +57,12 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 connection only), ``pong``.
 
 The modules of a room: :mod:`belote.web.clients` (a connection's queue of
-messages), :mod:`belote.web.seats` (a seat, the seat kinds, the statuses and
-:class:`RoomSettings`), :mod:`belote.web.room_state` (the state a seat receives),
-:mod:`belote.web.driver` (the bots' turns and the pauses) and this one
-(:class:`Room`: its seats, the actions and their log on disk, the messages;
-:class:`RoomManager`).  Every name this module used to define is importable from
-it still.
+messages), :mod:`belote.web.seats` (a seat, the seat kinds, the statuses, the
+visibilities, :class:`RoomSettings` and the errors), :mod:`belote.web.messages`
+(what each message asks, the hint), :mod:`belote.web.room_state` (the state a seat
+receives), :mod:`belote.web.driver` (the bots' turns and the pauses) and this one
+(:class:`Room`: its seats, the actions and their log on disk; :class:`RoomManager`).
+Every name this module used to define is importable from it still.
 """
 
 from __future__ import annotations
@@ -89,18 +89,23 @@ from belote.hand import HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
-from belote.web import room_state
+from belote.web import messages, room_state
 from belote.web.clients import Client
 from belote.web.driver import INLINE_BOTS, Action, Driver, decide
-from belote.web.present import parse_seat, translate_error
 from belote.web.seats import (
     BOT,
     FINISHED,
     HUMAN,
+    INVITE,
     NAME_LENGTH,
     OPEN,
     PLAYING,
+    PRIVATE,
+    PUBLIC,
+    VISIBILITIES,
     WAITING,
+    NoAccess,
+    RoomError,
     RoomSettings,
     Seat,
     clean_name,
@@ -116,21 +121,8 @@ __all__ = [
 
 log = logging.getLogger("belote.web.rooms")
 
-PRIVATE: Final = "private"  # a table against bots: its player only
-INVITE: Final = "invite"  # a room with friends: its link's invitation
-PUBLIC: Final = "public"  # ... and listed on /rooms
-VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
 
 HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
-
-
-class RoomError(BeloteError):
-    """A room that does not exist, or an action the room refuses (not the rules')."""
-
-
-class NoAccess(RoomError):
-    """A connection that brings neither a seat's token nor the room's invitation:
-    answered as if the room did not exist, and closed."""
 
 
 class Room:
@@ -490,7 +482,8 @@ class Room:
         self.between = False
         self.changed()
 
-    def _live_round(self) -> Round:
+    def live_round(self) -> Round:
+        """The deal on the table, while it is played (else the room refuses)."""
         if self.status == WAITING:
             raise RoomError("the game has not started")
         if self.status == FINISHED:
@@ -501,7 +494,7 @@ class Room:
 
     def call(self, seat: int, text: object) -> None:
         """A call for ``seat`` (its turn, or an out-of-turn coinche where allowed, §4.5)."""
-        rnd = self._live_round()
+        rnd = self.live_round()
         if rnd.phase == DISCARD:
             raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
         if rnd.phase != BIDDING:
@@ -512,7 +505,7 @@ class Room:
     def play(self, seat: int, card_text: object, declare: bool = True,
              belote: bool = True) -> None:
         """Play a card for ``seat``; the engine names the rule an illegal card breaks."""
-        rnd = self._live_round()
+        rnd = self.live_round()
         if rnd.phase == DISCARD:
             raise IllegalActionError(
                 f"{SEAT_NAMES[seat]}: no card now, {SEAT_NAMES[rnd.current_player()]} lays "
@@ -534,7 +527,7 @@ class Room:
 
     def discard(self, seat: int, cards: object) -> None:
         """The taker of a kitty deal lays two cards aside (docs/rules.md §12.1 ``kitty``)."""
-        rnd = self._live_round()
+        rnd = self.live_round()
         if rnd.phase != DISCARD:
             raise IllegalActionError(
                 f"{SEAT_NAMES[seat]}: nothing to lay aside now (only the taker of a kitty "
@@ -587,109 +580,18 @@ class Room:
     # --- messages ---------------------------------------------------------------------
 
     def handle(self, client: Client, msg: object) -> None:
-        """One message from a connection; a refusal is answered with an error message."""
-        self.visit()
-        try:
-            self._handle(client, msg)
-        except NoAccess:
-            raise
-        except BeloteError as exc:
-            text = translate_error(client.lang, str(exc), seat=client.seat,
-                                   players=self.players, spanish=self.rules.deck == "spanish")
-            client.push_json({"type": "error", "message": text})
+        """One message from a connection; a refusal is answered with an error message
+        (:func:`belote.web.messages.handle`)."""
+        messages.handle(self, client, msg)
 
-    def _handle(self, client: Client, msg: object) -> None:
-        if not isinstance(msg, dict):
-            raise RoomError("a message is a JSON object with a 'type'")
-        kind = msg.get("type")
-        if kind == "ping":
-            client.push_json({"type": "pong"})
-            return
-        if kind == "hello":
-            token = msg.get("token")
-            if self.invited(msg.get("invite")):
-                client.invited = True
-            seat = self.seat_of_token(token)
-            if seat is None and not client.invited:
-                held = self.seat_of_owner(client.identity)
-                if held is None:
-                    # Neither a seat nor the room's link: as if there were no room.
-                    raise NoAccess(f"no room {self.id!r} (it may have closed)")
-                client.invited = self.visibility != PRIVATE
-            client.hello = True
-            seat = self.attach(client, token)
-            if seat is not None:
-                client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
-            elif token:
-                client.push_json({
-                    "type": "error", "code": "bad_token",
-                    "message": f"room {self.id}: your token holds no seat here (take a seat)"})
-            return
-        if not client.hello:
-            raise RoomError("say hello first (with your seat's token or the room's invitation)")
-        if kind == "join":
-            if client.seat is not None:
-                raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
-            if not client.invited:
-                raise RoomError("only someone invited (the room's link) can take a seat")
-            seat = self._seat_field(msg)
-            token = self.join(seat, msg.get("name"), client, owner=client.identity)
-            client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat], "token": token})
-            return
-        seat = client.seat
-        if seat is None:
-            raise RoomError("take a seat first")
-        if kind == "leave":
-            self.leave(seat)
-        elif kind == "bot":
-            self.fill_bot(self._seat_field(msg))
-        elif kind == "start":
-            self.start()
-        elif kind == "call":
-            self.call(seat, msg.get("call"))
-        elif kind == "play":
-            self.play(seat, msg.get("card"), msg.get("declare", True) is not False,
-                      msg.get("belote", True) is not False)
-        elif kind == "discard":
-            self.discard(seat, msg.get("cards"))
-        elif kind == "next":
-            self.next_deal()
-        elif kind == "hint":
-            self._hint(client, seat)
-        else:
-            raise RoomError(f"unknown message type {kind!r}")
+    def hint_bot(self) -> Bot:
+        """The hint button's adviser (:data:`HINT_BOT`), seeded from the room."""
+        return make_bot(HINT_BOT, seed=self._rng.randrange(2**32))
 
-    def _hint(self, client: Client, seat: int) -> None:
-        """The strongest bot's advice for ``seat`` (the terminal game's ``?``), sent to
-        this connection only: worked out from the seat's own view, in a worker thread
-        (``pimc`` thinks), dropped if the game moved on meanwhile."""
-        rnd = self._live_round()
-        if rnd.phase not in (BIDDING, DISCARD, PLAY) or rnd.current_player() != seat:
-            raise RoomError("no hint now: it is not your turn")
-        view, version = self.known_view(rnd, seat), self.version
-        bot = make_bot(HINT_BOT, seed=self._rng.randrange(2**32))
-
-        async def advise() -> None:
-            kind, what, _decls, _belote = await asyncio.to_thread(decide, bot, view)
-            if self.version != version or client.closed:
-                return
-            if kind == "call":
-                client.push_json({"type": "hint", "version": version, "call": what})
-            elif kind == "discard":
-                client.push_json({"type": "hint", "version": version,
-                                  "cards": [card_name(c) for c in what]})
-            else:
-                client.push_json({"type": "hint", "version": version, "card": card_name(what)})
-
-        task = asyncio.get_running_loop().create_task(advise())
+    def keep(self, task: asyncio.Task[None]) -> None:
+        """Keep a hint being worked out alive until it is done."""
         self._hints.add(task)
         task.add_done_callback(self._hints.discard)
-
-    def _seat_field(self, msg: Mapping[str, Any]) -> int:
-        try:
-            return parse_seat(msg.get("seat"), self.players)
-        except ValueError as exc:
-            raise RoomError(str(exc)) from None
 
     def changed(self) -> None:
         """The game changed: a new version, the driver woken, every seat told."""

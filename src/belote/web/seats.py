@@ -2,7 +2,8 @@
 
 A seat is ``open``, held by a ``human`` (who received a secret token when taking it)
 or by a ``bot``; a room is ``waiting`` for its players, ``playing`` or ``finished``;
-:class:`RoomSettings` pace its bots and set its timers.  The room, its driver
+:class:`RoomSettings` pace its bots and set its timers; a room is ``private``,
+``invite`` or ``public``, and refuses with :class:`RoomError`.  The room, its driver
 (:mod:`belote.web.driver`) and the state it sends (:mod:`belote.web.room_state`)
 all read these, so they live here, below the three of them.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from belote.bots import Bot
+from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
 from belote.web.store import SeatRow
@@ -26,6 +28,20 @@ HUMAN: Final = "human"
 BOT: Final = "bot"
 
 NAME_LENGTH: Final = 24
+
+PRIVATE: Final = "private"  # a table against bots: its player only
+INVITE: Final = "invite"  # a room with friends: its link's invitation
+PUBLIC: Final = "public"  # ... and listed on /rooms
+VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
+
+
+class RoomError(BeloteError):
+    """A room that does not exist, or an action the room refuses (not the rules')."""
+
+
+class NoAccess(RoomError):
+    """A connection that brings neither a seat's token nor the room's invitation:
+    answered as if the room did not exist, and closed."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,182 @@
+"""The messages of a room's connections: what each one asks, and the answers.
+
+:func:`handle` takes one message of the protocol (module doc of
+:mod:`belote.web.rooms`) from a connection, acts for the seat its token holds and
+never for a seat named in the message, and answers a refusal to that connection
+alone, in its language.  ``hello`` binds the connection (a seat's token, the room's
+invitation or a seat its browser holds; else :class:`~belote.web.seats.NoAccess`:
+as if there were no room), ``join`` takes a seat, ``hint`` asks the strongest bot's
+advice (:func:`hint`).  The room is read and moved through :class:`MessagedRoom`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from belote.bots import Bot
+from belote.cards import card_name
+from belote.errors import BeloteError
+from belote.options import Rules
+from belote.play import SEAT_NAMES
+from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.web.clients import Client
+from belote.web.driver import decide
+from belote.web.present import parse_seat, translate_error
+from belote.web.seats import PRIVATE, NoAccess, RoomError
+
+
+class MessagedRoom(Protocol):
+    """What the messages read and do of a room (:class:`belote.web.rooms.Room`)."""
+
+    id: str
+    players: int
+    rules: Rules
+    visibility: str
+    version: int
+
+    def visit(self) -> None: ...
+
+    def invited(self, invite: object) -> bool: ...
+
+    def seat_of_token(self, token: object) -> int | None: ...
+
+    def seat_of_owner(self, identity: str | None) -> int | None: ...
+
+    def attach(self, client: Client, token: object = None) -> int | None: ...
+
+    def join(self, seat: int, name: object = "", client: Client | None = None,
+             owner: str | None = None) -> str: ...
+
+    def leave(self, seat: int) -> None: ...
+
+    def fill_bot(self, seat: int) -> None: ...
+
+    def start(self) -> None: ...
+
+    def call(self, seat: int, text: object) -> None: ...
+
+    def play(self, seat: int, card_text: object, declare: bool = True,
+             belote: bool = True) -> None: ...
+
+    def discard(self, seat: int, cards: object) -> None: ...
+
+    def next_deal(self) -> None: ...
+
+    def live_round(self) -> Round: ...
+
+    def known_view(self, rnd: Round, seat: int) -> PlayerView: ...
+
+    def hint_bot(self) -> Bot: ...
+
+    def keep(self, task: asyncio.Task[None]) -> None: ...
+
+
+def handle(room: MessagedRoom, client: Client, msg: object) -> None:
+    """One message from a connection; a refusal is answered with an error message."""
+    room.visit()
+    try:
+        dispatch(room, client, msg)
+    except NoAccess:
+        raise
+    except BeloteError as exc:
+        text = translate_error(client.lang, str(exc), seat=client.seat,
+                               players=room.players, spanish=room.rules.deck == "spanish")
+        client.push_json({"type": "error", "message": text})
+
+
+def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
+    """Act on one message for the connection's seat (module doc); raises a refusal."""
+    if not isinstance(msg, dict):
+        raise RoomError("a message is a JSON object with a 'type'")
+    kind = msg.get("type")
+    if kind == "ping":
+        client.push_json({"type": "pong"})
+        return
+    if kind == "hello":
+        token = msg.get("token")
+        if room.invited(msg.get("invite")):
+            client.invited = True
+        seat = room.seat_of_token(token)
+        if seat is None and not client.invited:
+            held = room.seat_of_owner(client.identity)
+            if held is None:
+                # Neither a seat nor the room's link: as if there were no room.
+                raise NoAccess(f"no room {room.id!r} (it may have closed)")
+            client.invited = room.visibility != PRIVATE
+        client.hello = True
+        seat = room.attach(client, token)
+        if seat is not None:
+            client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
+        elif token:
+            client.push_json({
+                "type": "error", "code": "bad_token",
+                "message": f"room {room.id}: your token holds no seat here (take a seat)"})
+        return
+    if not client.hello:
+        raise RoomError("say hello first (with your seat's token or the room's invitation)")
+    if kind == "join":
+        if client.seat is not None:
+            raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
+        if not client.invited:
+            raise RoomError("only someone invited (the room's link) can take a seat")
+        seat = seat_field(room, msg)
+        token = room.join(seat, msg.get("name"), client, owner=client.identity)
+        client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat], "token": token})
+        return
+    seat = client.seat
+    if seat is None:
+        raise RoomError("take a seat first")
+    if kind == "leave":
+        room.leave(seat)
+    elif kind == "bot":
+        room.fill_bot(seat_field(room, msg))
+    elif kind == "start":
+        room.start()
+    elif kind == "call":
+        room.call(seat, msg.get("call"))
+    elif kind == "play":
+        room.play(seat, msg.get("card"), msg.get("declare", True) is not False,
+                  msg.get("belote", True) is not False)
+    elif kind == "discard":
+        room.discard(seat, msg.get("cards"))
+    elif kind == "next":
+        room.next_deal()
+    elif kind == "hint":
+        hint(room, client, seat)
+    else:
+        raise RoomError(f"unknown message type {kind!r}")
+
+
+def hint(room: MessagedRoom, client: Client, seat: int) -> None:
+    """The strongest bot's advice for ``seat`` (the terminal game's ``?``), sent to
+    this connection only: worked out from the seat's own view, in a worker thread
+    (``pimc`` thinks), dropped if the game moved on meanwhile."""
+    rnd = room.live_round()
+    if rnd.phase not in (BIDDING, DISCARD, PLAY) or rnd.current_player() != seat:
+        raise RoomError("no hint now: it is not your turn")
+    view, version = room.known_view(rnd, seat), room.version
+    bot = room.hint_bot()
+
+    async def advise() -> None:
+        kind, what, _decls, _belote = await asyncio.to_thread(decide, bot, view)
+        if room.version != version or client.closed:
+            return
+        if kind == "call":
+            client.push_json({"type": "hint", "version": version, "call": what})
+        elif kind == "discard":
+            client.push_json({"type": "hint", "version": version,
+                              "cards": [card_name(c) for c in what]})
+        else:
+            client.push_json({"type": "hint", "version": version, "card": card_name(what)})
+
+    room.keep(asyncio.get_running_loop().create_task(advise()))
+
+
+def seat_field(room: MessagedRoom, msg: Mapping[str, Any]) -> int:
+    """The seat a message names (``join``, ``bot``), checked against the table."""
+    try:
+        return parse_seat(msg.get("seat"), room.players)
+    except ValueError as exc:
+        raise RoomError(str(exc)) from None
