@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-DOC_FILES = ("rules.md", "json.md")
+DOC_FILES = ("rules.md", "json.md", "architecture.md")
 
 # What points outside the repository: the specification files kept beside it.
 OUTSIDE = re.compile(r"RULES\.md|CONTRACT\.md|\.\./shared|shared/(?:RULES|CONTRACT)")
