@@ -1081,7 +1081,7 @@ def test_a_dropped_player_keeps_his_turn_for_the_grace_period(db: Path) -> None:
                 assert receive(ws)["type"] == "welcome"
                 wait_turn(ws, "N")
                 actions = room.actions
-            dropped = time.monotonic()
+                dropped = time.monotonic()  # before the close: the server's drop is later
             # A reload within the grace: his turn is still his.
             time.sleep(0.2)
             with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -1093,7 +1093,7 @@ def test_a_dropped_player_keeps_his_turn_for_the_grace_period(db: Path) -> None:
                 assert state["seats"][0]["bot_playing"] is False
                 time.sleep(grace + 0.1)  # longer than the grace since the first drop
                 assert room.actions == actions
-            dropped = time.monotonic()
+                dropped = time.monotonic()  # before the close: the server's drop is later
             time.sleep(grace / 2)
             if time.monotonic() - dropped < grace * 0.9:
                 assert room.actions == actions and room.round is not None
