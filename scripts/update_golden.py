@@ -5,6 +5,7 @@ Run it deliberately, from the repository root, once a change of behaviour is wan
     .venv/bin/python scripts/update_golden.py            # every pin, corpus kept
     .venv/bin/python scripts/update_golden.py cli.json   # only these files
     .venv/bin/python scripts/update_golden.py --corpus   # also rebuild the inputs
+                                                         # (corpus.json, the rooms' moves)
     .venv/bin/python scripts/update_golden.py --check    # print the changes, write nothing
 
 A refactoring that should not change behaviour (issue 11) must print "unchanged" for
@@ -48,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("files", nargs="*", help=f"pins to rewrite (of {golden.FILES})")
     parser.add_argument("--corpus", action="store_true",
-                        help="rebuild corpus.json (the CLI inputs) from the seeded games")
+                        help="rebuild corpus.json (the CLI inputs) from the seeded games, "
+                             "and choose the rooms' moves (rooms.json) again from their seeds")
     parser.add_argument("--check", action="store_true", help="write nothing")
     args = parser.parse_args(argv)
     names = args.files or [f for f in golden.FILES if f != "corpus.json"]
@@ -62,7 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         path = golden.GOLDEN / name
         old = golden.load(name) if path.exists() else None
-        new = golden.build_corpus() if name == "corpus.json" else golden.COMPUTE[name]()
+        if name == "corpus.json":
+            new = golden.build_corpus()
+        elif args.corpus and name in golden.REBUILD:
+            new = golden.REBUILD[name]()
+        else:
+            new = golden.COMPUTE[name]()
         if name == "corpus.json":
             same = old == new
             print(f"corpus.json: {'unchanged' if same else 'rebuilt'}")
@@ -70,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             changed += _report(name, old, new)
         if not args.check:
-            path.write_text(golden.dump(new), encoding="utf-8")
+            path.write_text(golden.dump(new, name), encoding="utf-8")
             if name == "corpus.json" and old != new and "cli.json" not in names:
                 print("  (the corpus changed: rewrite cli.json too)")
     print(f"{changed} change(s){' (nothing written)' if args.check else ''}")

@@ -24,6 +24,25 @@ refactoring must leave every pin as it is:
   ``a -> b -> c`` reads: a imports b, b imports c, c imports a.  Three graphs: the
   imports run when a module is loaded (``module_level``), with those inside functions
   (``with_function_level``), and with those under ``if TYPE_CHECKING`` as well.
+* ``rooms.json``: the web rooms (:class:`belote.web.rooms.Room`, through its own
+  dispatch of messages, with no driver: nothing moves unless a seat acts) at every
+  table (the four profiles, coinche with the out-of-turn coinche, each deal of three
+  and of two players), two seeded games each (a few deals; a game to its end at a low
+  target).  Each seat and a spectator are connections of the test; a move's pin is its
+  label (``E call 80H``, ``N play JH 1 0``: card, declare, belote; ``S discard 7H 8C``;
+  ``W next``), the errors it was answered with, and a hash of every text pushed to every
+  connection (secret tokens masked).  The labels are the stored inputs, played again
+  by the test; now and then a move the room must refuse.  The states after the start
+  and the first moves are kept readable (``shown``: the spectator's state opened one
+  level, ``deal.hand``, and each seat's differences; then the changes of each move).
+  :func:`room_states_at` gives every connection's state after any move, to see what a
+  failing hash covers.
+* ``sheets.json``: a scripted ``belote sheet`` session per kind of sheet (four players,
+  rotation sheets of 5, 6 and 7, three and two players per seat) against a temporary
+  ``--db``, the hands taken from the corpus's games: ``new``, ``add`` (``--json``,
+  ``--jsonl``, ``--file``), ``undo``, ``edit``, ``show``, ``list``, ``export`` (JSON, CSV,
+  ``--out``), ``import`` (an export, a ``score game`` input) and ``delete``, refusals
+  included; the folder and the clock masked (``<tmp>``, ``<time>``).
 * The perft counts stay in ``tests/data/perft_endgames.txt`` (``test_perft.py``);
   its hash is pinned here so that the counts cannot drift along with the code.
 
@@ -34,7 +53,7 @@ anything else ``{"#sha256", "#len"}``; the exact text of each answer is hashed t
 
 Regenerate deliberately, after checking that a change of behaviour is wanted:
 ``python scripts/update_golden.py`` (prints what changed; ``--corpus`` also rebuilds
-the inputs from the seeded games).
+the inputs from the seeded games, the rooms' moves included).
 """
 
 from __future__ import annotations
@@ -46,6 +65,7 @@ import io
 import json
 import os
 import random
+import re
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -81,7 +101,7 @@ TABLES: list[tuple[str, str, dict[str, Any]]] = [
 ]
 
 FILES = ("corpus.json", "cli.json", "simulate.json", "playouts.json", "import_cycles.json",
-         "perft.json")
+         "perft.json", "rooms.json", "sheets.json")
 
 
 # --- fingerprints and comparison ----------------------------------------------------------
@@ -91,13 +111,13 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def fingerprint(value: Any) -> Any:
+def fingerprint(value: Any, inline: int = INLINE) -> Any:
     """``value`` itself when short, else its members' fingerprints (an object) or a hash."""
     text = json.dumps(value, ensure_ascii=False)
-    if len(text) <= INLINE:
+    if len(text) <= inline:
         return value
     if isinstance(value, dict):
-        return {key: fingerprint(member) for key, member in value.items()}
+        return {key: fingerprint(member, inline) for key, member in value.items()}
     return {"#sha256": digest(text), "#len": len(text)}
 
 
@@ -152,8 +172,28 @@ def load(name: str) -> Any:
     return json.loads((GOLDEN / name).read_text(encoding="utf-8"))
 
 
-def dump(value: Any) -> str:
-    """Indented JSON, except that the lists of inputs hold one compact input a line."""
+# Files written to a depth: deeper values stay on one line each (moves, states, answers).
+LAYOUT_DEPTH = {"rooms.json": 4, "sheets.json": 4}
+
+
+def dump_to_depth(value: Any, depth: int, level: int = 0) -> str:
+    """Indented JSON for ``depth`` levels of objects and lists, compact below."""
+    if depth <= 0 or not isinstance(value, dict | list) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    pad = " " * (level + 1)
+    if isinstance(value, dict):
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: "
+                 f"{dump_to_depth(v, depth - 1, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * level + "}"
+    items = [pad + dump_to_depth(v, depth - 1, level + 1) for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * level + "]"
+
+
+def dump(value: Any, name: str = "") -> str:
+    """Indented JSON, except that the lists of inputs hold one compact input a line,
+    and that the files of ``LAYOUT_DEPTH`` (``name``) are indented to their depth."""
+    if name in LAYOUT_DEPTH:
+        return dump_to_depth(value, LAYOUT_DEPTH[name]) + "\n"
     if isinstance(value, dict) and set(value) == {"score_hand", "score_game", "replay", "solve"}:
         def items(values: list[Any]) -> str:
             return "[\n" + ",\n".join(json.dumps(v, ensure_ascii=False) for v in values) + "\n]"
@@ -609,6 +649,374 @@ def compute_playouts() -> dict[str, Any]:
     return pins
 
 
+# --- the web rooms ----------------------------------------------------------------------------
+
+# Every table a room seats: the four profiles, coinche with the out-of-turn coinche
+# (§4.5 ``coinche_in_turn`` false), each deal of three and of two players (§12).
+ROOM_TABLES: list[tuple[str, str, dict[str, Any]]] = [
+    ("classic", "classic", {}),
+    ("moroccan", "moroccan", {}),
+    ("coinche", "coinche", {}),
+    ("contree", "contree", {}),
+    ("coinche+out_of_turn", "coinche", {"coinche_in_turn": False}),
+    ("3p-24_cards", "classic-3p", {"three_deal": "24_cards"}),
+    ("3p-kitty", "classic-3p", {"three_deal": "kitty"}),
+    ("3p-six_each", "classic-3p", {"three_deal": "six_each"}),
+    ("2p-stock", "classic-2p", {"two_deal": "stock"}),
+    ("2p-decouverte", "classic-2p", {"two_deal": "decouverte"}),
+]
+# (seed, target, deals): a few deals at the profile's target, and a game played to its
+# end at a low target (at most that many deals).
+ROOM_GAMES: list[tuple[int, int | None, int]] = [(1, None, 3), (2, 300, 8)]
+ROOM_SHOWN = 3  # moves from "start" whose states are kept readable
+ROOM_NAMES = ("Ann", "Bob", "Cy", "Dee")
+SPECTATOR = "-"
+
+
+def room_cases() -> Iterator[tuple[str, str, dict[str, Any], int, int | None, int]]:
+    """(case, profile, options, seed, target, deals) of every pinned room game."""
+    for key, profile, options in ROOM_TABLES:
+        for seed, target, deals in ROOM_GAMES:
+            yield f"{key}/{seed}", profile, options, seed, target, deals
+
+
+def _flat(state: dict[str, Any]) -> dict[str, Any]:
+    """A state with its objects opened one level (``deal.hand``), for short diffs."""
+    out: dict[str, Any] = {}
+    for key, value in state.items():
+        if isinstance(value, dict) and value:
+            for inner, member in value.items():
+                out[f"{key}.{inner}"] = member
+        else:
+            out[key] = value
+    return out
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """The keys of ``after`` whose values differ from ``before`` (``#gone``: removed)."""
+    out = {k: v for k, v in after.items() if k not in before or before[k] != v}
+    out.update({k: "#gone" for k in before if k not in after})
+    return out
+
+
+class RoomGame:
+    """A room (:class:`belote.web.rooms.Room`, no driver: nothing moves unless a seat
+    acts) whose every seat, and a spectator, is a connection of this test; the
+    messages go through the room's own dispatch (``Room.handle``), and every text the
+    room pushes to each connection is recorded, as a WebSocket would send it."""
+
+    def __init__(self, profile: str, options: dict[str, Any], seed: int,
+                 target: int | None) -> None:
+        from belote.options import make_rules
+        from belote.web.clients import Client
+        from belote.web.driver import Driver
+        from belote.web.rooms import Room, RoomSettings
+
+        class Still(Driver):
+            def start(self) -> None:  # no bot, no pause: the test moves every seat
+                pass
+
+        class Recorder(Client):
+            """A connection that keeps every text pushed to it, in order."""
+
+            def __init__(self, identity: str, sink: list[str]) -> None:
+                async def send(text: str) -> None:  # pragma: no cover - never pumped
+                    pass
+
+                super().__init__(send, identity)
+                self.sink = sink
+
+            def push(self, text: str) -> None:
+                self.sink.append(text)
+
+            def push_state(self, text: str) -> None:
+                self.sink.append(text)
+
+        opts = dict(options) if target is None else {**options, "target": target}
+        rules = make_rules(profile, opts)
+        settings = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0, grace=0.0)
+        self.room = Room("golden", rules, "random", settings, seed=seed, name="Golden")
+        self.room._driver = Still(self.room)
+        self.names = [*"NESW"[:rules.players], SPECTATOR]
+        self.pushed: dict[str, list[str]] = {who: [] for who in self.names}
+        self.clients = {who: Recorder(f"browser {who}", self.pushed[who]) for who in self.names}
+        self.latest: dict[str, dict[str, Any]] = {who: {} for who in self.names}
+
+    def send(self, label: str) -> tuple[list[str], list[str]]:
+        """Act on a move's label (``N play JH 1 0``: seat, type, arguments); answers
+        what was pushed to each connection (``who text``, tokens masked) and the
+        errors' messages."""
+        who, kind, *args = label.split(" ")
+        msg: dict[str, Any] = {"type": kind}
+        if kind == "hello":
+            msg["invite"] = self.room.invite
+        elif kind == "join":
+            msg.update(seat=who, name=" ".join(args))
+        elif kind == "call":
+            msg["call"] = " ".join(args)
+        elif kind == "play":
+            msg.update(card=args[0], declare=args[1] == "1", belote=args[2] == "1")
+        elif kind == "discard":
+            msg["cards"] = args
+        self.room.handle(self.clients[who], msg)
+        pushed: list[str] = []
+        errors: list[str] = []
+        for name in self.names:
+            for text in self.pushed[name]:
+                obj = json.loads(text)
+                if obj.get("type") == "state":
+                    self.latest[name] = obj
+                else:
+                    if "token" in obj:
+                        obj["token"] = "#token"  # a secret, random
+                        text = json.dumps(obj, ensure_ascii=False)
+                    if obj.get("type") == "error":
+                        errors.append(f"{name}: {obj.get('message')}")
+                pushed.append(f"{name} {text}")
+            self.pushed[name].clear()
+        return pushed, errors
+
+    def choose(self, rng: random.Random) -> str:
+        """The next move of a game going on, chosen at random over what the seats'
+        states offer (now and then a move the room must refuse)."""
+        state = self.latest[self.names[0]]
+        seats = self.names[:-1]
+        if state["between_deals"]:
+            return f"{rng.choice(seats)} next"
+        deal = state["deal"]
+        turn = deal["turn"]
+        mine = self.latest[turn]["deal"]
+        others = [s for s in seats if s != turn]
+        if rng.random() < 0.04:  # a move the room refuses
+            other = rng.choice(others)
+            wrong = [f"{other} call pass", f"{rng.choice(seats)} next"]
+            hand = self.latest[other]["deal"]["hand"] or []
+            if hand:
+                wrong.append(f"{other} play {rng.choice(hand)} 1 1")
+            if mine["phase"] == "play":
+                illegal = [c for c in mine["hand"] if c not in mine["legal"]]
+                if illegal:
+                    wrong += [f"{turn} play {rng.choice(illegal)} 1 1"] * 3
+            return rng.choice(wrong)
+        if mine["phase"] == "bidding":
+            out_of_turn = [s for s in others if self.latest[s]["deal"]["can_coinche"]]
+            if out_of_turn and rng.random() < 0.3:
+                return f"{rng.choice(out_of_turn)} call coinche"
+            calls = mine["legal"]
+            call = ("pass" if len(calls) > 3 and "pass" in calls and rng.random() < 0.7
+                    else rng.choice(calls))
+            return f"{turn} call {call}"
+        if mine["phase"] == "discard":
+            return f"{turn} discard {' '.join(rng.sample(mine['hand'], 2))}"
+        card = rng.choice(mine["legal"])
+        return f"{turn} play {card} {int(rng.random() < 0.8)} {int(rng.random() < 0.8)}"
+
+
+def room_game(case: str, profile: str, options: dict[str, Any], seed: int,
+              target: int | None, deals: int, labels: Sequence[str] | None = None
+              ) -> dict[str, Any]:
+    """One room game: its moves (``labels``, else chosen from ``case``: the seats sit
+    down, N starts, then each seat acts on its own state, to the end of the game, whose
+    next deal is refused, or of ``deals`` deals), each with a hash of every text pushed
+    to every connection and the errors' messages in words; the states after the first
+    moves kept readable: at the start the spectator's whole and each seat's differences
+    from it, then the spectator's changes and each seat's other changes."""
+    game = RoomGame(profile, options, seed, target)
+    rng = random.Random(f"room {case}")
+    seats = game.names[:-1]
+    todo = list(labels) if labels is not None else [
+        *(f"{who} {kind}" for who in seats
+          for kind in ("hello", f"join {ROOM_NAMES['NESW'.index(who)]}")),
+        f"{SPECTATOR} hello", "N start"]
+    moves: list[str] = []
+    shown: list[dict[str, Any]] = []
+    hashes: list[str] = []
+    previous: dict[str, dict[str, Any]] = {}
+    over = False
+    while todo or labels is None:
+        if todo:
+            label = todo.pop(0)
+        else:
+            state = game.latest[seats[0]]
+            if over or len(moves) > 3000:
+                break
+            if state["status"] == "finished":
+                over = True
+                label = f"{rng.choice(seats)} next"
+            elif state["between_deals"] and state["deal"]["number"] >= deals:
+                break
+            else:
+                label = game.choose(rng)
+        pushed, errors = game.send(label)
+        full = digest("\n".join(pushed))
+        hashes.append(full)
+        moves.append(f"{label}{''.join(f' ! {e}' for e in errors)} #{full[:10]}")
+        if (not shown and label.endswith(" start")) or 0 < len(shown) < ROOM_SHOWN:
+            flat = {who: _flat(s) for who, s in game.latest.items()}
+            if not shown:
+                spectator = flat[SPECTATOR]
+                shown.append({"move": label, SPECTATOR: spectator, **{
+                    who: _changes(spectator, flat[who]) for who in seats}})
+            else:
+                public = _changes(previous[SPECTATOR], flat[SPECTATOR])
+                shown.append({"move": label, SPECTATOR: public, **{
+                    who: {k: v for k, v in _changes(previous[who], flat[who]).items()
+                          if k not in public or public[k] != v} for who in seats}})
+            previous = flat
+    end = game.latest[SPECTATOR]
+    return {
+        "profile": profile, "options": options, "seed": seed, "target": target,
+        "deals": end["deal"]["number"] if end.get("deal") else 0,
+        "status": end.get("status"), "score": end.get("score"),
+        "moves": moves, "shown": shown, "sha256": digest(" ".join(hashes)),
+    }
+
+
+def room_states_at(case: str, move: int) -> dict[str, Any]:
+    """Every connection's latest state after move ``move`` (from 0) of the pinned room
+    game ``case`` (``"3p-kitty/1"``), played on its stored moves: what a hash covers."""
+    labels = stored_room_moves()[case]
+    for name, profile, options, seed, target, _deals in room_cases():
+        if name == case:
+            game = RoomGame(profile, options, seed, target)
+            for label in labels[:move + 1]:
+                game.send(label)
+            return game.latest
+    raise KeyError(case)
+
+
+def stored_room_moves() -> dict[str, list[str]]:
+    """The moves of each pinned room game (its inputs): the labels of rooms.json."""
+    path = GOLDEN / "rooms.json"
+    if not path.exists():
+        return {}
+    return {case: [m.rsplit(" #", 1)[0].split(" ! ")[0] for m in pin["moves"]]
+            for case, pin in load("rooms.json").items()}
+
+
+def compute_rooms(stored: dict[str, list[str]] | None = None) -> dict[str, Any]:
+    """Every room game, on its stored moves (``stored``; a game not there, or all of
+    them with ``{}``, chooses its moves afresh from its seed)."""
+    moves = stored_room_moves() if stored is None else stored
+    return {case: room_game(case, profile, options, seed, target, deals, moves.get(case))
+            for case, profile, options, seed, target, deals in room_cases()}
+
+
+# --- `belote sheet` -------------------------------------------------------------------------
+
+# A scripted session per kind of sheet: (case, the corpus's games it scores (a key of
+# corpus.json's score_game), flags of `sheet new` beyond the games' profile and options).
+SHEET_SESSIONS: list[tuple[str, str, list[str]]] = [
+    ("4p-classic", "classic", ["--target", "500", "--name", "Friday", "--teams", "Us,Them"]),
+    ("4p-coinche+generale", "coinche+generale", []),  # no name: the profile and the time
+    ("5p-rotation", "classic",
+     ["--target", "500", "--players", "5", "--player-names", "Ann,Bob,Cy,Dee,Eve"]),
+    ("6p-rotation", "classic+sa_ta", ["--target", "400", "--players", "6", "--name", "Six"]),
+    ("7p-rotation", "moroccan",
+     ["--target", "500", "--players", "7", "--player-names", "A,B,C,D,E,F,G"]),
+    ("3p-24_cards", "3p-24_cards", ["--target", "500", "--player-names", "Ann,Bob,Cy"]),
+    ("2p-stock", "2p-stock", ["--target", "500", "--player-names", "Ann,Bob"]),
+    ("2p-decouverte", "2p-decouverte", ["--target", "500", "--name", "Découverte"]),
+]
+
+SHEET_INLINE = 200  # characters of an answer kept readable (the states are long)
+
+# What varies from run to run: the temporary folder, the clock.
+_SHEET_TIMES = [
+    (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d:\d\d|Z)?"), "<time>"),
+    (re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d"), "<time>"),  # a sheet's default name
+]
+
+
+def sheet_hands(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The hands a session adds: the first game's; a short game's followed by the
+    other's (the sheet then plays on past the first game's end, on its target)."""
+    hands = list(games[0]["hands"])
+    return hands if len(hands) >= 5 else hands + list(games[1]["hands"])
+
+
+def sheet_script(games: list[dict[str, Any]], flags: list[str]
+                 ) -> Iterator[tuple[str, list[str], str]]:
+    """(step, argv after ``sheet``, stdin) of one session, ``{db}`` and ``{tmp}`` to be
+    filled in: the sheet is created, its hands added (one by one, by lines with a
+    refused one among them, from a file), added past the game's end, undone, edited,
+    shown, listed, exported (JSON, CSV, to a file), imported (its export, and the
+    second game as a ``score game`` input) and deleted; with refusals on the way (a
+    hand past the game's end among them, when the game is over)."""
+    game, other = games[0], games[1]
+    hands = [json.dumps(h) for h in sheet_hands(games)]
+    db = ["--db", "{db}"]
+    line = "\n".join
+    new = ["new", "--profile", game["profile"], *option_args(game["options"]), *flags]
+    yield "new-refused", [*new, "--target", "0", "--json", *db], ""
+    yield "new", [*new, "--json", *db], ""
+    yield "add-1", ["add", "1", "--json", *db], hands[0]
+    bad = json.loads(hands[0])
+    bad["surprise"] = 1
+    yield "add-jsonl", ["add", "1", "--jsonl", *db], line([*hands[1:3], json.dumps(bad)])
+    yield "add-jsonl-rest", ["add", "1", "--jsonl", *db], line(hands[3:-1])
+    yield "add-file", ["add", "1", "--json", "--file", "{tmp}/last.json", *db], ""
+    yield "add-one-more", ["add", "1", "--json", *db], json.dumps(other["hands"][0])
+    yield "undo", ["undo", "1", "--json", *db], ""
+    yield "edit-1", ["edit", "1", "1", "--json", *db], hands[-1]
+    yield "edit-refused", ["edit", "1", "99", "--json", *db], hands[0]
+    yield "edit-not-a-number", ["edit", "1", "x", "--json", *db], hands[0]
+    yield "add-again", ["add", "1", "--json", *db], hands[-1]
+    yield "show", ["show", "1", "--json", *db], ""
+    yield "show-missing", ["show", "9", "--json", *db], ""
+    yield "export-json", ["export", "1", *db], ""
+    yield "export-csv", ["export", "1", "--format", "csv", *db], ""
+    yield "export-out", ["export", "1", "--out", "{tmp}/sheet.json", "--json", *db], ""
+    yield "import-export", ["import", "{tmp}/sheet.json", "--json", *db], ""
+    yield "import-score-game", ["import", "-", "--json", *db], json.dumps(other)
+    yield "import-refused", ["import", "-", "--json", *db], '{"format": "belote-sheet"}'
+    yield "list", ["list", "--json", *db], ""
+    yield "delete", ["delete", "2", "--json", *db], ""
+    yield "delete-purge", ["delete", "3", "--purge", "--json", *db], ""
+    yield "list-after", ["list", "--json", *db], ""
+
+
+def sheet_session(key: str, flags: list[str], corpus: dict[str, Any]) -> dict[str, Any]:
+    """Each step of one session against a fresh database: argv, exit status, stdout
+    (a fingerprint, and the sha256 of its text), stderr; the folder and the clock
+    masked (``<tmp>``, ``<time>``)."""
+    import tempfile
+
+    games = corpus["score_game"][key]
+    steps: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = str(Path(folder).resolve())
+
+        def mask(text: str) -> str:
+            text = text.replace(tmp, "<tmp>")
+            for pattern, word in _SHEET_TIMES:
+                text = pattern.sub(word, text)
+            return text
+
+        (Path(tmp) / "last.json").write_text(json.dumps(sheet_hands(games)[-1]),
+                                             encoding="utf-8")
+        for step, args, stdin in sheet_script(games, flags):
+            argv = ["sheet", *(a.format(db=f"{tmp}/sheets.db", tmp=tmp) for a in args)]
+            code, out, err = run_cli(argv, stdin)
+            out, err = mask(out), mask(err)
+            pin: dict[str, Any] = {
+                "argv": mask(" ".join(argv)), "exit": code,
+                "stdout": fingerprint(parse_output(out, "--jsonl" in argv or "csv" in argv),
+                                      SHEET_INLINE),
+                "stdout_sha256": digest(out), "stderr": err}
+            if step == "export-out":
+                text = mask((Path(tmp) / "sheet.json").read_text(encoding="utf-8"))
+                pin["file"] = fingerprint(json.loads(text), SHEET_INLINE)
+                pin["file_sha256"] = digest(text)
+            steps[step] = pin
+    return steps
+
+
+def compute_sheets() -> dict[str, Any]:
+    corpus = load("corpus.json")
+    return {case: sheet_session(key, flags, corpus) for case, key, flags in SHEET_SESSIONS}
+
+
 # --- import cycles ----------------------------------------------------------------------------
 
 
@@ -711,6 +1119,13 @@ COMPUTE: dict[str, Callable[[], Any]] = {
     "playouts.json": compute_playouts,
     "import_cycles.json": compute_cycles,
     "perft.json": compute_perft,
+    "rooms.json": compute_rooms,  # on the stored moves
+    "sheets.json": compute_sheets,
+}
+
+# The pins whose inputs are stored in them, computed with fresh inputs (``--corpus``).
+REBUILD: dict[str, Callable[[], Any]] = {
+    "rooms.json": lambda: compute_rooms({}),  # the moves chosen again from the seeds
 }
 
 
@@ -753,6 +1168,30 @@ def test_simulate_and_tournament() -> None:
 
 def test_random_playouts() -> None:
     assert_same("playout", load("playouts.json"), compute_playouts())
+
+
+@pytest.mark.parametrize("table", [key for key, _profile, _options in ROOM_TABLES])
+def test_web_room_states(table: str) -> None:
+    """Every seat's and a spectator's state after every move of seeded room games
+    (the stored moves played again) is what it was."""
+    moves = stored_room_moves()
+    expected = {k: v for k, v in load("rooms.json").items() if k.split("/")[0] == table}
+    actual = {case: room_game(case, profile, options, seed, target, deals, moves.get(case))
+              for case, profile, options, seed, target, deals in room_cases()
+              if case.split("/")[0] == table}
+    assert expected, f"no golden room game of {table}"
+    assert_same(f"room {table}", expected, actual)
+
+
+@pytest.mark.parametrize("session", [case for case, _key, _flags in SHEET_SESSIONS])
+def test_sheet_sessions(session: str) -> None:
+    """``belote sheet ... --json`` answers each step of a scripted session as it did."""
+    corpus = load("corpus.json")
+    expected = {k: v for k, v in load("sheets.json").items() if k == session}
+    actual = {case: sheet_session(key, flags, corpus)
+              for case, key, flags in SHEET_SESSIONS if case == session}
+    assert expected, f"no golden sheet session {session}"
+    assert_same("`belote sheet`", expected, actual)
 
 
 def test_perft_counts_file_unchanged() -> None:
