@@ -544,6 +544,8 @@ class Room:
 
     def next_deal(self) -> None:
         """Deal the next deal now (the finished one has been seen)."""
+        if self.status == FINISHED:
+            raise RoomError("the game is over")
         if self.status != PLAYING or not self.between:
             raise RoomError("the deal is not over")
         self.new_deal()
