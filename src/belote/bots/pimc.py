@@ -37,10 +37,12 @@ When more than 50 worlds a world wanted have been rejected, the hints are
 dropped for that decision (:attr:`PimcBot.last_relaxed`).
 
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v3`` [default: the defaults above], ``v2`` (the same with
+defaults of ``v3`` (the defaults above), ``v2`` (the same with
 ``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
 (``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore``):
-``pimc:preset=v1`` plays as the bot did then.
+``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v3`` where
+the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
+slower), so that a decision stays within about a second either way.
 
 Bidding (setting ``bidding``: ``sampling`` [default] or ``heuristic``, the
 heuristic's calls, seed 000 §9).  The same idea over the deal as far as the
@@ -475,9 +477,10 @@ class PimcBot(BaseBot):
 
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
-        "preset": BotSetting(str, "v3", "the defaults of the settings not given: v3 [default], "
-                             "v2 (the calls ignored in the card play) or v1 (the budgets "
-                             "of before the compiled solver too)", choices=tuple(PRESETS)),
+        "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
+                             "[default: v3 with the compiled solver, else v1], v3, v2 (the "
+                             "calls ignored in the card play) or v1 (the budgets of before "
+                             "the compiled solver too)", choices=("auto", *PRESETS)),
         "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
         "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
         "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
@@ -514,7 +517,12 @@ class PimcBot(BaseBot):
 
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         super().__init__(seed, **settings)
-        for key, value in PRESETS[self.settings["preset"]].items():
+        preset = self.settings["preset"]
+        if preset == "auto":
+            from belote.solver import engine_name  # loaded with the bot, not at import
+
+            preset = "v3" if engine_name() == "compiled" else "v1"
+        for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
         self.heuristic = HeuristicBot(seed)
