@@ -2,6 +2,19 @@
 // the service worker that keeps the static files for a table without network.
 (() => {
   "use strict";
+  // The page's language for the other scripts (sheet.js, table.js): the texts of the
+  // catalogue the page embeds (locale/*/LC_MESSAGES/js.po); English where one has none.
+  const I18N = (() => {
+    try {
+      return JSON.parse(document.getElementById("i18n").textContent || "{}");
+    } catch (e) {
+      return {};
+    }
+  })();
+  window.belote = {
+    _: (text) => I18N[text] || text,
+    fmt: (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m)),
+  };
   document.addEventListener("submit", (event) => {
     const form = event.target.closest("form[data-confirm]");
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();

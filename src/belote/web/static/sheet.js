@@ -2,16 +2,7 @@
 // (162 minus them, or 252 and 0 for a capot), and the hand's score asked of the server.
 (() => {
   "use strict";
-  // The page's language: the scripts' texts from the catalogue the page embeds.
-  const I18N = (() => {
-    try {
-      return JSON.parse(document.getElementById("i18n").textContent || "{}");
-    } catch (e) {
-      return {};
-    }
-  })();
-  const _ = (text) => I18N[text] || text;
-  const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+  const { _, fmt } = window.belote; // the page's language (app.js)
   const OUTCOMES = { made: _("made"), failed: _("failed"), litige: _("litige"), void: _("void") };
   const form = document.getElementById("hand-form");
   if (!form) return;

@@ -3,17 +3,7 @@
 // Tables of four, and of three (N E S) and two (N E) for belote at small tables (docs/rules.md §12).
 (() => {
   "use strict";
-  // The page's language: the scripts' texts from the catalogue the page embeds
-  // (locale/*/LC_MESSAGES/js.po); English where a text has none.
-  const I18N = (() => {
-    try {
-      return JSON.parse(document.getElementById("i18n").textContent || "{}");
-    } catch (e) {
-      return {};
-    }
-  })();
-  const _ = (text) => I18N[text] || text;
-  const fmt = (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m));
+  const { _, fmt } = window.belote; // the page's language (app.js)
   // The new-table forms: show the deal options of the chosen profile only (§12.1, §12.2).
   const profileSelect = document.getElementById("profile");
   if (profileSelect) {
