@@ -105,11 +105,15 @@ async def _form(request: Request) -> dict[str, str]:
     return {k: v for k, v in data.items() if isinstance(v, str)}
 
 
+class TooFast(RoomError):
+    """A client opening tables faster than its limit (429, retry in a minute)."""
+
+
 def _create(request: Request, form: Mapping[str, Any], visibility: str) -> Room:
     limiter: RateLimiter = request.app.state.room_limiter
     client = client_key(request)
     if not limiter.allow(client):
-        raise RoomError("too many new tables in a short time: wait a minute")
+        raise TooFast("too many new tables in a short time: wait a minute")
     profile = form.get("profile") or "classic"
     if not isinstance(profile, str):
         raise RoomError(f"profile: {profile!r} is not a profile name")
@@ -285,6 +289,8 @@ async def api_room_create(request: Request) -> Response:
             raise RoomError(f"visibility: {visibility!r} is not one of "
                             f"{', '.join(VISIBILITIES)}")
         room = _create(request, body, str(visibility))
+    except TooFast as exc:
+        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "60"})
     except BeloteError as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
     return JSONResponse({"id": room.id, "url": room_link(room), "invite": room.invite,
