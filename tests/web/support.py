@@ -220,3 +220,10 @@ class Table:
 
     def start(self) -> list[dict[str, Any]]:
         return [self.act(0, {"type": "start"}), *self.sync()[1:]]
+
+
+def wait_my_turn_or_result(page: Any) -> None:
+    """In a browser page of a table: until it is our turn or the deal's result shows."""
+    page.wait_for_function(
+        "() => { const r = document.getElementById('room');"
+        " return r.dataset.myturn === '1' || !document.getElementById('result').hidden; }")

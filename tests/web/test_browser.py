@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import live_server, wait_my_turn_or_result
 
 SERVER_ARGS = ("--bot-delay", "0.03", "--trick-pause", "0.1", "--deal-pause", "60",
                "--seed", "5")
@@ -149,12 +149,6 @@ def test_score_sheet_from_creation_to_a_finished_game(
 # --- (2) a whole hand against bots, by clicking -----------------------------------------
 
 
-def _wait_my_turn_or_result(page: Any) -> None:
-    page.wait_for_function(
-        "() => { const r = document.getElementById('room');"
-        " return r.dataset.myturn === '1' || !document.getElementById('result').hidden; }")
-
-
 def _version(page: Any) -> str:
     return str(page.get_attribute("#room", "data-version"))
 
@@ -209,7 +203,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
         other.close()
     state: dict[str, Any] = {}
     for _ in range(60):
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             break
         _act(page, shots, state)
@@ -233,7 +227,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
     assert page.is_hidden("#result")
     assert page.locator("#hand .card").count() == 5
     for _ in range(30):
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.get_attribute("#room", "data-phase") == "play" or page.is_visible("#result"):
             break
         _act(page)

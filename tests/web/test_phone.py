@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import live_server, wait_my_turn_or_result
 
 SERVER_ARGS = ("--bot-delay", "0.02", "--trick-pause", "0.05", "--deal-pause", "60",
                "--seed", "5")
@@ -175,12 +175,6 @@ def test_no_page_scrolls_sideways(browser: Any, server: str, sheet_url: str, sho
 # --- (2) at the table: everything that matters in view ------------------------------------
 
 
-def _wait_my_turn_or_result(page: Any) -> None:
-    page.wait_for_function(
-        "() => { const r = document.getElementById('room');"
-        " return r.dataset.myturn === '1' || !document.getElementById('result').hidden; }")
-
-
 def _act(page: Any) -> None:
     """Our turn: take (or name a suit) when bidding, else the first legal card."""
     before = page.get_attribute("#room", "data-version")
@@ -204,7 +198,7 @@ def _play_a_deal(page: Any, shots: Path, size: str) -> dict[str, bool]:
     """Play our cards until the deal's result; check the table at each of our turns."""
     seen = {"play": False, "trick": False, "declared": False}
     for _ in range(80):
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             break
         _no_sideways_scroll(page, "the table")
