@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import live_server, wait_my_turn_or_result
 from tests.web.test_phone import (
     DESKTOP,
     PHONE,
@@ -21,7 +21,6 @@ from tests.web.test_phone import (
     _no_sideways_scroll,
     _page,
     _radio,
-    _wait_my_turn_or_result,
 )
 
 
@@ -96,7 +95,7 @@ def test_the_hint_button_gives_the_bots_advice(browser: Any, server: str) -> Non
     page = _page(browser, PHONE, errors)
     _bots_table(page, server)
     for _ in range(40):
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             before = _version(page)
             page.click("#next-deal")
@@ -135,7 +134,7 @@ def test_animations_can_be_turned_off_and_follow_reduced_motion(browser: Any,
     for _ in range(30):  # play on until a card is seen flying onto the felt
         if page.evaluate("window.__moved.fly") > 0:
             break
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             break
         _act(page)
@@ -210,7 +209,7 @@ def test_spanish_suits_are_drawn(browser: Any, server: str, shots: Path) -> None
     for _ in range(10):  # the trump on the felt is drawn too, once someone took
         if page.locator("#felt-trump").count():
             break
-        _wait_my_turn_or_result(page)
+        wait_my_turn_or_result(page)
         if page.get_attribute("#room", "data-phase") == "bidding":
             _act(page)
     page.wait_for_selector("#felt-trump svg.sp-suit")
