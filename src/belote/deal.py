@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from belote.cards import Card, CardMask
 from belote.errors import OptionError
+from belote.table import DealMode, deal_mode_of
 
 Rng = random.Random
 
@@ -29,14 +30,10 @@ def new_deck(players: int = 4, three_deal: str = "24_cards") -> list[Card]:
     return list(range(32))
 
 
-def deal_mode(players: int, three_deal: str, two_deal: str, auction: bool) -> str:
+def deal_mode(players: int, three_deal: str, two_deal: str, auction: bool) -> DealMode:
     """How a deal goes: ``classic`` (§3), ``auction`` (§4), or a §12 variant:
     ``24_cards``, ``kitty``, ``six_each`` (three players), ``stock``, ``decouverte`` (two)."""
-    if players == 3:
-        return three_deal
-    if players == 2:
-        return two_deal
-    return "auction" if auction else "classic"
+    return deal_mode_of(players, three_deal, two_deal, auction)
 
 
 def shuffle(deck: list[Card], rng: Rng) -> None:

@@ -29,7 +29,6 @@ from belote.deal import (
     bergere,
     deal_all,
     deal_first,
-    deal_mode,
     deal_piles,
     deal_rest,
     new_deck,
@@ -39,12 +38,14 @@ from belote.errors import IllegalActionError
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
+from belote.table import DealMode, Phase, Table
 
-BIDDING: Final = "bidding"
-PLAY: Final = "play"
-OVER: Final = "over"
-ALL_PASS: Final = "all_pass"
-DISCARD: Final = "discard"  # three players, kitty deal: the taker lays two cards aside
+# The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
+BIDDING: Final = Phase.BIDDING
+PLAY: Final = Phase.PLAY
+OVER: Final = Phase.OVER
+ALL_PASS: Final = Phase.ALL_PASS
+DISCARD: Final = Phase.DISCARD  # three players, kitty deal: the taker lays two cards aside
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +75,7 @@ class PlayerView:
     seat: int
     rules: Rules
     dealer: int
-    phase: str
+    phase: Phase
     hand: CardMask  # the seat's cards now
     turned: Card | None  # the card turned up (§3.1); None in an auction (§4.1)
     calls: tuple[Call | AuctionCall, ...]
@@ -108,8 +109,9 @@ class Round:
     def __init__(
         self, rules: Rules, dealer: int, deck: Sequence[Card], reserve: int = 0
     ) -> None:
+        self.table = Table.of(rules)
         self.players = rules.players
-        self.mode = deal_mode(rules.players, rules.three_deal, rules.two_deal, rules.is_auction)
+        self.mode = self.table.mode
         expected = new_deck(rules.players, rules.three_deal)
         if sorted(deck) != expected:
             raise ValueError(f"the deck must hold the {len(expected)} cards of this game once each")
@@ -125,11 +127,11 @@ class Round:
         self.piles: list[list[tuple[Card, Card]]] | None = None
         self.discards: CardMask = 0
         self.play: HandPlay | None = None
-        self.phase = BIDDING
-        if self.mode == "auction":
+        self.phase: Phase = Phase.BIDDING
+        if self.mode is DealMode.AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
-        elif self.mode == "decouverte":
+        elif self.mode is DealMode.DECOUVERTE:
             # §12.2: no bidding; the last card dealt fixes trump; the non-dealer leads.
             self.piles, trump = deal_piles(self.deck, dealer)
             self.hands = [mask_of(up for _down, up in p) for p in self.piles]
@@ -224,7 +226,7 @@ class Round:
             taker = bidding.taker
             assert bidding.trump is not None and self.first is not None
             self.hands = deal_rest(self.first, self.dealer, taker, self.players, self.mode)
-            if self.mode == "kitty":
+            if self.mode is DealMode.KITTY:
                 self.phase = DISCARD  # §12.1: the taker lays two cards aside first
             else:
                 self._start_play()
@@ -236,7 +238,7 @@ class Round:
         trump = self.bidding.trump
         assert taker is not None and trump is not None and self.first is not None
         in_play: int | None = None
-        if self.mode in ("six_each", "stock"):
+        if self.mode.leaves_cards_out:
             # §12: part of the pack stays out; the trick total is what is played + 10.
             self.bergere = bergere(self.first, self.players)
             pts = card_points(self.rules, trump)
@@ -330,11 +332,11 @@ class Round:
             public = 0
             if self.bergere is not None:
                 public |= 1 << self.bergere
-            if self.mode in ("six_each", "stock") and self.turned is not None:
+            if self.mode.leaves_cards_out and self.turned is not None:
                 public |= 1 << self.turned  # §12: the turned card stays on the table
             discards = self.discards if play.contract.taker == seat else 0
             covering = 0
-            if self.mode == "decouverte":
+            if self.mode is DealMode.DECOUVERTE:
                 # The other player's face-up cards (a spectator's: both players').
                 public |= state.hands[1 - seat] if seat is not None else (
                     state.hands[0] | state.hands[1])
@@ -430,7 +432,7 @@ class Round:
                 for s in range(n)
             }
         else:
-            if self.mode == "kitty":
+            if self.mode is DealMode.KITTY:
                 assert self.first is not None
                 hands = list(self.first.hands)
                 record["kitty"] = [card_name(c) for c in self.first.stock]
@@ -448,7 +450,7 @@ class Round:
             record["bids"] = [self._call_text(c) for c in self.bidding.calls]
         if self.turned is not None:
             record["turned"] = card_name(self.turned)
-        if self.first is not None and self.mode in ("six_each", "stock"):
+        if self.first is not None and self.mode.leaves_cards_out:
             record["bergere"] = card_name(bergere(self.first, n))
         record["plays"] = []
         if self.play is not None:

@@ -31,6 +31,7 @@ from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.table import DealMode
 from belote.web.present import (
     announced_type,
     current_trick_json,
@@ -54,7 +55,7 @@ class SeenRoom(Protocol):
     status: str
     rules: Rules
     players: int
-    mode: str
+    mode: DealMode
     bot_spec: str
     visibility: str
     settings: RoomSettings

@@ -1,0 +1,192 @@
+"""The table: how many seats, who plays with whom, what is dealt and how a hand scores
+(docs/rules.md §0, §2, §3.1, §4.1, §12).
+
+A :class:`Table` is one immutable value made from the rules.  Everything that
+used to be asked as "how many players?" — the next seat, partners, the sides of
+a contract and of the score, the cards in play, the size of a hand, what lies
+face up or aside — is asked of it, so one code path serves two, three and four
+players.
+
+The phases of a deal and the ways of dealing are enums.  They are
+:class:`~enum.StrEnum` so that they compare equal to, print as and serialise as
+the words used in JSON (``"bidding"``, ``"kitty"``...).
+
+>>> from belote.options import make_rules
+>>> t = Table.of(make_rules("classic-3p", {"three_deal": "kitty"}))
+>>> t.players, t.mode, t.hand_size, t.cards_in_play
+(3, <DealMode.KITTY: 'kitty'>, 10, 30)
+>>> t.sides(taker=1)
+(1, 0, 1)
+>>> Table.of(make_rules("coinche")).sides(taker=1), Table.of(make_rules("coinche")).partner(3)
+((0, 1, 0, 1), 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from belote.cards import Card, CardMask
+
+if TYPE_CHECKING:
+    from belote.options import Rules
+
+__all__ = ["NO_SEAT", "DealMode", "Phase", "Table"]
+
+NO_SEAT = -1  # a seat number that names nobody (no partner, no turn)
+
+
+class Phase(StrEnum):
+    """Where a deal stands (docs/rules.md §2–§4, §12.1)."""
+
+    BIDDING = "bidding"
+    DISCARD = "discard"  # three players, kitty: the taker lays two cards aside (§12.1)
+    PLAY = "play"
+    OVER = "over"
+    ALL_PASS = "all_pass"  # nobody took: the deal is thrown in (§2.5, §4.3)
+
+
+class DealMode(StrEnum):
+    """How a deal goes: the two four-player biddings and the §12 deals."""
+
+    CLASSIC = "classic"  # take or pass, five cards and a turned card (§3)
+    AUCTION = "auction"  # coinche / contrée: eight cards each, numeric auction (§4)
+    CARDS_24 = "24_cards"  # three players, 7s and 8s out, as classic (§12.1)
+    KITTY = "kitty"  # three players, ten each and a kitty of two (§12.1)
+    SIX_EACH = "six_each"  # three players, six and three each, the rest out (§12.1)
+    STOCK = "stock"  # two players, six and three each, the rest out (§12.2)
+    DECOUVERTE = "decouverte"  # two players, piles of a face-down and a face-up card (§12.2)
+
+    @property
+    def takes_turned(self) -> bool:
+        """The taker takes the turned card (§3.4)."""
+        return self in (DealMode.CLASSIC, DealMode.CARDS_24)
+
+    @property
+    def leaves_cards_out(self) -> bool:
+        """Part of the pack is never played; the bergère lies face up (§12)."""
+        return self in (DealMode.SIX_EACH, DealMode.STOCK)
+
+    @property
+    def bids(self) -> bool:
+        """Someone takes or bids; in découverte the last card dealt fixes trump."""
+        return self is not DealMode.DECOUVERTE
+
+
+def deal_mode_of(players: int, three_deal: str, two_deal: str, auction: bool) -> DealMode:
+    """The deal mode of a table; the option words are checked by :mod:`belote.options`."""
+    if players == 3:
+        return DealMode(three_deal)
+    if players == 2:
+        return DealMode(two_deal)
+    return DealMode.AUCTION if auction else DealMode.CLASSIC
+
+
+# Cards in play and each hand at the first trick, per deal mode (§3.4, §4.1, §12).
+_CARDS: dict[DealMode, tuple[int, int]] = {
+    DealMode.CLASSIC: (32, 8),
+    DealMode.AUCTION: (32, 8),
+    DealMode.CARDS_24: (24, 8),
+    DealMode.KITTY: (30, 10),  # 32 dealt; the taker lays two aside, counted in his tricks
+    DealMode.SIX_EACH: (27, 9),
+    DealMode.STOCK: (18, 9),
+    DealMode.DECOUVERTE: (32, 16),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """Who sits where and what a deal is made of, for 2, 3 or 4 players."""
+
+    players: int
+    mode: DealMode
+    _next: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"a table has 2, 3 or 4 players, not {self.players!r}")
+        n = self.players
+        object.__setattr__(self, "_next", tuple((s + 1) % n for s in range(n)))
+        partner = (2, 3, 0, 1) if n == 4 else (NO_SEAT,) * n
+        object.__setattr__(self, "_partner", partner)
+
+    @classmethod
+    def of(cls, rules: Rules) -> Table:
+        """The table the rules describe."""
+        return cls(
+            rules.players,
+            deal_mode_of(rules.players, rules.three_deal, rules.two_deal, rules.is_auction),
+        )
+
+    # --- seats ---------------------------------------------------------------
+
+    @property
+    def seats(self) -> range:
+        return range(self.players)
+
+    def next(self, seat: int) -> int:
+        """The seat on ``seat``'s left, who plays after it."""
+        return self._next[seat]
+
+    def partner(self, seat: int) -> int:
+        """``seat``'s partner, or :data:`NO_SEAT` at a table of two or three."""
+        return self._partner[seat]
+
+    @property
+    def partnerships(self) -> bool:
+        """Two teams of two (four players); otherwise each plays for himself."""
+        return self.players == 4
+
+    def sides(self, taker: int) -> tuple[int, ...]:
+        """Each seat's side in a hand: side of the trick points and of the contract.
+
+        Four players: North–South 0, East–West 1 whatever the contract.  Three: the
+        taker 0, the two defenders 1 (§12.1).  Two: each seat its own side.
+        """
+        if self.players == 4:
+            return (0, 1, 0, 1)
+        if self.players == 3:
+            return tuple(0 if s == taker else 1 for s in range(3))
+        return (0, 1)
+
+    def side_of(self, seat: int, taker: int) -> int:
+        return self.sides(taker)[seat]
+
+    @property
+    def scores_per_seat(self) -> bool:
+        """The game score is kept per seat (two and three players, §12) rather than
+        per team."""
+        return self.players != 4
+
+    # --- cards ---------------------------------------------------------------
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards of the pack used, in order (§1; the 24-card pack of §12.1)."""
+        if self.mode is DealMode.CARDS_24:
+            return tuple(c for c in range(32) if c & 7 >= 2)
+        return tuple(range(32))
+
+    @property
+    def deck_mask(self) -> CardMask:
+        m = 0
+        for c in self.deck:
+            m |= 1 << c
+        return m
+
+    @property
+    def cards_in_play(self) -> int:
+        """How many cards the tricks of a deal are made of (the kitty discards aside)."""
+        return _CARDS[self.mode][0]
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each seat holds when the first card is led (découverte: its piles)."""
+        return _CARDS[self.mode][1]
+
+    @property
+    def tricks(self) -> int:
+        """Tricks in a deal."""
+        return self.cards_in_play // self.players
