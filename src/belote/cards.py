@@ -80,21 +80,18 @@ def card(suit: Suit, rank: Rank) -> Card:
 
 
 def suit_of(c: Card) -> Suit:
+    """The suit of a card (0 spades, 1 hearts, 2 diamonds, 3 clubs: cards 8·suit..8·suit+7)."""
     return c >> 3
 
 
 def rank_of(c: Card) -> Rank:
+    """The rank of a card, 0 = seven .. 7 = ace (§1)."""
     return c & 7
 
 
-def lsb(mask: CardMask) -> Card:
-    """The lowest card of a non-empty mask."""
-    return (mask & -mask).bit_length() - 1
-
-
-def msb(mask: CardMask) -> Card:
-    """The highest card of a non-empty mask."""
-    return mask.bit_length() - 1
+# The same as tables, for loops where a call costs too much: ``SUIT_OF[c]``, ``RANK_OF[c]``.
+SUIT_OF: Final[tuple[Suit, ...]] = tuple(suit_of(c) for c in range(32))
+RANK_OF: Final[tuple[Rank, ...]] = tuple(rank_of(c) for c in range(32))
 
 
 def scan_forward(mask: CardMask) -> Iterator[Card]:
@@ -103,10 +100,6 @@ def scan_forward(mask: CardMask) -> Iterator[Card]:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
-
-
-def popcount(mask: CardMask) -> int:
-    return mask.bit_count()
 
 
 def mask_of(cards: Iterable[Card]) -> CardMask:
@@ -193,23 +186,23 @@ def parse_any_card(text: str, spanish: bool = False) -> Card:
 
 def card_name(c: Card) -> str:
     """The canonical two-letter form: ``JH``, ``TS``."""
-    return RANK_LETTERS[c & 7] + SUIT_LETTERS[c >> 3]
+    return RANK_LETTERS[RANK_OF[c]] + SUIT_LETTERS[SUIT_OF[c]]
 
 
 def card_symbol(c: Card) -> str:
     """A form for people: ``10♥``, ``J♠``."""
-    r = c & 7
-    return ("10" if r == TEN else RANK_LETTERS[r]) + SUIT_SYMBOLS[c >> 3]
+    r = RANK_OF[c]
+    return ("10" if r == TEN else RANK_LETTERS[r]) + SUIT_SYMBOLS[SUIT_OF[c]]
 
 
 def spanish_name(c: Card) -> str:
     """The Spanish name of a card: ``1 de oros`` shown as ``as de oros``."""
-    return f"{SPANISH_RANK_NAMES[c & 7]} de {SPANISH_SUIT_NAMES[c >> 3]}"
+    return f"{SPANISH_RANK_NAMES[RANK_OF[c]]} de {SPANISH_SUIT_NAMES[SUIT_OF[c]]}"
 
 
 def spanish_short(c: Card) -> str:
     """The short Spanish form: ``1O``, ``12C``."""
-    return SPANISH_RANK_NUMBERS[c & 7] + SPANISH_SUIT_LETTERS[c >> 3]
+    return SPANISH_RANK_NUMBERS[RANK_OF[c]] + SPANISH_SUIT_LETTERS[SUIT_OF[c]]
 
 
 def parse_trump(text: str) -> TrumpMode:
@@ -229,10 +222,6 @@ def trump_name(mode: TrumpMode) -> str:
     return TRUMP_MODE_NAMES[mode]
 
 
-def parse_cards(texts: Iterable[str]) -> list[Card]:
-    return [parse_card(t) for t in texts]
-
-
 def mask_names(mask: CardMask) -> list[str]:
     """The cards of a mask in deck order S H D C, 7 to A, as canonical names."""
     return [card_name(c) for c in scan_forward(mask)]
@@ -248,15 +237,16 @@ def points_table(mode: TrumpMode, ta_values: str = "pc") -> tuple[int, ...]:
         per_rank = [ALL_TRUMP_POINTS[ta_values]] * 4
     else:
         per_rank = [TRUMP_POINTS if s == mode else PLAIN_POINTS for s in SUITS]
-    return tuple(per_rank[c >> 3][c & 7] for c in range(32))
+    return tuple(per_rank[SUIT_OF[c]][RANK_OF[c]] for c in range(32))
 
 
 def order_table(mode: TrumpMode) -> tuple[int, ...]:
     """Rank strength of each card within its own suit under a trump mode."""
     if mode == ALL_TRUMP:
-        return tuple(TRUMP_ORDER[c & 7] for c in range(32))
+        return tuple(TRUMP_ORDER[RANK_OF[c]] for c in range(32))
     return tuple(
-        TRUMP_ORDER[c & 7] if (c >> 3) == mode else PLAIN_ORDER[c & 7] for c in range(32)
+        TRUMP_ORDER[RANK_OF[c]] if SUIT_OF[c] == mode else PLAIN_ORDER[RANK_OF[c]]
+        for c in range(32)
     )
 
 
@@ -266,10 +256,10 @@ def beats(a: Card, b: Card, mode: TrumpMode) -> bool:
     ``b`` is the master card so far; ``a`` beats it if it is a trump and ``b`` is
     not, or if both are of one suit and ``a`` ranks higher in that suit.
     """
-    sa, sb = a >> 3, b >> 3
+    sa, sb = SUIT_OF[a], SUIT_OF[b]
     if sa == sb:
         order = TRUMP_ORDER if mode in (sa, ALL_TRUMP) else PLAIN_ORDER
-        return order[a & 7] > order[b & 7]
+        return order[RANK_OF[a]] > order[RANK_OF[b]]
     return sa == mode
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from belote.cards import Card, CardMask
+from belote.cards import EIGHT, SEVEN, Card, CardMask, rank_of
 
 if TYPE_CHECKING:
     from belote.options import Rules
@@ -166,7 +166,7 @@ class Table:
     def deck(self) -> tuple[Card, ...]:
         """The cards of the pack used, in order (§1; the 24-card pack of §12.1)."""
         if self.mode is DealMode.CARDS_24:
-            return tuple(c for c in range(32) if c & 7 >= 2)
+            return tuple(c for c in range(32) if rank_of(c) not in (SEVEN, EIGHT))
         return tuple(range(32))
 
     @property

@@ -30,7 +30,7 @@ from typing import Any, Final, Protocol
 
 from belote.bots import Bot
 from belote.bots.base import default_discard
-from belote.cards import KING, QUEEN
+from belote.cards import KING, QUEEN, rank_of
 from belote.declarations import Declaration
 from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
@@ -61,7 +61,7 @@ def decide(bot: Bot, view: PlayerView) -> Action:
     decls: Sequence[Declaration] | None = None
     if not view.tricks and view.announced[view.seat] is None:
         decls = bot.declarations(view)
-    belote = bot.say_belote(view, c) if isinstance(c, int) and c & 7 in (KING, QUEEN) else True
+    belote = bot.say_belote(view, c) if isinstance(c, int) and rank_of(c) in (KING, QUEEN) else True
     return ("play", c, decls, belote)
 
 
