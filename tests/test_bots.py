@@ -30,6 +30,7 @@ from belote.hand import Contract
 from belote.options import Rules, make_rules
 from belote.play import Trick
 from belote.round import ALL_PASS, OVER, Announced, PlayerView, Round
+from belote.table import Phase
 from tests.helpers import mask
 
 PROFILES = ("classic", "moroccan", "coinche", "contree")
@@ -267,7 +268,7 @@ def _bid_view(hand: str, turned: str, calls: tuple[Call, ...] = ()) -> PlayerVie
     seat = (len(calls) + 1) & 3
     legal = ("pass", "take") if len(calls) < 4 else ("pass", "S", "D", "C")
     return PlayerView(
-        seat=seat, rules=make_rules(), dealer=0, phase="bidding", hand=mask(hand),
+        seat=seat, rules=make_rules(), dealer=0, phase=Phase.BIDDING, hand=mask(hand),
         turned=parse_card(turned), calls=calls, contract=None, tricks=(), trick_leader=1,
         trick=(), announced=(None,) * 4, shown=((),) * 4, belote_cards=(), turn=seat,
         legal=legal,

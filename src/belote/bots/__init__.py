@@ -1,37 +1,15 @@
 """Bots that play belote from a seat's view only: ``random``, ``heuristic`` and ``pimc``.
 
-See :mod:`belote.bots.base` for the interface (:class:`Bot`), :func:`make_bot`
-and the drivers :func:`play_deal` and :func:`play_game`.
+:mod:`belote.bots.base` holds the interface (:class:`Bot`) and the drivers
+:func:`play_deal` and :func:`play_game`; :mod:`belote.bots.registry` names the bots
+(:func:`make_bot`).  Both are re-exported here.
 """
 
 from __future__ import annotations
 
-from belote.bots.base import (
-    BOT_NAMES,
-    BaseBot,
-    Bot,
-    BotSetting,
-    legal_calls,
-    legal_cards,
-    make_bot,
-    parse_bot_spec,
-    play_deal,
-    play_game,
-    played_by,
-    split_bot_specs,
-)
+from belote.bots.base import *  # noqa: F403  (its __all__)
+from belote.bots.base import __all__ as _base_names
+from belote.bots.registry import *  # noqa: F403  (its __all__)
+from belote.bots.registry import __all__ as _registry_names
 
-__all__ = [
-    "BOT_NAMES",
-    "BaseBot",
-    "Bot",
-    "BotSetting",
-    "legal_calls",
-    "legal_cards",
-    "make_bot",
-    "parse_bot_spec",
-    "play_deal",
-    "play_game",
-    "played_by",
-    "split_bot_specs",
-]
+__all__ = [*_base_names, *_registry_names]

@@ -31,7 +31,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from belote.bots.base import Bot, check_table, make_bot, play_deal
+from belote.bots.base import Bot, check_table, play_deal
+from belote.bots.registry import make_bot
 from belote.cards import Card
 from belote.deal import cut, make_rng, new_deck, shuffle
 from belote.options import Rules

@@ -1,4 +1,4 @@
-"""The bot interface, the bot factory, and the drivers that seat bots at a table.
+"""The bot interface and the drivers that seat bots at a table.
 
 A bot is anything with the methods of :class:`Bot`.  It only ever receives
 a :class:`~belote.round.PlayerView`: the seat's own cards, the calls, the cards
@@ -11,6 +11,7 @@ for belote at small tables (RULES.md §12, profiles ``classic-3p`` and
 ``classic-2p``), the taker's kitty discard (§12.1 ``kitty``) included and belote
 découverte (§12.2, no bidding) played from the first card.
 
+>>> from belote.bots.registry import make_bot
 >>> from belote.options import make_rules
 >>> bots = [make_bot("random", seed=s) for s in range(4)]
 >>> match = play_game(make_rules(), bots, seed=7)
@@ -20,21 +21,17 @@ découverte (§12.2, no bidding) played from the first card.
 >>> match = play_game(make_rules("classic-3p", {"three_deal": "kitty"}), bots3, seed=3)
 >>> match.finished, len(match.seat_totals)
 (True, 3)
->>> make_bot("pimc:worlds=8").name
-'pimc:worlds=8'
->>> make_bot("minimax")
-Traceback (most recent call last):
-...
-belote.errors.OptionError: unknown bot 'minimax' (one of random, heuristic, pimc)
+
+The bots by name (``make_bot("pimc:worlds=40")``) are :mod:`belote.bots.registry`'s.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from belote.cards import (
     ACE,
@@ -54,30 +51,23 @@ from belote.cards import (
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, OptionError
 from belote.game import Match
-from belote.options import PROFILES, Rules
+from belote.options import Rules
 from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 
 __all__ = [
-    "BOT_NAMES",
     "BaseBot",
     "Bot",
     "BotSetting",
-    "check_four_players",
     "check_table",
     "default_discard",
     "discard_trump",
     "legal_calls",
     "legal_cards",
-    "make_bot",
-    "parse_bot_spec",
     "play_deal",
     "play_game",
     "played_by",
-    "split_bot_specs",
 ]
-
-BOT_NAMES: Final = ("random", "heuristic", "pimc")
 
 
 @runtime_checkable
@@ -194,73 +184,6 @@ def _check_setting(bot: str, key: str, setting: BotSetting, value: Any) -> Any:
     return setting.kind(value)
 
 
-def parse_bot_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"pimc:worlds=40,seconds=0.5"`` → ``("pimc", {"worlds": "40", "seconds": "0.5"})``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise OptionError(f"not a bot: {spec!r} (one of {', '.join(BOT_NAMES)})")
-    name, _, rest = spec.strip().partition(":")
-    name = name.strip().lower()
-    settings: dict[str, str] = {}
-    for part in rest.split(","):
-        if not part.strip():
-            continue
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
-            raise OptionError(f"bot spec {spec!r}: setting {part!r} is not KEY=VALUE")
-        settings[key.strip()] = value.strip()
-    return name, settings
-
-
-def split_bot_specs(text: str) -> list[str]:
-    """Split a comma-separated list of bot specs, keeping each spec's own settings.
-
-    A piece with ``=`` and no ``:`` continues the settings of the spec before it.
-
-    >>> split_bot_specs("pimc:worlds=40,seconds=0.5,heuristic, random")
-    ['pimc:worlds=40,seconds=0.5', 'heuristic', 'random']
-    """
-    specs: list[str] = []
-    for piece in text.split(","):
-        part = piece.strip()
-        if specs and "=" in part and ":" not in part:
-            specs[-1] += "," + part
-        else:
-            specs.append(part)
-    return specs
-
-
-def _bot_classes() -> dict[str, Callable[..., BaseBot]]:
-    # Imported here: the bot modules import this one for BaseBot.
-    from belote.bots.heuristic import HeuristicBot
-    from belote.bots.pimc import PimcBot
-    from belote.bots.random_bot import RandomBot
-
-    return {"random": RandomBot, "heuristic": HeuristicBot, "pimc": PimcBot}
-
-
-def make_bot(spec: str, seed: int | None = None) -> BaseBot:
-    """A bot from its spec: ``random``, ``heuristic``, ``pimc``, ``pimc:worlds=40,seconds=0.5``.
-
-    The same spec and seed give a bot that makes the same decisions from the
-    same views (``pimc`` with a ``seconds`` budget excepted: the clock may stop it).
-    """
-    name, settings = parse_bot_spec(spec)
-    classes = _bot_classes()
-    if name not in classes:
-        raise OptionError(f"unknown bot {name!r} (one of {', '.join(BOT_NAMES)})")
-    return classes[name](seed, **settings)
-
-
-def check_four_players(rules: Rules, what: str = "the bots") -> None:
-    """Refuse a profile for three or two players (§12) where only four can sit
-    (``what`` names the place, e.g. "tables on the web")."""
-    if rules.players != 4:
-        raise OptionError(
-            f"profile {rules.profile!r}: {what} seat four players "
-            f"({', '.join(PROFILES)}); belote for {rules.players} is not offered there"
-        )
-
-
 def check_table(rules: Rules, bots: Sequence[object], where: str = "play_deal") -> None:
     """One bot a seat: as many bots as the profile has players (4, or 3 and 2, §12),
     each able to play at that table (None: a seat a person plays)."""
@@ -324,7 +247,7 @@ def default_discard(view: PlayerView) -> list[Card]:
     >>> from belote.cards import mask_names
     >>> from belote.options import make_rules
     >>> rnd = Round(make_rules("classic-3p", {"three_deal": "kitty"}), 0, list(range(32)))
-    >>> rnd.call("H"); rnd.phase
+    >>> rnd.call("H"); str(rnd.phase)
     Call(seat=1, call='H')
     'discard'
     >>> mask_names(rnd.view(1).hand)

@@ -22,7 +22,7 @@ from rich.progress import (
 from rich.table import Table
 
 from belote.bots.arena import SimulationResult, simulate
-from belote.bots.base import split_bot_specs
+from belote.bots.registry import split_bot_specs
 from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted
 from belote.errors import BeloteError, OptionError
 from belote.options import make_rules, parse_option_assignment
