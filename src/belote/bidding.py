@@ -86,34 +86,46 @@ class TakePassBidding:
             named += [trump_name(NO_TRUMP), trump_name(ALL_TRUMP)]
         return [PASS, *named]
 
-    def verify(self, call: str) -> None:
-        seat = SEATS[self.turn]
+    def verify(self, call: str, seat: int | None = None) -> None:
+        """Raise :class:`IllegalBidError` naming the rule when ``call`` is refused.
+
+        ``seat``, when given, must be the seat to call (§3.2: one call a turn)."""
+        name = SEATS[self.turn if seat is None else seat]
         if self.finished:
-            raise IllegalBidError(f"{seat} may not call {call!r}: the bidding is over")
+            raise IllegalBidError(f"{name} may not call {call!r}: the bidding is over")
+        if seat is not None and seat != self.turn:
+            raise IllegalBidError(
+                f"{name} may not call {call!r}: it is {SEATS[self.turn]}'s turn"
+            )
         if call in self.legal_calls():
             return
         if self.round == 1:
             raise IllegalBidError(
-                f"{seat} may not call {call!r} in round 1: only 'take' or 'pass' (§3.2)"
+                f"{name} may not call {call!r} in round 1: only 'take' or 'pass' (§3.2)"
             )
         if call == TAKE:
             raise IllegalBidError(
-                f"{seat} may not call 'take' in round 2: name a suit or pass (§3.3)"
+                f"{name} may not call 'take' in round 2: name a suit or pass (§3.3)"
             )
         if self.turned >= 0 and call == SUIT_LETTERS[self.turned >> 3]:
             raise IllegalBidError(
-                f"{seat} may not name {call!r} in round 2: it is the turned suit (§3.3)"
+                f"{name} may not name {call!r} in round 2: it is the turned suit (§3.3)"
             )
         raise IllegalBidError(
-            f"{seat} may not call {call!r} in round 2: name one of "
+            f"{name} may not call {call!r} in round 2: name one of "
             f"{', '.join(self.legal_calls()[1:])} or pass (§3.3)"
         )
 
-    def can(self, call: str) -> bool:
-        return not self.finished and call in self.legal_calls()
+    def can(self, call: str, seat: int | None = None) -> bool:
+        """Whether :meth:`call` would accept ``call`` (from ``seat``, when given)."""
+        return (
+            not self.finished and (seat is None or seat == self.turn)
+            and call in self.legal_calls()
+        )
 
-    def call(self, call: str) -> Call:
-        self.verify(call)
+    def call(self, call: str, seat: int | None = None) -> Call:
+        """Make ``call`` for the seat to call, after :meth:`verify`."""
+        self.verify(call, seat)
         record = Call(self.turn, call)
         self.calls.append(record)
         if call == TAKE:

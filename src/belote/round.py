@@ -192,14 +192,37 @@ class Round:
             return None
         return self.first.turned
 
+    def _checked_call(self, call: str, seat: int | None) -> str:
+        """``call`` spelt as the bidding knows it, after the checks that are the round's:
+        the phase, and (take or pass) the seat to call."""
+        if self.phase != BIDDING:
+            raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
+        text = normalise_call(call)
+        bidding = self.bidding
+        if seat is not None and isinstance(bidding, TakePassBidding) and seat != bidding.turn:
+            raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
+        return text
+
+    def verify_call(self, call: str, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` (:class:`~belote.errors.IllegalBidError`
+        for the bidding's own rules, §3, §4) saying why ``call`` is refused now."""
+        self.bidding.verify(self._checked_call(call, seat), seat)
+
+    def can_call(self, call: str, seat: int | None = None) -> bool:
+        """Whether :meth:`call` would accept ``call`` now."""
+        try:
+            self.verify_call(call, seat)
+        except IllegalActionError:
+            return False
+        return True
+
     def call(self, call: str, seat: int | None = None) -> Call | AuctionCall:
-        """A call of the bidding; after a take, the rest is dealt (§3.4).
+        """A call of the bidding, checked as by :meth:`verify_call`; after a take, the
+        rest is dealt (§3.4).
 
         ``seat`` is for an out-of-turn coinche (``coinche_in_turn`` false, §4.5).
         """
-        if self.phase != BIDDING:
-            raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
-        call = normalise_call(call)
+        call = self._checked_call(call, seat)
         bidding = self.bidding
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):
@@ -216,9 +239,7 @@ class Round:
                 self.play = HandPlay(self.rules, contract, self.hands, leader, self.reserve)
                 self.phase = PLAY
             return record
-        if seat is not None and seat != bidding.turn:
-            raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
-        record = bidding.call(call)
+        record = bidding.call(call, seat)
         self._log_call(record, seat)
         if bidding.all_pass:
             self.phase = ALL_PASS
@@ -250,8 +271,9 @@ class Round:
         )
         self.phase = PLAY
 
-    def discard(self, cards: Sequence[Card]) -> None:
-        """The taker lays two cards aside after taking the kitty (§12.1 ``kitty``)."""
+    def verify_discard(self, cards: Sequence[Card]) -> None:
+        """Raise :class:`IllegalActionError` saying why the taker may not lay ``cards``
+        aside now (§12.1 ``kitty``: two different cards of his twelve)."""
         if self.phase != DISCARD:
             raise IllegalActionError(f"no discard now: the deal is in phase {self.phase}")
         taker = self.bidding.taker
@@ -262,25 +284,56 @@ class Round:
         if m & ~self.hands[taker]:
             missing = " ".join(card_name(c) for c in scan_forward(m & ~self.hands[taker]))
             raise IllegalActionError(f"{SEAT_NAMES[taker]} does not hold {missing}")
+
+    def can_discard(self, cards: Sequence[Card]) -> bool:
+        """Whether :meth:`discard` would accept ``cards`` now."""
+        try:
+            self.verify_discard(cards)
+        except IllegalActionError:
+            return False
+        return True
+
+    def discard(self, cards: Sequence[Card]) -> None:
+        """The taker lays two cards aside after taking the kitty (§12.1 ``kitty``),
+        checked as by :meth:`verify_discard`; then the card play starts."""
+        self.verify_discard(cards)
+        taker = self.bidding.taker
+        assert taker is not None
+        m = mask_of(cards)
         self.hands[taker] &= ~m
         self.discards = m
         self._actions.append({"discard": [card_name(c) for c in scan_forward(m)]})
         self._start_play()
 
-    def play_card(
-        self, c: Card, declarations: Sequence[Declaration] | None = None, belote: bool = True
-    ) -> CardPlayed:
+    def _checked_play(self) -> HandPlay:
         if self.phase != PLAY:
             raise IllegalActionError(f"no card now: the deal is in phase {self.phase}")
         assert self.play is not None
-        record = self.play.play(c, declarations, belote)
+        return self.play
+
+    def verify_play(self, c: Card) -> None:
+        """Raise :class:`IllegalActionError` (:class:`~belote.errors.IllegalPlayError`
+        naming the rule of §6) when the seat to play may not play ``c`` now."""
+        self._checked_play().verify_play(c)
+
+    def can_play(self, c: Card) -> bool:
+        """Whether :meth:`play_card` would accept ``c`` now."""
+        return self.phase == PLAY and self._checked_play().can_play(c)
+
+    def play_card(
+        self, c: Card, declarations: Sequence[Declaration] | None = None, belote: bool = True
+    ) -> CardPlayed:
+        """Play ``c`` for the seat to play, checked as by :meth:`verify_play`; what the
+        seat announces and says with it: see :meth:`HandPlay.play`."""
+        play = self._checked_play()
+        record = play.play(c, declarations, belote)
         action: dict[str, Any] = {"card": card_name(c)}
         if declarations is not None:
             action["declarations"] = [d.card_names() for d in declarations]
         if not belote:
             action["belote"] = False
         self._actions.append(action)
-        if self.play.is_over():
+        if play.is_over():
             self.phase = OVER
         return record
 

@@ -1,0 +1,152 @@
+"""Verify / can / act for every action of a deal: calls, the kitty discard, cards.
+
+Each refusal says what was refused and where (the seat, the phase, the rule).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from belote.auction import NumericAuction
+from belote.bidding import TakePassBidding
+from belote.cards import parse_card
+from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
+from belote.options import make_rules
+from belote.round import Round
+
+DECK = list(range(32))
+
+
+def classic() -> Round:
+    return Round(make_rules(), 0, DECK)
+
+
+def kitty() -> Round:
+    return Round(make_rules("classic-3p", {"three_deal": "kitty"}), 0, DECK)
+
+
+def test_call_out_of_turn_at_take_or_pass() -> None:
+    """docs/rules.md §3.2: from the eldest, each player in turn takes or passes."""
+    rnd = classic()
+    assert rnd.can_call("pass") and rnd.can_call("take", 1)
+    assert not rnd.can_call("pass", 2)
+    with pytest.raises(IllegalActionError, match=r"^it is E's turn to call$"):
+        rnd.verify_call("pass", 2)
+    with pytest.raises(IllegalActionError, match=r"^it is E's turn to call$"):
+        rnd.call("pass", 2)
+    assert rnd.bidding.calls == []  # nothing was done
+
+
+def test_round_one_call_is_take_or_pass() -> None:
+    """docs/rules.md §3.2 First round: each player either takes or passes."""
+    rnd = classic()
+    assert not rnd.can_call("H")
+    with pytest.raises(IllegalBidError, match=r"E may not call 'H' in round 1: .*\(§3\.2\)"):
+        rnd.verify_call("h")  # spelt as the bidding knows it
+    rnd.call("Pass")
+    assert [c.call for c in rnd.bidding.calls] == ["pass"]
+
+
+def test_round_two_refuses_the_turned_suit() -> None:
+    """docs/rules.md §3.3: in the second round a player names any *other* suit."""
+    rnd = classic()
+    for _ in range(4):
+        rnd.call("pass")
+    assert rnd.turned is not None
+    turned_suit = "SHDC"[rnd.turned >> 3]
+    with pytest.raises(IllegalBidError, match=r"it is the turned suit \(§3\.3\)"):
+        rnd.verify_call(turned_suit)
+    with pytest.raises(IllegalBidError, match=r"may not call 'take' in round 2"):
+        rnd.call("take")
+    assert not rnd.can_call(turned_suit) and rnd.can_call("pass")
+
+
+def test_no_call_after_the_bidding() -> None:
+    """docs/rules.md §3.2: the first take ends the bidding."""
+    rnd = classic()
+    rnd.call("take")
+    assert rnd.phase == "play" and not rnd.can_call("pass")
+    with pytest.raises(IllegalActionError, match=r"^no call now: the deal is in phase play$"):
+        rnd.verify_call("pass")
+
+
+def test_take_pass_bidding_alone_checks_the_seat() -> None:
+    """docs/rules.md §3.2: one call a turn, from the eldest (the bidding on its own)."""
+    bidding = TakePassBidding(make_rules(), 3, parse_card("JH"))
+    assert bidding.can("take", 0) and not bidding.can("take", 1)
+    with pytest.raises(IllegalBidError, match=r"^E may not call 'take': it is N's turn$"):
+        bidding.call("take", 1)
+    assert bidding.call("take", 0).seat == 0 and bidding.trump == 1
+
+
+def test_auction_coinche_refusals_name_the_rule() -> None:
+    """docs/rules.md §4.5: only an opponent of the highest bidder may coinche, in turn
+    by default."""
+    rnd = Round(make_rules("coinche"), 0, DECK)
+    assert isinstance(rnd.bidding, NumericAuction)
+    with pytest.raises(IllegalBidError, match=r"there is no bid to coinche \(§4\.5\)"):
+        rnd.verify_call("coinche")
+    rnd.call("80H")  # E
+    with pytest.raises(IllegalBidError, match=r"^N may not call 'coinche': a coinche is made "
+                       r"in turn \(§4\.5 coinche_in_turn\)$"):
+        rnd.verify_call("coinche", 0)
+    with pytest.raises(IllegalBidError, match=r"^W may not call '90H': it is S's turn$"):
+        rnd.verify_call("90H", 3)
+    assert rnd.can_call("coinche") and not rnd.can_call("coinche", 0)
+    with pytest.raises(IllegalBidError, match=r"does not go higher than 80H \(§4\.3\)"):
+        rnd.call("80C")
+
+
+def test_discard_only_in_its_phase() -> None:
+    """docs/rules.md §12.1 kitty: the taker lays 2 cards aside after taking."""
+    rnd = kitty()
+    with pytest.raises(IllegalActionError, match=r"^no discard now: the deal is in phase bidding$"):
+        rnd.verify_discard([0, 1])
+    assert not rnd.can_discard([0, 1])
+
+
+def test_discard_two_different_cards_held() -> None:
+    """docs/rules.md §12.1 kitty: the taker adds the kitty to his hand and lays 2 cards
+    aside."""
+    rnd = kitty()
+    rnd.call("H")  # E takes
+    assert rnd.phase == "discard"
+    hand = rnd.hands[1]
+    held = [c for c in range(32) if hand >> c & 1]
+    foreign = next(c for c in range(32) if not hand >> c & 1)
+    with pytest.raises(IllegalActionError, match=r"^E must lay aside two different cards$"):
+        rnd.verify_discard([held[0], held[0]])
+    with pytest.raises(IllegalActionError, match=r"^E must lay aside two different cards$"):
+        rnd.discard(held[:3])
+    with pytest.raises(IllegalActionError, match=r"^E does not hold "):
+        rnd.discard([held[0], foreign])
+    assert not rnd.can_discard([held[0], foreign]) and rnd.can_discard(held[:2])
+    assert rnd.phase == "discard" and rnd.hands[1] == hand  # refusals change nothing
+    rnd.discard(held[:2])
+    assert rnd.phase == "play" and rnd.discards == 1 << held[0] | 1 << held[1]
+
+
+def test_card_refusals_name_the_rule() -> None:
+    """docs/rules.md §6.1: holding the led plain suit, a player follows it."""
+    rnd = classic()
+    with pytest.raises(IllegalActionError, match=r"^no card now: the deal is in phase bidding$"):
+        rnd.verify_play(0)
+    assert not rnd.can_play(0)
+    rnd.call("take")
+    assert rnd.play is not None
+    leader = rnd.current_player()
+    lead = rnd.legal_cards()[0]
+    assert rnd.can_play(lead)
+    rnd.play_card(lead)
+    seat = rnd.current_player()
+    hand = rnd.play.state.hands[seat]
+    legal = rnd.legal_cards()
+    refused = [c for c in range(32) if hand >> c & 1 and c not in legal]
+    if refused:
+        assert not rnd.can_play(refused[0])
+        with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] may not play \w\w: "):
+            rnd.verify_play(refused[0])
+    foreign = next(c for c in range(32) if not hand >> c & 1 and c != lead)
+    with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] does not hold \w\w$"):
+        rnd.play_card(foreign)
+    assert rnd.current_player() == seat != leader
