@@ -27,7 +27,7 @@ from belote.bots.pimc import PimcBot
 from belote.declarations import Declaration
 from belote.options import make_rules
 from belote.round import OVER, PlayerView, Round
-from belote.solver import engine_name
+from belote.solver import solver_engine
 
 Row = tuple[int, float, int, int, float]
 
@@ -108,7 +108,7 @@ def main() -> None:
     total = time.perf_counter() - start
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"{args.bot} (N, S) against heuristic (E, W): {args.deals} deals played in "
-          f"{total:.1f} s ({args.profile}, seed {args.seed}, {engine_name()} solver)")
+          f"{total:.1f} s ({args.profile}, seed {args.seed}, {solver_engine().name} solver)")
     print(f"load average at the end {load} on {os.cpu_count()} CPUs; times are wall "
           "(perf_counter), CPU in brackets (process_time)")
     if not log:

@@ -33,6 +33,7 @@ from ``python -m mypyc belote/_dds.py`` in ``src`` of that commit).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.machinery
 import importlib.util
 import os
@@ -112,7 +113,7 @@ def load_baseline(folder: str) -> ModuleType:
     files = sorted(Path(folder).glob(f"_dds*{suffix}"), key=lambda p: p.name != f"_dds{suffix}")
     if not files or files[0].name != f"_dds{suffix}":
         raise SystemExit(f"--baseline {folder}: no _dds{suffix} there")
-    solver._engine_module()  # the reference is loaded first, from its source
+    solver.solver_engine("pure")  # the reference is loaded first, from its source
     module: ModuleType | None = None
     for path in reversed(files):  # the helper modules first, _dds itself last
         name = "belote." + path.name[: -len(suffix)]
@@ -126,10 +127,12 @@ def load_baseline(folder: str) -> ModuleType:
     return module
 
 
-def use(engine: str, baseline: ModuleType | None, compiled: ModuleType | None) -> None:
-    """Run ``engine``: ``baseline`` runs as the compiled build while it is timed."""
-    solver._compiled_module = baseline if engine == "baseline" else compiled
-    solver.set_engine("compiled" if engine == "baseline" else engine)
+def use(engine: str, baseline: ModuleType | None) -> solver.SolverEngine:
+    """The build to run for ``engine``: ``baseline`` runs as a compiled build."""
+    if engine == "baseline":
+        assert baseline is not None
+        return solver.SolverEngine("compiled", baseline)
+    return solver.solver_engine(engine)
 
 
 def load() -> str:
@@ -155,7 +158,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR",
                         help="a folder with an older compiled build of the search")
     args = parser.parse_args()
-    compiled = solver._compiled_module
+    compiled = solver._load_compiled()
     baseline = load_baseline(args.baseline) if args.baseline else None
 
     rng = random.Random(args.seed)
@@ -175,9 +178,9 @@ def main() -> None:
     print(f"{'':34}{'wall ms: median':>16}{'mean':>9}{'max':>9}  {'cpu ms: median':>8}"
           f"{'mean':>9}{'max':>9}  {'nodes: median':>9}{'mean':>10}{'max':>10}"
           f"  {'positions/s':>12} {'ns/pos':>7}")
-    runs: list[tuple[str, Callable[[PlayState], SolveResult]]] = []
+    runs: list[tuple[str, Callable[..., SolveResult]]] = []
     if args.mode in ("value", "both"):
-        runs.append(("value", lambda s: solve(s, moves=False)))
+        runs.append(("value", functools.partial(solve, moves=False)))
     if args.mode in ("moves", "both"):
         runs.append(("value + every card", solve))
     engines = ["compiled", "pure"] if args.engine == "all" else [args.engine]
@@ -198,17 +201,16 @@ def main() -> None:
         return min(args.reference, len(states)) if engine == "pure" and several else len(states)
 
     for engine in engines:
-        use(engine, baseline, compiled)
+        build = use(engine, baseline)
         what = {"pure": "the reference", "baseline": f"from {args.baseline}"}.get(engine)
         if engine == "pure" and several:
             what = f"the reference, on the first {args.reference} positions of each kind"
         print(f"engine: {engine}" + (f" ({what})" if what else ""))
         for kind, states in kinds:
             for label, run in runs:
-                r = measure(states[:count(engine, states)], run)
+                r = measure(states[:count(engine, states)], functools.partial(run, engine=build))
                 results[(engine, kind, label)] = r
                 print(row(f"{kind}, {label}", r), flush=True)
-    use("compiled" if compiled is not None else "pure", None, compiled)
     if "compiled" in engines:
         for other in engines[1:]:
             print(f"compiled against {other}, in this run, on the same positions:")

@@ -525,23 +525,24 @@ def test_pimc_never_searches_past_twice_its_node_budget() -> None:
             assert bot.last_nodes <= 2 * 20000
 
 
-def test_pimc_sizes_its_default_budgets_to_the_solver_build() -> None:
+def test_pimc_sizes_its_default_budgets_to_the_solver_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """preset=auto: v3's budgets with the compiled search, v1's on the pure one (about
-    fifty times slower), so a decision stays bounded in time either way."""
+    fifty times slower), so a decision stays bounded in time either way.  The bot
+    holds the build it was made with (``BELOTE_SOLVER`` then)."""
     from belote import solver
     from belote.bots import make_bot
     from belote.bots.pimc import PRESETS
 
-    saved = solver._engine_choice
-    try:
-        solver.set_engine("pure")
-        slow = make_bot("pimc")
-        assert slow.settings["worlds"] == PRESETS["v1"]["worlds"]
-        assert slow.settings["nodes"] == PRESETS["v1"]["nodes"]
-        assert make_bot("pimc:worlds=7").settings["worlds"] == 7  # a given setting stays
-        if solver._compiled_module is not None:
-            solver.set_engine("compiled")
-            fast = make_bot("pimc")
-            assert fast.settings["worlds"] == 64 and fast.settings["play_calls"] == "hints"
-    finally:
-        solver._engine_choice = saved
+    monkeypatch.setenv("BELOTE_SOLVER", "pure")
+    slow = make_bot("pimc")
+    assert slow.settings["worlds"] == PRESETS["v1"]["worlds"]
+    assert slow.settings["nodes"] == PRESETS["v1"]["nodes"]
+    assert isinstance(slow, PimcBot) and slow.engine.name == "pure"
+    assert make_bot("pimc:worlds=7").settings["worlds"] == 7  # a given setting stays
+    if solver._load_compiled() is not None:
+        monkeypatch.setenv("BELOTE_SOLVER", "compiled")
+        fast = make_bot("pimc")
+        assert fast.settings["worlds"] == 64 and fast.settings["play_calls"] == "hints"
+        assert isinstance(fast, PimcBot) and fast.engine.compiled

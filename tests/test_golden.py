@@ -1144,21 +1144,17 @@ def test_cli_json_faces(family: str) -> None:
 
 
 @pytest.mark.parametrize("engine", ["pure", "compiled"])
-def test_solve_with_each_solver_engine(engine: str) -> None:
+def test_solve_with_each_solver_engine(engine: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Both builds of the search answer what the golden file holds (nodes included)."""
     from belote import solver
 
-    if engine == "compiled" and solver._compiled_module is None:
+    if engine == "compiled" and solver._load_compiled() is None:
         pytest.skip("belote._dds_c is not compiled here")
-    saved = solver._engine_choice
-    solver.set_engine(engine)
-    try:
-        corpus = load("corpus.json")
-        expected = {k: v for k, v in load("cli.json").items() if k.startswith("solve")}
-        actual = {name: cli_pin(argv, stdin) for name, argv, stdin in cli_cases(corpus)
-                  if name.startswith("solve")}
-    finally:
-        solver._engine_choice = saved
+    monkeypatch.setenv("BELOTE_SOLVER", engine)
+    corpus = load("corpus.json")
+    expected = {k: v for k, v in load("cli.json").items() if k.startswith("solve")}
+    actual = {name: cli_pin(argv, stdin) for name, argv, stdin in cli_cases(corpus)
+              if name.startswith("solve")}
     assert_same(f"`belote solve` ({engine} solver)", expected, actual)
 
 

@@ -31,9 +31,9 @@ ENGINES = ("pure", "compiled")
 def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """Run the test under one build; ``compiled`` is skipped where it is not built."""
     name: str = request.param
-    if name == "compiled" and solver._compiled_module is None:
+    if name == "compiled" and solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
-    monkeypatch.setattr(solver, "_engine_choice", name)
+    monkeypatch.setenv("BELOTE_SOLVER", name)  # the default of every solve
     yield name
 
 
@@ -50,12 +50,8 @@ def full_deals(seed: int, n: int) -> list[PlayState]:
 
 def run_under(name: str, states: list[PlayState], moves: bool) -> list[tuple[int, dict[int, int],
                                                                              int]]:
-    saved = solver._engine_choice
-    try:
-        solver.set_engine(name)
-        results = [solve(s, moves=moves) for s in states]
-    finally:
-        solver._engine_choice = saved
+    build = solver.solver_engine(name)
+    results = [solve(s, moves=moves, engine=build) for s in states]
     return [(r.value, r.moves, r.nodes) for r in results]
 
 
@@ -68,8 +64,8 @@ def test_each_engine_matches_minimax_on_endgames(engine: str) -> None:
 
 def test_engine_in_use_is_reported(engine: str) -> None:
     """The pure build is the source run by the interpreter, even where it is compiled."""
-    assert solver.engine_name() == engine
-    module = solver._engine_module()
+    assert solver.solver_engine().name == engine
+    module = solver.solver_engine().module
     assert str(module.__file__).endswith(".py") == (engine == "pure")
     assert (engine == "compiled") == module.__name__.endswith("_dds_c")
 
@@ -92,27 +88,25 @@ def random_position(rng: random.Random, most: int) -> PlayState:
     return state
 
 
-def test_compiled_matches_minimax_on_thousands_of_endgames() -> None:
+def test_compiled_matches_minimax_on_thousands_of_endgames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """§5, §6: the C build's value and per-card values equal plain minimax on 3,000
     random endgames of 1 to 3 tricks (every trump mode, random rules and options,
     tricks in progress, capots open)."""
-    if solver._compiled_module is None:
+    if solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     rng = random.Random(2026)
-    saved = solver._engine_choice
-    try:
-        solver.set_engine("compiled")
-        for _ in range(3000):
-            check_against_minimax(random_position(rng, 3))
-    finally:
-        solver._engine_choice = saved
+    monkeypatch.setenv("BELOTE_SOLVER", "compiled")
+    for _ in range(3000):
+        check_against_minimax(random_position(rng, 3))
 
 
 def test_compiled_matches_the_reference_on_thousands_of_positions() -> None:
     """The C build against the reference search (``_dds.py`` run by the interpreter)
     on 3,000 random positions of 1 to 6 tricks left: the same value, the same value
     for each card and the same number of positions searched."""
-    if solver._compiled_module is None:
+    if solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     rng = random.Random(14)
     states = [random_position(rng, 6) for _ in range(3000)]
@@ -125,7 +119,7 @@ def test_compiled_matches_the_reference_on_thousands_of_positions() -> None:
 def test_engines_search_the_same_positions(moves: bool) -> None:
     """Full deals (every trump mode, random §6 options) and 5-trick endgames: the
     compiled build gives the pure build's values, card values and node counts."""
-    if solver._compiled_module is None:
+    if solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     states = full_deals(8, 6) + [random_endgame(random.Random(n), n % 6, 5) for n in range(30)]
     assert run_under("compiled", states, moves) == run_under("pure", states, moves)
@@ -147,73 +141,65 @@ def test_node_limit_under_each_engine(engine: str) -> None:
 
 def test_the_c_build_checks_its_arguments() -> None:
     """The C build refuses malformed calls with an error, never a wrong search."""
-    if solver._compiled_module is None:
+    if solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     state = full_deals(3, 1)[0]
-    saved = solver._engine_choice
-    try:
-        solver.set_engine("compiled")
-        h = list(state.hands)
-        engine = solver._engine(state.rules, state.trump, h, None)
-        with pytest.raises(TypeError):
-            engine.boundary(0, 0, 152)  # type: ignore[call-arg]
-        with pytest.raises(ValueError):
-            engine.boundary(4, 0, 152, 0, 1)
-        with pytest.raises(ValueError):
-            engine.boundary(0, 0, 153, 0, 1)  # more points than the deck holds
-        with pytest.raises(ValueError):
-            engine.follow(0, 1, 0, 32, 1, 0, 1, 0, 152, 0, 1)
-        h.append(0)
-        with pytest.raises(TypeError):
-            engine.boundary(0, 0, 152, 0, 1)
-        h.pop()
-        h[0] |= 1 << 40
-        with pytest.raises(ValueError):
-            engine.boundary(0, 0, 152, 0, 1)
-        h[0] = state.hands[0]
-        assert engine.boundary(0, 0, 152, -1, 0) >= 0  # usable after the errors
-        with pytest.raises(ValueError, match="do not fit"):
-            solver._compiled_module.Engine(h, {}, [40] * 32, *solver._engine_tables(
-                state.rules, state.trump)[1:], 1 << 62, SearchLimitError)
-    finally:
-        solver._engine_choice = saved
+    build = solver.solver_engine("compiled")
+    h = list(state.hands)
+    engine = solver._engine(build, state.rules, state.trump, h, None)
+    with pytest.raises(TypeError):
+        engine.boundary(0, 0, 152)  # type: ignore[call-arg]
+    with pytest.raises(ValueError):
+        engine.boundary(4, 0, 152, 0, 1)
+    with pytest.raises(ValueError):
+        engine.boundary(0, 0, 153, 0, 1)  # more points than the deck holds
+    with pytest.raises(ValueError):
+        engine.follow(0, 1, 0, 32, 1, 0, 1, 0, 152, 0, 1)
+    h.append(0)
+    with pytest.raises(TypeError):
+        engine.boundary(0, 0, 152, 0, 1)
+    h.pop()
+    h[0] |= 1 << 40
+    with pytest.raises(ValueError):
+        engine.boundary(0, 0, 152, 0, 1)
+    h[0] = state.hands[0]
+    assert engine.boundary(0, 0, 152, -1, 0) >= 0  # usable after the errors
+    with pytest.raises(ValueError, match="do not fit"):
+        build.module.Engine(h, {}, [40] * 32, *solver._engine_tables(
+            state.rules, state.trump)[1:], 1 << 62, SearchLimitError)
 
 
 def test_the_c_build_searches_in_threads_at_once() -> None:
     """The C build releases the GIL while it searches: solves in several threads
     give the answers of one thread."""
-    if solver._compiled_module is None:
+    if solver._load_compiled() is None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     from concurrent.futures import ThreadPoolExecutor
 
     states = full_deals(21, 8)
     alone = run_under("compiled", states, False)
-    saved = solver._engine_choice
-    try:
-        solver.set_engine("compiled")
-        with ThreadPoolExecutor(4) as pool:
-            results = list(pool.map(lambda s: solve(s, moves=False), states))
-    finally:
-        solver._engine_choice = saved
+    build = solver.solver_engine("compiled")
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(lambda s: solve(s, moves=False, engine=build), states))
     assert [(r.value, r.moves, r.nodes) for r in results] == alone
 
 
-def test_set_engine_refuses_unknown_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solver, "_engine_choice", "auto")
+def test_solver_engine_refuses_unknown_names(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(OptionError, match=r"solver engine 'fast': one of auto, pure, compiled"):
-        solver.set_engine("fast")
-    monkeypatch.setattr(solver, "_compiled_module", None)
+        solver.solver_engine("fast")
+    monkeypatch.setattr(solver, "_load_compiled", lambda: None)
     with pytest.raises(OptionError, match=r"not compiled here .*build_solver\.sh"):
-        solver.set_engine("compiled")
-    solver.set_engine("pure")
-    assert solver.engine_name() == "pure"
+        solver.solver_engine("compiled")
+    assert solver.solver_engine("pure").name == "pure"
+    assert solver.solver_engine("auto").name == "pure"  # where the C build is missing
 
 
 def test_a_bad_belote_solver_variable_is_named_at_the_first_solve(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """``BELOTE_SOLVER`` is read at import; a bad value fails the first solve clearly."""
-    monkeypatch.setattr(solver, "_engine_choice", "quick")
+    """``BELOTE_SOLVER`` is read by each solve that is not given an engine; a bad
+    value fails the first solve clearly."""
+    monkeypatch.setenv("BELOTE_SOLVER", "quick")
     state = full_deals(1, 1)[0]
     with pytest.raises(OptionError, match="'quick'"):
         solve(state)
@@ -224,6 +210,7 @@ def test_a_bad_belote_solver_variable_is_named_at_the_first_solve(
 def test_the_compiled_solver_is_built_and_used() -> None:
     """CI builds the compiled search, the C build (scripts/setup.sh), and every test
     runs it."""
-    assert solver._compiled_module is not None
-    assert solver._compiled_module.__name__ == "belote._dds_c"
-    assert solver.engine_name() == "compiled"
+    compiled = solver._load_compiled()
+    assert compiled is not None
+    assert compiled.__name__ == "belote._dds_c"
+    assert solver.solver_engine().name == "compiled"

@@ -8,7 +8,7 @@ decision bounded by a node budget does not depend on the build).  Any change to
 the search here must be made there too; ``tests/test_solver_engines.py`` checks
 both against plain minimax and against each other on thousands of positions.
 :mod:`belote.solver` builds the tables, picks the build
-(:func:`belote.solver.set_engine`) and drives the zero-window tests.
+(:func:`belote.solver.solver_engine`) and drives the zero-window tests.
 
 The class is typed throughout and was written for mypyc (which compiled it
 before the C port), hence :data:`NATIVE` and :func:`sort_by`: where this file

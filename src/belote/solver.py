@@ -31,7 +31,8 @@ How :func:`solve` searches (every step keeps the value exact):
   table on the live cards, the leader and the flags (36 bits: within a solve the
   live cards give the four hands) and packs each entry in one 64-bit word: the
   same values and node counts, some 20 to 60 times faster on full deals
-  (:func:`set_engine`, or ``BELOTE_SOLVER=pure``, picks the build);
+  (``solve(..., engine=solver_engine("pure"))``, or ``BELOTE_SOLVER=pure`` for
+  the default, picks the build);
 - interpreted, the search runs at the start of a large chunk of CPython's frame
   stack (see :func:`_with_stack_room`), which halves its time.
 
@@ -87,7 +88,8 @@ from belote.play import (
 if TYPE_CHECKING:
     from belote._dds import Engine
 
-__all__ = ["SolveResult", "minimax", "parse_position", "solve", "solve_json", "solve_value"]
+__all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "solve", "solve_json",
+           "solve_value", "solver_engine"]
 
 
 # Undertrump codes (RULES.md §6.3a `undertrump_partner`), as in belote.play.
@@ -220,15 +222,12 @@ def _groups(kept: CardMask, moves: CardMask) -> list[tuple[Card, list[Card]]]:
 
 
 _ByteTable = tuple[tuple[int, ...], ...]  # per suit, per byte of the suit's 8 bits
-_EXTREMES: dict[tuple[int, ...], tuple[_ByteTable, _ByteTable]] = {}
 
 
+@functools.cache
 def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
     """Per suit and byte of a card mask: the card with the fewest points (ties: the
     lowest) and the one with the most (ties: the highest); -1 for no card."""
-    cached = _EXTREMES.get(pts)
-    if cached is not None:
-        return cached
     cheap = []
     dear = []
     for s in range(4):
@@ -240,8 +239,7 @@ def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
             row_d.append(max(cards, key=lambda c: (pts[c], c)) if cards else -1)
         cheap.append(tuple(row_c))
         dear.append(tuple(row_d))
-    _EXTREMES[pts] = (tuple(cheap), tuple(dear))
-    return _EXTREMES[pts]
+    return (tuple(cheap), tuple(dear))
 
 
 # --- the search ---------------------------------------------------------------------
@@ -254,14 +252,17 @@ def _extreme_tables(pts: tuple[int, ...]) -> tuple[_ByteTable, _ByteTable]:
 SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 
 
+@functools.cache
 def _load_compiled() -> ModuleType | None:
-    """``belote._dds_c``, the search in C, where it is built, else None."""
+    """``belote._dds_c``, the search in C, where it is built, else None (looked up
+    once per process: the build does not come or go while it runs)."""
     try:
         return importlib.import_module("belote._dds_c")
     except ImportError:
         return None
 
 
+@functools.cache
 def _load_source() -> ModuleType:
     """``belote/_dds.py`` run by the interpreter (loaded from the source file if
     ``belote._dds`` is an old compiled build of it)."""
@@ -278,44 +279,40 @@ def _load_source() -> ModuleType:
     return module
 
 
-_compiled_module: ModuleType | None = _load_compiled()
-_source_module: ModuleType | None = None
-_engine_choice: str = os.environ.get("BELOTE_SOLVER", "auto").strip().lower() or "auto"
+@dataclass(frozen=True, slots=True)
+class SolverEngine:
+    """One build of the search: ``compiled`` (the C build, ``belote._dds_c``) or
+    ``pure`` (``belote/_dds.py`` run by the interpreter), and the module that holds
+    its ``Engine``.  Both give the same values and node counts; a caller holds the
+    one it wants and hands it to :func:`solve` (see :func:`solver_engine`)."""
+
+    name: str
+    module: ModuleType
+
+    @property
+    def compiled(self) -> bool:
+        return self.name == "compiled"
 
 
-def set_engine(name: str) -> None:
-    """Which build of the search :func:`solve` runs: ``pure`` (the source run by
-    the interpreter), ``compiled`` (the C build, ``belote._dds_c``), or ``auto``
-    (compiled where it is built).  Both give the same values and node counts.  The environment
-    variable ``BELOTE_SOLVER`` sets it at import."""
-    if name not in SOLVER_ENGINES:
-        raise OptionError(f"solver engine {name!r}: one of {', '.join(SOLVER_ENGINES)}")
-    if name == "compiled" and _compiled_module is None:
+def solver_engine(choice: str | None = None) -> SolverEngine:
+    """The build of the search named ``choice``: ``pure``, ``compiled`` or ``auto``
+    (compiled where it is built, else pure).  ``None`` reads the environment
+    variable ``BELOTE_SOLVER`` (``auto`` when unset), now.  Raises
+    :class:`~belote.errors.OptionError` for an unknown name, or for ``compiled``
+    where the C build is missing."""
+    if choice is None:
+        choice = os.environ.get("BELOTE_SOLVER", "auto").strip().lower() or "auto"
+    if choice not in SOLVER_ENGINES:
+        raise OptionError(f"solver engine {choice!r}: one of {', '.join(SOLVER_ENGINES)}")
+    compiled = _load_compiled()
+    if choice == "compiled" and compiled is None:
         raise OptionError(
             "solver engine 'compiled': belote._dds_c is not compiled here "
             "(build it with: bash scripts/build_solver.sh)"
         )
-    global _engine_choice
-    _engine_choice = name
-
-
-def engine_name() -> str:
-    """The build of the search :func:`solve` runs now: ``compiled`` or ``pure``."""
-    if _engine_choice not in SOLVER_ENGINES or (
-        _engine_choice == "compiled" and _compiled_module is None
-    ):
-        set_engine(_engine_choice)  # raises the error that names the bad choice
-    return "compiled" if _compiled_module is not None and _engine_choice != "pure" else "pure"
-
-
-def _engine_module() -> ModuleType:
-    global _source_module
-    if engine_name() == "compiled":
-        assert _compiled_module is not None
-        return _compiled_module
-    if _source_module is None:
-        _source_module = _load_source()
-    return _source_module
+    if compiled is not None and choice != "pure":
+        return SolverEngine("compiled", compiled)
+    return SolverEngine("pure", _load_source())
 
 
 class SearchLimitError(Exception):
@@ -328,9 +325,6 @@ class SearchLimitError(Exception):
 
 _EngineTables = tuple[list[int], list[int], list[int], list[int], list[bool], int, int, int, bool,
                       bool, int, bool, int, int, list[int] | bytes, list[int] | bytes, list[int]]
-_ENGINE_TABLES: dict[tuple[object, ...], _EngineTables] = {}
-
-
 def _engine_tables(rules: Rules, trump: TrumpMode, compact: bool = False) -> _EngineTables:
     """The arguments of :class:`belote._dds.Engine` from ``pts`` to ``low_merge``
     under these rules and trump (made once per combination; never mutated).
@@ -340,11 +334,14 @@ def _engine_tables(rules: Rules, trump: TrumpMode, compact: bool = False) -> _En
     # Following the led suit: must rise over the master card (§6.1 TA, §6.2), and
     # also over the partner's when he leads trumps (§6.2 option).
     rise_on_partner = trump == ALL_TRUMP or rules.overtrump_partner_on_trump_lead
-    key = (trump, pts, rise_on_partner, rules.partner_master_exemption,
-           rules.undertrump_partner, rules.must_undertrump, compact)
-    cached = _ENGINE_TABLES.get(key)
-    if cached is not None:
-        return cached
+    return _tables_of(trump, pts, rise_on_partner, rules.partner_master_exemption,
+                      rules.undertrump_partner, rules.must_undertrump, compact)
+
+
+@functools.cache
+def _tables_of(trump: TrumpMode, pts: tuple[int, ...], rise_on_partner: bool, exempt: bool,
+               undertrump_partner: str, must_undertrump: bool, compact: bool) -> _EngineTables:
+    """:func:`_engine_tables` for what they depend on (made once per combination)."""
     above, beat = _tables(trump)
     trump_like, low_cards = _low_cards(trump)
     cheap, dear = _extreme_tables(pts)
@@ -353,23 +350,22 @@ def _engine_tables(rules: Rules, trump: TrumpMode, compact: bool = False) -> _En
     tables: _EngineTables = (
         list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
         low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
-        rise_on_partner, rules.partner_master_exemption,
-        _UNDER_CODES[rules.undertrump_partner], rules.must_undertrump,
+        rise_on_partner, exempt, _UNDER_CODES[undertrump_partner], must_undertrump,
         LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
         bytes(c & 0xFF for c in flat_cheap) if compact else flat_cheap,
         bytes(c & 0xFF for c in flat_dear) if compact else flat_dear,
         list(_LOW_MERGE),
     )
-    _ENGINE_TABLES[key] = tables
     return tables
 
 
 def _engine(
-    rules: Rules, trump: TrumpMode, h: list[CardMask], max_nodes: int | None
+    build: SolverEngine, rules: Rules, trump: TrumpMode, h: list[CardMask],
+    max_nodes: int | None,
 ) -> Engine:
-    """A :class:`belote._dds.Engine` searching the hands ``h`` under these rules and
-    trump, with a fresh transposition table."""
-    module = _engine_module()
+    """A :class:`belote._dds.Engine` of ``build`` searching the hands ``h`` under these
+    rules and trump, with a fresh transposition table."""
+    module = build.module
     engine: Engine = module.Engine(
         h, {}, *_engine_tables(rules, trump, bool(getattr(module, "COMPACT_TABLES", False))),
         max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
@@ -381,7 +377,6 @@ def _engine(
 
 _T = TypeVar("_T")
 _RESERVE_SLOTS: Final = 8192
-_reserve: list[Callable[[Callable[[], object]], object]] = []
 
 
 def _with_stack_room(fn: Callable[[], _T]) -> _T:
@@ -395,18 +390,22 @@ def _with_stack_room(fn: Callable[[], _T]) -> _T:
     local variables cannot fit in a 16 KiB chunk, so it opens a 128 KiB one, and
     the search called from it (about 35 frames of some 600 bytes) stays inside.
     """
-    if not _reserve:
-        names = " = ".join(f"_{i}" for i in range(_RESERVE_SLOTS))
-        source = (
-            "def reserve(fn, unused=None):\n"
-            "    if unused is not None:  # never: the names only size the frame\n"
-            f"        {names} = unused\n"
-            "    return fn()\n"
-        )
-        namespace: dict[str, Callable[[Callable[[], object]], object]] = {}
-        exec(compile(source, "<belote.solver reserve>", "exec"), namespace)
-        _reserve.append(namespace["reserve"])
-    return _reserve[0](fn)  # type: ignore[return-value]
+    return _reserve()(fn)  # type: ignore[return-value]
+
+
+@functools.cache
+def _reserve() -> Callable[[Callable[[], object]], object]:
+    """The function with the 8192-slot frame of :func:`_with_stack_room` (made once)."""
+    names = " = ".join(f"_{i}" for i in range(_RESERVE_SLOTS))
+    source = (
+        "def reserve(fn, unused=None):\n"
+        "    if unused is not None:  # never: the names only size the frame\n"
+        f"        {names} = unused\n"
+        "    return fn()\n"
+    )
+    namespace: dict[str, Callable[[Callable[[], object]], object]] = {}
+    exec(compile(source, "<belote.solver reserve>", "exec"), namespace)
+    return namespace["reserve"]
 
 
 # --- driving the search -------------------------------------------------------------
@@ -438,7 +437,10 @@ def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], 
     return lo
 
 
-def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) -> SolveResult:
+def solve(
+    state: PlayState, moves: bool = True, max_nodes: int | None = None,
+    engine: SolverEngine | None = None,
+) -> SolveResult:
     """The double-dummy value of ``state`` and, with ``moves``, of each legal card.
 
     ``state`` is left as it was; its ``tricks_won`` decide the capot bonus.  Cards
@@ -446,15 +448,18 @@ def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) ->
     no live card of another hand between them) share one search.  With
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
     ``max_nodes`` bounds the work: past that many positions the search stops with
-    :class:`SearchLimitError` (and ``state`` is still as it was).
+    :class:`SearchLimitError` (and ``state`` is still as it was).  ``engine``: the
+    build of the search to run (default: :func:`solver_engine`'s, from the
+    environment).
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
+    build = engine if engine is not None else solver_engine()
     rules, trump = state.rules, state.trump
     pts = card_points(rules, trump)
     _, beat = _tables(trump)
     h = list(state.hands)
-    search = _engine(rules, trump, h, max_nodes)
+    search = _engine(build, rules, trump, h, max_nodes)
     seat = state.turn
     trick = list(state.trick)
     k = len(trick)
@@ -526,7 +531,7 @@ def solve(state: PlayState, moves: bool = True, max_nodes: int | None = None) ->
 
     # The C build recurses on the C stack: room in Python's frame stack is for the
     # reference only.
-    value, values = run_all() if engine_name() == "compiled" else _with_stack_room(run_all)
+    value, values = run_all() if build.compiled else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
 
 

@@ -518,10 +518,12 @@ class PimcBot(BaseBot):
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         super().__init__(seed, **settings)
         preset = self.settings["preset"]
-        if preset == "auto":
-            from belote.solver import engine_name  # loaded with the bot, not at import
+        from belote.solver import solver_engine  # loaded with the bot, not at import
 
-            preset = "v3" if engine_name() == "compiled" else "v1"
+        # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
+        self.engine = solver_engine()
+        if preset == "auto":
+            preset = "v3" if self.engine.compiled else "v1"
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
@@ -730,7 +732,7 @@ class PimcBot(BaseBot):
                 cap = min(budget, 2 * budget - nodes)
                 try:
                     result = solve(PlayState(view.rules, trump, hands, leader), moves=False,
-                                   max_nodes=cap)
+                                   max_nodes=cap, engine=self.engine)
                 except SearchLimitError as stop:
                     nodes += stop.nodes
                     complete = False
@@ -840,7 +842,8 @@ class PimcBot(BaseBot):
                 hands = sampler.sample(self.rng)
             try:
                 # No decision searches more than twice the ``nodes`` setting.
-                result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes)
+                result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes,
+                               engine=self.engine)
             except SearchLimitError:
                 break
             nodes += result.nodes
