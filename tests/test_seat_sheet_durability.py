@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from belote.options import make_rules
-from belote.scoring import SeatEntry, parse_seat_entry, score_seat_game, seat_entry_to_json
+from belote.scoring import SeatEntry, parse_seat_entry, score_game, seat_entry_to_json
 from belote.sheets import SheetStore
 
 HIGH_TARGET = 10**9  # the game never ends
@@ -48,7 +48,7 @@ def stored_hands(db: Path, sheet_id: int) -> list[str]:
     seat_entries = [e for e in entries if isinstance(e, SeatEntry)]
     assert len(seat_entries) == len(entries)
     # The sheet opens and scores: its state is the per-seat game of its hands.
-    game = score_seat_game(info.rules(), seat_entries, info.target).to_json()
+    game = score_game(info.rules(), seat_entries, info.target).to_json()
     assert {k: state[k] for k in game} == game
     return [json.dumps(seat_entry_to_json(e), sort_keys=True) for e in seat_entries]
 

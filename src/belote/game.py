@@ -3,11 +3,13 @@
 :class:`Match` deals each :class:`~belote.round.Round` (shuffled, or only cut
 when ``shuffle_each_deal`` is false), moves the deal to the eldest (or keeps it
 after an all-pass when ``allpass_dealer`` is ``same``), and scores the game
-through :class:`belote.scoring.GameTally`, the one scoring module.
+through :class:`belote.scoring.GameTally`, the one scoring module, at every table.
 
 With three or two players (§12) each player keeps his own total
-(:attr:`Match.seat_totals`); the first to reach the target wins, the higher
-total when several reach it on one deal (§11.2, §11.3 applied per player).
+(:attr:`Match.seat_totals`): the tally is told each deal as a per-seat entry
+(:func:`seat_entry`), as a table would write it on a score sheet; the first to
+reach the target wins, the higher total when several reach it on one deal
+(§11.2, §11.3 applied per player).
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import Any
 from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
-from belote.hand import HandResult
+from belote.hand import DECOUVERTE, HandPlay, HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.replay import parse_seat
-from belote.round import ALL_PASS, OVER, Round
-from belote.scoring import GameScore, GameTally, HandEntry, seat_game_status
+from belote.round import Round
+from belote.scoring import Entry, GameScore, GameTally, SeatEntry
+from belote.table import DealMode, Phase
 
 
 class Match:
@@ -44,7 +47,7 @@ class Match:
         self.dealer = (
             first_dealer if first_dealer is not None else self.rng.randrange(self.players)
         )
-        self.entries: list[HandEntry] = []
+        self.entries: list[Entry] = []  # every scored deal, as the tally was told it
         self.deals = 0  # deals dealt, all-passes included
         self._pack: list[Card] = new_deck(self.players, rules.three_deal)
         shuffle(self._pack, self.rng)
@@ -52,29 +55,34 @@ class Match:
         self.current: Round | None = None
         self._first_dealer = self.dealer
         self._log: list[Round] = []
-        # three and two players: each player's own total (§12)
-        self.seat_totals = [0] * self.players
-        self.seat_hands: list[tuple[int, ...]] = []
-        self._reserve = 0
-        self._small_end: tuple[bool, int | None] = (False, None)
 
     @property
     def score(self) -> GameScore:
-        """The game's score sheet (four players; see :attr:`seat_totals` for §12)."""
+        """The game's score sheet: per team, or with two or three players per seat."""
         return self._tally.result()
 
     @property
     def finished(self) -> bool:
-        return self._tally.finished if self.players == 4 else self._small_end[0]
+        return self._tally.finished
 
     @property
     def winner(self) -> int | None:
         """The winning team (0 NS, 1 EW), or with two or three players the winning seat."""
-        return self._tally.winner if self.players == 4 else self._small_end[1]
+        return self._tally.winner
 
     @property
     def reserve(self) -> int:
-        return self._tally.reserve if self.players == 4 else self._reserve
+        return self._tally.reserve
+
+    @property
+    def seat_totals(self) -> list[int]:
+        """Each seat's total with two or three players (§12)."""
+        return list(self._tally.totals)
+
+    @property
+    def seat_hands(self) -> list[tuple[int, ...]]:
+        """Each scored deal's score per seat with two or three players (§12)."""
+        return [h.score for h in self._tally.hands]
 
     @property
     def rounds(self) -> tuple[Round, ...]:
@@ -142,50 +150,61 @@ class Match:
                 rnd.apply_actions(deal.get("actions") or [])
             except (BeloteError, ValueError) as exc:
                 raise InvalidRecordError(f"{where}: {exc}") from None
-            if rnd.phase in (OVER, ALL_PASS):
+            if rnd.phase in (Phase.OVER, Phase.ALL_PASS):
                 match.finish_round()
         return match
 
     def finish_round(self) -> None:
         """Score the current deal and pass the deal on (§2.1, §2.4)."""
         rnd = self.current
-        if rnd is None or rnd.phase not in (OVER, ALL_PASS):
+        if rnd is None or rnd.phase not in (Phase.OVER, Phase.ALL_PASS):
             raise IllegalActionError("no finished deal to score")
-        if rnd.phase == ALL_PASS:
+        if rnd.phase == Phase.ALL_PASS:
             # §2.4: cards collected, no score; the next dealer (or the same) deals.
             self._pack = list(rnd.deck)
             if self.rules.allpass_dealer == "next":
                 self.dealer = (self.dealer + 1) % self.players
         else:
             result = rnd.result()
-            self.entries.append(dataclasses.replace(result.entry, reserve=0))
-            if self.players == 4:
-                self._tally.add(dataclasses.replace(result.entry, reserve=0))
-            else:
-                self._finish_small(rnd, result)
+            entry: Entry = result.entry
+            if rnd.table.scores_per_seat:
+                assert rnd.play is not None
+                entry = seat_entry(result, rnd.play)
+            entry = dataclasses.replace(entry, reserve=0)
+            self.entries.append(entry)
+            hand = self._tally.add(entry)
             played = [c for t in result.tricks for c in t.cards]
             self._pack = played + [c for c in rnd.deck if c not in set(played)]
-            if rnd.mode != "decouverte":
-                self.dealer = (self.dealer + 1) % self.players
+            if rnd.mode is not DealMode.DECOUVERTE:
+                self.dealer = rnd.table.next(self.dealer)
+            elif hand.score[0] != hand.score[1]:
+                # §12.2: the winner of the hand deals the next one.
+                self.dealer = 0 if hand.score[0] > hand.score[1] else 1
+            else:
+                self.dealer = rnd.table.next(self.dealer)
         self.current = None
 
-    def _finish_small(self, rnd: Round, result: HandResult) -> None:
-        """Three or two players: add each seat's score; is the game over (§11)?"""
-        assert result.seats is not None
-        seats = result.seats
-        for s in range(self.players):
-            self.seat_totals[s] += seats[s]
-        self.seat_hands.append(tuple(seats))
-        self._reserve = result.score.reserve
-        if rnd.mode == "decouverte":
-            # §12.2: the winner of the hand deals the next one.
-            if seats[0] != seats[1]:
-                self.dealer = 0 if seats[0] > seats[1] else 1
-            else:
-                self.dealer = (self.dealer + 1) % 2
-        taker = None if rnd.mode == "decouverte" else result.contract.taker
-        finished, winner = seat_game_status(
-            self.rules, self.seat_totals, self.rules.target, len(self.seat_hands), taker,
-            result.score.outcome)
-        if finished:
-            self._small_end = (True, winner)
+
+def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
+    """A deal played at a table of three or two, as its score sheet writes it (§12):
+    the taker's seat (none in belote découverte), each seat's trick points (the
+    taker's with the cards laid aside from a kitty), the capot side, the validated
+    declarations (a side's written against its first seat) and each seat's belote."""
+    contract = result.contract
+    n = play.players
+    decouverte = contract.value == DECOUVERTE
+    points = list(result.trick_points)
+    if n == 3:
+        points = play.state.points_by_seat()
+        points[contract.taker] = result.trick_points[0]  # the kitty's discards included
+    sides = contract.teams()
+    decl = [0] * n
+    for side, value in enumerate(result.declarations.points):
+        if value:
+            decl[sides.index(side)] = value
+    return SeatEntry(
+        players=n, taker=None if decouverte else contract.taker, trick_points=tuple(points),
+        capot=result.capot, declarations=tuple(decl), belote=tuple(play.belote_by_seat()),
+        trump=contract.trump, in_play=play.in_play,
+        leader=play.first_leader if n == 3 else None, reserve=play.reserve,
+    )

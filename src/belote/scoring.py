@@ -84,10 +84,13 @@ from typing import Any, Final
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
+from belote.table import Table
 
 NS: Final = 0
 EW: Final = 1
 TEAM_NAMES: Final = ("NS", "EW")
+SEAT_LETTERS: Final = ("N", "E", "S")  # the seats of a table of three or two (§12)
+SIDE_NAMES_3P: Final = ("taker", "defenders")  # the sides at a table of three (§12.1)
 
 CARD_POINTS: Final = 162  # §5.1: 152 card points + 10 de der
 CAPOT_POINTS: Final = 252  # §5.2: 152 + 100
@@ -159,48 +162,86 @@ class HandEntry:
 
 @dataclass(frozen=True)
 class HandScore:
-    """The score of one hand.
+    """The score of one hand, at any table.
 
-    ``totals``: each team's trick points + validated declarations + belote,
-    before the outcome is applied and before any rounding.  ``score``: what
-    each team adds for this hand, any reserve awarded included.  ``reserve``:
-    the litige reserve after this hand.
+    ``totals``: each side's trick points + validated declarations + belote,
+    before the outcome is applied and before any rounding: the two teams, or at
+    a table of three the taker and the defenders, at two each seat (§12).
+    ``score``: what each score column adds for this hand, any reserve awarded
+    included: per team with four players, per seat with three or two (§12).
+    ``reserve``: the litige reserve after this hand.  ``players`` names the
+    columns; :func:`score_hand` gives the two sides' score (``players`` 4),
+    which at a table of three :func:`score_seat_hand` shares out per seat.
     """
 
     outcome: str
     totals: tuple[int, int]
-    score: tuple[int, int]
+    score: tuple[int, ...]
     reserve: int
+    players: int = 4
 
     def to_json(self) -> dict[str, Any]:
+        sides = side_names(self.players)
         return {
             "outcome": self.outcome,
-            "totals": team_dict(self.totals),
-            "score": team_dict(self.score),
+            "totals": {sides[0]: self.totals[0], sides[1]: self.totals[1]},
+            "score": score_dict(self.score, self.players),
             "reserve": self.reserve,
         }
+
+
+#: a hand at a table of three or two, scored per seat (§12): the same value
+SeatScore = HandScore
 
 
 @dataclass(frozen=True)
 class GameScore:
-    """A score sheet: every hand's score, running totals, and how the game stands."""
+    """A score sheet at any table: every hand's score, running totals, and how the
+    game stands; per team with four players, per seat with three or two (§12)."""
 
     hands: tuple[HandScore, ...]
-    running: tuple[tuple[int, int], ...]
-    totals: tuple[int, int]
+    running: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
     reserve: int
     finished: bool
     winner: int | None
+    players: int = 4
 
     def to_json(self) -> dict[str, Any]:
+        n = self.players
         return {
             "hands": [h.to_json() for h in self.hands],
-            "running": [team_dict(r) for r in self.running],
-            "totals": team_dict(self.totals),
+            "running": [score_dict(r, n) for r in self.running],
+            "totals": score_dict(self.totals, n),
             "reserve": self.reserve,
             "finished": self.finished,
-            "winner": None if self.winner is None else TEAM_NAMES[self.winner],
+            "winner": None if self.winner is None else score_names(n)[self.winner],
         }
+
+
+#: a game at a table of three or two (§12): the same value
+SeatGameScore = GameScore
+
+
+def score_names(players: int) -> tuple[str, ...]:
+    """The columns a game's score is kept in: the teams NS and EW with four players
+    (§11), each seat N, E (, S) with three or two (§12)."""
+    return TEAM_NAMES if players == 4 else SEAT_LETTERS[:players]
+
+
+def side_names(players: int) -> tuple[str, str]:
+    """The two sides of a hand's contract: the teams; at a table of three the taker
+    and the defenders (§12.1); at two each seat."""
+    if players == 4:
+        return TEAM_NAMES
+    if players == 3:
+        return SIDE_NAMES_3P
+    return ("N", "E")
+
+
+def score_dict(values: Sequence[int], players: int) -> dict[str, int]:
+    """``values`` per score column, named (``{"NS": .., "EW": ..}`` or per seat)."""
+    return dict(zip(score_names(players), values, strict=True))
 
 
 def team_dict(pair: tuple[int, int]) -> dict[str, int]:
@@ -847,225 +888,6 @@ def score_hand_json(obj: Any) -> dict[str, Any]:
     return score_hand(rules, entry).to_json()
 
 
-# --- a game ------------------------------------------------------------------------------
-
-
-def reached(rules: Rules, total: int, target: int) -> bool:
-    """Whether ``total`` reaches ``target`` under ``reach_rule`` (§11.2)."""
-    if rules.reach_rule == "strictly_exceed":
-        return total > target
-    return total >= target
-
-
-def game_status(
-    rules: Rules,
-    totals: tuple[int, int],
-    target: int,
-    entry: HandEntry | None = None,
-    hand: HandScore | None = None,
-    deals_played: int = 0,
-) -> tuple[bool, int | None]:
-    """(finished, winner) after a hand that brought the game to ``totals`` (§11).
-
-    ``entry`` and ``hand`` are the last hand (for ``both_cross =
-    taker_must_make`` and ``no_win_on_belote``); ``deals_played`` counts the
-    deals played, all-pass ones left out (for ``limit = "deals"``).  A finished
-    game without a winner is a draw.
-    """
-    if rules.limit == "deals":
-        if deals_played < target:
-            return False, None
-        if totals[NS] != totals[EW]:
-            return True, NS if totals[NS] > totals[EW] else EW
-        if rules.both_cross == "draw":
-            return True, None
-        return False, None
-    over = [reached(rules, totals[team], target) for team in (NS, EW)]
-    if entry is not None and hand is not None and rules.no_win_on_belote != "off":
-        credit = belote_scored(rules, entry, hand.outcome)
-        for team in (NS, EW):
-            capoted = entry.capot == 1 - team
-            failed = (rules.no_win_on_belote == "capot_or_failed"
-                      and team == entry.taker and hand.outcome == "failed")
-            if (over[team] and (capoted or failed) and credit[team]
-                    and not reached(rules, totals[team] - credit[team], target)):
-                over[team] = False
-    if not over[NS] and not over[EW]:
-        return False, None
-    if over[NS] != over[EW]:
-        return True, NS if over[NS] else EW
-    if rules.both_cross == "draw":
-        return True, None
-    if (rules.both_cross == "taker_must_make" and entry is not None and hand is not None
-            and hand.outcome != "made"):
-        return True, 1 - entry.taker
-    if totals[NS] == totals[EW]:
-        return False, None
-    return True, NS if totals[NS] > totals[EW] else EW
-
-
-class GameTally:
-    """A game scored one hand at a time (score sheets, the calculator).
-
-    >>> tally = GameTally(make_rules("classic"), target=150)
-    >>> tally.add(HandEntry(taker=NS, trick_points=(92, 70))).score
-    (92, 70)
-    >>> tally.add(HandEntry(taker=EW, trick_points=(40, 122))).score
-    (40, 122)
-    >>> tally.finished, tally.winner, tally.totals
-    (True, 1, (132, 192))
-    """
-
-    def __init__(self, rules: Rules, target: int | None = None) -> None:
-        if target is None:
-            target = rules.target
-        if not _is_int(target) or target <= 0:
-            raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
-        self.rules = rules
-        self.target = target
-        self.hands: list[HandScore] = []
-        self.entries: list[HandEntry | None] = []
-        self.running: list[tuple[int, int]] = []
-        self.totals: tuple[int, int] = (0, 0)
-        self.reserve = 0
-        self.deals_played = 0
-        self.finished = False
-        self.winner: int | None = None
-        self.ended_after = 0
-
-    def _refuse_when_over(self) -> None:
-        if self.finished:
-            number = len(self.hands) + 1
-            what = "won" if self.winner is not None else "ended (a draw)"
-            raise InvalidRecordError(
-                f"hand {number}: the game was already {what} after hand {self.ended_after}")
-
-    def add(self, entry: HandEntry) -> HandScore:
-        """Score the next hand (its reserve is the one the game carries) and record it."""
-        self._refuse_when_over()
-        number = len(self.hands) + 1
-        where = f"hand {number}"
-        if entry.reserve not in (0, self.reserve):
-            raise InvalidRecordError(
-                f"{where}: reserve: {entry.reserve!r} is not the reserve the game carries "
-                f"({self.reserve})")
-        entry = dataclasses.replace(entry, reserve=self.reserve)
-        deals = self.deals_played + 1
-        last_deal = self.rules.limit == "deals" and deals >= self.target
-        hand = score_hand(self.rules, entry, last_deal=last_deal, where=where)
-        finished, winner = self._status(entry, hand, deals)
-        if self.rules.rounding != "none" and not self.rules.round_final_hand:
-            exact = score_hand(self.rules, entry, last_deal=last_deal, rounded=False,
-                               where=where)
-            exact_status = self._status(entry, exact, deals)
-            if finished or exact_status[0]:
-                hand, (finished, winner) = exact, exact_status
-        self.deals_played = deals
-        self._record(entry, hand)
-        self.finished, self.winner = finished, winner
-        if finished:
-            self.ended_after = number
-            self.reserve = 0  # §8.4: a reserve open at the end is discarded
-        return hand
-
-    def add_all_pass(self) -> HandScore:
-        """An all-pass deal (§2.4): nothing scored, not counted in a deal limit."""
-        self._refuse_when_over()
-        hand = void_hand(self.reserve)
-        self._record(None, hand)
-        return hand
-
-    def _status(self, entry: HandEntry, hand: HandScore, deals: int) -> tuple[bool, int | None]:
-        totals = (self.totals[0] + hand.score[0], self.totals[1] + hand.score[1])
-        return game_status(self.rules, totals, self.target, entry, hand, deals)
-
-    def _record(self, entry: HandEntry | None, hand: HandScore) -> None:
-        self.entries.append(entry)
-        self.hands.append(hand)
-        self.totals = (self.totals[0] + hand.score[0], self.totals[1] + hand.score[1])
-        self.running.append(self.totals)
-        self.reserve = hand.reserve
-
-    def result(self) -> GameScore:
-        return GameScore(
-            hands=tuple(self.hands), running=tuple(self.running), totals=self.totals,
-            reserve=self.reserve, finished=self.finished, winner=self.winner,
-        )
-
-
-def score_game(
-    rules: Rules, entries: Sequence[HandEntry], target: int | None = None,
-) -> GameScore:
-    """Score a score sheet: every hand in order, the reserve carried from hand to
-    hand, the end of the game checked after each (§11).  A hand after the end
-    raises ``InvalidRecordError("hand 7: the game was already won after hand 6")``.
-    """
-    tally = GameTally(rules, target)
-    for entry in entries:
-        tally.add(entry)
-    return tally.result()
-
-
-def parse_game(obj: Any) -> tuple[Rules, list[HandEntry], int | None]:
-    """The ``score game`` input: ``{"profile", "options", "target", "hands"}``."""
-    rules, hands, target = _game_parts(obj, rules_of)
-    entries = [parse_hand_entry(_game_hand(hand, number), rules, f"hand {number}",
-                                allow_reserve=False)
-               for number, hand in enumerate(hands, start=1)]
-    return rules, entries, target
-
-
-def _game_parts(
-    obj: Any, rules_of_game: Callable[[Mapping[str, Any]], Rules],
-) -> tuple[Rules, list[Any], int | None]:
-    """A game object's rules, hands (still JSON) and target, checked."""
-    if not isinstance(obj, dict):
-        raise InvalidRecordError(f"game: expected a JSON object, got {type(obj).__name__}")
-    for key in obj:
-        if key not in GAME_KEYS:
-            raise InvalidRecordError(
-                f"game: unknown key {key!r} (expected {', '.join(GAME_KEYS)})")
-    rules = rules_of_game(obj)
-    target = obj.get("target")
-    if target is not None and (not _is_int(target) or target <= 0):
-        raise InvalidRecordError(f"game: target: {target!r} is not a positive whole number")
-    hands = obj.get("hands")
-    if not isinstance(hands, list):
-        raise InvalidRecordError(f"game: hands: {hands!r} is not a list of hand entries")
-    return rules, hands, target
-
-
-def _game_hand(hand: Any, number: int) -> Any:
-    """A hand of a game object: its ``profile`` and ``options`` belong at the top."""
-    if isinstance(hand, dict):
-        for key in ("profile", "options"):
-            if key in hand:
-                raise InvalidRecordError(
-                    f"hand {number}: {key!r} belongs at the top level of the game")
-    return hand
-
-
-def score_game_json(obj: Any) -> dict[str, Any]:
-    """``belote score game --json``: the GameScore of a game object (per seat at a
-    table of three or two)."""
-    if isinstance(obj, dict) and not set(obj) - set(GAME_KEYS):
-        rules = table_rules_of(obj)
-        if rules.players != 4:
-            seat_rules, seat_entries, target = parse_seat_game(obj)
-            return score_seat_game(seat_rules, seat_entries, target).to_json()
-    rules, entries, target = parse_game(obj)
-    return score_game(rules, entries, target).to_json()
-
-
-def parse_seat_game(obj: Any) -> tuple[Rules, list[SeatEntry], int | None]:
-    """The ``score game`` input at a table of three or two: per-seat hand entries."""
-    rules, hands, target = _game_parts(obj, table_rules_of)
-    entries = [parse_seat_entry(_game_hand(hand, number), rules, f"hand {number}",
-                                allow_reserve=False)
-               for number, hand in enumerate(hands, start=1)]
-    return rules, entries, target
-
-
 # --- three and two players (§12) -------------------------------------------------------------
 #
 # A calculator at a table of three or two is told who took (nobody in belote
@@ -1075,10 +897,8 @@ def parse_seat_game(obj: Any) -> tuple[Rules, list[SeatEntry], int | None]:
 # through :func:`score_hand`, and the side's score shared out per seat by
 # :func:`seat_shares` exactly as a played hand is (belote.hand.HandPlay).
 
-SEAT_LETTERS: Final = ("N", "E", "S")
 TAKER_SIDE: Final = 0
 DEFENDERS: Final = 1
-SIDE_NAMES_3P: Final = ("taker", "defenders")
 SEAT_HAND_KEYS: Final = (
     "profile", "options", "taker", "trick_points", "trick_total", "capot", "declarations",
     "belote", "trump", "leader", "reserve",
@@ -1153,34 +973,12 @@ class SeatEntry:
         return (self.taker + 1) % self.players
 
 
-@dataclass(frozen=True)
-class SeatScore:
-    """The score of a hand at a table of three or two: ``outcome`` (made, failed,
-    litige; ``counted`` in découverte), ``totals`` per side as :class:`HandScore`
-    (taker / defenders, or per seat), ``score`` per seat, ``reserve`` after it."""
-
-    players: int
-    outcome: str
-    totals: tuple[int, int]
-    score: tuple[int, ...]
-    reserve: int
-
-    def to_json(self) -> dict[str, Any]:
-        sides = SIDE_NAMES_3P if self.players == 3 else SEAT_LETTERS[:2]
-        return {
-            "outcome": self.outcome,
-            "totals": {sides[0]: self.totals[0], sides[1]: self.totals[1]},
-            "score": seat_dict(self.score),
-            "reserve": self.reserve,
-        }
-
-
 def seat_dict(values: Sequence[int]) -> dict[str, int]:
     return {SEAT_LETTERS[s]: v for s, v in enumerate(values)}
 
 
 def seat_shares(
-    rules: Rules, side_score: tuple[int, int], taker: int, leader: int,
+    rules: Rules, side_score: Sequence[int], taker: int, leader: int,
     trick_points: Sequence[int], belote: Sequence[int], trump: int | None,
 ) -> tuple[int, int, int]:
     """Each seat's score with three players (§12.1): the taker scores his side's
@@ -1381,21 +1179,21 @@ def _check_seat_belote(entry: SeatEntry, bad: _Bad) -> None:
         raise bad("belote", "two seats have belote: only one holds trump K and Q")
 
 
-def score_seat_hand(rules: Rules, entry: SeatEntry, *, where: str = "hand") -> SeatScore:
+def score_seat_hand(rules: Rules, entry: SeatEntry, *, where: str = "hand") -> HandScore:
     """The score of one hand at a table of three or two, per seat (§12), as the
     engine scores the same hand played (belote.hand.HandPlay.result)."""
     check_seat_entry(rules, entry, where)
     n = entry.players
     if entry.taker is None:  # belote découverte: each scores his own
         totals = (entry.trick_points[0] + entry.bel[0], entry.trick_points[1] + entry.bel[1])
-        return SeatScore(n, COUNTED, totals, totals, 0)
+        return HandScore(COUNTED, totals, totals, 0, n)
     hand = score_hand(rules, side_entry(rules, entry), where=where)
     if n == 2:
         seats: tuple[int, ...] = hand.score
     else:
         seats = seat_shares(rules, hand.score, entry.taker, entry.first_leader(),
                             entry.trick_points, entry.bel, entry.trump)
-    return SeatScore(n, hand.outcome, hand.totals, seats, hand.reserve)
+    return HandScore(hand.outcome, hand.totals, seats, hand.reserve, n)
 
 
 # --- three and two players: JSON ------------------------------------------------------------
@@ -1659,34 +1457,123 @@ def score_seat_hand_json(obj: Any, rules: Rules) -> dict[str, Any]:
     return score_seat_hand(rules, entry).to_json()
 
 
-# --- three and two players: a game -----------------------------------------------------------
+# --- a game, at every table ------------------------------------------------------------------
+#
+# One tally for every table (belote.table.Table): its score is kept per team with
+# four players and per seat with three or two (§12), each hand scored by
+# :func:`score_entry`.  The end of the game (§11) is decided by :func:`game_status`,
+# where the few rules that differ by table are written once.
+
+#: a hand of a game: two teams (four players), or per seat at a table of three or two
+Entry = HandEntry | SeatEntry
 
 
-def seat_game_status(
-    rules: Rules, totals: Sequence[int], target: int, hands: int,
-    taker: int | None, outcome: str,
+def score_entry(
+    rules: Rules, entry: Entry, *, last_deal: bool = False, rounded: bool = True,
+    where: str = "hand",
+) -> HandScore:
+    """One hand of a game, scored per team (§8–§10) or at a table of three or two per
+    seat (§12; ``last_deal`` and ``rounded`` are for the team game, see
+    :class:`GameTally`)."""
+    if isinstance(entry, SeatEntry):
+        return score_seat_hand(rules, entry, where=where)
+    return score_hand(two_team_rules(rules), entry, last_deal=last_deal, rounded=rounded,
+                      where=where)
+
+
+def parse_entry(
+    obj: Any, rules: Rules, where: str = "hand", *, allow_reserve: bool = True,
+) -> Entry:
+    """A hand entry of the rules' table: a team entry (:func:`parse_hand_entry`), or at
+    a table of three or two a per-seat entry (:func:`parse_seat_entry`)."""
+    if Table.of(rules).scores_per_seat:
+        return parse_seat_entry(obj, rules, where, allow_reserve=allow_reserve)
+    return parse_hand_entry(obj, rules, where, allow_reserve=allow_reserve)
+
+
+def entry_to_json(entry: Entry) -> dict[str, Any]:
+    """The JSON form of a hand entry (:func:`parse_entry` reads it back)."""
+    if isinstance(entry, SeatEntry):
+        return seat_entry_to_json(entry)
+    return hand_entry_to_json(entry)
+
+
+def reached(rules: Rules, total: int, target: int) -> bool:
+    """Whether ``total`` reaches ``target`` under ``reach_rule`` (§11.2)."""
+    if rules.reach_rule == "strictly_exceed":
+        return total > target
+    return total >= target
+
+
+def game_status(
+    rules: Rules,
+    totals: Sequence[int],
+    target: int,
+    entry: Entry | None = None,
+    hand: HandScore | None = None,
+    deals_played: int = 0,
 ) -> tuple[bool, int | None]:
-    """(finished, winning seat) at a table of three or two after a hand (§11 per
-    player, as :class:`belote.game.Match` decides): the seats at the target (by
-    ``reach_rule``; with ``limit = "deals"`` every seat once ``target`` hands are
-    scored) are candidates; with ``both_cross = "taker_must_make"`` a taker who did
-    not make the last hand is not one when another is; the highest total wins,
+    """(finished, winner) after a hand that brought the game to ``totals`` (§11): the
+    winning team, or at a table of three or two the winning seat (§12).
+
+    ``entry`` and ``hand`` are the last hand (for ``both_cross =
+    taker_must_make`` and ``no_win_on_belote``); ``deals_played`` counts the
+    deals played, all-pass ones left out (for ``limit = "deals"``).  A finished
+    game without a winner is a draw.  The columns at the target (every one once
+    the deals are played) are the candidates; the highest total among them wins,
     equal highest totals play on (``draw``: the game ends without a winner).
-    ``taker`` is None in belote découverte."""
-    players = len(totals)
+    """
+    teams = not Table.of(rules).scores_per_seat
+    columns = range(len(totals))
     if rules.limit == "deals":
-        if hands < target:
+        # §11.1: after the last deal the higher total wins
+        if deals_played < target:
             return False, None
-        candidates = list(range(players))
+        candidates = list(columns)
+        if teams:
+            return _highest(rules, totals, candidates)
     else:
-        candidates = [s for s in range(players) if reached(rules, totals[s], target)]
-    if (rules.both_cross == "taker_must_make" and outcome != "made" and taker is not None
-            and len(candidates) > 1 and taker in candidates):
-        candidates.remove(taker)
+        candidates = [c for c in columns if reached(rules, totals[c], target)]
+        if teams and entry is not None and hand is not None:
+            # §11.4 no win on belote alone: four players only
+            candidates = [c for c in candidates
+                          if not _held_by_belote(rules, totals, target, entry, hand, c)]
+        if teams and len(candidates) > 1 and rules.both_cross == "draw":
+            return True, None  # §11.3 draw: both teams over on one hand
+    # §11.3 taker_must_make: takers who did not make the last hand do not win on it
+    # (per seat also after the last deal of a deal-limited game)
+    if (rules.both_cross == "taker_must_make" and entry is not None and hand is not None
+            and hand.outcome != "made" and len(candidates) > 1
+            and entry.taker in candidates):
+        candidates.remove(entry.taker)
+    return _highest(rules, totals, candidates)
+
+
+def _held_by_belote(
+    rules: Rules, totals: Sequence[int], target: int, entry: Entry, hand: HandScore,
+    team: int,
+) -> bool:
+    """§11.4: ``team`` reaches the target only thanks to this hand's belote, after a
+    capot against it (or, with ``capot_or_failed``, as failed takers)."""
+    if rules.no_win_on_belote == "off" or isinstance(entry, SeatEntry):
+        return False
+    credit = belote_scored(rules, entry, hand.outcome)[team]
+    capoted = entry.capot == 1 - team
+    failed = (rules.no_win_on_belote == "capot_or_failed"
+              and team == entry.taker and hand.outcome == "failed")
+    return ((capoted or failed) and credit > 0
+            and not reached(rules, totals[team] - credit, target))
+
+
+def _highest(
+    rules: Rules, totals: Sequence[int], candidates: Sequence[int],
+) -> tuple[bool, int | None]:
+    """The candidate with the highest total wins; equal highest totals play on, or
+    with ``both_cross = "draw"`` end the game drawn (§11.3)."""
     if not candidates:
         return False, None
-    best = max(totals[s] for s in candidates)
-    leaders = [s for s in candidates if totals[s] == best]
+    best = max(totals[c] for c in candidates)
+    leaders = [c for c in candidates if totals[c] == best]
     if len(leaders) == 1:
         return True, leaders[0]
     if rules.both_cross == "draw":
@@ -1694,33 +1581,18 @@ def seat_game_status(
     return False, None
 
 
-@dataclass(frozen=True)
-class SeatGameScore:
-    """A score sheet at a table of three or two: every hand, running totals per seat."""
+class GameTally:
+    """A game scored one hand at a time (score sheets, the calculator, belote.game),
+    at any table: per team with four players, per seat with three or two (§12).
 
-    players: int
-    hands: tuple[SeatScore, ...]
-    running: tuple[tuple[int, ...], ...]
-    totals: tuple[int, ...]
-    reserve: int
-    finished: bool
-    winner: int | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hands": [h.to_json() for h in self.hands],
-            "running": [seat_dict(r) for r in self.running],
-            "totals": seat_dict(self.totals),
-            "reserve": self.reserve,
-            "finished": self.finished,
-            "winner": None if self.winner is None else SEAT_LETTERS[self.winner],
-        }
-
-
-class SeatTally:
-    """A game at a table of three or two scored one hand at a time (§11, §12).
-
-    >>> tally = SeatTally(make_rules("classic-3p"), target=150)
+    >>> tally = GameTally(make_rules("classic"), target=150)
+    >>> tally.add(HandEntry(taker=NS, trick_points=(92, 70))).score
+    (92, 70)
+    >>> tally.add(HandEntry(taker=EW, trick_points=(40, 122))).score
+    (40, 122)
+    >>> tally.finished, tally.winner, tally.totals
+    (True, 1, (132, 192))
+    >>> tally = GameTally(make_rules("classic-3p"), target=150)
     >>> tally.add(SeatEntry(3, 0, (92, 40, 30))).score
     (92, 40, 30)
     >>> tally.add(SeatEntry(3, 1, (10, 40, 112))).score  # E fails: N and S share 40
@@ -1730,64 +1602,141 @@ class SeatTally:
     """
 
     def __init__(self, rules: Rules, target: int | None = None) -> None:
-        if rules.players == 4:
-            raise OptionError(f"profile {rules.profile!r} has four players: two teams "
-                              "(use GameTally)")
         if target is None:
             target = rules.target
         if not _is_int(target) or target <= 0:
             raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
         self.rules = rules
+        self.table = Table.of(rules)
         self.target = target
         self.players = rules.players
-        self.hands: list[SeatScore] = []
-        self.entries: list[SeatEntry] = []
+        self.hands: list[HandScore] = []
+        self.entries: list[Entry | None] = []
         self.running: list[tuple[int, ...]] = []
-        self.totals: tuple[int, ...] = (0,) * self.players
+        self.totals: tuple[int, ...] = (0,) * len(score_names(rules.players))
         self.reserve = 0
+        self.deals_played = 0
         self.finished = False
         self.winner: int | None = None
         self.ended_after = 0
 
-    def add(self, entry: SeatEntry) -> SeatScore:
-        """Score the next hand (its reserve is the one the game carries) and record it."""
-        number = len(self.hands) + 1
-        where = f"hand {number}"
+    def _refuse_when_over(self) -> None:
         if self.finished:
+            number = len(self.hands) + 1
             what = "won" if self.winner is not None else "ended (a draw)"
             raise InvalidRecordError(
-                f"{where}: the game was already {what} after hand {self.ended_after}")
+                f"hand {number}: the game was already {what} after hand {self.ended_after}")
+
+    def add(self, entry: Entry) -> HandScore:
+        """Score the next hand (its reserve is the one the game carries) and record it."""
+        self._refuse_when_over()
+        number = len(self.hands) + 1
+        where = f"hand {number}"
         if entry.reserve not in (0, self.reserve):
             raise InvalidRecordError(
                 f"{where}: reserve: {entry.reserve!r} is not the reserve the game carries "
                 f"({self.reserve})")
+        # §12.2: belote découverte (no taker) carries no reserve
         entry = dataclasses.replace(entry, reserve=0 if entry.taker is None else self.reserve)
-        hand = score_seat_hand(self.rules, entry, where=where)
+        deals = self.deals_played + 1
+        # The team game (§11.1) drops the reserve of a litige on the last deal of a
+        # deal-limited game and (§10 round_final_hand = false) counts the hand that
+        # ends the game exactly; the per-seat game (§12) scores every hand as played.
+        teams = not self.table.scores_per_seat
+        last_deal = teams and self.rules.limit == "deals" and deals >= self.target
+        hand = score_entry(self.rules, entry, last_deal=last_deal, where=where)
+        finished, winner = self._status(entry, hand, deals)
+        if teams and self.rules.rounding != "none" and not self.rules.round_final_hand:
+            exact = score_entry(self.rules, entry, last_deal=last_deal, rounded=False,
+                                where=where)
+            exact_status = self._status(entry, exact, deals)
+            if finished or exact_status[0]:
+                hand, (finished, winner) = exact, exact_status
+        self.deals_played = deals
+        self._record(entry, hand)
+        self.finished, self.winner = finished, winner
+        if finished:
+            self.ended_after = number
+            self.reserve = 0  # §8.4: a reserve open at the end is discarded
+        return hand
+
+    def add_all_pass(self) -> HandScore:
+        """An all-pass deal (§2.4): nothing scored, not counted in a deal limit."""
+        self._refuse_when_over()
+        hand = void_hand(self.reserve)
+        self._record(None, hand)
+        return hand
+
+    def _status(self, entry: Entry, hand: HandScore, deals: int) -> tuple[bool, int | None]:
+        totals = tuple(t + s for t, s in zip(self.totals, hand.score, strict=True))
+        return game_status(self.rules, totals, self.target, entry, hand, deals)
+
+    def _record(self, entry: Entry | None, hand: HandScore) -> None:
         self.entries.append(entry)
         self.hands.append(hand)
         self.totals = tuple(t + s for t, s in zip(self.totals, hand.score, strict=True))
         self.running.append(self.totals)
         self.reserve = hand.reserve
-        self.finished, self.winner = seat_game_status(
-            self.rules, self.totals, self.target, len(self.hands), entry.taker, hand.outcome)
-        if self.finished:
-            self.ended_after = number
-            self.reserve = 0  # §8.4: a reserve open at the end is discarded
-        return hand
 
-    def result(self) -> SeatGameScore:
-        return SeatGameScore(
-            players=self.players, hands=tuple(self.hands), running=tuple(self.running),
-            totals=self.totals, reserve=self.reserve, finished=self.finished,
-            winner=self.winner,
+    def result(self) -> GameScore:
+        return GameScore(
+            hands=tuple(self.hands), running=tuple(self.running), totals=self.totals,
+            reserve=self.reserve, finished=self.finished, winner=self.winner,
+            players=self.players,
         )
 
 
-def score_seat_game(
-    rules: Rules, entries: Sequence[SeatEntry], target: int | None = None,
-) -> SeatGameScore:
-    """A score sheet at a table of three or two, hand after hand (§11, §12)."""
-    tally = SeatTally(rules, target)
+#: the tally of a game at a table of three or two (§12): the same class
+SeatTally = GameTally
+
+
+def score_game(
+    rules: Rules, entries: Sequence[Entry], target: int | None = None,
+) -> GameScore:
+    """Score a score sheet: every hand in order, the reserve carried from hand to
+    hand, the end of the game checked after each (§11).  A hand after the end
+    raises ``InvalidRecordError("hand 7: the game was already won after hand 6")``.
+    """
+    tally = GameTally(rules, target)
     for entry in entries:
         tally.add(entry)
     return tally.result()
+
+
+def parse_game(obj: Any) -> tuple[Rules, list[Entry], int | None]:
+    """The ``score game`` input: ``{"profile", "options", "target", "hands"}``; the
+    hands are per seat at a table of three or two."""
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"game: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in GAME_KEYS:
+            raise InvalidRecordError(
+                f"game: unknown key {key!r} (expected {', '.join(GAME_KEYS)})")
+    rules = table_rules_of(obj)
+    target = obj.get("target")
+    if target is not None and (not _is_int(target) or target <= 0):
+        raise InvalidRecordError(f"game: target: {target!r} is not a positive whole number")
+    hands = obj.get("hands")
+    if not isinstance(hands, list):
+        raise InvalidRecordError(f"game: hands: {hands!r} is not a list of hand entries")
+    entries = [parse_entry(_game_hand(hand, number), rules, f"hand {number}",
+                           allow_reserve=False)
+               for number, hand in enumerate(hands, start=1)]
+    return rules, entries, target
+
+
+def _game_hand(hand: Any, number: int) -> Any:
+    """A hand of a game object: its ``profile`` and ``options`` belong at the top."""
+    if isinstance(hand, dict):
+        for key in ("profile", "options"):
+            if key in hand:
+                raise InvalidRecordError(
+                    f"hand {number}: {key!r} belongs at the top level of the game")
+    return hand
+
+
+def score_game_json(obj: Any) -> dict[str, Any]:
+    """``belote score game --json``: the GameScore of a game object (per seat at a
+    table of three or two)."""
+    rules, entries, target = parse_game(obj)
+    return score_game(rules, entries, target).to_json()

@@ -52,7 +52,7 @@ team wins) and ``player_winner`` names the player.
 
 Three and two players (docs/rules.md §12): a sheet of ``classic-3p`` or
 ``classic-2p`` keeps per-seat hand entries (:class:`belote.scoring.SeatEntry`)
-in the same history, scored by :func:`belote.scoring.score_seat_game`: each
+in the same history, scored by :func:`belote.scoring.score_game` per seat: each
 seat's total, the game ending by §11 per player as :class:`belote.game.Match`
 ends it.  Its ``players`` is 3 or 2 and its ``player_names`` name the seats.
 Only a store opened with ``small_tables=True`` (the command line) creates or
@@ -81,21 +81,16 @@ from belote.options import Rules, make_rules
 from belote.rotation import Seating, cycle_ends, dealer_for, fair_cycle, individual_totals
 from belote.scoring import (
     SEAT_LETTERS,
+    Entry,
     GameScore,
     HandEntry,
     SeatEntry,
-    hand_entry_to_json,
-    parse_hand_entry,
-    parse_seat_entry,
+    entry_to_json,
+    parse_entry,
     reached,
     score_game,
-    score_seat_game,
     seat_entry_to_json,
 )
-
-#: a hand of a sheet: two teams (four players, five to seven in rotation), or per seat
-#: at a table of three or two (docs/rules.md §12)
-Entry = HandEntry | SeatEntry
 
 SCHEMA_VERSION: Final = 1
 EXPORT_FORMAT: Final = "belote-sheet"
@@ -238,7 +233,7 @@ def replay_events(events: Sequence[Event], rules: Rules) -> list[Entry]:
             if event.hand != len(hands) + 1:
                 raise SheetError(f"history event {event.seq}: adds hand {event.hand} "
                                  f"to a sheet of {len(hands)} hands")
-            hands.append(parse_entry(event.entry, rules, where))
+            hands.append(parse_entry(event.entry, rules, where, allow_reserve=False))
         elif event.kind == "undo":
             if event.hand != len(hands):
                 raise SheetError(f"history event {event.seq}: undoes hand {event.hand} "
@@ -248,7 +243,7 @@ def replay_events(events: Sequence[Event], rules: Rules) -> list[Entry]:
             if not 1 <= event.hand <= len(hands):
                 raise SheetError(f"history event {event.seq}: edits hand {event.hand} "
                                  f"of a sheet of {len(hands)} hands")
-            hands[event.hand - 1] = parse_entry(event.entry, rules, where)
+            hands[event.hand - 1] = parse_entry(event.entry, rules, where, allow_reserve=False)
         else:
             raise SheetError(f"history event {event.seq}: unknown kind {event.kind!r}")
     return hands
@@ -267,7 +262,7 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
         dealer = dealer_for(seating, dealt)
         dealers.append(dealer)
         dealt[dealer] += 1
-    scores = [hand.score for hand in game.hands]
+    scores = [(hand.score[0], hand.score[1]) for hand in game.hands]  # two teams (§13.1)
     ends = tuple(cycle_ends(n, count))
     finished_after: int | None = None
     player_winner: int | None = None
@@ -288,21 +283,6 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
             f"{player_winner} after hand {finished_after}")
     totals = individual_totals(n, seatings[:count], scores)
     return Rotation(seatings, tuple(dealers), totals, ends, finished_after, player_winner)
-
-
-def parse_entry(obj: Any, rules: Rules, where: str) -> Entry:
-    """A hand of a sheet (no ``reserve``: the sheet carries it): a team entry, or at a
-    table of three or two a per-seat entry."""
-    if rules.players in SMALL_TABLES:
-        return parse_seat_entry(obj, rules, where, allow_reserve=False)
-    return parse_hand_entry(obj, rules, where, allow_reserve=False)
-
-
-def entry_to_json(entry: Entry) -> dict[str, Any]:
-    """The JSON form of a hand of a sheet (what the history and the export keep)."""
-    if isinstance(entry, SeatEntry):
-        return seat_entry_to_json(entry)
-    return hand_entry_to_json(entry)
 
 
 def _team_entries(entries: Sequence[Entry]) -> list[HandEntry]:
@@ -332,7 +312,7 @@ def score_sheet(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
     n = info.players
     if is_small(info):
         assert n is not None
-        seat_game = score_seat_game(rules, _seat_entries(entries), info.target)
+        seat_game = score_game(rules, _seat_entries(entries), info.target)
         state = _head(info)
         state.update(seat_game.to_json())
         state["team_names"] = None
@@ -486,7 +466,7 @@ def _small_info(
 
 def _entry_of(hand: Mapping[str, Any] | Entry, rules: Rules, number: int) -> Entry:
     obj: Any = entry_to_json(hand) if isinstance(hand, (HandEntry, SeatEntry)) else hand
-    return parse_entry(obj, rules, f"hand {number}")
+    return parse_entry(obj, rules, f"hand {number}", allow_reserve=False)
 
 
 def _now() -> str:

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -41,21 +41,19 @@ from belote.scoring import (
     GameScore,
     HandScore,
     SeatGameScore,
+    entry_to_json,
     is_decouverte,
     parse_game,
     parse_seat_entry,
-    parse_seat_game,
     partial_pack,
     score_game,
     score_game_json,
     score_hand_json,
-    score_seat_game,
     score_seat_hand,
     seat_capot_total,
-    table_rules_of,
     trick_total,
 )
-from belote.sheets import SheetStore, entry_to_json
+from belote.sheets import SheetStore
 
 T = TypeVar("T")
 
@@ -654,7 +652,7 @@ def _ask_leader_if_it_matters(console: Console, rules: Rules, obj: dict[str, Any
 # --- showing scores -------------------------------------------------------------------
 
 
-def _status_line(finished: bool, winner: int | None, totals: tuple[int, int]) -> str:
+def _status_line(finished: bool, winner: int | None, totals: Sequence[int]) -> str:
     if not finished:
         return f"NS {totals[NS]}, EW {totals[EW]}: the game goes on."
     if winner is None:
@@ -930,16 +928,13 @@ def register(app: typer.Typer) -> None:
             return
         try:
             obj = read_object(file)
-            if isinstance(obj, dict) and table_rules_of(obj).players != 4:
-                seat_rules, seat_entries, seat_target = parse_seat_game(obj)
-                seat_game = score_seat_game(seat_rules, seat_entries, seat_target)
-                render_seat_game(Console(), seat_game, seat_target or seat_rules.target,
-                                 seat_rules)
-                return
             rules, entries, target = parse_game(obj)
             game = score_game(rules, entries, target)
         except BeloteError as exc:
             fail(str(exc))
+        if rules.players != 4:
+            render_seat_game(Console(), game, target or rules.target, rules)
+            return
         render_game(Console(), game, target or rules.target, rules)
 
     app.add_typer(score_app, name="score")

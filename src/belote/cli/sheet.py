@@ -35,7 +35,8 @@ from belote.cli.sheetview import render_list, render_state
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
-from belote.sheets import SheetStore, entry_to_json
+from belote.scoring import entry_to_json
+from belote.sheets import SheetStore
 
 DbOpt = Annotated[
     Path | None,
