@@ -12,6 +12,7 @@ import math
 import re
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from belote.bots import make_bot
+from belote.bots import BaseBot, make_bot
 from belote.bots import play_deal as bots_play_deal
 from belote.cli import app
 from belote.errors import BeloteError, OptionError
@@ -189,7 +190,7 @@ def make_test_bot(spec: str, seed: int | None = None) -> Any:
     return make_bot(spec, seed)
 
 
-LOG: list[tuple[tuple[str, ...], list[int], int, tuple[int, int] | None]] = []
+LOG: list[tuple[tuple[str, ...], list[int], int, tuple[int, ...] | None]] = []
 
 
 def recording_play_deal(rnd: Round, bots: Sequence[Any]) -> None:
@@ -345,10 +346,49 @@ def test_bad_settings_are_refused(changes: dict[str, Any], message: str) -> None
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_failing_bot_is_reported_with_where_it_failed(workers: int) -> None:
+    """One line says where; the bot's whole traceback comes along, from a worker too."""
     config = TournamentConfig(bots=("first", "broken"), boards=1, seed=1)
     with pytest.raises(TournamentError,
-                       match=r"pairing 'first' vs 'broken', board 0, table 0: RuntimeError: boom"):
+                       match=r"pairing 'first' vs 'broken', board 0, table 0: RuntimeError: boom"
+                       ) as failure:
         run_tournament(config, workers=workers, chunk_size=1, make_bot=make_test_bot)
+    text = failure.value.traceback_text
+    assert text is not None and text.startswith("Traceback (most recent call last):")
+    assert 'raise RuntimeError("boom")' in text and "in play" in text
+    assert text.rstrip().endswith("RuntimeError: boom")
+
+
+def test_cli_names_the_file_that_holds_a_failing_bots_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The command answers one error line, no traceback (docs/json.md); the line names a
+    file holding the bot's traceback."""
+    from belote.bots import registry
+
+    class Broken(BaseBot):
+        kind = "broken"
+
+        def call(self, view: PlayerView) -> str:
+            return "pass" if "pass" in view.legal else str(view.legal[0])
+
+        def play(self, view: PlayerView) -> int:
+            raise ZeroDivisionError("a bot's bug")
+
+    monkeypatch.setattr(registry, "BOT_CLASSES", {**registry.BOT_CLASSES, "broken": Broken})
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    res = runner.invoke(app, ["tournament", "--bots", "random,broken", "--deals", "1",
+                              "--workers", "1", "--json"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    line = res.stderr.strip()
+    assert line.count("\n") == 0 and json.loads(res.stdout) == {"error": line[len("error: "):]}
+    found = re.fullmatch(r"error: pairing 'random' vs 'broken', board 0, table 0: "
+                         r"ZeroDivisionError: a bot's bug \(the bot's traceback: (.+)\)", line)
+    assert found, line
+    saved = Path(found.group(1))
+    assert saved.parent == tmp_path
+    text = saved.read_text(encoding="utf-8")
+    assert 'raise ZeroDivisionError("a bot\'s bug")' in text and "play_deal" in text
 
 
 def test_bad_worker_count_is_refused() -> None:

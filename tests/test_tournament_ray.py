@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,3 +60,29 @@ def test_ray_runner_matches_local(local_ray: None, config: TournamentConfig) -> 
     del ray_json["run"], local_json["run"]
     assert ray_json == local_json
     assert seen[0] == (0, config.boards) and seen[-1] == (config.boards, config.boards)
+
+
+def broken_bot(spec: str, seed: int | None = None) -> Any:
+    """``broken``: a random bot that raises at its first card; else a bot of belote.bots."""
+    from belote.bots import make_bot
+    from belote.bots.random_bot import RandomBot
+
+    class Broken(RandomBot):
+        def play(self, view: Any) -> int:
+            raise ZeroDivisionError("a bot's bug")
+
+    return Broken(seed) if spec == "broken" else make_bot(spec, seed)
+
+
+def test_a_failing_bot_on_ray_keeps_its_message_and_traceback(local_ray: None) -> None:
+    """The error of a task is the tournament's own (not Ray's wrapper): one line saying
+    where, the bot's traceback along (``traceback_text``)."""
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    config = TournamentConfig(bots=("random", "broken"), boards=1, seed=1)
+    with pytest.raises(TournamentError) as failure:
+        run_tournament(config, ray_address="auto", make_bot=broken_bot)
+    error = failure.value
+    assert str(error) == ("pairing 'random' vs 'broken', board 0, table 0: "
+                          "ZeroDivisionError: a bot's bug")
+    assert error.traceback_text is not None
+    assert 'raise ZeroDivisionError("a bot\'s bug")' in error.traceback_text

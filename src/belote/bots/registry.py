@@ -1,7 +1,7 @@
 """The bots by name: a bot's spec (``pimc:worlds=40,seconds=0.5``) parsed, and the bot it names.
 
 The concrete bots import only :mod:`belote.bots.base`; this module imports them, so
-nothing imports in a circle.  Every bot plays at every table of RULES.md (four
+nothing imports in a circle.  Every bot plays at every table of docs/rules.md (four
 players, and three and two at §12's profiles ``classic-3p`` and ``classic-2p``).
 
 >>> make_bot("pimc:worlds=8").name

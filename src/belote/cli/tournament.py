@@ -5,7 +5,9 @@ each board once a seat, the seats rotated (see :mod:`belote.tournament`)."""
 
 from __future__ import annotations
 
+import os
 import secrets
+import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,11 +25,12 @@ from rich.table import Table
 
 from belote.cli.common import CommandError, check_int, dumps, echo, fail, fail_interrupted
 from belote.errors import BeloteError
-from belote.options import make_rules, parse_option_assignment
+from belote.options import parse_option_assignment
 from belote.tournament import (
     Estimate,
     Record,
     TournamentConfig,
+    TournamentError,
     TournamentResult,
     plot_results,
     run_tournament,
@@ -109,7 +112,7 @@ def render(result: TournamentResult, console: Console) -> None:
     config = result.config
     games = config.mode == "games"
     setting = f"{config.profile}, seed {config.seed}"
-    players = make_rules(config.profile, config.options).players
+    players = config.players
     replayed = ("each replayed with the teams swapped" if players == 4 else
                 f"each played {players} times with the seats rotated")
     if games:
@@ -160,6 +163,19 @@ def render(result: TournamentResult, console: Console) -> None:
         f"{'Ray CPUs' if result.runner == 'ray' else 'worker(s)'}",
         highlight=False,
     )
+
+
+def _error_message(exc: BeloteError) -> str:
+    """The error line.  A bot that raised leaves its full traceback in a file the line
+    names: the command answers one line, never a traceback (docs/json.md), and a
+    tournament is too long to run again to see where a bot failed."""
+    text = exc.traceback_text if isinstance(exc, TournamentError) else None
+    if not text:
+        return str(exc)
+    fd, path = tempfile.mkstemp(prefix="belote-tournament-", suffix=".txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as stream:
+        stream.write(text)
+    return f"{exc} (the bot's traceback: {path})"
 
 
 def _config(
@@ -236,7 +252,7 @@ def register(app: typer.Typer) -> None:
             if plot is not None:
                 plot_results(result, plot)
         except BeloteError as exc:
-            fail(str(exc), json_mode)
+            fail(_error_message(exc), json_mode)
         except KeyboardInterrupt:
             fail_interrupted(json_mode)
         if json_mode:
