@@ -27,6 +27,7 @@ from belote.bots.bid_sampling import (
     trump_strength,
 )
 from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
 from belote.bots.sampling import DealSampler
 from belote.cards import ALL_CARDS, HEARTS, SPADES, Card, parse_card
@@ -302,9 +303,10 @@ def test_node_budget_counts_every_solver_node(monkeypatch: pytest.MonkeyPatch) -
     real = solver.solve
     log: list[int] = []
 
-    def counted(state: Any, moves: bool = True, max_nodes: int | None = None) -> Any:
+    def counted(state: Any, moves: bool = True, max_nodes: int | None = None,
+                **more: Any) -> Any:
         try:
-            result = real(state, moves, max_nodes)
+            result = real(state, moves, max_nodes, **more)
         except solver.SearchLimitError as e:
             log.append(e.nodes)
             raise
@@ -585,10 +587,10 @@ def test_pimc_card_worlds_fit_the_calls() -> None:
     assert isinstance(bot, PimcBot) and bot.settings["play_calls"] == "hints"
     original = DealSampler.sample
 
-    def spy(self: DealSampler, rng: random.Random) -> list[int]:
-        hands = original(self, rng)
-        seen.append(hands)
-        return hands
+    def spy(self: DealSampler, rng: random.Random) -> World:
+        world = original(self, rng)
+        seen.append(list(world.hands))
+        return world
 
     DealSampler.sample = spy  # type: ignore[method-assign]
     try:

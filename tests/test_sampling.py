@@ -18,15 +18,15 @@ from hypothesis import strategies as st
 
 from belote.bots import make_bot, played_by
 from belote.bots.base import Bot
-from belote.bots.sampling import (
-    DealSampler,
+from belote.bots.knowledge import (
     InconsistentViewError,
     Knowledge,
+    World,
     forbidden_after,
     infer,
-    knowledge_allows,
     relax,
 )
+from belote.bots.sampling import DealSampler
 from belote.cards import ALL_CARDS, HEARTS, KING, QUEEN, SPADES, SUIT_MASKS, scan_forward
 from belote.options import make_rules
 from belote.play import PlayState, explain_illegal
@@ -195,14 +195,14 @@ def test_inferred_knowledge_is_true_and_worlds_fit(profile: str, specs: list[str
         k = infer(view)
         assert rnd.play is not None
         truth = list(rnd.play.state.hands)
-        assert knowledge_allows(k, truth), (seat, view.tricks, view.trick)
+        assert k.allows(World(tuple(truth))), (seat, view.tricks, view.trick)
         if rng.random() < 0.3:
             sampler = DealSampler(k)
             assert sampler.count() > 0
             for _ in range(3):
                 world = sampler.sample(rng)
-                assert knowledge_allows(k, world)
-                _world_fits(view, world)
+                assert k.allows(world)
+                _world_fits(view, list(world.hands))
                 checked += 1
     assert checked > 100
 
@@ -256,7 +256,7 @@ def _brute_force(k: Knowledge) -> list[tuple[int, ...]]:
         hands = list(k.known)
         for c, s in zip(cards, owners, strict=True):
             hands[s] |= 1 << c
-        if knowledge_allows(k, hands):
+        if k.allows(World(tuple(hands))):
             out.append(tuple(hands))
     return out
 
@@ -286,7 +286,7 @@ def test_sampler_counts_and_draws_uniformly() -> None:
         sampler = DealSampler(k)
         assert sampler.count() == len(deals) > 0
         n = 60 * len(deals)
-        counts = Counter(tuple(sampler.sample(rng)) for _ in range(n))
+        counts = Counter(sampler.sample(rng).hands for _ in range(n))
         assert set(counts) <= set(deals)
         if len(deals) > 1:
             expected = n / len(deals)
@@ -302,7 +302,7 @@ def test_no_deal_fits_raises_and_relax_drops_the_voids() -> None:
     # Forbid the other seat every unknown card: nothing fits any more.
     f = list(k.forbidden)
     f[other] |= k.unknown
-    bad = Knowledge(k.seat, k.trump, k.sizes, k.known, (f[0], f[1], f[2], f[3]), k.unknown)
+    bad = Knowledge(k.seat, k.table, k.trump, k.sizes, k.known, tuple(f), k.unknown)
     sampler = DealSampler(bad)
     if k.need(other):
         assert sampler.count() == 0

@@ -25,14 +25,12 @@ from belote.bots import Bot, make_bot, play_deal, play_game
 from belote.bots.arena import simulate
 from belote.bots.base import default_discard, discard_trump, played_by
 from belote.bots.heuristic import HeuristicBot, small_strength
+from belote.bots.knowledge import Knowledge, World, infer
 from belote.bots.random_bot import RandomBot
+from belote.bots.sampling import DealSampler
 from belote.bots.small_pimc import (
-    SmallKnowledge,
     SmallPimc,
-    SmallSampler,
-    SmallWorld,
     minimax_small,
-    small_knowledge,
     solve_small,
     world_state,
 )
@@ -46,6 +44,7 @@ from belote.options import Rules, make_rules
 from belote.play import PlayState, Trick
 from belote.round import ALL_PASS, DISCARD, OVER, PLAY, Announced, PlayerView, Round
 from belote.solver import SearchLimitError
+from belote.table import DealMode, Table
 from belote.tournament import TournamentConfig, run_tournament, seating
 from tests.helpers import mask
 
@@ -197,13 +196,13 @@ def test_12_1_bots_discard_and_the_taker_knows_his_discards() -> None:
             rnd.discard(cards)
             mine = rnd.view(taker)
             assert mine.discards == mask_of(cards) and len(set(cards)) == 2
-            told = small_knowledge(mine)
+            told = infer(mine)
             assert told.out == 0 and not told.unknown & mask_of(cards)
             for seat in range(3):
                 if seat != taker:
                     other = rnd.view(seat)
                     assert other.discards == 0
-                    know = small_knowledge(other)
+                    know = infer(other)
                     assert know.out == 2 and know.unknown & mask_of(cards) == mask_of(cards)
 
 
@@ -309,7 +308,7 @@ def test_12_1_a_defender_feeds_the_other_defender_holding_the_trick() -> None:
     view = rnd.view(2)
     assert set(view.legal) == {parse_card("TS"), parse_card("9S")}
     assert card_name(HeuristicBot(0).play(view)) == "TS"
-    know = small_knowledge(view)
+    know = infer(view)
     assert not know.possible(0) & mask("9S TS JS QS KS AS 9H TH JH QH KH AH")
     rnd.play_card(parse_card("TS"))
     assert card_name(HeuristicBot(0).play(rnd.view(0))) in ("TD", "9C", "TC", "JD", "QD", "JC")
@@ -335,7 +334,7 @@ def test_12_heuristic_beats_random_at_three_and_two() -> None:
 # --- knowledge and sampling -------------------------------------------------------------
 
 
-def _truth(rnd: Round, seat: int) -> SmallWorld:
+def _truth(rnd: Round, seat: int) -> World:
     """The real world behind a seat's view: every hand now and the cards out of play."""
     assert rnd.play is not None
     hands = tuple(rnd.play.state.hands)
@@ -346,13 +345,13 @@ def _truth(rnd: Round, seat: int) -> SmallWorld:
             mask_of(c for c in beneath if (hands[s] | _trick_of(rnd, s)) >> c & 1)
             for s in range(2)
         )
-        return SmallWorld(hands, mask_of(beneath.values()), beneath, covering)
+        return World(hands, mask_of(beneath.values()), beneath, covering)
     view = rnd.view(seat)
     used = view.public | view.discards | played_by_round(rnd)  # the taker knows his (§12.1)
     for h in hands:
         used |= h
     deck = mask_of(new_deck(rnd.players, rnd.rules.three_deal))
-    return SmallWorld(hands, deck & ~used)
+    return World(hands, deck & ~used)
 
 
 def _trick_of(rnd: Round, seat: int) -> int:
@@ -389,11 +388,11 @@ def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: i
         while rnd.phase == PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)
-            know = small_knowledge(view)
+            know = infer(view)
             world = _truth(rnd, seat)
             if rnd.mode != "decouverte":
                 assert know.allows(world), (d, seat, len(view.tricks))
-            sampler = SmallSampler(know)
+            sampler = DealSampler(know)
             assert sampler.count() > 0
             for _ in range(3):
                 sampled = sampler.sample(rng)
@@ -409,17 +408,17 @@ def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: i
 def test_the_sampler_is_uniform_over_the_deals_it_allows() -> None:
     """Four unknown cards, E and S to get one each, two out of play (the six-each deal):
     12 deals, each drawn about as often; a void rules some out."""
-    k = SmallKnowledge(
-        seat=0, players=3, mode="six_each", trump=SPADES, sizes=(1, 1, 1),
+    k = Knowledge(
+        seat=0, table=Table(3, DealMode.SIX_EACH), trump=SPADES, sizes=(1, 1, 1),
         known=(mask("7S"), 0, 0), forbidden=(0, 0, 0), unknown=mask("7H 8H 9H TH"), out=2,
     )
-    sampler = SmallSampler(k)
+    sampler = DealSampler(k)
     assert sampler.count() == 12
     rng = random.Random(1)
     seen = Counter(tuple(sampler.sample(rng).hands) for _ in range(6000))
     assert len(seen) == 12 and all(380 < v < 620 for v in seen.values()), seen
     void = dataclasses.replace(k, forbidden=(0, mask("7H 8H"), 0))
-    ruled = SmallSampler(void)
+    ruled = DealSampler(void)
     assert ruled.count() == 6
     assert all(not w.hands[1] & mask("7H 8H") for w in (ruled.sample(rng) for _ in range(50)))
 
@@ -436,7 +435,7 @@ def test_decouverte_knowledge_finds_the_covering_cards() -> None:
             seat = rnd.current_player()
             view = rnd.view(seat)
             assert view.covering == rnd.view(1 - seat).covering
-            know = small_knowledge(view)
+            know = infer(view)
             truth = _truth(rnd, seat)
             assert know.covering == truth.covering
             assert know.under == tuple(m.bit_count() for m in truth.covering)
@@ -657,7 +656,7 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
             card = pimc[seat].play(view)
             assert rnd.play is not None
             state = rnd.play.state
-            if small_knowledge(view).under == (0, 0) and (
+            if infer(view).under == (0, 0) and (
                     state.tricks_left <= 6 and len(view.legal) > 1):
                 truth = solve_small(state.copy())
                 pick = max if state.team(seat) == 0 else min

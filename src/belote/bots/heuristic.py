@@ -20,7 +20,7 @@ with three the taker plays alone against the two defenders, who count as one
 side, so a defender feeds points to the other defender holding the trick (there
 is no partner at the table: the §6.3a exemption never applies, and a void
 defender must still trump his fellow defender's trick); with two each plays
-alone.  What each seat may hold comes from :func:`belote.bots.small_pimc.small_knowledge`
+alone.  What each seat may hold comes from :func:`belote.bots.knowledge.infer`
 (the stock, the kitty, the turned card and the bergère taken into account); in
 belote découverte the other player's face-up cards are seen, so the bot knows
 exactly what can still be played to the trick.  Bidding counts the same
@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
-from belote.bots.sampling import InconsistentViewError, Knowledge, infer
-from belote.bots.small_pimc import SmallKnowledge, SmallViewError, small_knowledge
+from belote.bots.knowledge import InconsistentViewError, Knowledge, infer
 from belote.cards import (
     ACE,
     ALL_CARDS,
@@ -59,6 +58,7 @@ from belote.cards import (
 )
 from belote.play import card_points, trick_winner
 from belote.round import PlayerView
+from belote.table import DealMode
 
 __all__ = [
     "SMALL_TAKE",
@@ -486,7 +486,7 @@ class _SmallPlay:
         self.order = order_table(self.trump)
         self.points = card_points(view.rules, self.trump)
         self.hand = view.hand
-        self.know = _small_knowledge(view)
+        self.know = _knowledge(view)
         taker = view.contract.taker
         if self.n == 3:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))
@@ -530,7 +530,7 @@ class _SmallPlay:
             if not self.is_trump(card) and trump < NO_TRUMP and poss & SUIT_MASKS[trump]:
                 if not poss & SUIT_MASKS[led]:
                     return True  # void in the led suit, and may hold trumps
-                if self.know.mode != "decouverte" and (
+                if self.know.table.mode is not DealMode.DECOUVERTE and (
                     (self.out & SUIT_MASKS[led]).bit_count() < 3
                 ):
                     return True  # few cards of the suit left: a ruff is likely
@@ -651,9 +651,3 @@ class _SmallPlay:
 
         return max(legal, key=gift)
 
-
-def _small_knowledge(view: PlayerView) -> SmallKnowledge:
-    try:
-        return small_knowledge(view)
-    except SmallViewError:  # pragma: no cover - only a view that contradicts itself
-        return small_knowledge(view, voids=False)

@@ -113,7 +113,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Final
 
@@ -122,7 +122,8 @@ from belote.bidding import Call
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
 from belote.bots.bid_sampling import BidSampler, BidWorld, play_hints, trump_strength
 from belote.bots.heuristic import TAKE_THRESHOLD, HeuristicBot, best_round2_suit, bid_strength
-from belote.bots.sampling import DealSampler, InconsistentViewError, Knowledge, infer, relax
+from belote.bots.knowledge import InconsistentViewError, Knowledge, infer, relax
+from belote.bots.sampling import DealSampler
 from belote.bots.small_pimc import SmallPimc
 from belote.cards import (
     ALL_TRUMP,
@@ -140,9 +141,7 @@ from belote.play import PlayState, card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
 
-__all__ = ["PimcBot", "World", "world_state"]
-
-World = list[CardMask]
+__all__ = ["PimcBot", "world_state"]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
@@ -159,7 +158,7 @@ _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
 
-def world_state(view: PlayerView, hands: World) -> PlayState:
+def world_state(view: PlayerView, hands: Sequence[CardMask]) -> PlayState:
     """The position of ``view`` in the world ``hands`` (the four hands now), ready to solve."""
     assert view.contract is not None
     full = list(hands)
@@ -426,7 +425,7 @@ class _Scorer:
         points[winner] = sum(p for _, p in keyed[winner])
         return (points[0], points[1])
 
-    def belote(self, hands: World) -> tuple[int, int]:
+    def belote(self, hands: Sequence[CardMask]) -> tuple[int, int]:
         """Belote points per team in this world: said already, or K+Q of trumps held."""
         if self.trump == NO_TRUMP:
             return (0, 0)
@@ -832,14 +831,14 @@ class PimcBot(BaseBot):
                 or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
             )):
                 break
-            hands = sampler.sample(self.rng)
+            hands = sampler.sample(self.rng).hands
             while hints and not all(h.fits(hands[h.seat] | before[h.seat]) for h in hints):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
                     hints = ()  # hardly a world fits the calls: drop them
                     self.last_relaxed = True
                     break
-                hands = sampler.sample(self.rng)
+                hands = sampler.sample(self.rng).hands
             try:
                 # No decision searches more than twice the ``nodes`` setting.
                 result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes,

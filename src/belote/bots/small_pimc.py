@@ -43,10 +43,8 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from math import factorial
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Final
 
 from belote.bots.base import (
@@ -56,128 +54,36 @@ from belote.bots.base import (
     legal_cards,
     played_by,
 )
+from belote.bots.knowledge import InconsistentViewError, World, infer, relax
+from belote.bots.sampling import DealSampler
 from belote.cards import (
-    ALL_CARDS,
     ALL_TRUMP,
     KING,
     NO_TRUMP,
     QUEEN,
     Card,
     CardMask,
-    TrumpMode,
-    mask_of,
     order_table,
     scan_forward,
 )
-from belote.deal import new_deck
 from belote.declarations import CARRE, best_announcement
 from belote.errors import BeloteError
 from belote.hand import DECOUVERTE
-from belote.options import Rules
-from belote.play import SEAT_NAMES, PlayState, card_points
-from belote.round import PLAY, PlayerView
+from belote.play import PlayState, card_points
+from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
+from belote.table import Table
 
 __all__ = [
-    "SmallKnowledge",
     "SmallPimc",
-    "SmallSampler",
     "SmallScorer",
     "SmallSolveResult",
-    "SmallViewError",
-    "SmallWorld",
-    "forbidden_after_small",
     "minimax_small",
-    "relax_small",
-    "small_knowledge",
     "solve_small",
     "world_state",
 ]
 
 _INF: Final = 1 << 20
-
-
-class SmallViewError(BeloteError):
-    """No deal of the hidden cards agrees with what a seat knows (a view contradicting
-    itself, or one that is not in the card play of a small table)."""
-
-
-# --- knowledge --------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SmallKnowledge:
-    """What one seat knows of the hidden cards now, at a table of two or three (§12).
-
-    ``sizes[s]`` is the number of cards seat ``s`` holds now (face-up cards in
-    découverte); ``known[s]`` the cards known in that hand; ``forbidden[s]`` the
-    cards it cannot hold; ``unknown`` the cards still to place, in the other hands
-    or out of play; ``out`` how many of them lie out of play (the kitty discards,
-    the stock, the face-down cards of découverte).  Découverte only: ``under[s]``
-    face-down cards are still under seat ``s``'s face-up cards, and ``covering[s]``
-    are the face-up cards (on the table too) that cover them.
-    """
-
-    seat: int
-    players: int
-    mode: str
-    trump: TrumpMode
-    sizes: tuple[int, ...]
-    known: tuple[CardMask, ...]
-    forbidden: tuple[CardMask, ...]
-    unknown: CardMask
-    out: int
-    under: tuple[int, ...] = ()
-    covering: tuple[CardMask, ...] = ()
-    on_table: tuple[CardMask, ...] = ()
-
-    def need(self, seat: int) -> int:
-        """How many unknown cards ``seat`` holds."""
-        return self.sizes[seat] - self.known[seat].bit_count()
-
-    def possible(self, seat: int) -> CardMask:
-        """Cards ``seat`` may hold now as far as the seat knows."""
-        if seat == self.seat:
-            return self.known[seat]
-        return (self.unknown | self.known[seat]) & ~self.forbidden[seat]
-
-    def others(self) -> CardMask:
-        """Cards not the seat's own, still held by another seat or out of play."""
-        m = self.unknown
-        for s in range(self.players):
-            if s != self.seat:
-                m |= self.known[s]
-        return m
-
-    def allows(self, world: SmallWorld) -> bool:
-        """Whether ``world`` (every hand now, the cards out of play) agrees with this."""
-        seen = 0
-        for s in range(self.players):
-            h = world.hands[s]
-            if h.bit_count() != self.sizes[s] or h & seen:
-                return False
-            if h & self.known[s] != self.known[s] or h & self.forbidden[s]:
-                return False
-            if s != self.seat and h & ~(self.known[s] | self.unknown):
-                return False
-            seen |= h
-        if world.out & seen or world.out & ~self.unknown or world.out.bit_count() != self.out:
-            return False
-        if self.mode == DECOUVERTE:
-            for s in range(self.players):
-                cover = world.covering[s] if world.covering else 0
-                if cover.bit_count() != self.under[s]:
-                    return False
-                if cover & ~(world.hands[s] | self.on_table[s]):
-                    return False
-                if cover != self.covering[s]:
-                    return False
-            keys = mask_of(world.beneath)
-            covered = 0
-            for m in world.covering:
-                covered |= m
-            return keys == covered and mask_of(world.beneath.values()) == self.unknown
-        return True
 
 
 def _teams(players: int, taker: int) -> tuple[int, ...]:
@@ -188,301 +94,7 @@ def _teams(players: int, taker: int) -> tuple[int, ...]:
     return (0, 1, 0, 1)
 
 
-def forbidden_after_small(
-    rules: Rules,
-    trump: TrumpMode,
-    teams: Sequence[int],
-    leader: int,
-    before: Sequence[Card],
-    c: Card,
-    candidates: CardMask = ALL_CARDS,
-) -> CardMask:
-    """The cards among ``candidates`` that the player of ``c`` cannot have held.
-
-    ``before``: the cards of the trick already played from ``leader``; ``c`` the
-    next card; ``teams`` each seat's side (2 or 3 seats: nobody is a partner at
-    the table, §12.1).  ``x`` is returned when ``c`` is not legal from the hand
-    ``{c, x}`` (RULES.md §6 with the table's options, by the engine's own rule).
-    """
-    if not before:
-        return 0
-    n = len(teams)
-    state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=teams)
-    for i, b in enumerate(before):
-        state.hands[(leader + i) % n] = 1 << b
-        state.push(b)
-    seat = state.turn
-    bit = 1 << c
-    out = 0
-    on_table = mask_of(before)
-    for x in scan_forward(candidates & ~bit & ~on_table):
-        state.hands[seat] = bit | (1 << x)
-        if not state.legal_mask() & bit:
-            out |= 1 << x
-    return out
-
-
-def _mode(view: PlayerView) -> str:
-    r = view.rules
-    if r.players == 3:
-        return r.three_deal
-    return r.two_deal
-
-
-def small_knowledge(view: PlayerView, voids: bool = True) -> SmallKnowledge:
-    """What ``view.seat`` knows of every hand now (card play of a two- or three-player
-    deal, §12), its own kitty discard and découverte's covering cards included;
-    ``voids`` false leaves out the voids revealed by the play (§6).  Raises
-    :class:`SmallViewError` on a view that contradicts itself."""
-    n = view.rules.players
-    if view.phase != PLAY or view.contract is None or n not in (2, 3):
-        raise SmallViewError(
-            f"seat {SEAT_NAMES[view.seat]}: no small-table card play to read "
-            f"(phase {view.phase!r}, {n} players)"
-        )
-    mode = _mode(view)
-    seat, trump = view.seat, view.contract.trump
-    by_seat = played_by(view)
-    played = 0
-    for m in by_seat:
-        played |= m
-    if mode == DECOUVERTE:
-        return _decouverte_knowledge(view, by_seat, played)
-    total = view.hand.bit_count() + by_seat[seat].bit_count()
-    sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
-    known = [0] * n
-    known[seat] = view.hand
-    taker = view.contract.taker
-    turned = view.turned
-    if mode == "24_cards" and turned is not None and taker != seat and not played >> turned & 1:
-        known[taker] |= 1 << turned  # §3.4: the taker receives the turned card
-    for s in range(n):
-        if s != seat:
-            for d in view.shown[s]:
-                known[s] |= d.cards & ~played  # §7.6
-    for s, c in view.belote_cards:
-        other = c ^ (KING ^ QUEEN)  # §7.7
-        if s != seat and not played >> other & 1:
-            known[s] |= 1 << other
-    deck = mask_of(new_deck(n, view.rules.three_deal))
-    mine_aside = view.discards  # §12.1: the taker knows what he laid aside
-    placed = 0
-    for m in known:
-        placed |= m
-    hidden = deck & ~played & ~view.public & ~placed & ~mine_aside
-    unknown = hidden
-    out = (unknown | (placed & ~view.hand)).bit_count() - sum(
-        sizes[s] for s in range(n) if s != seat
-    )
-    teams = _teams(n, taker)
-    forbidden = [0] * n
-    if voids:
-        tricks = [(t.leader, t.cards) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick_leader, view.trick))
-        for leader, cards in tricks:
-            led = cards[0] >> 3
-            for i in range(1, len(cards)):
-                p = (leader + i) % n
-                c = cards[i]
-                if p == seat or (c >> 3 == led and led != trump and trump != ALL_TRUMP):
-                    continue  # §6.1: following a plain suit reveals nothing
-                forbidden[p] |= forbidden_after_small(
-                    view.rules, trump, teams, leader, cards[:i], c, unknown | known[p]
-                )
-    for s in range(n):
-        if s != seat:
-            forbidden[s] |= ALL_CARDS & ~(unknown | known[s])
-    k = SmallKnowledge(
-        seat=seat, players=n, mode=mode, trump=trump, sizes=sizes, known=tuple(known),
-        forbidden=tuple(forbidden), unknown=unknown, out=out,
-    )
-    _check(k, view)
-    return k
-
-
-def _decouverte_knowledge(
-    view: PlayerView, by_seat: list[CardMask], played: CardMask
-) -> SmallKnowledge:
-    """§12.2: both face-up sets are seen; the face-down cards are unknown to both."""
-    assert view.contract is not None
-    seat = view.seat
-    other = 1 - seat
-    hands = [0, 0]
-    hands[seat] = view.hand
-    hands[other] = view.public
-    seen = [hands[s] | by_seat[s] for s in range(2)]
-    under = tuple(16 - seen[s].bit_count() for s in range(2))
-    unknown = ALL_CARDS & ~seen[0] & ~seen[1]
-    on_table = [0, 0]
-    for i, c in enumerate(view.trick):
-        on_table[(view.trick_leader + i) % 2] |= 1 << c
-    # The covering cards of each seat: in its face-up cards or on the trick (§12.2).
-    covering = tuple(view.covering & (hands[s] | on_table[s]) for s in range(2))
-    if any(covering[s].bit_count() != under[s] for s in range(2)):
-        raise SmallViewError(
-            f"seat {SEAT_NAMES[seat]}: the covering cards do not match the face-down cards")
-    k = SmallKnowledge(
-        seat=seat, players=2, mode=DECOUVERTE, trump=view.contract.trump,
-        sizes=(hands[0].bit_count(), hands[1].bit_count()), known=(hands[0], hands[1]),
-        forbidden=(ALL_CARDS & ~hands[0], ALL_CARDS & ~hands[1]), unknown=unknown,
-        out=unknown.bit_count(), under=under, covering=covering,
-        on_table=(on_table[0], on_table[1]),
-    )
-    if min(under) < 0 or sum(under) != unknown.bit_count():
-        raise SmallViewError(f"seat {SEAT_NAMES[seat]}: the face-down cards do not add up")
-    return k
-
-
-def _check(k: SmallKnowledge, view: PlayerView) -> None:
-    where = f"seat {SEAT_NAMES[view.seat]}, trick {len(view.tricks) + 1}"
-    seen = 0
-    for s in range(k.players):
-        if k.known[s] & seen:
-            raise SmallViewError(f"{where}: a card is known in two hands")
-        seen |= k.known[s]
-        if s != k.seat and k.known[s] & k.forbidden[s]:
-            raise SmallViewError(f"{where}: {SEAT_NAMES[s]} holds a card it cannot hold")
-        if k.need(s) < 0:
-            raise SmallViewError(f"{where}: {SEAT_NAMES[s]} is known to hold too many cards")
-    if k.need(k.seat) != 0 or k.out < 0:
-        raise SmallViewError(f"{where}: the cards do not add up")
-
-
-def relax_small(k: SmallKnowledge) -> SmallKnowledge:
-    """The same knowledge without the voids (a fallback when no deal fits)."""
-    forbidden = tuple(
-        0 if s == k.seat else ALL_CARDS & ~(k.unknown | k.known[s]) for s in range(k.players)
-    )
-    return SmallKnowledge(
-        k.seat, k.players, k.mode, k.trump, k.sizes, k.known, forbidden, k.unknown, k.out,
-        k.under, k.covering, k.on_table,
-    )
-
-
-# --- worlds and their sampling --------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SmallWorld:
-    """One deal of the hidden cards: every hand now, the cards out of play, and in
-    belote découverte the face-down card under each face-up card still covering one."""
-
-    hands: tuple[CardMask, ...]
-    out: CardMask = 0
-    beneath: dict[Card, Card] = field(default_factory=dict)
-    covering: tuple[CardMask, ...] = ()
-
-
-def _splits(k: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Ways to put ``k`` cards into ``len(caps)`` places, place ``i`` at most ``caps[i]``."""
-    if len(caps) == 1:
-        if k <= caps[0]:
-            yield (k,)
-        return
-    for first in range(min(k, caps[0]) + 1):
-        for rest in _splits(k - first, caps[1:]):
-            yield (first, *rest)
-
-
-def _multinomial(parts: Sequence[int]) -> int:
-    out = factorial(sum(parts))
-    for p in parts:
-        out //= factorial(p)
-    return out
-
-
-class SmallSampler:
-    """Uniform, rejection-free deals of the unknown cards consistent with a
-    :class:`SmallKnowledge`: into the other hands and the place out of play (or,
-    in découverte, under the covering face-up cards)."""
-
-    def __init__(self, knowledge: SmallKnowledge) -> None:
-        self.knowledge = k = knowledge
-        self.others = tuple(s for s in range(k.players) if s != k.seat)
-        places = len(self.others) + 1  # the last place: out of play
-        groups: dict[tuple[int, ...], list[Card]] = {}
-        for c in scan_forward(k.unknown):
-            seats = [i for i, s in enumerate(self.others) if not k.forbidden[s] >> c & 1]
-            allowed = (*seats, places - 1)
-            groups.setdefault(allowed, []).append(c)
-        self.groups = sorted(groups.items())
-        if k.mode == DECOUVERTE:
-            self.needs = tuple([0] * len(self.others) + [k.out])
-        else:
-            self.needs = tuple([k.need(s) for s in self.others] + [k.out])
-        self._ways = lru_cache(maxsize=None)(self._count)
-
-    def _count(self, i: int, needs: tuple[int, ...]) -> int:
-        if i == len(self.groups):
-            return 0 if any(needs) else 1
-        places, cards = self.groups[i]
-        total = 0
-        for split in _splits(len(cards), [needs[p] for p in places]):
-            rest = list(needs)
-            for p, m in zip(places, split, strict=True):
-                rest[p] -= m
-            sub = self._ways(i + 1, tuple(rest))
-            if sub:
-                total += _multinomial(split) * sub
-        return total
-
-    def count(self) -> int:
-        """The number of deals consistent with the knowledge (face-down placement in
-        découverte not counted: every placement is equally likely)."""
-        return self._ways(0, self.needs)
-
-    def sample(self, rng: random.Random) -> SmallWorld:
-        """One deal drawn uniformly."""
-        k = self.knowledge
-        if self.count() == 0:
-            raise SmallViewError(f"seat {SEAT_NAMES[k.seat]}: no deal fits what it knows")
-        hands = list(k.known)
-        out = 0
-        needs = list(self.needs)
-        last = len(self.others)
-        for i, (places, cards) in enumerate(self.groups):
-            r = rng.randrange(self._ways(i, tuple(needs)))
-            chosen: tuple[int, ...] | None = None
-            for split in _splits(len(cards), [needs[p] for p in places]):
-                rest = list(needs)
-                for p, m in zip(places, split, strict=True):
-                    rest[p] -= m
-                w = _multinomial(split) * self._ways(i + 1, tuple(rest))
-                if r < w:
-                    chosen, needs = split, rest
-                    break
-                r -= w
-            assert chosen is not None
-            pool = list(cards)
-            rng.shuffle(pool)
-            pos = 0
-            for p, m in zip(places, chosen, strict=True):
-                for c in pool[pos:pos + m]:
-                    if p == last:
-                        out |= 1 << c
-                    else:
-                        hands[self.others[p]] |= 1 << c
-                pos += m
-        if k.mode != DECOUVERTE:
-            return SmallWorld(tuple(hands), out)
-        return self._under(rng, hands, out)
-
-    def _under(self, rng: random.Random, hands: list[CardMask], out: CardMask) -> SmallWorld:
-        """Découverte: the face-down cards, drawn under the covering cards (§12.2)."""
-        covering = self.knowledge.covering
-        hidden = list(scan_forward(out))
-        rng.shuffle(hidden)
-        beneath: dict[Card, Card] = {}
-        pos = 0
-        for s in range(2):
-            for c in scan_forward(covering[s]):
-                beneath[c] = hidden[pos]
-                pos += 1
-        return SmallWorld(tuple(hands), out, beneath, covering)
-
-
-def world_state(view: PlayerView, world: SmallWorld) -> PlayState:
+def world_state(view: PlayerView, world: World) -> PlayState:
     """The position of ``view`` in ``world`` (every hand now), ready to solve: the
     cards of the current trick given back to their players and played again."""
     assert view.contract is not None
@@ -756,7 +368,7 @@ class SmallScorer:
         self.side = self.teams[view.seat]
         self.trump = view.contract.trump
         self.points = card_points(view.rules, self.trump)
-        self.mode = _mode(view)
+        self.mode = Table.of(view.rules).mode
         self.past = [0, 0]
         self.past_tricks = [0, 0]
         for t in view.tricks:
@@ -769,7 +381,7 @@ class SmallScorer:
         self.declarations = _declarations(view, self.teams)
         self.my_discards = view.discards if view.discards else None
 
-    def belote(self, world: SmallWorld) -> tuple[int, int]:
+    def belote(self, world: World) -> tuple[int, int]:
         """Belote points per side in this world: said already, or trump K+Q held."""
         if self.trump == NO_TRUMP:
             return (0, 0)
@@ -791,7 +403,7 @@ class SmallScorer:
                     points[self.teams[seat]] += 20
         return (points[0], points[1])
 
-    def utility(self, value: int, world: SmallWorld) -> float:
+    def utility(self, value: int, world: World) -> float:
         """The seat's side's score minus the other side's, for side 0's ``value`` of the
         remaining tricks in ``world`` (with its own trick points / 1000 as a tie-break)."""
         pts = self.points
@@ -912,18 +524,18 @@ class SmallPimc:
             return self.fallback.play(view)
         return max(legal, key=lambda c: (values.get(c, float("-inf")), -c))
 
-    def sampler(self, view: PlayerView) -> SmallSampler | None:
+    def sampler(self, view: PlayerView) -> DealSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
         try:
-            knowledge = small_knowledge(view)
-        except SmallViewError:  # pragma: no cover - a view contradicting itself
+            knowledge = infer(view)
+        except InconsistentViewError:  # pragma: no cover - a view contradicting itself
             try:
-                knowledge = small_knowledge(view, voids=False)
-            except SmallViewError:
+                knowledge = infer(view, voids=False)
+            except InconsistentViewError:
                 return None
-        sampler = SmallSampler(knowledge)
+        sampler = DealSampler(knowledge)
         if sampler.count() == 0:
-            sampler = SmallSampler(relax_small(knowledge))
+            sampler = DealSampler(relax(knowledge))
             if sampler.count() == 0:
                 return None
         return sampler

@@ -1,0 +1,323 @@
+"""What a seat knows of the hidden cards during the card play, at every table
+(docs/rules.md §3.4, §5, §6, §7.6, §7.7, §12).
+
+:func:`infer` reads a :class:`~belote.round.PlayerView` into a :class:`Knowledge`:
+how many cards each seat holds now, the cards known to be in a hand, the cards a
+seat cannot hold, the cards still to place and how many of them lie out of play:
+
+- its own cards, and every card played (§5);
+- the turned card, which the taker received whatever the trump (§3.4; the deals
+  that take it: four-player take-or-pass and three players' 24 cards, §12.1);
+- the cards of the declarations shown at trick 2 (§7.6);
+- belote said with a trump king or queen: the other one is in that hand (§7.7);
+- voids revealed by the play (§6): a card played out of the led suit, a failure
+  to trump or to overtrump, under the table's options;
+- at the small tables (§12): the cards face up on the table (the turned card and
+  the bergère of ``six_each`` and ``stock``) are in nobody's hand; the cards out
+  of play (the taker's kitty discards, known to him; the stock) are among the
+  unknown ones; in belote découverte (§12.2) both players' face-up cards are
+  seen and the face-down cards, one under each face-up card that still covers
+  one, are unknown to both.
+
+The voids are read with the engine's own legal-move rule: after a card ``c``
+was played from a position, holding card ``x`` as well would have made ``c``
+illegal exactly when ``c`` is not legal from the hand ``{c, x}``.  Every rule of
+§6 (with every option) makes the set of hands from which ``c`` is legal a set
+of the form "holds ``c`` and none of F", so the pairwise test finds F exactly
+(tests/test_sampling.py checks this on random positions).
+
+A :class:`World` is one deal of the hidden cards that :mod:`belote.bots.sampling`
+draws: every hand now, the cards out of play, découverte's face-down cards.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from belote.bots.base import played_by
+from belote.cards import (
+    ALL_CARDS,
+    ALL_TRUMP,
+    KING,
+    QUEEN,
+    Card,
+    CardMask,
+    TrumpMode,
+    mask_of,
+    scan_forward,
+    suit_of,
+)
+from belote.errors import BeloteError
+from belote.options import Rules
+from belote.play import SEAT_NAMES, PlayState
+from belote.round import PLAY, PlayerView
+from belote.table import DealMode, Table
+
+__all__ = [
+    "InconsistentViewError",
+    "Knowledge",
+    "World",
+    "forbidden_after",
+    "infer",
+    "relax",
+]
+
+
+class InconsistentViewError(BeloteError):
+    """No deal of the hidden cards agrees with what a seat knows (a view contradicting
+    itself, or one that is not in the card play)."""
+
+
+@dataclass(frozen=True)
+class World:
+    """One deal of the hidden cards: every hand now (the seat's own included), the
+    cards out of play, and in belote découverte the face-down card under each
+    face-up card still covering one (``beneath``; ``covering[s]``: seat ``s``'s
+    covering cards)."""
+
+    hands: tuple[CardMask, ...]
+    out: CardMask = 0
+    beneath: dict[Card, Card] = field(default_factory=dict)
+    covering: tuple[CardMask, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What one seat knows of the hidden cards now, at any table.
+
+    ``sizes[s]`` is the number of cards seat ``s`` holds now (face-up cards in
+    découverte); ``known[s]`` the cards known in that hand; ``forbidden[s]`` the
+    cards it cannot hold; ``unknown`` the cards still to place, in the other hands
+    or out of play; ``out`` how many of them lie out of play (the kitty discards,
+    the stock, the face-down cards of découverte).  Découverte only: ``under[s]``
+    face-down cards are still under seat ``s``'s face-up cards, and ``covering[s]``
+    are the face-up cards (on the table too) that cover them.
+    """
+
+    seat: int
+    table: Table
+    trump: TrumpMode
+    sizes: tuple[int, ...]
+    known: tuple[CardMask, ...]
+    forbidden: tuple[CardMask, ...]
+    unknown: CardMask
+    out: int = 0
+    under: tuple[int, ...] = ()
+    covering: tuple[CardMask, ...] = ()
+    on_table: tuple[CardMask, ...] = ()
+
+    @property
+    def players(self) -> int:
+        return self.table.players
+
+    def need(self, seat: int) -> int:
+        """How many unknown cards ``seat`` holds."""
+        return self.sizes[seat] - self.known[seat].bit_count()
+
+    def possible(self, seat: int) -> CardMask:
+        """Cards ``seat`` may hold now as far as the seat knows."""
+        if seat == self.seat:
+            return self.known[seat]
+        return (self.unknown | self.known[seat]) & ~self.forbidden[seat]
+
+    def others(self) -> CardMask:
+        """Cards not the seat's own, still held by another seat or out of play."""
+        m = self.unknown
+        for s in range(self.players):
+            if s != self.seat:
+                m |= self.known[s]
+        return m
+
+    def allows(self, world: World) -> bool:
+        """Whether ``world`` (every hand now, the cards out of play) agrees with this."""
+        seen = 0
+        for s in range(self.players):
+            h = world.hands[s]
+            if h.bit_count() != self.sizes[s] or h & seen:
+                return False
+            if h & self.known[s] != self.known[s] or h & self.forbidden[s]:
+                return False
+            if s != self.seat and h & ~(self.known[s] | self.unknown):
+                return False
+            seen |= h
+        if world.out & seen or world.out & ~self.unknown or world.out.bit_count() != self.out:
+            return False
+        if self.table.mode is DealMode.DECOUVERTE:
+            for s in range(self.players):
+                cover = world.covering[s] if world.covering else 0
+                if cover.bit_count() != self.under[s]:
+                    return False
+                if cover & ~(world.hands[s] | self.on_table[s]):
+                    return False
+                if cover != self.covering[s]:
+                    return False
+            keys = mask_of(world.beneath)
+            covered = 0
+            for m in world.covering:
+                covered |= m
+            return keys == covered and mask_of(world.beneath.values()) == self.unknown
+        return True
+
+
+def forbidden_after(
+    rules: Rules,
+    trump: TrumpMode,
+    leader: int,
+    before: Sequence[Card],
+    c: Card,
+    candidates: CardMask = ALL_CARDS,
+    sides: Sequence[int] = (0, 1, 0, 1),
+) -> CardMask:
+    """The cards among ``candidates`` that the player of ``c`` cannot have held.
+
+    ``before`` are the cards of the trick already played from ``leader``; ``c``
+    is the next card; ``sides`` each seat's side (the table's
+    :meth:`~belote.table.Table.sides`: four seats by default).  A card ``x`` (not
+    on the table) is returned when ``c`` is not legal from the hand ``{c, x}``
+    (§6, the table's options applied by the engine).
+    """
+    if not before:
+        return 0
+    n = len(sides)
+    state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
+    for i, b in enumerate(before):
+        state.hands[(leader + i) % n] = 1 << b
+        state.push(b)
+    seat = state.turn
+    hands = state.hands
+    bit = 1 << c
+    out = 0
+    on_table = mask_of(before)
+    for x in scan_forward(candidates & ~bit & ~on_table):
+        hands[seat] = bit | (1 << x)
+        if not state.legal_mask() & bit:
+            out |= 1 << x
+    return out
+
+
+def infer(view: PlayerView, voids: bool = True) -> Knowledge:
+    """What ``view.seat`` knows of every hand now; the view must be in the card play.
+
+    ``voids`` false leaves out the voids revealed by the play (§6).  Raises
+    :class:`InconsistentViewError` when the view contradicts itself.
+    """
+    if view.phase != PLAY or view.contract is None:
+        raise InconsistentViewError(
+            f"seat {SEAT_NAMES[view.seat]}: nothing to infer in phase {str(view.phase)!r}"
+        )
+    table = Table.of(view.rules)
+    n = table.players
+    seat, trump = view.seat, view.contract.trump
+    by_seat = played_by(view)
+    played = 0
+    for m in by_seat:
+        played |= m
+    if table.mode is DealMode.DECOUVERTE:
+        return _decouverte(view, table, by_seat)
+    total = view.hand.bit_count() + by_seat[seat].bit_count()
+    sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
+    known = [0] * n
+    known[seat] = view.hand
+    taker = view.contract.taker
+    turned = view.turned
+    if (table.mode.takes_turned and turned is not None and taker != seat
+            and not played >> turned & 1):
+        known[taker] |= 1 << turned  # §3.4: the taker receives the turned card
+    for s in range(n):
+        if s != seat:
+            for d in view.shown[s]:
+                known[s] |= d.cards & ~played  # §7.6
+    for s, c in view.belote_cards:
+        other = c ^ (KING ^ QUEEN)  # §7.7: the trump queen after the king, or back
+        if s != seat and not played >> other & 1:
+            known[s] |= 1 << other
+    placed = 0
+    for m in known:
+        placed |= m
+    # §12: the cards face up on the table are in no hand; the taker knows his discards.
+    unknown = table.deck_mask & ~played & ~view.public & ~placed & ~view.discards
+    out = (unknown | (placed & ~view.hand)).bit_count() - sum(
+        sizes[s] for s in range(n) if s != seat
+    )
+    sides = table.sides(taker)
+    forbidden = [0] * n
+    if voids:
+        tricks = [(t.leader, t.cards) for t in view.tricks]
+        if view.trick:
+            tricks.append((view.trick_leader, view.trick))
+        for leader, cards in tricks:
+            led = suit_of(cards[0])
+            for i in range(1, len(cards)):
+                p = (leader + i) % n
+                c = cards[i]
+                if p == seat or (suit_of(c) == led and led != trump and trump != ALL_TRUMP):
+                    continue  # §6.1: following a plain suit reveals nothing
+                forbidden[p] |= forbidden_after(
+                    view.rules, trump, leader, cards[:i], c, unknown | known[p], sides
+                )
+    for s in range(n):
+        if s != seat:
+            forbidden[s] |= ALL_CARDS & ~(unknown | known[s])
+    k = Knowledge(
+        seat=seat, table=table, trump=trump, sizes=sizes, known=tuple(known),
+        forbidden=tuple(forbidden), unknown=unknown, out=out,
+    )
+    _check(k, view)
+    return k
+
+
+def _decouverte(view: PlayerView, table: Table, by_seat: list[CardMask]) -> Knowledge:
+    """§12.2: both face-up sets are seen; the face-down cards are unknown to both."""
+    assert view.contract is not None
+    seat = view.seat
+    other = 1 - seat
+    hands = [0, 0]
+    hands[seat] = view.hand
+    hands[other] = view.public
+    seen = [hands[s] | by_seat[s] for s in range(2)]
+    under = tuple(table.hand_size - seen[s].bit_count() for s in range(2))
+    unknown = ALL_CARDS & ~seen[0] & ~seen[1]
+    on_table = [0, 0]
+    for i, c in enumerate(view.trick):
+        on_table[(view.trick_leader + i) % 2] |= 1 << c
+    # The covering cards of each seat: in its face-up cards or on the trick (§12.2).
+    covering = tuple(view.covering & (hands[s] | on_table[s]) for s in range(2))
+    if any(covering[s].bit_count() != under[s] for s in range(2)):
+        raise InconsistentViewError(
+            f"seat {SEAT_NAMES[seat]}: the covering cards do not match the face-down cards")
+    k = Knowledge(
+        seat=seat, table=table, trump=view.contract.trump,
+        sizes=(hands[0].bit_count(), hands[1].bit_count()), known=(hands[0], hands[1]),
+        forbidden=(ALL_CARDS & ~hands[0], ALL_CARDS & ~hands[1]), unknown=unknown,
+        out=unknown.bit_count(), under=under, covering=covering,
+        on_table=(on_table[0], on_table[1]),
+    )
+    if min(under) < 0 or sum(under) != unknown.bit_count():
+        raise InconsistentViewError(f"seat {SEAT_NAMES[seat]}: the face-down cards do not add up")
+    return k
+
+
+def _check(k: Knowledge, view: PlayerView) -> None:
+    where = f"seat {SEAT_NAMES[view.seat]}, trick {len(view.tricks) + 1}"
+    seen = 0
+    for s in range(k.players):
+        if k.known[s] & seen:
+            raise InconsistentViewError(f"{where}: a card is known in two hands")
+        seen |= k.known[s]
+        if s != k.seat and k.known[s] & k.forbidden[s]:
+            raise InconsistentViewError(f"{where}: {SEAT_NAMES[s]} holds a card it cannot hold")
+        if k.need(s) < 0:
+            raise InconsistentViewError(
+                f"{where}: {SEAT_NAMES[s]} is known to hold more cards than it has")
+    if k.need(k.seat) != 0 or k.out < 0:
+        raise InconsistentViewError(f"{where}: the cards do not add up")
+
+
+def relax(k: Knowledge) -> Knowledge:
+    """The same knowledge without the voids (a fallback when no deal fits)."""
+    forbidden = tuple(
+        0 if s == k.seat else ALL_CARDS & ~(k.unknown | k.known[s]) for s in range(k.players)
+    )
+    return dataclasses.replace(k, forbidden=forbidden)
