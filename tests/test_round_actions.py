@@ -9,7 +9,7 @@ import pytest
 
 from belote.auction import NumericAuction
 from belote.bidding import TakePassBidding
-from belote.cards import parse_card
+from belote.cards import card_name, parse_card
 from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
 from belote.options import make_rules
 from belote.round import Round
@@ -150,3 +150,54 @@ def test_card_refusals_name_the_rule() -> None:
     with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] does not hold \w\w$"):
         rnd.play_card(foreign)
     assert rnd.current_player() == seat != leader
+
+
+def test_view_has_typed_legal_lists() -> None:
+    """docs/rules.md §3.2 then §6: calls in the bidding, cards in the play, each typed."""
+    rnd = classic()
+    view = rnd.view(1)
+    assert view.legal_calls == ("pass", "take") and view.legal_cards == ()
+    assert view.legal == view.legal_calls  # the old combined form
+    assert rnd.view(2).legal_calls == ()  # not its turn
+    rnd.call("take")
+    seat = rnd.current_player()
+    view = rnd.view(seat)
+    assert view.legal_calls == () and view.legal_cards == tuple(rnd.legal_cards())
+    assert view.legal == view.legal_cards and all(isinstance(c, int) for c in view.legal)
+
+
+def test_views_follow_the_deal() -> None:
+    """docs/rules.md §5, §7.4: a view made after each card holds every trick so far,
+    the same as a view of a fresh copy of the deal."""
+    rnd = classic()
+    copy = classic()
+    for r in (rnd, copy):
+        r.call("pass")
+        r.call("take")
+    while rnd.phase == "play":
+        c = rnd.legal_cards()[-1]
+        rnd.play_card(c)
+        copy.play_card(c)
+        seat = rnd.current_player()
+        if seat >= 0 and len(rnd.actions_json()) % 5 == 0:
+            fresh = Round(make_rules(), 0, DECK)
+            fresh.apply_actions(rnd.actions_json())
+            assert rnd.view(seat) == fresh.view(seat) == copy.view(seat)
+    assert rnd.view(0) == copy.view(0) and rnd.spectator_view() == copy.spectator_view()
+
+
+def test_one_log_of_events() -> None:
+    """docs/rules.md §3.2, §12.1: calls, then the discard, then the cards, once each."""
+    rnd = kitty()
+    rnd.call("H", 1)
+    held = [c for c in range(32) if rnd.hands[1] >> c & 1]
+    rnd.discard(held[:2])
+    rnd.play_card(rnd.legal_cards()[0], declarations=[])
+    events = rnd.events()
+    assert rnd.play is not None
+    assert [type(e).__name__ for e in events] == ["Call", "Discarded", "CardPlayed"]
+    assert rnd.actions_json() == [
+        {"call": "H", "seat": "E"},
+        {"discard": [card_name(c) for c in held[:2]]},
+        {"card": card_name(rnd.play.history[0].card), "declarations": []},
+    ]

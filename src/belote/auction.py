@@ -15,7 +15,8 @@ side's two answers to a coinche (§4.5).  Four passes with no bid: all-pass.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from typing import Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, TrumpMode, trump_name
@@ -63,6 +64,7 @@ class AuctionCall:
     call: str
     bid: Bid | None = None
     in_turn: bool = True  # False for an out-of-turn coinche (coinche_in_turn false)
+    named: bool = field(default=False, repr=False, compare=False)  # made naming its seat
 
 
 def parse_bid(text: str) -> Bid | None:
@@ -286,6 +288,8 @@ class NumericAuction:
             self.passes = 0
             self._reopen_offered = False
             self.turn = (who + 1) & 3
+        if seat is not None:
+            record = dataclasses.replace(record, named=True)
         self.calls.append(record)
         return record
 

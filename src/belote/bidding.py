@@ -13,7 +13,7 @@ Every action is a triad (pokerkit): :meth:`TakePassBidding.verify` raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, trump_name
@@ -31,6 +31,7 @@ class Call:
 
     seat: int
     call: str
+    named: bool = field(default=False, repr=False, compare=False)  # made naming its seat
 
 
 def normalise_call(text: object) -> str:
@@ -126,7 +127,7 @@ class TakePassBidding:
     def call(self, call: str, seat: int | None = None) -> Call:
         """Make ``call`` for the seat to call, after :meth:`verify`."""
         self.verify(call, seat)
-        record = Call(self.turn, call)
+        record = Call(self.turn, call, seat is not None)
         self.calls.append(record)
         if call == TAKE:
             self.taker, self.trump = self.turn, self.turned >> 3

@@ -25,8 +25,12 @@ from belote.cards import (
     Card,
     CardMask,
     TrumpMode,
+    card,
     card_name,
+    mask_of,
+    rank_of,
     scan_forward,
+    suit_of,
     trump_name,
 )
 from belote.declarations import (
@@ -117,6 +121,11 @@ class CardPlayed:
     # said with the second card (belote découverte: the first was played while the
     # other lay face down, §12.2)
     belote: str | None = None
+    # What the player chose, as a record of the deal writes it (Round.actions_json):
+    # declarations given explicitly (None given: the default announcement) ...
+    declared: bool = field(default=False, repr=False, compare=False)
+    # ... and whether belote / rebelote is said when due (False: declined, §7.7).
+    says_belote: bool = field(default=True, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -176,8 +185,13 @@ class HandPlay:
         self.history: list[CardPlayed] = []
         self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
-        # belote per seat: suits held (K+Q of trump) and the announcement state per suit
+        # belote per seat: suits held (K+Q of trump), their kings and queens as a mask,
+        # and the announcement state per suit
         self._belote_suits = [belote_suits(h, contract.trump) for h in self.holdings]
+        self._belote_mask = [
+            mask_of(c for suit in suits for c in (card(suit, KING), card(suit, QUEEN)))
+            for suits in self._belote_suits
+        ]
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement
@@ -235,11 +249,12 @@ class HandPlay:
         ``belote``: whether the seat says belote / rebelote when this card is the
         trump king or queen it holds together (§7.7).
         """
-        self.verify_play(c)
         state = self.state
+        if not state.legal_mask() >> c & 1:
+            self.verify_play(c)  # raises, naming the rule
         seat = state.turn
         announced: tuple[Declaration, ...] = ()
-        if self.announced[seat] is None and len(state.tricks) == 0:
+        if not state.tricks and self.announced[seat] is None:
             decls = self._announcement(seat, declarations)
             self.announced[seat] = decls
             announced = tuple(decls)
@@ -248,7 +263,7 @@ class HandPlay:
                 f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
                 "the first card (§7.4)"
             )
-        said = self._say_belote(seat, c, belote)
+        said = self._say_belote(seat, c, belote) if self._belote_mask[seat] >> c & 1 else None
         tricks_before = len(state.tricks)
         state.push(c)
         if self.beneath and len(state.tricks) > tricks_before:
@@ -258,11 +273,11 @@ class HandPlay:
                 under = self.beneath.get(played)
                 if under is not None:
                     state.hands[(last.leader + i) % self.players] |= 1 << under
-        if len(state.tricks) == 1 and len(state.trick) == 1 and self._declarations is None:
+        if self._declarations is None and (
+            state.tricks_left == 0 or (len(state.tricks) == 1 and len(state.trick) == 1)
+        ):
             self._declarations = self._resolve()
-        if state.is_over() and self._declarations is None:
-            self._declarations = self._resolve()
-        record = CardPlayed(seat, c, announced, said)
+        record = CardPlayed(seat, c, announced, said, declarations is not None, belote)
         self.history.append(record)
         return record
 
@@ -293,10 +308,9 @@ class HandPlay:
         return list(declarations)
 
     def _say_belote(self, seat: int, c: Card, belote: bool) -> str | None:
-        suit, rank = c >> 3, c & 7
-        if rank not in (KING, QUEEN) or suit not in self._belote_suits[seat]:
-            return None
-        key = (seat, suit)
+        """What ``seat`` says with ``c``, the king or queen of a trump suit whose pair it
+        holds (§7.7)."""
+        key = (seat, suit_of(c))
         if key in self._belote_refused:
             return None
         played = self._belote_said.get(key)
@@ -344,7 +358,7 @@ class HandPlay:
         """Belote points per seat so far: 20 for each belote said and completed (§7.7)."""
         points = [0] * self.players
         for (seat, _suit), cards in self._belote_said.items():
-            if len(cards) == 2 and (not self.rules.king_first or cards[0] & 7 == KING):
+            if len(cards) == 2 and (not self.rules.king_first or rank_of(cards[0]) == KING):
                 points[seat] += BELOTE_POINTS
         return points
 

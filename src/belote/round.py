@@ -9,8 +9,8 @@ seat's :class:`PlayerView`, everything that seat may know and nothing more.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, Final
+from dataclasses import InitVar, dataclass
+from typing import Any, Final, TypeAlias
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
@@ -19,6 +19,7 @@ from belote.cards import (
     CardMask,
     TrumpMode,
     card_name,
+    cards_of,
     mask_names,
     mask_of,
     parse_card,
@@ -65,12 +66,22 @@ class Announced:
         return cls(d.kind, d.name, d.points, d.length, d.rank)
 
 
-@dataclass(frozen=True)
-class PlayerView:
-    """What one seat knows: its cards, the calls, the cards played, what was said.
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    """The taker's kitty discard (§12.1 ``kitty``): two cards laid aside."""
 
-    Bots receive this and nothing else (the other hands are never in it).
-    """
+    seat: int
+    cards: CardMask
+
+
+# One event of a deal, in the order of :meth:`Round.events`: a call (§3, §4), the kitty
+# discard (§12.1), a card played with what was said with it (§7.4, §7.7).
+Event: TypeAlias = Call | AuctionCall | Discarded | CardPlayed
+
+
+@dataclass(frozen=True)
+class _ViewFields:
+    """The fields of :class:`PlayerView` (its constructor); see there."""
 
     seat: int
     rules: Rules
@@ -87,7 +98,10 @@ class PlayerView:
     shown: tuple[tuple[Declaration, ...], ...]  # per seat: combinations shown at trick 2 (§7.6)
     belote_cards: tuple[tuple[int, Card], ...]  # (seat, card) said "belote"/"rebelote" with
     turn: int
-    legal: tuple[Card, ...] | tuple[str, ...]  # the seat's legal cards or calls, when its turn
+    legal_cards: tuple[Card, ...] = ()  # the seat's legal cards, when its turn to play (§6)
+    legal_calls: tuple[str, ...] = ()  # the seat's legal calls, when its turn to call (§3, §4)
+    # The old combined form, still accepted by the constructor: cards or calls.
+    legal: InitVar[tuple[Card, ...] | tuple[str, ...] | None] = None
     public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
     my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
     declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
@@ -96,6 +110,26 @@ class PlayerView:
     # Belote découverte (§12.2): the face-up cards, of both seats, that still cover a
     # face-down card (the cards of the current trick included: theirs turn after it).
     covering: CardMask = 0
+
+    def __post_init__(self, legal: tuple[Card, ...] | tuple[str, ...] | None) -> None:
+        if legal:
+            name = "legal_calls" if isinstance(legal[0], str) else "legal_cards"
+            object.__setattr__(self, name, tuple(legal))
+
+
+class PlayerView(_ViewFields):
+    """What one seat knows: its cards, the calls, the cards played, what was said.
+
+    Bots receive this and nothing else (the other hands are never in it).  Its legal
+    actions are two typed lists: ``legal_cards`` in the card play, ``legal_calls`` in
+    the bidding (empty when it is not the seat's turn).
+    """
+
+    @property
+    def legal(self) -> tuple[Card, ...] | tuple[str, ...]:
+        """The old combined form of ``legal_calls`` and ``legal_cards``: the calls in
+        the bidding, else the cards (read :attr:`legal_cards` / :attr:`legal_calls`)."""
+        return self.legal_calls if self.phase == Phase.BIDDING else self.legal_cards
 
     @property
     def played(self) -> CardMask:
@@ -145,8 +179,10 @@ class Round:
             self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
             self.hands = list(self.first.hands)
             self.bidding = TakePassBidding(rules, dealer, self.first.turned, self.players)
-        # Every action in order, as JSON-ready data (see :meth:`actions_json`).
-        self._actions: list[dict[str, Any]] = []
+        # The fields every seat's view shares, kept up to date from the events since
+        # the last view (:meth:`_shared`): (phase, calls, cards played) they were made at.
+        self._shared_fields: dict[str, Any] = {}
+        self._shared_at: tuple[Phase, int, int] | None = None
 
     # --- state --------------------------------------------------------------
 
@@ -227,7 +263,6 @@ class Round:
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):
             record = bidding.call(call, seat)
-            self._log_call(record, seat)
             if bidding.all_pass:
                 self.phase = ALL_PASS
             elif bidding.finished:
@@ -240,7 +275,6 @@ class Round:
                 self.phase = PLAY
             return record
         record = bidding.call(call, seat)
-        self._log_call(record, seat)
         if bidding.all_pass:
             self.phase = ALL_PASS
         elif bidding.taker is not None:
@@ -302,7 +336,6 @@ class Round:
         m = mask_of(cards)
         self.hands[taker] &= ~m
         self.discards = m
-        self._actions.append({"discard": [card_name(c) for c in scan_forward(m)]})
         self._start_play()
 
     def _checked_play(self) -> HandPlay:
@@ -327,13 +360,7 @@ class Round:
         seat announces and says with it: see :meth:`HandPlay.play`."""
         play = self._checked_play()
         record = play.play(c, declarations, belote)
-        action: dict[str, Any] = {"card": card_name(c)}
-        if declarations is not None:
-            action["declarations"] = [d.card_names() for d in declarations]
-        if not belote:
-            action["belote"] = False
-        self._actions.append(action)
-        if play.is_over():
+        if play.state.tricks_left == 0:
             self.phase = OVER
         return record
 
@@ -351,83 +378,141 @@ class Round:
         return self._view(None)
 
     def _view(self, seat: int | None) -> PlayerView:
+        """A view made of the shared fields (brought up to date) and the seat's own."""
+        view = object.__new__(PlayerView)
+        fields = view.__dict__
+        fields.update(self._shared())
         play = self.play
-        if play is None:
-            hand = self.hands[seat] if seat is not None else 0
-            tricks: tuple[Trick, ...] = ()
-            trick: tuple[Card, ...] = ()
-            leader = self.eldest
-            announced: tuple[tuple[Announced, ...] | None, ...] = (None,) * self.players
-            shown: tuple[tuple[Declaration, ...], ...] = ((),) * self.players
-            belote_cards: tuple[tuple[int, Card], ...] = ()
-            public = 0
-            mine = None
-            result = None
-            discards = covering = 0
+        fields["seat"] = -1 if seat is None else seat
+        if seat is None:
+            fields["hand"] = 0
+        elif play is None:
+            fields["hand"] = self.hands[seat]
         else:
             state = play.state
-            hand = state.hands[seat] if seat is not None else 0
-            tricks = tuple(state.tricks)
-            trick = tuple(state.trick)
-            leader = state.leader
-            announced = tuple(
+            fields["hand"] = state.hands[seat]
+            mine = play.announced[seat]
+            if mine is not None:
+                fields["my_declarations"] = tuple(mine)
+            if self.discards and play.contract.taker == seat:
+                fields["discards"] = self.discards
+            if self.mode is DealMode.DECOUVERTE:
+                # The other player's face-up cards (a spectator's: both players').
+                fields["public"] = state.hands[1 - seat]
+        if seat is not None and fields["turn"] == seat:
+            if self.phase is Phase.PLAY:
+                assert play is not None
+                fields["legal_cards"] = tuple(cards_of(play.state.legal_mask()))
+            elif self.phase is Phase.BIDDING:
+                fields["legal_calls"] = tuple(self.bidding.legal_calls())
+        return view
+
+    def _shared(self) -> dict[str, Any]:
+        """The fields every view shares, updated from what happened since the last view:
+        the calls made, the cards played, the declarations said and compared."""
+        play = self.play
+        at = (self.phase, len(self.bidding.calls), len(play.history) if play else -1)
+        fields = self._shared_fields
+        if at == self._shared_at:
+            return fields
+        if not fields:
+            n = self.players
+            fields.update(
+                rules=self.rules, dealer=self.dealer, turned=self.turned, calls=(),
+                contract=None, tricks=(), trick_leader=self.eldest, trick=(),
+                announced=(None,) * n, shown=((),) * n, belote_cards=(),
+                legal_cards=(), legal_calls=(), public=0, my_declarations=None,
+                declaration_result=None, reserve=self.reserve, discards=0, covering=0,
+            )
+        seen = self._shared_at[2] if self._shared_at is not None else -1
+        self._shared_at = at
+        fields["phase"] = self.phase
+        fields["turn"] = self.current_player()
+        if len(fields["calls"]) != at[1]:
+            fields["calls"] = tuple(self.bidding.calls)
+        if play is None:
+            return fields
+        state = play.state
+        if fields["contract"] is None:
+            fields["contract"] = play.contract
+            fields["public"] = self._public()
+            seen = 0
+        fields["trick"] = tuple(state.trick)
+        fields["trick_leader"] = state.leader
+        if len(fields["tricks"]) != len(state.tricks):
+            fields["tricks"] = tuple(state.tricks)
+        new = play.history[seen:]
+        said = [(h.seat, h.card) for h in new if h.belote]
+        if said:
+            fields["belote_cards"] += tuple(said)
+        result = play.declaration_result()
+        if new and fields["declaration_result"] is None:
+            # trick 1 (announcements) and the first card of trick 2 (the comparison, §7.4)
+            fields["announced"] = tuple(
                 tuple(Announced.of(d) for d in a) if a is not None else None
                 for a in play.announced
             )
-            mine = play.announced[seat] if seat is not None else None
-            result = play.declaration_result()
-            shown = tuple(
+            fields["declaration_result"] = result
+            fields["shown"] = tuple(
                 tuple(play.announced[s] or ())
                 if result is not None and result.winner == play.teams[s] else ()
                 for s in range(self.players)
             )
-            belote_cards = tuple((h.seat, h.card) for h in play.history if h.belote)
-            public = 0
-            if self.bergere is not None:
-                public |= 1 << self.bergere
-            if self.mode.leaves_cards_out and self.turned is not None:
-                public |= 1 << self.turned  # §12: the turned card stays on the table
-            discards = self.discards if play.contract.taker == seat else 0
-            covering = 0
-            if self.mode is DealMode.DECOUVERTE:
-                # The other player's face-up cards (a spectator's: both players').
-                public |= state.hands[1 - seat] if seat is not None else (
-                    state.hands[0] | state.hands[1])
-                assert self.piles is not None
-                tops = mask_of(up for pile in self.piles for _down, up in pile)
-                done = played_cards(state.tricks, ())
-                covering = tops & ~done
-        turn = self.current_player()
-        legal: tuple[Card, ...] | tuple[str, ...] = ()
-        if turn == seat:
-            legal = tuple(self.legal_calls()) if self.phase == BIDDING else tuple(
-                self.legal_cards()
-            )
-        return PlayerView(
-            seat=-1 if seat is None else seat, rules=self.rules, dealer=self.dealer,
-            phase=self.phase, hand=hand,
-            turned=self.turned, calls=tuple(self.bidding.calls), contract=self.contract,
-            tricks=tricks, trick_leader=leader, trick=trick, announced=announced, shown=shown,
-            belote_cards=belote_cards, turn=turn, legal=legal, public=public,
-            my_declarations=tuple(mine) if mine is not None else None,
-            declaration_result=result, reserve=self.reserve, discards=discards,
-            covering=covering,
-        )
+        if self.mode is DealMode.DECOUVERTE:
+            assert self.piles is not None
+            tops = mask_of(up for pile in self.piles for _down, up in pile)
+            fields["covering"] = tops & ~played_cards(state.tricks, ())
+            fields["public"] = state.hands[0] | state.hands[1]  # a spectator's
+        return fields
+
+    def _public(self) -> CardMask:
+        """What lies face up for all during the card play: the bergère and the turned
+        card of a deal that leaves cards out (§12)."""
+        public = 0
+        if self.bergere is not None:
+            public |= 1 << self.bergere
+        if self.mode.leaves_cards_out and self.turned is not None:
+            public |= 1 << self.turned  # §12: the turned card stays on the table
+        return public
 
     def describe(self) -> str:
         return f"deal by {SEAT_NAMES[self.dealer]}, phase {self.phase}"
 
-    def _log_call(self, record: Call | AuctionCall, seat: int | None) -> None:
-        action: dict[str, Any] = {"call": record.call}
-        if seat is not None:
-            action["seat"] = SEAT_NAMES[seat]
-        self._actions.append(action)
+    def events(self) -> list[Event]:
+        """The deal's log: every call, the kitty discard and every card, in order.
+
+        Each event is recorded once, where its rule is checked (the bidding's
+        ``calls``, the hand's ``history``); the phases never overlap, so the log is
+        those records one after the other."""
+        log: list[Event] = list(self.bidding.calls)
+        if self.discards:
+            assert self.bidding.taker is not None
+            log.append(Discarded(self.bidding.taker, self.discards))
+        if self.play is not None:
+            log += self.play.history
+        return log
 
     def actions_json(self) -> list[dict[str, Any]]:
         """Every call and card so far, in order: ``{"call": "take"}``, ``{"card": "JH"}``
         (with ``"declarations"`` when announced explicitly and ``"belote": false`` when
         belote was not said).  :meth:`apply_actions` replays them."""
-        return [dict(a) for a in self._actions]
+        out: list[dict[str, Any]] = []
+        for e in self.events():
+            action: dict[str, Any]
+            if isinstance(e, CardPlayed):
+                action = {"card": card_name(e.card)}
+                if e.declared:
+                    action["declarations"] = [d.card_names() for d in e.declarations]
+                if not e.says_belote:
+                    action["belote"] = False
+            elif isinstance(e, Discarded):
+                action = {"discard": mask_names(e.cards)}
+            else:
+                action = {"call": e.call}
+                if e.named:
+                    action["seat"] = SEAT_NAMES[e.seat]
+            out.append(action)
+        return out
 
     def apply_actions(self, actions: Sequence[Any]) -> None:
         """Replay actions written by :meth:`actions_json`, each checked."""

@@ -201,12 +201,12 @@ def check_table(rules: Rules, bots: Sequence[object], where: str = "play_deal") 
 
 def legal_cards(view: PlayerView) -> list[Card]:
     """The seat's legal cards (empty unless it is its turn to play)."""
-    return [c for c in view.legal if isinstance(c, int)] if view.phase == PLAY else []
+    return list(view.legal_cards)
 
 
 def legal_calls(view: PlayerView) -> list[str]:
     """The seat's legal calls (empty unless it is its turn to call)."""
-    return [c for c in view.legal if isinstance(c, str)] if view.phase == BIDDING else []
+    return list(view.legal_calls)
 
 
 def played_by(view: PlayerView) -> list[CardMask]:
@@ -313,38 +313,39 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     the bot, the seat and the action.
     """
     check_table(rnd.rules, bots)
-    while rnd.phase in (BIDDING, PLAY, DISCARD):
+    while (phase := rnd.phase) is PLAY or phase is BIDDING or phase is DISCARD:
         seat = rnd.current_player()
         bot = bots[seat]
         view = rnd.view(seat)
-        where = f"bot {bot.name!r} at {SEAT_NAMES[seat]}"
-        if rnd.phase == BIDDING:
-            call = bot.call(view)
-            if call not in view.legal:
+        if phase is PLAY:
+            c = bot.play(view)
+            if not isinstance(c, int) or c not in view.legal_cards:
+                shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
                 raise IllegalActionError(
-                    f"{where} answered the call {call!r}, not one of {list(view.legal)}"
+                    f"{_where(bot, seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
+                    f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
                 )
+            decls: Sequence[Declaration] | None = None
+            if not view.tricks and view.announced[seat] is None:
+                decls = bot.declarations(view)
+            belote = bot.say_belote(view, c) if _may_say_belote(view, c) else True
+            rnd.play_card(c, decls, belote)
+        elif phase is BIDDING:
+            call = bot.call(view)
+            if call not in view.legal_calls:
+                raise IllegalActionError(f"{_where(bot, seat)} answered the call {call!r}, "
+                                         f"not one of {list(view.legal_calls)}")
             rnd.call(call)
-            continue
-        if rnd.phase == DISCARD:
+        else:
             chooser = getattr(bot, "discard", None)
             cards = list(chooser(view)) if chooser is not None else default_discard(view)
-            _check_discard(where, view, cards)
+            _check_discard(_where(bot, seat), view, cards)
             rnd.discard(cards)
-            continue
-        c = bot.play(view)
-        if not isinstance(c, int) or c not in view.legal:
-            shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
-            raise IllegalActionError(
-                f"{where}, trick {len(view.tricks) + 1}: {shown} is not a legal card "
-                f"({', '.join(card_name(x) for x in legal_cards(view))})"
-            )
-        decls: Sequence[Declaration] | None = None
-        if not view.tricks and view.announced[seat] is None:
-            decls = bot.declarations(view)
-        belote = bot.say_belote(view, c) if _may_say_belote(view, c) else True
-        rnd.play_card(c, decls, belote)
     assert rnd.phase in (OVER, ALL_PASS)
+
+
+def _where(bot: Bot, seat: int) -> str:
+    return f"bot {bot.name!r} at {SEAT_NAMES[seat]}"
 
 
 def _check_discard(where: str, view: PlayerView, cards: Sequence[object]) -> None:

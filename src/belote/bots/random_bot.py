@@ -6,21 +6,22 @@ cards drawn uniformly from his twelve (§12.1; no card is forbidden there).
 
 from __future__ import annotations
 
-from belote.bots.base import BaseBot, legal_calls, legal_cards
+from belote.bots.base import BaseBot
 from belote.cards import Card, scan_forward
 from belote.round import PlayerView
 
 
 class RandomBot(BaseBot):
-    """Uniform among ``view.legal``: a baseline and a fuzzer of the engine."""
+    """Uniform among the view's legal calls and cards: a baseline and a fuzzer of the
+    engine."""
 
     kind = "random"
 
     def call(self, view: PlayerView) -> str:
-        return self.rng.choice(legal_calls(view))
+        return self.rng.choice(view.legal_calls)
 
     def play(self, view: PlayerView) -> int:
-        return self.rng.choice(legal_cards(view))
+        return self.rng.choice(view.legal_cards)
 
     def discard(self, view: PlayerView) -> list[Card]:
         return sorted(self.rng.sample(list(scan_forward(view.hand)), 2))
