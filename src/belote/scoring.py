@@ -365,13 +365,18 @@ def _pair(value: Any) -> bool:
             and all(_is_int(v) for v in value))
 
 
+def _check_points_pair(values: Any, field: str, bad: _Bad) -> None:
+    """Points per team: a pair of whole numbers >= 0."""
+    if not _pair(values):
+        raise bad(field, f"{values!r} is not a pair of whole numbers")
+    for team in (NS, EW):
+        if values[team] < 0:
+            raise bad(f"{field}.{TEAM_NAMES[team]}", f"{values[team]!r} is negative")
+
+
 def _check_trick_points(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
     points = entry.trick_points
-    if not _pair(points):
-        raise bad("trick_points", f"{points!r} is not a pair of whole numbers")
-    for team in (NS, EW):
-        if points[team] < 0:
-            raise bad(f"trick_points.{TEAM_NAMES[team]}", f"{points[team]!r} is negative")
+    _check_points_pair(points, "trick_points", bad)
     total = trick_total(rules, entry.trump) if entry.in_play is None else entry.in_play
     if entry.capot is not None:
         winner, loser = entry.capot, 1 - entry.capot
@@ -416,11 +421,7 @@ def _check_declarations(rules: Rules, entry: HandEntry, bad: _Bad) -> None:
 
 def _check_belote(entry: HandEntry, bad: _Bad) -> None:
     belote = entry.belote
-    if not _pair(belote):
-        raise bad("belote", f"{belote!r} is not a pair of whole numbers")
-    for team in (NS, EW):
-        if belote[team] < 0:
-            raise bad(f"belote.{TEAM_NAMES[team]}", f"{belote[team]!r} is negative")
+    _check_points_pair(belote, "belote", bad)
     if entry.trump == NO_TRUMP:
         if belote != (0, 0):
             raise bad("belote", "there is no belote in sans-atout (§7.7)")
@@ -676,21 +677,30 @@ def parse_team(value: Any, field: str, where: str = "hand") -> int:
 
 def _team_points(value: Any, field: str, where: str) -> dict[int, int]:
     """``{"NS": 92}`` → ``{0: 92}``; keys NS/EW, whole numbers >= 0."""
+    return _named_points(value, field, where, "team", TEAM_NAMES, parse_team)
+
+
+def _named_points(
+    value: Any, field: str, where: str, kind: str, names: Sequence[str],
+    parse_key: Callable[[Any, str, str], int],
+) -> dict[int, int]:
+    """Points per team or per seat (``kind``): keys read by ``parse_key``, whole
+    numbers >= 0."""
     if not isinstance(value, dict):
         raise InvalidRecordError(
-            f"{where}: {field}: {value!r} is not an object such as {{\"NS\": 92}}")
+            f"{where}: {field}: {value!r} is not an object such as {{\"{names[0]}\": 92}}")
     out: dict[int, int] = {}
     for key, points in value.items():
-        team = parse_team(key, field, where)
-        if team in out:
-            raise InvalidRecordError(f"{where}: {field}: team {key!r} given twice")
-        name = TEAM_NAMES[team]
+        index = parse_key(key, field, where)
+        name = names[index]
+        if index in out:
+            raise InvalidRecordError(f"{where}: {field}: {kind} {key!r} given twice")
         if not _is_int(points):
             raise InvalidRecordError(
                 f"{where}: {field}.{name}: {points!r} is not a whole number")
         if points < 0:
             raise InvalidRecordError(f"{where}: {field}.{name}: {points!r} is negative")
-        out[team] = points
+        out[index] = points
     return out
 
 
@@ -722,23 +732,8 @@ def parse_hand_entry(
     addition for tout-atout) an object of points per team such as
     ``{"NS": 40, "EW": 20}``.
     """
-    if not isinstance(obj, dict):
-        raise InvalidRecordError(
-            f"{where}: expected a JSON object, got {type(obj).__name__}")
-    for key in obj:
-        if key not in HAND_KEYS:
-            raise InvalidRecordError(
-                f"{where}: unknown key {key!r} (expected {', '.join(HAND_KEYS)})")
-    if "profile" in obj or "options" in obj:
-        try:
-            named = rules_of(obj)
-        except BeloteError as exc:
-            raise InvalidRecordError(f"{where}: {exc}") from None
-        if named != rules:
-            raise InvalidRecordError(
-                f"{where}: profile/options: {obj.get('profile')!r} with "
-                f"{obj.get('options') or {}!r} differ from the rules in force "
-                f"({rules.profile} with {rules.overrides()!r})")
+    obj = check_object(obj, HAND_KEYS, where)
+    _same_rules(obj, rules, where, rules_of)
 
     def bad(field: str, message: str) -> InvalidRecordError:
         return InvalidRecordError(f"{where}: {field}: {message}")
@@ -746,15 +741,7 @@ def parse_hand_entry(
     if obj.get("taker") is None:
         raise bad("taker", "required (NS or EW)")
     taker = parse_team(obj["taker"], "taker", where)
-
-    trump: int | None = None
-    if obj.get("trump") is not None:
-        if not isinstance(obj["trump"], str):
-            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA")
-        try:
-            trump = parse_trump(obj["trump"])
-        except BeloteError:
-            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA") from None
+    trump = _parse_trump_field(obj, bad)
 
     capot = None if obj.get("capot") is None else parse_team(obj["capot"], "capot", where)
 
@@ -810,14 +797,7 @@ def parse_hand_entry(
     if not _is_int(multiplier):
         raise bad("multiplier", f"{multiplier!r} is not 1, 2 (coinche) or 4 (surcoinche)")
 
-    reserve = obj.get("reserve", 0)
-    if reserve is None:
-        reserve = 0
-    if not _is_int(reserve):
-        raise bad("reserve", f"{reserve!r} is not a whole number")
-    if reserve and not allow_reserve:
-        raise bad("reserve", f"{reserve!r}: not given here (the game carries the reserve)")
-
+    reserve = _parse_reserve(obj, allow_reserve, bad)
     entry = HandEntry(
         taker=taker, trick_points=trick_points, capot=capot, declarations=declarations,
         belote=belote, contract=contract, trump=trump, multiplier=multiplier,
@@ -1209,22 +1189,11 @@ def _parse_seat_letter(value: Any, field: str, where: str, players: int) -> int:
 
 def _seat_points(value: Any, field: str, where: str, players: int) -> dict[int, int]:
     """``{"N": 92, "E": 40}`` → ``{0: 92, 1: 40}``; seat keys, whole numbers >= 0."""
-    if not isinstance(value, dict):
-        raise InvalidRecordError(
-            f"{where}: {field}: {value!r} is not an object such as {{\"N\": 92}}")
-    out: dict[int, int] = {}
-    for key, points in value.items():
-        seat = _parse_seat_letter(key, field, where, players)
-        name = SEAT_LETTERS[seat]
-        if seat in out:
-            raise InvalidRecordError(f"{where}: {field}: seat {key!r} given twice")
-        if not _is_int(points):
-            raise InvalidRecordError(
-                f"{where}: {field}.{name}: {points!r} is not a whole number")
-        if points < 0:
-            raise InvalidRecordError(f"{where}: {field}.{name}: {points!r} is negative")
-        out[seat] = points
-    return out
+
+    def seat(key: Any, field: str, where: str) -> int:
+        return _parse_seat_letter(key, field, where, players)
+
+    return _named_points(value, field, where, "seat", SEAT_LETTERS, seat)
 
 
 def parse_seat_entry(
@@ -1237,14 +1206,8 @@ def parse_seat_entry(
     out) less the others'.  After a capot the capot side's points may be left out
     (they are its capot total) and the other side's are 0.
     """
-    if not isinstance(obj, dict):
-        raise InvalidRecordError(
-            f"{where}: expected a JSON object, got {type(obj).__name__}")
-    for key in obj:
-        if key not in SEAT_HAND_KEYS:
-            raise InvalidRecordError(
-                f"{where}: unknown key {key!r} (expected {', '.join(SEAT_HAND_KEYS)})")
-    _same_rules(obj, rules, where)
+    obj = check_object(obj, SEAT_HAND_KEYS, where)
+    _same_rules(obj, rules, where, table_rules_of)
     n = rules.players
     names = SEAT_LETTERS[:n]
 
@@ -1261,15 +1224,7 @@ def parse_seat_entry(
         raise bad("taker", f"required: the taker's seat ({', '.join(names)})")
     else:
         taker = _parse_seat_letter(obj["taker"], "taker", where, n)
-
-    trump: int | None = None
-    if obj.get("trump") is not None:
-        if not isinstance(obj["trump"], str):
-            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA")
-        try:
-            trump = parse_trump(obj["trump"])
-        except BeloteError:
-            raise bad("trump", f"{obj['trump']!r} is not S, H, D, C, SA or TA") from None
+    trump = _parse_trump_field(obj, bad)
 
     capot: int | None = None
     raw_capot = obj.get("capot")
@@ -1324,14 +1279,7 @@ def parse_seat_entry(
                                 "of the defenders' shares)")
         leader = _parse_seat_letter(obj["leader"], "leader", where, n)
 
-    reserve = obj.get("reserve", 0)
-    if reserve is None:
-        reserve = 0
-    if not _is_int(reserve):
-        raise bad("reserve", f"{reserve!r} is not a whole number")
-    if reserve and not allow_reserve:
-        raise bad("reserve", f"{reserve!r}: not given here (the game carries the reserve)")
-
+    reserve = _parse_reserve(obj, allow_reserve, bad)
     entry = SeatEntry(
         players=n, taker=taker, trick_points=points, capot=capot,
         declarations=declarations, belote=belote, trump=trump, in_play=in_play,
@@ -1400,10 +1348,14 @@ def _work_out_points(
     return tuple(points)
 
 
-def _same_rules(obj: Mapping[str, Any], rules: Rules, where: str) -> None:
+def _same_rules(
+    obj: Mapping[str, Any], rules: Rules, where: str,
+    named_rules: Callable[[Mapping[str, Any]], Rules],
+) -> None:
+    """A hand entry that names a profile or options must name the rules in force."""
     if "profile" in obj or "options" in obj:
         try:
-            named = table_rules_of(obj)
+            named = named_rules(obj)
         except BeloteError as exc:
             raise InvalidRecordError(f"{where}: {exc}") from None
         if named != rules:
@@ -1411,6 +1363,40 @@ def _same_rules(obj: Mapping[str, Any], rules: Rules, where: str) -> None:
                 f"{where}: profile/options: {obj.get('profile')!r} with "
                 f"{obj.get('options') or {}!r} differ from the rules in force "
                 f"({rules.profile} with {rules.overrides()!r})")
+
+
+def check_object(obj: Any, keys: Sequence[str], where: str) -> dict[str, Any]:
+    """``obj`` as a JSON object of only ``keys`` (an input of docs/json.md)."""
+    if not isinstance(obj, dict):
+        raise InvalidRecordError(f"{where}: expected a JSON object, got {type(obj).__name__}")
+    for key in obj:
+        if key not in keys:
+            raise InvalidRecordError(
+                f"{where}: unknown key {key!r} (expected {', '.join(keys)})")
+    return obj
+
+
+def _parse_trump_field(obj: Mapping[str, Any], bad: _Bad) -> int | None:
+    value = obj.get("trump")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            return parse_trump(value)
+        except BeloteError:
+            pass
+    raise bad("trump", f"{value!r} is not S, H, D, C, SA or TA")
+
+
+def _parse_reserve(obj: Mapping[str, Any], allow_reserve: bool, bad: _Bad) -> int:
+    reserve = obj.get("reserve", 0)
+    if reserve is None:
+        reserve = 0
+    if not _is_int(reserve):
+        raise bad("reserve", f"{reserve!r} is not a whole number")
+    if reserve and not allow_reserve:
+        raise bad("reserve", f"{reserve!r}: not given here (the game carries the reserve)")
+    return int(reserve)
 
 
 def seat_entry_to_json(entry: SeatEntry) -> dict[str, Any]:
@@ -1706,12 +1692,7 @@ def score_game(
 def parse_game(obj: Any) -> tuple[Rules, list[Entry], int | None]:
     """The ``score game`` input: ``{"profile", "options", "target", "hands"}``; the
     hands are per seat at a table of three or two."""
-    if not isinstance(obj, dict):
-        raise InvalidRecordError(f"game: expected a JSON object, got {type(obj).__name__}")
-    for key in obj:
-        if key not in GAME_KEYS:
-            raise InvalidRecordError(
-                f"game: unknown key {key!r} (expected {', '.join(GAME_KEYS)})")
+    obj = check_object(obj, GAME_KEYS, "game")
     rules = table_rules_of(obj)
     target = obj.get("target")
     if target is not None and (not _is_int(target) or target <= 0):

@@ -85,11 +85,12 @@ from belote.scoring import (
     GameScore,
     HandEntry,
     SeatEntry,
+    check_object,
     entry_to_json,
     parse_entry,
     reached,
     score_game,
-    seat_entry_to_json,
+    score_names,
 )
 
 SCHEMA_VERSION: Final = 1
@@ -106,11 +107,25 @@ BUSY_TIMEOUT_S: Final = 60.0
 # N-player sheets end on individual totals; their team slots never reach this.
 _OPEN_TARGET: Final = 2**62
 
-CSV_COLUMNS: Final = (
-    "hand", "taker", "trick_points_NS", "trick_points_EW", "capot",
-    "declarations_NS", "declarations_EW", "belote_NS", "belote_EW", "contract", "trump",
-    "multiplier", "outcome", "score_NS", "score_EW", "total_NS", "total_EW", "reserve",
-)
+
+
+def csv_columns(players: int) -> tuple[str, ...]:
+    """The CSV export's columns for a table of ``players`` (before an N-player
+    sheet's seatings and players' totals): per team, or per seat (§12) with
+    ``trick_total`` and ``leader`` in place of ``contract`` and ``multiplier``."""
+    names = score_names(players)
+    small = players != 4
+
+    def per(field: str) -> list[str]:
+        return [f"{field}_{name}" for name in names]
+
+    return ("hand", "taker", *per("trick_points"), *(["trick_total"] if small else []),
+            "capot", *per("declarations"), *per("belote"), *([] if small else ["contract"]),
+            "trump", "leader" if small else "multiplier", "outcome", *per("score"),
+            *per("total"), "reserve")
+
+
+CSV_COLUMNS: Final = csv_columns(4)
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS sheets (
@@ -289,10 +304,6 @@ def _team_entries(entries: Sequence[Entry]) -> list[HandEntry]:
     return [e for e in entries if isinstance(e, HandEntry)]
 
 
-def _seat_entries(entries: Sequence[Entry]) -> list[SeatEntry]:
-    return [e for e in entries if isinstance(e, SeatEntry)]
-
-
 def is_small(info: SheetInfo) -> bool:
     """A sheet of three or two players, scored per seat (docs/rules.md §12)."""
     return info.players in SMALL_TABLES
@@ -310,22 +321,15 @@ def score_sheet(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
     """
     rules = info.rules()
     n = info.players
-    if is_small(info):
-        assert n is not None
-        seat_game = score_game(rules, _seat_entries(entries), info.target)
-        state = _head(info)
-        state.update(seat_game.to_json())
-        state["team_names"] = None
-        state["players"] = n
-        state["player_names"] = list(info.player_names or SEAT_LETTERS[:n])
-        return state
-    team_entries = _team_entries(entries)
-    game = score_game(rules, team_entries, info.target if n is None else _OPEN_TARGET)
+    rotation = n in PLAYER_COUNTS  # §13: the players' totals decide, not the teams'
+    game = score_game(rules, entries, _OPEN_TARGET if rotation else info.target)
     state = _head(info)
     state.update(game.to_json())
-    state["team_names"] = {"NS": info.team_names[0], "EW": info.team_names[1]}
+    state["team_names"] = _team_names_json(info)
     state["players"] = n
-    if n is None:
+    if is_small(info):
+        state["player_names"] = list(info.player_names or SEAT_LETTERS[:rules.players])
+    if n is None or not rotation:
         return state
     count = len(entries)
     rot = _rotation(info, rules, game, count)
@@ -353,6 +357,13 @@ def score_sheet(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
         for p in range(1, n + 1)
     ]
     return state
+
+
+def _team_names_json(info: SheetInfo) -> dict[str, str] | None:
+    """The teams' names; none at a table of three or two, where each seat scores (§12)."""
+    if is_small(info):
+        return None
+    return {"NS": info.team_names[0], "EW": info.team_names[1]}
 
 
 def _head(info: SheetInfo) -> dict[str, Any]:
@@ -485,8 +496,7 @@ def sheet_to_json(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
         "profile": info.profile,
         "options": dict(info.options),
         "target": info.target,
-        "team_names": None if is_small(info) else {
-            "NS": info.team_names[0], "EW": info.team_names[1]},
+        "team_names": _team_names_json(info),
         "players": info.players,
         "player_names": None if info.player_names is None else list(info.player_names),
         "hands": [entry_to_json(e) for e in entries],
@@ -496,12 +506,7 @@ def sheet_to_json(info: SheetInfo, entries: Sequence[Entry]) -> dict[str, Any]:
 def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[Entry]]:
     """A sheet exported by :func:`sheet_to_json` (or a ``score game`` input:
     ``profile``, ``options``, ``target``, ``hands``), every hand checked."""
-    if not isinstance(obj, dict):
-        raise InvalidRecordError(f"sheet: expected a JSON object, got {type(obj).__name__}")
-    for key in obj:
-        if key not in EXPORT_KEYS:
-            raise InvalidRecordError(
-                f"sheet: unknown key {key!r} (expected {', '.join(EXPORT_KEYS)})")
+    obj = check_object(obj, EXPORT_KEYS, "sheet")
     if obj.get("format", EXPORT_FORMAT) != EXPORT_FORMAT:
         raise InvalidRecordError(f"sheet: format: {obj['format']!r} is not {EXPORT_FORMAT!r}")
     if obj.get("version", EXPORT_VERSION) != EXPORT_VERSION:
@@ -539,30 +544,31 @@ def sheet_from_json(obj: Any) -> tuple[SheetInfo, list[Entry]]:
 def sheet_to_csv(info: SheetInfo, entries: Sequence[Entry]) -> str:
     """One row per hand: the entry, the outcome, each team's score, the running
     totals and the reserve; for an N-player sheet also the seating, the dealer
-    and every player's running total; at a table of three or two the same per
-    seat (:func:`seat_sheet_to_csv`)."""
-    if is_small(info):
-        return seat_sheet_to_csv(info, _seat_entries(entries))
-    entries = _team_entries(entries)
+    and every player's running total.  At a table of three or two the same per
+    seat (§12): ``taker`` is empty in découverte, ``trick_total`` follows the
+    trick points and ``leader`` the trump, in place of ``contract`` and
+    ``multiplier``."""
     state = score_sheet(info, entries)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    columns = list(CSV_COLUMNS)
-    n = info.players
+    players = info.rules().players
+    names = score_names(players)
+    n = None if is_small(info) else info.players
+    columns = list(csv_columns(players))
     if n is not None:
         columns[1:1] = ["team_NS", "team_EW", "out", "dealer"]
         columns += [f"player_{p}" for p in range(1, n + 1)]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for i, entry in enumerate(entries):
         j = entry_to_json(entry)
         hand = state["hands"][i]
         running = state["running"][i]
+        decl, bel, total, contract, last = _csv_cells(entry, j)
         row: list[Any] = [
-            i + 1, j["taker"], j["trick_points"]["NS"], j["trick_points"]["EW"],
-            j["capot"] or "", j["declarations"]["NS"], j["declarations"]["EW"],
-            entry.belote[0], entry.belote[1], j.get("contract", ""), j.get("trump", ""),
-            entry.multiplier, hand["outcome"], hand["score"]["NS"], hand["score"]["EW"],
-            running["NS"], running["EW"], hand["reserve"],
+            i + 1, j["taker"] or "", *entry.trick_points, *total, j["capot"] or "", *decl,
+            *bel, *contract, j.get("trump", ""), last, hand["outcome"],
+            *(hand["score"][name] for name in names), *(running[name] for name in names),
+            hand["reserve"],
         ]
         if n is not None:
             seat = state["seatings"][i]
@@ -579,31 +585,14 @@ def sheet_to_csv(info: SheetInfo, entries: Sequence[Entry]) -> str:
     return out.getvalue()
 
 
-def seat_sheet_to_csv(info: SheetInfo, entries: Sequence[SeatEntry]) -> str:
-    """A sheet of three or two players as CSV: ``hand, taker`` (empty in
-    découverte), ``trick_points_N``.. per seat, ``trick_total``, ``capot``,
-    ``declarations_N``.., ``belote_N``.., ``trump``, ``leader``, ``outcome``,
-    ``score_N``.., ``total_N``.., ``reserve``."""
-    state = score_sheet(info, entries)
-    seats = SEAT_LETTERS[: info.players or 0]
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(
-        ["hand", "taker", *(f"trick_points_{s}" for s in seats), "trick_total", "capot",
-         *(f"declarations_{s}" for s in seats), *(f"belote_{s}" for s in seats), "trump",
-         "leader", "outcome", *(f"score_{s}" for s in seats), *(f"total_{s}" for s in seats),
-         "reserve"])
-    for i, entry in enumerate(entries):
-        j = seat_entry_to_json(entry)
-        hand = state["hands"][i]
-        running = state["running"][i]
-        writer.writerow([
-            i + 1, j["taker"] or "", *entry.trick_points, entry.in_play or "",
-            j["capot"] or "", *entry.decl, *entry.bel, j.get("trump", ""),
-            j.get("leader", ""), hand["outcome"], *(hand["score"][s] for s in seats),
-            *(running[s] for s in seats), hand["reserve"],
-        ])
-    return out.getvalue()
+def _csv_cells(
+    entry: Entry, j: Mapping[str, Any],
+) -> tuple[Sequence[int], Sequence[int], list[Any], list[Any], Any]:
+    """The cells of a hand that differ by table (:func:`csv_columns`): declarations,
+    belote, the trick total, the contract, and the multiplier or the leader."""
+    if isinstance(entry, SeatEntry):
+        return entry.decl, entry.bel, [entry.in_play or ""], [], j.get("leader", "")
+    return entry.declarations, entry.belote, [], [j.get("contract", "")], entry.multiplier
 
 
 # --- the store ----------------------------------------------------------------------------
