@@ -1,14 +1,14 @@
 """Deal after deal between bots at one table: what ``belote simulate`` runs.
 
 :func:`simulate` plays ``deals`` deals at one table, the dealer moving on as
-in a game (RULES.md §2.1, §2.4 ``allpass_dealer``), each deck shuffled and cut
+in a game (docs/rules.md §2.1, §2.4 ``allpass_dealer``), each deck shuffled and cut
 from one seeded generator (§2.2, §2.3; with ``shuffle_each_deal`` false the
 previous deal's cards are gathered and only cut, as a table does).  The scores
 add up as on a score sheet without a target: a litige reserve (§8.4) passes to
 the next deal that is not tied.  All-passes count as deals played, with no score.
 The same seed gives the same deals and the same result.
 
-Belote for three and two players (RULES.md §12, profiles ``classic-3p`` and
+Belote for three and two players (docs/rules.md §12, profiles ``classic-3p`` and
 ``classic-2p``) seats three or two bots, N E S or N E, and adds up each seat's
 own score (:attr:`~belote.hand.HandResult.seats`); belote découverte's hand
 winner deals the next deal (§12.2).  Their JSON gives per-seat results instead
@@ -33,18 +33,15 @@ from typing import Any
 
 from belote.bots.base import Bot, check_table, play_deal
 from belote.bots.registry import make_bot
-from belote.cards import Card
+from belote.cards import Card, scan_forward
 from belote.deal import cut, make_rng, new_deck, shuffle
+from belote.hand import HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, Round
-from belote.scoring import GameTally
+from belote.table import DealMode, Table
 
 __all__ = ["SimulationResult", "bot_seed", "simulate"]
-
-# A target no score reaches: the tally never ends the game.
-_NO_TARGET = 1 << 62
-
 
 def bot_seed(seed: int | None, seat: int) -> int | None:
     """The seed of the bot at ``seat`` in a simulation seeded by ``seed``."""
@@ -77,52 +74,89 @@ class SimulationResult:
     counted: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        """CONTRACT.md ``belote simulate --json``.  Three and two players add to it:
+        """docs/json.md ``belote simulate``.  Three and two players add to it:
         ``"players"``, every per-team object keyed by seat instead (``"score": {"N": ..,
         "E": .., "S": ..}``), and ``"counted"``."""
-        if self.players != 4:
-            return self._small_json()
+        per_seat = self.players != 4
+        columns = _column_names(self.players)
 
-        def teams(pair: tuple[int, ...]) -> dict[str, int]:
-            return {TEAM_NAMES[0]: pair[0], TEAM_NAMES[1]: pair[1]}
-
-        return {
-            "deals": self.deals,
-            "seconds": round(self.seconds, 3),
-            "score": teams(self.score),
-            "all_passes": self.all_passes,
-            "taken": teams(self.taken),
-            "made": teams(self.made),
-            "failed": teams(self.failed),
-            "litiges": self.litiges,
-            "capots": teams(self.capots),
-            "reserve": self.reserve,
-            "bots": {seat: name for seat, name in zip("NESW", self.bots, strict=True)},
-            "seed": self.seed,
-        }
-
-    def _small_json(self) -> dict[str, Any]:
-        names = SEAT_NAMES[:self.players]
-
-        def seats(values: tuple[int, ...]) -> dict[str, int]:
-            return dict(zip(names, values, strict=True))
+        def keyed(values: tuple[int, ...]) -> dict[str, int]:
+            return dict(zip(columns, values, strict=True))
 
         return {
             "deals": self.deals,
             "seconds": round(self.seconds, 3),
-            "players": self.players,
-            "score": seats(self.score),
+            **({"players": self.players} if per_seat else {}),
+            "score": keyed(self.score),
             "all_passes": self.all_passes,
-            "taken": seats(self.taken),
-            "made": seats(self.made),
-            "failed": seats(self.failed),
+            "taken": keyed(self.taken),
+            "made": keyed(self.made),
+            "failed": keyed(self.failed),
             "litiges": self.litiges,
-            "counted": self.counted,
-            "capots": seats(self.capots),
+            **({"counted": self.counted} if per_seat else {}),
+            "capots": keyed(self.capots),
             "reserve": self.reserve,
-            "bots": dict(zip(names, self.bots, strict=True)),
+            "bots": dict(zip(SEAT_NAMES[:self.players], self.bots, strict=True)),
             "seed": self.seed,
         }
+
+
+def _column_names(players: int) -> tuple[str, ...]:
+    """The score's columns: the two teams (NS, EW), or each seat at three and two (§12)."""
+    return TEAM_NAMES if players == 4 else tuple(SEAT_NAMES[:players])
+
+
+def _columns(table: Table) -> tuple[int, ...]:
+    """Each seat's column of the score: its team's (four players, NS 0 and EW 1 whoever
+    takes), or its own at three and two (§12)."""
+    return tuple(table.seats) if table.scores_per_seat else table.sides(taker=0)
+
+
+def _gathered(rnd: Round) -> list[Card]:
+    """The pack after an all-pass (§2.4), gathered as the table does: four players pick
+    up each hand in turn, the stock and the turned card on top; at three and two the
+    cards are gathered as they lie (the deck as dealt)."""
+    if rnd.table.scores_per_seat:
+        return list(rnd.deck)
+    pack = [c for h in rnd.hands for c in scan_forward(h)]
+    if rnd.first is not None:
+        pack += [*rnd.first.stock, rnd.first.turned]
+    return pack
+
+
+class _Tally:
+    """What the deals of a simulation add up to, column by column of the score (the two
+    teams, or each seat at three and two, §12)."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.column = _columns(table)  # each seat's column
+        width = max(self.column) + 1
+        self.score, self.taken, self.made, self.failed, self.capots = (
+            [0] * width for _ in range(5))
+        self.all_passes = self.litiges = self.counted = self.reserve = 0
+
+    def add(self, result: HandResult) -> None:
+        """A deal played out: its score, what became of the contract, a capot."""
+        hand = result.score
+        for c, points in enumerate(hand.score if result.seats is None else result.seats):
+            self.score[c] += points
+        self.reserve = hand.reserve
+        if hand.outcome == "counted":  # découverte: no contract (§12.2)
+            self.counted += 1
+        else:
+            taker = self.column[result.contract.taker]
+            self.taken[taker] += 1
+            if hand.outcome == "made":
+                self.made[taker] += 1
+            elif hand.outcome == "failed":
+                self.failed[taker] += 1
+            else:
+                self.litiges += 1
+        if result.capot is not None:
+            sides = result.contract.teams()
+            for c in {self.column[s] for s in self.table.seats if sides[s] == result.capot}:
+                self.capots[c] += 1
 
 
 def simulate(
@@ -144,16 +178,12 @@ def simulate(
     seated: list[Bot] = [
         make_bot(b, bot_seed(seed, i)) if isinstance(b, str) else b for i, b in enumerate(bots)
     ]
-    check_table(rules, seated, "simulate")
-    if rules.players != 4:
-        return _simulate_small(rules, seated, deals, seed, first_dealer, on_deal)
+    table = Table.of(rules)
+    tally = _Tally(table)
     rng: random.Random = make_rng(seed)
-    dealer = first_dealer if first_dealer is not None else rng.randrange(4)
-    pack: list[Card] = new_deck()
+    dealer = first_dealer if first_dealer is not None else rng.randrange(table.players)
+    pack: list[Card] = new_deck(table.players, rules.three_deal)
     shuffle(pack, rng)
-    tally = GameTally(rules, _NO_TARGET)
-    all_passes = litiges = 0
-    taken, made, failed, capots = [0, 0], [0, 0], [0, 0], [0, 0]
     start = time.perf_counter()
     for k in range(deals):
         deck = list(pack)
@@ -163,110 +193,27 @@ def simulate(
         rnd = Round(rules, dealer, deck, reserve=tally.reserve)
         play_deal(rnd, seated)
         if rnd.phase == ALL_PASS:
-            all_passes += 1
-            tally.add_all_pass()
-            pack = [c for h in rnd.hands for c in range(32) if h >> c & 1]
-            if rnd.first is not None:
-                pack += [*rnd.first.stock, rnd.first.turned]
+            tally.all_passes += 1  # §2.4: no score, the reserve waits for the next deal
+            pack = _gathered(rnd)
             if rules.allpass_dealer == "next":
-                dealer = (dealer + 1) & 3
+                dealer = table.next(dealer)
         else:
             result = rnd.result()
-            hand = tally.add(result.entry)
-            team = result.contract.team
-            taken[team] += 1
-            if hand.outcome == "made":
-                made[team] += 1
-            elif hand.outcome == "failed":
-                failed[team] += 1
-            else:
-                litiges += 1
-            if result.capot is not None:
-                capots[result.capot] += 1
-            pack = [c for t in result.tricks for c in t.cards]
-            dealer = (dealer + 1) & 3
-        if on_deal is not None:
-            on_deal(k + 1)
-    return SimulationResult(
-        deals=deals,
-        score=tally.totals,
-        all_passes=all_passes,
-        taken=(taken[0], taken[1]),
-        made=(made[0], made[1]),
-        failed=(failed[0], failed[1]),
-        litiges=litiges,
-        capots=(capots[0], capots[1]),
-        reserve=tally.reserve,
-        bots=tuple(b.name for b in seated),
-        seed=seed,
-        seconds=time.perf_counter() - start,
-    )
-
-
-def _simulate_small(
-    rules: Rules,
-    seated: Sequence[Bot],
-    deals: int,
-    seed: int | None,
-    first_dealer: int | None,
-    on_deal: Callable[[int], None] | None,
-) -> SimulationResult:
-    """Three or two players (§12): each seat's own score, deal after deal."""
-    n = rules.players
-    rng: random.Random = make_rng(seed)
-    dealer = first_dealer if first_dealer is not None else rng.randrange(n)
-    pack: list[Card] = new_deck(n, rules.three_deal)
-    shuffle(pack, rng)
-    score = [0] * n
-    taken, made, failed, capots = [0] * n, [0] * n, [0] * n, [0] * n
-    all_passes = litiges = counted = reserve = 0
-    start = time.perf_counter()
-    for k in range(deals):
-        deck = list(pack)
-        if rules.shuffle_each_deal:
-            shuffle(deck, rng)
-        deck = cut(deck, rng, rules.min_cut)
-        rnd = Round(rules, dealer, deck, reserve=reserve)
-        play_deal(rnd, seated)
-        if rnd.phase == ALL_PASS:
-            all_passes += 1
-            pack = list(rnd.deck)  # §2.4: the cards are gathered as they lie
-            if rules.allpass_dealer == "next":
-                dealer = (dealer + 1) % n
-        else:
-            result = rnd.result()
-            assert result.seats is not None
-            for s in range(n):
-                score[s] += result.seats[s]
-            reserve = result.score.reserve
-            outcome = result.score.outcome
-            taker = result.contract.taker
-            teams = result.contract.teams()
-            if outcome == "counted":
-                counted += 1
-            else:
-                taken[taker] += 1
-                if outcome == "made":
-                    made[taker] += 1
-                elif outcome == "failed":
-                    failed[taker] += 1
-                else:
-                    litiges += 1
-            if result.capot is not None:
-                for s in range(n):
-                    capots[s] += teams[s] == result.capot
+            tally.add(result)
             played = [c for t in result.tricks for c in t.cards]
             gone = set(played)
             pack = played + [c for c in rnd.deck if c not in gone]
-            if rnd.mode == "decouverte" and result.seats[0] != result.seats[1]:
-                dealer = 0 if result.seats[0] > result.seats[1] else 1  # §12.2
+            seats = result.seats
+            if rnd.mode == DealMode.DECOUVERTE and seats is not None and seats[0] != seats[1]:
+                dealer = 0 if seats[0] > seats[1] else 1  # §12.2: the hand's winner deals
             else:
-                dealer = (dealer + 1) % n
+                dealer = table.next(dealer)
         if on_deal is not None:
             on_deal(k + 1)
     return SimulationResult(
-        deals=deals, score=tuple(score), all_passes=all_passes, taken=tuple(taken),
-        made=tuple(made), failed=tuple(failed), litiges=litiges, capots=tuple(capots),
-        reserve=reserve, bots=tuple(b.name for b in seated), seed=seed,
-        seconds=time.perf_counter() - start, players=n, counted=counted,
+        deals=deals, score=tuple(tally.score), all_passes=tally.all_passes,
+        taken=tuple(tally.taken), made=tuple(tally.made), failed=tuple(tally.failed),
+        litiges=tally.litiges, capots=tuple(tally.capots), reserve=tally.reserve,
+        bots=tuple(b.name for b in seated), seed=seed, seconds=time.perf_counter() - start,
+        players=table.players, counted=tally.counted,
     )

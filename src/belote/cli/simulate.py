@@ -82,46 +82,23 @@ def seat_specs(text: str, players: int = 4) -> list[str]:
 
 
 def render(result: SimulationResult, profile: str, console: Console) -> None:
-    """The human form: the score and what the contracts became."""
+    """The human form: the score and what the contracts became, a row a team (NS, EW),
+    or a row a seat at three and two players (§12)."""
     out = result.to_json()
-    if result.players != 4:
-        render_small(result, out, profile, console)
-        return
+    per_seat = result.players != 4
+    players = f"{result.players} players, " if per_seat else ""
     table = Table(
-        title=f"{result.deals} deals ({profile}, seed {result.seed}) in {result.seconds:.1f} s"
-    )
-    table.add_column("team")
-    table.add_column("bots")
-    for key in ("score", "taken", "made", "failed", "capots"):
-        table.add_column(key, justify="right")
-    bots = out["bots"]
-    for team, seats in (("NS", "NS"), ("EW", "EW")):
-        table.add_row(
-            team, " + ".join(dict.fromkeys(bots[s] for s in seats)),
-            *(str(out[key][team]) for key in ("score", "taken", "made", "failed", "capots")),
-        )
-    console.print(table)
-    extra = f"all-passes: {result.all_passes}, litiges: {result.litiges}"
-    if result.reserve:
-        extra += f", reserve still open: {result.reserve}"
-    console.print(extra)
-
-
-def render_small(
-    result: SimulationResult, out: dict[str, Any], profile: str, console: Console
-) -> None:
-    """Three or two players (§12): one row a seat."""
-    table = Table(
-        title=f"{result.deals} deals ({profile}, {result.players} players, seed {result.seed}) "
+        title=f"{result.deals} deals ({profile}, {players}seed {result.seed}) "
         f"in {result.seconds:.1f} s"
     )
-    table.add_column("seat")
-    table.add_column("bot")
+    table.add_column("seat" if per_seat else "team")
+    table.add_column("bot" if per_seat else "bots")
     keys = ("score", "taken", "made", "failed", "capots")
     for key in keys:
         table.add_column(key, justify="right")
-    for seat, bot in out["bots"].items():
-        table.add_row(seat, bot, *(str(out[key][seat]) for key in keys))
+    for row in out["score"]:  # a team's name is its seats' (NS), a seat's its own
+        bots = " + ".join(dict.fromkeys(out["bots"][seat] for seat in row))
+        table.add_row(row, bots, *(str(out[key][row]) for key in keys))
     console.print(table)
     extra = f"all-passes: {result.all_passes}, litiges: {result.litiges}"
     if result.counted:
