@@ -28,12 +28,7 @@ from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.knowledge import Knowledge, World, infer
 from belote.bots.random_bot import RandomBot
 from belote.bots.sampling import DealSampler
-from belote.bots.small_pimc import (
-    SmallPimc,
-    minimax_small,
-    solve_small,
-    world_state,
-)
+from belote.bots.small_pimc import SmallPimc, world_state
 from belote.cards import HEARTS, SPADES, Card, card_name, mask_of, parse_card, scan_forward
 from belote.cli import app
 from belote.deal import new_deck
@@ -43,7 +38,7 @@ from belote.hand import Contract
 from belote.options import Rules, make_rules
 from belote.play import PlayState, Trick
 from belote.round import ALL_PASS, DISCARD, OVER, PLAY, Announced, PlayerView, Round
-from belote.solver import SearchLimitError
+from belote.solver import SearchLimitError, minimax, solve
 from belote.table import DealMode, Table
 from belote.tournament import TournamentConfig, run_tournament, seating
 from tests.helpers import mask
@@ -568,9 +563,9 @@ def test_small_solver_agrees_with_plain_minimax(n: int, k: int, cover: int) -> N
     for _ in range(25):
         state, beneath = _endgame(rng, n, k, cover)
         before = (list(state.hands), list(state.trick), list(state.trick_points))
-        result = solve_small(state, beneath)
+        result = solve(state, beneath=beneath)
         assert (list(state.hands), list(state.trick), list(state.trick_points)) == before
-        assert result.value == minimax_small(state, beneath)
+        assert result.value == minimax(state, beneath)
         assert set(result.moves) == set(state.legal_cards())
         for c, v in result.moves.items():
             gained = state.trick_points[0]
@@ -583,7 +578,7 @@ def test_small_solver_agrees_with_plain_minimax(n: int, k: int, cover: int) -> N
                     if x in beneath:
                         shown.append(((t.leader + i) % n, beneath[x]))
                         state.hands[shown[-1][0]] |= 1 << beneath[x]
-            assert v == gained + minimax_small(state, beneath)
+            assert v == gained + minimax(state, beneath)
             for p, u in shown:
                 state.hands[p] &= ~(1 << u)
             state.pop()
@@ -593,8 +588,8 @@ def test_small_solver_node_budget_raises_like_the_four_player_solver() -> None:
     rng = random.Random(5)
     state, _ = _endgame(rng, 3, 7)
     with pytest.raises(SearchLimitError):
-        solve_small(state, max_nodes=50)
-    assert solve_small(state, moves=False).value == solve_small(state).value
+        solve(state, max_nodes=50)
+    assert solve(state, moves=False).value == solve(state).value
 
 
 def test_small_solver_counts_a_turned_up_card() -> None:
@@ -605,7 +600,7 @@ def test_small_solver_counts_a_turned_up_card() -> None:
                       tricks_won=(1, 1))
     beneath = {parse_card("7D"): parse_card("AH")}
     # trick 1: 7D, 8D to E (0 points); trick 2: AH beats KH: 11 + 4 + 10 to N
-    assert solve_small(state, beneath).value == minimax_small(state, beneath) == 25
+    assert solve(state, beneath=beneath).value == minimax(state, beneath) == 25
 
 
 # --- the small-table PIMC ---------------------------------------------------------------------
@@ -658,7 +653,7 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
             state = rnd.play.state
             if infer(view).under == (0, 0) and (
                     state.tricks_left <= 6 and len(view.legal) > 1):
-                truth = solve_small(state.copy())
+                truth = solve(state.copy())
                 pick = max if state.team(seat) == 0 else min
                 assert truth.moves[card] == pick(truth.moves.values())
                 checked += 1

@@ -1,13 +1,21 @@
-"""Double-dummy solver: the value of a card-play position with every hand known.
+"""Double-dummy solver: the value of a card-play position with every hand known
+(docs/rules.md §5, §6, §12).
 
-:func:`solve` answers the points NS (team 0) take from the remaining tricks of a
-:class:`~belote.play.PlayState` when both sides play perfectly: NS maximise, EW
-minimise.  The cards already on the current trick count for whoever wins it, and
+:func:`solve` answers the points side 0 (NS at four players, the taker at three,
+N at two) take from the remaining tricks of a :class:`~belote.play.PlayState`
+when both sides play perfectly: side 0 maximises, side 1 minimises.
+The cards already on the current trick count for whoever wins it, and
 the last trick carries its bonus, 10 ("dix de der"), or 100 when the team taking
 it then holds all 8 tricks (capot, RULES.md §5.1, §5.2).  It also gives the exact
 value after each legal card of the seat to play.
 
 :func:`minimax` is the plain, obviously correct full search that checks it.
+
+At a table of three or two, and in belote découverte (whose face-down cards are
+turned up as the cards above them are played, ``beneath``, §12.2), the search is
+:class:`_TableSearch`, written for any number of seats: alpha-beta with a
+transposition table at trick boundaries and moves ordered by a rule of thumb.  At
+four players the search below runs (its C build, or its reference):
 
 How :func:`solve` searches (every step keeps the value exact):
 
@@ -54,7 +62,7 @@ import functools
 import importlib
 import importlib.util
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -73,6 +81,8 @@ from belote.cards import (
     order_table,
     parse_card,
     parse_trump,
+    scan_forward,
+    suit_of,
 )
 from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
@@ -127,13 +137,17 @@ class SolveResult:
 # --- the plain reference search ----------------------------------------------------
 
 
-def minimax(state: PlayState) -> int:
+def minimax(state: PlayState, beneath: Mapping[Card, Card] | None = None) -> int:
     """The value of :func:`solve` by full minimax, no pruning (slow; for checks).
 
     Plays every legal card with :meth:`PlayState.push` to the end of the hand and
-    reads NS's trick points.  ``state`` is left as it was.
+    reads side 0's trick points (NS at four; the taker at three, N at two), side 0
+    maximising; ``beneath`` turns découverte's face-down cards up as the cards
+    above them are played (§12.2).  ``state`` is left as it was.
     """
     s = state.copy()
+    n = s.players
+    under = dict(beneath or {})
     start = s.trick_points[0]
 
     def value() -> int:
@@ -141,10 +155,20 @@ def minimax(state: PlayState) -> int:
             return s.trick_points[0] - start
         results = []
         for c in s.legal_cards():
+            done = len(s.tricks)
             s.push(c)
+            shown: list[tuple[int, Card]] = []
+            if len(s.tricks) > done:
+                t = s.tricks[-1]
+                for i, x in enumerate(t.cards):
+                    if x in under:
+                        shown.append(((t.leader + i) % n, under[x]))
+                        s.hands[(t.leader + i) % n] |= 1 << under[x]
             results.append(value())
+            for p, u in shown:
+                s.hands[p] &= ~(1 << u)
             s.pop()
-        return max(results) if s.turn % 2 == 0 else min(results)
+        return max(results) if s.team(s.turn) == 0 else min(results)
 
     return value()
 
@@ -437,9 +461,150 @@ def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], 
     return lo
 
 
+_INF: Final = 1 << 20
+
+
+class _TableSearch:
+    """The reference search for any table (2, 3 or 4 seats, sides from the state):
+    fail-soft alpha-beta on side 0's points over a :class:`PlayState` pushed and
+    popped in place (left as it was), a transposition table at trick boundaries
+    keyed on the hands, the leader and which sides have won a trick, moves ordered
+    by a rule of thumb, and découverte's face-down cards (``beneath``) turned up at
+    each trick's end (§12.2)."""
+
+    def __init__(
+        self, state: PlayState, beneath: Mapping[Card, Card] | None, max_nodes: int | None
+    ) -> None:
+        self.s = state
+        self.n = state.players
+        self.beneath = dict(beneath or {})
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
+        self.sides = tuple(state.team(p) for p in range(self.n))
+        self.order = order_table(state.trump)
+        self.points = card_points(state.rules, state.trump)
+        self.revealed: list[tuple[tuple[int, Card], ...]] = []
+
+    def push(self, c: Card) -> None:
+        s = self.s
+        before = len(s.tricks)
+        s.push(c)
+        if self.beneath:
+            out: tuple[tuple[int, Card], ...] = ()
+            if len(s.tricks) > before:
+                t = s.tricks[-1]
+                shown = []
+                for i, x in enumerate(t.cards):
+                    u = self.beneath.get(x)
+                    if u is not None:
+                        p = (t.leader + i) % self.n
+                        s.hands[p] |= 1 << u
+                        shown.append((p, u))
+                out = tuple(shown)
+            self.revealed.append(out)
+
+    def pop(self) -> None:
+        if self.beneath:
+            for p, u in self.revealed.pop():
+                self.s.hands[p] &= ~(1 << u)
+        self.s.pop()
+
+    def ordered(self, moves: CardMask) -> list[Card]:
+        """Cards to try, best first by a rule of thumb (only the speed depends on it)."""
+        s = self.s
+        order, points = self.order, self.points
+        cards = list(scan_forward(moves))
+        if not s.trick:
+            trump = s.trump
+            return sorted(cards, key=lambda c: (-order[c] - 8 * (suit_of(c) == trump), -points[c]))
+        master, mseat = s.master()
+        trump = s.trump
+        friend = self.sides[mseat] == self.sides[s.turn]
+
+        def key(c: Card) -> tuple[int, int]:
+            same = suit_of(c) == suit_of(master)
+            wins = order[c] > order[master] if same else suit_of(c) == trump
+            if friend:
+                return (0, -points[c]) if not wins else (1, order[c])
+            return (0, order[c]) if wins else (1, points[c])
+
+        return sorted(cards, key=key)
+
+    def search(self, alpha: int, beta: int) -> int:
+        s = self.s
+        if s.tricks_left == 0:
+            return 0
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchLimitError(self.nodes)
+        key: tuple[int, ...] | None = None
+        if not s.trick:
+            flags = (s.tricks_won[0] > 0) | (s.tricks_won[1] > 0) << 1
+            key = (*s.hands, s.leader, flags)
+            entry = self.tt.get(key)
+            if entry is not None:
+                lo, hi = entry
+                if lo >= beta:
+                    return lo
+                if hi <= alpha or lo == hi:
+                    return hi
+                alpha, beta = max(alpha, lo), min(beta, hi)
+        maximise = self.sides[s.turn] == 0
+        best = -_INF if maximise else _INF
+        a, b = alpha, beta
+        for c in self.ordered(s.legal_mask()):
+            before = s.trick_points[0]
+            self.push(c)
+            gained = s.trick_points[0] - before
+            v = gained + self.search(a - gained, b - gained)
+            self.pop()
+            if maximise:
+                if v > best:
+                    best = v
+                    if v > a:
+                        a = v
+            elif v < best:
+                best = v
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if key is not None:
+            lo, hi = self.tt.get(key, (-_INF, _INF))
+            if best <= alpha:
+                hi = min(hi, best)
+            elif best >= beta:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            self.tt[key] = (lo, hi)
+        return best
+
+
+def _solve_table(
+    state: PlayState, beneath: Mapping[Card, Card] | None, moves: bool, max_nodes: int | None
+) -> SolveResult:
+    """:func:`solve` by :class:`_TableSearch` (every table; découverte's ``beneath``)."""
+    search = _TableSearch(state, beneath, max_nodes)
+    values: dict[Card, int] = {}
+    if not moves:
+        value = search.search(-_INF, _INF)
+        return SolveResult(value, values, search.nodes)
+    maximise = search.sides[state.turn] == 0
+    for c in search.ordered(state.legal_mask()):
+        before = state.trick_points[0]
+        search.push(c)
+        gained = state.trick_points[0] - before
+        values[c] = gained + search.search(-_INF, _INF)
+        search.pop()
+    value = max(values.values()) if maximise else min(values.values())
+    return SolveResult(value, values, search.nodes)
+
+
 def solve(
     state: PlayState, moves: bool = True, max_nodes: int | None = None,
-    engine: SolverEngine | None = None,
+    engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
 ) -> SolveResult:
     """The double-dummy value of ``state`` and, with ``moves``, of each legal card.
 
@@ -449,11 +614,16 @@ def solve(
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
     ``max_nodes`` bounds the work: past that many positions the search stops with
     :class:`SearchLimitError` (and ``state`` is still as it was).  ``engine``: the
-    build of the search to run (default: :func:`solver_engine`'s, from the
-    environment).
+    build of the search to run at four players (default: :func:`solver_engine`'s,
+    from the environment).  At a table of two or three, or with ``beneath``
+    (belote découverte: each face-up card still covering a face-down one, mapped to
+    that card, §12.2), the value is side 0's (the taker at three, N at two) and the
+    reference search for every table runs (:class:`_TableSearch`).
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
+    if state.players != 4 or beneath:
+        return _solve_table(state, beneath, moves, max_nodes)
     build = engine if engine is not None else solver_engine()
     rules, trump = state.rules, state.trump
     pts = card_points(rules, trump)

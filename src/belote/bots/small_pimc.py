@@ -44,7 +44,6 @@ from __future__ import annotations
 import random
 import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from belote.bots.base import (
@@ -62,8 +61,6 @@ from belote.cards import (
     NO_TRUMP,
     QUEEN,
     Card,
-    CardMask,
-    order_table,
     scan_forward,
 )
 from belote.declarations import CARRE, best_announcement
@@ -77,14 +74,8 @@ from belote.table import Table
 __all__ = [
     "SmallPimc",
     "SmallScorer",
-    "SmallSolveResult",
-    "minimax_small",
-    "solve_small",
     "world_state",
 ]
-
-_INF: Final = 1 << 20
-
 
 def _teams(players: int, taker: int) -> tuple[int, ...]:
     if players == 3:
@@ -117,202 +108,6 @@ def world_state(view: PlayerView, world: World) -> PlayState:
     for c in view.trick:
         state.push(c)
     return state
-
-
-# --- the double-dummy solver -----------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class SmallSolveResult:
-    """The double-dummy value of a small-table position: side 0's points from the
-    remaining tricks (cards on the current trick included, last-trick bonus
-    included), after each legal card in ``moves``, and the positions searched."""
-
-    value: int
-    moves: dict[Card, int]
-    nodes: int
-
-
-class _Search:
-    """One solve over a :class:`PlayState` with 2 or 3 seats (pushed and popped in
-    place, left as it was), découverte's face-down cards turned up at each trick's
-    end."""
-
-    def __init__(
-        self, state: PlayState, beneath: dict[Card, Card] | None, max_nodes: int | None
-    ) -> None:
-        self.s = state
-        self.n = state.players
-        self.beneath = dict(beneath or {})
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.sides = tuple(state.team(p) for p in range(self.n))
-        self.order = order_table(state.trump)
-        self.points = card_points(state.rules, state.trump)
-        self.revealed: list[tuple[tuple[int, Card], ...]] = []
-
-    def push(self, c: Card) -> None:
-        s = self.s
-        before = len(s.tricks)
-        s.push(c)
-        if self.beneath:
-            out: tuple[tuple[int, Card], ...] = ()
-            if len(s.tricks) > before:
-                t = s.tricks[-1]
-                shown = []
-                for i, x in enumerate(t.cards):
-                    u = self.beneath.get(x)
-                    if u is not None:
-                        p = (t.leader + i) % self.n
-                        s.hands[p] |= 1 << u
-                        shown.append((p, u))
-                out = tuple(shown)
-            self.revealed.append(out)
-
-    def pop(self) -> None:
-        if self.beneath:
-            for p, u in self.revealed.pop():
-                self.s.hands[p] &= ~(1 << u)
-        self.s.pop()
-
-    def ordered(self, moves: CardMask) -> list[Card]:
-        """Cards to try, best first by a rule of thumb (only the speed depends on it)."""
-        s = self.s
-        order, points = self.order, self.points
-        cards = list(scan_forward(moves))
-        if not s.trick:
-            return sorted(cards, key=lambda c: (-order[c] - 8 * (c >> 3 == s.trump), -points[c]))
-        master, mseat = s.master()
-        trump = s.trump
-        friend = self.sides[mseat] == self.sides[s.turn]
-
-        def key(c: Card) -> tuple[int, int]:
-            same = (c >> 3) == (master >> 3)
-            wins = order[c] > order[master] if same else (c >> 3) == trump
-            if friend:
-                return (0, -points[c]) if not wins else (1, order[c])
-            return (0, order[c]) if wins else (1, points[c])
-
-        return sorted(cards, key=key)
-
-    def search(self, alpha: int, beta: int) -> int:
-        s = self.s
-        if s.tricks_left == 0:
-            return 0
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            from belote.solver import SearchLimitError
-
-            raise SearchLimitError(self.nodes)
-        key: tuple[int, ...] | None = None
-        if not s.trick:
-            flags = (s.tricks_won[0] > 0) | (s.tricks_won[1] > 0) << 1
-            key = (*s.hands, s.leader, flags)
-            entry = self.tt.get(key)
-            if entry is not None:
-                lo, hi = entry
-                if lo >= beta:
-                    return lo
-                if hi <= alpha or lo == hi:
-                    return hi
-                alpha, beta = max(alpha, lo), min(beta, hi)
-        maximise = self.sides[s.turn] == 0
-        best = -_INF if maximise else _INF
-        a, b = alpha, beta
-        for c in self.ordered(s.legal_mask()):
-            before = s.trick_points[0]
-            self.push(c)
-            gained = s.trick_points[0] - before
-            v = gained + self.search(a - gained, b - gained)
-            self.pop()
-            if maximise:
-                if v > best:
-                    best = v
-                    if v > a:
-                        a = v
-            elif v < best:
-                best = v
-                if v < b:
-                    b = v
-            if a >= b:
-                break
-        if key is not None:
-            lo, hi = self.tt.get(key, (-_INF, _INF))
-            if best <= alpha:
-                hi = min(hi, best)
-            elif best >= beta:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.tt[key] = (lo, hi)
-        return best
-
-
-def solve_small(
-    state: PlayState,
-    beneath: dict[Card, Card] | None = None,
-    moves: bool = True,
-    max_nodes: int | None = None,
-) -> SmallSolveResult:
-    """The double-dummy value of a 2- or 3-seat position: the card points side 0 takes
-    from the remaining tricks (the cards on the current trick count for whoever wins
-    it; the last trick's bonus, 10, or 100 when a side holds every trick), side 0
-    maximising and side 1 minimising.  ``beneath`` maps each face-up card of belote
-    découverte still covering a face-down card to that card (§12.2).  ``moves``: also
-    the exact value after each legal card.  ``max_nodes``: raise
-    :class:`belote.solver.SearchLimitError` past that many positions.
-
-    ``state`` is left as it was.
-    """
-    if state.players not in (2, 3):
-        raise ValueError(f"solve_small: {state.players} seats; use belote.solver for four")
-    search = _Search(state, beneath, max_nodes)
-    values: dict[Card, int] = {}
-    if state.is_over():
-        return SmallSolveResult(0, values, 0)
-    if not moves:
-        value = search.search(-_INF, _INF)
-        return SmallSolveResult(value, values, search.nodes)
-    maximise = search.sides[state.turn] == 0
-    for c in search.ordered(state.legal_mask()):
-        before = state.trick_points[0]
-        search.push(c)
-        gained = state.trick_points[0] - before
-        values[c] = gained + search.search(-_INF, _INF)
-        search.pop()
-    value = max(values.values()) if maximise else min(values.values())
-    return SmallSolveResult(value, values, search.nodes)
-
-
-def minimax_small(state: PlayState, beneath: dict[Card, Card] | None = None) -> int:
-    """The value of :func:`solve_small` by full minimax, no pruning (slow; for checks)."""
-    s = state.copy()
-    n = s.players
-    under = dict(beneath or {})
-    start = s.trick_points[0]
-
-    def value() -> int:
-        if s.is_over():
-            return s.trick_points[0] - start
-        results = []
-        for c in s.legal_cards():
-            done = len(s.tricks)
-            s.push(c)
-            shown: list[tuple[int, Card]] = []
-            if len(s.tricks) > done:
-                t = s.tricks[-1]
-                for i, x in enumerate(t.cards):
-                    if x in under:
-                        shown.append(((t.leader + i) % n, under[x]))
-                        s.hands[(t.leader + i) % n] |= 1 << under[x]
-            results.append(value())
-            for p, u in shown:
-                s.hands[p] &= ~(1 << u)
-            s.pop()
-        return max(results) if s.team(s.turn) == 0 else min(results)
-
-    return value()
 
 
 # --- the player -------------------------------------------------------------------------
@@ -542,7 +337,7 @@ class SmallPimc:
 
     def evaluate(self, view: PlayerView) -> dict[Card, float]:
         """The average value of each legal card over the sampled worlds (higher is better)."""
-        from belote.solver import SearchLimitError
+        from belote.solver import SearchLimitError, solve
 
         sampler = self.sampler(view)
         if sampler is None:
@@ -559,8 +354,8 @@ class SmallPimc:
                 break
             world = sampler.sample(self.rng)
             try:
-                result = solve_small(
-                    world_state(view, world), world.beneath, max_nodes=2 * budget - nodes
+                result = solve(
+                    world_state(view, world), max_nodes=2 * budget - nodes, beneath=world.beneath
                 )
             except SearchLimitError:
                 break
