@@ -81,6 +81,11 @@ class Declaration:
         return f"{self.name} ({' '.join(self.card_names())}, {self.points})"
 
 
+# The ranks where a run of three may start in each suit (7 to Q): a hand holds a run
+# when some card of it here has the next two ranks of its suit.
+_RUN_STARTS: Final = 0x3F3F3F3F
+
+
 def make_sequence(suit: int, low: int, length: int) -> Declaration:
     cards = ((1 << length) - 1) << (suit * 8 + low)
     return Declaration(SEQUENCE, cards, sequence_points(length), suit, low + length - 1, length)
@@ -145,6 +150,8 @@ def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[De
     of equal points the one with the strongest best combination is chosen.
     """
     candidates = carres(hand, trump)
+    if not candidates and not hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
+        return []  # no run of three, no carré: the most hands
     run_list = runs(hand)
     best: list[Declaration] = []
     best_key: tuple[int, tuple[int, ...]] = (0, ())

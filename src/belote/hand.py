@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from belote.cards import (
     KING,
@@ -110,9 +110,11 @@ class Contract:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class CardPlayed:
-    """A card played, with what was said with it."""
+class CardPlayed(NamedTuple):
+    """A card played, with what was said with it (an event of the deal's log).
+
+    A named tuple: one is made for every card, in the hot path of the bots' games.
+    """
 
     seat: int
     card: Card
@@ -123,9 +125,9 @@ class CardPlayed:
     belote: str | None = None
     # What the player chose, as a record of the deal writes it (Round.actions_json):
     # declarations given explicitly (None given: the default announcement) ...
-    declared: bool = field(default=False, repr=False, compare=False)
+    declared: bool = False
     # ... and whether belote / rebelote is said when due (False: declined, §7.7).
-    says_belote: bool = field(default=True, repr=False, compare=False)
+    says_belote: bool = True
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,7 @@ class HandPlay:
         # everything each seat will hold (the face-down cards of découverte included)
         self.holdings = tuple(
             h | _under(h, self.beneath) for h in hands
-        )
+        ) if beneath else self.initial_hands
         tricks_left = max(h.bit_count() for h in self.holdings)
         self.state = PlayState(
             rules, contract.trump, hands, leader, tricks_left=tricks_left, teams=self.teams
@@ -264,15 +266,10 @@ class HandPlay:
                 "the first card (§7.4)"
             )
         said = self._say_belote(seat, c, belote) if self._belote_mask[seat] >> c & 1 else None
-        tricks_before = len(state.tricks)
-        state.push(c)
-        if self.beneath and len(state.tricks) > tricks_before:
-            # §12.2 découverte: the card under each card played is turned up.
-            last = state.tricks[-1]
-            for i, played in enumerate(last.cards):
-                under = self.beneath.get(played)
-                if under is not None:
-                    state.hands[(last.leader + i) % self.players] |= 1 << under
+        if self.beneath:
+            self._push_turning_up(c)
+        else:
+            state.push(c)
         if self._declarations is None and (
             state.tricks_left == 0 or (len(state.tricks) == 1 and len(state.trick) == 1)
         ):
@@ -280,6 +277,19 @@ class HandPlay:
         record = CardPlayed(seat, c, announced, said, declarations is not None, belote)
         self.history.append(record)
         return record
+
+    def _push_turning_up(self, c: Card) -> None:
+        """§12.2 découverte: play ``c``; when the trick is complete the card under each
+        card of it is turned up."""
+        state = self.state
+        tricks_before = len(state.tricks)
+        state.push(c)
+        if len(state.tricks) > tricks_before:
+            last = state.tricks[-1]
+            for i, played in enumerate(last.cards):
+                under = self.beneath.get(played)
+                if under is not None:
+                    state.hands[(last.leader + i) % self.players] |= 1 << under
 
     def _announcement(
         self, seat: int, declarations: Sequence[Declaration] | None

@@ -19,7 +19,7 @@ from belote.cards import (
     CardMask,
     TrumpMode,
     card_name,
-    cards_of,
+    card_tuple,
     mask_names,
     mask_of,
     parse_card,
@@ -183,6 +183,7 @@ class Round:
         # the last view (:meth:`_shared`): (phase, calls, cards played) they were made at.
         self._shared_fields: dict[str, Any] = {}
         self._shared_at: tuple[Phase, int, int] | None = None
+        self._mine: list[tuple[Declaration, ...] | None] = [None] * self.players
 
     # --- state --------------------------------------------------------------
 
@@ -358,7 +359,9 @@ class Round:
     ) -> CardPlayed:
         """Play ``c`` for the seat to play, checked as by :meth:`verify_play`; what the
         seat announces and says with it: see :meth:`HandPlay.play`."""
-        play = self._checked_play()
+        play = self.play
+        if self.phase is not PLAY or play is None:
+            play = self._checked_play()  # raises: no card now
         record = play.play(c, declarations, belote)
         if play.state.tricks_left == 0:
             self.phase = OVER
@@ -391,18 +394,15 @@ class Round:
         else:
             state = play.state
             fields["hand"] = state.hands[seat]
-            mine = play.announced[seat]
-            if mine is not None:
-                fields["my_declarations"] = tuple(mine)
+            fields["my_declarations"] = self._mine[seat]
             if self.discards and play.contract.taker == seat:
                 fields["discards"] = self.discards
             if self.mode is DealMode.DECOUVERTE:
                 # The other player's face-up cards (a spectator's: both players').
                 fields["public"] = state.hands[1 - seat]
-        if seat is not None and fields["turn"] == seat:
-            if self.phase is Phase.PLAY:
-                assert play is not None
-                fields["legal_cards"] = tuple(cards_of(play.state.legal_mask()))
+        if fields["turn"] == seat:
+            if play is not None:
+                fields["legal_cards"] = card_tuple(play.state.legal_mask())
             elif self.phase is Phase.BIDDING:
                 fields["legal_calls"] = tuple(self.bidding.legal_calls())
         return view
@@ -411,7 +411,8 @@ class Round:
         """The fields every view shares, updated from what happened since the last view:
         the calls made, the cards played, the declarations said and compared."""
         play = self.play
-        at = (self.phase, len(self.bidding.calls), len(play.history) if play else -1)
+        phase = self.phase
+        at = (phase, len(self.bidding.calls), len(play.history) if play is not None else -1)
         fields = self._shared_fields
         if at == self._shared_at:
             return fields
@@ -426,44 +427,50 @@ class Round:
             )
         seen = self._shared_at[2] if self._shared_at is not None else -1
         self._shared_at = at
-        fields["phase"] = self.phase
-        fields["turn"] = self.current_player()
-        if len(fields["calls"]) != at[1]:
-            fields["calls"] = tuple(self.bidding.calls)
+        fields["phase"] = phase
         if play is None:
+            fields["turn"] = self.current_player()
+            fields["calls"] = tuple(self.bidding.calls)
             return fields
         state = play.state
-        if fields["contract"] is None:
+        if fields["contract"] is None:  # the card play starts
+            fields["calls"] = tuple(self.bidding.calls)
             fields["contract"] = play.contract
             fields["public"] = self._public()
             seen = 0
+        fields["turn"] = state.turn if phase is PLAY else -1
         fields["trick"] = tuple(state.trick)
         fields["trick_leader"] = state.leader
         if len(fields["tricks"]) != len(state.tricks):
             fields["tricks"] = tuple(state.tricks)
-        new = play.history[seen:]
-        said = [(h.seat, h.card) for h in new if h.belote]
-        if said:
-            fields["belote_cards"] += tuple(said)
-        result = play.declaration_result()
-        if new and fields["declaration_result"] is None:
+        for h in play.history[seen:]:
+            if h.belote:
+                fields["belote_cards"] += ((h.seat, h.card),)
+        if fields["declaration_result"] is None and seen < at[2]:
             # trick 1 (announcements) and the first card of trick 2 (the comparison, §7.4)
-            fields["announced"] = tuple(
-                tuple(Announced.of(d) for d in a) if a is not None else None
-                for a in play.announced
-            )
-            fields["declaration_result"] = result
-            fields["shown"] = tuple(
-                tuple(play.announced[s] or ())
-                if result is not None and result.winner == play.teams[s] else ()
-                for s in range(self.players)
-            )
+            self._share_declarations(fields, play)
         if self.mode is DealMode.DECOUVERTE:
             assert self.piles is not None
             tops = mask_of(up for pile in self.piles for _down, up in pile)
             fields["covering"] = tops & ~played_cards(state.tricks, ())
             fields["public"] = state.hands[0] | state.hands[1]  # a spectator's
         return fields
+
+    def _share_declarations(self, fields: dict[str, Any], play: HandPlay) -> None:
+        """What the table heard of the declarations (§7.4) and, once compared, what the
+        winning side shows (§7.6)."""
+        result = play.declaration_result()
+        self._mine = [tuple(a) if a is not None else None for a in play.announced]
+        fields["announced"] = tuple(
+            tuple(Announced.of(d) for d in a) if a is not None else None
+            for a in play.announced
+        )
+        fields["declaration_result"] = result
+        fields["shown"] = tuple(
+            tuple(play.announced[s] or ())
+            if result is not None and result.winner == play.teams[s] else ()
+            for s in range(self.players)
+        )
 
     def _public(self) -> CardMask:
         """What lies face up for all during the card play: the bergère and the turned
