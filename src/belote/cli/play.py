@@ -41,21 +41,21 @@ from belote.bots.base import BaseBot, check_table, discard_trump
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
-    PLAIN_ORDER,
-    TRUMP_ORDER,
     Card,
     CardMask,
+    order_table,
     scan_forward,
+    suit_of,
 )
 from belote.cli.common import check_int, fail
 from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
-from belote.hand import HandResult
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
-from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
+from belote.round import PlayerView, Round
+from belote.table import DealMode, Phase
 
 SEAT_WORDS = ("North", "East", "South", "West")
 HELP = """\
@@ -138,29 +138,26 @@ class TerminalGame:
             suits.remove(trump)
             suits.insert(0, trump)
 
-        def strength(c: Card) -> int:
-            trumpish = trump == ALL_TRUMP or (c >> 3) == trump
-            return (TRUMP_ORDER if trumpish else PLAIN_ORDER)[c & 7]
-
+        strength = order_table(NO_TRUMP if trump is None else trump)
         out: list[Card] = []
         for s in suits:
-            cards = [c for c in scan_forward(hand) if c >> 3 == s]
-            out += sorted(cards, key=strength, reverse=True)
+            cards = [c for c in scan_forward(hand) if suit_of(c) == s]
+            out += sorted(cards, key=strength.__getitem__, reverse=True)
         return out
 
     def show_hand(self, view: PlayerView, numbered: bool, all_legal: bool = False) -> list[Card]:
         trump = view.contract.trump if view.contract else None
-        if view.phase == DISCARD:
+        if view.phase == Phase.DISCARD:
             trump = discard_trump(view)
         cards = self.sorted_hand(view.hand, trump)
-        legal = set(view.legal) if view.phase == PLAY else set()
+        legal = set(view.legal) if view.phase == Phase.PLAY else set()
         if all_legal:
             legal = set(cards)
         covering = self.covering(self.seat)
         parts = []
         for i, c in enumerate(cards, start=1):
             text = self.name(c)
-            if trump is not None and (trump == ALL_TRUMP or c >> 3 == trump):
+            if trump is not None and (trump == ALL_TRUMP or suit_of(c) == trump):
                 text += "*"
             if covering >> c & 1:
                 text += "^"
@@ -208,7 +205,7 @@ class TerminalGame:
         and the bergère of the six-each and stock deals (§12)."""
         if not view.public:
             return
-        if rnd.mode == "decouverte":
+        if rnd.mode is DealMode.DECOUVERTE:
             other = 1 - self.seat
             trump = view.contract.trump if view.contract else None
             cover = self.covering(other)
@@ -221,28 +218,24 @@ class TerminalGame:
                          [self.name(c) for c in scan_forward(view.public)])
 
     def header(self, rnd: Round) -> None:
-        if self.players != 4:
-            scores = " – ".join(
-                f"{self.who(s)} {t}" for s, t in enumerate(self.match.seat_totals)
-            )
-            self.console.print(
-                f"[bold]── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
-                f"{scores} ──[/bold]"
-            )
-            self.show_turned(rnd)
-            return
-        totals = self.match.score.totals
-        reserve = self.match.score.reserve
+        """The deal's number, the dealer, the game's score (per team, or per seat at a
+        table of three or two, §12) and the reserve."""
         line = (f"── Deal {self.match.deals} · dealer {SEAT_WORDS[rnd.dealer]} · "
-                f"NS {totals[0]} – EW {totals[1]}")
-        if reserve:
-            line += f" · reserve {reserve}"
+                f"{score_line(self.score_names(), self.match.score.totals)}")
+        if self.match.reserve:
+            line += f" · reserve {self.match.reserve}"
         self.console.print(f"[bold]{line} ──[/bold]")
         self.show_turned(rnd)
 
+    def score_names(self) -> list[str]:
+        """Who the game's score is kept for: the teams, or each seat (§12)."""
+        if self.players == 4:
+            return list(TEAM_NAMES)
+        return [self.who(s) for s in range(self.players)]
+
     def show_turned(self, rnd: Round) -> None:
         """The turned card, face up for everyone as the bidding starts (§3.1)."""
-        if rnd.phase == BIDDING and rnd.turned is not None and not rnd.bidding.calls:
+        if rnd.phase == Phase.BIDDING and rnd.turned is not None and not rnd.bidding.calls:
             self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
                                f"(dealer {SEAT_WORDS[rnd.dealer]})")
 
@@ -263,9 +256,9 @@ class TerminalGame:
     def hint(self, view: PlayerView) -> str:
         if self._hint_bot is None:
             self._hint_bot = make_bot(HINT_BOT, seed=0)
-        if view.phase == BIDDING:
+        if view.phase == Phase.BIDDING:
             return f"hint: {self.words.call(self._hint_bot.call(view))}"
-        if view.phase == DISCARD:
+        if view.phase == Phase.DISCARD:
             cards = self._hint_bot.discard(view)
             return "hint: lay aside " + " ".join(self.name(c) for c in cards)
         return f"hint: {self.name(self._hint_bot.play(view))}"
@@ -518,12 +511,12 @@ class TerminalGame:
         bot = self.bots[seat]
         assert bot is not None
         view = rnd.view(seat)
-        if rnd.phase == BIDDING:
+        if rnd.phase == Phase.BIDDING:
             call = bot.call(view)
             rnd.call(call)
             self.console.print(f"{self.who(seat)}: {self.words.call(call)}")
             return
-        if rnd.phase == DISCARD:
+        if rnd.phase == Phase.DISCARD:
             rnd.discard(bot.discard(view))
             self.console.print(f"{self.who(seat)} takes the kitty and lays two cards aside")
             return
@@ -552,14 +545,15 @@ class TerminalGame:
                 self.header(rnd)
                 if resumed is not None:
                     self.show_resumed(rnd)
-                while rnd.phase in (BIDDING, PLAY, DISCARD):
+                while rnd.phase in (Phase.BIDDING, Phase.PLAY, Phase.DISCARD):
                     seat = rnd.current_player()
-                    if rnd.phase == PLAY and rnd.play is not None and not rnd.play.state.trick:
+                    if (rnd.phase == Phase.PLAY and rnd.play is not None
+                            and not rnd.play.state.trick):
                         self.trick_header(rnd.view(self.seat))
                     if seat == self.seat:
-                        if rnd.phase == BIDDING:
+                        if rnd.phase == Phase.BIDDING:
                             self.human_call(rnd)
-                        elif rnd.phase == DISCARD:
+                        elif rnd.phase == Phase.DISCARD:
                             self.human_discard(rnd)
                         else:
                             self.human_card(rnd)
@@ -586,7 +580,7 @@ class TerminalGame:
         if not rnd.actions_json():
             return
         self.console.print("The deal goes on where it stopped.")
-        if rnd.phase == BIDDING:
+        if rnd.phase == Phase.BIDDING:
             if rnd.turned is not None and rnd.bidding.calls:
                 self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
                                    f"(dealer {SEAT_WORDS[rnd.dealer]})")
@@ -594,7 +588,7 @@ class TerminalGame:
                              for call in rnd.bidding.calls)
             if said:
                 self.console.print(f"Calls so far: {said}", soft_wrap=True)
-        elif rnd.phase == PLAY and rnd.play is not None:
+        elif rnd.phase == Phase.PLAY and rnd.play is not None:
             view = rnd.view(self.seat)
             if view.tricks:
                 self.console.print(f"Tricks so far: {len(view.tricks)} · "
@@ -613,84 +607,64 @@ class TerminalGame:
             self.console.print("Bye. The game could not be saved.")
 
     def show_result(self, rnd: Round) -> None:
-        if rnd.phase == ALL_PASS:
+        """The deal's points per side, then what each team or seat scores (§8, §12)."""
+        if rnd.phase == Phase.ALL_PASS:
             self.console.print("Everybody passed: the cards are dealt again (§2.4).")
             return
-        assert rnd.phase == OVER
+        assert rnd.phase == Phase.OVER
         res = rnd.result()
-        if self.players != 4:
-            self.show_small_result(res)
-            return
-        table = Table(title=f"Deal {self.match.deals}: {res.score.outcome}")
-        table.add_column("")
-        table.add_column("NS", justify="right")
-        table.add_column("EW", justify="right")
-        table.add_row("tricks", *(str(p) for p in res.trick_points))
-        table.add_row("declarations", *(str(p) for p in res.declarations.points))
-        table.add_row("belote", *(str(p) for p in res.belote_points))
-        table.add_row("score", *(f"[bold]{p}[/bold]" for p in res.score.score))
-        totals = self.match.score.totals
-        after = [totals[0] + res.score.score[0], totals[1] + res.score.score[1]]
-        table.add_row("running total", *(str(p) for p in after))
-        self.console.print(table)
-        if res.score.reserve:
-            self.console.print(f"Litige: {res.score.reserve} points in reserve (§8.4).")
-
-    def show_small_result(self, res: HandResult) -> None:
-        """Three or two players (§12): the sides' points, then each seat's score."""
         taker = res.contract.taker
-        sides = [self.side_name(i, taker) for i in (0, 1)]
-        if res.score.outcome == "counted":
+        if self.players == 4:
+            title = f"Deal {self.match.deals}: {res.score.outcome}"
+        elif res.score.outcome == "counted":
             title = f"Deal {self.match.deals}: each scores his own (belote découverte)"
         else:
             title = f"Deal {self.match.deals}: {res.score.outcome} ({self.who(taker)} took)"
         table = Table(title=title)
         table.add_column("")
-        for name in sides:
-            table.add_column(name, justify="right")
+        for side in (0, 1):
+            table.add_column(self.side_name(side, taker), justify="right")
         table.add_row("tricks", *(str(p) for p in res.trick_points))
         table.add_row("declarations", *(str(p) for p in res.declarations.points))
         table.add_row("belote", *(str(p) for p in res.belote_points))
+        score = res.score.score if res.seats is None else res.seats
+        after = [t + p for t, p in zip(self.match.score.totals, score, strict=True)]
+        if self.players != 4:
+            # per seat (§12): the sides' points above, each seat's score below
+            self.console.print(table)
+            table = Table(title="Scores")
+            table.add_column("")
+            for name in self.score_names():
+                table.add_column(name, justify="right")
+        table.add_row("score" if self.players == 4 else "this deal",
+                      *(f"[bold]{p}[/bold]" for p in score))
+        table.add_row("running total", *(str(p) for p in after))
         self.console.print(table)
-        assert res.seats is not None
-        seats = Table(title="Scores")
-        seats.add_column("")
-        for s in range(self.players):
-            seats.add_column(self.who(s), justify="right")
-        seats.add_row("this deal", *(f"[bold]{p}[/bold]" for p in res.seats))
-        totals = self.match.seat_totals
-        seats.add_row("running total", *(str(totals[s] + res.seats[s])
-                                         for s in range(self.players)))
-        self.console.print(seats)
         if res.score.reserve:
             self.console.print(f"Litige: {res.score.reserve} points in reserve (§8.4).")
 
     def show_end(self) -> None:
-        if self.players != 4:
-            totals = self.match.seat_totals
-            line = ", ".join(f"{self.who(s)} {t}" for s, t in enumerate(totals))
-            winner_seat = self.match.winner
-            if winner_seat is None:
-                self.console.print(f"Game over: a draw ({line}).")
-            else:
-                if winner_seat == self.seat:
-                    self.console.print(f"[bold]Game over ({line}). You win![/bold]")
-                else:
-                    self.console.print(f"[bold]Game over: {self.who(winner_seat)} wins "
-                                       f"({line}). You lose.[/bold]")
-            self.remove_save()
-            return
         score = self.match.score
         winner = score.winner
-        mine = self.seat & 1
-        if winner is None:
-            self.console.print(f"Game over: a draw at NS {score.totals[0]} – EW {score.totals[1]}.")
+        if self.players == 4:
+            totals = score.totals
+            if winner is None:
+                self.console.print(f"Game over: a draw at NS {totals[0]} – EW {totals[1]}.")
+            else:
+                verdict = "You win!" if winner == self.seat & 1 else "You lose."
+                self.console.print(
+                    f"[bold]Game over: {TEAM_NAMES[winner]} wins "
+                    f"{totals[winner]} to {totals[1 - winner]}. {verdict}[/bold]")
         else:
-            verdict = "You win!" if winner == mine else "You lose."
-            self.console.print(
-                f"[bold]Game over: {TEAM_NAMES[winner]} wins "
-                f"{score.totals[winner]} to {score.totals[1 - winner]}. {verdict}[/bold]"
-            )
+            line = ", ".join(f"{name} {t}" for name, t in
+                             zip(self.score_names(), score.totals, strict=True))
+            if winner is None:
+                self.console.print(f"Game over: a draw ({line}).")
+            elif winner == self.seat:
+                self.console.print(f"[bold]Game over ({line}). You win![/bold]")
+            else:
+                self.console.print(f"[bold]Game over: {self.who(winner)} wins "
+                                   f"({line}). You lose.[/bold]")
         self.remove_save()
 
     def remove_save(self) -> None:
@@ -721,12 +695,14 @@ def describe_save(path: Path) -> str:
         match, _seat, _bots = load_saved(path)
     except BeloteError:
         return "a file that is not a readable saved game"
-    if match.players == 4:
-        totals = match.score.totals
-        score = f"NS {totals[0]} – EW {totals[1]}"
-    else:
-        score = " – ".join(f"{SEAT_WORDS[s]} {t}" for s, t in enumerate(match.seat_totals))
+    names = TEAM_NAMES if match.players == 4 else SEAT_WORDS[:match.players]
+    score = score_line(names, match.score.totals)
     return f"a {match.rules.profile} game at deal {max(match.deals, 1)}, {score}"
+
+
+def score_line(names: Sequence[str], totals: Sequence[int]) -> str:
+    """``NS 120 – EW 80``, or per seat ``North 40 – East 52 – South 12`` (§12)."""
+    return " – ".join(f"{name} {t}" for name, t in zip(names, totals, strict=True))
 
 
 def ask_before_overwrite(console: Console, path: Path) -> str:

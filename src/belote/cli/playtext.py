@@ -35,6 +35,7 @@ from belote.cards import (
     card_symbol,
     parse_card,
     spanish_name,
+    suit_of,
 )
 from belote.declarations import CARRE, Declaration
 from belote.errors import InvalidCardError
@@ -79,7 +80,7 @@ class Words:
         """``10♥`` (``rey de copas`` with the Spanish pack); red for hearts and diamonds
         when ``markup`` (rich markup, plain off a terminal)."""
         text = spanish_name(c) if self.spanish else card_symbol(c)
-        if markup and c >> 3 in RED_SUITS:
+        if markup and suit_of(c) in RED_SUITS:
             return f"[red]{text}[/red]"
         return text
 

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -39,8 +39,6 @@ from belote.scoring import (
     SIDE_NAMES_3P,
     TEAM_NAMES,
     GameScore,
-    HandScore,
-    SeatGameScore,
     entry_to_json,
     is_decouverte,
     parse_game,
@@ -49,6 +47,7 @@ from belote.scoring import (
     score_game,
     score_game_json,
     score_hand_json,
+    score_names,
     score_seat_hand,
     seat_capot_total,
     trick_total,
@@ -401,18 +400,25 @@ def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
                     decl[1 - winner] = 0
             break
         obj["declarations"] = {"NS": decl[NS], "EW": decl[EW]}
+    _ask_belote(console, obj, trump, TEAM_NAMES, _read_team)
+    return obj
+
+
+def _ask_belote(console: Console, obj: dict[str, Any], trump: int | None,
+                names: tuple[str, ...], read: Callable[[str], int | None]) -> None:
+    """§7.7 belote: in tout-atout the points of each team or seat (``names``), in a
+    suit who announced it (``read`` reads a name), in sans-atout nothing."""
     if trump == ALL_TRUMP:
         obj["belote"] = {
             name: _ask_until(console, f"Belote points of {name} (0, 20, 40, ...)",
                              _read_ta_belote, "0")
-            for name in TEAM_NAMES
+            for name in names
         }
     elif trump != NO_TRUMP:
-        belote = _ask_until(console, "Belote-rebelote announced by (no, NS, EW)",
-                            _read_team, "no")
+        belote = _ask_until(console, f"Belote-rebelote announced by (no, {', '.join(names)})",
+                            read, "no")
         if belote is not None:
-            obj["belote"] = TEAM_NAMES[belote]
-    return obj
+            obj["belote"] = names[belote]
 
 
 # --- three and two players: questions per seat (docs/rules.md §12) ----------------------
@@ -487,17 +493,7 @@ def _ask_seat_hand_once(console: Console, rules: Rules, number: int, undo: bool,
         obj["trick_total"] = sum(obj["trick_points"].values()) - 90
     if rules.declarations and not is_decouverte(rules):
         obj["declarations"] = _ask_seat_declarations(console, rules, seats, taker)
-    if trump == ALL_TRUMP:
-        obj["belote"] = {
-            name: _ask_until(console, f"Belote points of {name} (0, 20, 40, ...)",
-                             _read_ta_belote, "0")
-            for name in seats
-        }
-    elif trump != NO_TRUMP:
-        belote = _ask_until(console, f"Belote-rebelote announced by (no, {', '.join(seats)})",
-                            lambda a: _read_seat(a, seats), "no")
-        if belote is not None:
-            obj["belote"] = seats[belote]
+    _ask_belote(console, obj, trump, seats, lambda a: _read_seat(a, seats))
     if n == 3 and taker is not None:
         _ask_leader_if_it_matters(console, rules, obj, reserve)
     return obj
@@ -652,76 +648,43 @@ def _ask_leader_if_it_matters(console: Console, rules: Rules, obj: dict[str, Any
 # --- showing scores -------------------------------------------------------------------
 
 
-def _status_line(finished: bool, winner: int | None, totals: Sequence[int]) -> str:
-    if not finished:
-        return f"NS {totals[NS]}, EW {totals[EW]}: the game goes on."
-    if winner is None:
-        return f"The game is drawn at NS {totals[NS]}, EW {totals[EW]}."
-    loser = 1 - winner
-    return (f"[bold]{TEAM_NAMES[winner]} win the game[/bold], "
-            f"{totals[winner]} to {totals[loser]}.")
-
-
-def _show_hand(console: Console, number: int, hand: HandScore,
-               running: tuple[int, int]) -> None:
-    table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand.outcome, hand.outcome)}")
-    table.add_column("")
-    table.add_column("NS", justify="right")
-    table.add_column("EW", justify="right")
-    table.add_row("tricks + declarations + belote", str(hand.totals[NS]), str(hand.totals[EW]))
-    table.add_row("hand score", str(hand.score[NS]), str(hand.score[EW]))
-    table.add_row("running total", str(running[NS]), str(running[EW]))
-    console.print(table)
-    if hand.reserve:
-        console.print(f"Reserve (litige): {hand.reserve} for the winner of the next hand.")
+def _state_status(state: dict[str, Any]) -> str:
+    """How a game stands (a sheet's state or ``score game``'s answer): the teams', or
+    at a table of three or two each seat's total (§12)."""
+    totals = state["totals"]
+    if state.get("players") in (2, 3):
+        text = ", ".join(f"{s} {totals[s]}" for s in totals)
+        if not state["finished"]:
+            return f"{text}: the game goes on."
+        if state["winner"] is None:
+            return f"The game is drawn at {text}."
+        winner = state["winner"]
+        return f"[bold]{winner} wins the game[/bold] with {totals[winner]} ({text})."
+    if not state["finished"]:
+        return f"NS {totals['NS']}, EW {totals['EW']}: the game goes on."
+    winner = state.get("winner")
+    if winner not in TEAM_NAMES:
+        return f"The game is drawn at NS {totals['NS']}, EW {totals['EW']}."
+    loser = TEAM_NAMES[1 - TEAM_NAMES.index(winner)]
+    return f"[bold]{winner} win the game[/bold], {totals[winner]} to {totals[loser]}."
 
 
 def render_game(console: Console, game: GameScore, target: int, rules: Rules) -> None:
-    """The human form of a score sheet."""
+    """The human form of a score sheet: per team, or per seat at a table of three or
+    two (§12)."""
     unit = "deals" if rules.limit == "deals" else "points"
+    names = score_names(game.players)
     table = Table(title=f"{rules.profile}, {target} {unit}")
     table.add_column("#", justify="right")
     table.add_column("outcome")
-    for name in ("NS", "EW", "total NS", "total EW", "reserve"):
-        table.add_column(name, justify="right")
-    for number, (hand, running) in enumerate(zip(game.hands, game.running, strict=True), 1):
-        table.add_row(str(number), OUTCOME_WORDS.get(hand.outcome, hand.outcome),
-                      str(hand.score[NS]), str(hand.score[EW]), str(running[NS]),
-                      str(running[EW]), str(hand.reserve) if hand.reserve else "")
-    console.print(table)
-    console.print(_status_line(game.finished, game.winner, game.totals))
-
-
-def render_seat_game(console: Console, game: SeatGameScore, target: int, rules: Rules) -> None:
-    """The human form of a score sheet of three or two players (§12): per seat."""
-    unit = "deals" if rules.limit == "deals" else "points"
-    seats = SEAT_LETTERS[: game.players]
-    table = Table(title=f"{rules.profile}, {target} {unit}")
-    table.add_column("#", justify="right")
-    table.add_column("outcome")
-    for name in (*seats, *(f"total {s}" for s in seats), "reserve"):
+    for name in (*names, *(f"total {n}" for n in names), "reserve"):
         table.add_column(name, justify="right")
     for number, (hand, running) in enumerate(zip(game.hands, game.running, strict=True), 1):
         table.add_row(str(number), OUTCOME_WORDS.get(hand.outcome, hand.outcome),
                       *(str(v) for v in hand.score), *(str(v) for v in running),
                       str(hand.reserve) if hand.reserve else "")
     console.print(table)
-    console.print(_seat_status({
-        "players": game.players, "totals": dict(zip(seats, game.totals, strict=True)),
-        "finished": game.finished,
-        "winner": None if game.winner is None else seats[game.winner]}))
-
-
-def _totals(state: dict[str, Any]) -> tuple[int, int]:
-    return state["totals"]["NS"], state["totals"]["EW"]
-
-
-def _state_status(state: dict[str, Any]) -> str:
-    if state.get("players") in (2, 3):
-        return _seat_status(state)
-    winner = state.get("winner")
-    team = TEAM_NAMES.index(winner) if winner in TEAM_NAMES else None
-    return _status_line(bool(state["finished"]), team, _totals(state))
+    console.print(_state_status({**game.to_json(), "players": game.players}))
 
 
 def _open_sheet(
@@ -814,50 +777,24 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
     return state
 
 
-def _seat_status(state: dict[str, Any]) -> str:
-    """The standing of a sheet of three or two players (§12): each seat's total."""
-    seats = SEAT_LETTERS[: state["players"]]
-    totals = state["totals"]
-    text = ", ".join(f"{s} {totals[s]}" for s in seats)
-    if not state["finished"]:
-        return f"{text}: the game goes on."
-    winner = state["winner"]
-    if winner is None:
-        return f"The game is drawn at {text}."
-    return f"[bold]{winner} wins the game[/bold] with {totals[winner]} ({text})."
-
-
 def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> None:
+    """The hand just added: each team's or seat's score and running total; the
+    sides' totals (tricks + declarations + belote) for two teams or, at a table of
+    three, taker against defenders (§12.1)."""
     hand = state["hands"][-1]
     running = state["running"][-1] if state.get("running") else state["totals"]
-    if state.get("players") in (2, 3):
-        _show_seat_hand(console, number, state, hand, running)
-        return
+    names = list(hand["score"])
     table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand['outcome'], hand['outcome'])}")
     table.add_column("")
-    table.add_column("NS", justify="right")
-    table.add_column("EW", justify="right")
-    table.add_row("tricks + declarations + belote", str(hand["totals"]["NS"]),
-                  str(hand["totals"]["EW"]))
-    table.add_row("hand score", str(hand["score"]["NS"]), str(hand["score"]["EW"]))
-    table.add_row("running total", str(running["NS"]), str(running["EW"]))
+    for name in names:
+        table.add_column(name, justify="right")
+    if state.get("players") not in (2, 3):
+        table.add_row("tricks + declarations + belote",
+                      *(str(hand["totals"][name]) for name in names))
+    table.add_row("hand score", *(str(hand["score"][name]) for name in names))
+    table.add_row("running total", *(str(running[name]) for name in names))
     console.print(table)
-    if hand["reserve"]:
-        console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
-
-
-def _show_seat_hand(console: Console, number: int, state: dict[str, Any],
-                    hand: dict[str, Any], running: dict[str, int]) -> None:
-    seats = SEAT_LETTERS[: state["players"]]
-    table = Table(title=f"Hand {number}: {OUTCOME_WORDS.get(hand['outcome'], hand['outcome'])}")
-    table.add_column("")
-    for s in seats:
-        table.add_column(s, justify="right")
-    table.add_row("hand score", *(str(hand["score"][s]) for s in seats))
-    table.add_row("running total", *(str(running[s]) for s in seats))
-    console.print(table)
-    sides = list(hand["totals"])
-    if sides == list(SIDE_NAMES_3P):
+    if list(hand["totals"]) == list(SIDE_NAMES_3P):
         console.print(f"  Taker {hand['totals']['taker']} against defenders "
                       f"{hand['totals']['defenders']} (tricks + declarations + belote).")
     if hand["reserve"]:
@@ -932,9 +869,6 @@ def register(app: typer.Typer) -> None:
             game = score_game(rules, entries, target)
         except BeloteError as exc:
             fail(str(exc))
-        if rules.players != 4:
-            render_seat_game(Console(), game, target or rules.target, rules)
-            return
         render_game(Console(), game, target or rules.target, rules)
 
     app.add_typer(score_app, name="score")

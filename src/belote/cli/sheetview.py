@@ -107,19 +107,28 @@ def render_state(state: dict[str, Any], entries: list[dict[str, Any]],
         if any_reserve:
             row.append(str(hand["reserve"]) if hand["reserve"] else "")
         table.add_row(*row)
+    _print_hands(table, state, console)
+    if players:
+        _render_players(state, console)
+        return
+    _print_totals(state, label, console)
+
+
+def _print_hands(table: Table, state: dict[str, Any], console: Console) -> None:
     if state["hands"]:
         console.print(table)
     else:
         console.print("No hand yet.")
-    if players:
-        _render_players(state, console)
-        return
+
+
+def _print_totals(state: dict[str, Any], heads: dict[str, str], console: Console) -> None:
+    """Each team's or seat's total (``heads`` names them), the reserve, the winner."""
     totals = state["totals"]
-    console.print(f"Totals: {ns} {totals['NS']}, {ew} {totals['EW']}"
+    console.print("Totals: " + ", ".join(f"{head} {totals[key]}" for key, head in heads.items())
                   + (f"  (reserve {state['reserve']})" if state["reserve"] else ""))
     if state["finished"]:
         winner = state["winner"]
-        console.print(f"[bold]{label[winner]} won.[/bold]" if winner else
+        console.print(f"[bold]{heads[winner]} won.[/bold]" if winner else
                       "[bold]The game ended in a draw.[/bold]")
 
 
@@ -167,17 +176,8 @@ def _render_seats(state: dict[str, Any], entries: list[dict[str, Any]],
         if any_reserve:
             row.append(str(hand["reserve"]) if hand["reserve"] else "")
         table.add_row(*row)
-    if state["hands"]:
-        console.print(table)
-    else:
-        console.print("No hand yet.")
-    totals = state["totals"]
-    console.print("Totals: " + ", ".join(f"{heads[s]} {totals[s]}" for s in seats)
-                  + (f"  (reserve {state['reserve']})" if state["reserve"] else ""))
-    if state["finished"]:
-        winner = state["winner"]
-        console.print(f"[bold]{heads[winner]} won.[/bold]" if winner else
-                      "[bold]The game ended in a draw.[/bold]")
+    _print_hands(table, state, console)
+    _print_totals(state, heads, console)
 
 
 def _render_players(state: dict[str, Any], console: Console) -> None:
