@@ -21,6 +21,7 @@ from typing import Any, NoReturn, TypeAlias
 
 from belote import jsonsafe
 from belote.errors import BeloteError
+from belote.options import parse_option_assignment
 
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
@@ -154,6 +155,12 @@ def require_object(obj: Any, where: str = "input") -> dict[str, Any]:
     if not isinstance(obj, dict):
         raise CommandError(f"{where}: expected a JSON object, got {jsonsafe.kind(obj)}")
     return jsonsafe.check_rules_keys(obj, where)
+
+
+def parse_options(texts: list[str] | None) -> dict[str, Any]:
+    """The ``--option NAME=VALUE`` flags as the overrides of the rules, each value read
+    for its option (:func:`belote.options.parse_option_assignment`); a later flag wins."""
+    return dict(parse_option_assignment(text) for text in texts or [])
 
 
 def check_int(name: str, value: int | None, low: int, high: int,

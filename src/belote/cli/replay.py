@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -11,17 +10,9 @@ from rich.table import Table
 
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from belote.cli.common import fail, read_object, run_json
+from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt
 from belote.errors import BeloteError
 from belote.replay import replay
-
-FileOpt = Annotated[
-    Path | None, typer.Option("--file", metavar="PATH",
-        help="Read the record from PATH instead of stdin.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
-JsonlOpt = Annotated[
-    bool, typer.Option("--jsonl", help="One record per input line, one answer per line.")
-]
 
 
 def _pretty(name: str) -> str:

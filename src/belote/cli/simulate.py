@@ -7,25 +7,18 @@ Four bots (N E S W), or three (N E S) and two (N E) at the tables of docs/rules.
 from __future__ import annotations
 
 import secrets
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from belote.bots.arena import SimulationResult, simulate
 from belote.bots.registry import split_bot_specs
-from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted
+from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted, parse_options
+from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError, OptionError
-from belote.options import make_rules, parse_option_assignment
+from belote.options import make_rules
 
 BotsOpt = Annotated[
     str | None,
@@ -37,23 +30,7 @@ BotsOpt = Annotated[
     ),
 ]
 DealsOpt = Annotated[int, typer.Option("--deals", metavar="N", help="Number of deals to play.")]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", metavar="N",
-        help="Seed of the decks and bots (default: drawn).")
-]
 MAX_DEALS = 10_000_000
-
-ProfileOpt = Annotated[str, typer.Option(
-    "--profile", metavar="NAME", help="Rules profile (`belote rules` lists them).")]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", metavar="NAME=VALUE",
-                 help="Override an option (`belote rules` lists them), repeatable."),
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
-NoProgressOpt = Annotated[
-    bool, typer.Option("--no-progress", help="No progress bar (it is drawn on a terminal only).")
-]
 
 
 def seat_specs(text: str, players: int = 4) -> list[str]:
@@ -130,26 +107,11 @@ def register(app: typer.Typer) -> None:
         if seed is None:
             seed = secrets.randbits(32)
         try:
-            options: dict[str, Any] = {}
-            for text in option or []:
-                key, value = parse_option_assignment(text)
-                options[key] = value
-            rules = make_rules(profile, options)
+            rules = make_rules(profile, parse_options(option))
             specs = seat_specs(bots or "random", rules.players)
-            if json_mode or no_progress or not err.is_terminal:
-                result = simulate(rules, specs, deals, seed)
-            else:
-                with Progress(
-                    TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("deals"), TimeElapsedColumn(), TimeRemainingColumn(),
-                    console=err, transient=True,
-                ) as bar:
-                    task = bar.add_task("deals", total=deals)
-
-                    def progress(done: int) -> None:
-                        bar.update(task, completed=done)
-
-                    result = simulate(rules, specs, deals, seed, on_deal=progress)
+            show = not (json_mode or no_progress)
+            with progress_bar("simulate", "deals", err, show, total=deals) as update:
+                result = simulate(rules, specs, deals, seed, on_deal=update)
         except BeloteError as exc:
             fail(str(exc), json_mode)
         except KeyboardInterrupt:

@@ -9,8 +9,7 @@ legal cards with the value after each, best first.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -18,18 +17,10 @@ from rich.table import Table
 
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS, card_symbol, trump_name
 from belote.cli.common import fail, read_object, run_json
+from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt
 from belote.errors import BeloteError
 from belote.play import SEAT_NAMES, PlayState
 from belote.solver import SolveResult, parse_position, solve, solve_json
-
-FileOpt = Annotated[
-    Path | None, typer.Option("--file", metavar="PATH",
-        help="Read the position from PATH instead of stdin.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
-JsonlOpt = Annotated[
-    bool, typer.Option("--jsonl", help="One position per input line, one answer per line.")
-]
 
 
 def _trump_text(state: PlayState) -> str:

@@ -9,23 +9,23 @@ import os
 import secrets
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
-from belote.cli.common import CommandError, check_int, dumps, echo, fail, fail_interrupted
+from belote.cli.common import (
+    CommandError,
+    check_int,
+    dumps,
+    echo,
+    fail,
+    fail_interrupted,
+    parse_options,
+)
+from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError
-from belote.options import parse_option_assignment
 from belote.tournament import (
     Estimate,
     Record,
@@ -57,17 +57,6 @@ GamesOpt = Annotated[
         help="N games to the target per pairing, each replayed with the "
                  "teams swapped on the same decks."),
 ]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", metavar="N",
-        help="Seed of the decks and bots (default: drawn).")
-]
-ProfileOpt = Annotated[str, typer.Option(
-    "--profile", metavar="NAME", help="Rules profile (`belote rules` lists them).")]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", metavar="NAME=VALUE",
-                 help="Override an option (`belote rules` lists them), repeatable."),
-]
 WorkersOpt = Annotated[
     int | None,
     typer.Option("--workers", metavar="N", help="Local worker processes (default: the CPU count)."),
@@ -82,10 +71,6 @@ OutOpt = Annotated[Path | None, typer.Option("--out", metavar="PATH",
 PlotOpt = Annotated[
     Path | None, typer.Option("--plot", metavar="PATH",
         help="Save a PNG plot of win rates and Elo here.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON on stdout.")]
-NoProgressOpt = Annotated[
-    bool, typer.Option("--no-progress", help="No progress bar (it is drawn on a terminal only).")
 ]
 
 
@@ -189,10 +174,7 @@ def _config(
         raise CommandError(f"--deals: {deals!r} is not a positive whole number")
     if games is not None and games < 1:
         raise CommandError(f"--games: {games!r} is not a positive whole number")
-    parsed: dict[str, Any] = {}
-    for text in options or []:
-        name, value = parse_option_assignment(text)
-        parsed[name] = value
+    parsed = parse_options(options)
     names = tuple(b.strip() for b in bots.split(","))
     if any(not b for b in names):
         raise CommandError(f"--bots: {bots!r} holds an empty bot name")
@@ -231,22 +213,10 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True)
         try:
             config = _config(bots, deals, games, seed, profile, option)
-            if not (no_progress or not err.is_terminal):
-                with Progress(
-                    TextColumn("[bold]tournament"), BarColumn(), MofNCompleteColumn(),
-                    TextColumn("boards"), TimeElapsedColumn(), TimeRemainingColumn(),
-                    console=err, transient=True,
-                ) as bar:
-                    task = bar.add_task("boards", total=None)
-
-                    def progress(done: int, total: int) -> None:
-                        bar.update(task, completed=done, total=total)
-
-                    result = run_tournament(
-                        config, workers=workers, ray_address=ray, progress=progress
-                    )
-            else:
-                result = run_tournament(config, workers=workers, ray_address=ray)
+            with progress_bar("tournament", "boards", err, not no_progress) as update:
+                result = run_tournament(
+                    config, workers=workers, ray_address=ray, progress=update
+                )
             if out is not None:
                 result.save(out)
             if plot is not None:
