@@ -92,11 +92,6 @@ def read_text(file: PathArg | None) -> str:
     return jsonsafe.decode(data, where)
 
 
-def parse_json(text: str, where: str = "input") -> Any:
-    """Any JSON value, read safely (depth and number size checked)."""
-    return jsonsafe.loads(text, where)
-
-
 def parse_object(text: str, where: str = "input") -> dict[str, Any]:
     """A JSON object, read safely, with ``profile`` and ``options`` of the right kind."""
     obj: dict[str, Any] = jsonsafe.loads(text, where, expect=dict)
