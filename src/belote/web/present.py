@@ -22,25 +22,34 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from belote.cards import (
-    ALL_TRUMP,
     NO_TRUMP,
-    PLAIN_ORDER,
     SUIT_MASKS,
-    TRUMP_ORDER,
     Card,
     CardMask,
     TrumpMode,
     card_name,
     card_symbol,
+    order_table,
     parse_card,
     scan_forward,
     spanish_name,
+    suit_of,
     trump_name,
 )
 from belote.declarations import CARRE, Declaration
 from belote.hand import Contract, HandResult
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
 from belote.round import Announced
+from belote.scoring import (
+    CAPOT_CONTRACT_VALUE,
+    DOUBLED_BASE,
+    FLAT_CAPOT_VALUE,
+    UNBID_CAPOT_BASE,
+    GameScore,
+    multiplier_factor,
+    score_dict,
+    score_names,
+)
 from belote.web.i18n import N_, gettext
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
@@ -65,13 +74,6 @@ def parse_seat(text: object, players: int = 4) -> int:
     raise ValueError(f"not a seat: {text!r} ({listed}{where})")
 
 
-def _strength(c: Card, trump: TrumpMode | None) -> int:
-    suit = c >> 3
-    if trump is not None and (suit == trump or trump == ALL_TRUMP):
-        return TRUMP_ORDER[c & 7]
-    return PLAIN_ORDER[c & 7]
-
-
 def suit_order(trump: TrumpMode | None, present: CardMask = ALL_SUITS_MASK) -> list[int]:
     """Suits from left to right: the trump first, then the suits held so that
     colours alternate as far as they can (♠ ♥ ♣ ♦ when all four are there)."""
@@ -91,10 +93,8 @@ def suit_order(trump: TrumpMode | None, present: CardMask = ALL_SUITS_MASK) -> l
 def sort_hand(hand: CardMask, trump: TrumpMode | None) -> list[str]:
     """A hand as a player holds it: grouped by suit (trump first), strongest first."""
     order = suit_order(trump, hand)
-    cards = sorted(
-        scan_forward(hand),
-        key=lambda c: (order.index(c >> 3), -_strength(c, trump)),
-    )
+    strength = order_table(NO_TRUMP if trump is None else trump)
+    cards = sorted(scan_forward(hand), key=lambda c: (order.index(suit_of(c)), -strength[c]))
     return [card_name(c) for c in cards]
 
 
@@ -145,8 +145,12 @@ def trump_text(mode: TrumpMode | None) -> str | None:
     return None if mode is None else trump_name(mode)
 
 
-def result_json(result: HandResult) -> dict[str, Any]:
-    """A finished hand, everything public by then: contract, points, outcome, score."""
+def result_json(result: HandResult, players: int = 4) -> dict[str, Any]:
+    """A finished hand, everything public by then: contract, points, outcome, score;
+    at a table of three or two the sides' points and each seat's score (§12,
+    :func:`_seat_result_json`)."""
+    if players != 4:
+        return _seat_result_json(result, players)
     decl = result.declarations
     return {
         "contract": result.contract.to_json(),
@@ -172,7 +176,7 @@ def side_seats(contract: Contract, players: int) -> list[list[str]]:
     return [[SEAT_NAMES[s]] for s in range(players)]
 
 
-def small_result_json(result: HandResult, players: int) -> dict[str, Any]:
+def _seat_result_json(result: HandResult, players: int) -> dict[str, Any]:
     """A finished hand at a table of three or two (§12): the two sides' points (the
     taker against the other two, or seat against seat), then each seat's score.
 
@@ -200,28 +204,15 @@ def small_result_json(result: HandResult, players: int) -> dict[str, Any]:
     }
 
 
-def small_score_json(
-    totals: Sequence[int], hands: Sequence[Sequence[int]], reserve: int, finished: bool,
-    winner: int | None,
-) -> dict[str, Any]:
-    """Each seat's own score at a table of three or two (§12): every scored deal,
-    the running totals, the reserve, and the winning seat once the game is over."""
-    n = len(totals)
-    names = SEAT_NAMES[:n]
-    running: list[dict[str, int]] = []
-    acc = [0] * n
-    for h in hands:
-        acc = [a + b for a, b in zip(acc, h, strict=True)]
-        running.append(dict(zip(names, acc, strict=True)))
-    return {
-        "seats": list(names),
-        "hands": [dict(zip(names, h, strict=True)) for h in hands],
-        "running": running,
-        "totals": dict(zip(names, totals, strict=True)),
-        "reserve": reserve,
-        "finished": finished,
-        "winner": None if winner is None else SEAT_NAMES[winner],
-    }
+def score_json(score: GameScore) -> dict[str, Any]:
+    """The game's score (:meth:`~belote.scoring.GameScore.to_json`); at a table of
+    three or two (§12) the seats come first and each deal shows only what each seat
+    scored."""
+    out = score.to_json()
+    if score.players == 4:
+        return out
+    return {"seats": list(score_names(score.players)), **out,
+            "hands": [score_dict(h.score, score.players) for h in score.hands]}
 
 
 # --- words of the pages -----------------------------------------------------------------
@@ -677,14 +668,6 @@ def score_calculation(rules: Any, entry: Mapping[str, Any],
     ...                   "score": {"NS": 560, "EW": 0}})
     '(160 + 100 + 20) × 2'
     """
-    from belote.scoring import (
-        CAPOT_CONTRACT_VALUE,
-        DOUBLED_BASE,
-        FLAT_CAPOT_VALUE,
-        UNBID_CAPOT_BASE,
-        multiplier_factor,
-    )
-
     if not rules.is_auction or entry.get("contract") is None:
         return None
     taker = entry["taker"]

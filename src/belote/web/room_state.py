@@ -30,15 +30,14 @@ from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
-from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
-from belote.table import DealMode
+from belote.round import PlayerView, Round
+from belote.table import DealMode, Phase
 from belote.web.present import (
     announced_type,
     current_trick_json,
     declaration_json,
     result_json,
-    small_result_json,
-    small_score_json,
+    score_json,
     sort_hand,
     trick_json,
 )
@@ -85,7 +84,7 @@ def state_for(room: SeenRoom, seat: int | None) -> dict[str, Any]:
         "deck": rules.deck,
         "direction": rules.direction,
         "auction": rules.is_auction,
-        "declarations_on": rules.declarations and room.mode != DECOUVERTE,
+        "declarations_on": rules.declarations and room.mode != DealMode.DECOUVERTE,
         "target": rules.target,
         "bots": room.bot_spec,
         "visibility": room.visibility,
@@ -97,7 +96,7 @@ def state_for(room: SeenRoom, seat: int | None) -> dict[str, Any]:
         "deal": None if room.round is None else deal_json(room, room.round, seat),
         "result": result_of(room),
         "between_deals": room.between,
-        "all_pass": room.round is not None and room.round.phase == ALL_PASS,
+        "all_pass": room.round is not None and room.round.phase == Phase.ALL_PASS,
         "score": score_of(room),
         "error": room.error,
     }
@@ -120,18 +119,14 @@ def score_of(room: SeenRoom) -> dict[str, Any] | None:
     match = room.match
     if match is None:
         return None
-    if room.players != 4:
-        return small_score_json(match.seat_totals, match.seat_hands, match.reserve,
-                                match.finished, match.winner)
-    return match.score.to_json()
+    return score_json(match.score)
 
 
 def result_of(room: SeenRoom) -> dict[str, Any] | None:
     """The result of the deal on the table, once it is over."""
     if room.result is None:
         return None
-    return (small_result_json(room.result, room.players) if room.players != 4
-            else result_json(room.result))
+    return result_json(room.result, room.players)
 
 
 def known_view(room: SeenRoom, rnd: Round, seat: int) -> PlayerView:
@@ -150,7 +145,7 @@ def deal_json(room: SeenRoom, rnd: Round, seat: int | None) -> dict[str, Any]:
     view = rnd.spectator_view() if seat is None else known_view(room, rnd, seat)
     trump = view_trump(view)
     deal = public_deal(room, rnd, view, trump)
-    if rnd.mode == DECOUVERTE and rnd.play is not None and rnd.piles is not None:
+    if rnd.mode is DealMode.DECOUVERTE and rnd.play is not None and rnd.piles is not None:
         deal.update(decouverte_piles(rnd, view, trump, room.players))
     if seat is not None:
         deal.update(private_deal(room.rules, rnd, view, seat, trump, room.players))
@@ -160,7 +155,7 @@ def deal_json(room: SeenRoom, rnd: Round, seat: int | None) -> dict[str, Any]:
 def view_trump(view: PlayerView) -> TrumpMode | None:
     """The trump of the deal, as far as the view tells: the contract's, or while the
     taker of a kitty deal lays his cards aside, the one his call named (§12.1)."""
-    if view.phase == DISCARD:
+    if view.phase == Phase.DISCARD:
         return discard_trump(view)
     return view.contract.trump if view.contract is not None else None
 
@@ -237,7 +232,7 @@ def tricks_won(view: PlayerView, n: int) -> tuple[dict[str, int], dict[str, int]
 def taker_of(view: PlayerView) -> str | None:
     """Who took: the taker of a kitty deal laying aside, or the contract's (none in
     découverte, §12.2)."""
-    if view.phase == DISCARD:
+    if view.phase == Phase.DISCARD:
         return SEAT_NAMES[view.turn]
     contract = view.contract
     if contract is not None and contract.value != DECOUVERTE:
@@ -270,16 +265,16 @@ def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
     out: dict[str, Any] = {"hand": sort_hand(view.hand, trump)}
     # §4.5 coinche_in_turn false: an opponent may coinche out of turn.
     out["can_coinche"] = (
-        view.phase == BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
+        view.phase == Phase.BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
         and not rules.coinche_in_turn and bidding.can(COINCHE, seat))
     if view.turn == seat:
         out["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
-        if view.phase == DISCARD:
+        if view.phase == Phase.DISCARD:
             out["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
     out["discards"] = [card_name(c) for c in cards_of(view.discards)]  # the taker's own
-    if play is not None and rules.declarations and rnd.mode != DECOUVERTE:
+    if play is not None and rules.declarations and rnd.mode is not DealMode.DECOUVERTE:
         own = view.my_declarations
-        if own is None and view.phase == PLAY and not view.tricks:
+        if own is None and view.phase == Phase.PLAY and not view.tricks:
             own = tuple(best_announcement(view.hand, rules, play.contract.trump))
         out["declarations"] = [declaration_json(d) for d in own or ()]
     if play is not None and trump is not None:
