@@ -2,12 +2,12 @@
 
 A bot is anything with the methods of :class:`Bot`.  It only ever receives
 a :class:`~belote.round.PlayerView`: the seat's own cards, the calls, the cards
-played and what was said (RULES.md §7.4, §7.6, §7.7), never the
+played and what was said (docs/rules.md §7.4, §7.6, §7.7), never the
 :class:`~belote.round.Round`, the other hands or the deck.  :func:`play_deal`
 is the one place that holds the round and hands each bot its view.
 
 The drivers seat as many bots as the profile has players: four, or three and two
-for belote at small tables (RULES.md §12, profiles ``classic-3p`` and
+for belote at small tables (docs/rules.md §12, profiles ``classic-3p`` and
 ``classic-2p``), the taker's kitty discard (§12.1 ``kitty``) included and belote
 découverte (§12.2, no bidding) played from the first card.
 
@@ -39,14 +39,19 @@ from belote.cards import (
     KING,
     NO_TRUMP,
     QUEEN,
+    RANK_OF,
     SUIT_LETTERS,
     SUIT_MASKS,
+    SUIT_OF,
     TEN,
     Card,
     CardMask,
     TrumpMode,
+    card,
     card_name,
+    rank_of,
     scan_forward,
+    suit_of,
 )
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, OptionError
@@ -234,14 +239,14 @@ def discard_trump(view: PlayerView) -> TrumpMode | None:
         if text in named:
             return named[text]
         if text == "take" and view.turned is not None:
-            return view.turned >> 3
+            return suit_of(view.turned)
     return None
 
 
 def default_discard(view: PlayerView) -> list[Card]:
     """Two cards of the taker's twelve to lay aside (§12.1 ``kitty``): they count in his
     tricks, so a ten without its ace is put safe; short plain suits are emptied (a void
-    to trump in); trumps and aces are kept.  No card is forbidden (RULES.md §12.1 names
+    to trump in); trumps and aces are kept.  No card is forbidden (docs/rules.md §12.1 names
     none); a trump goes only when fewer than two other cards are held.
 
     >>> from belote.cards import mask_names
@@ -258,19 +263,19 @@ def default_discard(view: PlayerView) -> list[Card]:
     hand = view.hand
     trump = discard_trump(view)
     cards = list(scan_forward(hand))
-    plain = [c for c in cards if trump is None or trump >= NO_TRUMP or c >> 3 != trump]
+    plain = [c for c in cards if trump is None or trump >= NO_TRUMP or suit_of(c) != trump]
     pool = plain if len(plain) >= 2 else cards
 
     def value(c: Card) -> float:
         """How good laying ``c`` aside is on its own."""
-        suit, rank = c >> 3, c & 7
+        suit, rank = suit_of(c), rank_of(c)
         held = hand & SUIT_MASKS[suit]
         if trump is not None and (trump == ALL_TRUMP or suit == trump):
             return -100.0 - rank
         if rank == ACE:
             return -40.0
         if rank == TEN:
-            return -20.0 if held >> (suit * 8 + ACE) & 1 else 14.0
+            return -20.0 if held >> card(suit, ACE) & 1 else 14.0
         return {KING: 4.0, QUEEN: 3.0, 4: 2.0}.get(rank, 0.0) * 0.5 + (7 - rank) * 0.1
 
     best: tuple[float, int, int] | None = None
@@ -278,7 +283,7 @@ def default_discard(view: PlayerView) -> list[Card]:
         for b in pool[i + 1:]:
             v = value(a) + value(b)
             chosen = 1 << a | 1 << b
-            for suit in {a >> 3, b >> 3}:
+            for suit in {suit_of(a), suit_of(b)}:
                 held = hand & SUIT_MASKS[suit]
                 if held and not held & ~chosen and (trump is None or suit != trump):
                     v += 9.0  # a void: the taker will trump this suit
@@ -291,10 +296,10 @@ def default_discard(view: PlayerView) -> list[Card]:
 
 def _may_say_belote(view: PlayerView, c: Card) -> bool:
     """Whether ``c`` is a trump king or queen whose partner card the seat holds or played."""
-    if view.contract is None or c & 7 not in (KING, QUEEN):
+    if view.contract is None or RANK_OF[c] not in (KING, QUEEN):
         return False
     trump = view.contract.trump
-    if trump == NO_TRUMP or (trump != ALL_TRUMP and c >> 3 != trump):
+    if trump == NO_TRUMP or (trump != ALL_TRUMP and SUIT_OF[c] != trump):
         return False
     other = c ^ (KING ^ QUEEN)  # K <-> Q of the same suit
     return bool((view.hand | played_by(view)[view.seat]) >> other & 1)
