@@ -37,8 +37,17 @@ def deal_mode(players: int, three_deal: str, two_deal: str, auction: bool) -> De
 
 
 def shuffle(deck: list[Card], rng: Rng) -> None:
-    """Shuffle in place (Fisher–Yates through ``rng.shuffle``)."""
-    rng.shuffle(deck)
+    """Shuffle in place (Fisher–Yates): the draws of ``rng.shuffle`` (for each place
+    from the last, an index below it drawn as bits of its length, drawn again while
+    too high), written out for speed: ``belote simulate`` shuffles every deal."""
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def cut(deck: Sequence[Card], rng: Rng, min_cut: int = 3) -> list[Card]:

@@ -14,8 +14,7 @@ which side each seat counts for (the taker's side 0, the others 1, for three).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from belote.cards import (
     ALL_TRUMP,
@@ -92,12 +91,12 @@ def _beats(c: Card, master: Card, trump: TrumpMode, above: tuple[int, ...]) -> b
     return (c >> 3) == trump
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     """A completed trick: who led, the cards in play order, who won, its points.
 
     ``points`` include the last-trick bonus (10, or 100 when the trick
-    completes a capot, docs/rules.md §5.2).
+    completes a capot, docs/rules.md §5.2).  A named tuple: one is made for every
+    trick of every hand the bots and the search play.
     """
 
     leader: int

@@ -179,11 +179,14 @@ class Round:
             self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
             self.hands = list(self.first.hands)
             self.bidding = TakePassBidding(rules, dealer, self.first.turned, self.players)
-        # The fields every seat's view shares, kept up to date from the events since
-        # the last view (:meth:`_shared`): (phase, calls, cards played) they were made at.
+        # Views (:meth:`view`): the fields every seat's view shares, brought up to date
+        # from the events since the last view (:meth:`_shared`); the actions done and
+        # the cards of the log read when they were; each seat's own announcement.
+        self._moves = 0
         self._shared_fields: dict[str, Any] = {}
-        self._shared_at: tuple[Phase, int, int] | None = None
-        self._mine: list[tuple[Declaration, ...] | None] = [None] * self.players
+        self._shared_moves = -1
+        self._shared_cards = 0
+        self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
 
     # --- state --------------------------------------------------------------
 
@@ -192,12 +195,14 @@ class Round:
         return (self.dealer + 1) % self.players
 
     def current_player(self) -> int:
-        if self.phase == BIDDING:
-            return self.bidding.turn
-        if self.phase == PLAY:
+        """The seat to act: to play, to call, or (§12.1) to lay the kitty discard aside;
+        -1 once the deal is over."""
+        if self.phase is PLAY:
             assert self.play is not None
-            return self.play.turn
-        if self.phase == DISCARD:
+            return self.play.state.turn
+        if self.phase is BIDDING:
+            return self.bidding.turn
+        if self.phase is DISCARD:
             assert self.bidding.taker is not None
             return self.bidding.taker
         return -1
@@ -264,6 +269,7 @@ class Round:
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):
             record = bidding.call(call, seat)
+            self._moves += 1
             if bidding.all_pass:
                 self.phase = ALL_PASS
             elif bidding.finished:
@@ -276,6 +282,7 @@ class Round:
                 self.phase = PLAY
             return record
         record = bidding.call(call, seat)
+        self._moves += 1
         if bidding.all_pass:
             self.phase = ALL_PASS
         elif bidding.taker is not None:
@@ -337,6 +344,7 @@ class Round:
         m = mask_of(cards)
         self.hands[taker] &= ~m
         self.discards = m
+        self._moves += 1
         self._start_play()
 
     def _checked_play(self) -> HandPlay:
@@ -363,6 +371,7 @@ class Round:
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
         record = play.play(c, declarations, belote)
+        self._moves += 1
         if play.state.tricks_left == 0:
             self.phase = OVER
         return record
@@ -382,40 +391,37 @@ class Round:
 
     def _view(self, seat: int | None) -> PlayerView:
         """A view made of the shared fields (brought up to date) and the seat's own."""
+        shared = self._shared_fields if self._shared_moves == self._moves else self._shared()
         view = object.__new__(PlayerView)
         fields = view.__dict__
-        fields.update(self._shared())
+        fields.update(shared)
         play = self.play
-        fields["seat"] = -1 if seat is None else seat
         if seat is None:
+            fields["seat"] = -1
             fields["hand"] = 0
-        elif play is None:
+            return view
+        fields["seat"] = seat
+        if play is None:
             fields["hand"] = self.hands[seat]
-        else:
-            state = play.state
-            fields["hand"] = state.hands[seat]
-            fields["my_declarations"] = self._mine[seat]
-            if self.discards and play.contract.taker == seat:
-                fields["discards"] = self.discards
-            if self.mode is DealMode.DECOUVERTE:
-                # The other player's face-up cards (a spectator's: both players').
-                fields["public"] = state.hands[1 - seat]
-        if fields["turn"] == seat:
-            if play is not None:
-                fields["legal_cards"] = card_tuple(play.state.legal_mask())
-            elif self.phase is Phase.BIDDING:
+            if shared["turn"] == seat and self.phase is BIDDING:
                 fields["legal_calls"] = tuple(self.bidding.legal_calls())
+            return view
+        state = play.state
+        fields["hand"] = state.hands[seat]
+        fields["my_declarations"] = self._announced[seat]
+        if shared["turn"] == seat:
+            fields["legal_cards"] = card_tuple(state.legal_mask())
+        if self.discards and play.contract.taker == seat:
+            fields["discards"] = self.discards
+        if self.mode is DealMode.DECOUVERTE:
+            # The other player's face-up cards (a spectator's: both players').
+            fields["public"] = state.hands[1 - seat]
         return view
 
     def _shared(self) -> dict[str, Any]:
-        """The fields every view shares, updated from what happened since the last view:
-        the calls made, the cards played, the declarations said and compared."""
-        play = self.play
-        phase = self.phase
-        at = (phase, len(self.bidding.calls), len(play.history) if play is not None else -1)
+        """The fields every view shares, updated from the events since the last view:
+        the calls made, the cards played, what was said with them (§7.4, §7.7)."""
         fields = self._shared_fields
-        if at == self._shared_at:
-            return fields
         if not fields:
             n = self.players
             fields.update(
@@ -425,30 +431,25 @@ class Round:
                 legal_cards=(), legal_calls=(), public=0, my_declarations=None,
                 declaration_result=None, reserve=self.reserve, discards=0, covering=0,
             )
-        seen = self._shared_at[2] if self._shared_at is not None else -1
-        self._shared_at = at
-        fields["phase"] = phase
-        if play is None:
-            fields["turn"] = self.current_player()
+        self._shared_moves = self._moves
+        fields["phase"] = self.phase
+        fields["turn"] = self.current_player()
+        play = self.play
+        if play is None or fields["contract"] is None:
             fields["calls"] = tuple(self.bidding.calls)
-            return fields
-        state = play.state
-        if fields["contract"] is None:  # the card play starts
-            fields["calls"] = tuple(self.bidding.calls)
-            fields["contract"] = play.contract
+            if play is None:
+                return fields
+            fields["contract"] = play.contract  # the card play starts
             fields["public"] = self._public()
-            seen = 0
-        fields["turn"] = state.turn if phase is PLAY else -1
+        state = play.state
         fields["trick"] = tuple(state.trick)
         fields["trick_leader"] = state.leader
         if len(fields["tricks"]) != len(state.tricks):
             fields["tricks"] = tuple(state.tricks)
-        for h in play.history[seen:]:
-            if h.belote:
-                fields["belote_cards"] += ((h.seat, h.card),)
-        if fields["declaration_result"] is None and seen < at[2]:
-            # trick 1 (announcements) and the first card of trick 2 (the comparison, §7.4)
-            self._share_declarations(fields, play)
+        history = play.history
+        if self._shared_cards < len(history):
+            self._read_cards(fields, play, history[self._shared_cards:])
+            self._shared_cards = len(history)
         if self.mode is DealMode.DECOUVERTE:
             assert self.piles is not None
             tops = mask_of(up for pile in self.piles for _down, up in pile)
@@ -456,21 +457,30 @@ class Round:
             fields["public"] = state.hands[0] | state.hands[1]  # a spectator's
         return fields
 
-    def _share_declarations(self, fields: dict[str, Any], play: HandPlay) -> None:
-        """What the table heard of the declarations (§7.4) and, once compared, what the
-        winning side shows (§7.6)."""
+    def _read_cards(
+        self, fields: dict[str, Any], play: HandPlay, new: Sequence[CardPlayed]
+    ) -> None:
+        """What the table heard with the cards ``new``: belote and rebelote (§7.7), the
+        announcements of trick 1 (§7.4) and, once compared, what the winning side shows
+        (§7.6)."""
+        for h in new:
+            if h.belote:
+                fields["belote_cards"] += ((h.seat, h.card),)
+        if fields["declaration_result"] is not None:
+            return
+        announced = list(fields["announced"])
+        for h in new:
+            if self._announced[h.seat] is None:
+                self._announced[h.seat] = h.declarations
+                announced[h.seat] = tuple(Announced.of(d) for d in h.declarations)
+        fields["announced"] = tuple(announced)
         result = play.declaration_result()
-        self._mine = [tuple(a) if a is not None else None for a in play.announced]
-        fields["announced"] = tuple(
-            tuple(Announced.of(d) for d in a) if a is not None else None
-            for a in play.announced
-        )
-        fields["declaration_result"] = result
-        fields["shown"] = tuple(
-            tuple(play.announced[s] or ())
-            if result is not None and result.winner == play.teams[s] else ()
-            for s in range(self.players)
-        )
+        if result is not None:
+            fields["declaration_result"] = result
+            fields["shown"] = tuple(
+                self._announced[s] or () if result.winner == play.teams[s] else ()
+                for s in range(self.players)
+            )
 
     def _public(self) -> CardMask:
         """What lies face up for all during the card play: the bergère and the turned

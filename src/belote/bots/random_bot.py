@@ -18,10 +18,20 @@ class RandomBot(BaseBot):
     kind = "random"
 
     def call(self, view: PlayerView) -> str:
-        return self.rng.choice(view.legal_calls)
+        return view.legal_calls[self._below(len(view.legal_calls))]
 
     def play(self, view: PlayerView) -> int:
-        return self.rng.choice(view.legal_cards)
+        return view.legal_cards[self._below(len(view.legal_cards))]
+
+    def _below(self, n: int) -> int:
+        """A number drawn uniformly below ``n``: the draws of ``self.rng.choice`` (bits
+        of ``n``'s length, drawn again while too high), one call fewer a decision."""
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
 
     def discard(self, view: PlayerView) -> list[Card]:
         return sorted(self.rng.sample(list(scan_forward(view.hand)), 2))
