@@ -36,42 +36,27 @@ from belote.tournament import (
     run_tournament,
 )
 
-BotsOpt = Annotated[
-    str,
-    typer.Option(
-        "--bots", metavar="BOTS",
-        help="Bots, comma separated (random, heuristic, pimc, pimc:worlds=40, ...): "
-        "every pair meets (a round robin).",
-    ),
-]
-DealsOpt = Annotated[
-    int | None,
-    typer.Option("--deals", metavar="N",
-        help="N deals per pairing, each played twice with the seats "
-                 "swapped (duplicate; with 3 or 2 players once a seat, the seats rotated). "
-                 "The default mode: 100 deals."),
-]
-GamesOpt = Annotated[
-    int | None,
-    typer.Option("--games", metavar="N",
-        help="N games to the target per pairing, each replayed with the "
-                 "teams swapped on the same decks."),
-]
-WorkersOpt = Annotated[
-    int | None,
-    typer.Option("--workers", metavar="N", help="Local worker processes (default: the CPU count)."),
-]
-RayOpt = Annotated[
-    str | None,
-    typer.Option("--ray", metavar="ADDRESS",
-                 help="Run on the Ray cluster at ADDRESS (auto, ray://host:10001, local)."),
-]
-OutOpt = Annotated[Path | None, typer.Option("--out", metavar="PATH",
-    help="Save the results as JSON here.")]
-PlotOpt = Annotated[
-    Path | None, typer.Option("--plot", metavar="PATH",
-        help="Save a PNG plot of win rates and Elo here.")
-]
+BotsOpt = Annotated[str, typer.Option(
+    "--bots", metavar="BOTS",
+    help="Bots, comma separated (random, heuristic, pimc, pimc:worlds=40, ...): "
+    "every pair meets (a round robin).")]
+DealsOpt = Annotated[int | None, typer.Option(
+    "--deals", metavar="N",
+    help="N deals per pairing, each played twice with the seats swapped (duplicate; with "
+    "3 or 2 players once a seat, the seats rotated). The default mode: 100 deals.")]
+GamesOpt = Annotated[int | None, typer.Option(
+    "--games", metavar="N",
+    help="N games to the target per pairing, each replayed with the teams swapped on the "
+    "same decks.")]
+WorkersOpt = Annotated[int | None, typer.Option(
+    "--workers", metavar="N", help="Local worker processes (default: the CPU count).")]
+RayOpt = Annotated[str | None, typer.Option(
+    "--ray", metavar="ADDRESS",
+    help="Run on the Ray cluster at ADDRESS (auto, ray://host:10001, local).")]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", metavar="PATH", help="Save the results as JSON here.")]
+PlotOpt = Annotated[Path | None, typer.Option(
+    "--plot", metavar="PATH", help="Save a PNG plot of win rates and Elo here.")]
 
 
 def _rate(e: Estimate) -> str:
