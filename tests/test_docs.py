@@ -29,7 +29,6 @@ PENDING: frozenset[str] = frozenset({
     "src/belote/bots/arena.py", "src/belote/bots/base.py", "src/belote/bots/bid_sampling.py",
     "src/belote/bots/heuristic.py", "src/belote/bots/pimc.py",
     "src/belote/bots/random_bot.py", "src/belote/bots/sampling.py",
-    "src/belote/bots/small_pimc.py",
     "tests/test_solver_engines.py",
     # checks that help texts do NOT name them: it must spell the names
     "tests/test_cli_errors.py", "tests/test_docs.py",

@@ -26,9 +26,9 @@ from belote.bots.arena import simulate
 from belote.bots.base import default_discard, discard_trump, played_by
 from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.knowledge import Knowledge, World, infer
+from belote.bots.pimc import SMALL_TABLE_DEFAULTS, PimcBot, world_state
 from belote.bots.random_bot import RandomBot
 from belote.bots.sampling import DealSampler
-from belote.bots.small_pimc import SmallPimc, world_state
 from belote.cards import HEARTS, SPADES, Card, card_name, mask_of, parse_card, scan_forward
 from belote.cli import app
 from belote.deal import new_deck
@@ -136,7 +136,8 @@ def test_drivers_want_one_bot_a_seat() -> None:
 
 
 def test_pimc_plays_the_small_tables() -> None:
-    """``pimc`` hands the card play of a three- or two-player table to SmallPimc (§12);
+    """``pimc`` plays the cards at a three- or two-player table (§12) with its own
+    sampler and the search for every table;
     it bids and lays aside the kitty like the heuristic."""
     for mode in range(5):
         rules = _rules(mode)
@@ -608,7 +609,7 @@ def test_small_solver_counts_a_turned_up_card() -> None:
 
 def test_small_pimc_evaluates_and_keeps_to_its_node_budget() -> None:
     rules = _rules(0)
-    bot = SmallPimc(3, worlds=6, tricks=8, nodes=5000)
+    bot = PimcBot(3, worlds=6, tricks=8, nodes=5000)
     decided = 0
     for d in range(4):
         rnd = _deal(rules, 400 + d, d)
@@ -644,7 +645,7 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
     for d in range(12):
         rnd = _deal(rules, 600 + d, d)
         bots = [HeuristicBot(0), HeuristicBot(1)]
-        pimc = [SmallPimc(d, worlds=2, tricks=6, objective="points") for _ in range(2)]
+        pimc = [PimcBot(d, worlds=2, tricks=6, objective="points") for _ in range(2)]
         while rnd.phase == PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)
@@ -661,13 +662,16 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
     assert checked > 5
 
 
-def test_small_pimc_for_bot_reuses_the_bots_seed_and_settings() -> None:
+def test_small_pimc_takes_the_bots_seed_and_settings() -> None:
+    """At two and three players the card play takes the settings given, the small
+    tables' defaults for the others, and samples with the bot's own generator."""
     bot = make_bot("pimc:worlds=5,nodes=1000", seed=4)
-    small = SmallPimc.for_bot(bot)
-    assert SmallPimc.for_bot(bot) is small
-    assert small.settings["worlds"] == 5 and small.settings["nodes"] == 1000
-    assert small.settings["tricks"] == SmallPimc.SETTINGS["tricks"].default  # not given
-    assert small.rng.random() == random.Random(4).random()
+    assert isinstance(bot, PimcBot)
+    small = bot.card_settings(Table(3, DealMode.KITTY))
+    assert small["worlds"] == 5 and small["nodes"] == 1000
+    assert small["tricks"] == SMALL_TABLE_DEFAULTS["tricks"]  # not given
+    assert bot.card_settings(Table(4, DealMode.CLASSIC)) is bot.settings
+    assert bot.rng.random() == random.Random(4).random()
 
 
 # --- simulate -------------------------------------------------------------------------------

@@ -120,11 +120,10 @@ from typing import Any, ClassVar, Final
 from belote.auction import CAPOT, GENERALE, AuctionCall, parse_bid
 from belote.bidding import Call
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
-from belote.bots.bid_sampling import BidSampler, BidWorld, play_hints, trump_strength
+from belote.bots.bid_sampling import BidSampler, BidWorld, Hint, play_hints, trump_strength
 from belote.bots.heuristic import TAKE_THRESHOLD, HeuristicBot, best_round2_suit, bid_strength
-from belote.bots.knowledge import InconsistentViewError, Knowledge, infer, relax
+from belote.bots.knowledge import InconsistentViewError, Knowledge, World, infer, relax
 from belote.bots.sampling import DealSampler
-from belote.bots.small_pimc import SmallPimc
 from belote.cards import (
     ALL_TRUMP,
     KING,
@@ -134,12 +133,17 @@ from belote.cards import (
     Card,
     CardMask,
     TrumpMode,
+    card,
+    scan_forward,
+    suit_of,
 )
 from belote.declarations import CARRE, best_announcement, resolve
 from belote.errors import BeloteError
+from belote.hand import DECOUVERTE
 from belote.play import PlayState, card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
+from belote.table import DealMode, Table
 
 __all__ = ["PimcBot", "world_state"]
 
@@ -154,22 +158,31 @@ PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
            "play_calls": "ignore"},
 }
+# The card play at two and three players (§12): the defaults of the settings not given
+# (measured there: the deals are shorter and the worlds more alike).
+SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
+    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": "score",
+}
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
 
-def world_state(view: PlayerView, hands: Sequence[CardMask]) -> PlayState:
-    """The position of ``view`` in the world ``hands`` (the four hands now), ready to solve."""
+def world_state(view: PlayerView, world: World, table: Table | None = None) -> PlayState:
+    """The position of ``view`` in ``world`` (every hand now), ready to solve: the
+    cards of the current trick given back to their players and played again."""
     assert view.contract is not None
-    full = list(hands)
+    table = table if table is not None else Table.of(view.rules)
+    n = table.players
+    full = list(world.hands)
     for i, c in enumerate(view.trick):
-        full[(view.trick_leader + i) & 3] |= 1 << c
+        full[(view.trick_leader + i) % n] |= 1 << c
+    sides = table.sides(view.contract.taker)
     won = [0, 0]
     for t in view.tricks:
-        won[t.winner & 1] += 1
+        won[sides[t.winner]] += 1
     state = PlayState(
         view.rules, view.contract.trump, full, view.trick_leader,
-        tricks_left=8 - len(view.tricks), tricks_won=(won[0], won[1]),
+        tricks_left=table.tricks - len(view.tricks), tricks_won=(won[0], won[1]), teams=sides,
     )
     for c in view.trick:
         state.push(c)
@@ -367,108 +380,156 @@ class _BidScorer:
         return float(score[team] - score[team ^ 1]), result.outcome == "made"
 
 
-class _Scorer:
-    """The hand score difference for one team, from NS's value of the rest (``score``)."""
+def _declarations(view: PlayerView, sides: Sequence[int]) -> tuple[int, int]:
+    """Declaration points per side: the comparison once trick 2 has started (§7.4);
+    before, the seat's own combinations (all it holds, announced with its first card)
+    against what the others announced (their kind and height only, §7.4), a tie going
+    to nobody.  None in belote découverte (§12.2)."""
+    if view.declaration_result is not None:
+        return view.declaration_result.points
+    assert view.contract is not None
+    if not view.rules.declarations or view.contract.value == DECOUVERTE:
+        return (0, 0)
+    seat = view.seat
+    mine = view.my_declarations
+    if mine is None:
+        start = view.hand | played_by(view)[seat]
+        mine = tuple(best_announcement(start, view.rules, view.contract.trump))
+    keyed: list[list[tuple[tuple[int, ...], int]]] = [[], []]
+    for d in mine:
+        keyed[sides[seat]].append(((d.points, d.kind == CARRE, d.rank), d.points))
+    for other, said in enumerate(view.announced):
+        if other == seat or said is None:
+            continue
+        for a in said:
+            keyed[sides[other]].append(((a.points, a.kind == CARRE, a.rank), a.points))
+    best = [max((k for k, _ in side), default=None) for side in keyed]
+    if best[0] is None and best[1] is None:
+        return (0, 0)
+    if best[1] is None or (best[0] is not None and best[0] > best[1]):
+        winner = 0
+    elif best[0] is None or best[1] > best[0]:
+        winner = 1
+    else:
+        return (0, 0)
+    points = [0, 0]
+    points[winner] = sum(p for _, p in keyed[winner])
+    return (points[0], points[1])
 
-    def __init__(self, view: PlayerView) -> None:
+
+class _Scorer:
+    """The hand's score difference for the seat's side in a world, from side 0's value
+    of the remaining tricks (§8, §9 with the contract's value and multiplier, and
+    §12's trick totals: the kitty discards in the taker's tricks, the points in play
+    of a deal that leaves cards out, découverte's plain trick points)."""
+
+    def __init__(self, view: PlayerView, table: Table | None = None) -> None:
         assert view.contract is not None
         self.view = view
         self.rules = view.rules
         self.contract = view.contract
-        self.team = view.seat & 1
-        trump = view.contract.trump
-        self.trump = trump
-        pts = card_points(view.rules, trump)
-        self.card_total = sum(pts)
+        self.table = table = table if table is not None else Table.of(view.rules)
+        self.sides = table.sides(view.contract.taker)
+        self.side = self.sides[view.seat]
+        self.trump = view.contract.trump
+        self.points = pts = card_points(view.rules, self.trump)
+        self.card_total = sum(pts[c] for c in table.deck)
         self.past = [0, 0]
         self.past_tricks = [0, 0]
         for t in view.tricks:
-            self.past[t.winner & 1] += t.points
-            self.past_tricks[t.winner & 1] += 1
-        self.declarations = self._declarations()
+            self.past[self.sides[t.winner]] += t.points
+            self.past_tricks[self.sides[t.winner]] += 1
         self.by_seat = played_by(view)
-        self._cache: dict[tuple[int, tuple[int, int]], float] = {}
+        self.played = 0
+        for m in self.by_seat:
+            self.played |= m
+        self.declarations = _declarations(view, self.sides)
+        self._cache: dict[tuple[int, tuple[int, int], int | None, int], float] = {}
 
-    def _declarations(self) -> tuple[int, int]:
-        """Declaration points per team: the comparison once trick 2 has started (§7.4);
-        before, our own combinations against what the others announced (their kind and
-        height only, §7.4), a tie going to nobody."""
-        view = self.view
-        if view.declaration_result is not None:
-            return view.declaration_result.points
-        if not view.rules.declarations:
-            return (0, 0)
-        seat = view.seat
-        mine = view.my_declarations
-        if mine is None:
-            # the bot announces everything it holds with its first card
-            start = view.hand | played_by(view)[seat]
-            mine = tuple(best_announcement(start, view.rules, self.trump))
-        keyed: list[list[tuple[tuple[int, ...], int]]] = [[], []]
-        for d in mine:
-            keyed[seat & 1].append(((d.points, d.kind == CARRE, d.rank), d.points))
-        for other, said in enumerate(view.announced):
-            if other == seat or said is None:
-                continue
-            for a in said:
-                keyed[other & 1].append(((a.points, a.kind == CARRE, a.rank), a.points))
-        best = [max((k for k, _ in side), default=None) for side in keyed]
-        if best[0] is None and best[1] is None:
-            return (0, 0)
-        if best[1] is None or (best[0] is not None and best[0] > best[1]):
-            winner = 0
-        elif best[0] is None or best[1] > best[0]:
-            winner = 1
-        else:
-            return (0, 0)
-        points = [0, 0]
-        points[winner] = sum(p for _, p in keyed[winner])
-        return (points[0], points[1])
-
-    def belote(self, hands: Sequence[CardMask]) -> tuple[int, int]:
-        """Belote points per team in this world: said already, or K+Q of trumps held."""
+    def belote(self, world: World) -> tuple[int, int]:
+        """Belote points per side in this world: said already, or trump K+Q held
+        (découverte: among the face-up cards and those beneath them)."""
         if self.trump == NO_TRUMP:
             return (0, 0)
+        n = self.table.players
+        said = {(s, suit_of(c)) for s, c in self.view.belote_cards}
         points = [0, 0]
         suits = range(4) if self.trump == ALL_TRUMP else (self.trump,)
-        said = {(s, c >> 3) for s, c in self.view.belote_cards}
+        under = [0] * n
+        for c, u in world.beneath.items():
+            for s in range(n):
+                if world.covering and world.covering[s] >> c & 1:
+                    under[s] |= 1 << u
         for suit in suits:
-            k, q = suit * 8 + KING, suit * 8 + QUEEN
-            for seat in range(4):
-                start = hands[seat] | self.by_seat[seat]
+            k, q = card(suit, KING), card(suit, QUEEN)
+            for seat in range(n):
+                start = world.hands[seat] | self.by_seat[seat] | under[seat]
                 if start >> k & 1 and start >> q & 1 and (
                     (seat, suit) in said or not self.by_seat[seat] & (1 << k | 1 << q)
                 ):
-                    points[seat & 1] += 20
+                    points[self.sides[seat]] += 20
         return (points[0], points[1])
 
-    def utility(self, ns_value: int, belote: tuple[int, int]) -> float:
-        key = (ns_value, belote)
+    def in_play(self, world: World) -> tuple[int | None, int]:
+        """The card points of the deal's cards in play in ``world`` (None: the whole
+        pack, as at four players), and those of the kitty discards (§12.1)."""
+        if self.table.players == 4:
+            return None, 0
+        pts = self.points
+        cards = self.played
+        for h in world.hands:
+            cards |= h
+        for u in world.beneath.values():
+            cards |= 1 << u
+        aside = 0
+        if self.table.mode is DealMode.KITTY:
+            laid = self.view.discards if self.view.discards else world.out
+            aside = sum(pts[c] for c in scan_forward(laid))
+        return sum(pts[c] for c in scan_forward(cards)), aside
+
+    def utility(self, value: int, belote: tuple[int, int], cards: int | None = None,
+                aside: int = 0) -> float:
+        """The seat's side's score minus the other side's, for side 0's ``value`` of the
+        remaining tricks, the belote per side and the world's :meth:`in_play` (with
+        the side's own trick points / 1000 as a tie-break)."""
+        key = (value, belote, cards, aside)
         got = self._cache.get(key)
         if got is not None:
             return got
-        ns = self.past[0] + ns_value
+        total = self.card_total if cards is None else cards
+        final0 = self.past[0] + value
         capot: int | None = None
-        if ns >= self.card_total + 100:
-            capot, trick_points = 0, (ns, 0)
-        elif ns == 0 and self.past_tricks[0] == 0:
-            capot, trick_points = 1, (0, self.card_total + 100)
+        if self.past_tricks[1] == 0 and final0 > total + 10:
+            capot, tp = 0, [final0, 0]
+        elif self.past_tricks[0] == 0 and final0 == 0:
+            capot, tp = 1, [0, total + 100]
         else:
-            trick_points = (ns, self.card_total + 10 - ns)
+            tp = [final0, total + 10 - final0]
+        me, other = self.side, 1 - self.side
+        mode = self.table.mode
+        if mode is DealMode.DECOUVERTE:
+            got = float(tp[me] + belote[me] - tp[other] - belote[other])
+            self._cache[key] = got
+            return got
+        if mode is DealMode.KITTY:
+            if capot == 1:
+                tp = [0, 252]
+            else:
+                tp[0] += aside  # §12.1: the discards count in the taker's tricks
         entry = HandEntry(
-            taker=self.contract.team, trick_points=trick_points, capot=capot,
+            taker=self.contract.team, trick_points=(tp[0], tp[1]), capot=capot,
             declarations=self.declarations, belote=belote, trump=self.trump,
             contract=self.contract.value, multiplier=self.contract.multiplier,
-            reserve=self.view.reserve,
+            reserve=self.view.reserve, in_play=total + 10 if mode.leaves_cards_out else None,
         )
-        own = trick_points[self.team]
+        own = tp[me]
         try:
             score = score_hand(self.rules, entry).score
-            value = score[self.team] - score[self.team ^ 1] + own / 1000
+            got = score[me] - score[other] + own / 1000
         except BeloteError:
-            value = float(own)
-        self._cache[key] = value
-        return value
+            got = float(own)
+        self._cache[key] = got
+        return got
 
 
 class PimcBot(BaseBot):
@@ -527,6 +588,10 @@ class PimcBot(BaseBot):
             if key not in self.given:
                 self.settings[key] = value
         self.heuristic = HeuristicBot(seed)
+        self.small_settings: dict[str, Any] = {
+            **self.settings,
+            **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in self.given},
+        }
         self.last_worlds = 0  # worlds solved for the last card decision
         self.last_nodes = 0
         self.last_values: dict[Card, float] = {}
@@ -776,20 +841,24 @@ class PimcBot(BaseBot):
         return self.heuristic.discard(view)  # §12.1 kitty
 
     def play(self, view: PlayerView) -> int:
-        if view.rules.players != 4:  # §12: the small tables' own sampler and solver
-            return SmallPimc.for_bot(self).play(view)
         legal = legal_cards(view)
         self.last_worlds = self.last_nodes = self.last_rejected = 0
         self.last_relaxed = False
         self.last_values = {}
         if len(legal) == 1:
             return legal[0]
-        if 8 - len(view.tricks) > self.settings["tricks"]:
+        table = Table.of(view.rules)
+        if table.tricks - len(view.tricks) > self.card_settings(table)["tricks"]:
             return self.heuristic.play(view)
         values = self.evaluate(view)
         if not values:
             return self.heuristic.play(view)
         return max(legal, key=lambda c: (values.get(c, float("-inf")), -c))
+
+    def card_settings(self, table: Table) -> Mapping[str, Any]:
+        """The settings of the card play at ``table``: at two and three players (§12)
+        the settings not given take :data:`SMALL_TABLE_DEFAULTS`."""
+        return self.settings if table.players == 4 else self.small_settings
 
     def sampler(self, view: PlayerView) -> DealSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
@@ -815,10 +884,14 @@ class PimcBot(BaseBot):
         sampler = self.sampler(view)
         if sampler is None:
             return {}
-        settings = self.settings
-        scorer = _Scorer(view) if settings["objective"] == "score" else None
-        sign = 1 if view.seat & 1 == 0 else -1
-        hints = play_hints(view) if settings["play_calls"] == "hints" else ()
+        assert view.contract is not None
+        table = Table.of(view.rules)
+        settings = self.card_settings(table)
+        scorer = _Scorer(view, table) if settings["objective"] == "score" else None
+        sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
+        hints: tuple[Hint, ...] = ()
+        if table.players == 4 and settings["play_calls"] == "hints":
+            hints = play_hints(view)
         before = played_by(view)
         misses = 0  # worlds drawn that did not fit the hints (rejected)
         totals: dict[Card, float] = {}
@@ -831,26 +904,28 @@ class PimcBot(BaseBot):
                 or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
             )):
                 break
-            hands = sampler.sample(self.rng).hands
-            while hints and not all(h.fits(hands[h.seat] | before[h.seat]) for h in hints):
+            world = sampler.sample(self.rng)
+            while hints and not all(h.fits(world.hands[h.seat] | before[h.seat]) for h in hints):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
                     hints = ()  # hardly a world fits the calls: drop them
                     self.last_relaxed = True
                     break
-                hands = sampler.sample(self.rng).hands
+                world = sampler.sample(self.rng)
             try:
                 # No decision searches more than twice the ``nodes`` setting.
-                result = solve(world_state(view, hands), max_nodes=2 * settings["nodes"] - nodes,
-                               engine=self.engine)
+                result = solve(world_state(view, world, table),
+                               max_nodes=2 * settings["nodes"] - nodes, engine=self.engine,
+                               beneath=world.beneath)
             except SearchLimitError:
                 break
             nodes += result.nodes
             worlds += 1
             if scorer is not None:
-                belote = scorer.belote(hands)
+                belote = scorer.belote(world)
+                cards, aside = scorer.in_play(world)
                 for c, v in result.moves.items():
-                    totals[c] = totals.get(c, 0.0) + scorer.utility(v, belote)
+                    totals[c] = totals.get(c, 0.0) + scorer.utility(v, belote, cards, aside)
             else:
                 for c, v in result.moves.items():
                     totals[c] = totals.get(c, 0.0) + sign * v
