@@ -84,7 +84,7 @@ from typing import Any, Final
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
-from belote.table import Table
+from belote.table import DealMode, Table
 
 NS: Final = 0
 EW: Final = 1
@@ -190,10 +190,6 @@ class HandScore:
         }
 
 
-#: a hand at a table of three or two, scored per seat (§12): the same value
-SeatScore = HandScore
-
-
 @dataclass(frozen=True)
 class GameScore:
     """A score sheet at any table: every hand's score, running totals, and how the
@@ -219,10 +215,6 @@ class GameScore:
         }
 
 
-#: a game at a table of three or two (§12): the same value
-SeatGameScore = GameScore
-
-
 def score_names(players: int) -> tuple[str, ...]:
     """The columns a game's score is kept in: the teams NS and EW with four players
     (§11), each seat N, E (, S) with three or two (§12)."""
@@ -246,10 +238,6 @@ def score_dict(values: Sequence[int], players: int) -> dict[str, int]:
 
 def team_dict(pair: tuple[int, int]) -> dict[str, int]:
     return {"NS": pair[0], "EW": pair[1]}
-
-
-def team_name(team: int) -> str:
-    return TEAM_NAMES[team]
 
 
 def void_hand(reserve: int = 0) -> HandScore:
@@ -888,18 +876,13 @@ COUNTED: Final = "counted"  # belote découverte: each player scores his own poi
 
 def is_decouverte(rules: Rules) -> bool:
     """Belote découverte (§12.2): no bidding, no taker; each seat counts its own points."""
-    return rules.players == 2 and rules.two_deal == "decouverte"
+    return Table.of(rules).mode is DealMode.DECOUVERTE
 
 
 def partial_pack(rules: Rules) -> bool:
     """Whether part of the pack stays out (§12: ``six_each``, ``stock``), so that the
     trick total is the points of the cards played + 10, not 162."""
-    return ((rules.players == 3 and rules.three_deal == "six_each")
-            or (rules.players == 2 and rules.two_deal == "stock"))
-
-
-def _kitty(rules: Rules) -> bool:
-    return rules.players == 3 and rules.three_deal == "kitty"
+    return Table.of(rules).mode.leaves_cards_out
 
 
 @dataclass(frozen=True)
@@ -1096,7 +1079,7 @@ def _check_seat_points(rules: Rules, entry: SeatEntry, bad: _Bad) -> None:
                       f"{points[seat]!r} with a capot by {_capot_name(entry, capot)} "
                       "(no trick: 0)")
     won = sum(points[s] for s in winners)
-    if _kitty(rules) and n == 3 and capot == DEFENDERS:
+    if Table.of(rules).mode is DealMode.KITTY and capot == DEFENDERS:
         # their own tricks: 252 less the two cards the taker laid aside (lost to him)
         if won > capot_total:
             raise bad("trick_points", f"{won} is more than a capot's {capot_total}")
@@ -1316,7 +1299,7 @@ def _work_out_points(
             raise bad("trick_points", "with a capot here give the capot side's points "
                                       "(cards + 100) or trick_total")
         capot_total = seat_capot_total(rules, trump, in_play)
-        if len(missing) > 1 or (_kitty(rules) and len(winners) == 2):
+        if len(missing) > 1 or (Table.of(rules).mode is DealMode.KITTY and len(winners) == 2):
             raise bad("trick_points", "with a capot by the defenders give each defender's "
                                       "points (they decide the shares, §12.1)")
         rest = capot_total - sum(points[s] for s in winners)
@@ -1670,10 +1653,6 @@ class GameTally:
             reserve=self.reserve, finished=self.finished, winner=self.winner,
             players=self.players,
         )
-
-
-#: the tally of a game at a table of three or two (§12): the same class
-SeatTally = GameTally
 
 
 def score_game(

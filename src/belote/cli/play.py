@@ -52,6 +52,7 @@ from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
+from belote.hand import DECOUVERTE
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import PlayerView, Round
@@ -406,7 +407,7 @@ class TerminalGame:
     def trick_header(self, view: PlayerView) -> None:
         contract = view.contract
         assert contract is not None
-        if contract.value == "decouverte":
+        if contract.value == DECOUVERTE:
             taken = "belote découverte, no bidding"
         else:
             value = "" if contract.value is None else (

@@ -29,6 +29,7 @@ from rich.table import Table
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.cli.common import check_int, fail, read_object, run_json
+from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import Rules, make_rules, parse_option_assignment
@@ -53,28 +54,17 @@ from belote.scoring import (
     trick_total,
 )
 from belote.sheets import SheetStore
+from belote.table import DealMode
+from belote.table import Table as GameTable
 
 T = TypeVar("T")
 
 MAX_TARGET = 1_000_000
 
-FileOpt = Annotated[
-    Path | None, typer.Option("--file", metavar="PATH",
-        help="Read the input from PATH instead of stdin.")
-]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json.md).")]
-JsonlOpt = Annotated[
-    bool, typer.Option("--jsonl", help="One input object per line, one answer per line.")
-]
 ProfileOpt = Annotated[
     str, typer.Option("--profile", metavar="NAME",
         help="classic, moroccan, coinche, contree; classic-3p or classic-2p, each seat "
              "scoring its own total (calculator).")
-]
-OptionOpt = Annotated[
-    list[str] | None,
-    typer.Option("--option", metavar="NAME=VALUE",
-                 help="Override an option (`belote rules` lists them), repeatable."),
 ]
 SheetOpt = Annotated[
     str | None,
@@ -504,7 +494,7 @@ def _ask_seat_points(console: Console, rules: Rules, seats: tuple[str, ...],
     """Each seat's trick points, as the engine counts them (the taker's with the
     kitty's discards); the last seat worked out where it can be."""
     n = len(seats)
-    kitty = n == 3 and rules.three_deal == "kitty"
+    kitty = GameTable.of(rules).mode is DealMode.KITTY
     total: int | None = None  # what the seats asked add to, when it is known
     if capot is None:
         # the taker first, then the others in play order
