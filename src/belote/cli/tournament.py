@@ -82,9 +82,9 @@ def render(result: TournamentResult, console: Console) -> None:
     config = result.config
     games = config.mode == "games"
     setting = f"{config.profile}, seed {config.seed}"
-    players = config.players
-    replayed = ("each replayed with the teams swapped" if players == 4 else
-                f"each played {players} times with the seats rotated")
+    teams = config.table.partnerships  # four players; else three or two, seats rotated
+    replayed = ("each replayed with the teams swapped" if teams else
+                f"each played {config.table.players} times with the seats rotated")
     if games:
         table = Table(
             title=f"{config.boards} games per pairing, {replayed} on the same decks ({setting})",
@@ -100,11 +100,11 @@ def render(result: TournamentResult, console: Console) -> None:
     table = Table(
         title="The deals of those games" if games else
         f"{config.boards} deals per pairing, "
-        + ("each played twice with the seats swapped" if players == 4 else replayed)
+        + ("each played twice with the seats swapped" if teams else replayed)
         + f" ({setting})",
         caption="first bot's side; margin: its points per deal over the second bot, ± 95%"
-        + ("" if players == 4 else " (a bot's points: the mean of its seats')")
-        + ("" if games else "; a board: " + ("both tables" if players == 4 else
+        + ("" if teams else " (a bot's points: the mean of its seats')")
+        + ("" if games else "; a board: " + ("both tables" if teams else
                                               "every table") + " of a deal"),
         show_edge=False,
     )

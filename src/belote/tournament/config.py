@@ -15,6 +15,7 @@ from belote.deal import new_deck
 from belote.errors import BeloteError, OptionError
 from belote.options import Rules, make_rules
 from belote.round import Round
+from belote.table import Table
 
 __all__ = ["EXTRAS", "MODES", "TournamentConfig", "TournamentError", "import_optional"]
 
@@ -94,9 +95,9 @@ class TournamentConfig:
         return rules
 
     @property
-    def players(self) -> int:
-        """Players at a table of the profile: 4, or 3 and 2 (§12)."""
-        return make_rules(self.profile, self.options).players
+    def table(self) -> Table:
+        """The profile's table: four players in two teams, or three and two (§12)."""
+        return Table.of(make_rules(self.profile, self.options))
 
     @property
     def pairings(self) -> list[tuple[int, int]]:

@@ -53,8 +53,9 @@ def plot_results(result: TournamentResult, path: str | os.PathLike[str]) -> None
     ax_elo.set_xlabel(f"Elo ({config.bots[config.anchor]} = 0)")
     ax_elo.set_title("Elo ladder")
     ax_elo.margins(x=0.2)
-    players = config.players
-    played = "played twice" if players == 4 else f"played {players} times, seats rotated"
+    table = config.table
+    played = ("played twice" if table.partnerships else
+              f"played {table.players} times, seats rotated")
     fig.suptitle(
         f"belote tournament: {config.boards} {config.mode} per pairing, {played} "
         f"(duplicate), profile {config.profile}, seed {config.seed}"

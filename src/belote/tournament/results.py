@@ -116,8 +116,9 @@ class TournamentResult:
 
     def to_json(self) -> dict[str, Any]:
         small: dict[str, Any] = {}
-        players = self.config.players
-        if players != 4:
+        table = self.config.table
+        if not table.partnerships:
+            players = table.players
             small = {"players": players, "tables_per_board": tables_per_board(players),
                      "seating": "rotated"}
         return {
