@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
 from belote.bots.knowledge import InconsistentViewError, Knowledge, infer
@@ -53,8 +53,11 @@ from belote.cards import (
     CardMask,
     TrumpMode,
     beats,
+    card,
     order_table,
+    rank_of,
     scan_forward,
+    suit_of,
 )
 from belote.play import card_points, trick_winner
 from belote.round import PlayerView
@@ -172,6 +175,53 @@ def auction_call(view: PlayerView, calls: list[str], threshold: int) -> str:
     return "pass"
 
 
+class _Decision(Protocol):
+    """What a card decision knows, at any table: the trump, the card order and points,
+    the hand, the cards still out, and whether the seat defends."""
+
+    order: tuple[int, ...]
+    points: tuple[int, ...]
+    hand: CardMask
+    out: CardMask
+
+    @property
+    def defends(self) -> bool: ...
+
+    def is_trump(self, c: Card) -> bool: ...
+
+    def master(self, c: Card) -> bool: ...
+
+
+def _keep_cost(d: _Decision, c: Card) -> float:
+    """How much keeping ``c`` is worth (low: a good card to throw away)."""
+    cost: float = 2 * d.points[c] + d.order[c] * 0.5
+    if d.is_trump(c):
+        cost += 30 + 3 * d.order[c]
+        if rank_of(c) == ACE and d.defends:
+            cost += 15  # tip 9: the defence keeps its trump ace
+    if d.master(c):
+        cost += 15
+    suit = suit_of(c)
+    suit_cards = d.hand & SUIT_MASKS[suit]
+    ten = card(suit, TEN)
+    if (
+        not d.is_trump(c)
+        and c != ten
+        and suit_cards >> ten & 1
+        and suit_cards.bit_count() == 2
+        and d.out >> card(suit, ACE) & 1
+    ):
+        cost += 12  # do not bare a ten under an ace still out
+    if d.hand.bit_count() == 2 and d.is_trump(c) and d.master(c):
+        cost += 40  # tip 7: keep the master trump for the dix de der
+    return cost
+
+
+def _low(d: _Decision, cards: Sequence[Card]) -> Card:
+    """The card of ``cards`` cheapest to give away (ties: the lowest)."""
+    return min(cards, key=lambda c: (_keep_cost(d, c), c))
+
+
 @dataclass(slots=True)
 class _Table:
     """What the bot works with for one card decision."""
@@ -186,6 +236,11 @@ class _Table:
 
     def is_trump(self, c: Card) -> bool:
         return self.trump == ALL_TRUMP or (c >> 3) == self.trump
+
+    @property
+    def defends(self) -> bool:
+        contract = self.view.contract
+        return contract is not None and contract.team != self.view.seat & 1
 
     def possible(self, seat: int) -> CardMask:
         """Cards ``seat`` may hold as far as the bot knows."""
@@ -281,34 +336,6 @@ class HeuristicBot(BaseBot):
             return self._lead(t, legal)
         return self._follow(t, legal)
 
-    def _keep_cost(self, t: _Table, c: Card) -> float:
-        """How much keeping ``c`` is worth (low: a good card to throw away)."""
-        cost: float = 2 * t.points[c] + t.order[c] * 0.5
-        if t.is_trump(c):
-            cost += 30 + 3 * t.order[c]
-            if c & 7 == ACE and t.view.contract is not None and (
-                t.view.contract.team != t.view.seat & 1
-            ):
-                cost += 15  # tip 9: the defence keeps its trump ace
-        if t.master(c):
-            cost += 15
-        suit_cards = t.hand & SUIT_MASKS[c >> 3]
-        ten = (c >> 3) * 8 + TEN
-        if (
-            not t.is_trump(c)
-            and c != ten
-            and suit_cards >> ten & 1
-            and suit_cards.bit_count() == 2
-            and t.out >> ((c >> 3) * 8 + ACE) & 1
-        ):
-            cost += 12  # do not bare a ten under an ace still out
-        if t.hand.bit_count() == 2 and t.is_trump(c) and t.master(c):
-            cost += 40  # tip 7: keep the master trump for the dix de der
-        return cost
-
-    def _low(self, t: _Table, cards: Sequence[Card]) -> Card:
-        return min(cards, key=lambda c: (self._keep_cost(t, c), c))
-
     def _lead(self, t: _Table, legal: list[Card]) -> Card:
         view = t.view
         assert view.contract is not None
@@ -339,7 +366,7 @@ class HeuristicBot(BaseBot):
         if t.hand.bit_count() == 2:
             rest = [c for c in legal if not (t.is_trump(c) and t.master(c))]
             if rest:
-                return self._low(t, rest)
+                return _low(t, rest)
         # Tip 3: lead the long plain suit, from the bottom, not from a bare ten.
         plain = [c for c in legal if not t.is_trump(c)]
         if plain:
@@ -348,7 +375,7 @@ class HeuristicBot(BaseBot):
 
             longest = max(length(c) for c in plain)
             suit_cards = [c for c in plain if length(c) == longest]
-            return self._low(t, suit_cards)
+            return _low(t, suit_cards)
         return min(legal, key=lambda c: (t.order[c], c))
 
     def _ruff_risk(self, t: _Table, c: Card, opponents: Sequence[int]) -> bool:
@@ -372,10 +399,10 @@ class HeuristicBot(BaseBot):
         if win_seat == seat ^ 2:
             if not t.beaten_by(win_card, after):
                 return self._feed(t, legal)
-            return self._low(t, legal)
+            return _low(t, legal)
         winners = [c for c in legal if beats(c, win_card, t.trump)]
         if not winners:
-            return self._low(t, legal)
+            return _low(t, legal)
         # cheapest winner that holds the trick against the players still to come
         sure = [c for c in winners if not t.beaten_by(c, after)]
         trick_points = sum(t.points[c] for c in trick)
@@ -385,7 +412,7 @@ class HeuristicBot(BaseBot):
             return min(winners, key=lambda c: (t.order[c], c))
         if trick_points >= 10 and any(not t.is_trump(c) for c in winners):
             return min((c for c in winners if not t.is_trump(c)), key=lambda c: (t.order[c], c))
-        return self._low(t, legal)
+        return _low(t, legal)
 
     def _feed(self, t: _Table, legal: list[Card]) -> Card:
         """Partner holds the trick: give it points, but not trumps nor our sure winners."""
@@ -503,6 +530,10 @@ class _SmallPlay:
     def is_trump(self, c: Card) -> bool:
         return self.trump == ALL_TRUMP or (c >> 3) == self.trump
 
+    @property
+    def defends(self) -> bool:
+        return not self.taking
+
     def friend(self, s: int) -> bool:
         return s != self.seat and self.teams[s] == self.teams[self.seat]
 
@@ -545,32 +576,6 @@ class _SmallPlay:
                 return True
         return False
 
-    def keep_cost(self, c: Card) -> float:
-        """How much keeping ``c`` is worth (low: a good card to throw away)."""
-        cost: float = 2 * self.points[c] + self.order[c] * 0.5
-        if self.is_trump(c):
-            cost += 30 + 3 * self.order[c]
-            if c & 7 == ACE and not self.taking:
-                cost += 15  # tip 9: the defence keeps its trump ace
-        if self.master(c):
-            cost += 15
-        suit_cards = self.hand & SUIT_MASKS[c >> 3]
-        ten = (c >> 3) * 8 + TEN
-        if (
-            not self.is_trump(c)
-            and c != ten
-            and suit_cards >> ten & 1
-            and suit_cards.bit_count() == 2
-            and self.out >> ((c >> 3) * 8 + ACE) & 1
-        ):
-            cost += 12  # do not bare a ten under an ace still out
-        if self.hand.bit_count() == 2 and self.is_trump(c) and self.master(c):
-            cost += 40  # tip 7: keep the master trump for the dix de der
-        return cost
-
-    def low(self, cards: Sequence[Card]) -> Card:
-        return min(cards, key=lambda c: (self.keep_cost(c), c))
-
     # --- the decision ---------------------------------------------------------------------
 
     def choose(self, legal: list[Card]) -> Card:
@@ -602,14 +607,14 @@ class _SmallPlay:
         if self.hand.bit_count() == 2:  # tip 7
             rest = [c for c in legal if not (self.is_trump(c) and self.master(c))]
             if rest:
-                return self.low(rest)
+                return _low(self, rest)
         plain = [c for c in legal if not self.is_trump(c)]
         if plain:
             def length(c: Card) -> int:
                 return (self.hand & SUIT_MASKS[c >> 3]).bit_count()
 
             longest = max(length(c) for c in plain)
-            return self.low([c for c in plain if length(c) == longest])
+            return _low(self, [c for c in plain if length(c) == longest])
         return min(legal, key=lambda c: (order[c], c))
 
     def follow(self, legal: list[Card]) -> Card:
@@ -624,10 +629,10 @@ class _SmallPlay:
         if self.friend(win_seat):
             if not self.beaten_by(win_card, after):
                 return self.feed(legal)
-            return self.low(legal)
+            return _low(self, legal)
         winners = [c for c in legal if beats(c, win_card, self.trump)]
         if not winners:
-            return self.low(legal)
+            return _low(self, legal)
         sure = [c for c in winners if not self.beaten_by(c, after)]
         if sure:
             return min(sure, key=lambda c: (self.is_trump(c), order[c], c))
@@ -636,7 +641,7 @@ class _SmallPlay:
         trick_points = sum(self.points[c] for c in trick)
         if trick_points >= 10 and any(not self.is_trump(c) for c in winners):
             return min((c for c in winners if not self.is_trump(c)), key=lambda c: (order[c], c))
-        return self.low(legal)
+        return _low(self, legal)
 
     def feed(self, legal: list[Card]) -> Card:
         """The other defender holds the trick: give it points, not trumps nor sure winners."""
