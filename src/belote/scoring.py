@@ -1399,14 +1399,13 @@ def seat_entry_to_json(entry: SeatEntry) -> dict[str, Any]:
         out["belote"] = SEAT_LETTERS[holders[0]]
     else:
         out["belote"] = seat_dict(bel)
-    if entry.trump is not None:
-        out["trump"] = TRUMP_MODE_NAMES[entry.trump]
-    if entry.in_play is not None:
-        out["trick_total"] = entry.in_play
-    if entry.leader is not None:
-        out["leader"] = SEAT_LETTERS[entry.leader]
-    if entry.reserve:
-        out["reserve"] = entry.reserve
+    optional = {  # written only when given, in this order
+        "trump": None if entry.trump is None else TRUMP_MODE_NAMES[entry.trump],
+        "trick_total": entry.in_play,
+        "leader": None if entry.leader is None else SEAT_LETTERS[entry.leader],
+        "reserve": entry.reserve or None,
+    }
+    out.update((key, value) for key, value in optional.items() if value is not None)
     return out
 
 

@@ -74,7 +74,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypedDict, Unpack
 
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
@@ -406,17 +406,26 @@ def _check_names(value: Any, count: int, what: str) -> tuple[str, ...]:
     return names
 
 
+class SheetFields(TypedDict, total=False):
+    """What a new sheet is given beyond its rules (:func:`make_info` checks it):
+    ``target`` (default the rules'), ``name``, ``team_names``, ``players`` (5, 6 or
+    7 for a rotation sheet, §13) and ``player_names``."""
+
+    target: int | None
+    name: str | None
+    team_names: Sequence[str] | str | None
+    players: int | None
+    player_names: Sequence[str] | str | None
+
+
 def make_info(
-    profile: str = "classic",
-    options: Mapping[str, Any] | None = None,
-    target: int | None = None,
-    name: str | None = None,
-    team_names: Sequence[str] | str | None = None,
-    players: int | None = None,
-    player_names: Sequence[str] | str | None = None,
-    sheet_id: int = 0,
+    profile: str = "classic", options: Mapping[str, Any] | None = None, sheet_id: int = 0,
+    **fields: Unpack[SheetFields],
 ) -> SheetInfo:
     """Check what a new sheet is made of (its id comes later)."""
+    target, name = fields.get("target"), fields.get("name")
+    team_names, players = fields.get("team_names"), fields.get("players")
+    player_names = fields.get("player_names")
     opts = dict(options or {})
     rules = make_rules(profile, opts)
     if target is None:
@@ -837,19 +846,13 @@ class SheetStore:
         conn.execute("UPDATE sheets SET updated = ? WHERE id = ?", (now, sheet_id))
 
     def create(
-        self,
-        profile: str = "classic",
-        options: Mapping[str, Any] | None = None,
-        target: int | None = None,
-        name: str | None = None,
-        team_names: Sequence[str] | str | None = None,
-        players: int | None = None,
-        player_names: Sequence[str] | str | None = None,
+        self, profile: str = "classic", options: Mapping[str, Any] | None = None,
+        **fields: Unpack[SheetFields],
     ) -> dict[str, Any]:
         """A new empty sheet; answers its state.  ``target`` defaults to the
         rules' (``options`` may set it too); ``players`` 5, 6 or 7 makes an
         N-player sheet (docs/rules.md §13)."""
-        info = make_info(profile, options, target, name, team_names, players, player_names)
+        info = make_info(profile, options, **fields)
         self._accept(info)
         with self._transaction(write=True) as conn:
             sid = self._insert_sheet(conn, info)

@@ -692,7 +692,7 @@ def _open_sheet(
                           f"({len(state['hands'])} hands; its own rules: {state['profile']}"
                           + "".join(f", {k}={v}" for k, v in state["options"].items()) + ").")
             return int(state["id"]), state
-    state = store.create(profile, options, target, sheet or "calculator")
+    state = store.create(profile, options, target=target, name=sheet or "calculator")
     return int(state["id"]), state
 
 

@@ -151,7 +151,8 @@ def new_command(
         check_int("--option generale_value", options["generale_value"], 1, MAX_TARGET,
                   json_mode)
     _answer(db, json_mode, lambda store: store.create(
-        profile, options, target, name, teams, players, player_names))
+        profile, options, target=target, name=name, team_names=teams, players=players,
+        player_names=player_names))
 
 
 @sheet_app.command("add")
