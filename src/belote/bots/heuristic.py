@@ -222,6 +222,24 @@ def _low(d: _Decision, cards: Sequence[Card]) -> Card:
     return min(cards, key=lambda c: (_keep_cost(d, c), c))
 
 
+def _lead_plain(d: _Decision, legal: list[Card]) -> Card:
+    """A lead once no master is worth leading: with two cards, keep a master trump for
+    the last trick (tip 7); lead the long plain suit from the bottom, not from a bare
+    ten (tip 3); else the lowest card."""
+    if d.hand.bit_count() == 2:
+        rest = [c for c in legal if not (d.is_trump(c) and d.master(c))]
+        if rest:
+            return _low(d, rest)
+    plain = [c for c in legal if not d.is_trump(c)]
+    if plain:
+        def length(c: Card) -> int:
+            return (d.hand & SUIT_MASKS[suit_of(c)]).bit_count()
+
+        longest = max(length(c) for c in plain)
+        return _low(d, [c for c in plain if length(c) == longest])
+    return min(legal, key=lambda c: (d.order[c], c))
+
+
 @dataclass(slots=True)
 class _Table:
     """What the bot works with for one card decision."""
@@ -362,21 +380,7 @@ class HeuristicBot(BaseBot):
         ]
         if masters:
             return max(masters, key=lambda c: (t.points[c], c))
-        # Tip 7: with two cards, keep a master trump for the last trick.
-        if t.hand.bit_count() == 2:
-            rest = [c for c in legal if not (t.is_trump(c) and t.master(c))]
-            if rest:
-                return _low(t, rest)
-        # Tip 3: lead the long plain suit, from the bottom, not from a bare ten.
-        plain = [c for c in legal if not t.is_trump(c)]
-        if plain:
-            def length(c: Card) -> int:
-                return (t.hand & SUIT_MASKS[c >> 3]).bit_count()
-
-            longest = max(length(c) for c in plain)
-            suit_cards = [c for c in plain if length(c) == longest]
-            return _low(t, suit_cards)
-        return min(legal, key=lambda c: (t.order[c], c))
+        return _lead_plain(t, legal)
 
     def _ruff_risk(self, t: _Table, c: Card, opponents: Sequence[int]) -> bool:
         if t.trump >= NO_TRUMP:
@@ -604,18 +608,7 @@ class _SmallPlay:
         ]
         if masters:
             return max(masters, key=lambda c: (self.points[c], c))
-        if self.hand.bit_count() == 2:  # tip 7
-            rest = [c for c in legal if not (self.is_trump(c) and self.master(c))]
-            if rest:
-                return _low(self, rest)
-        plain = [c for c in legal if not self.is_trump(c)]
-        if plain:
-            def length(c: Card) -> int:
-                return (self.hand & SUIT_MASKS[c >> 3]).bit_count()
-
-            longest = max(length(c) for c in plain)
-            return _low(self, [c for c in plain if length(c) == longest])
-        return min(legal, key=lambda c: (order[c], c))
+        return _lead_plain(self, legal)
 
     def follow(self, legal: list[Card]) -> Card:
         view = self.view
