@@ -137,18 +137,6 @@ def deal_seat_scores(rnd: Round) -> tuple[int, ...]:
     return _per_seat(rnd.table, score.score)
 
 
-def _last_hand(match: Match, table: Table) -> tuple[int, ...]:
-    """Each seat's score of the match's last hand."""
-    if table.scores_per_seat:
-        return match.seat_hands[-1]
-    return _per_seat(table, match.score.hands[-1].score)
-
-
-def _totals(match: Match, table: Table) -> tuple[int, ...]:
-    """Each seat's total of the match."""
-    return _per_seat(table, match.seat_totals if table.scores_per_seat else match.score.totals)
-
-
 def _bot_points(places: Sequence[int], seats: Sequence[int]) -> tuple[float, float]:
     """Each bot's mean seat score."""
     out = []
@@ -204,17 +192,17 @@ def _play_game_table(job: Chunk, board: int, table: int) -> TableResult:
         job.play_deal(rnd, bots)
         _check_finished(rnd, job, board, table, deal)
         match.finish_round()
-        # §2.4: an all-pass scores nothing (a tie); the deal passes on as the rules say
-        record = _record(*_bot_points(places, _last_hand(match, layout))) if (
-            rnd.phase == OVER) else (0, 0, 1)
+        if rnd.phase == OVER:  # the hand's score: per team, or per seat at three and two
+            hand = _per_seat(layout, match.score.hands[-1].score)
+            record = _record(*_bot_points(places, hand))
+        else:
+            record = (0, 0, 1)  # §2.4: an all-pass scores nothing, a tie
         for i, k in enumerate(record):
             won[i] += k
     # Match.winner: the winning seat (§12), or the winning team, which holds seat 0 or 1
     winner = None if match.winner is None else places[match.winner]
-    return TableResult(
-        _bot_points(places, _totals(match, layout)), match.deals, (won[0], won[1], won[2]),
-        winner,
-    )
+    totals = _bot_points(places, _per_seat(layout, match.score.totals))
+    return TableResult(totals, match.deals, (won[0], won[1], won[2]), winner)
 
 
 def play_chunk(job: Chunk) -> list[BoardResult]:
