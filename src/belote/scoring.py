@@ -1,8 +1,13 @@
-"""Scoring: one hand (docs/rules.md §8, §9, §10) and a whole game (§11), every profile.
+"""Scoring: one hand (docs/rules.md §8, §9, §10) and a whole game (§11), every profile
+and every table (§12).
 
 Every score of the project goes through :func:`score_hand`: the calculator
 (``belote score``), the replay engine (a played hand becomes a
-:class:`HandEntry`) and the score sheets (:func:`score_game`).
+:class:`HandEntry`) and the score sheets (:func:`score_game`).  A game is kept
+by one :class:`GameTally` at every table: per team with four players, per seat
+with three or two, where a hand's two sides (the taker against the others, or
+seat against seat) are scored by :func:`score_hand` and shared out per seat
+(:func:`score_seat_hand`).
 
 >>> rules = make_rules("classic")
 >>> entry = HandEntry(taker=NS, trick_points=(70, 92), declarations=(0, 20), belote=(20, 0))
@@ -72,6 +77,15 @@ Choices where docs/rules.md leaves room (each also said where it is applied):
   scores its own points (§8.4) and the reserve is dropped.
 * §8.4 a reserve still open when the game ends is discarded: the game's
   reserve is 0 once finished (the last hand's own ``reserve`` still shows it).
+* §11 at a table of three or two (§12) the score is kept per seat, by the same
+  :class:`GameTally`: the seats at the target (every seat after the last deal of
+  a deal-limited game) are candidates; ``taker_must_make`` takes out a taker who
+  did not make the last hand when another seat is a candidate (after the last
+  deal too); the highest total wins; equal highest totals play on, or end drawn
+  with ``draw`` (two teams: ``draw`` ends the game as soon as both reach the
+  target).  ``no_win_on_belote`` (§11.4), ``round_final_hand = false`` (§10) and
+  the last deal's litige (§11.1) apply to the team game only; each is written
+  once, in :func:`game_status` and :meth:`GameTally.add`.
 """
 
 from __future__ import annotations
@@ -1491,7 +1505,15 @@ def game_status(
     the deals are played) are the candidates; the highest total among them wins,
     equal highest totals play on (``draw``: the game ends without a winner).
     """
-    teams = not Table.of(rules).scores_per_seat
+    return _game_end(rules, not Table.of(rules).scores_per_seat, totals, target, entry, hand,
+                     deals_played)
+
+
+def _game_end(
+    rules: Rules, teams: bool, totals: Sequence[int], target: int, entry: Entry | None,
+    hand: HandScore | None, deals_played: int,
+) -> tuple[bool, int | None]:
+    """:func:`game_status`, told whether the score is the two teams' (``teams``)."""
     columns = range(len(totals))
     if rules.limit == "deals":
         # §11.1: after the last deal the higher total wins
@@ -1576,6 +1598,7 @@ class GameTally:
             raise InvalidRecordError(f"target: {target!r} is not a positive whole number")
         self.rules = rules
         self.table = Table.of(rules)
+        self._teams = not self.table.scores_per_seat
         self.target = target
         self.players = rules.players
         self.hands: list[HandScore] = []
@@ -1610,7 +1633,7 @@ class GameTally:
         # The team game (§11.1) drops the reserve of a litige on the last deal of a
         # deal-limited game and (§10 round_final_hand = false) counts the hand that
         # ends the game exactly; the per-seat game (§12) scores every hand as played.
-        teams = not self.table.scores_per_seat
+        teams = self._teams
         last_deal = teams and self.rules.limit == "deals" and deals >= self.target
         hand = score_entry(self.rules, entry, last_deal=last_deal, where=where)
         finished, winner = self._status(entry, hand, deals)
@@ -1637,7 +1660,7 @@ class GameTally:
 
     def _status(self, entry: Entry, hand: HandScore, deals: int) -> tuple[bool, int | None]:
         totals = tuple(t + s for t, s in zip(self.totals, hand.score, strict=True))
-        return game_status(self.rules, totals, self.target, entry, hand, deals)
+        return _game_end(self.rules, self._teams, totals, self.target, entry, hand, deals)
 
     def _record(self, entry: Entry | None, hand: HandScore) -> None:
         self.entries.append(entry)
