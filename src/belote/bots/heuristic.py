@@ -458,17 +458,7 @@ def small_strength(hand: CardMask, trump: int) -> int:
     74
     """
     base = trump * 8
-    trumps = hand & SUIT_MASKS[trump]
-    score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
-    for suit in range(4):
-        if suit == trump:
-            continue
-        if hand >> (suit * 8 + ACE) & 1:
-            score += 10
-        elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
-            score += 4
-    if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
-        score += 10
+    score = suit_strength(hand, trump)
     if hand >> (base + JACK) & 1:
         if hand >> (base + NINE) & 1 or hand >> (base + ACE) & 1:
             score += 12

@@ -1,12 +1,19 @@
-"""The PIMC bot: perfect-information Monte Carlo over deals consistent with the view.
+"""The PIMC bot: perfect-information Monte Carlo over deals consistent with the view
+(docs/rules.md §3–§9, and §12 at the tables of three and two).
 
-Card play.  For a card decision the bot samples *worlds*: deals of the hidden
-cards that agree with everything its seat knows (:mod:`belote.bots.sampling`:
-its own cards, the cards played, the turned card in the taker's hand, the
-declarations shown at trick 2, belote said, the voids revealed by the play
-under the table's options), solves each world double-dummy with
-:func:`belote.solver.solve`, and plays the card with the best average for its
-team.
+Card play, at every table.  For a card decision the bot samples *worlds*: deals
+of the hidden cards that agree with everything its seat knows
+(:mod:`belote.bots.knowledge`, drawn by :mod:`belote.bots.sampling`: its own
+cards, the cards played, the turned card in the taker's hand, the declarations
+shown at trick 2, belote said, the voids revealed by the play under the table's
+options; at three and two players the cards face up or out of play and
+découverte's face-down cards), solves each world double-dummy with
+:func:`belote.solver.solve` (the build of the search the bot was made with,
+:attr:`PimcBot.engine`), and plays the card with the best average for its side.
+At three and two players (§12) the settings not given take
+:data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
+hints of the calls are not read, and the bidding and the kitty discard are the
+heuristic's.
 
 The objective (setting ``objective``):
 
