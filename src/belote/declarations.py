@@ -84,6 +84,9 @@ class Declaration:
 # The ranks where a run of three may start in each suit (7 to Q): a hand holds a run
 # when some card of it here has the next two ranks of its suit.
 _RUN_STARTS: Final = 0x3F3F3F3F
+# The ranks of the scoring carrés (9 to A, §7.2) in one suit: a hand holds one when
+# its four suits, shifted onto one another, share such a rank.
+_CARRE_RANKS: Final = sum(1 << rank for rank in (NINE, TEN, JACK, QUEEN, KING, ACE))
 
 
 def make_sequence(suit: int, low: int, length: int) -> Declaration:
@@ -149,9 +152,11 @@ def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[De
     Without ``card_reuse`` no card serves two combinations (§7.3).  Among groupings
     of equal points the one with the strongest best combination is chosen.
     """
-    candidates = carres(hand, trump)
-    if not candidates and not hand & hand >> 1 & hand >> 2 & _RUN_STARTS:
+    if not hand & hand >> 1 & hand >> 2 & _RUN_STARTS and not (
+        hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
+    ):
         return []  # no run of three, no carré: the most hands
+    candidates = carres(hand, trump)
     run_list = runs(hand)
     best: list[Declaration] = []
     best_key: tuple[int, tuple[int, ...]] = (0, ())

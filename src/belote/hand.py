@@ -58,6 +58,7 @@ from belote.scoring import (
     score_hand,
     seat_shares,
 )
+from belote.table import Table
 
 BELOTE_POINTS: Final = 20
 
@@ -82,17 +83,11 @@ class Contract:
     @property
     def team(self) -> int:
         """The taker's side: NS/EW with four players, side 0 with three, the seat with two."""
-        if self.players == 4:
-            return self.taker & 1
-        return 0 if self.players == 3 else self.taker
+        return self.teams()[self.taker]
 
     def teams(self) -> tuple[int, ...]:
-        """Each seat's side."""
-        if self.players == 4:
-            return (0, 1, 0, 1)
-        if self.players == 3:
-            return tuple(0 if s == self.taker else 1 for s in range(3))
-        return (0, 1)
+        """Each seat's side (:meth:`belote.table.Table.sides`)."""
+        return Table.seated(self.players).sides(self.taker)
 
     def to_json(self) -> dict[str, Any]:
         if self.value == DECOUVERTE:
@@ -100,7 +95,7 @@ class Contract:
             team: str | None = None
         else:
             taker = SEAT_NAMES[self.taker]
-            team = TEAM_NAMES[self.team] if self.players == 4 else taker
+            team = TEAM_NAMES[self.team] if Table.seated(self.players).partnerships else taker
         return {
             "taker": taker,
             "team": team,
@@ -160,16 +155,19 @@ class HandPlay:
         beneath: dict[Card, Card] | None = None,
         discards: CardMask = 0,
         in_play: int | None = None,
+        table: Table | None = None,
     ) -> None:
         """``hands`` are the cards each seat may play from.  Belote découverte (§12.2):
         ``beneath`` maps each face-up card to the face-down card under it, turned
         up when the card above is played.  ``discards``: the cards the taker laid
         aside from the kitty (§12.1), counted in his tricks.  ``in_play``: the trick
-        total of a deal that leaves cards out (§12)."""
+        total of a deal that leaves cards out (§12).  ``table``: the seats (by default
+        the table of as many seats as ``hands``)."""
+        self.table = table if table is not None else Table.seated(len(hands))
         self.rules = rules
         self.contract = contract
         self.players = len(hands)
-        self.teams = contract.teams()
+        self.teams = self.table.sides(contract.taker)
         self.beneath = dict(beneath or {})
         self.discards = discards
         self.in_play = in_play
@@ -180,7 +178,8 @@ class HandPlay:
         ) if beneath else self.initial_hands
         tricks_left = max(h.bit_count() for h in self.holdings)
         self.state = PlayState(
-            rules, contract.trump, hands, leader, tricks_left=tricks_left, teams=self.teams
+            rules, contract.trump, hands, leader, tricks_left=tricks_left, teams=self.teams,
+            table=self.table,
         )
         self.first_leader = leader
         self.reserve = reserve
@@ -286,10 +285,10 @@ class HandPlay:
         state.push(c)
         if len(state.tricks) > tricks_before:
             last = state.tricks[-1]
-            for i, played in enumerate(last.cards):
+            for seat, played in zip(self.table.order(last.leader), last.cards, strict=True):
                 under = self.beneath.get(played)
                 if under is not None:
-                    state.hands[(last.leader + i) % self.players] |= 1 << under
+                    state.hands[seat] |= 1 << under
 
     def _announcement(
         self, seat: int, declarations: Sequence[Declaration] | None
@@ -441,7 +440,7 @@ class HandPlay:
             capot=capot,
             score=score,
             entry=entry,
-            seats=self.seat_scores(score) if self.players != 4 else None,
+            seats=self.seat_scores(score) if self.table.scores_per_seat else None,
         )
 
     def _counted_result(

@@ -31,6 +31,7 @@ from belote.cards import (
     scan_forward,
 )
 from belote.options import Rules
+from belote.table import NO_SEAT, Table
 
 SEAT_NAMES: Final = "NESW"
 TEAM_NAMES: Final = ("NS", "EW")
@@ -131,7 +132,8 @@ class PlayState:
 
     __slots__ = (
         "_above", "_exempt", "_history", "_master_card", "_master_seat", "_next", "_order",
-        "_overtrump_on_lead", "_partner", "_points", "_team", "_under", "_undertrump_any",
+        "_overtrump_on_lead", "_partner", "_points", "_seat_at", "_team", "_under",
+        "_undertrump_any",
         "hands", "leader", "players", "rules", "trick", "trick_points", "tricks", "tricks_left",
         "tricks_won", "trump", "turn",
     )
@@ -145,17 +147,26 @@ class PlayState:
         tricks_left: int | None = None,
         tricks_won: Sequence[int] = (0, 0),
         teams: Sequence[int] | None = None,
+        table: Table | None = None,
     ) -> None:
+        """``table`` gives the seats' order and partners (by default the table of as
+        many seats as ``hands``); ``teams`` each seat's side (by default the table's:
+        needed with three players, whose sides depend on the taker)."""
         n = len(hands)
         if n not in (2, 3, 4):
             raise ValueError(f"PlayState needs 2, 3 or 4 hands, got {n}")
-        if teams is None:
-            teams = (0, 1, 0, 1) if n == 4 else (0, 1) if n == 2 else None
+        if table is None:
+            table = Table.seated(n)
+        elif table.players != n:
+            raise ValueError(f"PlayState: {n} hands at a table of {table.players}")
+        if teams is None and table.players != 3:
+            teams = table.sides(NO_SEAT)
         if teams is None or len(teams) != n:
             raise ValueError("PlayState for three players needs the side of each seat (teams)")
         self.players = n
-        self._next = tuple((s + 1) % n for s in range(n))
-        self._partner = (2, 3, 0, 1) if n == 4 else (-1,) * n
+        self._next = table.next_seats
+        self._partner = table.partners
+        self._seat_at = table.orders
         self._team = tuple(teams)
         self.rules = rules
         self.trump = trump
@@ -304,7 +315,7 @@ class PlayState:
             self.trick = list(last.cards)
             self.leader = last.leader
         c = self.trick.pop()
-        seat = (self.leader + len(self.trick)) % self.players
+        seat = self._seat_at[self.leader][len(self.trick)]
         self.hands[seat] |= 1 << c
         self.turn = seat
         self._master_card, self._master_seat = self._history.pop()

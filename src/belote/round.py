@@ -32,7 +32,6 @@ from belote.deal import (
     deal_first,
     deal_piles,
     deal_rest,
-    new_deck,
 )
 from belote.declarations import Declaration, DeclarationResult
 from belote.errors import IllegalActionError
@@ -146,8 +145,8 @@ class Round:
         self.table = Table.of(rules)
         self.players = rules.players
         self.mode = self.table.mode
-        expected = new_deck(rules.players, rules.three_deal)
-        if sorted(deck) != expected:
+        expected = self.table.deck
+        if tuple(sorted(deck)) != expected:
             raise ValueError(f"the deck must hold the {len(expected)} cards of this game once each")
         if not 0 <= dealer < self.players:
             raise ValueError(f"dealer {dealer!r} is not a seat 0..{self.players - 1}")
@@ -171,9 +170,10 @@ class Round:
             self.hands = [mask_of(up for _down, up in p) for p in self.piles]
             self.bidding = TakePassBidding(rules, dealer, -1, 2)  # never called
             beneath = {up: down for p in self.piles for down, up in p}
-            leader = (dealer + 1) % 2
+            leader = self.table.next(dealer)
             contract = Contract(leader, trump, DECOUVERTE, players=2)
-            self.play = HandPlay(rules, contract, self.hands, leader, reserve, beneath=beneath)
+            self.play = HandPlay(rules, contract, self.hands, leader, reserve, beneath=beneath,
+                                 table=self.table)
             self.phase = PLAY
         else:
             self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
@@ -192,7 +192,7 @@ class Round:
 
     @property
     def eldest(self) -> int:
-        return (self.dealer + 1) % self.players
+        return self.table.next(self.dealer)
 
     def current_player(self) -> int:
         """The seat to act: to play, to call, or (§12.1) to lay the kitty discard aside;
@@ -278,7 +278,8 @@ class Round:
                 contract = Contract(bidding.bidder, best.trump, best.value, bidding.multiplier)
                 # §4.9: the eldest leads, except after a générale, whose bidder leads.
                 leader = bidding.bidder if best.value == GENERALE else self.eldest
-                self.play = HandPlay(self.rules, contract, self.hands, leader, self.reserve)
+                self.play = HandPlay(self.rules, contract, self.hands, leader, self.reserve,
+                                     table=self.table)
                 self.phase = PLAY
             return record
         record = bidding.call(call, seat)
@@ -309,7 +310,7 @@ class Round:
         contract = Contract(taker, trump, players=self.players)
         self.play = HandPlay(
             self.rules, contract, self.hands, self.eldest, self.reserve,
-            discards=self.discards, in_play=in_play,
+            discards=self.discards, in_play=in_play, table=self.table,
         )
         self.phase = PLAY
 
@@ -447,9 +448,14 @@ class Round:
         if len(fields["tricks"]) != len(state.tricks):
             fields["tricks"] = tuple(state.tricks)
         history = play.history
-        if self._shared_cards < len(history):
-            self._read_cards(fields, play, history[self._shared_cards:])
+        seen = self._shared_cards
+        if seen < len(history):
             self._shared_cards = len(history)
+            for h in history[seen:]:
+                if h.belote:
+                    fields["belote_cards"] += ((h.seat, h.card),)
+            if fields["declaration_result"] is None:
+                self._read_declarations(fields, play, history[seen:])
         if self.mode is DealMode.DECOUVERTE:
             assert self.piles is not None
             tops = mask_of(up for pile in self.piles for _down, up in pile)
@@ -457,17 +463,11 @@ class Round:
             fields["public"] = state.hands[0] | state.hands[1]  # a spectator's
         return fields
 
-    def _read_cards(
+    def _read_declarations(
         self, fields: dict[str, Any], play: HandPlay, new: Sequence[CardPlayed]
     ) -> None:
-        """What the table heard with the cards ``new``: belote and rebelote (§7.7), the
-        announcements of trick 1 (§7.4) and, once compared, what the winning side shows
-        (§7.6)."""
-        for h in new:
-            if h.belote:
-                fields["belote_cards"] += ((h.seat, h.card),)
-        if fields["declaration_result"] is not None:
-            return
+        """What the table heard with the cards ``new``: the announcements of trick 1
+        (§7.4) and, once compared, what the winning side shows (§7.6)."""
         announced = list(fields["announced"])
         for h in new:
             if self._announced[h.seat] is None:
@@ -479,7 +479,7 @@ class Round:
             fields["declaration_result"] = result
             fields["shown"] = tuple(
                 self._announced[s] or () if result.winner == play.teams[s] else ()
-                for s in range(self.players)
+                for s in self.table.seats
             )
 
     def _public(self) -> CardMask:
@@ -584,7 +584,7 @@ class Round:
         if self.piles is not None:
             record["piles"] = {
                 SEAT_NAMES[s]: [[card_name(d), card_name(u)] for d, u in self.piles[s]]
-                for s in range(n)
+                for s in self.table.seats
             }
         else:
             if self.mode is DealMode.KITTY:
@@ -601,7 +601,7 @@ class Round:
                 # Bidding unfinished or all-pass: the deal as it would have ended (turned
                 # card to the dealer), so that the record still holds every hand in full.
                 hands = deal_rest(self.first, self.dealer, self.dealer, n, self.mode)
-            record["hands"] = {SEAT_NAMES[s]: mask_names(hands[s]) for s in range(n)}
+            record["hands"] = {SEAT_NAMES[s]: mask_names(hands[s]) for s in self.table.seats}
             record["bids"] = [self._call_text(c) for c in self.bidding.calls]
         if self.turned is not None:
             record["turned"] = card_name(self.turned)

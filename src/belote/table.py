@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Final
 
 from belote.cards import EIGHT, SEVEN, Card, CardMask, rank_of
 
@@ -103,6 +104,7 @@ class Table:
     mode: DealMode
     _next: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _orders: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -111,6 +113,8 @@ class Table:
         object.__setattr__(self, "_next", tuple((s + 1) % n for s in range(n)))
         partner = (2, 3, 0, 1) if n == 4 else (NO_SEAT,) * n
         object.__setattr__(self, "_partner", partner)
+        orders = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
+        object.__setattr__(self, "_orders", orders)
 
     @classmethod
     def of(cls, rules: Rules) -> Table:
@@ -119,6 +123,14 @@ class Table:
             rules.players,
             deal_mode_of(rules.players, rules.three_deal, rules.two_deal, rules.is_auction),
         )
+
+    @staticmethod
+    def seated(players: int) -> Table:
+        """A table of ``players`` seats, for questions of seats and sides only (its deal
+        mode is the default of that many players)."""
+        if players not in (2, 3, 4):
+            raise ValueError(f"a table has 2, 3 or 4 players, not {players!r}")
+        return _SEATED[players]
 
     # --- seats ---------------------------------------------------------------
 
@@ -133,6 +145,25 @@ class Table:
     def partner(self, seat: int) -> int:
         """``seat``'s partner, or :data:`NO_SEAT` at a table of two or three."""
         return self._partner[seat]
+
+    @property
+    def next_seats(self) -> tuple[int, ...]:
+        """Each seat's :meth:`next`, by seat (for look-ups in hot loops)."""
+        return self._next
+
+    @property
+    def partners(self) -> tuple[int, ...]:
+        """Each seat's :meth:`partner`, by seat."""
+        return self._partner
+
+    def order(self, leader: int) -> tuple[int, ...]:
+        """The seats in play order from ``leader`` (who plays the i-th card of a trick)."""
+        return self._orders[leader]
+
+    @property
+    def orders(self) -> tuple[tuple[int, ...], ...]:
+        """Each leader's :meth:`order`, by seat (for look-ups in hot loops)."""
+        return self._orders
 
     @property
     def partnerships(self) -> bool:
@@ -190,3 +221,11 @@ class Table:
     def tricks(self) -> int:
         """Tricks in a deal."""
         return self.cards_in_play // self.players
+
+
+# One table a number of players, for :meth:`Table.seated` (read-only).
+_SEATED: Final = MappingProxyType({
+    2: Table(2, DealMode.STOCK),
+    3: Table(3, DealMode.CARDS_24),
+    4: Table(4, DealMode.CLASSIC),
+})
