@@ -246,11 +246,18 @@ def error_field(error: str | None) -> str | None:
 def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
                 error: str | None = None) -> Response:
     state, entries = _load(request, sheet_id)
+    context = _form_context(request, state, entries, dict(values or {}), error)
+    return render(request, "sheet.html", context, status=200 if error is None else 422)
+
+
+def _form_context(request: Request, state: dict[str, Any], entries: list[dict[str, Any]],
+                  values: dict[str, str], error: str | None) -> dict[str, Any]:
+    """The sheet's page context with a hand's form: its values and the error, if any."""
     context = _sheet_context(state, entries, lang_of(request))
-    context["values"] = dict(values or {})
+    context["values"] = values
     context["error"] = error
     context["error_field"] = error_field(error)
-    return render(request, "sheet.html", context, status=200 if error is None else 422)
+    return context
 
 
 @router.get("/sheets/{sheet_id}")
@@ -302,12 +309,9 @@ def _edit_page(request: Request, sheet_id: int, number: int,
     if not 1 <= number <= len(entries):
         raise HTTPException(status_code=404,
                             detail=f"sheet {sheet_id} has no hand {number}")
-    context = _sheet_context(state, entries, lang_of(request))
+    context = _form_context(request, state, entries, dict(values) if values is not None
+                            else entry_to_form(entries[number - 1]), error)
     context["number"] = number
-    context["values"] = dict(values) if values is not None else entry_to_form(
-        entries[number - 1])
-    context["error"] = error
-    context["error_field"] = error_field(error)
     return render(request, "edit_hand.html", context, status=200 if error is None else 422)
 
 
