@@ -186,7 +186,7 @@ def _tables(trump: TrumpMode) -> tuple[tuple[int, ...], tuple[int, ...]]:
     above = []
     beat = []
     for c in range(32):
-        s = c >> 3
+        s = suit_of(c)
         m = 0
         for d in range(s * 8, s * 8 + 8):
             if order[d] > order[c]:
@@ -642,7 +642,7 @@ def solve(
     tpts = sum(pts[c] for c in trick)
     top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
     mcard, mseat = state.master()
-    led = trick[0] >> 3 if trick else -1
+    led = suit_of(trick[0]) if trick else -1
     hand = h[seat]
     maximize = not seat & 1
 
@@ -655,7 +655,7 @@ def solve(
         """The search of the position after the seat to play plays ``c``."""
         bit = 1 << c
         if k == 0:
-            nm, ns, nled = c, seat, c >> 3
+            nm, ns, nled = c, seat, suit_of(c)
         elif (beat[mcard] >> c) & 1:
             nm, ns, nled = c, seat, led
         else:

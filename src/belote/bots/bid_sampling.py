@@ -51,7 +51,9 @@ from belote.cards import (
     Card,
     CardMask,
     TrumpMode,
+    rank_of,
     scan_forward,
+    suit_of,
 )
 from belote.deal import FirstDeal, deal_rest
 from belote.errors import BeloteError
@@ -92,9 +94,11 @@ def trump_strength(hand: CardMask, trump: TrumpMode) -> int:
     45
     """
     if trump == NO_TRUMP:
-        return sum(19 if c & 7 == ACE else 10 for c in scan_forward(hand) if c & 7 in (ACE, TEN))
+        return sum(19 if rank_of(c) == ACE else 10
+                   for c in scan_forward(hand) if rank_of(c) in (ACE, TEN))
     if trump == ALL_TRUMP:
-        return sum(20 if c & 7 == JACK else 14 for c in scan_forward(hand) if c & 7 in (JACK, NINE))
+        return sum(20 if rank_of(c) == JACK else 14
+                   for c in scan_forward(hand) if rank_of(c) in (JACK, NINE))
     return suit_strength(hand, trump)
 
 
@@ -147,7 +151,7 @@ def call_hints(view: PlayerView) -> tuple[Hint, ...]:
     if view.turned is not None and not view.rules.is_auction:
         for call in view.calls[:4]:  # round 1
             if call.seat != seat and call.call == PASS:
-                hints.append(Hint(call.seat, "no_jack_nine", view.turned >> 3))
+                hints.append(Hint(call.seat, "no_jack_nine", suit_of(view.turned)))
         return tuple(hints)
     best: dict[tuple[int, int], int] = {}
     first: dict[tuple[int, int], int] = {}  # (team, suit) -> the seat that named it first

@@ -99,7 +99,7 @@ def suit_strength(hand: CardMask, trump: int) -> int:
     """:func:`bid_strength`'s count for a suit ``trump``, without its first rule: trump
     points + 6 a trump + 10 a side ace + 4 a guarded side ten + 10 for belote."""
     trumps = hand & SUIT_MASKS[trump]
-    score = sum(TRUMP_POINTS[c & 7] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
+    score = sum(TRUMP_POINTS[rank_of(c)] for c in scan_forward(trumps)) + 6 * trumps.bit_count()
     for suit in range(4):
         if suit == trump:
             continue
@@ -118,7 +118,7 @@ def best_round2_suit(hand: CardMask, turned: Card) -> tuple[int, int]:
     full = hand | 1 << turned
     best = (-1, -1)
     for suit in range(4):
-        if suit == turned >> 3:
+        if suit == suit_of(turned):
             continue
         value = bid_strength(full, suit)
         if value > best[1]:
@@ -253,7 +253,7 @@ class _Table:
     know: Knowledge
 
     def is_trump(self, c: Card) -> bool:
-        return self.trump == ALL_TRUMP or (c >> 3) == self.trump
+        return self.trump == ALL_TRUMP or suit_of(c) == self.trump
 
     @property
     def defends(self) -> bool:
@@ -270,17 +270,18 @@ class _Table:
     def master(self, c: Card) -> bool:
         """No card still out in ``c``'s suit ranks above it."""
         order = self.order
-        same = self.out & SUIT_MASKS[c >> 3]
+        same = self.out & SUIT_MASKS[suit_of(c)]
         return all(order[x] < order[c] for x in scan_forward(same))
 
     def beaten_by(self, card: Card, seats: Sequence[int]) -> bool:
         """Whether one of ``seats`` (playing after) might beat ``card`` at the head of the trick."""
-        led = self.view.trick[0] >> 3 if self.view.trick else card >> 3
+        led = suit_of(self.view.trick[0] if self.view.trick else card)
         for s in seats:
             if s & 1 == self.view.seat & 1:
                 continue
             poss = self.possible(s)
-            if any(beats(x, card, self.trump) for x in scan_forward(poss & SUIT_MASKS[card >> 3])):
+            same = poss & SUIT_MASKS[suit_of(card)]
+            if any(beats(x, card, self.trump) for x in scan_forward(same)):
                 return True
             if (
                 not self.is_trump(card)
@@ -324,7 +325,7 @@ class HeuristicBot(BaseBot):
         if view.rules.is_auction or view.turned is None:
             return auction_call(view, calls, threshold)
         if "take" in calls:
-            value = bid_strength(view.hand | 1 << view.turned, view.turned >> 3)
+            value = bid_strength(view.hand | 1 << view.turned, suit_of(view.turned))
             return "take" if value >= threshold else "pass"
         suit, value = best_round2_suit(view.hand, view.turned)
         if suit >= 0 and value >= threshold and SUIT_LETTERS[suit] in calls:
@@ -371,7 +372,7 @@ class HeuristicBot(BaseBot):
             if t.master(top):
                 return top
             if seat == view.contract.taker and len(trumps_mine) >= 3:
-                small = [c for c in trumps_mine if c & 7 != TEN]
+                small = [c for c in trumps_mine if rank_of(c) != TEN]
                 return min(small or trumps_mine, key=lambda c: t.order[c])
         # Lead a master plain card that no opponent is likely to ruff.
         masters = [
@@ -387,7 +388,7 @@ class HeuristicBot(BaseBot):
             return False
         for s in opponents:
             poss = t.possible(s)
-            if poss & SUIT_MASKS[t.trump] and not poss & SUIT_MASKS[c >> 3]:
+            if poss & SUIT_MASKS[t.trump] and not poss & SUIT_MASKS[suit_of(c)]:
                 return True
         return False
 
@@ -425,7 +426,7 @@ class HeuristicBot(BaseBot):
             value: float = t.points[c]
             if t.is_trump(c):
                 value -= 40 + t.order[c]
-            elif t.master(c) and c & 7 == ACE:
+            elif t.master(c) and rank_of(c) == ACE:
                 value -= 8  # an ace that will win its own trick
             return (value, -c)
 
@@ -480,7 +481,7 @@ def _small_call(view: PlayerView, calls: list[str], offset: int) -> str:
     turned = view.turned
     if "take" in calls and turned is not None:
         held = hand | 1 << turned if mode == "24_cards" else hand
-        return "take" if small_strength(held, turned >> 3) >= need else "pass"
+        return "take" if small_strength(held, suit_of(turned)) >= need else "pass"
     best: tuple[int, int] | None = None
     for suit in range(4):
         if SUIT_LETTERS[suit] not in calls:
@@ -522,7 +523,7 @@ class _SmallPlay:
     # --- what may be where -------------------------------------------------------------
 
     def is_trump(self, c: Card) -> bool:
-        return self.trump == ALL_TRUMP or (c >> 3) == self.trump
+        return self.trump == ALL_TRUMP or suit_of(c) == self.trump
 
     @property
     def defends(self) -> bool:
@@ -538,19 +539,19 @@ class _SmallPlay:
         for s in range(self.n):
             if s != self.seat:
                 held |= self.know.possible(s)
-        same = held & SUIT_MASKS[c >> 3]
+        same = held & SUIT_MASKS[suit_of(c)]
         return all(order[x] < order[c] for x in scan_forward(same))
 
     def beaten_by(self, card: Card, seats: Sequence[int]) -> bool:
         """Whether a foe among ``seats`` (playing after) might beat ``card`` heading the trick."""
         view = self.view
-        led = view.trick[0] >> 3 if view.trick else card >> 3
+        led = suit_of(view.trick[0] if view.trick else card)
         trump = self.trump
         for s in seats:
             if s not in self.foes:
                 continue
             poss = self.know.possible(s)
-            if any(beats(x, card, trump) for x in scan_forward(poss & SUIT_MASKS[card >> 3])):
+            if any(beats(x, card, trump) for x in scan_forward(poss & SUIT_MASKS[suit_of(card)])):
                 return True
             if not self.is_trump(card) and trump < NO_TRUMP and poss & SUIT_MASKS[trump]:
                 if not poss & SUIT_MASKS[led]:
@@ -566,7 +567,7 @@ class _SmallPlay:
             return False
         for s in self.foes:
             poss = self.know.possible(s)
-            if poss & SUIT_MASKS[self.trump] and not poss & SUIT_MASKS[c >> 3]:
+            if poss & SUIT_MASKS[self.trump] and not poss & SUIT_MASKS[suit_of(c)]:
                 return True
         return False
 
@@ -591,7 +592,7 @@ class _SmallPlay:
             if self.master(top):
                 return top
             if self.taking and len(trumps_mine) >= 3:
-                small = [c for c in trumps_mine if c & 7 != TEN]
+                small = [c for c in trumps_mine if rank_of(c) != TEN]
                 return min(small or trumps_mine, key=lambda c: order[c])
         masters = [
             c for c in legal if not self.is_trump(c) and self.master(c) and not self.ruff_risk(c)
@@ -633,7 +634,7 @@ class _SmallPlay:
             value: float = self.points[c]
             if self.is_trump(c):
                 value -= 40 + self.order[c]
-            elif self.master(c) and c & 7 == ACE:
+            elif self.master(c) and rank_of(c) == ACE:
                 value -= 8  # an ace that will win its own trick
             return (value, -c)
 

@@ -244,7 +244,7 @@ class _PassRollout:
         assert view.turned is not None
         self.view = view
         self.turned = view.turned
-        self.names = {s for s in range(4) if s != view.turned >> 3}
+        self.names = {s for s in range(4) if s != suit_of(view.turned)}
 
     def after_pass(self, world: BidWorld) -> tuple[int, int] | None:
         """(trump, taker) of the contract the others reach, or None for an all-pass."""
@@ -254,8 +254,8 @@ class _PassRollout:
         while calls < 8:
             hand = world.hands[seat]
             if calls < 4:  # §3.2 round 1
-                if bid_strength(hand | 1 << turned, turned >> 3) >= TAKE_THRESHOLD:
-                    return (turned >> 3, seat)
+                if bid_strength(hand | 1 << turned, suit_of(turned)) >= TAKE_THRESHOLD:
+                    return (suit_of(turned), seat)
             else:  # §3.3 round 2
                 suit, value = best_round2_suit(hand, turned)
                 if suit in self.names and value >= TAKE_THRESHOLD:
@@ -676,7 +676,7 @@ class PimcBot(BaseBot):
             return dataclasses.replace(stay, call=call, multiplier=2 if call == "coinche" else 4,
                                        margin=self.settings["coinche_margin"])
         if view.turned is not None and not view.rules.is_auction:
-            trump = view.turned >> 3 if call == "take" else _NAMED[call]
+            trump = suit_of(view.turned) if call == "take" else _NAMED[call]
             return _Option(call, team, trump, None, 1, margin)
         bid = parse_bid(call)
         assert bid is not None
@@ -695,7 +695,7 @@ class PimcBot(BaseBot):
         options: list[_Option] = []
         if view.turned is not None and not view.rules.is_auction:
             seen = view.hand | 1 << view.turned
-            named = {call: view.turned >> 3 if call == "take" else _NAMED.get(call)
+            named = {call: suit_of(view.turned) if call == "take" else _NAMED.get(call)
                      for call in calls}
             trumps = self._strongest({t for t in named.values() if t is not None}, seen, floor)
             options += [_Option(call, team, t, None, 1, margin)
