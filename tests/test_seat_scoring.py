@@ -16,14 +16,18 @@ from typing import Any
 import pytest
 
 from belote.cards import trump_name
-from belote.errors import BeloteError, InvalidRecordError
+from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
 from belote.options import make_rules
 from belote.round import OVER, Round
 from belote.scoring import (
     SEAT_LETTERS,
+    GameTally,
+    HandEntry,
+    HandScore,
     SeatEntry,
+    game_status,
     parse_seat_entry,
     score_game_json,
     score_hand_json,
@@ -287,3 +291,36 @@ def test_seat_entry_checks_the_profile() -> None:
     rules = make_rules("classic-3p")
     with pytest.raises(InvalidRecordError, match="classic-3p is played by 3"):
         score_seat_hand(rules, SeatEntry(2, 0, (92, 70)))
+
+
+def test_one_tally_for_every_table() -> None:
+    """§11, §12: GameTally keeps the game per seat at a table of three, in the same
+    GameScore as two teams; a team entry has no place there."""
+    rules = make_rules("classic-3p")
+    tally = GameTally(rules, target=150)
+    assert tally.totals == (0, 0, 0)
+    tally.add(SeatEntry(3, 0, (92, 40, 30)))
+    game = tally.result()
+    assert game.players == 3 and game.running == ((92, 40, 30),)
+    assert game.to_json()["totals"] == {"N": 92, "E": 40, "S": 30}
+    with pytest.raises(OptionError, match="scored per seat"):
+        tally.add(HandEntry(taker=0, trick_points=(92, 70)))
+
+
+def test_game_status_per_seat() -> None:
+    """§11.3 per seat: ``draw`` only on equal highest totals (two teams: as soon as both
+    reach the target); ``taker_must_make`` takes a taker who failed out, after the last
+    deal of a deal-limited game too."""
+    entry = SeatEntry(3, 0, (40, 60, 62))
+    failed = HandScore("failed", (40, 122), (0, 81, 81), 0, 3)
+    draw = make_rules("classic-3p", {"both_cross": "draw"})
+    assert game_status(draw, (160, 170, 0), 150, entry, failed) == (True, 1)
+    assert game_status(draw, (170, 170, 0), 150, entry, failed) == (True, None)
+    assert game_status(make_rules("classic", {"both_cross": "draw"}), (160, 170), 150) == (
+        True, None)
+    must = make_rules("classic-3p", {"both_cross": "taker_must_make"})
+    assert game_status(must, (200, 170, 0), 150, entry, failed) == (True, 1)
+    assert game_status(must, (200, 100, 0), 150, entry, failed) == (True, 0)  # alone at it
+    deals = make_rules("classic-3p", {"both_cross": "taker_must_make", "limit": "deals"})
+    assert game_status(deals, (200, 170, 0), 5, entry, failed, deals_played=5) == (True, 1)
+    assert game_status(deals, (200, 170, 0), 5, entry, failed, deals_played=4) == (False, None)
