@@ -1,7 +1,8 @@
 """Time per card decision and per call of the PIMC bot over seeded deals.
 
-The PIMC bot holds North and South, the heuristic East and West; every card
-North or South decides is timed (a single legal card is not a decision).  Prints
+The PIMC bot holds North and South (at three players N and S, at two N), the
+heuristic the other seats; every card the PIMC bot decides is timed (a single
+legal card is not a decision).  Prints
 the median and the maximum, overall and by tricks left, with the worlds solved
 and the solver nodes; then the same for the calls of the bidding: all of them,
 and those the bot searched (sampled worlds solved), with how many fell back to
@@ -9,7 +10,8 @@ the heuristic for want of worlds.  The solver engine in use (pure or compiled,
 ``BELOTE_SOLVER``) is printed first.  Run:
 
     .venv/bin/python benchmarks/bench_pimc.py [--deals N] [--seed S] [--bot SPEC]
-        [--profile classic|moroccan|coinche|contree]
+        [--profile classic|moroccan|coinche|contree|classic-3p|classic-2p]
+        [--option KEY=VALUE ...]   (e.g. --profile classic-3p --option three_deal=kitty)
 """
 
 from __future__ import annotations
@@ -24,10 +26,13 @@ from collections.abc import Sequence
 from belote.bots import make_bot, play_deal
 from belote.bots.base import BaseBot, legal_cards
 from belote.bots.pimc import PimcBot
+from belote.deal import new_deck
 from belote.declarations import Declaration
 from belote.options import make_rules
+from belote.play import SEAT_NAMES
 from belote.round import OVER, PlayerView, Round
 from belote.solver import solver_engine
+from belote.table import Table
 
 Row = tuple[int, float, int, int, float]
 
@@ -61,9 +66,12 @@ class Timed(BaseBot):
         seconds = time.perf_counter() - start
         cpu = time.process_time() - cpu
         if len(legal_cards(view)) > 1:
-            self.log.append((8 - len(view.tricks), seconds, self.inner.last_worlds,
-                             self.inner.last_nodes, cpu))
+            left = Table.of(view.rules).tricks - len(view.tricks)
+            self.log.append((left, seconds, self.inner.last_worlds, self.inner.last_nodes, cpu))
         return card
+
+    def discard(self, view: PlayerView) -> list[int]:
+        return self.inner.discard(view)
 
     def declarations(self, view: PlayerView) -> Sequence[Declaration] | None:
         return self.inner.declarations(view)
@@ -85,41 +93,49 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bot", default="pimc", help="the PIMC spec, e.g. pimc:worlds=40")
     parser.add_argument("--profile", default="classic")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
-    rules = make_rules(args.profile)
+    rules = make_rules(args.profile, dict(o.split("=", 1) for o in args.option))
+    players = rules.players
     rng = random.Random(args.seed)
     log: list[Row] = []
     calls: list[Row] = []
     played = 0
     start = time.perf_counter()
     while played < args.deals:
-        deck = list(range(32))
+        deck = new_deck(players, rules.three_deal)
         rng.shuffle(deck)
         bots: list[BaseBot] = []
-        for seat in range(4):
+        for seat in range(players):
             bot = make_bot(args.bot if seat % 2 == 0 else "heuristic", args.seed * 1000 + seat)
             if isinstance(bot, PimcBot):
                 bots.append(Timed(bot, log, calls))
             else:
                 bots.append(bot)
-        rnd = Round(rules, rng.randrange(4), deck)
+        rnd = Round(rules, rng.randrange(players), deck)
         play_deal(rnd, bots)
         played += rnd.phase == OVER
     total = time.perf_counter() - start
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"{args.bot} (N, S) against heuristic (E, W): {args.deals} deals played in "
-          f"{total:.1f} s ({args.profile}, seed {args.seed}, {solver_engine().name} solver)")
+    seats = " ".join(SEAT_NAMES[s] for s in range(0, players, 2))
+    print(f"{args.bot} ({seats}) against heuristic: {args.deals} deals played in "
+          f"{total:.1f} s ({args.profile} {' '.join(args.option)}, seed {args.seed}, "
+          f"{solver_engine().name} solver)")
     print(f"load average at the end {load} on {os.cpu_count()} CPUs; times are wall "
           "(perf_counter), CPU in brackets (process_time)")
     if not log:
         print("no decision timed")
         return
     searched = [r for r in log if r[2] > 0]
+    print(f"CPU of every card decision: {sum(r[4] for r in log):.2f} s; of every call: "
+          f"{sum(r[4] for r in calls):.2f} s")
     print(_line("all", log))
     if searched:
         print(_line("searched", searched))
     for left in sorted({r[0] for r in log}, reverse=True):
         print(_line(f"{left} left", [r for r in log if r[0] == left]))
+    if not calls:
+        return
     print("calls:")
     print(_line("all", calls))
     searched_calls = [r for r in calls if r[3] > 0]
