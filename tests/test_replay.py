@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from belote.cards import rank_of
 from belote.cli import app
-from belote.errors import BeloteError
+from belote.errors import BeloteError, InvalidRecordError
 from belote.options import make_rules
 from belote.replay import replay
 from belote.round import Round
@@ -205,3 +206,17 @@ def test_cli_human_form() -> None:
     res = runner.invoke(app, ["replay"], input=json.dumps(record(plays=capot_plays())))
     assert res.exit_code == 0
     assert "N takes for NS" in res.stdout and "made" in res.stdout
+
+
+def test_one_replay_path_counts_the_plays_of_every_table() -> None:
+    """docs/rules.md §12.1 (24_cards: 8 tricks of three) and §1 (32 cards): a record
+    holds at most the cards of a deal's tricks, at every table."""
+    for profile, most in (("classic", 32), ("classic-3p", 24)):
+        rules = make_rules(profile)
+        deck = [c for c in range(32) if profile == "classic" or rank_of(c) >= 2]
+        rnd = Round(rules, 0, deck)
+        rnd.call("take")
+        record = rnd.to_record()
+        record["plays"] = ["7S"] * (most + 1)
+        with pytest.raises(InvalidRecordError, match=rf"^plays: {most + 1} cards, at most {most}$"):
+            replay(record)

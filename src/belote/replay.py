@@ -13,8 +13,7 @@ from typing import Any, Final
 
 from belote.auction import GENERALE, NumericAuction
 from belote.bidding import TakePassBidding, normalise_call
-from belote.cards import Card, CardMask, card_name, mask_names, mask_of, parse_card
-from belote.deal import deal_mode
+from belote.cards import Card, CardMask, card_name, mask_names, mask_of, parse_card, suit_of
 from belote.declarations import (
     Declaration,
     belote_suits,
@@ -26,14 +25,13 @@ from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
 from belote.scoring import void_hand
+from belote.table import DealMode, Table
 
 SMALL_TABLE_KEYS: Final = ("kitty", "discards", "bergere", "piles")
 RECORD_KEYS: Final = frozenset(
     {"profile", "options", "dealer", "hands", "turned", "bids", "declarations", "belote", "plays",
      *SMALL_TABLE_KEYS}
 )
-# Cards each seat holds after the whole deal, per §12 deal (three and two players).
-_SMALL_HAND_SIZES: Final = {"24_cards": 8, "kitty": 10, "six_each": 9, "stock": 9}
 
 
 def parse_seat(value: Any, where: str, players: int = 4) -> int:
@@ -96,7 +94,8 @@ def parse_hands(
 
 
 def replay(record: Any) -> dict[str, Any]:
-    """The CONTRACT output of `belote replay` for one HandRecord."""
+    """The CONTRACT output of `belote replay` for one HandRecord, at every table: four
+    players, and three or two (§12) with the record forms of :meth:`Round.to_record`."""
     rec = _object(record, "record")
     unknown = sorted(set(rec) - RECORD_KEYS)
     if unknown:
@@ -104,34 +103,43 @@ def replay(record: Any) -> dict[str, Any]:
     rules = make_rules(rec.get("profile", "classic"), rec.get("options") or {})
     if "dealer" not in rec:
         raise InvalidRecordError("record: 'dealer' is missing")
-    if rules.players != 4:
-        return _replay_small(rules, rec)
-    for key in SMALL_TABLE_KEYS:
-        if key in rec:
-            raise InvalidRecordError(f"record: {key!r} is for belote with two or three players")
-    dealer = parse_seat(rec["dealer"], "dealer")
+    table = Table.of(rules)
+    mode = table.mode
+    _check_table_keys(rec, table)
+    n = table.players
+    dealer = parse_seat(rec["dealer"], "dealer", n)
+    if mode is DealMode.DECOUVERTE:
+        return _replay_decouverte(rules, rec, dealer, _list(rec.get("plays", []), "plays"))
     if "hands" not in rec:
         raise InvalidRecordError("record: 'hands' is missing")
-    hands = parse_hands(rec["hands"])
+    seen: dict[Card, str] = {}
+    hands = parse_hands(rec["hands"], n, table.hand_size, seen)
+    low = [card_name(c) for c in seen if not table.deck_mask >> c & 1]
+    if low:
+        raise InvalidRecordError(f"hands: {low[0]} is not in the 24-card pack (§12.1)")
     bids = _list(rec.get("bids", []), "bids")
     plays = _list(rec.get("plays", []), "plays")
-    if len(plays) > 32:
-        raise InvalidRecordError(f"plays: {len(plays)} cards, at most 32")
-    if rules.is_auction:
+    if len(plays) > table.cards_in_play:
+        raise InvalidRecordError(f"plays: {len(plays)} cards, at most {table.cards_in_play}")
+    kitty: list[Card] = []
+    if mode is DealMode.AUCTION:
         if rec.get("turned") is not None:
             raise InvalidRecordError(
                 f"turned: no card is turned up in {rules.profile} (§4.1)"
             )
         bidding: TakePassBidding | NumericAuction = _run_auction(rules, dealer, bids)
+        turned = -1
     else:
-        if "turned" not in rec:
-            raise InvalidRecordError("record: 'turned' is missing (the card turned up, §3.1)")
-        turned = _card(rec["turned"], "turned")
-        bidding = _run_take_pass(rules, dealer, turned, bids)
-    early = _without_contract(bidding, plays, 4)
+        turned, kitty = _turned_and_kitty(rec, table, seen)
+        bidding = _run_take_pass(rules, dealer, turned, bids, n)
+    if mode is DealMode.KITTY and rec.get("discards") is not None and bidding.taker is None:
+        raise InvalidRecordError("discards: only a taker lays cards aside (§12.1)")
+    early = _without_contract(bidding, plays, n)
     if early is not None:
         return early
-    leader = (dealer + 1) & 3
+    leader = table.next(dealer)
+    discards = 0
+    in_play: int | None = None
     if isinstance(bidding, NumericAuction):
         assert bidding.bidder is not None and bidding.best is not None
         best = bidding.best
@@ -141,14 +149,97 @@ def replay(record: Any) -> dict[str, Any]:
     else:
         assert bidding.taker is not None and bidding.trump is not None
         taker = bidding.taker
-        if not hands[taker] >> turned & 1:
+        contract = Contract(taker, bidding.trump, players=n)
+        if mode.takes_turned and not hands[taker] >> turned & 1:
+            rule = ", §3.4" if mode is DealMode.CLASSIC else ""
             raise InvalidRecordError(
                 f"turned: {card_name(turned)} must end in the taker's hand "
-                f"({SEAT_NAMES[taker]}, §3.4)"
+                f"({SEAT_NAMES[taker]}{rule})"
             )
-        contract = Contract(taker, bidding.trump)
-    play = HandPlay(rules, contract, hands, leader=leader)
+        if mode.leaves_cards_out:
+            pts = card_points(rules, bidding.trump)
+            in_play = sum(pts[c] for c in seen) + 10  # §12: what is played, and 10
+        if mode is DealMode.KITTY:
+            hands[taker] |= mask_of(kitty)
+            if rec.get("discards") is None:
+                if plays:
+                    raise InvalidRecordError(
+                        "discards: the taker lays two cards aside first (§12.1)"
+                    )
+                return {
+                    "complete": False, "contract": contract.to_json(), "tricks": [],
+                    "score": None,
+                    "next": {"seat": SEAT_NAMES[taker], "discard": 2,
+                             "legal": mask_names(hands[taker])},
+                }
+            discards = _parse_discards(rec["discards"], hands[taker], taker)
+            hands[taker] &= ~discards
+    play = HandPlay(rules, contract, hands, leader=leader, discards=discards,
+                    in_play=in_play, table=table)
     return _play_out(rules, rec, play, plays)
+
+
+def _check_table_keys(rec: dict[str, Any], table: Table) -> None:
+    """The record's keys of §12's deals, each only at its table."""
+    mode = table.mode
+    if table.players == 4:
+        for key in SMALL_TABLE_KEYS:
+            if key in rec:
+                raise InvalidRecordError(
+                    f"record: {key!r} is for belote with two or three players"
+                )
+        return
+    for key in ("kitty", "discards"):
+        if key in rec and mode is not DealMode.KITTY:
+            raise InvalidRecordError(f"record: {key!r} is only for three_deal = kitty")
+    if "bergere" in rec and not mode.leaves_cards_out:
+        raise InvalidRecordError("record: 'bergere' is only for the six_each and stock deals")
+    if "piles" in rec and mode is not DealMode.DECOUVERTE:
+        raise InvalidRecordError("record: 'piles' is only for two_deal = decouverte")
+
+
+def _turned_and_kitty(
+    rec: dict[str, Any], table: Table, seen: dict[Card, str]
+) -> tuple[Card, list[Card]]:
+    """The card turned up (§3.1, §12; -1 in the kitty deal) and the kitty (§12.1), each
+    checked against the cards dealt (``seen``)."""
+    mode = table.mode
+    if mode is DealMode.KITTY:
+        if rec.get("turned") is not None:
+            raise InvalidRecordError("turned: no card is turned up in the kitty deal (§12.1)")
+        kitty = [_card(t, f"kitty[{i}]") for i, t in enumerate(_list(rec.get("kitty"), "kitty"))]
+        if len(kitty) != 2 or len(set(kitty)) != 2 or any(c in seen for c in kitty):
+            raise InvalidRecordError("kitty: two cards not in any hand (§12.1)")
+        return -1, kitty
+    if "turned" not in rec:
+        rule = "§3.1" if table.players == 4 else "§12"
+        raise InvalidRecordError(f"record: 'turned' is missing (the card turned up, {rule})")
+    turned = _card(rec["turned"], "turned")
+    if not table.deck_mask >> turned & 1:
+        raise InvalidRecordError(
+            f"turned: {card_name(turned)} is not in the 24-card pack (§12.1)"
+        )
+    if mode.leaves_cards_out:
+        if turned in seen:
+            raise InvalidRecordError(
+                f"turned: {card_name(turned)} stays on the table (§12), it is in no hand"
+            )
+        if "bergere" in rec:
+            b = _card(rec["bergere"], "bergere")
+            if b in seen or b == turned:
+                raise InvalidRecordError(f"bergere: {card_name(b)} is dealt elsewhere")
+    return turned, []
+
+
+def _parse_discards(value: Any, hand: CardMask, taker: int) -> CardMask:
+    """The two cards the taker lays aside from his twelve (§12.1 ``kitty``)."""
+    chosen = [_card(t, f"discards[{i}]") for i, t in enumerate(_list(value, "discards"))]
+    discards = mask_of(chosen)
+    if len(chosen) != 2 or discards.bit_count() != 2 or discards & ~hand:
+        raise InvalidRecordError(
+            f"discards: two different cards of the taker's twelve ({SEAT_NAMES[taker]})"
+        )
+    return discards
 
 
 def _play_out(
@@ -308,7 +399,7 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
         "belote_points": sides(belote),
         "trick_points": sides(state.trick_points),
     }
-    if play.players != 4:
+    if play.table.scores_per_seat:
         out["seat_points"] = {
             SEAT_NAMES[s]: p for s, p in enumerate(state.points_by_seat())
         }
@@ -318,7 +409,7 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
         score = result.score
         out["trick_points"] = sides(result.trick_points)
         out["score"] = score.to_json()
-        if play.players != 4:
+        if play.table.scores_per_seat:
             assert result.seats is not None
             out["score"] = {
                 "outcome": score.outcome, "totals": sides(score.totals),
@@ -332,7 +423,7 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
         out["next"] = {"seat": SEAT_NAMES[play.turn], "legal": mask_names(state.legal_mask())}
         if play.beneath:
             out["next"]["face_up"] = {
-                SEAT_NAMES[s]: mask_names(state.hands[s]) for s in range(play.players)
+                SEAT_NAMES[s]: mask_names(state.hands[s]) for s in play.table.seats
             }
         if state.trick:
             out["trick"] = {
@@ -341,94 +432,6 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
             }
     return out
 
-
-
-def _replay_small(rules: Rules, rec: dict[str, Any]) -> dict[str, Any]:
-    """Belote for three or two players (§12): the record forms of :meth:`Round.to_record`."""
-    n = rules.players
-    mode = deal_mode(n, rules.three_deal, rules.two_deal, False)
-    dealer = parse_seat(rec["dealer"], "dealer", n)
-    plays = _list(rec.get("plays", []), "plays")
-    for key in ("kitty", "discards"):
-        if key in rec and mode != "kitty":
-            raise InvalidRecordError(f"record: {key!r} is only for three_deal = kitty")
-    if "bergere" in rec and mode not in ("six_each", "stock"):
-        raise InvalidRecordError("record: 'bergere' is only for the six_each and stock deals")
-    if mode == "decouverte":
-        return _replay_decouverte(rules, rec, dealer, plays)
-    if "piles" in rec:
-        raise InvalidRecordError("record: 'piles' is only for two_deal = decouverte")
-    if "hands" not in rec:
-        raise InvalidRecordError("record: 'hands' is missing")
-    seen: dict[Card, str] = {}
-    hands = parse_hands(rec["hands"], n, _SMALL_HAND_SIZES[mode], seen)
-    if mode == "24_cards":
-        low = [card_name(c) for c in seen if c & 7 < 2]
-        if low:
-            raise InvalidRecordError(f"hands: {low[0]} is not in the 24-card pack (§12.1)")
-    turned = -1
-    if mode == "kitty":
-        if rec.get("turned") is not None:
-            raise InvalidRecordError("turned: no card is turned up in the kitty deal (§12.1)")
-        kitty = [_card(t, f"kitty[{i}]") for i, t in enumerate(_list(rec.get("kitty"), "kitty"))]
-        if len(kitty) != 2 or len(set(kitty)) != 2 or any(c in seen for c in kitty):
-            raise InvalidRecordError("kitty: two cards not in any hand (§12.1)")
-    else:
-        if "turned" not in rec:
-            raise InvalidRecordError("record: 'turned' is missing (the card turned up, §12)")
-        turned = _card(rec["turned"], "turned")
-        if mode == "24_cards" and turned & 7 < 2:
-            raise InvalidRecordError(
-                f"turned: {card_name(turned)} is not in the 24-card pack (§12.1)"
-            )
-    if mode in ("six_each", "stock"):
-        if turned in seen:
-            raise InvalidRecordError(
-                f"turned: {card_name(turned)} stays on the table (§12), it is in no hand"
-            )
-        if "bergere" in rec:
-            b = _card(rec["bergere"], "bergere")
-            if b in seen or b == turned:
-                raise InvalidRecordError(f"bergere: {card_name(b)} is dealt elsewhere")
-    bidding = _run_take_pass(rules, dealer, turned, _list(rec.get("bids", []), "bids"), n)
-    if mode == "kitty" and rec.get("discards") is not None and bidding.taker is None:
-        raise InvalidRecordError("discards: only a taker lays cards aside (§12.1)")
-    early = _without_contract(bidding, plays, n)
-    if early is not None:
-        return early
-    assert bidding.taker is not None and bidding.trump is not None
-    taker = bidding.taker
-    contract = Contract(taker, bidding.trump, players=n)
-    discards = 0
-    in_play: int | None = None
-    if mode == "24_cards" and not hands[taker] >> turned & 1:
-        raise InvalidRecordError(
-            f"turned: {card_name(turned)} must end in the taker's hand ({SEAT_NAMES[taker]})"
-        )
-    if mode in ("six_each", "stock"):
-        pts = card_points(rules, bidding.trump)
-        in_play = sum(pts[c] for c in seen) + 10
-    if mode == "kitty":
-        hands[taker] |= mask_of(kitty)
-        if rec.get("discards") is None:
-            if plays:
-                raise InvalidRecordError("discards: the taker lays two cards aside first (§12.1)")
-            return {
-                "complete": False, "contract": contract.to_json(), "tricks": [], "score": None,
-                "next": {"seat": SEAT_NAMES[taker], "discard": 2,
-                         "legal": mask_names(hands[taker])},
-            }
-        raw = _list(rec["discards"], "discards")
-        chosen = [_card(t, f"discards[{i}]") for i, t in enumerate(raw)]
-        discards = mask_of(chosen)
-        if len(chosen) != 2 or discards.bit_count() != 2 or discards & ~hands[taker]:
-            raise InvalidRecordError(
-                f"discards: two different cards of the taker's twelve ({SEAT_NAMES[taker]})"
-            )
-        hands[taker] &= ~discards
-    play = HandPlay(rules, contract, hands, leader=(dealer + 1) % n,
-                    discards=discards, in_play=in_play)
-    return _play_out(rules, rec, play, plays)
 
 
 def _replay_decouverte(
@@ -457,10 +460,11 @@ def _replay_decouverte(
                 seen.add(c)
             piles[seat].append((cards[0], cards[1]))
     # §12.2: the last card dealt, the dealer's last face-up card, fixes trump.
-    trump = piles[dealer][7][1] >> 3
-    leader = (dealer + 1) % 2
+    trump = suit_of(piles[dealer][7][1])
+    table = Table.of(rules)
+    leader = table.next(dealer)
     contract = Contract(leader, trump, DECOUVERTE, players=2)
     hands = [mask_of(up for _down, up in p) for p in piles]
     beneath = {up: down for p in piles for down, up in p}
-    play = HandPlay(rules, contract, hands, leader, beneath=beneath)
+    play = HandPlay(rules, contract, hands, leader, beneath=beneath, table=table)
     return _play_out(rules, rec, play, plays)
