@@ -163,7 +163,7 @@ class Match:
             # §2.4: cards collected, no score; the next dealer (or the same) deals.
             self._pack = list(rnd.deck)
             if self.rules.allpass_dealer == "next":
-                self.dealer = (self.dealer + 1) % self.players
+                self.dealer = rnd.table.next(self.dealer)
         else:
             result = rnd.result()
             entry: Entry = result.entry
@@ -175,10 +175,8 @@ class Match:
             hand = self._tally.add(entry)
             played = [c for t in result.tricks for c in t.cards]
             self._pack = played + [c for c in rnd.deck if c not in set(played)]
-            if rnd.mode is not DealMode.DECOUVERTE:
-                self.dealer = rnd.table.next(self.dealer)
-            elif hand.score[0] != hand.score[1]:
-                # §12.2: the winner of the hand deals the next one.
+            if rnd.mode is DealMode.DECOUVERTE and hand.score[0] != hand.score[1]:
+                # §12.2: the winner of the hand deals the next one (equal: it passes on).
                 self.dealer = 0 if hand.score[0] > hand.score[1] else 1
             else:
                 self.dealer = rnd.table.next(self.dealer)
