@@ -314,17 +314,37 @@ def ask_hand(console: Console, rules: Rules, number: int,
     return "pass" if hand is None else hand
 
 
-def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
-                   started: list[bool]) -> dict[str, Any] | None:
-    taker = _ask_until(
-        console, f"Hand {number}: who took? (NS, EW; pass = all passed; "
+def _ask_taker(console: Console, number: int, names: tuple[str, ...],
+               read: Callable[[str], int | None], undo: bool, started: list[bool]) -> int | None:
+    """Who took (a team or a seat of ``names``, read by ``read``); None when all passed."""
+    answer = _ask_until(
+        console, f"Hand {number}: who took? ({', '.join(names)}; pass = all passed; "
                  + ("u = undo the last hand; " if undo else "") + "q = quit)",
-        lambda a: "pass" if a.lower() in ("pass", "p") else _read_team(a, allow_none=False),
+        lambda a: "pass" if a.lower() in ("pass", "p") else read(a),
     )
     started[0] = True
-    if taker == "pass":
+    if answer == "pass":
         return None
-    assert isinstance(taker, int)
+    assert isinstance(answer, int)
+    return answer
+
+
+def _ask_trump(console: Console, obj: dict[str, Any], offered: bool) -> int | None:
+    """The trump mode when SA and TA are offered (§3.5, §4.2); None: a suit."""
+    if not offered:
+        return None
+    trump = _ask_until(console, "Trump (S, H, D, C, SA, TA; Enter = a suit)", _read_trump, "")
+    if trump is not None:
+        obj["trump"] = TRUMP_MODE_NAMES[trump]
+    return trump
+
+
+def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
+                   started: list[bool]) -> dict[str, Any] | None:
+    taker = _ask_taker(console, number, TEAM_NAMES,
+                       lambda a: _read_team(a, allow_none=False), undo, started)
+    if taker is None:
+        return None
     obj: dict[str, Any] = {"taker": TEAM_NAMES[taker]}
     if rules.is_auction:
         top = "" if rules.max_bid is None else str(rules.max_bid)
@@ -335,12 +355,7 @@ def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
         if contract != "capot" or rules.capot_doublable:
             obj["multiplier"] = _ask_until(
                 console, "Coinche? (none, coinche, surcoinche)", _read_level, "none")
-    trump: int | None = None
-    if rules.sa_ta if rules.is_auction else rules.sa_ta_in_classic:
-        trump = _ask_until(console, "Trump (S, H, D, C, SA, TA; Enter = a suit)",
-                           _read_trump, "")
-        if trump is not None:
-            obj["trump"] = TRUMP_MODE_NAMES[trump]
+    trump = _ask_trump(console, obj, rules.sa_ta if rules.is_auction else rules.sa_ta_in_classic)
     total = trick_total(rules, trump)
     taker_name, other_name = TEAM_NAMES[taker], TEAM_NAMES[1 - taker]
     taker_points = _ask_until(
@@ -447,29 +462,18 @@ def _ask_seat_hand_once(console: Console, rules: Rules, number: int, undo: bool,
     n = rules.players
     seats = SEAT_LETTERS[:n]
     obj: dict[str, Any] = {}
-    quit_help = ("u = undo the last hand; " if undo else "") + "q = quit"
     taker: int | None = None
     if not is_decouverte(rules):
-        answer = _ask_until(
-            console, f"Hand {number}: who took? ({', '.join(seats)}; pass = all passed; "
-                     f"{quit_help})",
-            lambda a: "pass" if a.lower() in ("pass", "p") else _read_seat(
-                a, seats, allow_none=False))
-        started[0] = True
-        if answer == "pass":
+        taker = _ask_taker(console, number, seats,
+                           lambda a: _read_seat(a, seats, allow_none=False), undo, started)
+        if taker is None:
             return None
-        assert isinstance(answer, int)
-        taker = answer
         obj["taker"] = seats[taker]
     else:
+        quit_help = ("u = undo the last hand; " if undo else "") + "q = quit"
         console.print(f"Hand {number} (découverte: each seat counts its own; {quit_help} "
                       "at the first question)")
-    trump: int | None = None
-    if rules.sa_ta_in_classic and not is_decouverte(rules):
-        trump = _ask_until(console, "Trump (S, H, D, C, SA, TA; Enter = a suit)",
-                           _read_trump, "")
-        if trump is not None:
-            obj["trump"] = TRUMP_MODE_NAMES[trump]
+    trump = _ask_trump(console, obj, rules.sa_ta_in_classic and not is_decouverte(rules))
     capot_text = "(no, taker, defenders)" if n == 3 else "(no, N, E)"
     capot = _ask_until(console, f"Capot: did one side take every trick? {capot_text}",
                        lambda a: _read_capot(a, n), "no")
