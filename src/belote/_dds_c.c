@@ -600,6 +600,24 @@ static int int_args(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, lo
     return 0;
 }
 
+/* One search, boundary() or follow() (``at_follow``) on the checked arguments ``a``,
+   with the GIL released; the node limit's longjmp lands here. */
+static PyObject *run(Engine *e, int at_follow, const long *a) {
+    if (start(e) < 0) return NULL;
+    volatile int v = 0;
+    volatile int aborted = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (setjmp(e->abort))
+        aborted = 1;
+    else if (at_follow)
+        v = follow(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
+                   (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10]);
+    else
+        v = boundary(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
+    Py_END_ALLOW_THREADS
+    return finish(e, aborted, v);
+}
+
 static PyObject *Engine_boundary(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
     long a[5];
     if (int_args(args, nargs, 5, a, -1, "boundary") < 0) return NULL;
@@ -607,16 +625,7 @@ static PyObject *Engine_boundary(Engine *e, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..3, flags 0..3, rem 0..points");
         return NULL;
     }
-    if (start(e) < 0) return NULL;
-    volatile int v = 0;
-    volatile int aborted = 0;
-    Py_BEGIN_ALLOW_THREADS
-    if (setjmp(e->abort))
-        aborted = 1;
-    else
-        v = boundary(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
-    Py_END_ALLOW_THREADS
-    return finish(e, aborted, v);
+    return run(e, 0, a);
 }
 
 static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
@@ -628,17 +637,7 @@ static PyObject *Engine_follow(Engine *e, PyObject *const *args, Py_ssize_t narg
         PyErr_SetString(PyExc_ValueError, "follow(): an argument is out of range");
         return NULL;
     }
-    if (start(e) < 0) return NULL;
-    volatile int v = 0;
-    volatile int aborted = 0;
-    Py_BEGIN_ALLOW_THREADS
-    if (setjmp(e->abort))
-        aborted = 1;
-    else
-        v = follow(e, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
-                   (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10]);
-    Py_END_ALLOW_THREADS
-    return finish(e, aborted, v);
+    return run(e, 1, a);
 }
 
 static PyObject *Engine_merge(Engine *e, PyObject *const *args, Py_ssize_t nargs) {
