@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, trump_name
+from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, suit_of, trump_name
 from belote.errors import IllegalBidError
 from belote.options import Rules
 
@@ -81,7 +81,7 @@ class TakePassBidding:
             return []
         if self.round == 1:
             return [PASS, TAKE]
-        turned_suit = self.turned >> 3 if self.turned >= 0 else -1
+        turned_suit = suit_of(self.turned) if self.turned >= 0 else -1
         named = [SUIT_LETTERS[s] for s in range(4) if s != turned_suit]
         if self.rules.sa_ta_in_classic:
             named += [trump_name(NO_TRUMP), trump_name(ALL_TRUMP)]
@@ -108,7 +108,7 @@ class TakePassBidding:
             raise IllegalBidError(
                 f"{name} may not call 'take' in round 2: name a suit or pass (§3.3)"
             )
-        if self.turned >= 0 and call == SUIT_LETTERS[self.turned >> 3]:
+        if self.turned >= 0 and call == SUIT_LETTERS[suit_of(self.turned)]:
             raise IllegalBidError(
                 f"{name} may not name {call!r} in round 2: it is the turned suit (§3.3)"
             )
@@ -130,7 +130,7 @@ class TakePassBidding:
         record = Call(self.turn, call, seat is not None)
         self.calls.append(record)
         if call == TAKE:
-            self.taker, self.trump = self.turn, self.turned >> 3
+            self.taker, self.trump = self.turn, suit_of(self.turned)
         elif call != PASS:
             self.taker = self.turn
             self.trump = {"SA": NO_TRUMP, "TA": ALL_TRUMP}.get(call, SUIT_LETTERS.find(call))

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from belote.cards import Card, CardMask
+from belote.cards import NINE, Card, CardMask, rank_of, suit_of
 from belote.errors import OptionError
 from belote.table import DealMode, deal_mode_of
 
@@ -26,7 +26,7 @@ def make_rng(seed: int | None = None) -> Rng:
 def new_deck(players: int = 4, three_deal: str = "24_cards") -> list[Card]:
     """The 32 cards; for three players dealt 24 (§12.1), the 7s and 8s are removed."""
     if players == 3 and three_deal == "24_cards":
-        return [c for c in range(32) if c & 7 >= 2]
+        return [c for c in range(32) if rank_of(c) >= NINE]
     return list(range(32))
 
 
@@ -154,7 +154,7 @@ def deal_piles(deck: Sequence[Card], dealer: int) -> tuple[list[list[tuple[Card,
         pos += 16
         for seat in (other, dealer):
             piles[seat] += list(zip(down[seat], up[seat], strict=True))
-    return piles, deck[31] >> 3
+    return piles, suit_of(deck[31])
 
 
 def deal_all(deck: Sequence[Card], dealer: int, pattern: str = "3-3-2") -> list[CardMask]:

@@ -22,6 +22,7 @@ from belote.cards import (
     LAST_TRICK_BONUS,
     NO_TRUMP,
     SUIT_MASKS,
+    SUIT_OF,
     Card,
     CardMask,
     TrumpMode,
@@ -29,6 +30,7 @@ from belote.cards import (
     order_table,
     points_table,
     scan_forward,
+    suit_of,
 )
 from belote.options import Rules
 from belote.table import NO_SEAT, Table
@@ -51,7 +53,7 @@ def _above_table(mode: TrumpMode) -> tuple[int, ...]:
     order = order_table(mode)
     table = []
     for c in range(32):
-        suit = c >> 3
+        suit = suit_of(c)
         m = 0
         for d in range(suit * 8, suit * 8 + 8):
             if order[d] > order[c]:
@@ -87,9 +89,9 @@ def trick_winner(cards: Sequence[Card], trump: TrumpMode) -> int:
 
 
 def _beats(c: Card, master: Card, trump: TrumpMode, above: tuple[int, ...]) -> bool:
-    if (c >> 3) == (master >> 3):
+    if SUIT_OF[c] == SUIT_OF[master]:
         return bool(above[master] >> c & 1)
-    return (c >> 3) == trump
+    return SUIT_OF[c] == trump
 
 
 class Trick(NamedTuple):
@@ -202,7 +204,7 @@ class PlayState:
         trick = self.trick
         if not trick:
             return hand
-        led = trick[0] >> 3
+        led = SUIT_OF[trick[0]]
         follow = hand & SUIT_MASKS[led]
         trump = self.trump
         if trump >= NO_TRUMP:
@@ -222,7 +224,7 @@ class PlayState:
         trumps = hand & SUIT_MASKS[trump]
         if not trumps:
             return hand  # §6.3 d
-        master_is_trump = (master >> 3) == trump
+        master_is_trump = SUIT_OF[master] == trump
         if self._exempt and self._master_seat == self._partner[self.turn]:  # §6.3 a
             under = self._under
             if under == _UNDER_ALLOWED or not master_is_trump:
@@ -278,10 +280,10 @@ class PlayState:
             self._master_card, self._master_seat = c, seat
         else:
             m = self._master_card
-            if (c >> 3) == (m >> 3):
+            if SUIT_OF[c] == SUIT_OF[m]:
                 if self._above[m] >> c & 1:
                     self._master_card, self._master_seat = c, seat
-            elif (c >> 3) == self.trump:
+            elif SUIT_OF[c] == self.trump:
                 self._master_card, self._master_seat = c, seat
         trick.append(c)
         if len(trick) < self.players:
@@ -367,7 +369,7 @@ def explain_illegal(state: PlayState, c: Card) -> str | None:
     if legal >> c & 1:
         return None
     trick = state.trick
-    led = trick[0] >> 3
+    led = suit_of(trick[0])
     trump = state.trump
     if hand & SUIT_MASKS[led]:
         if trump == ALL_TRUMP or led == trump:
@@ -379,8 +381,8 @@ def explain_illegal(state: PlayState, c: Card) -> str | None:
         if hand == trumps:
             return "must overtrump the partner when holding only trumps (§6.3a)"
         return "may not undertrump the partner while holding other cards (§6.3a)"
-    if (master_card >> 3) == trump and trumps & state._above[master_card]:
+    if suit_of(master_card) == trump and trumps & state._above[master_card]:
         return "must overtrump (§6.3c)"
-    if (master_card >> 3) == trump:
+    if suit_of(master_card) == trump:
         return "must play a trump, even a lower one (§6.3c must_undertrump)"
     return "must trump (§6.3b)"
