@@ -191,6 +191,13 @@ class Table:
         per team."""
         return self.players != 4
 
+    def score_column(self, seat: int) -> int:
+        """The column of the game's score ``seat`` adds to: its team (0 NS, 1 EW) with
+        four players, its own seat with two or three (§11, §12)."""
+        if self.scores_per_seat:
+            return seat
+        return self.sides(NO_SEAT)[seat]  # four players: the teams, whoever takes
+
     # --- cards ---------------------------------------------------------------
 
     @property

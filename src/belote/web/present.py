@@ -50,6 +50,7 @@ from belote.scoring import (
     score_dict,
     score_names,
 )
+from belote.table import Table
 from belote.web.i18n import N_, gettext
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
@@ -121,23 +122,18 @@ def declaration_json(d: Declaration) -> dict[str, Any]:
 def trick_json(trick: Trick, players: int = 4) -> dict[str, Any]:
     """A completed trick; ``players`` is 4, or 3 and 2 at the small tables (§12)."""
     return {
-        "leader": SEAT_NAMES[trick.leader],
-        "cards": [
-            {"seat": SEAT_NAMES[(trick.leader + i) % players], "card": card_name(c)}
-            for i, c in enumerate(trick.cards)
-        ],
+        **current_trick_json(trick.leader, trick.cards, players),
         "winner": SEAT_NAMES[trick.winner],
         "points": trick.points,
     }
 
 
 def current_trick_json(leader: int, cards: Sequence[Card], players: int = 4) -> dict[str, Any]:
+    order = Table.seated(players).order(leader)
     return {
         "leader": SEAT_NAMES[leader],
-        "cards": [
-            {"seat": SEAT_NAMES[(leader + i) % players], "card": card_name(c)}
-            for i, c in enumerate(cards)
-        ],
+        "cards": [{"seat": SEAT_NAMES[order[i]], "card": card_name(c)}
+                  for i, c in enumerate(cards)],
     }
 
 
@@ -160,11 +156,25 @@ def result_json(result: HandResult, players: int = 4) -> dict[str, Any]:
         "belote": None if result.belote_team is None else TEAM_NAMES[result.belote_team],
         "belote_points": dict(zip(TEAM_NAMES, result.belote_points, strict=True)),
         "capot": None if result.capot is None else TEAM_NAMES[result.capot],
-        "tricks_won": {
-            TEAM_NAMES[t]: sum(1 for tr in result.tricks if tr.winner & 1 == t) for t in (0, 1)
-        },
+        "tricks_won": tricks_won_json(result.tricks, 4)[0],
         "score": result.score.to_json(),
     }
+
+
+def tricks_won_json(
+    tricks: Sequence[Trick], players: int,
+) -> tuple[dict[str, int], dict[str, int]]:
+    """The tricks and card points won, per column of the game's score: per team with
+    four players, per seat at the small tables (§12)."""
+    table = Table.seated(players)
+    names = score_names(players)
+    won = dict.fromkeys(names, 0)
+    points = dict.fromkeys(names, 0)
+    for t in tricks:
+        name = names[table.score_column(t.winner)]
+        won[name] += 1
+        points[name] += t.points
+    return won, points
 
 
 def side_seats(contract: Contract, players: int) -> list[list[str]]:
@@ -184,9 +194,6 @@ def _seat_result_json(result: HandResult, players: int) -> dict[str, Any]:
     points but are never named."""
     assert result.seats is not None
     decl = result.declarations
-    tricks = [0] * players
-    for t in result.tricks:
-        tricks[t.winner] += 1
     return {
         "contract": result.contract.to_json(),
         "outcome": result.score.outcome,
@@ -199,7 +206,7 @@ def _seat_result_json(result: HandResult, players: int) -> dict[str, Any]:
         "side_totals": list(result.score.totals),
         "side_score": list(result.score.score),
         "reserve": result.score.reserve,
-        "tricks_won": dict(zip(SEAT_NAMES, tricks, strict=False)),
+        "tricks_won": tricks_won_json(result.tricks, players)[0],
         "seats": dict(zip(SEAT_NAMES, result.seats, strict=False)),
     }
 

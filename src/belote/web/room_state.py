@@ -29,7 +29,7 @@ from belote.declarations import belote_suits, best_announcement
 from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
-from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.play import SEAT_NAMES
 from belote.round import PlayerView, Round
 from belote.table import DealMode, Phase
 from belote.web.present import (
@@ -40,6 +40,7 @@ from belote.web.present import (
     score_json,
     sort_hand,
     trick_json,
+    tricks_won_json,
 )
 from belote.web.seats import HUMAN, WAITING, RoomSettings, Seat
 
@@ -167,7 +168,7 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
     names = SEAT_NAMES[:n]
     contract = view.contract
     play = rnd.play
-    tricks_json, points_json = tricks_won(view, n)
+    tricks_json, points_json = tricks_won_json(view.tricks, n)
     hands = play.state.hands if play is not None else rnd.hands
     counts = [hands[s].bit_count() for s in range(n)]
     return {
@@ -199,7 +200,7 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
         ],
         # §12: the turned card stays on the table in the six-each and stock deals,
         # and the bergère is turned up beside it once the cards are all dealt.
-        "turned_stays": rnd.mode in ("six_each", "stock"),
+        "turned_stays": rnd.mode.leaves_cards_out,
         "bergere": None if rnd.bergere is None or play is None else card_name(rnd.bergere),
         "face_up": None,
         "face_down": None,
@@ -212,21 +213,6 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
         "declarations": [],
         "holds_belote": False,
     }
-
-
-def tricks_won(view: PlayerView, n: int) -> tuple[dict[str, int], dict[str, int]]:
-    """The tricks and card points won so far: per team with four players, per seat
-    at the small tables (§12)."""
-    tricks = [0] * n
-    points = [0] * n
-    for t in view.tricks:
-        tricks[t.winner] += 1
-        points[t.winner] += t.points
-    if n == 4:
-        return ({TEAM_NAMES[k]: tricks[k] + tricks[k + 2] for k in (0, 1)},
-                {TEAM_NAMES[k]: points[k] + points[k + 2] for k in (0, 1)})
-    names = SEAT_NAMES[:n]
-    return dict(zip(names, tricks, strict=True)), dict(zip(names, points, strict=True))
 
 
 def taker_of(view: PlayerView) -> str | None:
