@@ -214,3 +214,33 @@ def test_the_compiled_solver_is_built_and_used() -> None:
     assert compiled is not None
     assert compiled.__name__ == "belote._dds_c"
     assert solver.solver_engine().name == "compiled"
+
+
+def test_bots_holding_different_builds_decide_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No process-wide switch: a PIMC bot holds the build it was made with, and two bots
+    holding the pure and the compiled build, side by side, make the same decision
+    from the same worlds (same values, same node counts)."""
+    if solver._load_compiled() is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
+    from belote.bots import make_bot
+    from belote.bots.pimc import PimcBot
+    from belote.round import PLAY, Round
+
+    spec = "pimc:worlds=6,nodes=200000"
+    monkeypatch.setenv("BELOTE_SOLVER", "pure")
+    slow = make_bot(spec, seed=9)
+    monkeypatch.setenv("BELOTE_SOLVER", "compiled")
+    fast = make_bot(spec, seed=9)
+    assert isinstance(slow, PimcBot) and isinstance(fast, PimcBot)
+    assert (slow.engine.name, fast.engine.name) == ("pure", "compiled")
+    deck = list(range(32))
+    random.Random(7).shuffle(deck)
+    rnd = Round(make_rules(), 0, deck)
+    helper = make_bot("heuristic", seed=1)
+    while rnd.phase != PLAY:
+        rnd.call(helper.call(rnd.view(rnd.current_player())))
+    while len(rnd.view(0).tricks) < 4:
+        rnd.play_card(helper.play(rnd.view(rnd.current_player())))
+    view = rnd.view(rnd.current_player())
+    assert slow.play(view) == fast.play(view)
+    assert slow.last_values == fast.last_values and slow.last_nodes == fast.last_nodes > 0
