@@ -77,7 +77,7 @@ class SimulationResult:
         """docs/json.md ``belote simulate``.  Three and two players add to it:
         ``"players"``, every per-team object keyed by seat instead (``"score": {"N": ..,
         "E": .., "S": ..}``), and ``"counted"``."""
-        per_seat = self.players != 4
+        per_seat = Table.seated(self.players).scores_per_seat
         columns = _column_names(self.players)
 
         def keyed(values: tuple[int, ...]) -> dict[str, int]:
@@ -103,7 +103,7 @@ class SimulationResult:
 
 def _column_names(players: int) -> tuple[str, ...]:
     """The score's columns: the two teams (NS, EW), or each seat at three and two (§12)."""
-    return TEAM_NAMES if players == 4 else tuple(SEAT_NAMES[:players])
+    return tuple(SEAT_NAMES[:players]) if Table.seated(players).scores_per_seat else TEAM_NAMES
 
 
 def _columns(table: Table) -> tuple[int, ...]:

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as Grid
 
 from belote.bots.arena import SimulationResult, simulate
 from belote.bots.registry import split_bot_specs
@@ -19,6 +19,8 @@ from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted, pa
 from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError, OptionError
 from belote.options import make_rules
+from belote.play import SEAT_NAMES
+from belote.table import NO_SEAT, Table
 
 BotsOpt = Annotated[
     str | None,
@@ -41,20 +43,19 @@ def seat_specs(text: str, players: int = 4) -> list[str]:
         raise OptionError(f"--bots: {text!r} has an empty bot name")
     if len(specs) == 1:
         return specs * players
-    if players != 4:
-        if len(specs) == players:
-            return specs
-        seats = ",".join("NESW"[:players])
-        raise OptionError(
-            f"--bots: {text!r} names {len(specs)} bots; {players} players: give {players} "
-            f"({seats}) or 1"
-        )
-    if len(specs) == 2:
-        return [specs[0], specs[1], specs[0], specs[1]]
-    if len(specs) == 4:
+    if len(specs) == players:
         return specs
+    table = Table.seated(players)
+    if table.partnerships:
+        if len(specs) == 2:  # one bot a team
+            return [specs[side] for side in table.sides(NO_SEAT)]
+        raise OptionError(
+            f"--bots: {text!r} names {len(specs)} bots; give 4 (N,E,S,W), 2 (NS,EW) or 1"
+        )
+    seats = ",".join(SEAT_NAMES[:players])
     raise OptionError(
-        f"--bots: {text!r} names {len(specs)} bots; give 4 (N,E,S,W), 2 (NS,EW) or 1"
+        f"--bots: {text!r} names {len(specs)} bots; {players} players: give {players} "
+        f"({seats}) or 1"
     )
 
 
@@ -62,9 +63,9 @@ def render(result: SimulationResult, profile: str, console: Console) -> None:
     """The human form: the score and what the contracts became, a row a team (NS, EW),
     or a row a seat at three and two players (§12)."""
     out = result.to_json()
-    per_seat = result.players != 4
+    per_seat = Table.seated(result.players).scores_per_seat
     players = f"{result.players} players, " if per_seat else ""
-    table = Table(
+    table = Grid(
         title=f"{result.deals} deals ({profile}, {players}seed {result.seed}) "
         f"in {result.seconds:.1f} s"
     )

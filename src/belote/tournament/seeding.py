@@ -14,6 +14,7 @@ import random
 from belote.cards import Card
 from belote.deal import cut, new_deck, shuffle
 from belote.options import Rules
+from belote.table import Table
 
 __all__ = [
     "board_deal",
@@ -70,7 +71,7 @@ def seating(players: int, board: int, table: int) -> tuple[int, ...]:
     >>> [seating(2, 1, t) for t in range(2)]
     [(1, 0), (0, 1)]
     """
-    if players == 4:  # two teams of two (Table.partnerships): the teams swap
+    if Table.seated(players).partnerships:  # two teams of two: the teams swap
         return (0, 1, 0, 1) if table == 0 else (1, 0, 1, 0)
     alone = board % 2
     return tuple(alone if s == table else 1 - alone for s in range(players))
@@ -78,4 +79,4 @@ def seating(players: int, board: int, table: int) -> tuple[int, ...]:
 
 def tables_per_board(players: int) -> int:
     """Tables a board is played at: 2 (teams swapped), or one a seat (rotated, §12)."""
-    return 2 if players == 4 else players
+    return 2 if Table.seated(players).partnerships else players
