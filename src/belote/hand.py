@@ -191,6 +191,7 @@ class HandPlay:
         self._belote_suits = [belote_suits(h, contract.trump) for h in self.holdings]
         self._belote_mask = [
             mask_of(c for suit in suits for c in (card(suit, KING), card(suit, QUEEN)))
+            if suits else 0
             for suits in self._belote_suits
         ]
         self._belote_said: dict[tuple[int, int], list[Card]] = {}

@@ -433,16 +433,17 @@ class Round:
                 declaration_result=None, reserve=self.reserve, discards=0, covering=0,
             )
         self._shared_moves = self._moves
-        fields["phase"] = self.phase
-        fields["turn"] = self.current_player()
+        phase = fields["phase"] = self.phase
         play = self.play
         if play is None or fields["contract"] is None:
+            fields["turn"] = self.current_player()
             fields["calls"] = tuple(self.bidding.calls)
             if play is None:
                 return fields
             fields["contract"] = play.contract  # the card play starts
             fields["public"] = self._public()
         state = play.state
+        fields["turn"] = state.turn if phase is PLAY else -1
         fields["trick"] = tuple(state.trick)
         fields["trick_leader"] = state.leader
         if len(fields["tricks"]) != len(state.tricks):

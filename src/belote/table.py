@@ -118,11 +118,11 @@ class Table:
 
     @classmethod
     def of(cls, rules: Rules) -> Table:
-        """The table the rules describe."""
-        return cls(
-            rules.players,
-            deal_mode_of(rules.players, rules.three_deal, rules.two_deal, rules.is_auction),
-        )
+        """The table the rules describe (one shared value per number of seats and deal
+        mode: a table is made for every deal)."""
+        mode = deal_mode_of(rules.players, rules.three_deal, rules.two_deal, rules.is_auction)
+        table = _TABLES.get((rules.players, mode))
+        return table if table is not None and cls is Table else cls(rules.players, mode)
 
     @staticmethod
     def seated(players: int) -> Table:
@@ -230,9 +230,19 @@ class Table:
         return self.cards_in_play // self.players
 
 
-# One table a number of players, for :meth:`Table.seated` (read-only).
+# Every table the rules can describe, made once (read-only): for :meth:`Table.of`, and
+# one a number of players for :meth:`Table.seated`.
+_TABLES: Final = MappingProxyType({
+    (players, mode): Table(players, mode)
+    for players, modes in (
+        (4, (DealMode.CLASSIC, DealMode.AUCTION)),
+        (3, (DealMode.CARDS_24, DealMode.KITTY, DealMode.SIX_EACH)),
+        (2, (DealMode.STOCK, DealMode.DECOUVERTE)),
+    )
+    for mode in modes
+})
 _SEATED: Final = MappingProxyType({
-    2: Table(2, DealMode.STOCK),
-    3: Table(3, DealMode.CARDS_24),
-    4: Table(4, DealMode.CLASSIC),
+    2: _TABLES[2, DealMode.STOCK],
+    3: _TABLES[3, DealMode.CARDS_24],
+    4: _TABLES[4, DealMode.CLASSIC],
 })
