@@ -106,12 +106,6 @@ def _column_names(players: int) -> tuple[str, ...]:
     return tuple(SEAT_NAMES[:players]) if Table.seated(players).scores_per_seat else TEAM_NAMES
 
 
-def _columns(table: Table) -> tuple[int, ...]:
-    """Each seat's column of the score: its team's (four players, NS 0 and EW 1 whoever
-    takes), or its own at three and two (§12)."""
-    return tuple(table.seats) if table.scores_per_seat else table.sides(taker=0)
-
-
 def _gathered(rnd: Round) -> list[Card]:
     """The pack after an all-pass (§2.4), gathered as the table does: four players pick
     up each hand in turn, the stock and the turned card on top; at three and two the
@@ -130,7 +124,7 @@ class _Tally:
 
     def __init__(self, table: Table) -> None:
         self.table = table
-        self.column = _columns(table)  # each seat's column
+        self.column = tuple(table.score_column(s) for s in table.seats)
         width = max(self.column) + 1
         self.score, self.taken, self.made, self.failed, self.capots = (
             [0] * width for _ in range(5))

@@ -114,11 +114,9 @@ def _one_deal(rules: Rules, entry: HandEntry) -> HandScore:
 
 
 def _per_seat(table: Table, scores: Sequence[int]) -> tuple[int, ...]:
-    """Scores kept per seat (three and two players, §12) as they are; kept per team
-    (four: NS, EW, whoever took) as each seat's team's."""
-    if table.scores_per_seat:
-        return tuple(scores)
-    return tuple(scores[side] for side in table.sides(taker=0))
+    """A score kept by column (the teams, or the seats at three and two, §12) as each
+    seat's: its column's."""
+    return tuple(scores[table.score_column(s)] for s in table.seats)
 
 
 def deal_seat_scores(rnd: Round) -> tuple[int, ...]:
