@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, TrumpMode, trump_name
-from belote.errors import IllegalBidError
+from belote.errors import IllegalBidError, allowed
 from belote.options import Rules
 
 PASS: Final = "pass"
@@ -247,11 +247,8 @@ class NumericAuction:
             raise IllegalBidError(f"{name} may not call {call!r}: {why}")
 
     def can(self, call: str, seat: int | None = None) -> bool:
-        try:
-            self.verify(call, seat)
-        except IllegalBidError:
-            return False
-        return True
+        """Whether :meth:`call` would accept ``call`` (from ``seat``, when given)."""
+        return allowed(lambda: self.verify(call, seat))
 
     def call(self, call: str, seat: int | None = None) -> AuctionCall:
         """Make a call for the seat to play (or, for an out-of-turn coinche, ``seat``)."""

@@ -7,6 +7,8 @@ it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 class BeloteError(ValueError):
     """Base class of every error the engine raises on bad input or a refused action."""
@@ -38,3 +40,13 @@ class IllegalDeclarationError(IllegalActionError):
 
 class InvalidRecordError(BeloteError):
     """A malformed record or score entry (missing field, wrong type, impossible values)."""
+
+
+def allowed(verify: Callable[[], object]) -> bool:
+    """Whether ``verify`` passes: the *can* of the verify / can / act triads, which
+    answer what *verify* would raise (an :class:`IllegalActionError`) as a bool."""
+    try:
+        verify()
+    except IllegalActionError:
+        return False
+    return True

@@ -125,6 +125,11 @@ class CardPlayed(NamedTuple):
     says_belote: bool = True
 
 
+# A CardPlayed from its six fields, without the named tuple's own __new__ (one is made
+# for every card played: a measured hot path).
+_new_record: Final = tuple.__new__
+
+
 @dataclass(frozen=True)
 class HandResult:
     """Everything a finished hand produced, and its score."""
@@ -274,7 +279,8 @@ class HandPlay:
             state.tricks_left == 0 or (len(state.tricks) == 1 and len(state.trick) == 1)
         ):
             self._declarations = self._resolve()
-        record = CardPlayed(seat, c, announced, said, declarations is not None, belote)
+        record = _new_record(CardPlayed, (seat, c, announced, said, declarations is not None,
+                                          belote))
         self.history.append(record)
         return record
 

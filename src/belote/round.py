@@ -34,7 +34,7 @@ from belote.deal import (
     deal_rest,
 )
 from belote.declarations import Declaration, DeclarationResult
-from belote.errors import IllegalActionError
+from belote.errors import IllegalActionError, allowed
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
@@ -252,11 +252,7 @@ class Round:
 
     def can_call(self, call: str, seat: int | None = None) -> bool:
         """Whether :meth:`call` would accept ``call`` now."""
-        try:
-            self.verify_call(call, seat)
-        except IllegalActionError:
-            return False
-        return True
+        return allowed(lambda: self.verify_call(call, seat))
 
     def call(self, call: str, seat: int | None = None) -> Call | AuctionCall:
         """A call of the bidding, checked as by :meth:`verify_call`; after a take, the
@@ -330,11 +326,7 @@ class Round:
 
     def can_discard(self, cards: Sequence[Card]) -> bool:
         """Whether :meth:`discard` would accept ``cards`` now."""
-        try:
-            self.verify_discard(cards)
-        except IllegalActionError:
-            return False
-        return True
+        return allowed(lambda: self.verify_discard(cards))
 
     def discard(self, cards: Sequence[Card]) -> None:
         """The taker lays two cards aside after taking the kitty (§12.1 ``kitty``),
