@@ -1,9 +1,18 @@
-"""One deal played live, from the shuffled deck to the score (docs/rules.md §2–§8).
+"""One deal played live, from the shuffled deck to the score (docs/rules.md §2–§8, §12).
 
-:class:`Round` chains the phases explicitly: the first deal and the turned card,
-the take-or-pass bidding, the rest of the deal, the card play, the score.  It
-is what a game, a bot match or a front end drives; :meth:`Round.view` gives a
-seat's :class:`PlayerView`, everything that seat may know and nothing more.
+:class:`Round` chains the phases (:class:`~belote.table.Phase`) explicitly: the
+first deal and the turned card, the bidding, the kitty discard (§12.1), the card
+play, the score.  Every action is a triad: ``verify_call`` / ``can_call`` /
+``call``, ``verify_discard`` / ``can_discard`` / ``discard``, ``verify_play`` /
+``can_play`` / ``play_card``; a refusal raises an
+:class:`~belote.errors.IllegalActionError` saying what and where.
+
+The deal's log is :meth:`Round.events`: the calls, the discard and the cards with
+what was said, each recorded once where its rule is checked (the bidding, the
+hand); :meth:`Round.actions_json` and :meth:`Round.to_record` are written from it.
+:meth:`Round.view` gives a seat's :class:`PlayerView`, everything that seat may
+know and nothing more, its legal cards and calls as two typed lists; the fields
+all seats share are brought up to date from the events since the last view.
 """
 
 from __future__ import annotations
