@@ -62,7 +62,7 @@ def _above_table(mode: TrumpMode) -> tuple[int, ...]:
     return tuple(table)
 
 
-_ABOVE: Final = tuple(_above_table(mode) for mode in range(6))
+ABOVE: Final = tuple(_above_table(mode) for mode in range(6))  # per trump mode, per card
 _ORDER: Final = tuple(order_table(mode) for mode in range(6))
 _POINTS: Final = {
     (mode, ta): points_table(mode, ta)
@@ -78,7 +78,7 @@ def card_points(rules: Rules, trump: TrumpMode) -> tuple[int, ...]:
 
 def trick_winner(cards: Sequence[Card], trump: TrumpMode) -> int:
     """Index in ``cards`` (play order) of the card that wins the trick (§5.5)."""
-    above = _ABOVE[trump]
+    above = ABOVE[trump]
     best = 0
     master = cards[0]
     for i in range(1, len(cards)):
@@ -185,7 +185,7 @@ class PlayState:
         self._master_card = -1
         self._master_seat = -1
         self._history: list[tuple[int, int]] = []
-        self._above = _ABOVE[trump]
+        self._above = ABOVE[trump]
         self._order = _ORDER[trump]
         self._points = card_points(rules, trump)
         self._overtrump_on_lead = rules.overtrump_partner_on_trump_lead

@@ -87,6 +87,7 @@ from belote.cards import (
 from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 from belote.play import (
+    ABOVE,
     SEAT_NAMES,
     TEAM_NAMES,
     TRICKS_PER_HAND,
@@ -181,19 +182,10 @@ def _tables(trump: TrumpMode) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """``above[c]``: the cards of c's suit ranking above c; ``beat[c]``: the cards
     that take a trick from c, its master card (above it, or any trump if c is not
     one)."""
-    order = order_table(trump)
+    above = ABOVE[trump]
     trumps = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
-    above = []
-    beat = []
-    for c in range(32):
-        s = suit_of(c)
-        m = 0
-        for d in range(s * 8, s * 8 + 8):
-            if order[d] > order[c]:
-                m |= 1 << d
-        above.append(m)
-        beat.append(m if (trumps >> c) & 1 else m | trumps)
-    return tuple(above), tuple(beat)
+    beat = tuple(m if (trumps >> c) & 1 else m | trumps for c, m in enumerate(above))
+    return above, beat
 
 
 def _low_merge_table() -> tuple[int, ...]:

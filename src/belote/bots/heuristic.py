@@ -240,6 +240,21 @@ def _lead_plain(d: _Decision, legal: list[Card]) -> Card:
     return min(legal, key=lambda c: (d.order[c], c))
 
 
+def _feed(d: _Decision, legal: list[Card]) -> Card:
+    """A partner (four players) or the other defender (three) holds the trick: give it
+    points, but not trumps nor our sure winners."""
+
+    def gift(c: Card) -> tuple[float, int]:
+        value: float = d.points[c]
+        if d.is_trump(c):
+            value -= 40 + d.order[c]
+        elif d.master(c) and rank_of(c) == ACE:
+            value -= 8  # an ace that will win its own trick
+        return (value, -c)
+
+    return max(legal, key=gift)
+
+
 @dataclass(slots=True)
 class _Table:
     """What the bot works with for one card decision."""
@@ -403,7 +418,7 @@ class HeuristicBot(BaseBot):
         after = [(seat + i) & 3 for i in range(1, 4 - n)]
         if win_seat == seat ^ 2:
             if not t.beaten_by(win_card, after):
-                return self._feed(t, legal)
+                return _feed(t, legal)
             return _low(t, legal)
         winners = [c for c in legal if beats(c, win_card, t.trump)]
         if not winners:
@@ -419,18 +434,6 @@ class HeuristicBot(BaseBot):
             return min((c for c in winners if not t.is_trump(c)), key=lambda c: (t.order[c], c))
         return _low(t, legal)
 
-    def _feed(self, t: _Table, legal: list[Card]) -> Card:
-        """Partner holds the trick: give it points, but not trumps nor our sure winners."""
-
-        def gift(c: Card) -> tuple[float, int]:
-            value: float = t.points[c]
-            if t.is_trump(c):
-                value -= 40 + t.order[c]
-            elif t.master(c) and rank_of(c) == ACE:
-                value -= 8  # an ace that will win its own trick
-            return (value, -c)
-
-        return max(legal, key=gift)
 
 
 # --- three and two players (RULES.md §12) ---------------------------------------------
@@ -612,7 +615,7 @@ class _SmallPlay:
         after = [(self.seat + i) % n for i in range(1, n - len(trick))]
         if self.friend(win_seat):
             if not self.beaten_by(win_card, after):
-                return self.feed(legal)
+                return _feed(self, legal)
             return _low(self, legal)
         winners = [c for c in legal if beats(c, win_card, self.trump)]
         if not winners:
@@ -626,17 +629,4 @@ class _SmallPlay:
         if trick_points >= 10 and any(not self.is_trump(c) for c in winners):
             return min((c for c in winners if not self.is_trump(c)), key=lambda c: (order[c], c))
         return _low(self, legal)
-
-    def feed(self, legal: list[Card]) -> Card:
-        """The other defender holds the trick: give it points, not trumps nor sure winners."""
-
-        def gift(c: Card) -> tuple[float, int]:
-            value: float = self.points[c]
-            if self.is_trump(c):
-                value -= 40 + self.order[c]
-            elif self.master(c) and rank_of(c) == ACE:
-                value -= 8  # an ace that will win its own trick
-            return (value, -c)
-
-        return max(legal, key=gift)
 
