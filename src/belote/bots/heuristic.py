@@ -176,9 +176,12 @@ def auction_call(view: PlayerView, calls: list[str], threshold: int) -> str:
 
 
 class _Decision(Protocol):
-    """What a card decision knows, at any table: the trump, the card order and points,
-    the hand, the cards still out, and whether the seat defends."""
+    """What a card decision knows, at any table: the view, the trump, the card order and
+    points, the hand, the cards still out, whether the seat defends, who is on its side
+    and who might beat a card."""
 
+    view: PlayerView
+    trump: TrumpMode
     order: tuple[int, ...]
     points: tuple[int, ...]
     hand: CardMask
@@ -190,6 +193,10 @@ class _Decision(Protocol):
     def is_trump(self, c: Card) -> bool: ...
 
     def master(self, c: Card) -> bool: ...
+
+    def friend(self, seat: int) -> bool: ...
+
+    def beaten_by(self, card: Card, seats: Sequence[int]) -> bool: ...
 
 
 def _keep_cost(d: _Decision, c: Card) -> float:
@@ -255,6 +262,36 @@ def _feed(d: _Decision, legal: list[Card]) -> Card:
     return max(legal, key=gift)
 
 
+def _follow(d: _Decision, legal: list[Card]) -> Card:
+    """A card to a trick already led: feed a friend who holds it safely, else take it
+    with the cheapest winner sure to hold (trumping last), or with a plain winner when
+    it is worth 10 or more; else the cheapest card."""
+    view = d.view
+    trick = view.trick
+    n = view.rules.players
+    win_index = trick_winner(trick, d.trump)
+    win_seat = (view.trick_leader + win_index) % n
+    win_card = trick[win_index]
+    after = [(view.seat + i) % n for i in range(1, n - len(trick))]
+    if d.friend(win_seat):
+        if not d.beaten_by(win_card, after):
+            return _feed(d, legal)
+        return _low(d, legal)
+    winners = [c for c in legal if beats(c, win_card, d.trump)]
+    if not winners:
+        return _low(d, legal)
+    # the cheapest winner that holds the trick against the players still to come
+    sure = [c for c in winners if not d.beaten_by(c, after)]
+    if sure:
+        return min(sure, key=lambda c: (d.is_trump(c), d.order[c], c))
+    if all(d.is_trump(c) for c in legal):
+        return min(winners, key=lambda c: (d.order[c], c))
+    trick_points = sum(d.points[c] for c in trick)
+    if trick_points >= 10 and any(not d.is_trump(c) for c in winners):
+        return min((c for c in winners if not d.is_trump(c)), key=lambda c: (d.order[c], c))
+    return _low(d, legal)
+
+
 @dataclass(slots=True)
 class _Table:
     """What the bot works with for one card decision."""
@@ -274,6 +311,10 @@ class _Table:
     def defends(self) -> bool:
         contract = self.view.contract
         return contract is not None and contract.team != self.view.seat & 1
+
+    def friend(self, seat: int) -> bool:
+        """The partner, across the table."""
+        return seat == self.view.seat ^ 2
 
     def possible(self, seat: int) -> CardMask:
         """Cards ``seat`` may hold as far as the bot knows."""
@@ -368,7 +409,7 @@ class HeuristicBot(BaseBot):
         )
         if not view.trick:
             return self._lead(t, legal)
-        return self._follow(t, legal)
+        return _follow(t, legal)
 
     def _lead(self, t: _Table, legal: list[Card]) -> Card:
         view = t.view
@@ -406,34 +447,6 @@ class HeuristicBot(BaseBot):
             if poss & SUIT_MASKS[t.trump] and not poss & SUIT_MASKS[suit_of(c)]:
                 return True
         return False
-
-    def _follow(self, t: _Table, legal: list[Card]) -> Card:
-        view = t.view
-        seat = view.seat
-        trick = view.trick
-        n = len(trick)
-        win_index = trick_winner(trick, t.trump)
-        win_seat = (view.trick_leader + win_index) & 3
-        win_card = trick[win_index]
-        after = [(seat + i) & 3 for i in range(1, 4 - n)]
-        if win_seat == seat ^ 2:
-            if not t.beaten_by(win_card, after):
-                return _feed(t, legal)
-            return _low(t, legal)
-        winners = [c for c in legal if beats(c, win_card, t.trump)]
-        if not winners:
-            return _low(t, legal)
-        # cheapest winner that holds the trick against the players still to come
-        sure = [c for c in winners if not t.beaten_by(c, after)]
-        trick_points = sum(t.points[c] for c in trick)
-        if sure:
-            return min(sure, key=lambda c: (t.is_trump(c), t.order[c], c))
-        if all(t.is_trump(c) for c in legal):
-            return min(winners, key=lambda c: (t.order[c], c))
-        if trick_points >= 10 and any(not t.is_trump(c) for c in winners):
-            return min((c for c in winners if not t.is_trump(c)), key=lambda c: (t.order[c], c))
-        return _low(t, legal)
-
 
 
 # --- three and two players (RULES.md §12) ---------------------------------------------
@@ -577,7 +590,7 @@ class _SmallPlay:
     # --- the decision ---------------------------------------------------------------------
 
     def choose(self, legal: list[Card]) -> Card:
-        return self.lead(legal) if not self.view.trick else self.follow(legal)
+        return self.lead(legal) if not self.view.trick else _follow(self, legal)
 
     def lead(self, legal: list[Card]) -> Card:
         view = self.view
@@ -603,30 +616,4 @@ class _SmallPlay:
         if masters:
             return max(masters, key=lambda c: (self.points[c], c))
         return _lead_plain(self, legal)
-
-    def follow(self, legal: list[Card]) -> Card:
-        view = self.view
-        trick = view.trick
-        n = self.n
-        order = self.order
-        win_index = trick_winner(trick, self.trump)
-        win_seat = (view.trick_leader + win_index) % n
-        win_card = trick[win_index]
-        after = [(self.seat + i) % n for i in range(1, n - len(trick))]
-        if self.friend(win_seat):
-            if not self.beaten_by(win_card, after):
-                return _feed(self, legal)
-            return _low(self, legal)
-        winners = [c for c in legal if beats(c, win_card, self.trump)]
-        if not winners:
-            return _low(self, legal)
-        sure = [c for c in winners if not self.beaten_by(c, after)]
-        if sure:
-            return min(sure, key=lambda c: (self.is_trump(c), order[c], c))
-        if all(self.is_trump(c) for c in legal):
-            return min(winners, key=lambda c: (order[c], c))
-        trick_points = sum(self.points[c] for c in trick)
-        if trick_points >= 10 and any(not self.is_trump(c) for c in winners):
-            return min((c for c in winners if not self.is_trump(c)), key=lambda c: (order[c], c))
-        return _low(self, legal)
 
