@@ -158,6 +158,9 @@ def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[De
         return []  # no run of three, no carré: the most hands
     candidates = carres(hand, trump)
     run_list = runs(hand)
+    if not candidates and all(length <= 5 for _suit, _low, length in run_list):
+        # Runs of at most five, no carré: each run whole is worth the most (20, 50, 100).
+        return [make_sequence(suit, low, length) for suit, low, length in run_list]
     best: list[Declaration] = []
     best_key: tuple[int, tuple[int, ...]] = (0, ())
     run_choices = [
