@@ -381,49 +381,44 @@ class Round:
     # --- what a seat sees -----------------------------------------------------
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` knows now (its hand, its legal actions when it is its turn)."""
-        return self._view(seat)
+        """What ``seat`` knows now (its hand, its legal actions when it is its turn): the
+        fields all seats share (brought up to date) and the seat's own."""
+        view = object.__new__(PlayerView)
+        fields = view.__dict__
+        fields.update(self._shared())
+        fields["seat"] = seat
+        play = self.play
+        if play is None:
+            fields["hand"] = self.hands[seat]
+            if fields["turn"] == seat and self.phase is BIDDING:
+                fields["legal_calls"] = tuple(self.bidding.legal_calls())
+            return view
+        state = play.state
+        fields["hand"] = state.hands[seat]
+        fields["my_declarations"] = self._announced[seat]
+        if fields["turn"] == seat:
+            fields["legal_cards"] = card_tuple(state.legal_mask())
+        if self.discards and play.contract.taker == seat:
+            fields["discards"] = self.discards
+        if self.mode is DealMode.DECOUVERTE:
+            fields["public"] = state.hands[1 - seat]  # the other player's face-up cards
+        return view
 
     def spectator_view(self) -> PlayerView:
         """What someone who holds no seat knows: only what lies face up and what was
         said.  The view's ``seat`` is -1; its hand, legal actions, own declarations
         and discards are empty, and découverte's face-up cards of both players
         are in ``public``."""
-        return self._view(None)
-
-    def _view(self, seat: int | None) -> PlayerView:
-        """A view made of the shared fields (brought up to date) and the seat's own."""
-        shared = self._shared_fields if self._shared_moves == self._moves else self._shared()
         view = object.__new__(PlayerView)
-        fields = view.__dict__
-        fields.update(shared)
-        play = self.play
-        if seat is None:
-            fields["seat"] = -1
-            fields["hand"] = 0
-            return view
-        fields["seat"] = seat
-        if play is None:
-            fields["hand"] = self.hands[seat]
-            if shared["turn"] == seat and self.phase is BIDDING:
-                fields["legal_calls"] = tuple(self.bidding.legal_calls())
-            return view
-        state = play.state
-        fields["hand"] = state.hands[seat]
-        fields["my_declarations"] = self._announced[seat]
-        if shared["turn"] == seat:
-            fields["legal_cards"] = card_tuple(state.legal_mask())
-        if self.discards and play.contract.taker == seat:
-            fields["discards"] = self.discards
-        if self.mode is DealMode.DECOUVERTE:
-            # The other player's face-up cards (a spectator's: both players').
-            fields["public"] = state.hands[1 - seat]
+        view.__dict__.update(self._shared(), seat=-1, hand=0)
         return view
 
     def _shared(self) -> dict[str, Any]:
         """The fields every view shares, updated from the events since the last view:
         the calls made, the cards played, what was said with them (§7.4, §7.7)."""
         fields = self._shared_fields
+        if self._shared_moves == self._moves:
+            return fields
         if not fields:
             n = self.players
             fields.update(
