@@ -465,12 +465,13 @@ class Round:
     ) -> None:
         """What the table heard with the cards ``new``: the announcements of trick 1
         (§7.4) and, once compared, what the winning side shows (§7.6)."""
-        announced = list(fields["announced"])
+        mine = self._announced
+        heard = list(fields["announced"])
         for h in new:
-            if self._announced[h.seat] is None:
-                self._announced[h.seat] = h.declarations
-                announced[h.seat] = tuple(Announced.of(d) for d in h.declarations)
-        fields["announced"] = tuple(announced)
+            if mine[h.seat] is None:
+                mine[h.seat] = h.declarations
+                heard[h.seat] = tuple(map(Announced.of, h.declarations))
+        fields["announced"] = tuple(heard)
         result = play.declaration_result()
         if result is not None:
             fields["declaration_result"] = result
