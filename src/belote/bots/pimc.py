@@ -152,7 +152,7 @@ from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
 from belote.table import DealMode, Table
 
-__all__ = ["PimcBot", "world_state"]
+__all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot", "world_state"]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
