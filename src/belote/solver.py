@@ -3,21 +3,23 @@
 
 :func:`solve` answers the points side 0 (NS at four players, the taker at three,
 N at two) take from the remaining tricks of a :class:`~belote.play.PlayState`
-when both sides play perfectly: side 0 maximises, side 1 minimises.
-The cards already on the current trick count for whoever wins it, and
-the last trick carries its bonus, 10 ("dix de der"), or 100 when the team taking
-it then holds all 8 tricks (capot, RULES.md §5.1, §5.2).  It also gives the exact
-value after each legal card of the seat to play.
+when both sides play perfectly: side 0 maximises, side 1 minimises.  The cards
+already on the current trick count for whoever wins it, and the last trick
+carries its bonus, 10 ("dix de der"), or 100 when the side taking it then holds
+every trick (capot, §5.1, §5.2).  It also gives the exact value after each legal
+card of the seat to play.
 
-:func:`minimax` is the plain, obviously correct full search that checks it.
+:func:`minimax` is the plain, obviously correct full search that checks it, at
+every table.
 
-At a table of three or two, and in belote découverte (whose face-down cards are
-turned up as the cards above them are played, ``beneath``, §12.2), the search is
-:class:`_TableSearch`, written for any number of seats: alpha-beta with a
-transposition table at trick boundaries and moves ordered by a rule of thumb.  At
-four players the search below runs (its C build, or its reference):
+Which search runs is chosen per call: at a table of three or two, and in belote
+découverte (whose face-down cards are turned up as the cards above them are
+played, ``beneath``, §12.2), :class:`_TableSearch`, written for any number of
+seats and sides (alpha-beta on side 0's points with a transposition table at
+trick boundaries and moves ordered by a rule of thumb); at four players the
+engine below, in the build the caller holds (:class:`SolverEngine`).
 
-How :func:`solve` searches (every step keeps the value exact):
+How the four-player engine searches (every step keeps the value exact):
 
 - fail-soft alpha-beta on the points, driven by zero-window tests that bisect
   the range of values left (MTD-style);
