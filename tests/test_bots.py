@@ -19,8 +19,9 @@ from belote.auction import AuctionCall, Bid
 from belote.bidding import Call
 from belote.bots import BOT_NAMES, BaseBot, Bot, make_bot, parse_bot_spec, play_deal, play_game
 from belote.bots.arena import simulate
+from belote.bots.card_score import CardScorer
 from belote.bots.heuristic import HeuristicBot, best_round2_suit, bid_strength
-from belote.bots.pimc import PimcBot, _Scorer
+from belote.bots.pimc import PimcBot
 from belote.bots.random_bot import RandomBot
 from belote.cards import HEARTS, SPADES, Card, card_name, parse_card
 from belote.cli import app
@@ -400,12 +401,12 @@ def test_9_pimc_score_objective_counts_the_contract() -> None:
     """§9 (contrée, 80♥ by N; NS hold 11 card points, EW 50): the ``score`` objective is
     the hand's score difference for the seat's team, from NS's value of the rest."""
     rnd = _endgame(*ENDGAMES[0][:2])
-    scorer = _Scorer(rnd.view(0))
+    scorer = CardScorer(rnd.view(0))
     # 11 + 0 < 80: failed, the defence scores 160 + 80 (§9.2); own points break ties.
     assert scorer.utility(0, (0, 0)) == pytest.approx(-240 + 11 / 1000)
     # 11 + 101 = 112 made: R(112) = 110 + 80 against 50 (§10 rounding).
     assert scorer.utility(101, (0, 0)) == pytest.approx(190 - 50 + 112 / 1000)
-    defender = _Scorer(rnd.view(1))
+    defender = CardScorer(rnd.view(1))
     assert defender.utility(0, (0, 0)) == pytest.approx(240 + 151 / 1000)
 
 

@@ -480,11 +480,11 @@ def test_3_2_pass_rollout_finds_who_takes_after_a_pass() -> None:
     """§3.2–§3.3: the value of a pass in take-or-pass is the contract the others reach in
     the world, each seat calling as the heuristic (seed 000 §9 tip 1: two master trumps),
     or an all-pass."""
-    from belote.bots.pimc import _PassRollout
+    from belote.bots.bid_search import PassRollout
 
     rnd = _round("classic", 3, {0: "7S 8S 7D 8D 7C"}, seed=1, turned="7H")
     view = rnd.view(0)
-    rollout = _PassRollout(view)
+    rollout = PassRollout(view)
     turned_suit = HEARTS
     e_takes = BidWorld((mask("7S 8S 7D 8D 7C"), mask("JH 9H AS KS 8C"), mask("QH KH AD TD 9C"),
                         mask("AH TH QS JS 9S")), tuple(_cards("TS JD QD KD AC TC JC QC KC 9D 8H")))
@@ -521,22 +521,22 @@ def test_8_9_bid_scorer_counts_caution_and_noise() -> None:
     """§8.2 (classic, made: each side scores its points): with no caution nor noise a
     world where the takers (NS) take 100 points is worth 100 - 62 = 38; ``bid_caution``
     moves points to the defence, ``bid_noise`` spreads them (1/6, 2/3, 1/6)."""
-    from belote.bots.pimc import _BidScorer, _Option, _Outcome
+    from belote.bots.bid_search import BidScorer, Option, Outcome
 
     view = _round("classic", 3, {}, seed=1).view(0)
-    take = _Option("take", 0, HEARTS)
-    out = _Outcome(100, (0, 0), (0, 0))
-    assert _BidScorer(view, 0, 0).value(take, out) == (38.0, 1.0)
-    assert _BidScorer(view, 10, 0).value(take, out) == (18.0, 1.0)
+    take = Option("take", 0, HEARTS)
+    out = Outcome(100, (0, 0), (0, 0))
+    assert BidScorer(view, 0, 0).value(take, out) == (38.0, 1.0)
+    assert BidScorer(view, 10, 0).value(take, out) == (18.0, 1.0)
     # noise 10: 100 - 17 = 83 (made: 83 > 79), 100, 117 (√3 × 10 = 17)
-    value, made = _BidScorer(view, 0, 10).value(take, out)
+    value, made = BidScorer(view, 0, 10).value(take, out)
     assert made == pytest.approx(1.0)
     assert value == pytest.approx((4 + 4 * 38 + 72) / 6)
     # the defence's side: EW see the same world as -38
-    assert _BidScorer(_round("classic", 3, {}, seed=1).view(1), 0, 0).value(take, out) == (
+    assert BidScorer(_round("classic", 3, {}, seed=1).view(1), 0, 0).value(take, out) == (
         -38.0, 1.0)
-    failed = _Outcome(70, (0, 0), (0, 0))  # 70 against 92: failed, the defence scores 162
-    assert _BidScorer(view, 0, 0).value(take, failed) == (-162.0, 0.0)
+    failed = Outcome(70, (0, 0), (0, 0))  # 70 against 92: failed, the defence scores 162
+    assert BidScorer(view, 0, 0).value(take, failed) == (-162.0, 0.0)
 
 
 def test_module_doctests() -> None:

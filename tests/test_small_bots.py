@@ -24,9 +24,10 @@ from belote.bidding import Call
 from belote.bots import Bot, make_bot, play_deal, play_game
 from belote.bots.arena import simulate
 from belote.bots.base import default_discard, discard_trump, played_by
+from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.knowledge import Knowledge, World, infer
-from belote.bots.pimc import SMALL_TABLE_DEFAULTS, PimcBot, world_state
+from belote.bots.pimc import SMALL_TABLE_DEFAULTS, PimcBot
 from belote.bots.random_bot import RandomBot
 from belote.bots.sampling import DealSampler
 from belote.cards import HEARTS, SPADES, Card, card_name, mask_of, parse_card, scan_forward

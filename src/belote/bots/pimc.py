@@ -14,6 +14,10 @@ At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
 hints of the calls are not read, and the bidding and the kitty discard are the
 heuristic's.
+The position of a view in a world and its score are
+:mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
+option, a solved world's outcome, its score, the pass rollout) are
+:mod:`belote.bots.bid_search`'s.
 
 The objective (setting ``objective``):
 
@@ -120,39 +124,39 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, ClassVar, Final
 
-from belote.auction import CAPOT, GENERALE, AuctionCall, parse_bid
-from belote.bidding import Call
+from belote.auction import CAPOT, GENERALE, parse_bid
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
-from belote.bots.bid_sampling import BidSampler, BidWorld, Hint, play_hints, trump_strength
-from belote.bots.heuristic import TAKE_THRESHOLD, HeuristicBot, best_round2_suit, bid_strength
-from belote.bots.knowledge import InconsistentViewError, Knowledge, World, infer, relax
+from belote.bots.bid_sampling import BidSampler, Hint, play_hints, trump_strength
+from belote.bots.bid_search import (
+    BidMemo,
+    BidScorer,
+    Option,
+    PassRollout,
+    current_contract,
+    solved_outcome,
+    world_outcome,
+)
+from belote.bots.card_score import CardScorer, world_state
+from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import InconsistentViewError, Knowledge, infer, relax
 from belote.bots.sampling import DealSampler
 from belote.cards import (
     ALL_TRUMP,
-    KING,
     NO_TRUMP,
-    QUEEN,
     SUIT_LETTERS,
     Card,
     CardMask,
     TrumpMode,
-    card,
-    scan_forward,
     suit_of,
 )
-from belote.declarations import CARRE, best_announcement, resolve
-from belote.errors import BeloteError
-from belote.hand import DECOUVERTE
-from belote.play import PlayState, card_points
+from belote.play import PlayState
 from belote.round import PlayerView
-from belote.scoring import HandEntry, score_hand
-from belote.table import DealMode, Table
+from belote.table import Table
 
-__all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot", "world_state"]
+__all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
@@ -172,371 +176,6 @@ SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
 }
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
-
-
-def world_state(view: PlayerView, world: World, table: Table | None = None) -> PlayState:
-    """The position of ``view`` in ``world`` (every hand now), ready to solve: the
-    cards of the current trick given back to their players and played again."""
-    assert view.contract is not None
-    table = table if table is not None else Table.of(view.rules)
-    n = table.players
-    full = list(world.hands)
-    for i, c in enumerate(view.trick):
-        full[(view.trick_leader + i) % n] |= 1 << c
-    sides = table.sides(view.contract.taker)
-    won = [0, 0]
-    for t in view.tricks:
-        won[sides[t.winner]] += 1
-    state = PlayState(
-        view.rules, view.contract.trump, full, view.trick_leader,
-        tricks_left=table.tricks - len(view.tricks), tricks_won=(won[0], won[1]), teams=sides,
-    )
-    for c in view.trick:
-        state.push(c)
-    return state
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """A bidding world solved under one trump: NS's card points with perfect play from
-    the first lead, and the declaration and belote points per team."""
-
-    ns: int
-    declarations: tuple[int, int]
-    belote: tuple[int, int]
-
-
-@dataclass(frozen=True, slots=True)
-class _Option:
-    """A call and the hand it leads to: ``team`` takes in ``trump`` (``contract``,
-    ``multiplier``); ``team`` None is a pass with no contract on the table (worth 0)."""
-
-    call: str
-    team: int | None = None
-    trump: TrumpMode = 0
-    contract: int | str | None = None
-    multiplier: int = 1
-    margin: float = 0.0
-
-    @property
-    def level(self) -> int:
-        if self.contract is None:
-            return 0
-        return 250 if self.contract == CAPOT else int(self.contract)
-
-
-@dataclass(slots=True)
-class _BidMemo:
-    """The worlds drawn for one seat in one deal's bidding, and what was solved."""
-
-    key: tuple[Any, ...]
-    calls: tuple[Call | AuctionCall, ...]
-    draws: list[BidWorld] = field(default_factory=list)
-    # per world, (trump, taker) -> the solved outcome, or None: past one budget, skipped
-    solved: list[dict[tuple[int, int], _Outcome | None]] = field(default_factory=list)
-
-
-class _PassRollout:
-    """Take-or-pass: who takes, in what trump, if the bot passes now, with every seat
-    (the bot too, later) calling as the heuristic does (seed 000 §9) in the world."""
-
-    def __init__(self, view: PlayerView) -> None:
-        assert view.turned is not None
-        self.view = view
-        self.turned = view.turned
-        self.names = {s for s in range(4) if s != suit_of(view.turned)}
-
-    def after_pass(self, world: BidWorld) -> tuple[int, int] | None:
-        """(trump, taker) of the contract the others reach, or None for an all-pass."""
-        view, turned = self.view, self.turned
-        calls = len(view.calls) + 1
-        seat = (view.seat + 1) & 3
-        while calls < 8:
-            hand = world.hands[seat]
-            if calls < 4:  # §3.2 round 1
-                if bid_strength(hand | 1 << turned, suit_of(turned)) >= TAKE_THRESHOLD:
-                    return (suit_of(turned), seat)
-            else:  # §3.3 round 2
-                suit, value = best_round2_suit(hand, turned)
-                if suit in self.names and value >= TAKE_THRESHOLD:
-                    return (suit, seat)
-            calls += 1
-            seat = (seat + 1) & 3
-        return None
-
-
-def _solved(outcome: _Outcome | None) -> _Outcome:
-    assert outcome is not None
-    return outcome
-
-
-def _current_contract(view: PlayerView) -> tuple[AuctionCall, int] | None:
-    """The highest bid of an auction so far (its call) and its multiplier (§4.5, §4.7)."""
-    best: AuctionCall | None = None
-    multiplier = 1
-    for call in view.calls:
-        if not isinstance(call, AuctionCall):
-            continue
-        if call.bid is not None:
-            best, multiplier = call, 1
-        elif call.call == "coinche":
-            multiplier = 2
-        elif call.call == "surcoinche":
-            multiplier = 4
-    return (best, multiplier) if best is not None else None
-
-
-def _belote_points(hands: list[CardMask], trump: TrumpMode) -> tuple[int, int]:
-    """Belote per team when every holder of trump K+Q says it (§7.7; one per suit in TA)."""
-    if trump == NO_TRUMP:
-        return (0, 0)
-    points = [0, 0]
-    for suit in range(4) if trump == ALL_TRUMP else (trump,):
-        both = 1 << (suit * 8 + KING) | 1 << (suit * 8 + QUEEN)
-        for seat in range(4):
-            if hands[seat] & both == both:
-                points[seat & 1] += 20
-    return (points[0], points[1])
-
-
-def _outcome(
-    view: PlayerView, trump: TrumpMode, hands: list[CardMask], leader: int, ns: int
-) -> _Outcome:
-    """The solved world's facts: every seat announces its best combinations (§7.4,
-    compared at trick 2, §7.5–§7.6) and says its belote (§7.7)."""
-    rules = view.rules
-    declarations = (0, 0)
-    if rules.declarations:
-        announced = [best_announcement(h, rules, trump) for h in hands]
-        declarations = resolve(announced, rules, trump, leader).points
-    return _Outcome(ns, declarations, _belote_points(hands, trump))
-
-
-class _BidScorer:
-    """The hand score difference for the bot's team of a call in a solved world.
-
-    The takers' card points in play are taken as their double-dummy points less
-    ``caution``, give or take a normal error of ``noise`` points (a three-point
-    Gauss–Hermite rule: -√3σ, 0, +√3σ weighted 1/6, 2/3, 1/6); a capot counts
-    only while the takers keep every point.
-    """
-
-    def __init__(self, view: PlayerView, caution: int, noise: int) -> None:
-        self.rules = view.rules
-        self.team = view.seat & 1
-        self.reserve = view.reserve
-        self.caution = caution
-        spread = round(noise * 3 ** 0.5)
-        self.errors = ((0, 1.0),) if spread == 0 else (
-            (-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
-        self._totals: dict[TrumpMode, int] = {}
-        self._cache: dict[tuple[Any, ...], tuple[float, float]] = {}
-
-    def value(self, o: _Option, out: _Outcome) -> tuple[float, float]:
-        """The expected score difference, and the chance that the takers make it."""
-        assert o.team is not None
-        key = (o.team, o.trump, o.contract, o.multiplier, out)
-        got = self._cache.get(key)
-        if got is not None:
-            return got
-        total = self._totals.get(o.trump)
-        if total is None:
-            total = self._totals[o.trump] = sum(card_points(self.rules, o.trump))
-        ns, capot_points = out.ns, total + 100
-        if o.team == 0:
-            takers_dd = ns
-        elif ns in (0, capot_points):
-            takers_dd = capot_points - ns
-        else:
-            takers_dd = total + 10 - ns
-        value = made = 0.0
-        for error, weight in self.errors:
-            points = takers_dd - self.caution + error
-            capot: int | None = None
-            if points >= capot_points or (points <= 0 and takers_dd == 0):
-                capot = o.team if points > 0 else o.team ^ 1
-                takers = capot_points if points > 0 else 0
-                defence = capot_points - takers
-            else:
-                takers = max(0, min(points, total + 10))
-                defence = total + 10 - takers
-            trick_points = (takers, defence) if o.team == 0 else (defence, takers)
-            v, m = self._score(o, out, trick_points, capot)
-            value += weight * v
-            made += weight * m
-        got = (value, made)
-        self._cache[key] = got
-        return got
-
-    def _score(
-        self, o: _Option, out: _Outcome, trick_points: tuple[int, int], capot: int | None
-    ) -> tuple[float, bool]:
-        assert o.team is not None
-        entry = HandEntry(
-            taker=o.team, trick_points=trick_points, capot=capot,
-            declarations=out.declarations, belote=out.belote, trump=o.trump,
-            contract=o.contract, multiplier=o.multiplier, reserve=self.reserve,
-        )
-        team = self.team
-        try:
-            result = score_hand(self.rules, entry)
-        except BeloteError:
-            diff = trick_points[team] - trick_points[team ^ 1]
-            return float(diff), trick_points[o.team] > trick_points[o.team ^ 1]
-        score = result.score
-        return float(score[team] - score[team ^ 1]), result.outcome == "made"
-
-
-def _declarations(view: PlayerView, sides: Sequence[int]) -> tuple[int, int]:
-    """Declaration points per side: the comparison once trick 2 has started (§7.4);
-    before, the seat's own combinations (all it holds, announced with its first card)
-    against what the others announced (their kind and height only, §7.4), a tie going
-    to nobody.  None in belote découverte (§12.2)."""
-    if view.declaration_result is not None:
-        return view.declaration_result.points
-    assert view.contract is not None
-    if not view.rules.declarations or view.contract.value == DECOUVERTE:
-        return (0, 0)
-    seat = view.seat
-    mine = view.my_declarations
-    if mine is None:
-        start = view.hand | played_by(view)[seat]
-        mine = tuple(best_announcement(start, view.rules, view.contract.trump))
-    keyed: list[list[tuple[tuple[int, ...], int]]] = [[], []]
-    for d in mine:
-        keyed[sides[seat]].append(((d.points, d.kind == CARRE, d.rank), d.points))
-    for other, said in enumerate(view.announced):
-        if other == seat or said is None:
-            continue
-        for a in said:
-            keyed[sides[other]].append(((a.points, a.kind == CARRE, a.rank), a.points))
-    best = [max((k for k, _ in side), default=None) for side in keyed]
-    if best[0] is None and best[1] is None:
-        return (0, 0)
-    if best[1] is None or (best[0] is not None and best[0] > best[1]):
-        winner = 0
-    elif best[0] is None or best[1] > best[0]:
-        winner = 1
-    else:
-        return (0, 0)
-    points = [0, 0]
-    points[winner] = sum(p for _, p in keyed[winner])
-    return (points[0], points[1])
-
-
-class _Scorer:
-    """The hand's score difference for the seat's side in a world, from side 0's value
-    of the remaining tricks (§8, §9 with the contract's value and multiplier, and
-    §12's trick totals: the kitty discards in the taker's tricks, the points in play
-    of a deal that leaves cards out, découverte's plain trick points)."""
-
-    def __init__(self, view: PlayerView, table: Table | None = None) -> None:
-        assert view.contract is not None
-        self.view = view
-        self.rules = view.rules
-        self.contract = view.contract
-        self.table = table = table if table is not None else Table.of(view.rules)
-        self.sides = table.sides(view.contract.taker)
-        self.side = self.sides[view.seat]
-        self.trump = view.contract.trump
-        self.points = pts = card_points(view.rules, self.trump)
-        self.card_total = sum(pts[c] for c in table.deck)
-        self.past = [0, 0]
-        self.past_tricks = [0, 0]
-        for t in view.tricks:
-            self.past[self.sides[t.winner]] += t.points
-            self.past_tricks[self.sides[t.winner]] += 1
-        self.by_seat = played_by(view)
-        self.played = 0
-        for m in self.by_seat:
-            self.played |= m
-        self.declarations = _declarations(view, self.sides)
-        self._cache: dict[tuple[int, tuple[int, int], int | None, int], float] = {}
-
-    def belote(self, world: World) -> tuple[int, int]:
-        """Belote points per side in this world: said already, or trump K+Q held
-        (découverte: among the face-up cards and those beneath them)."""
-        if self.trump == NO_TRUMP:
-            return (0, 0)
-        n = self.table.players
-        said = {(s, suit_of(c)) for s, c in self.view.belote_cards}
-        points = [0, 0]
-        suits = range(4) if self.trump == ALL_TRUMP else (self.trump,)
-        under = [0] * n
-        for c, u in world.beneath.items():
-            for s in range(n):
-                if world.covering and world.covering[s] >> c & 1:
-                    under[s] |= 1 << u
-        for suit in suits:
-            k, q = card(suit, KING), card(suit, QUEEN)
-            for seat in range(n):
-                start = world.hands[seat] | self.by_seat[seat] | under[seat]
-                if start >> k & 1 and start >> q & 1 and (
-                    (seat, suit) in said or not self.by_seat[seat] & (1 << k | 1 << q)
-                ):
-                    points[self.sides[seat]] += 20
-        return (points[0], points[1])
-
-    def in_play(self, world: World) -> tuple[int | None, int]:
-        """The card points of the deal's cards in play in ``world`` (None: the whole
-        pack, as at four players), and those of the kitty discards (§12.1)."""
-        if self.table.players == 4:
-            return None, 0
-        pts = self.points
-        cards = self.played
-        for h in world.hands:
-            cards |= h
-        for u in world.beneath.values():
-            cards |= 1 << u
-        aside = 0
-        if self.table.mode is DealMode.KITTY:
-            laid = self.view.discards if self.view.discards else world.out
-            aside = sum(pts[c] for c in scan_forward(laid))
-        return sum(pts[c] for c in scan_forward(cards)), aside
-
-    def utility(self, value: int, belote: tuple[int, int], cards: int | None = None,
-                aside: int = 0) -> float:
-        """The seat's side's score minus the other side's, for side 0's ``value`` of the
-        remaining tricks, the belote per side and the world's :meth:`in_play` (with
-        the side's own trick points / 1000 as a tie-break)."""
-        key = (value, belote, cards, aside)
-        got = self._cache.get(key)
-        if got is not None:
-            return got
-        total = self.card_total if cards is None else cards
-        final0 = self.past[0] + value
-        capot: int | None = None
-        if self.past_tricks[1] == 0 and final0 > total + 10:
-            capot, tp = 0, [final0, 0]
-        elif self.past_tricks[0] == 0 and final0 == 0:
-            capot, tp = 1, [0, total + 100]
-        else:
-            tp = [final0, total + 10 - final0]
-        me, other = self.side, 1 - self.side
-        mode = self.table.mode
-        if mode is DealMode.DECOUVERTE:
-            got = float(tp[me] + belote[me] - tp[other] - belote[other])
-            self._cache[key] = got
-            return got
-        if mode is DealMode.KITTY:
-            if capot == 1:
-                tp = [0, 252]
-            else:
-                tp[0] += aside  # §12.1: the discards count in the taker's tricks
-        entry = HandEntry(
-            taker=self.contract.team, trick_points=(tp[0], tp[1]), capot=capot,
-            declarations=self.declarations, belote=belote, trump=self.trump,
-            contract=self.contract.value, multiplier=self.contract.multiplier,
-            reserve=self.view.reserve, in_play=total + 10 if mode.leaves_cards_out else None,
-        )
-        own = tp[me]
-        try:
-            score = score_hand(self.rules, entry).score
-            got = score[me] - score[other] + own / 1000
-        except BeloteError:
-            got = float(own)
-        self._cache[key] = got
-        return got
 
 
 class PimcBot(BaseBot):
@@ -611,7 +250,7 @@ class PimcBot(BaseBot):
         self.last_bid_fallback = False  # the last call is the heuristic's: too few worlds
         self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
         self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
-        self._memo: _BidMemo | None = None
+        self._memo: BidMemo | None = None
 
     # --- bidding --------------------------------------------------------------
 
@@ -621,7 +260,7 @@ class PimcBot(BaseBot):
         self.last_bid_values, self.last_bid_made = {}, {}
         self.last_bid_fallback = self.last_bid_relaxed = False
         self.last_bid_skipped = 0
-        current = _current_contract(view)
+        current = current_contract(view)
         if (self.settings["bidding"] == "heuristic" or len(calls) <= 1
                 or view.rules.players != 4
                 or (current is not None and current[0].call.startswith(GENERALE))):
@@ -639,7 +278,7 @@ class PimcBot(BaseBot):
         values = {call: sum(v) / n for call, v in worlds.items()}
         self.last_bid_values = values
         if prior is None:
-            def rank(o: _Option) -> tuple[float, bool, int]:
+            def rank(o: Option) -> tuple[float, bool, int]:
                 return (values[o.call] - o.margin, o is stay, -o.level)
 
             return max(every, key=rank).call
@@ -661,7 +300,7 @@ class PimcBot(BaseBot):
 
     def _bid_options(
         self, view: PlayerView, calls: list[str], prior: str | None = None
-    ) -> tuple[list[_Option], _Option]:
+    ) -> tuple[list[Option], Option]:
         """The calls worth a search (with ``prior``, the heuristic's call, among them
         unless a pass), and the pass (see the module docstring)."""
         options, stay = self._searched_options(view, calls)
@@ -669,7 +308,7 @@ class PimcBot(BaseBot):
             options.append(self._option_of(view, prior, stay))
         return options, stay
 
-    def _option_of(self, view: PlayerView, call: str, stay: _Option) -> _Option:
+    def _option_of(self, view: PlayerView, call: str, stay: Option) -> Option:
         """The option of one legal call other than pass."""
         team, margin = view.seat & 1, self.settings["bid_margin"]
         if call in ("coinche", "surcoinche"):
@@ -677,38 +316,38 @@ class PimcBot(BaseBot):
                                        margin=self.settings["coinche_margin"])
         if view.turned is not None and not view.rules.is_auction:
             trump = suit_of(view.turned) if call == "take" else _NAMED[call]
-            return _Option(call, team, trump, None, 1, margin)
+            return Option(call, team, trump, None, 1, margin)
         bid = parse_bid(call)
         assert bid is not None
         if stay.team == team:
             margin += self.settings["partner_margin"]
-        return _Option(call, team, bid.trump, bid.value, 1, margin)
+        return Option(call, team, bid.trump, bid.value, 1, margin)
 
     def _searched_options(
         self, view: PlayerView, calls: list[str]
-    ) -> tuple[list[_Option], _Option]:
+    ) -> tuple[list[Option], Option]:
         """The calls of the strongest trumps (``bid_trumps``, ``bid_floor``), the partner's
         trump, coinche and surcoinche, and the pass: 0, or the contract on the table."""
         team = view.seat & 1
         floor = self.settings["bid_floor"]
         margin = self.settings["bid_margin"]
-        options: list[_Option] = []
+        options: list[Option] = []
         if view.turned is not None and not view.rules.is_auction:
             seen = view.hand | 1 << view.turned
             named = {call: suit_of(view.turned) if call == "take" else _NAMED.get(call)
                      for call in calls}
             trumps = self._strongest({t for t in named.values() if t is not None}, seen, floor)
-            options += [_Option(call, team, t, None, 1, margin)
+            options += [Option(call, team, t, None, 1, margin)
                         for call, t in named.items() if t is not None and t in trumps]
-            return options, _Option("pass")
-        current = _current_contract(view)
-        stay = _Option("pass")
+            return options, Option("pass")
+        current = current_contract(view)
+        stay = Option("pass")
         raise_trump = -1
         if current is not None:
             best, multiplier = current
             assert best.bid is not None
             ours = best.seat & 1 == team
-            stay = _Option("pass", best.seat & 1, best.bid.trump, best.bid.value, multiplier)
+            stay = Option("pass", best.seat & 1, best.bid.trump, best.bid.value, multiplier)
             if ours:
                 raise_trump = best.bid.trump
                 margin += self.settings["partner_margin"]
@@ -724,7 +363,7 @@ class PimcBot(BaseBot):
         trumps = self._strongest({bid.trump for _, bid in bids}, view.hand, floor)
         if raise_trump >= 0 and 2 * trump_strength(view.hand, raise_trump) >= floor:
             trumps.add(raise_trump)
-        options += [_Option(call, team, bid.trump, bid.value, 1, margin)
+        options += [Option(call, team, bid.trump, bid.value, 1, margin)
                     for call, bid in bids if bid.trump in trumps]
         return options, stay
 
@@ -733,19 +372,19 @@ class PimcBot(BaseBot):
         ranked = sorted(((trump_strength(hand, t), -t) for t in trumps), reverse=True)
         return {-t for strength, t in ranked[:self.settings["bid_trumps"]] if strength >= floor}
 
-    def _memo_for(self, view: PlayerView) -> _BidMemo:
+    def _memo_for(self, view: PlayerView) -> BidMemo:
         """The worlds of this deal so far: kept while the seat, its cards and the table
         are the same and the calls go on from those of the last decision."""
         key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
         memo = self._memo
         if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
-            memo = _BidMemo(key, view.calls)
+            memo = BidMemo(key, view.calls)
         memo.calls = view.calls
         self._memo = memo
         return memo
 
     def _bid_values(
-        self, view: PlayerView, options: list[_Option]
+        self, view: PlayerView, options: list[Option]
     ) -> dict[str, list[float]] | None:
         """Each option's score difference for the bot's team in each world solved within
         the budget (the same worlds for all); None when fewer than ``bid_min_worlds``."""
@@ -760,7 +399,7 @@ class PimcBot(BaseBot):
                        for o in options if o.team is not None})
         rollout = None
         if not auction and settings["pass_model"] == "rollout":
-            rollout = _PassRollout(view).after_pass
+            rollout = PassRollout(view).after_pass
         budget = settings["bid_nodes"]
         start = time.perf_counter()
         nodes = 0
@@ -812,13 +451,13 @@ class PimcBot(BaseBot):
                         self.last_bid_skipped += 1
                     break
                 nodes += result.nodes
-                solved[key] = _outcome(view, trump, hands, leader, result.value)
+                solved[key] = world_outcome(view, trump, hands, leader, result.value)
             if complete:
                 used.append(index - 1)
         self.last_bid_worlds, self.last_bid_nodes = len(used), nodes
         if len(used) < settings["bid_min_worlds"]:
             return None
-        scorer = _BidScorer(view, settings["bid_caution"], settings["bid_noise"])
+        scorer = BidScorer(view, settings["bid_caution"], settings["bid_noise"])
         values: dict[str, list[float]] = {}
         self.last_bid_made = {}
         for o in options:
@@ -829,15 +468,15 @@ class PimcBot(BaseBot):
                     if after is None:
                         row.append(0.0)
                         continue
-                    contract = _Option(o.call, after[1] & 1, after[0])
-                    row.append(scorer.value(contract, _solved(memo.solved[i][after]))[0])
+                    contract = Option(o.call, after[1] & 1, after[0])
+                    row.append(scorer.value(contract, solved_outcome(memo.solved[i][after]))[0])
                 values[o.call] = row
                 continue
             if o.team is None:
                 values[o.call] = [0.0] * len(used)
                 continue
             key = (o.trump, -1 if auction else view.seat)
-            scored = [scorer.value(o, _solved(memo.solved[i][key])) for i in used]
+            scored = [scorer.value(o, solved_outcome(memo.solved[i][key])) for i in used]
             values[o.call] = [v for v, _ in scored]
             self.last_bid_made[o.call] = sum(made for _, made in scored) / len(used)
         return values
@@ -894,7 +533,7 @@ class PimcBot(BaseBot):
         assert view.contract is not None
         table = Table.of(view.rules)
         settings = self.card_settings(table)
-        scorer = _Scorer(view, table) if settings["objective"] == "score" else None
+        scorer = CardScorer(view, table) if settings["objective"] == "score" else None
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         if table.players == 4 and settings["play_calls"] == "hints":

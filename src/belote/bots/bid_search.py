@@ -1,0 +1,232 @@
+"""The bidding search of the PIMC bot: what one call leads to in a sampled world
+(docs/rules.md §3, §4, §7.4–§7.7, §8, §9).
+
+:class:`Option` is a call and the hand it leads to (who takes, in what trump, for
+what contract and multiplier); :func:`world_outcome` the facts of a world solved
+under one trump (the takers' double-dummy points, the declarations every seat
+announces, the belote said); :class:`BidScorer` the hand's score difference for
+the bot's team of an option in a world (the takers' points less a caution, give or
+take a normal error); :class:`PassRollout` the contract the others reach, in
+take-or-pass, when the bot passes and every seat calls as the heuristic does;
+:class:`BidMemo` the worlds drawn for one seat in one deal.  The search itself,
+which calls to weigh and over how many worlds, is :class:`belote.bots.pimc.PimcBot`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from belote.auction import CAPOT, AuctionCall
+from belote.bidding import Call
+from belote.bots.bid_sampling import BidWorld
+from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength
+from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, suit_of
+from belote.declarations import best_announcement, resolve
+from belote.errors import BeloteError
+from belote.play import card_points
+from belote.round import PlayerView
+from belote.scoring import HandEntry, score_hand
+
+__all__ = [
+    "BidMemo",
+    "BidScorer",
+    "Option",
+    "Outcome",
+    "PassRollout",
+    "belote_points",
+    "current_contract",
+    "solved_outcome",
+    "world_outcome",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """A bidding world solved under one trump: NS's card points with perfect play from
+    the first lead, and the declaration and belote points per team."""
+
+    ns: int
+    declarations: tuple[int, int]
+    belote: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A call and the hand it leads to: ``team`` takes in ``trump`` (``contract``,
+    ``multiplier``); ``team`` None is a pass with no contract on the table (worth 0)."""
+
+    call: str
+    team: int | None = None
+    trump: TrumpMode = 0
+    contract: int | str | None = None
+    multiplier: int = 1
+    margin: float = 0.0
+
+    @property
+    def level(self) -> int:
+        if self.contract is None:
+            return 0
+        return 250 if self.contract == CAPOT else int(self.contract)
+
+
+@dataclass(slots=True)
+class BidMemo:
+    """The worlds drawn for one seat in one deal's bidding, and what was solved."""
+
+    key: tuple[Any, ...]
+    calls: tuple[Call | AuctionCall, ...]
+    draws: list[BidWorld] = field(default_factory=list)
+    # per world, (trump, taker) -> the solved outcome, or None: past one budget, skipped
+    solved: list[dict[tuple[int, int], Outcome | None]] = field(default_factory=list)
+
+
+class PassRollout:
+    """Take-or-pass: who takes, in what trump, if the bot passes now, with every seat
+    (the bot too, later) calling as the heuristic does (seed 000 §9) in the world."""
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.turned is not None
+        self.view = view
+        self.turned = view.turned
+        self.names = {s for s in range(4) if s != suit_of(view.turned)}
+
+    def after_pass(self, world: BidWorld) -> tuple[int, int] | None:
+        """(trump, taker) of the contract the others reach, or None for an all-pass."""
+        view, turned = self.view, self.turned
+        calls = len(view.calls) + 1
+        seat = (view.seat + 1) & 3
+        while calls < 8:
+            hand = world.hands[seat]
+            if calls < 4:  # §3.2 round 1
+                if bid_strength(hand | 1 << turned, suit_of(turned)) >= TAKE_THRESHOLD:
+                    return (suit_of(turned), seat)
+            else:  # §3.3 round 2
+                suit, value = best_round2_suit(hand, turned)
+                if suit in self.names and value >= TAKE_THRESHOLD:
+                    return (suit, seat)
+            calls += 1
+            seat = (seat + 1) & 3
+        return None
+
+
+def solved_outcome(outcome: Outcome | None) -> Outcome:
+    assert outcome is not None
+    return outcome
+
+
+def current_contract(view: PlayerView) -> tuple[AuctionCall, int] | None:
+    """The highest bid of an auction so far (its call) and its multiplier (§4.5, §4.7)."""
+    best: AuctionCall | None = None
+    multiplier = 1
+    for call in view.calls:
+        if not isinstance(call, AuctionCall):
+            continue
+        if call.bid is not None:
+            best, multiplier = call, 1
+        elif call.call == "coinche":
+            multiplier = 2
+        elif call.call == "surcoinche":
+            multiplier = 4
+    return (best, multiplier) if best is not None else None
+
+
+def belote_points(hands: list[CardMask], trump: TrumpMode) -> tuple[int, int]:
+    """Belote per team when every holder of trump K+Q says it (§7.7; one per suit in TA)."""
+    if trump == NO_TRUMP:
+        return (0, 0)
+    points = [0, 0]
+    for suit in range(4) if trump == ALL_TRUMP else (trump,):
+        both = 1 << (suit * 8 + KING) | 1 << (suit * 8 + QUEEN)
+        for seat in range(4):
+            if hands[seat] & both == both:
+                points[seat & 1] += 20
+    return (points[0], points[1])
+
+
+def world_outcome(
+    view: PlayerView, trump: TrumpMode, hands: list[CardMask], leader: int, ns: int
+) -> Outcome:
+    """The solved world's facts: every seat announces its best combinations (§7.4,
+    compared at trick 2, §7.5–§7.6) and says its belote (§7.7)."""
+    rules = view.rules
+    declarations = (0, 0)
+    if rules.declarations:
+        announced = [best_announcement(h, rules, trump) for h in hands]
+        declarations = resolve(announced, rules, trump, leader).points
+    return Outcome(ns, declarations, belote_points(hands, trump))
+
+
+class BidScorer:
+    """The hand score difference for the bot's team of a call in a solved world.
+
+    The takers' card points in play are taken as their double-dummy points less
+    ``caution``, give or take a normal error of ``noise`` points (a three-point
+    Gauss–Hermite rule: -√3σ, 0, +√3σ weighted 1/6, 2/3, 1/6); a capot counts
+    only while the takers keep every point.
+    """
+
+    def __init__(self, view: PlayerView, caution: int, noise: int) -> None:
+        self.rules = view.rules
+        self.team = view.seat & 1
+        self.reserve = view.reserve
+        self.caution = caution
+        spread = round(noise * 3 ** 0.5)
+        self.errors = ((0, 1.0),) if spread == 0 else (
+            (-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
+        self._totals: dict[TrumpMode, int] = {}
+        self._cache: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+    def value(self, o: Option, out: Outcome) -> tuple[float, float]:
+        """The expected score difference, and the chance that the takers make it."""
+        assert o.team is not None
+        key = (o.team, o.trump, o.contract, o.multiplier, out)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        total = self._totals.get(o.trump)
+        if total is None:
+            total = self._totals[o.trump] = sum(card_points(self.rules, o.trump))
+        ns, capot_points = out.ns, total + 100
+        if o.team == 0:
+            takers_dd = ns
+        elif ns in (0, capot_points):
+            takers_dd = capot_points - ns
+        else:
+            takers_dd = total + 10 - ns
+        value = made = 0.0
+        for error, weight in self.errors:
+            points = takers_dd - self.caution + error
+            capot: int | None = None
+            if points >= capot_points or (points <= 0 and takers_dd == 0):
+                capot = o.team if points > 0 else o.team ^ 1
+                takers = capot_points if points > 0 else 0
+                defence = capot_points - takers
+            else:
+                takers = max(0, min(points, total + 10))
+                defence = total + 10 - takers
+            trick_points = (takers, defence) if o.team == 0 else (defence, takers)
+            v, m = self._score(o, out, trick_points, capot)
+            value += weight * v
+            made += weight * m
+        got = (value, made)
+        self._cache[key] = got
+        return got
+
+    def _score(
+        self, o: Option, out: Outcome, trick_points: tuple[int, int], capot: int | None
+    ) -> tuple[float, bool]:
+        assert o.team is not None
+        entry = HandEntry(
+            taker=o.team, trick_points=trick_points, capot=capot,
+            declarations=out.declarations, belote=out.belote, trump=o.trump,
+            contract=o.contract, multiplier=o.multiplier, reserve=self.reserve,
+        )
+        team = self.team
+        try:
+            result = score_hand(self.rules, entry)
+        except BeloteError:
+            diff = trick_points[team] - trick_points[team ^ 1]
+            return float(diff), trick_points[o.team] > trick_points[o.team ^ 1]
+        score = result.score
+        return float(score[team] - score[team ^ 1]), result.outcome == "made"

@@ -1,0 +1,204 @@
+"""The card play's worlds scored: the position of a view in a sampled world, and the
+hand's score for the seat's side from the solver's value of the rest, at every
+table (docs/rules.md §5, §7.4–§7.7, §8, §9, §12).
+
+:func:`world_state` gives the position of a view in a world (the current trick
+played again from the hands it came from); :class:`CardScorer` turns side 0's
+double-dummy value of the remaining tricks into the hand's score difference for
+the seat's side (made, failed, litige, capot; the contract and its multiplier in
+an auction; the declarations compared at trick 2 or guessed before it; the belote
+said or held in the world; at three players the kitty discards in the taker's
+tricks and the points in play of a deal that leaves cards out; in découverte the
+plain trick points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from belote.bots.base import played_by
+from belote.bots.knowledge import World
+from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, card, scan_forward, suit_of
+from belote.declarations import CARRE, best_announcement
+from belote.errors import BeloteError
+from belote.hand import DECOUVERTE
+from belote.play import PlayState, card_points
+from belote.round import PlayerView
+from belote.scoring import HandEntry, score_hand
+from belote.table import DealMode, Table
+
+__all__ = ["CardScorer", "declarations_by_side", "world_state"]
+
+
+def world_state(view: PlayerView, world: World, table: Table | None = None) -> PlayState:
+    """The position of ``view`` in ``world`` (every hand now), ready to solve: the
+    cards of the current trick given back to their players and played again."""
+    assert view.contract is not None
+    table = table if table is not None else Table.of(view.rules)
+    n = table.players
+    full = list(world.hands)
+    for i, c in enumerate(view.trick):
+        full[(view.trick_leader + i) % n] |= 1 << c
+    sides = table.sides(view.contract.taker)
+    won = [0, 0]
+    for t in view.tricks:
+        won[sides[t.winner]] += 1
+    state = PlayState(
+        view.rules, view.contract.trump, full, view.trick_leader,
+        tricks_left=table.tricks - len(view.tricks), tricks_won=(won[0], won[1]), teams=sides,
+    )
+    for c in view.trick:
+        state.push(c)
+    return state
+
+
+def declarations_by_side(view: PlayerView, sides: Sequence[int]) -> tuple[int, int]:
+    """Declaration points per side: the comparison once trick 2 has started (§7.4);
+    before, the seat's own combinations (all it holds, announced with its first card)
+    against what the others announced (their kind and height only, §7.4), a tie going
+    to nobody.  None in belote découverte (§12.2)."""
+    if view.declaration_result is not None:
+        return view.declaration_result.points
+    assert view.contract is not None
+    if not view.rules.declarations or view.contract.value == DECOUVERTE:
+        return (0, 0)
+    seat = view.seat
+    mine = view.my_declarations
+    if mine is None:
+        start = view.hand | played_by(view)[seat]
+        mine = tuple(best_announcement(start, view.rules, view.contract.trump))
+    keyed: list[list[tuple[tuple[int, ...], int]]] = [[], []]
+    for d in mine:
+        keyed[sides[seat]].append(((d.points, d.kind == CARRE, d.rank), d.points))
+    for other, said in enumerate(view.announced):
+        if other == seat or said is None:
+            continue
+        for a in said:
+            keyed[sides[other]].append(((a.points, a.kind == CARRE, a.rank), a.points))
+    best = [max((k for k, _ in side), default=None) for side in keyed]
+    if best[0] is None and best[1] is None:
+        return (0, 0)
+    if best[1] is None or (best[0] is not None and best[0] > best[1]):
+        winner = 0
+    elif best[0] is None or best[1] > best[0]:
+        winner = 1
+    else:
+        return (0, 0)
+    points = [0, 0]
+    points[winner] = sum(p for _, p in keyed[winner])
+    return (points[0], points[1])
+
+
+class CardScorer:
+    """The hand's score difference for the seat's side in a world, from side 0's value
+    of the remaining tricks (§8, §9 with the contract's value and multiplier, and
+    §12's trick totals: the kitty discards in the taker's tricks, the points in play
+    of a deal that leaves cards out, découverte's plain trick points)."""
+
+    def __init__(self, view: PlayerView, table: Table | None = None) -> None:
+        assert view.contract is not None
+        self.view = view
+        self.rules = view.rules
+        self.contract = view.contract
+        self.table = table = table if table is not None else Table.of(view.rules)
+        self.sides = table.sides(view.contract.taker)
+        self.side = self.sides[view.seat]
+        self.trump = view.contract.trump
+        self.points = pts = card_points(view.rules, self.trump)
+        self.card_total = sum(pts[c] for c in table.deck)
+        self.past = [0, 0]
+        self.past_tricks = [0, 0]
+        for t in view.tricks:
+            self.past[self.sides[t.winner]] += t.points
+            self.past_tricks[self.sides[t.winner]] += 1
+        self.by_seat = played_by(view)
+        self.played = 0
+        for m in self.by_seat:
+            self.played |= m
+        self.declarations = declarations_by_side(view, self.sides)
+        self._cache: dict[tuple[int, tuple[int, int], int | None, int], float] = {}
+
+    def belote(self, world: World) -> tuple[int, int]:
+        """Belote points per side in this world: said already, or trump K+Q held
+        (découverte: among the face-up cards and those beneath them)."""
+        if self.trump == NO_TRUMP:
+            return (0, 0)
+        n = self.table.players
+        said = {(s, suit_of(c)) for s, c in self.view.belote_cards}
+        points = [0, 0]
+        suits = range(4) if self.trump == ALL_TRUMP else (self.trump,)
+        under = [0] * n
+        for c, u in world.beneath.items():
+            for s in range(n):
+                if world.covering and world.covering[s] >> c & 1:
+                    under[s] |= 1 << u
+        for suit in suits:
+            k, q = card(suit, KING), card(suit, QUEEN)
+            for seat in range(n):
+                start = world.hands[seat] | self.by_seat[seat] | under[seat]
+                if start >> k & 1 and start >> q & 1 and (
+                    (seat, suit) in said or not self.by_seat[seat] & (1 << k | 1 << q)
+                ):
+                    points[self.sides[seat]] += 20
+        return (points[0], points[1])
+
+    def in_play(self, world: World) -> tuple[int | None, int]:
+        """The card points of the deal's cards in play in ``world`` (None: the whole
+        pack, as at four players), and those of the kitty discards (§12.1)."""
+        if self.table.players == 4:
+            return None, 0
+        pts = self.points
+        cards = self.played
+        for h in world.hands:
+            cards |= h
+        for u in world.beneath.values():
+            cards |= 1 << u
+        aside = 0
+        if self.table.mode is DealMode.KITTY:
+            laid = self.view.discards if self.view.discards else world.out
+            aside = sum(pts[c] for c in scan_forward(laid))
+        return sum(pts[c] for c in scan_forward(cards)), aside
+
+    def utility(self, value: int, belote: tuple[int, int], cards: int | None = None,
+                aside: int = 0) -> float:
+        """The seat's side's score minus the other side's, for side 0's ``value`` of the
+        remaining tricks, the belote per side and the world's :meth:`in_play` (with
+        the side's own trick points / 1000 as a tie-break)."""
+        key = (value, belote, cards, aside)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
+        total = self.card_total if cards is None else cards
+        final0 = self.past[0] + value
+        capot: int | None = None
+        if self.past_tricks[1] == 0 and final0 > total + 10:
+            capot, tp = 0, [final0, 0]
+        elif self.past_tricks[0] == 0 and final0 == 0:
+            capot, tp = 1, [0, total + 100]
+        else:
+            tp = [final0, total + 10 - final0]
+        me, other = self.side, 1 - self.side
+        mode = self.table.mode
+        if mode is DealMode.DECOUVERTE:
+            got = float(tp[me] + belote[me] - tp[other] - belote[other])
+            self._cache[key] = got
+            return got
+        if mode is DealMode.KITTY:
+            if capot == 1:
+                tp = [0, 252]
+            else:
+                tp[0] += aside  # §12.1: the discards count in the taker's tricks
+        entry = HandEntry(
+            taker=self.contract.team, trick_points=(tp[0], tp[1]), capot=capot,
+            declarations=self.declarations, belote=belote, trump=self.trump,
+            contract=self.contract.value, multiplier=self.contract.multiplier,
+            reserve=self.view.reserve, in_play=total + 10 if mode.leaves_cards_out else None,
+        )
+        own = tp[me]
+        try:
+            score = score_hand(self.rules, entry).score
+            got = score[me] - score[other] + own / 1000
+        except BeloteError:
+            got = float(own)
+        self._cache[key] = got
+        return got
