@@ -21,7 +21,7 @@ from belote.auction import CAPOT, AuctionCall
 from belote.bidding import Call
 from belote.bots.bid_sampling import BidWorld
 from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength
-from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, suit_of
+from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, card, suit_of
 from belote.declarations import best_announcement, resolve
 from belote.errors import BeloteError
 from belote.play import card_points
@@ -137,7 +137,7 @@ def belote_points(hands: list[CardMask], trump: TrumpMode) -> tuple[int, int]:
         return (0, 0)
     points = [0, 0]
     for suit in range(4) if trump == ALL_TRUMP else (trump,):
-        both = 1 << (suit * 8 + KING) | 1 << (suit * 8 + QUEEN)
+        both = 1 << card(suit, KING) | 1 << card(suit, QUEEN)
         for seat in range(4):
             if hands[seat] & both == both:
                 points[seat & 1] += 20

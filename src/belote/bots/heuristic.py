@@ -293,8 +293,8 @@ def _follow(d: _Decision, legal: list[Card]) -> Card:
 
 
 @dataclass(slots=True)
-class _Table:
-    """What the bot works with for one card decision."""
+class _FourPlay:
+    """What the bot works with for one card decision at four players."""
 
     view: PlayerView
     trump: TrumpMode
@@ -398,7 +398,7 @@ class HeuristicBot(BaseBot):
         if view.rules.players != 4:
             return _SmallPlay(view).choose(legal)
         trump = view.contract.trump
-        t = _Table(
+        t = _FourPlay(
             view=view,
             trump=trump,
             order=order_table(trump),
@@ -411,7 +411,7 @@ class HeuristicBot(BaseBot):
             return self._lead(t, legal)
         return _follow(t, legal)
 
-    def _lead(self, t: _Table, legal: list[Card]) -> Card:
+    def _lead(self, t: _FourPlay, legal: list[Card]) -> Card:
         view = t.view
         assert view.contract is not None
         seat = view.seat
@@ -439,7 +439,7 @@ class HeuristicBot(BaseBot):
             return max(masters, key=lambda c: (t.points[c], c))
         return _lead_plain(t, legal)
 
-    def _ruff_risk(self, t: _Table, c: Card, opponents: Sequence[int]) -> bool:
+    def _ruff_risk(self, t: _FourPlay, c: Card, opponents: Sequence[int]) -> bool:
         if t.trump >= NO_TRUMP:
             return False
         for s in opponents:
