@@ -316,13 +316,6 @@ class _FourPlay:
         """The partner, across the table."""
         return seat == self.view.seat ^ 2
 
-    def possible(self, seat: int) -> CardMask:
-        """Cards ``seat`` may hold as far as the bot knows."""
-        if seat == self.view.seat:
-            return self.hand
-        k = self.know
-        return (k.unknown | k.known[seat]) & ~k.forbidden[seat]
-
     def master(self, c: Card) -> bool:
         """No card still out in ``c``'s suit ranks above it."""
         order = self.order
@@ -335,7 +328,7 @@ class _FourPlay:
         for s in seats:
             if s & 1 == self.view.seat & 1:
                 continue
-            poss = self.possible(s)
+            poss = self.know.possible(s)
             same = poss & SUIT_MASKS[suit_of(card)]
             if any(beats(x, card, self.trump) for x in scan_forward(same)):
                 return True
@@ -421,7 +414,7 @@ class HeuristicBot(BaseBot):
         opp_trumps = 0
         if t.trump < NO_TRUMP:
             for s in opponents:
-                opp_trumps |= t.possible(s) & SUIT_MASKS[t.trump]
+                opp_trumps |= t.know.possible(s) & SUIT_MASKS[t.trump]
         # Tips 8 and 2: the takers draw the opponents' trumps while they hold the master.
         if takers and trumps_mine and opp_trumps:
             top = max(trumps_mine, key=lambda c: t.order[c])
@@ -443,7 +436,7 @@ class HeuristicBot(BaseBot):
         if t.trump >= NO_TRUMP:
             return False
         for s in opponents:
-            poss = t.possible(s)
+            poss = t.know.possible(s)
             if poss & SUIT_MASKS[t.trump] and not poss & SUIT_MASKS[suit_of(c)]:
                 return True
         return False
