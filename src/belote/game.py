@@ -24,10 +24,9 @@ from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
 from belote.hand import DECOUVERTE, HandPlay, HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
-from belote.replay import parse_seat
 from belote.round import Round
 from belote.scoring import Entry, GameScore, GameTally, SeatEntry
-from belote.table import DealMode, Phase
+from belote.table import DealMode, Phase, parse_seat
 
 
 class Match:

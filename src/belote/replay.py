@@ -25,20 +25,13 @@ from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
 from belote.scoring import void_hand
-from belote.table import DealMode, Table
+from belote.table import DealMode, Table, parse_seat
 
 SMALL_TABLE_KEYS: Final = ("kitty", "discards", "bergere", "piles")
 RECORD_KEYS: Final = frozenset(
     {"profile", "options", "dealer", "hands", "turned", "bids", "declarations", "belote", "plays",
      *SMALL_TABLE_KEYS}
 )
-
-
-def parse_seat(value: Any, where: str, players: int = 4) -> int:
-    names = SEAT_NAMES[:players]
-    if isinstance(value, str) and value.strip() and value.strip().upper() in names:
-        return names.index(value.strip().upper())
-    raise InvalidRecordError(f"{where}: {value!r} is not a seat ({', '.join(names)})")
 
 
 def _card(value: Any, where: str) -> Card:

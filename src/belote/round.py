@@ -47,7 +47,7 @@ from belote.errors import IllegalActionError, allowed
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
-from belote.table import DealMode, Phase, Table
+from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
 BIDDING: Final = Phase.BIDDING
@@ -532,7 +532,6 @@ class Round:
     def apply_actions(self, actions: Sequence[Any]) -> None:
         """Replay actions written by :meth:`actions_json`, each checked."""
         from belote.declarations import parse_combination
-        from belote.replay import parse_seat
 
         for i, action in enumerate(actions):
             where = f"action {i + 1}"

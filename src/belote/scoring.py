@@ -98,7 +98,7 @@ from typing import Any, Final
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
-from belote.table import DealMode, Table
+from belote.table import DealMode, Table, parse_seat
 
 NS: Final = 0
 EW: Final = 1
@@ -1177,11 +1177,7 @@ def score_seat_hand(rules: Rules, entry: SeatEntry, *, where: str = "hand") -> H
 
 
 def _parse_seat_letter(value: Any, field: str, where: str, players: int) -> int:
-    names = SEAT_LETTERS[:players]
-    if isinstance(value, str) and value.strip().upper() in names:
-        return names.index(value.strip().upper())
-    raise InvalidRecordError(
-        f"{where}: {field}: {value!r} is not a seat ({', '.join(names)})")
+    return parse_seat(value, f"{where}: {field}", players)
 
 
 def _seat_points(value: Any, field: str, where: str, players: int) -> dict[int, int]:

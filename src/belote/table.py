@@ -29,13 +29,39 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Final
 
 from belote.cards import EIGHT, SEVEN, Card, CardMask, rank_of
+from belote.errors import InvalidRecordError
 
 if TYPE_CHECKING:
     from belote.options import Rules
 
-__all__ = ["NO_SEAT", "DealMode", "Phase", "Table"]
+__all__ = ["NO_SEAT", "SEAT_LETTERS", "DealMode", "Phase", "Table", "parse_seat", "seat_named"]
 
 NO_SEAT = -1  # a seat number that names nobody (no partner, no turn)
+SEAT_LETTERS: Final = "NESW"  # seats 0..3 (§0); a table of three has N, E, S, of two N, E
+
+
+def seat_named(value: object, players: int = 4) -> int | None:
+    """The seat a letter names (``"N"``, ``" s "``...: any case, spaces around), among
+    the first ``players`` seats; ``None`` for anything else.
+
+    >>> seat_named("w"), seat_named("W", 3), seat_named("NE"), seat_named(0)
+    (3, None, None, None)
+    """
+    if isinstance(value, str):
+        letter = value.strip().upper()
+        if len(letter) == 1 and letter in SEAT_LETTERS[:players]:
+            return SEAT_LETTERS.index(letter)
+    return None
+
+
+def parse_seat(value: object, where: str, players: int = 4) -> int:
+    """:func:`seat_named`, or :class:`~belote.errors.InvalidRecordError` saying where
+    and which seats there are."""
+    seat = seat_named(value, players)
+    if seat is None:
+        names = ", ".join(SEAT_LETTERS[:players])
+        raise InvalidRecordError(f"{where}: {value!r} is not a seat ({names})")
+    return seat
 
 
 class Phase(StrEnum):

@@ -50,7 +50,7 @@ from belote.scoring import (
     score_dict,
     score_names,
 )
-from belote.table import Table
+from belote.table import Table, seat_named
 from belote.web.i18n import N_, gettext
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
@@ -67,9 +67,10 @@ def seat_name(seat: int) -> str:
 def parse_seat(text: object, players: int = 4) -> int:
     """``"N"`` → 0 … ``"W"`` → 3 (N, E, S with three players, N, E with two, §12);
     anything else raises :class:`ValueError`."""
+    seat = seat_named(text, players)
+    if seat is not None:
+        return seat
     names = SEAT_NAMES[:players]
-    if isinstance(text, str) and len(text.strip()) == 1 and text.strip().upper() in names:
-        return names.index(text.strip().upper())
     listed = ", ".join(names[:-1]) + " or " + names[-1]
     where = "" if players == 4 else f" at a table of {players}"
     raise ValueError(f"not a seat: {text!r} ({listed}{where})")
