@@ -76,6 +76,7 @@ from belote.cards import (
     LAST_TRICK_BONUS,
     NO_TRUMP,
     SUIT_MASKS,
+    SUIT_OF,
     Card,
     CardMask,
     TrumpMode,
@@ -479,46 +480,50 @@ class _TableSearch:
         self.order = order_table(state.trump)
         self.points = card_points(state.rules, state.trump)
         self.revealed: list[tuple[tuple[int, Card], ...]] = []
+        # Playing a card and taking it back: the state's own, unless face-down cards
+        # are to be turned up (a bound method called direct: a hot path).
+        self.push: Callable[[Card], None] = self._reveal if self.beneath else state.push
+        self.pop: Callable[[], object] = self._hide if self.beneath else state.pop
 
-    def push(self, c: Card) -> None:
+    def _reveal(self, c: Card) -> None:
+        """Play ``c``; at a trick's end turn up the cards under those just played."""
         s = self.s
         before = len(s.tricks)
         s.push(c)
-        if self.beneath:
-            out: tuple[tuple[int, Card], ...] = ()
-            if len(s.tricks) > before:
-                t = s.tricks[-1]
-                shown = []
-                for i, x in enumerate(t.cards):
-                    u = self.beneath.get(x)
-                    if u is not None:
-                        p = (t.leader + i) % self.n
-                        s.hands[p] |= 1 << u
-                        shown.append((p, u))
-                out = tuple(shown)
-            self.revealed.append(out)
+        out: tuple[tuple[int, Card], ...] = ()
+        if len(s.tricks) > before:
+            t = s.tricks[-1]
+            shown = []
+            for i, x in enumerate(t.cards):
+                u = self.beneath.get(x)
+                if u is not None:
+                    p = (t.leader + i) % self.n
+                    s.hands[p] |= 1 << u
+                    shown.append((p, u))
+            out = tuple(shown)
+        self.revealed.append(out)
 
-    def pop(self) -> None:
-        if self.beneath:
-            for p, u in self.revealed.pop():
-                self.s.hands[p] &= ~(1 << u)
+    def _hide(self) -> None:
+        """Take back the last card and the cards it turned up."""
+        for p, u in self.revealed.pop():
+            self.s.hands[p] &= ~(1 << u)
         self.s.pop()
 
     def ordered(self, moves: CardMask) -> list[Card]:
         """Cards to try, best first by a rule of thumb (only the speed depends on it)."""
         s = self.s
         order, points = self.order, self.points
+        suit = SUIT_OF  # a table, not suit_of(): asked some ten times a position
         cards = list(scan_forward(moves))
-        if not s.trick:
-            trump = s.trump
-            return sorted(cards, key=lambda c: (-order[c] - 8 * (suit_of(c) == trump), -points[c]))
-        master, mseat = s.master()
         trump = s.trump
+        if not s.trick:
+            return sorted(cards, key=lambda c: (-order[c] - 8 * (suit[c] == trump), -points[c]))
+        master, mseat = s.master()
+        led, top = suit[master], order[master]
         friend = self.sides[mseat] == self.sides[s.turn]
 
         def key(c: Card) -> tuple[int, int]:
-            same = suit_of(c) == suit_of(master)
-            wins = order[c] > order[master] if same else suit_of(c) == trump
+            wins = order[c] > top if suit[c] == led else suit[c] == trump
             if friend:
                 return (0, -points[c]) if not wins else (1, order[c])
             return (0, order[c]) if wins else (1, points[c])
@@ -547,12 +552,13 @@ class _TableSearch:
         maximise = self.sides[s.turn] == 0
         best = -_INF if maximise else _INF
         a, b = alpha, beta
+        push, pop, points = self.push, self.pop, s.trick_points
         for c in self.ordered(s.legal_mask()):
-            before = s.trick_points[0]
-            self.push(c)
-            gained = s.trick_points[0] - before
+            before = points[0]
+            push(c)
+            gained = points[0] - before
             v = gained + self.search(a - gained, b - gained)
-            self.pop()
+            pop()
             if maximise:
                 if v > best:
                     best = v
