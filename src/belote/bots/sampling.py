@@ -27,14 +27,14 @@ from belote.table import DealMode
 __all__ = ["DealSampler"]
 
 
-def _splits(k: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
-    """Ways to put ``k`` cards into ``len(caps)`` places, place ``i`` at most ``caps[i]``."""
-    if len(caps) == 1:
+def _splits(k: int, places: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Ways to put ``k`` cards into ``places`` places, place ``i`` at most ``caps[i]``."""
+    if places == 1:
         if k <= caps[0]:
             yield (k,)
         return
     for first in range(min(k, caps[0]) + 1):
-        for rest in _splits(k - first, caps[1:]):
+        for rest in _splits(k - first, places - 1, caps[1:]):
             yield (first, *rest)
 
 
@@ -72,7 +72,7 @@ class DealSampler:
         if not places:
             return 0
         total = 0
-        for split in _splits(len(cards), [needs[p] for p in places]):
+        for split in _splits(len(cards), len(places), [needs[p] for p in places]):
             rest = list(needs)
             for p, m in zip(places, split, strict=True):
                 rest[p] -= m
@@ -97,7 +97,7 @@ class DealSampler:
         for i, (places, cards) in enumerate(self.groups):
             r = rng.randrange(self._ways(i, tuple(needs)))
             chosen: tuple[int, ...] | None = None
-            for split in _splits(len(cards), [needs[p] for p in places]):
+            for split in _splits(len(cards), len(places), [needs[p] for p in places]):
                 rest = list(needs)
                 for p, m in zip(places, split, strict=True):
                     rest[p] -= m
@@ -111,11 +111,13 @@ class DealSampler:
             rng.shuffle(pool)
             pos = 0
             for p, m in zip(places, chosen, strict=True):
+                got = 0
                 for c in pool[pos:pos + m]:
-                    if p == self.aside:
-                        out |= 1 << c
-                    else:
-                        hands[self.others[p]] |= 1 << c
+                    got |= 1 << c
+                if p == self.aside:
+                    out |= got
+                else:
+                    hands[self.others[p]] |= got
                 pos += m
         if k.table.mode is not DealMode.DECOUVERTE:
             return World(tuple(hands), out)
