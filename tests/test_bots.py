@@ -63,8 +63,8 @@ def _actions(specs: Sequence[str], profile: str, deals: int, seed: int) -> list[
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_3_4_6_random_and_heuristic_play_only_legal_actions(profile: str) -> None:
-    """§3/§4 calls and §6 cards: over many seeded deals every answer is one of view.legal
-    (play_deal raises IllegalActionError otherwise), and every deal ends."""
+    """§3/§4 calls and §6 cards: over many seeded deals every answer is one of view.legal_calls
+    or view.legal_cards (play_deal raises IllegalActionError otherwise), and every deal ends."""
     played = _actions(["random", "heuristic", "heuristic", "random"], profile, 60, seed=1)
     played += _actions(["random"] * 4, profile, 40, seed=2)
     assert sum(1 for actions in played if any("card" in a for a in actions)) > 40
@@ -129,7 +129,7 @@ class SpyBot(BaseBot):
 
     def _inspect(self, *args: object) -> None:
         view = args[0]
-        assert type(view) is PlayerView
+        assert isinstance(view, PlayerView)
         assert view.seat == self.seat and view.turn == self.seat
         for a in args[1:]:
             assert type(a) is int  # a card
@@ -148,7 +148,7 @@ class SpyBot(BaseBot):
             named |= mine.cards
         for said in view.announced:  # §7.4: the kind is heard, the cards are not
             assert all(not hasattr(a, "cards") for a in said or ())
-        legal_cards = [c for c in view.legal if isinstance(c, int)]
+        legal_cards = view.legal_cards
         for c in legal_cards:
             assert view.hand >> c & 1
         assert named & ~(view.hand | view.played | _public(view)) == 0
@@ -195,7 +195,7 @@ def test_play_deal_refuses_an_illegal_answer() -> None:
     class Cheat(RandomBot):
         def play(self, view: PlayerView) -> int:
             held = [c for c in range(32) if view.hand >> c & 1]
-            illegal = [c for c in range(32) if c not in view.legal and c not in held]
+            illegal = [c for c in range(32) if c not in view.legal_cards and c not in held]
             return illegal[0]
 
     bots: list[Bot] = [Cheat(0), RandomBot(1), RandomBot(2), RandomBot(3)]
@@ -272,7 +272,7 @@ def _bid_view(hand: str, turned: str, calls: tuple[Call, ...] = ()) -> PlayerVie
         seat=seat, rules=make_rules(), dealer=0, phase=Phase.BIDDING, hand=mask(hand),
         turned=parse_card(turned), calls=calls, contract=None, tricks=(), trick_leader=1,
         trick=(), announced=(None,) * 4, shown=((),) * 4, belote_cards=(), turn=seat,
-        legal=legal,
+        legal_calls=legal,
     )
 
 
@@ -365,7 +365,7 @@ def test_pimc_finds_the_winning_card_in_endgames(
     view = rnd.view(seat)
     assert card_name(bot.play(view)) == best
     assert bot.last_worlds == bot.settings["worlds"]  # small positions: no budget hit
-    assert set(bot.last_values) == set(view.legal)
+    assert set(bot.last_values) == set(view.legal_cards)
 
 
 @pytest.mark.parametrize("hands,plays,seat,best", ENDGAMES)
@@ -435,7 +435,7 @@ def test_pimc_effort_settings() -> None:
     single = make_bot("pimc", seed=1)
     assert isinstance(single, PimcBot)
     view = rnd.view(1)
-    assert len(view.legal) == 1 and single.play(view) == view.legal[0]
+    assert len(view.legal_cards) == 1 and single.play(view) == view.legal_cards[0]
     assert single.last_worlds == 0
 
 

@@ -95,7 +95,7 @@ def test_view_hides_other_hands() -> None:
         view = rnd.view(seat)
         assert view.hand == rnd.hands[seat]
         assert not hasattr(view, "hands")
-    assert rnd.view(1).legal and not rnd.view(2).legal
+    assert rnd.view(1).legal_cards and not rnd.view(2).legal_cards
 
 
 def test_save_and_resume_gives_the_same_game() -> None:

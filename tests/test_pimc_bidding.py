@@ -287,7 +287,7 @@ def test_3_4_bids_are_legal_in_whole_auctions(profile: str, options: dict[str, A
             assert isinstance(bot, PimcBot)
             view = rnd.view(seat)
             call = bot.call(view)
-            assert call in view.legal
+            assert call in view.legal_calls
             assert bot.last_bid_nodes <= 2 * 250_000 + 4
             searched += bot.last_bid_worlds > 0
             rnd.call(call)
@@ -442,7 +442,7 @@ def test_4_5_surcoinche_a_contract_that_is_made() -> None:
     rnd.call("coinche")
     rnd.call("pass")  # S answers first (§4.5 coinche_freezes), then N
     view = rnd.view(0)
-    assert "surcoinche" in view.legal
+    assert "surcoinche" in view.legal_calls
     bot = make_bot(TEST, seed=1)  # (the heuristic never surcoinches: the worlds decide)
     assert isinstance(bot, PimcBot)
     assert bot.call(view) == "surcoinche"

@@ -5,14 +5,20 @@ Each refusal says what was refused and where (the seat, the phase, the rule).
 
 from __future__ import annotations
 
+import gc
+import random
+from typing import Any
+
 import pytest
 
 from belote.auction import NumericAuction
 from belote.bidding import TakePassBidding
 from belote.cards import card_name, parse_card
+from belote.declarations import Declaration
 from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
 from belote.options import make_rules
-from belote.round import Round
+from belote.round import PLAY, PlayerView, Round
+from belote.table import Table
 
 DECK = list(range(32))
 
@@ -157,13 +163,12 @@ def test_view_has_typed_legal_lists() -> None:
     rnd = classic()
     view = rnd.view(1)
     assert view.legal_calls == ("pass", "take") and view.legal_cards == ()
-    assert view.legal == view.legal_calls  # the old combined form
     assert rnd.view(2).legal_calls == ()  # not its turn
     rnd.call("take")
     seat = rnd.current_player()
     view = rnd.view(seat)
     assert view.legal_calls == () and view.legal_cards == tuple(rnd.legal_cards())
-    assert view.legal == view.legal_cards and all(isinstance(c, int) for c in view.legal)
+    assert all(isinstance(c, int) for c in view.legal_cards)
 
 
 def test_views_follow_the_deal() -> None:
@@ -184,6 +189,70 @@ def test_views_follow_the_deal() -> None:
             fresh.apply_actions(rnd.actions_json())
             assert rnd.view(seat) == fresh.view(seat) == copy.view(seat)
     assert rnd.view(0) == copy.view(0) and rnd.spectator_view() == copy.spectator_view()
+
+
+def _reachable(view: PlayerView) -> list[Any]:
+    """Every object a view leads to (not classes, modules or functions)."""
+    seen: dict[int, Any] = {}
+    todo: list[Any] = [view]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, type) or callable(obj):
+            continue
+        seen[id(obj)] = obj
+        todo.extend(gc.get_referents(obj))
+    return list(seen.values())
+
+
+def _fields(view: PlayerView) -> dict[str, Any]:
+    return {name: getattr(view, name) for name in PlayerView.__dataclass_fields__}
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("classic-3p", {"three_deal": "kitty"}),
+    ("classic-2p", {"two_deal": "decouverte"}),
+])
+def test_a_view_stays_what_it_was_and_holds_no_other_hand(
+    profile: str, options: dict[str, str]
+) -> None:
+    """A view of the card play works its fields out on their first read: read after the
+    round has moved on, it is still the view of its moment (equal to a view of a fresh
+    replay stopped there), and nothing it leads to is the round's, a hand, the deck or
+    a declaration's cards not shown (§7.4, §7.6)."""
+    rules = make_rules(profile, options)
+    rng = random.Random(4)
+    deck = list(Table.of(rules).deck)
+    rng.shuffle(deck)
+    rnd = Round(rules, 1, deck)
+    while rnd.phase != PLAY:
+        if rnd.legal_calls():
+            rnd.call("pass" if rnd.current_player() != 2 % rules.players else
+                     rnd.legal_calls()[-1])
+        else:
+            held = [c for c in range(32) if rnd.hands[rnd.current_player()] >> c & 1]
+            rnd.discard(held[:2])
+    kept: list[tuple[list[Any], list[PlayerView]]] = []
+    while rnd.phase == PLAY:
+        views = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
+        kept.append((rnd.actions_json(), views))  # not read yet
+        rnd.play_card(rng.choice(rnd.legal_cards()))
+    assert rnd.play is not None
+    hidden = [rnd, rnd.play, rnd.play.state, rnd.play.state.hands, rnd.play.history,
+              rnd.play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
+    for actions, views in kept:
+        fresh = Round(rules, 1, deck)
+        fresh.apply_actions(actions)
+        for view in views:
+            now = fresh.spectator_view() if view.seat < 0 else fresh.view(view.seat)
+            assert _fields(view) == _fields(now)
+            reached = _reachable(view)
+            assert not any(x is h for x in reached for h in hidden if h is not None)
+            allowed = {id(d) for shown in view.shown for d in shown}
+            allowed |= {id(d) for d in view.my_declarations or ()}
+            for x in reached:
+                if isinstance(x, Declaration):  # shown since, or the seat's own
+                    assert id(x) in allowed or any(
+                        x in shown for shown in rnd.view(0).shown), x
 
 
 def test_one_log_of_events() -> None:

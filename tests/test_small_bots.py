@@ -70,7 +70,7 @@ def _deal(rules: Rules, seed: int, dealer: int = 0) -> Round:
 
 def _play(rules: Rules, specs: Sequence[str | Bot], deals: int, seed: int) -> list[Round]:
     """``deals`` seeded deals played to the end by the bots (play_deal refuses any action
-    that is not legal: a call not in view.legal, an illegal card, a bad discard)."""
+    that is not legal: a call not in view.legal_calls, an illegal card, a bad discard)."""
     out = []
     for d in range(deals):
         bots: list[Bot] = [
@@ -224,10 +224,10 @@ def test_12_1_a_bad_discard_is_refused_and_a_bot_without_discard_gets_the_defaul
         name = "plain"
 
         def call(self, view: PlayerView) -> str:
-            return "H" if "H" in view.legal else str(view.legal[0])
+            return "H" if "H" in view.legal_calls else view.legal_calls[0]
 
         def play(self, view: PlayerView) -> int:
-            return min(int(c) for c in view.legal)
+            return min(view.legal_cards)
 
         def declarations(self, view: PlayerView) -> None:
             return None
@@ -303,7 +303,7 @@ def test_12_1_a_defender_feeds_the_other_defender_holding_the_trick() -> None:
     rnd = _three_player_feed_round()
     assert rnd.current_player() == 2
     view = rnd.view(2)
-    assert set(view.legal) == {parse_card("TS"), parse_card("9S")}
+    assert set(view.legal_cards) == {parse_card("TS"), parse_card("9S")}
     assert card_name(HeuristicBot(0).play(view)) == "TS"
     know = infer(view)
     assert not know.possible(0) & mask("9S TS JS QS KS AS 9H TH JH QH KH AH")
@@ -395,7 +395,7 @@ def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: i
                 sampled = sampler.sample(rng)
                 assert know.allows(sampled)
                 state = world_state(view, sampled)
-                legal = mask_of(c for c in view.legal if isinstance(c, int))
+                legal = mask_of(view.legal_cards)
                 assert state.turn == seat and state.legal_mask() == legal
             checked += 1
             rnd.play_card(rng.choice(rnd.legal_cards()), belote=rng.random() < 0.9)
@@ -619,10 +619,10 @@ def test_small_pimc_evaluates_and_keeps_to_its_node_budget() -> None:
         while rnd.phase == PLAY:
             view = rnd.view(rnd.current_player())
             c = bot.play(view)
-            assert c in view.legal
+            assert c in view.legal_cards
             assert bot.last_nodes <= 2 * 5000
             if bot.last_worlds:
-                assert set(bot.last_values) == set(view.legal)
+                assert set(bot.last_values) == set(view.legal_cards)
                 decided += 1
             rnd.play_card(c)
     assert decided > 10
@@ -654,7 +654,7 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
             assert rnd.play is not None
             state = rnd.play.state
             if infer(view).under == (0, 0) and (
-                    state.tricks_left <= 6 and len(view.legal) > 1):
+                    state.tricks_left <= 6 and len(view.legal_cards) > 1):
                 truth = solve(state.copy())
                 pick = max if state.team(seat) == 0 else min
                 assert truth.moves[card] == pick(truth.moves.values())

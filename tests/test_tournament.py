@@ -159,11 +159,11 @@ class FirstLegalBot:
     name = "first"
 
     def call(self, view: PlayerView) -> str:
-        legal = [str(c) for c in view.legal]
+        legal = view.legal_calls
         return "take" if "take" in legal else legal[0]
 
     def play(self, view: PlayerView) -> int:
-        return min(int(c) for c in view.legal)
+        return min(view.legal_cards)
 
     def declarations(self, view: PlayerView) -> None:
         return None
@@ -369,7 +369,7 @@ def test_cli_names_the_file_that_holds_a_failing_bots_traceback(
         kind = "broken"
 
         def call(self, view: PlayerView) -> str:
-            return "pass" if "pass" in view.legal else str(view.legal[0])
+            return "pass" if "pass" in view.legal_calls else view.legal_calls[0]
 
         def play(self, view: PlayerView) -> int:
             raise ZeroDivisionError("a bot's bug")

@@ -55,7 +55,7 @@ from belote.scoring import (
     HandEntry,
     HandScore,
     capot_trick_points,
-    score_hand,
+    score_valid_hand,
     seat_shares,
 )
 from belote.table import Table
@@ -202,6 +202,8 @@ class HandPlay:
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement
+        self._legal: CardMask = 0  # legal_mask() of the position after _legal_at cards
+        self._legal_at = -1
 
     # --- queries ----------------------------------------------------------
 
@@ -214,6 +216,19 @@ class HandPlay:
 
     def legal_cards(self) -> list[Card]:
         return [] if self.is_over() else self.state.legal_cards()
+
+    def legal_mask(self) -> CardMask:
+        """The cards the seat to play may play (§6), worked out once a position: the
+        view of the seat to play and the check of the card it chooses share it."""
+        if self._legal_at != len(self.history):
+            self._legal = 0 if self.is_over() else self.state.legal_mask()
+            self._legal_at = len(self.history)
+        return self._legal
+
+    def belote_card(self, seat: int, c: Card) -> bool:
+        """Whether ``c`` is the trump king or queen of a pair ``seat`` holds (§7.7;
+        découverte's face-down cards included, §12.2)."""
+        return bool(self._belote_mask[seat] >> c & 1)
 
     def trick_number(self) -> int:
         return len(self.state.tricks) + 1
@@ -257,7 +272,7 @@ class HandPlay:
         trump king or queen it holds together (§7.7).
         """
         state = self.state
-        if not state.legal_mask() >> c & 1:
+        if not self.legal_mask() >> c & 1:
             self.verify_play(c)  # raises, naming the rule
         seat = state.turn
         announced: tuple[Declaration, ...] = ()
@@ -436,7 +451,7 @@ class HandPlay:
             ),
             in_play=self.in_play,
         )
-        score = score_hand(self.rules, entry)
+        score = score_valid_hand(self.rules, entry)  # made here: valid
         return HandResult(
             contract=self.contract,
             tricks=tuple(state.tricks),

@@ -17,9 +17,9 @@ all seats share are brought up to date from the events since the last view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import InitVar, dataclass
-from typing import Any, Final, TypeAlias
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Generic, TypeAlias, TypeVar, overload
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
@@ -88,8 +88,13 @@ Event: TypeAlias = Call | AuctionCall | Discarded | CardPlayed
 
 
 @dataclass(frozen=True)
-class _ViewFields:
-    """The fields of :class:`PlayerView` (its constructor); see there."""
+class PlayerView:
+    """What one seat knows: its cards, the calls, the cards played, what was said.
+
+    Bots receive this and nothing else (the other hands are never in it).  Its legal
+    actions are two typed lists: ``legal_cards`` in the card play, ``legal_calls`` in
+    the bidding (empty when it is not the seat's turn).
+    """
 
     seat: int
     rules: Rules
@@ -108,8 +113,6 @@ class _ViewFields:
     turn: int
     legal_cards: tuple[Card, ...] = ()  # the seat's legal cards, when its turn to play (§6)
     legal_calls: tuple[str, ...] = ()  # the seat's legal calls, when its turn to call (§3, §4)
-    # The old combined form, still accepted by the constructor: cards or calls.
-    legal: InitVar[tuple[Card, ...] | tuple[str, ...] | None] = None
     public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
     my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
     declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
@@ -119,29 +122,172 @@ class _ViewFields:
     # face-down card (the cards of the current trick included: theirs turn after it).
     covering: CardMask = 0
 
-    def __post_init__(self, legal: tuple[Card, ...] | tuple[str, ...] | None) -> None:
-        if legal:
-            name = "legal_calls" if isinstance(legal[0], str) else "legal_cards"
-            object.__setattr__(self, name, tuple(legal))
-
-
-class PlayerView(_ViewFields):
-    """What one seat knows: its cards, the calls, the cards played, what was said.
-
-    Bots receive this and nothing else (the other hands are never in it).  Its legal
-    actions are two typed lists: ``legal_cards`` in the card play, ``legal_calls`` in
-    the bidding (empty when it is not the seat's turn).
-    """
-
-    @property
-    def legal(self) -> tuple[Card, ...] | tuple[str, ...]:
-        """The old combined form of ``legal_calls`` and ``legal_cards``: the calls in
-        the bidding, else the cards (read :attr:`legal_cards` / :attr:`legal_calls`)."""
-        return self.legal_calls if self.phase == Phase.BIDDING else self.legal_cards
-
     @property
     def played(self) -> CardMask:
         return played_cards(self.tricks, self.trick)
+
+
+class _Public:
+    """The deal's card play as the whole table sees it, for the views (:class:`_LiveView`).
+
+    Fixed when the play starts, then only added to: the cards in play order, the
+    tricks, what was said with them, each with the number of cards played before
+    it.  A view holds this record and the number of cards played when it was made,
+    and reads no further.  Nothing hidden is in it: no hand, no announced
+    combination's cards before they are shown (§7.4, §7.6).
+    """
+
+    __slots__ = ("belote", "calls", "cards", "contract", "dealer", "heard", "heard_at",
+                 "leader", "players", "public", "reserve", "result", "result_at", "rules",
+                 "shown", "tricks", "turned")
+
+    rules: Rules
+    dealer: int
+    turned: Card | None
+    reserve: int
+    players: int
+    calls: tuple[Call | AuctionCall, ...]
+    contract: Contract
+    leader: int
+    public: CardMask
+    cards: list[Card]
+    tricks: list[Trick]
+    heard: list[tuple[Announced, ...]]  # per seat: what it announced with its first card
+    heard_at: list[int]  # per seat: the cards played before that one
+    belote: list[tuple[int, int, Card]]  # (cards played before, seat, card) of each belote
+    result: DeclarationResult | None  # the comparison of declarations (§7.4) ...
+    result_at: int  # ... made when this many cards had been played
+    shown: tuple[tuple[Declaration, ...], ...]  # what the winning side shows then (§7.6)
+
+    def __init__(self, rnd: Round, play: HandPlay) -> None:
+        n = rnd.players
+        self.rules = rnd.rules
+        self.dealer = rnd.dealer
+        self.turned = rnd.turned
+        self.reserve = rnd.reserve
+        self.players = n
+        self.calls = tuple(rnd.bidding.calls)
+        self.contract = play.contract
+        self.leader = play.first_leader
+        # What lies face up for all: the bergère and the turned card of a deal that
+        # leaves cards out (§12).
+        self.public = 0
+        if rnd.bergere is not None:
+            self.public |= 1 << rnd.bergere
+        if rnd.mode.leaves_cards_out and rnd.turned is not None:
+            self.public |= 1 << rnd.turned  # §12: the turned card stays on the table
+        self.cards = []
+        self.tricks = []
+        self.heard = [()] * n
+        self.heard_at = [_NEVER] * n
+        self.belote = []
+        self.result = None
+        self.result_at = _NEVER
+        self.shown = ((),) * n
+
+    def add(self, play: HandPlay, record: CardPlayed) -> None:
+        """The card of ``record``, just played, and what was said with it."""
+        played = len(self.cards)
+        self.cards.append(record.card)
+        if (played + 1) % self.players == 0:
+            self.tricks.append(play.state.tricks[-1])
+        if self.result is None or record.belote:
+            self._hear(play, record, played)
+
+    def _hear(self, play: HandPlay, record: CardPlayed, played: int) -> None:
+        """What the table heard with the card of ``record``: a seat's announcement at
+        trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
+        comparison of declarations shows (§7.6)."""
+        seat = record.seat
+        if played < self.players:
+            self.heard[seat] = tuple(map(Announced.of, record.declarations))
+            self.heard_at[seat] = played
+        if record.belote:
+            self.belote.append((played, seat, record.card))
+        result = play.declaration_result()
+        if self.result is None and result is not None:
+            self.result = result
+            self.result_at = played
+            self.shown = tuple(
+                tuple(a) if result.winner == play.teams[s] and a else ()
+                for s, a in enumerate(play.announced)
+            )
+
+
+_NEVER: Final = 99  # more cards than a deal has
+
+
+_T = TypeVar("_T")
+
+
+class _Lazy(Generic[_T]):
+    """A field of :class:`_LiveView`, worked out on its first read and kept."""
+
+    __slots__ = ("compute", "name")
+
+    def __init__(self, compute: Callable[[_LiveView], _T]) -> None:
+        self.compute = compute
+        self.name = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, view: None, owner: type) -> _Lazy[_T]: ...
+
+    @overload
+    def __get__(self, view: _LiveView, owner: type) -> _T: ...
+
+    def __get__(self, view: _LiveView | None, owner: type) -> _T | _Lazy[_T]:
+        if view is None:
+            return self
+        value = view.__dict__[self.name] = self.compute(view)
+        return value
+
+
+class _LiveView(PlayerView):
+    """A :class:`PlayerView` of the card play made by :meth:`Round.view`, cheap to make.
+
+    Made with what is the seat's own (its hand, legal cards, announcement,
+    discards), the phase and the turn, the deal's :class:`_Public` record and the
+    number of cards played; the other fields are worked out from those on their
+    first read.  The record is only added to, and a view reads it only up to its
+    number of cards: a view stays what it was when made, and holds nothing of
+    another seat's cards.
+    """
+
+    _pub: _Public
+    _played: int  # cards played when the view was made
+
+    def _seen(self, at: int) -> bool:
+        """Whether what was said after ``at`` cards had been played is in the view."""
+        return at < self._played
+
+    def _tricks_done(self) -> int:
+        return self._played // self._pub.players
+
+    rules = _Lazy(lambda v: v._pub.rules)
+    dealer = _Lazy(lambda v: v._pub.dealer)
+    turned = _Lazy(lambda v: v._pub.turned)
+    reserve = _Lazy(lambda v: v._pub.reserve)
+    calls = _Lazy(lambda v: v._pub.calls)
+    contract = _Lazy(lambda v: v._pub.contract)
+    public = _Lazy(lambda v: v._pub.public)
+    tricks = _Lazy(lambda v: tuple(v._pub.tricks[:v._tricks_done()]))
+    trick_leader = _Lazy(
+        lambda v: v._pub.tricks[v._tricks_done() - 1].winner if v._tricks_done()
+        else v._pub.leader)
+    trick = _Lazy(
+        lambda v: tuple(v._pub.cards[v._tricks_done() * v._pub.players:v._played]))
+    announced = _Lazy(lambda v: tuple(
+        heard if v._seen(at) else None for heard, at in zip(v._pub.heard, v._pub.heard_at,
+                                                             strict=True)))
+    belote_cards = _Lazy(
+        lambda v: tuple((seat, c) for at, seat, c in v._pub.belote if v._seen(at)))
+    declaration_result = _Lazy(
+        lambda v: v._pub.result if v._seen(v._pub.result_at) else None)
+    shown = _Lazy(lambda v: v._pub.shown if v._seen(v._pub.result_at)
+                  else ((),) * v._pub.players)
 
 
 class Round:
@@ -170,6 +316,10 @@ class Round:
         self.discards: CardMask = 0
         self.play: HandPlay | None = None
         self.phase: Phase = Phase.BIDDING
+        # Views (:meth:`view`): the card play as the table sees it (made when it starts),
+        # what was said so far, each seat's own announcement.
+        self._pub: _Public | None = None
+        self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
         if self.mode is DealMode.AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
@@ -181,21 +331,12 @@ class Round:
             beneath = {up: down for p in self.piles for down, up in p}
             leader = self.table.next(dealer)
             contract = Contract(leader, trump, DECOUVERTE, players=2)
-            self.play = HandPlay(rules, contract, self.hands, leader, reserve, beneath=beneath,
-                                 table=self.table)
-            self.phase = PLAY
+            self._begin(HandPlay(rules, contract, self.hands, leader, reserve, beneath=beneath,
+                                 table=self.table))
         else:
             self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
             self.hands = list(self.first.hands)
             self.bidding = TakePassBidding(rules, dealer, self.first.turned, self.players)
-        # Views (:meth:`view`): the fields every seat's view shares, brought up to date
-        # from the events since the last view (:meth:`_shared`); the actions done and
-        # the cards of the log read when they were; each seat's own announcement.
-        self._moves = 0
-        self._shared_fields: dict[str, Any] = {}
-        self._shared_moves = -1
-        self._shared_cards = 0
-        self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
 
     # --- state --------------------------------------------------------------
 
@@ -274,7 +415,6 @@ class Round:
         record: Call | AuctionCall
         if isinstance(bidding, NumericAuction):
             record = bidding.call(call, seat)
-            self._moves += 1
             if bidding.all_pass:
                 self.phase = ALL_PASS
             elif bidding.finished:
@@ -283,12 +423,10 @@ class Round:
                 contract = Contract(bidding.bidder, best.trump, best.value, bidding.multiplier)
                 # §4.9: the eldest leads, except after a générale, whose bidder leads.
                 leader = bidding.bidder if best.value == GENERALE else self.eldest
-                self.play = HandPlay(self.rules, contract, self.hands, leader, self.reserve,
-                                     table=self.table)
-                self.phase = PLAY
+                self._begin(HandPlay(self.rules, contract, self.hands, leader, self.reserve,
+                                     table=self.table))
             return record
         record = bidding.call(call, seat)
-        self._moves += 1
         if bidding.all_pass:
             self.phase = ALL_PASS
         elif bidding.taker is not None:
@@ -313,11 +451,16 @@ class Round:
             pts = card_points(self.rules, trump)
             in_play = sum(pts[c] for h in self.hands for c in scan_forward(h)) + 10
         contract = Contract(taker, trump, players=self.players)
-        self.play = HandPlay(
+        self._begin(HandPlay(
             self.rules, contract, self.hands, self.eldest, self.reserve,
             discards=self.discards, in_play=in_play, table=self.table,
-        )
+        ))
+
+    def _begin(self, play: HandPlay) -> None:
+        """The card play starts (and with it the views' record of it)."""
+        self.play = play
         self.phase = PLAY
+        self._pub = _Public(self, play)
 
     def verify_discard(self, cards: Sequence[Card]) -> None:
         """Raise :class:`IllegalActionError` saying why the taker may not lay ``cards``
@@ -346,7 +489,6 @@ class Round:
         m = mask_of(cards)
         self.hands[taker] &= ~m
         self.discards = m
-        self._moves += 1
         self._start_play()
 
     def _checked_play(self) -> HandPlay:
@@ -372,8 +514,14 @@ class Round:
         play = self.play
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
+        seat = play.state.turn
         record = play.play(c, declarations, belote)
-        self._moves += 1
+        mine = self._announced
+        pub = self._pub
+        assert pub is not None
+        pub.add(play, record)
+        if mine[seat] is None:
+            mine[seat] = record.declarations
         if play.state.tricks_left == 0:
             self.phase = OVER
         return record
@@ -381,27 +529,33 @@ class Round:
     # --- what a seat sees -----------------------------------------------------
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` knows now (its hand, its legal actions when it is its turn): the
-        fields all seats share (brought up to date) and the seat's own."""
-        view = object.__new__(PlayerView)
-        fields = view.__dict__
-        fields.update(self._shared())
-        fields["seat"] = seat
+        """What ``seat`` knows now: its hand, its legal actions when it is its turn, its
+        own announcement and discards, and what the whole table knows.
+
+        A view of the card play is made with what is the seat's own and works out
+        the rest on its first read (:class:`_LiveView`)."""
         play = self.play
         if play is None:
-            fields["hand"] = self.hands[seat]
-            if fields["turn"] == seat and self.phase is BIDDING:
-                fields["legal_calls"] = tuple(self.bidding.legal_calls())
-            return view
+            return self._bidding_view(seat)
         state = play.state
+        view = object.__new__(_LiveView)
+        fields = view.__dict__  # (a frozen dataclass: its fields are written there)
+        pub = fields["_pub"] = self._pub
+        assert pub is not None
+        fields["_played"] = len(pub.cards)
+        fields["seat"] = seat
+        phase = fields["phase"] = self.phase
+        turn = fields["turn"] = state.turn if phase is PLAY else -1
         fields["hand"] = state.hands[seat]
-        fields["my_declarations"] = self._announced[seat]
-        if fields["turn"] == seat:
-            fields["legal_cards"] = card_tuple(state.legal_mask())
+        if turn == seat:
+            fields["legal_cards"] = card_tuple(play.legal_mask())
+        mine = self._announced[seat]
+        if mine is not None:
+            fields["my_declarations"] = mine
         if self.discards and play.contract.taker == seat:
             fields["discards"] = self.discards
         if self.mode is DealMode.DECOUVERTE:
-            fields["public"] = state.hands[1 - seat]  # the other player's face-up cards
+            self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
         return view
 
     def spectator_view(self) -> PlayerView:
@@ -409,86 +563,43 @@ class Round:
         said.  The view's ``seat`` is -1; its hand, legal actions, own declarations
         and discards are empty, and découverte's face-up cards of both players
         are in ``public``."""
-        view = object.__new__(PlayerView)
-        view.__dict__.update(self._shared(), seat=-1, hand=0)
+        play = self.play
+        if play is None:
+            return self._bidding_view(-1)
+        assert self._pub is not None
+        view = object.__new__(_LiveView)
+        view.__dict__.update(
+            seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
+            hand=0, _pub=self._pub, _played=len(self._pub.cards),
+        )
+        if self.mode is DealMode.DECOUVERTE:
+            self._decouverte(view, play.state.hands[0] | play.state.hands[1])
         return view
 
-    def _shared(self) -> dict[str, Any]:
-        """The fields every view shares, updated from the events since the last view:
-        the calls made, the cards played, what was said with them (§7.4, §7.7)."""
-        fields = self._shared_fields
-        if self._shared_moves == self._moves:
-            return fields
-        if not fields:
-            n = self.players
-            fields.update(
-                rules=self.rules, dealer=self.dealer, turned=self.turned, calls=(),
-                contract=None, tricks=(), trick_leader=self.eldest, trick=(),
-                announced=(None,) * n, shown=((),) * n, belote_cards=(),
-                legal_cards=(), legal_calls=(), public=0, my_declarations=None,
-                declaration_result=None, reserve=self.reserve, discards=0, covering=0,
-            )
-        self._shared_moves = self._moves
-        phase = fields["phase"] = self.phase
-        play = self.play
-        if play is None or fields["contract"] is None:
-            fields["turn"] = self.current_player()
-            fields["calls"] = tuple(self.bidding.calls)
-            if play is None:
-                return fields
-            fields["contract"] = play.contract  # the card play starts
-            fields["public"] = self._public()
-        state = play.state
-        fields["turn"] = state.turn if phase is PLAY else -1
-        fields["trick"] = tuple(state.trick)
-        fields["trick_leader"] = state.leader
-        if len(fields["tricks"]) != len(state.tricks):
-            fields["tricks"] = tuple(state.tricks)
-        history = play.history
-        seen = self._shared_cards
-        if seen < len(history):
-            self._shared_cards = len(history)
-            for h in history[seen:]:
-                if h.belote:
-                    fields["belote_cards"] += ((h.seat, h.card),)
-            if fields["declaration_result"] is None:
-                self._read_declarations(fields, play, history[seen:])
-        if self.mode is DealMode.DECOUVERTE:
-            assert self.piles is not None
-            tops = mask_of(up for pile in self.piles for _down, up in pile)
-            fields["covering"] = tops & ~played_cards(state.tricks, ())
-            fields["public"] = state.hands[0] | state.hands[1]  # a spectator's
-        return fields
+    def _decouverte(self, view: _LiveView, public: CardMask) -> None:
+        """Belote découverte (§12.2): the face-up cards the view shows, and those of
+        them that still cover a face-down card."""
+        assert self.piles is not None and self._pub is not None
+        tops = mask_of(up for pile in self.piles for _down, up in pile)
+        view.__dict__["public"] = public
+        view.__dict__["covering"] = tops & ~played_cards(self._pub.tricks, ())
 
-    def _read_declarations(
-        self, fields: dict[str, Any], play: HandPlay, new: Sequence[CardPlayed]
-    ) -> None:
-        """What the table heard with the cards ``new``: the announcements of trick 1
-        (§7.4) and, once compared, what the winning side shows (§7.6)."""
-        mine = self._announced
-        heard = list(fields["announced"])
-        for h in new:
-            if mine[h.seat] is None:
-                mine[h.seat] = h.declarations
-                heard[h.seat] = tuple(map(Announced.of, h.declarations))
-        fields["announced"] = tuple(heard)
-        result = play.declaration_result()
-        if result is not None:
-            fields["declaration_result"] = result
-            fields["shown"] = tuple(
-                self._announced[s] or () if result.winner == play.teams[s] else ()
-                for s in self.table.seats
-            )
-
-    def _public(self) -> CardMask:
-        """What lies face up for all during the card play: the bergère and the turned
-        card of a deal that leaves cards out (§12)."""
-        public = 0
-        if self.bergere is not None:
-            public |= 1 << self.bergere
-        if self.mode.leaves_cards_out and self.turned is not None:
-            public |= 1 << self.turned  # §12: the turned card stays on the table
-        return public
+    def _bidding_view(self, seat: int) -> PlayerView:
+        """A view before the card play: the bidding, the kitty discard, an all-pass."""
+        n = self.players
+        turn = self.current_player()
+        calls: tuple[str, ...] = ()
+        if turn == seat and self.phase is BIDDING:
+            calls = tuple(self.bidding.legal_calls())
+        view = object.__new__(PlayerView)  # (the constructor's checks are for others)
+        view.__dict__.update(
+            seat=seat, rules=self.rules, dealer=self.dealer, phase=self.phase,
+            hand=self.hands[seat] if seat >= 0 else 0, turned=self.turned,
+            calls=tuple(self.bidding.calls), contract=None, tricks=(),
+            trick_leader=self.eldest, trick=(), announced=(None,) * n, shown=((),) * n,
+            belote_cards=(), turn=turn, legal_calls=calls, reserve=self.reserve,
+        )
+        return view
 
     def describe(self) -> str:
         return f"deal by {SEAT_NAMES[self.dealer]}, phase {self.phase}"

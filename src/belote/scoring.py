@@ -500,6 +500,14 @@ def score_hand(
     The entry is checked first (:func:`check_hand_entry`).
     """
     check_hand_entry(rules, entry, where)
+    return score_valid_hand(rules, entry, last_deal=last_deal, rounded=rounded)
+
+
+def score_valid_hand(
+    rules: Rules, entry: HandEntry, *, last_deal: bool = False, rounded: bool = True
+) -> HandScore:
+    """:func:`score_hand` of an entry known to be valid, unchecked: one the engine made
+    itself from a hand played under ``rules`` (:meth:`belote.hand.HandPlay.result`)."""
     if entry.capot is not None:
         points = [0, 0]
         points[entry.capot] = scored_totals(rules, entry)[1]

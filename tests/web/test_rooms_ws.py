@@ -380,9 +380,7 @@ class _SlowBot(BaseBot):
         return "pass"
 
     def play(self, view: PlayerView) -> int:
-        card = view.legal[0]
-        assert isinstance(card, int)
-        return card
+        return view.legal_cards[0]
 
 
 def test_slow_bots_think_in_a_thread_and_the_room_stays_free(

@@ -82,11 +82,11 @@ class Bot(Protocol):
     name: str
 
     def call(self, view: PlayerView) -> str:
-        """One of ``view.legal`` (the calls), in the bidding phase."""
+        """One of ``view.legal_calls``, in the bidding phase."""
         ...
 
     def play(self, view: PlayerView) -> int:
-        """One of ``view.legal`` (the cards), in the play phase."""
+        """One of ``view.legal_cards``, in the play phase."""
         ...
 
     def declarations(self, view: PlayerView) -> Sequence[Declaration] | None:
@@ -318,24 +318,14 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     the bot, the seat and the action.
     """
     check_table(rnd.rules, bots)
-    while (phase := rnd.phase) is PLAY or phase is BIDDING or phase is DISCARD:
+    while (phase := rnd.phase) is BIDDING or phase is DISCARD or phase is PLAY:
+        if phase is PLAY:
+            _play_cards(rnd, bots)
+            break
         seat = rnd.current_player()
         bot = bots[seat]
         view = rnd.view(seat)
-        if phase is PLAY:
-            c = bot.play(view)
-            if not isinstance(c, int) or c not in view.legal_cards:
-                shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
-                raise IllegalActionError(
-                    f"{_where(bot, seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
-                    f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
-                )
-            decls: Sequence[Declaration] | None = None
-            if not view.tricks and view.announced[seat] is None:
-                decls = bot.declarations(view)
-            belote = bot.say_belote(view, c) if _may_say_belote(view, c) else True
-            rnd.play_card(c, decls, belote)
-        elif phase is BIDDING:
+        if phase is BIDDING:
             call = bot.call(view)
             if call not in view.legal_calls:
                 raise IllegalActionError(f"{_where(bot, seat)} answered the call {call!r}, "
@@ -347,6 +337,33 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
             _check_discard(_where(bot, seat), view, cards)
             rnd.discard(cards)
     assert rnd.phase in (OVER, ALL_PASS)
+
+
+def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
+    """The card play of ``rnd`` to its end: each card chosen by the bot of the seat to
+    play from its view, and checked against the hand (§6); what it announces with its
+    first card (§7.4) and whether it says belote (§7.7)."""
+    play = rnd.play
+    assert play is not None
+    state = play.state
+    while rnd.phase is PLAY:
+        seat = state.turn
+        bot = bots[seat]
+        view = rnd.view(seat)
+        c = bot.play(view)
+        if not isinstance(c, int) or c < 0 or not play.legal_mask() >> c & 1:
+            shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
+            raise IllegalActionError(
+                f"{_where(bot, seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
+                f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
+            )
+        decls: Sequence[Declaration] | None = None
+        if not state.tricks and play.announced[seat] is None:
+            decls = bot.declarations(view)
+        belote = True
+        if play.belote_card(seat, c) and _may_say_belote(view, c):
+            belote = bot.say_belote(view, c)
+        rnd.play_card(c, decls, belote)
 
 
 def _where(bot: Bot, seat: int) -> str:

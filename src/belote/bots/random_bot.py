@@ -18,10 +18,12 @@ class RandomBot(BaseBot):
     kind = "random"
 
     def call(self, view: PlayerView) -> str:
-        return view.legal_calls[self._below(len(view.legal_calls))]
+        legal = view.legal_calls
+        return legal[self._below(len(legal))]
 
     def play(self, view: PlayerView) -> int:
-        return view.legal_cards[self._below(len(view.legal_cards))]
+        legal = view.legal_cards
+        return legal[self._below(len(legal))]
 
     def _below(self, n: int) -> int:
         """A number drawn uniformly below ``n``: the draws of ``self.rng.choice`` (bits

@@ -151,7 +151,7 @@ class TerminalGame:
         if view.phase == Phase.DISCARD:
             trump = discard_trump(view)
         cards = self.sorted_hand(view.hand, trump)
-        legal = set(view.legal) if view.phase == Phase.PLAY else set()
+        legal = set(view.legal_cards)
         if all_legal:
             legal = set(cards)
         covering = self.covering(self.seat)
@@ -311,7 +311,7 @@ class TerminalGame:
         if view.turned is not None and view.calls:
             self.console.print(f"Turned card: [bold]{self.name(view.turned)}[/bold]")
         self.show_hand(view, numbered=False)
-        legal = [c for c in view.legal if isinstance(c, str)]
+        legal = list(view.legal_calls)
         words = self.words
         # A long auction menu numbers passe / coinche / surcoinche; bids are typed.
         calls = legal if len(legal) <= 12 else [
@@ -522,7 +522,7 @@ class TerminalGame:
             self.console.print(f"{self.who(seat)} takes the kitty and lays two cards aside")
             return
         c = bot.play(view)
-        if c not in view.legal:
+        if c not in view.legal_cards:
             raise IllegalActionError(f"bot {bot.name} at {SEAT_NAMES[seat]} chose an illegal card")
         decls = bot.declarations(view) if not view.tricks and view.announced[seat] is None else None
         self.play_card(rnd, seat, c, decls, bot.say_belote(view, c))

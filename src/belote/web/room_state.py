@@ -254,7 +254,7 @@ def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
         view.phase == Phase.BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
         and not rules.coinche_in_turn and bidding.can(COINCHE, seat))
     if view.turn == seat:
-        out["legal"] = [card_name(x) if isinstance(x, int) else x for x in view.legal]
+        out["legal"] = [*view.legal_calls, *map(card_name, view.legal_cards)]
         if view.phase == Phase.DISCARD:
             out["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
     out["discards"] = [card_name(c) for c in cards_of(view.discards)]  # the taker's own
