@@ -19,9 +19,8 @@ refactoring must leave every pin as it is:
 * ``playouts.json``: random playouts of seeded deals driven through
   :class:`belote.round.Round`, one hash per deal of the legal calls, the legal cards,
   the kitty hand, each choice, the result and the deal's record.
-* ``import_cycles.json``: the import cycles among ``src/belote`` modules today, known
-  debt; a new cycle fails, a cycle that goes away only needs the file rewritten.
-  ``a -> b -> c`` reads: a imports b, b imports c, c imports a.  Three graphs: the
+* ``import_cycles.json``: the import cycles among ``src/belote`` modules: none, and a
+  test fails on any.  ``a -> b -> c`` reads: a imports b, b imports c, c imports a.  Three graphs: the
   imports run when a module is loaded (``module_level``), with those inside functions
   (``with_function_level``), and with those under ``if TYPE_CHECKING`` as well.
 * ``rooms.json``: the web rooms (:class:`belote.web.rooms.Room`, through its own
@@ -1195,22 +1194,11 @@ def test_perft_counts_file_unchanged() -> None:
     assert_same("perft file", load("perft.json"), compute_perft())
 
 
-def test_no_new_import_cycle() -> None:
-    """The cycles pinned in import_cycles.json are known debt (issue 11 empties them);
-    a cycle not among them fails."""
-    known = load("import_cycles.json")
+def test_no_import_cycle() -> None:
+    """Issue 11: no module of src/belote imports another that imports it back, directly or
+    through others, not even inside a function or under ``TYPE_CHECKING`` (the pin
+    import_cycles.json is empty and stays so)."""
     now = compute_cycles()
-    new = [f"{kind}: {cycle}" for kind, cycles in now.items() for cycle in cycles
-           if cycle not in known.get(kind, [])]
-    assert not new, "new import cycle(s) among src/belote modules:\n  " + "\n  ".join(new)
-
-
-@pytest.mark.parametrize("package", ["belote.web", "belote.cli"])
-def test_no_import_cycle_in_the_web_app_and_the_cli(package: str) -> None:
-    """Issue 11: the web app and its routes (through ``belote.web.pages``) and the CLI's
-    ``score``/``sheet`` (through ``belote.cli.sheetview``) import no circle, not even
-    inside a function or under ``TYPE_CHECKING``; whatever import_cycles.json says."""
-    found = [f"{kind}: {cycle}" for kind, cycles in compute_cycles().items()
-             for cycle in cycles if any(m.startswith(package + ".") or m == package
-                                        for m in cycle.split(" -> "))]
-    assert not found, f"import cycle(s) through {package}:\n  " + "\n  ".join(found)
+    assert now == load("import_cycles.json")
+    found = [f"{kind}: {cycle}" for kind, cycles in now.items() for cycle in cycles]
+    assert not found, "import cycle(s) among src/belote modules:\n  " + "\n  ".join(found)
