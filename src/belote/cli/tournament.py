@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from belote.bots.registry import split_bot_specs
 from belote.cli.common import (
     CommandError,
     check_int,
@@ -160,7 +161,7 @@ def _config(
     if games is not None and games < 1:
         raise CommandError(f"--games: {games!r} is not a positive whole number")
     parsed = parse_options(options)
-    names = tuple(b.strip() for b in bots.split(","))
+    names = tuple(split_bot_specs(bots))  # (a spec's own settings kept: pimc:a=1,b=2)
     if any(not b for b in names):
         raise CommandError(f"--bots: {bots!r} holds an empty bot name")
     return TournamentConfig(
