@@ -44,8 +44,14 @@ the other seats, with the cards they have played, fit the hints of
 :func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
 holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
 an opening pass's weakness); the worlds kept are uniform among those that fit.
-When more than 50 worlds a world wanted have been rejected, the hints are
-dropped for that decision (:attr:`PimcBot.last_relaxed`).
+The cards the others chose to play are read too with ``card_reads=low``
+(default ``ignore``): a world that breaks a clue of
+:class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
+played its cheapest card of that suit) is kept with probability ``read_weight``
+(default 0.25) per clue broken, so that the worlds kept lean towards those the
+others' choices make likely.  When more than 50 worlds a world wanted have
+been rejected (by the hints or the reading), both are dropped for that decision
+(:attr:`PimcBot.last_relaxed`).
 
 Presets (setting ``preset``): the settings not given in a spec take the
 defaults of ``v3`` (the defaults above), ``v2`` (the same with
@@ -92,6 +98,11 @@ difference for the bot's team:
 A call other than pass must gain a margin over it: ``bid_margin`` (default 0
 points) for a take or a bid, plus ``partner_margin`` (default 30) over our own
 side's contract, ``coinche_margin`` (default 20) for a coinche or a surcoinche.
+With ``game=aware`` (default ``ignore``) a hand's scores are weighed by the game so
+far (:class:`belote.bots.bid_search.GameOutlook`, from the view's ``game_score`` and
+``target``: the change in the team's chance to win the game, in points of lead), and
+the heuristic's call of the prior takes the game score into account too
+(:func:`belote.bots.heuristic.game_shift`); ``loose`` is the prior's ``loose``.
 The choice (setting ``bid_prior``): with ``heuristic`` [default] the bot keeps
 the heuristic's call unless another call beats it, margins counted, by more
 than ``bid_z`` (default 1) standard errors of their difference over the same
@@ -123,6 +134,7 @@ are kept for the bot's later calls in the same deal.
 from __future__ import annotations
 
 import dataclasses
+import random
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar, Final
@@ -133,12 +145,14 @@ from belote.bots.bid_sampling import BidSampler, Hint, play_hints, trump_strengt
 from belote.bots.bid_search import (
     BidMemo,
     BidScorer,
+    GameOutlook,
     Option,
     PassRollout,
     current_contract,
     solved_outcome,
     world_outcome,
 )
+from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import InconsistentViewError, Knowledge, infer, relax
@@ -200,6 +214,13 @@ class PimcBot(BaseBot):
         "play_calls": BotSetting(str, "hints", "card play: keep the worlds that fit the "
                                  "others' calls (hints), or ignore the calls",
                                  choices=("hints", "ignore")),
+        "card_reads": BotSetting(str, "ignore", "card play: keep a world that breaks the "
+                                 "reading of the others' cards played (a seat that lost a "
+                                 "trick played its cheapest card of the suit) only by chance "
+                                 "(low), or ignore the cards' choice (ignore)",
+                                 choices=("ignore", "low")),
+        "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
+                                  "per clue it breaks", 0),
         "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
         "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
                                 "solver nodes", 1),
@@ -219,6 +240,11 @@ class PimcBot(BaseBot):
         "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
                                   "against double dummy", 0),
         "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
+        "game": BotSetting(str, "ignore", "bidding: a deal's score difference (ignore), or "
+                           "its score weighed by the game so far (aware)",
+                           choices=("ignore", "aware")),
+        "loose": BotSetting(int, 0, "the heuristic's call (the prior) takes too without two "
+                            "master trumps from this strength (0: never)", 0),
     }
 
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
@@ -233,7 +259,8 @@ class PimcBot(BaseBot):
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
-        self.heuristic = HeuristicBot(seed)
+        self.heuristic = HeuristicBot(seed, loose=self.settings["loose"],
+                                      game=self.settings["game"])
         self.small_settings: dict[str, Any] = {
             **self.settings,
             **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in self.given},
@@ -457,7 +484,8 @@ class PimcBot(BaseBot):
         self.last_bid_worlds, self.last_bid_nodes = len(used), nodes
         if len(used) < settings["bid_min_worlds"]:
             return None
-        scorer = BidScorer(view, settings["bid_caution"], settings["bid_noise"])
+        outlook = GameOutlook.of(view) if settings["game"] == "aware" else None
+        scorer = BidScorer(view, settings["bid_caution"], settings["bid_noise"], outlook)
         values: dict[str, list[float]] = {}
         self.last_bid_made = {}
         for o in options:
@@ -539,7 +567,9 @@ class PimcBot(BaseBot):
         if table.players == 4 and settings["play_calls"] == "hints":
             hints = play_hints(view)
         before = played_by(view)
-        misses = 0  # worlds drawn that did not fit the hints (rejected)
+        reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
+        weight = settings["read_weight"]
+        misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         totals: dict[Card, float] = {}
         start = time.perf_counter()
         nodes = 0
@@ -551,10 +581,13 @@ class PimcBot(BaseBot):
             )):
                 break
             world = sampler.sample(self.rng)
-            while hints and not all(h.fits(world.hands[h.seat] | before[h.seat]) for h in hints):
+            while ((hints and not all(h.fits(world.hands[h.seat] | before[h.seat])
+                                      for h in hints))
+                   or (reading is not None
+                       and not _kept(reading.broken(world), weight, self.rng))):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
-                    hints = ()  # hardly a world fits the calls: drop them
+                    hints, reading = (), None  # hardly a world fits the calls: drop them
                     self.last_relaxed = True
                     break
                 world = sampler.sample(self.rng)
@@ -578,3 +611,9 @@ class PimcBot(BaseBot):
         self.last_worlds, self.last_nodes, self.last_rejected = worlds, nodes, misses
         self.last_values = {c: v / worlds for c, v in totals.items()} if worlds else {}
         return self.last_values
+
+
+def _kept(broken: int, weight: float, rng: random.Random) -> bool:
+    """Whether a world that breaks ``broken`` clues of the card reading is kept: always
+    when it breaks none, else with probability ``weight ** broken``."""
+    return broken == 0 or rng.random() < weight ** broken
