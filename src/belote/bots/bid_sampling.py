@@ -112,13 +112,15 @@ class Hint:
     ``"take"`` (its :func:`~belote.bots.heuristic.bid_strength` in ``trump``, two
     master trumps required, is at least ``level``), ``"weak"`` (its
     :func:`~belote.bots.heuristic.bid_strength` is below ``level`` in every suit;
-    ``trump`` unused).
+    ``trump`` unused).  ``loose``: the ``bid_strength`` of those two reads counts
+    a hand without two master trumps from that strength (the heuristic's ``loose``).
     """
 
     seat: int
     kind: str
     trump: TrumpMode
     level: int = 0
+    loose: int = 0
 
     def fits(self, hand: CardMask) -> bool:
         trump = self.trump
@@ -128,9 +130,9 @@ class Hint:
             base = trump * 8
             return not (hand >> (base + JACK) & 1 and hand >> (base + NINE) & 1)
         if self.kind == "take":
-            return bid_strength(hand, trump) >= self.level
+            return bid_strength(hand, trump, self.loose) >= self.level
         if self.kind == "weak":
-            return all(bid_strength(hand, suit) < self.level for suit in range(4))
+            return all(bid_strength(hand, suit, self.loose) < self.level for suit in range(4))
         return (hand & SUIT_MASKS[trump]).bit_count() >= self.level
 
 
@@ -181,7 +183,7 @@ def call_hints(view: PlayerView) -> tuple[Hint, ...]:
     return tuple(hints)
 
 
-def play_hints(view: PlayerView) -> tuple[Hint, ...]:
+def play_hints(view: PlayerView, loose: int = 0) -> tuple[Hint, ...]:
     """What the other seats' calls suggest about the eight cards each was dealt, read
     during the card play (soft, as :func:`call_hints`; a hint is about a seat's
     cards now together with those it has played).
@@ -195,7 +197,8 @@ def play_hints(view: PlayerView) -> tuple[Hint, ...]:
     :func:`call_hints` (the dealt hands are the hands of the play), and a seat
     whose first call is a pass with no bid on the table holds no suit worth the
     heuristic's opening (:func:`~belote.bots.heuristic.auction_value`: a
-    ``bid_strength`` of 60).
+    ``bid_strength`` of 60).  ``loose``: the others take and open as the heuristic
+    with that ``loose`` (a hand without two master trumps counts from that strength).
     """
     seat = view.seat
     contract = view.contract
@@ -204,7 +207,7 @@ def play_hints(view: PlayerView) -> tuple[Hint, ...]:
     if view.turned is not None and not view.rules.is_auction:
         if contract.taker == seat or contract.trump >= NO_TRUMP:
             return ()
-        return (Hint(contract.taker, "take", contract.trump, TAKE_THRESHOLD),)
+        return (Hint(contract.taker, "take", contract.trump, TAKE_THRESHOLD, loose),)
     hints = list(call_hints(view))
     called: set[int] = set()
     opened = False
@@ -212,7 +215,7 @@ def play_hints(view: PlayerView) -> tuple[Hint, ...]:
         if not isinstance(call, AuctionCall):
             continue
         if call.seat not in called and call.seat != seat and call.call == PASS and not opened:
-            hints.append(Hint(call.seat, "weak", 0, TAKE_THRESHOLD + OPENING_EXTRA))
+            hints.append(Hint(call.seat, "weak", 0, TAKE_THRESHOLD + OPENING_EXTRA, loose))
         called.add(call.seat)
         opened = opened or call.bid is not None
     return tuple(hints)

@@ -8,29 +8,33 @@ announces, the belote said); :class:`BidScorer` the hand's score difference for
 the bot's team of an option in a world (the takers' points less a caution, give or
 take a normal error); :class:`PassRollout` the contract the others reach, in
 take-or-pass, when the bot passes and every seat calls as the heuristic does;
-:class:`BidMemo` the worlds drawn for one seat in one deal.  The search itself,
-which calls to weigh and over how many worlds, is :class:`belote.bots.pimc.PimcBot`'s.
+:class:`BidMemo` the worlds drawn for one seat in one deal; :class:`GameOutlook` a
+hand's scores weighed by the game so far (§11), for a bot that knows the game score.
+The search itself, which calls to weigh and over how many worlds, is
+:class:`belote.bots.pimc.PimcBot`'s.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from belote.auction import CAPOT, AuctionCall
 from belote.bidding import Call
 from belote.bots.bid_sampling import BidWorld
-from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength
+from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength, game_needs
 from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, card, suit_of
 from belote.declarations import best_announcement, resolve
 from belote.errors import BeloteError
 from belote.play import card_points
 from belote.round import PlayerView
-from belote.scoring import HandEntry, score_hand
+from belote.scoring import HandEntry, reached, score_hand
 
 __all__ = [
     "BidMemo",
     "BidScorer",
+    "GameOutlook",
     "Option",
     "Outcome",
     "PassRollout",
@@ -83,11 +87,13 @@ class BidMemo:
 
 class PassRollout:
     """Take-or-pass: who takes, in what trump, if the bot passes now, with every seat
-    (the bot too, later) calling as the heuristic does (seed 000 §9) in the world."""
+    (the bot too, later) calling as the heuristic does (seed 000 §9) in the world,
+    with ``loose`` (a hand without two master trumps taken from that strength)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, loose: int = 0) -> None:
         assert view.turned is not None
         self.view = view
+        self.loose = loose
         self.turned = view.turned
         self.names = {s for s in range(4) if s != suit_of(view.turned)}
 
@@ -99,10 +105,10 @@ class PassRollout:
         while calls < 8:
             hand = world.hands[seat]
             if calls < 4:  # §3.2 round 1
-                if bid_strength(hand | 1 << turned, suit_of(turned)) >= TAKE_THRESHOLD:
+                if bid_strength(hand | 1 << turned, suit_of(turned), self.loose) >= TAKE_THRESHOLD:
                     return (suit_of(turned), seat)
             else:  # §3.3 round 2
-                suit, value = best_round2_suit(hand, turned)
+                suit, value = best_round2_suit(hand, turned, self.loose)
                 if suit in self.names and value >= TAKE_THRESHOLD:
                     return (suit, seat)
             calls += 1
@@ -157,17 +163,80 @@ def world_outcome(
     return Outcome(ns, declarations, belote_points(hands, trump))
 
 
+# A scored deal at four players, per team: about how many points it brings the side
+# nearer the target, and the spread of the difference between the teams (classic-like
+# tables, then the numeric auction, §4, where the contract's value is scored too).
+DEAL_POINTS: Final[tuple[tuple[float, float], tuple[float, float]]] = ((95.0, 90.0),
+                                                                       (150.0, 170.0))
+_EVEN_SLOPE: Final = 1 / math.sqrt(2 * math.pi)  # the normal density at 0
+
+
+class GameOutlook:
+    """A hand's scores for the team, weighed by the game so far (§11, four players).
+
+    The team's chance to win the game from the totals ``a`` (ours) and ``b``, both
+    short of the target, is taken as Φ((a − b) / (σ √d)): the lead over the spread
+    of the deals still to come, d = the points the nearer side still needs over the
+    points a deal brings (:data:`DEAL_POINTS`, at least half a deal).  A total past
+    the target ends the game (§11.2: won, or lost; when both pass it, the higher
+    total wins, an equal one counts half).  A hand's value is the change it makes in
+    that chance, over the chance's slope in an even game at the same stage: far from
+    the target it is about the hand's score difference, near it a failure that hands
+    the others the game costs all it can, a make that ends it for us gains as much.
+    """
+
+    def __init__(self, view: PlayerView) -> None:
+        needs = game_needs(view)
+        assert needs is not None and view.target is not None
+        self.rules = view.rules
+        self.target = view.target
+        self.ours = self.target - needs[0]
+        self.theirs = self.target - needs[1]
+        self.per_deal, self.spread = DEAL_POINTS[view.rules.is_auction]
+        self.now = self.chance(self.ours, self.theirs)
+        deals = self._deals(self.ours, self.theirs)
+        self.slope = _EVEN_SLOPE / (self.spread * math.sqrt(deals))
+
+    @classmethod
+    def of(cls, view: PlayerView) -> GameOutlook | None:
+        """The outlook of a four-player game to a points target; None otherwise."""
+        if view.rules.players != 4 or game_needs(view) is None:
+            return None
+        return cls(view)
+
+    def _deals(self, a: int, b: int) -> float:
+        return max(0.5, (self.target - max(a, b)) / self.per_deal)
+
+    def chance(self, a: int, b: int) -> float:
+        """The team's chance to win the game from the totals ``a`` (ours) and ``b``."""
+        over_a, over_b = reached(self.rules, a, self.target), reached(self.rules, b, self.target)
+        if over_a or over_b:
+            if over_a and over_b:
+                return 1.0 if a > b else 0.0 if b > a else 0.5
+            return 1.0 if over_a else 0.0
+        z = (a - b) / (self.spread * math.sqrt(self._deals(a, b)))
+        return 0.5 * math.erfc(-z / math.sqrt(2))
+
+    def value(self, ours: int, theirs: int) -> float:
+        """A hand that scores ``ours`` and ``theirs``, in points of lead (see above)."""
+        return (self.chance(self.ours + ours, self.theirs + theirs) - self.now) / self.slope
+
+
 class BidScorer:
     """The hand score difference for the bot's team of a call in a solved world.
 
     The takers' card points in play are taken as their double-dummy points less
     ``caution``, give or take a normal error of ``noise`` points (a three-point
     Gauss–Hermite rule: -√3σ, 0, +√3σ weighted 1/6, 2/3, 1/6); a capot counts
-    only while the takers keep every point.
+    only while the takers keep every point.  With an ``outlook`` the hand's scores
+    are weighed by the game so far (:meth:`GameOutlook.value`) instead.
     """
 
-    def __init__(self, view: PlayerView, caution: int, noise: int) -> None:
+    def __init__(
+        self, view: PlayerView, caution: int, noise: int, outlook: GameOutlook | None = None
+    ) -> None:
         self.rules = view.rules
+        self.outlook = outlook
         self.team = view.seat & 1
         self.reserve = view.reserve
         self.caution = caution
@@ -226,7 +295,10 @@ class BidScorer:
         try:
             result = score_hand(self.rules, entry)
         except BeloteError:
-            diff = trick_points[team] - trick_points[team ^ 1]
-            return float(diff), trick_points[o.team] > trick_points[o.team ^ 1]
-        score = result.score
-        return float(score[team] - score[team ^ 1]), result.outcome == "made"
+            score: tuple[int, ...] = trick_points
+            made = trick_points[o.team] > trick_points[o.team ^ 1]
+        else:
+            score, made = result.score, result.outcome == "made"
+        if self.outlook is not None:
+            return self.outlook.value(score[team], score[team ^ 1]), made
+        return float(score[team] - score[team ^ 1]), made

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Protocol
+from typing import ClassVar, Final, Protocol
 
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
 from belote.bots.knowledge import InconsistentViewError, Knowledge, infer
@@ -64,23 +64,33 @@ from belote.round import PlayerView
 from belote.table import DealMode
 
 __all__ = [
+    "GAME_REACH",
+    "GAME_SHIFT",
     "SMALL_TAKE",
     "HeuristicBot",
     "best_round2_suit",
     "bid_strength",
+    "game_needs",
+    "game_shift",
     "small_strength",
     "suit_strength",
 ]
 
 TAKE_THRESHOLD = 45
+GAME_SHIFT = 10  # the strength a take needs more, or less, near the end of a game
+# (points a failed contract gives the others, points a made one brings its takers), by
+# table: take-or-pass (162 and about 100), auction (a 160 failure plus an 80 contract,
+# about 180 for a made 80): what game_shift weighs the game's needs against.
+GAME_REACH: Final[tuple[tuple[int, int], tuple[int, int]]] = ((162, 100), (240, 180))
 
 
-def bid_strength(hand: CardMask, trump: int) -> int:
+def bid_strength(hand: CardMask, trump: int, loose: int = 0) -> int:
     """How strong ``hand`` is with ``trump`` as trump, or -1 without two master trumps.
 
     Seed 000 §9 tip 1: no take without the jack and the nine, or the jack and the
     ace, of trumps.  Otherwise: trump points + 6 a trump + 10 a side ace + 4 a
-    guarded side ten + 10 for belote (K+Q of trumps).
+    guarded side ten + 10 for belote (K+Q of trumps).  With ``loose`` (0: never)
+    a hand without two master trumps counts too when that count reaches ``loose``.
 
     >>> from belote.cards import mask_of, parse_card, HEARTS
     >>> h = mask_of(parse_card(c) for c in "JH 9H 7H AS 8D 7C".split())
@@ -91,6 +101,9 @@ def bid_strength(hand: CardMask, trump: int) -> int:
     """
     base = trump * 8
     if not (hand >> (base + JACK) & 1 and (hand >> (base + NINE) & 1 or hand >> (base + ACE) & 1)):
+        if loose:
+            value = suit_strength(hand, trump)
+            return value if value >= loose else -1
         return -1
     return suit_strength(hand, trump)
 
@@ -113,14 +126,14 @@ def suit_strength(hand: CardMask, trump: int) -> int:
     return score
 
 
-def best_round2_suit(hand: CardMask, turned: Card) -> tuple[int, int]:
+def best_round2_suit(hand: CardMask, turned: Card, loose: int = 0) -> tuple[int, int]:
     """The best suit to name in round 2 and its strength (the turned card joins as plain)."""
     full = hand | 1 << turned
     best = (-1, -1)
     for suit in range(4):
         if suit == suit_of(turned):
             continue
-        value = bid_strength(full, suit)
+        value = bid_strength(full, suit, loose)
         if value > best[1]:
             best = (suit, value)
     return best
@@ -137,7 +150,36 @@ def auction_value(strength: int, threshold: int) -> int:
     return min(160, 80 + 10 * ((strength - threshold - 15) // 10))
 
 
-def auction_call(view: PlayerView, calls: list[str], threshold: int) -> str:
+def game_needs(view: PlayerView) -> tuple[int, int] | None:
+    """What the seat's score column and the best other one still need to reach the
+    game's target (§11.1; per team, or per seat at §12's tables), or None outside a
+    game to a points target."""
+    score = view.game_score
+    if view.target is None or not score or view.rules.limit != "points":
+        return None
+    mine = view.seat & 1 if view.rules.players == 4 else view.seat
+    best = max(v for column, v in enumerate(score) if column != mine)
+    return view.target - score[mine], view.target - best
+
+
+def game_shift(view: PlayerView) -> int:
+    """The strength a take or a bid needs more (or less) for the game score: GAME_SHIFT
+    more when a failed contract would give the others the game and they are nearer to
+    it, GAME_SHIFT less when a made one would likely end it for us and a failed one
+    would not for them (the points of :data:`GAME_REACH`; 0 outside a game)."""
+    needs = game_needs(view)
+    if needs is None:
+        return 0
+    ours, theirs = needs
+    failed, made = GAME_REACH[view.rules.is_auction]
+    if theirs <= failed and ours > theirs:
+        return GAME_SHIFT
+    if ours <= made and theirs > failed:
+        return -GAME_SHIFT
+    return 0
+
+
+def auction_call(view: PlayerView, calls: list[str], threshold: int, loose: int = 0) -> str:
     """Numeric auction (RULES.md §4): bid the best suit by strength, a little more over a
     partner's bid with side aces; coinche holding the jack and nine of the opponents'
     trump; never surcoinche, capot or générale."""
@@ -156,7 +198,7 @@ def auction_call(view: PlayerView, calls: list[str], threshold: int) -> str:
             return "coinche"
     options: list[tuple[int, int]] = []
     for suit in range(4):
-        value = auction_value(bid_strength(view.hand, suit), threshold)
+        value = auction_value(bid_strength(view.hand, suit, loose), threshold)
         if best is not None and best[2] == seat ^ 2 and best[1] == suit:
             aces = sum(
                 1 for s in range(4)
@@ -362,21 +404,31 @@ class HeuristicBot(BaseBot):
     kind = "heuristic"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "threshold": BotSetting(int, TAKE_THRESHOLD, "strength needed to take", 0),
+        "loose": BotSetting(int, 0, "take too without two master trumps from this strength "
+                            "(0: never, seed 000 §9 tip 1)", 0),
+        "game": BotSetting(str, "ignore", "bidding: ignore the game score, or take it into "
+                           "account (aware: a stricter take when a failure would give the "
+                           "others the game, a lighter one when a make would end it for us)",
+                           choices=("ignore", "aware")),
     }
 
     # --- bidding ------------------------------------------------------------------
 
     def call(self, view: PlayerView) -> str:
         calls = legal_calls(view)
-        threshold = self.settings["threshold"]
+        threshold, loose = self.settings["threshold"], self.settings["loose"]
         if view.rules.players != 4:
             return _small_call(view, calls, threshold - TAKE_THRESHOLD)
+        if self.settings["game"] == "aware":
+            shift = game_shift(view)
+            threshold += shift
+            loose = max(1, loose + shift) if loose else 0
         if view.rules.is_auction or view.turned is None:
-            return auction_call(view, calls, threshold)
+            return auction_call(view, calls, threshold, loose)
         if "take" in calls:
-            value = bid_strength(view.hand | 1 << view.turned, suit_of(view.turned))
+            value = bid_strength(view.hand | 1 << view.turned, suit_of(view.turned), loose)
             return "take" if value >= threshold else "pass"
-        suit, value = best_round2_suit(view.hand, view.turned)
+        suit, value = best_round2_suit(view.hand, view.turned, loose)
         if suit >= 0 and value >= threshold and SUIT_LETTERS[suit] in calls:
             return SUIT_LETTERS[suit]
         return "pass"
