@@ -191,19 +191,17 @@ class HandPlay:
         self.history: list[CardPlayed] = []
         self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
-        # belote per seat: suits held (K+Q of trump), their kings and queens as a mask,
-        # and the announcement state per suit
+        # belote per seat (§7.7): the suits of the trump kings and queens it holds as a
+        # pair, those cards (``belote_pairs``), and the announcement state per suit
         self._belote_suits = [belote_suits(h, contract.trump) for h in self.holdings]
-        self._belote_mask = [
+        self.belote_pairs = tuple(
             mask_of(c for suit in suits for c in (card(suit, KING), card(suit, QUEEN)))
             if suits else 0
             for suits in self._belote_suits
-        ]
+        )
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement
-        self._legal: CardMask = 0  # legal_mask() of the position after _legal_at cards
-        self._legal_at = -1
 
     # --- queries ----------------------------------------------------------
 
@@ -216,19 +214,6 @@ class HandPlay:
 
     def legal_cards(self) -> list[Card]:
         return [] if self.is_over() else self.state.legal_cards()
-
-    def legal_mask(self) -> CardMask:
-        """The cards the seat to play may play (§6), worked out once a position: the
-        view of the seat to play and the check of the card it chooses share it."""
-        if self._legal_at != len(self.history):
-            self._legal = 0 if self.is_over() else self.state.legal_mask()
-            self._legal_at = len(self.history)
-        return self._legal
-
-    def belote_card(self, seat: int, c: Card) -> bool:
-        """Whether ``c`` is the trump king or queen of a pair ``seat`` holds (§7.7;
-        découverte's face-down cards included, §12.2)."""
-        return bool(self._belote_mask[seat] >> c & 1)
 
     def trick_number(self) -> int:
         return len(self.state.tricks) + 1
@@ -272,7 +257,7 @@ class HandPlay:
         trump king or queen it holds together (§7.7).
         """
         state = self.state
-        if not self.legal_mask() >> c & 1:
+        if not state.legal_mask() >> c & 1:
             self.verify_play(c)  # raises, naming the rule
         seat = state.turn
         announced: tuple[Declaration, ...] = ()
@@ -285,7 +270,7 @@ class HandPlay:
                 f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
                 "the first card (§7.4)"
             )
-        said = self._say_belote(seat, c, belote) if self._belote_mask[seat] >> c & 1 else None
+        said = self._say_belote(seat, c, belote) if self.belote_pairs[seat] >> c & 1 else None
         if self.beneath:
             self._push_turning_up(c)
         else:

@@ -121,6 +121,10 @@ class PlayerView:
     # Belote découverte (§12.2): the face-up cards, of both seats, that still cover a
     # face-down card (the cards of the current trick included: theirs turn after it).
     covering: CardMask = 0
+    # The game as the whole table knows it (§11): each score column's total (per team;
+    # per seat at §12's tables) and the target; () and None for a deal outside a game.
+    game_score: tuple[int, ...] = ()
+    target: int | None = None
 
     @property
     def played(self) -> CardMask:
@@ -130,11 +134,11 @@ class PlayerView:
 class _Public:
     """The deal's card play as the whole table sees it, for the views (:class:`_LiveView`).
 
-    Fixed when the play starts, then only added to: the cards in play order, the
-    tricks, what was said with them, each with the number of cards played before
-    it.  A view holds this record and the number of cards played when it was made,
-    and reads no further.  Nothing hidden is in it: no hand, no announced
-    combination's cards before they are shown (§7.4, §7.6).
+    Fixed when the play starts, then only added to (by :meth:`Round.play_card`): the
+    cards in play order, the tricks, what was said with them, each with the number
+    of cards played before it.  A view holds this record and the number of cards
+    played when it was made, and reads no further.  Nothing hidden is in it: no
+    hand, no announced combination's cards before they are shown (§7.4, §7.6).
     """
 
     __slots__ = ("belote", "calls", "cards", "contract", "dealer", "heard", "heard_at",
@@ -177,41 +181,13 @@ class _Public:
         if rnd.mode.leaves_cards_out and rnd.turned is not None:
             self.public |= 1 << rnd.turned  # §12: the turned card stays on the table
         self.cards = []
-        self.tricks = []
+        self.tricks = play.state.tricks  # (the hand's own list: only ever added to)
         self.heard = [()] * n
         self.heard_at = [_NEVER] * n
         self.belote = []
         self.result = None
         self.result_at = _NEVER
         self.shown = ((),) * n
-
-    def add(self, play: HandPlay, record: CardPlayed) -> None:
-        """The card of ``record``, just played, and what was said with it."""
-        played = len(self.cards)
-        self.cards.append(record.card)
-        if (played + 1) % self.players == 0:
-            self.tricks.append(play.state.tricks[-1])
-        if self.result is None or record.belote:
-            self._hear(play, record, played)
-
-    def _hear(self, play: HandPlay, record: CardPlayed, played: int) -> None:
-        """What the table heard with the card of ``record``: a seat's announcement at
-        trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
-        comparison of declarations shows (§7.6)."""
-        seat = record.seat
-        if played < self.players:
-            self.heard[seat] = tuple(map(Announced.of, record.declarations))
-            self.heard_at[seat] = played
-        if record.belote:
-            self.belote.append((played, seat, record.card))
-        result = play.declaration_result()
-        if self.result is None and result is not None:
-            self.result = result
-            self.result_at = played
-            self.shown = tuple(
-                tuple(a) if result.winner == play.teams[s] and a else ()
-                for s, a in enumerate(play.announced)
-            )
 
 
 _NEVER: Final = 99  # more cards than a deal has
@@ -295,7 +271,8 @@ class Round:
     belote for three or two players (§12)."""
 
     def __init__(
-        self, rules: Rules, dealer: int, deck: Sequence[Card], reserve: int = 0
+        self, rules: Rules, dealer: int, deck: Sequence[Card], reserve: int = 0,
+        game_score: tuple[int, ...] = (), target: int | None = None,
     ) -> None:
         self.table = Table.of(rules)
         self.players = rules.players
@@ -309,6 +286,9 @@ class Round:
         self.dealer = dealer
         self.deck = list(deck)
         self.reserve = reserve
+        # the game's score and target, for the views (PlayerView.game_score, .target)
+        self._game: dict[str, Any] = (
+            {"game_score": game_score, "target": target} if target is not None else {})
         self.first: FirstDeal | None = None
         self.bidding: TakePassBidding | NumericAuction
         self.bergere: Card | None = None
@@ -514,17 +494,36 @@ class Round:
         play = self.play
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
-        seat = play.state.turn
         record = play.play(c, declarations, belote)
-        mine = self._announced
         pub = self._pub
         assert pub is not None
-        pub.add(play, record)
-        if mine[seat] is None:
-            mine[seat] = record.declarations
+        pub.cards.append(c)
+        if pub.result is None or record.belote:
+            self._hear(pub, play, record)
         if play.state.tricks_left == 0:
             self.phase = OVER
         return record
+
+    def _hear(self, pub: _Public, play: HandPlay, record: CardPlayed) -> None:
+        """What the table heard with the card of ``record``: a seat's announcement at
+        trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
+        comparison of declarations shows (§7.6)."""
+        seat = record.seat
+        played = len(pub.cards) - 1
+        if self._announced[seat] is None:
+            self._announced[seat] = record.declarations
+            pub.heard[seat] = tuple(map(Announced.of, record.declarations))
+            pub.heard_at[seat] = played
+        if record.belote:
+            pub.belote.append((played, seat, record.card))
+        result = play.declaration_result()
+        if pub.result is None and result is not None:
+            pub.result = result
+            pub.result_at = played
+            pub.shown = tuple(
+                tuple(a) if result.winner == play.teams[s] and a else ()
+                for s, a in enumerate(play.announced)
+            )
 
     # --- what a seat sees -----------------------------------------------------
 
@@ -547,8 +546,9 @@ class Round:
         phase = fields["phase"] = self.phase
         turn = fields["turn"] = state.turn if phase is PLAY else -1
         fields["hand"] = state.hands[seat]
+        fields.update(self._game)
         if turn == seat:
-            fields["legal_cards"] = card_tuple(play.legal_mask())
+            fields["legal_cards"] = card_tuple(state.legal_mask())
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
@@ -570,7 +570,7 @@ class Round:
         view = object.__new__(_LiveView)
         view.__dict__.update(
             seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
-            hand=0, _pub=self._pub, _played=len(self._pub.cards),
+            hand=0, _pub=self._pub, _played=len(self._pub.cards), **self._game,
         )
         if self.mode is DealMode.DECOUVERTE:
             self._decouverte(view, play.state.hands[0] | play.state.hands[1])
@@ -597,7 +597,7 @@ class Round:
             hand=self.hands[seat] if seat >= 0 else 0, turned=self.turned,
             calls=tuple(self.bidding.calls), contract=None, tricks=(),
             trick_leader=self.eldest, trick=(), announced=(None,) * n, shown=((),) * n,
-            belote_cards=(), turn=turn, legal_calls=calls, reserve=self.reserve,
+            belote_cards=(), turn=turn, legal_calls=calls, reserve=self.reserve, **self._game,
         )
         return view
 

@@ -194,9 +194,10 @@ def simulate(
         else:
             result = rnd.result()
             tally.add(result)
-            played = [c for t in result.tricks for c in t.cards]
-            gone = set(played)
-            pack = played + [c for c in rnd.deck if c not in gone]
+            pack = [c for t in result.tricks for c in t.cards]
+            if len(pack) < len(rnd.deck):  # §12: the cards left out go under, as dealt
+                gone = set(pack)
+                pack += [c for c in rnd.deck if c not in gone]
             seats = result.seats
             if rnd.mode == DealMode.DECOUVERTE and seats is not None and seats[0] != seats[1]:
                 dealer = 0 if seats[0] > seats[1] else 1  # §12.2: the hand's winner deals

@@ -31,7 +31,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, NoReturn, Protocol, runtime_checkable
 
 from belote.cards import (
     ACE,
@@ -54,7 +54,7 @@ from belote.cards import (
     suit_of,
 )
 from belote.declarations import Declaration
-from belote.errors import IllegalActionError, OptionError
+from belote.errors import IllegalActionError, IllegalPlayError, OptionError
 from belote.game import Match
 from belote.options import Rules
 from belote.play import SEAT_NAMES
@@ -351,19 +351,28 @@ def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
         bot = bots[seat]
         view = rnd.view(seat)
         c = bot.play(view)
-        if not isinstance(c, int) or c < 0 or not play.legal_mask() >> c & 1:
-            shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
-            raise IllegalActionError(
-                f"{_where(bot, seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
-                f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
-            )
+        if not isinstance(c, int) or not 0 <= c < 32:
+            _illegal_card(bot, view, c)
         decls: Sequence[Declaration] | None = None
         if not state.tricks and play.announced[seat] is None:
             decls = bot.declarations(view)
         belote = True
-        if play.belote_card(seat, c) and _may_say_belote(view, c):
+        if play.belote_pairs[seat] >> c & 1 and _may_say_belote(view, c):
             belote = bot.say_belote(view, c)
-        rnd.play_card(c, decls, belote)
+        try:
+            rnd.play_card(c, decls, belote)
+        except IllegalPlayError:
+            if c in view.legal_cards:
+                raise  # what the bot announced is refused: the hand's message says why
+            _illegal_card(bot, view, c)
+
+
+def _illegal_card(bot: Bot, view: PlayerView, c: object) -> NoReturn:
+    shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
+    raise IllegalActionError(
+        f"{_where(bot, view.seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
+        f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
+    )
 
 
 def _where(bot: Bot, seat: int) -> str:
