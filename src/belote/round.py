@@ -11,8 +11,10 @@ The deal's log is :meth:`Round.events`: the calls, the discard and the cards wit
 what was said, each recorded once where its rule is checked (the bidding, the
 hand); :meth:`Round.actions_json` and :meth:`Round.to_record` are written from it.
 :meth:`Round.view` gives a seat's :class:`PlayerView`, everything that seat may
-know and nothing more, its legal cards and calls as two typed lists; the fields
-all seats share are brought up to date from the events since the last view.
+know and nothing more, its legal cards and calls as two typed lists.  A view of
+the card play is made with the seat's own fields and the number of cards played;
+the rest it works out on first read from the deal's public record, which is only
+ever added to, so it is cheap to make and stays what it was.
 """
 
 from __future__ import annotations
@@ -236,7 +238,7 @@ class _LiveView(PlayerView):
     _played: int  # cards played when the view was made
 
     def _seen(self, at: int) -> bool:
-        """Whether what was said after ``at`` cards had been played is in the view."""
+        """Whether what was said with a card played after ``at`` others is in the view."""
         return at < self._played
 
     def _tricks_done(self) -> int:
