@@ -278,10 +278,13 @@ def _bid_view(hand: str, turned: str, calls: tuple[Call, ...] = ()) -> PlayerVie
 
 def test_3_2_heuristic_takes_with_the_turned_card_in_hand() -> None:
     """§3.4 / seed 000 §9: the turned card joins the taker's hand: J + turned 9 is enough."""
-    bot = HeuristicBot(0)
+    bot = HeuristicBot(0, loose=0)  # seed 000 §9 tip 1 kept strictly
     assert bot.call(_bid_view("JH 7H AS AD KC", "9H")) == "take"
     assert bot.call(_bid_view("JH 7H AS AD KC", "8H")) == "pass"
     assert bot.call(_bid_view("7S 8S 9D TC QC", "JH")) == "pass"
+    # by default a hand without two master trumps is taken from LOOSE (58 here)
+    assert HeuristicBot(0).call(_bid_view("JH 7H AS AD KC", "8H")) == "take"
+    assert HeuristicBot(0).call(_bid_view("7S 8S 9D TC QC", "JH")) == "pass"
 
 
 def test_3_3_heuristic_round_two_names_its_best_suit() -> None:
