@@ -99,7 +99,8 @@ class Match:
             if self.rules.shuffle_each_deal:
                 shuffle(deck, self.rng)
             deck = cut(deck, self.rng, self.rules.min_cut)
-        self.current = Round(self.rules, self.dealer, deck, reserve=self.reserve)
+        self.current = Round(self.rules, self.dealer, deck, reserve=self.reserve,
+                             game_score=self._tally.totals, target=self._tally.target)
         self._log.append(self.current)
         self.deals += 1
         return self.current
