@@ -20,9 +20,9 @@ refactoring must leave every pin as it is:
   :class:`belote.round.Round`, one hash per deal of the legal calls, the legal cards,
   the kitty hand, each choice, the result and the deal's record.
 * ``import_cycles.json``: the import cycles among ``src/belote`` modules: none, and a
-  test fails on any.  ``a -> b -> c`` reads: a imports b, b imports c, c imports a.  Three graphs: the
-  imports run when a module is loaded (``module_level``), with those inside functions
-  (``with_function_level``), and with those under ``if TYPE_CHECKING`` as well.
+  test fails on any.  ``a -> b -> c`` reads: a imports b, b imports c, c imports a.
+  Three graphs: the imports run when a module is loaded (``module_level``), with those
+  inside functions (``with_function_level``), and with those under ``if TYPE_CHECKING``.
 * ``rooms.json``: the web rooms (:class:`belote.web.rooms.Room`, through its own
   dispatch of messages, with no driver: nothing moves unless a seat acts) at every
   table (the four profiles, coinche with the out-of-turn coinche, each deal of three
