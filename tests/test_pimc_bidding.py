@@ -501,6 +501,14 @@ def test_3_2_pass_rollout_finds_who_takes_after_a_pass() -> None:
     stock = tuple(c for c in range(32) if not any(h >> c & 1 for h in none)
                   and c != parse_card("7H"))
     assert rollout.after_pass(BidWorld(none, stock)) is None
+    # with loose=50 (the heuristic's default) W takes hearts without the jack: A T K
+    # and the turned 7 of hearts, the ace of clubs (59)
+    light = (mask("7S 8S 7D 8D 7C"), mask("QH 8H 9S KS 8C"), mask("JD 9D TD 9C 9H"),
+             mask("AH TH KH AC QS"))
+    stock = tuple(c for c in range(32) if not any(h >> c & 1 for h in light)
+                  and c != parse_card("7H"))
+    assert PassRollout(view, 50).after_pass(BidWorld(light, stock)) == (turned_suit, 3)
+    assert rollout.after_pass(BidWorld(light, stock)) != (turned_suit, 3)
 
 
 def test_the_heuristic_is_the_prior() -> None:
@@ -573,6 +581,13 @@ def test_play_hints_read_the_calls() -> None:
     take = Hint(2, "take", HEARTS, 45)
     assert take.fits(mask("JH 9H 7H AS 8D 7C"))
     assert not take.fits(mask("9H AH TH KH AS AC"))  # no jack
+    # loose: a taker without two master trumps, strong enough (the heuristic's loose)
+    assert Hint(2, "take", HEARTS, 45, 50).fits(mask("9H AH TH KH AS AC"))
+    assert not Hint(2, "take", HEARTS, 45, 50).fits(mask("8H 7H AS AC 8D 7C"))
+    rnd = _round("classic", 0, {}, seed=1, turned="7H")
+    rnd.call("pass")
+    rnd.call("take")
+    assert play_hints(rnd.view(0), 50) == (Hint(2, "take", HEARTS, 45, 50),)
 
 
 def test_pimc_card_worlds_fit_the_calls() -> None:
