@@ -55,7 +55,7 @@ def jass_kit(deals: int, python: str | None) -> float | None:
     """CPU seconds of jass-kit's random arena on ``deals`` games, or None without it."""
     if python is None:
         try:
-            import jass  # noqa: F401
+            import jass  # type: ignore[import-not-found]  # noqa: F401
         except ImportError:
             return None
         python = sys.executable

@@ -3,6 +3,7 @@ what the engine actually deals (docs/rules.md §0, §2, §3.4, §4.1, §12)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -24,7 +25,10 @@ PROFILES = [
 
 def test_enums_are_the_json_words() -> None:
     """Phases and deal modes compare equal to, and serialise as, their words."""
-    assert Phase.ALL_PASS == "all_pass" and f"{Phase.BIDDING}" == "bidding"
+    word: str = "all_pass"
+    assert word == Phase.ALL_PASS and f"{Phase.BIDDING}" == "bidding"
+    assert json.dumps({"phase": Phase.DISCARD, "mode": DealMode.CARDS_24}) == (
+        '{"phase": "discard", "mode": "24_cards"}')
     assert ALL_PASS is Phase.ALL_PASS
     assert DealMode("24_cards") is DealMode.CARDS_24
     assert [m.value for m in DealMode] == [
