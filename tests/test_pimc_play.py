@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -12,17 +13,19 @@ from belote.bots import make_bot
 from belote.bots import pimc as pimc_module
 from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
+from belote.bots.endgame import fused_values
 from belote.bots.knowledge import World, infer
 from belote.bots.pimc import PimcBot
 from belote.bots.sampling import DealSampler
-from belote.cards import card_name
+from belote.cards import card_name, mask_of, scan_forward
 from belote.options import make_rules
 from belote.play import PlayState
-from belote.round import OVER, PLAY, PlayerView, Round
+from belote.round import PlayerView
 from belote.solver import solve
 from belote.table import Table
 from tests.helpers import mask
 from tests.test_bots import _endgame
+from tests.test_sampling import _deals
 
 # Contrée, N takes 80♥ (tests/test_bots.py's opening): 1 QC AC KC TC (E), 2 7C JC 9C 8C (S),
 # 3 QS JS KS 8S (N), 4 7H 8H QH KH (W), 5 QD JD TD 9D (E); E leads the sixth trick.
@@ -49,34 +52,17 @@ def test_5_6_a_seat_that_lost_a_trick_played_its_cheapest_card_of_the_suit() -> 
     assert reading.broken(World((mask("7D"), 0, 0, mask("7S 9S")))) == 2
 
 
-def _views(spec: str, deals: int, seed: int) -> Iterator[tuple[PlayerView, PlayState]]:
-    """Views at the start of tricks 2 to 7 of seeded classic deals played by ``spec``,
-    with the true position."""
-    rules = make_rules("classic")
-    rng = random.Random(seed)
-    for d in range(deals):
-        bots = [make_bot(spec, seed * 100 + d * 4 + i) for i in range(4)]
-        deck = list(range(32))
-        rng.shuffle(deck)
-        rnd = Round(rules, d % 4, deck)
-        while rnd.phase not in (OVER, "all_pass"):
-            seat = rnd.current_player()
-            view = rnd.view(seat)
-            if rnd.phase == PLAY:
-                if not view.trick and 1 <= len(view.tricks) <= 6:
-                    assert rnd.play is not None
-                    yield view, rnd.play.state
-                rnd.play_card(bots[seat].play(view))
-            else:
-                rnd.call(bots[seat].call(view))
-
-
 def test_the_true_deal_breaks_far_fewer_clues_than_a_uniform_world() -> None:
     """The reading tells something about real play: against the heuristic the true
     hands break under a quarter as many clues as a world drawn uniformly."""
     rng = random.Random(3)
     clues = truth = uniform = 0
-    for view, state in _views("heuristic", 60, seed=7):
+    for rnd, seat in _deals("classic", ["heuristic"] * 4, 60, seed=7):
+        view = rnd.view(seat)
+        if view.trick or not 1 <= len(view.tricks) <= 6:
+            continue  # the start of tricks 2 to 7
+        assert rnd.play is not None
+        state = rnd.play.state
         reading = CardReading.of(view, Table.of(view.rules))
         clues += len(reading.clues)
         truth += reading.broken(World(tuple(state.hands)))
@@ -134,3 +120,172 @@ def test_the_presets_do_not_read_the_cards() -> None:
         bot = make_bot(f"pimc:preset={preset}", 1)
         assert isinstance(bot, PimcBot)
         assert bot.settings["card_reads"] == "ignore"
+
+
+# --- the last tricks without strategy fusion (belote.bots.endgame, setting ``endgame``) -----
+
+
+def _small_worlds(rng: random.Random, worlds: int) -> tuple[list[PlayState], int]:
+    """A position with three tricks left (a few cards of the trick already played,
+    the same in every world) and up to ``worlds`` deals of the other seats' cards;
+    the seat to play."""
+    rules = make_rules("classic")
+    while True:
+        cards = rng.sample(range(32), 12)
+        trump = rng.randrange(6)
+        leader = rng.randrange(4)
+        hands = [mask_of(cards[3 * s:3 * s + 3]) for s in range(4)]
+        state = PlayState(rules, trump, hands, leader, tricks_left=3)
+        for _ in range(rng.randrange(4)):
+            state.push(rng.choice(state.legal_cards()))
+        seat = state.turn
+        if len(state.legal_cards()) < 2:
+            continue
+        prefix = list(state.trick)
+        others = [s for s in range(4) if s != seat]
+        pool = [c for s in others for c in scan_forward(state.hands[s])]
+        out = [state]
+        for _ in range(20 * worlds):
+            if len(out) == worlds:
+                break
+            rng.shuffle(pool)
+            now = list(state.hands)
+            i = 0
+            for s in others:
+                k = state.hands[s].bit_count()
+                now[s] = mask_of(pool[i:i + k])
+                i += k
+            for j, c in enumerate(prefix):
+                now[(leader + j) % 4] |= 1 << c
+            world = PlayState(rules, trump, now, leader, tricks_left=3)
+            if all(world.legal_mask() >> c & 1 and (world.push(c) or True) for c in prefix):
+                out.append(world)
+        return out, seat
+
+
+def _plans_best(states: list[PlayState], seat: int, first: int) -> int | None:
+    """Brute force: the best total over the worlds (the seat's side's points) of every
+    plan of the seat's later cards (one card an information set: the cards played
+    since the position) after ``first``, the others playing each world's best reply;
+    None when there are more than 2,000 plans."""
+    team = states[0].team(seat)
+    sign = 1 if team == 0 else -1
+    choices: dict[tuple[int, ...], list[int]] = {}
+
+    def explore(s: PlayState, hist: tuple[int, ...]) -> None:
+        if s.is_over():
+            return
+        legal = s.legal_cards()
+        if s.turn == seat and len(legal) > 1:
+            choices[hist] = legal
+        for c in legal:
+            s.push(c)
+            explore(s, (*hist, c))
+            s.pop()
+
+    def value(s: PlayState, hist: tuple[int, ...], plan: dict[tuple[int, ...], int]) -> int:
+        if s.is_over():
+            return sign * s.trick_points[0]
+        legal = s.legal_cards()
+        if s.turn == seat:
+            legal = [plan[hist]] if len(legal) > 1 else legal
+        results = []
+        for c in legal:
+            s.push(c)
+            results.append(value(s, (*hist, c), plan))
+            s.pop()
+        return max(results) if s.team(s.turn) == team else min(results)
+
+    for s in states:
+        s.push(first)
+        explore(s, (first,))
+    keys = list(choices)
+    if math.prod(len(choices[k]) for k in keys) > 2000:
+        for s in states:
+            s.pop()
+        return None
+    best = None
+    for picks in itertools.product(*(choices[k] for k in keys)):
+        plan = dict(zip(keys, picks, strict=True))
+        total = sum(value(s, (first,), plan) for s in states)
+        best = total if best is None else max(best, total)
+    for s in states:
+        s.pop()
+    assert best is not None
+    return best
+
+
+def test_endgame_search_matches_brute_force_over_the_plans() -> None:
+    """αμ at full depth equals the best plan of the seat's later cards found by trying
+    every plan, on random three-trick endings of one to three worlds; with one world
+    it is the double-dummy value."""
+    rng = random.Random(4)
+    checked = 0
+    for _ in range(60):
+        states, seat = _small_worlds(rng, rng.randint(1, 3))
+        sign = 1 if states[0].team(seat) == 0 else -1
+        fronts, _ = fused_values(states, seat)
+        for c, front in fronts.items():
+            best = max(sum(sign * v for v in vector) for vector in front)
+            brute = _plans_best(states, seat, c)
+            if brute is not None:
+                assert best == brute
+                checked += 1
+        if len(states) == 1:
+            assert {c: f[0][0] for c, f in fronts.items()} == solve(states[0]).moves
+    assert checked > 60
+
+
+def test_endgame_search_never_rates_a_card_above_the_average_of_each_worlds_best() -> None:
+    """Averaging each world's double-dummy value credits the seat with knowing the
+    world: the plan's value is never above it, and below it in some endings."""
+    rng = random.Random(9)
+    below = 0
+    for _ in range(40):
+        states, seat = _small_worlds(rng, 12)
+        sign = 1 if states[0].team(seat) == 0 else -1
+        fronts, _ = fused_values(states, seat)
+        for c, front in fronts.items():
+            plan = max(sum(sign * v for v in vector) for vector in front)
+            average = sum(sign * solve(s).moves[c] for s in states)
+            assert plan <= average
+            below += plan < average
+    assert below > 0
+
+
+def test_the_bot_plans_its_last_cards_over_the_same_worlds() -> None:
+    """``endgame=3`` at three tricks left: the same worlds as plain PIMC (same seed),
+    each card rated at most PIMC's average; at two tricks left nothing is left to
+    plan (the last card is forced) and the values are PIMC's."""
+    view = _view(1)
+    plain = make_bot("pimc", 5)
+    planned = make_bot("pimc:endgame=3", 5)
+    assert isinstance(plain, PimcBot) and isinstance(planned, PimcBot)
+    plain.play(view)
+    planned.play(view)
+    assert planned.last_worlds == plain.last_worlds == 64
+    assert set(planned.last_values) == set(plain.last_values)
+    assert all(planned.last_values[c] <= v + 1e-9 for c, v in plain.last_values.items())
+    later = _endgame(HANDS, "JD TD 9D TS 7S 7D AS").view(0)  # N leads from KD 9S
+    assert len(later.tricks) == 6 and len(later.legal_cards) == 2
+    plain.play(later)
+    planned.play(later)
+    assert planned.last_values == pytest.approx(plain.last_values)
+
+
+def test_too_many_plans_fall_back_to_the_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past FRONT_LIMIT vectors at a node the search gives up and the card is rated as
+    PIMC rates it, over the same worlds."""
+    from belote.bots import endgame
+
+    view = _view(1)
+    plain = make_bot("pimc", 5)
+    planned = make_bot("pimc:endgame=3", 5)
+    assert isinstance(plain, PimcBot) and isinstance(planned, PimcBot)
+    states = [world_state(view, DealSampler(infer(view)).sample(random.Random(s)))
+              for s in range(8)]
+    monkeypatch.setattr(endgame, "FRONT_LIMIT", 0)
+    with pytest.raises(endgame.FrontTooLargeError):
+        fused_values(states, 1)
+    assert planned.play(view) == plain.play(view)
+    assert planned.last_values == pytest.approx(plain.last_values)
