@@ -78,7 +78,6 @@ def test_a_weight_of_zero_keeps_only_the_worlds_that_fit_the_reading(
     view = _view(1)
     reading = CardReading.of(view)
     seen: list[World] = []
-    world_state = pimc_module.world_state
 
     def spy(v: PlayerView, world: World, table: Table | None = None) -> PlayState:
         seen.append(world)
@@ -158,7 +157,11 @@ def _small_worlds(rng: random.Random, worlds: int) -> tuple[list[PlayState], int
             for j, c in enumerate(prefix):
                 now[(leader + j) % 4] |= 1 << c
             world = PlayState(rules, trump, now, leader, tricks_left=3)
-            if all(world.legal_mask() >> c & 1 and (world.push(c) or True) for c in prefix):
+            for c in prefix:
+                if not world.legal_mask() >> c & 1:
+                    break
+                world.push(c)
+            else:
                 out.append(world)
         return out, seat
 

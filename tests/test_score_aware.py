@@ -174,7 +174,8 @@ def test_pimc_presets_keep_the_game_score_out() -> None:
         for _ in range(3):
             deck = list(range(32))
             rng.shuffle(deck)
-            plain, scored = Round(rules, 0, deck), Round(rules, 0, deck, game_score=(900, 880), target=1000)
+            plain = Round(rules, 0, deck)
+            scored = Round(rules, 0, deck, game_score=(900, 880), target=1000)
             a = make_bot(f"pimc:preset={preset},bid_nodes=300000,bid_worlds=4", seed=2)
             b = make_bot(f"pimc:preset={preset},bid_nodes=300000,bid_worlds=4", seed=2)
             while plain.phase is BIDDING:

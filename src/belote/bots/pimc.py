@@ -53,6 +53,14 @@ others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
 (:attr:`PimcBot.last_relaxed`).
 
+From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
+by card: :func:`belote.bots.endgame.fused_values` searches them together, the
+bot's own later cards one plan for the worlds it cannot tell apart and the other
+seats seeing every hand (αμ at full depth), and each card is rated by its best
+plan's average score; this removes the strategy fusion of the average (which
+credits the bot with knowing the world when it plays its later cards).  It
+changes nothing with two cards left, the last one being forced.
+
 Presets (setting ``preset``): the settings not given in a spec take the
 defaults of ``v3`` (the defaults above), ``v2`` (the same with
 ``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
@@ -102,7 +110,10 @@ With ``game=aware`` (default ``ignore``) a hand's scores are weighed by the game
 far (:class:`belote.bots.bid_search.GameOutlook`, from the view's ``game_score`` and
 ``target``: the change in the team's chance to win the game, in points of lead), and
 the heuristic's call of the prior takes the game score into account too
-(:func:`belote.bots.heuristic.game_shift`); ``loose`` is the prior's ``loose``.
+(:func:`belote.bots.heuristic.game_shift`).  ``loose`` (default 0) is the
+heuristic's ``loose`` in the prior, in the pass rollout and in the hints of the card
+play: a hand without two master trumps takes from that strength (the others are
+expected to bid as the bot does).
 The choice (setting ``bid_prior``): with ``heuristic`` [default] the bot keeps
 the heuristic's call unless another call beats it, margins counted, by more
 than ``bid_z`` (default 1) standard errors of their difference over the same
@@ -155,7 +166,7 @@ from belote.bots.bid_search import (
 from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.heuristic import HeuristicBot
-from belote.bots.knowledge import InconsistentViewError, Knowledge, infer, relax
+from belote.bots.knowledge import InconsistentViewError, Knowledge, World, infer, relax
 from belote.bots.sampling import DealSampler
 from belote.cards import (
     ALL_TRUMP,
@@ -221,6 +232,9 @@ class PimcBot(BaseBot):
                                  choices=("ignore", "low")),
         "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
                                   "per clue it breaks", 0),
+        "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
+                              "later cards are one plan for the worlds it cannot tell apart "
+                              "(αμ at full depth, four players; 0: off, each world's best)", 0),
         "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
         "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
                                 "solver nodes", 1),
@@ -426,7 +440,7 @@ class PimcBot(BaseBot):
                        for o in options if o.team is not None})
         rollout = None
         if not auction and settings["pass_model"] == "rollout":
-            rollout = PassRollout(view).after_pass
+            rollout = PassRollout(view, settings["loose"]).after_pass
         budget = settings["bid_nodes"]
         start = time.perf_counter()
         nodes = 0
@@ -553,7 +567,8 @@ class PimcBot(BaseBot):
 
     def evaluate(self, view: PlayerView) -> dict[Card, float]:
         """The average value of each legal card over the sampled worlds (higher is better)."""
-        from belote.solver import SearchLimitError, solve  # loaded when a card is searched
+        from belote.bots.endgame import FrontTooLargeError  # these load the solver:
+        from belote.solver import SearchLimitError, solve  # when a card is searched
 
         sampler = self.sampler(view)
         if sampler is None:
@@ -565,12 +580,17 @@ class PimcBot(BaseBot):
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         if table.players == 4 and settings["play_calls"] == "hints":
-            hints = play_hints(view)
+            hints = play_hints(view, settings["loose"])
         before = played_by(view)
         reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
         weight = settings["read_weight"]
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         totals: dict[Card, float] = {}
+        # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
+        fused: list[tuple[World, PlayState]] | None = None
+        if (table.players == 4
+                and table.tricks - len(view.tricks) <= settings["endgame"]):
+            fused = []
         start = time.perf_counter()
         nodes = 0
         worlds = 0
@@ -591,6 +611,10 @@ class PimcBot(BaseBot):
                     self.last_relaxed = True
                     break
                 world = sampler.sample(self.rng)
+            if fused is not None:
+                fused.append((world, world_state(view, world, table)))
+                worlds += 1
+                continue
             try:
                 # No decision searches more than twice the ``nodes`` setting.
                 result = solve(world_state(view, world, table),
@@ -600,17 +624,54 @@ class PimcBot(BaseBot):
                 break
             nodes += result.nodes
             worlds += 1
-            if scorer is not None:
-                belote = scorer.belote(world)
-                cards, aside = scorer.in_play(world)
-                for c, v in result.moves.items():
-                    totals[c] = totals.get(c, 0.0) + scorer.utility(v, belote, cards, aside)
-            else:
-                for c, v in result.moves.items():
-                    totals[c] = totals.get(c, 0.0) + sign * v
+            self._add(totals, world, result.moves, scorer, sign)
+        if fused:
+            try:
+                totals, nodes = self._fused_totals(view.seat, fused, scorer, sign)
+            except FrontTooLargeError:  # too many plans: each world's best, averaged
+                for world, state in fused:
+                    result = solve(state, engine=self.engine)
+                    nodes += result.nodes
+                    self._add(totals, world, result.moves, scorer, sign)
         self.last_worlds, self.last_nodes, self.last_rejected = worlds, nodes, misses
         self.last_values = {c: v / worlds for c, v in totals.items()} if worlds else {}
         return self.last_values
+
+    @staticmethod
+    def _add(totals: dict[Card, float], world: World, moves: Mapping[Card, int],
+             scorer: CardScorer | None, sign: int) -> None:
+        """Adds each card's score in one solved world to ``totals``."""
+        if scorer is not None:
+            belote = scorer.belote(world)
+            cards, aside = scorer.in_play(world)
+            for c, v in moves.items():
+                totals[c] = totals.get(c, 0.0) + scorer.utility(v, belote, cards, aside)
+        else:
+            for c, v in moves.items():
+                totals[c] = totals.get(c, 0.0) + sign * v
+
+    def _fused_totals(
+        self, seat: int, fused: list[tuple[World, PlayState]], scorer: CardScorer | None,
+        sign: int,
+    ) -> tuple[dict[Card, float], int]:
+        """Each legal card's total over the worlds of its best plan of the seat's later
+        cards (:func:`belote.bots.endgame.fused_values`), and the solver positions."""
+        from belote.bots.endgame import fused_values  # loads the solver, as a card searched
+
+
+        fronts, nodes = fused_values([state for _, state in fused], seat, self.engine)
+        if scorer is not None:
+            rows = [(scorer.belote(world), *scorer.in_play(world)) for world, _ in fused]
+            utility = scorer.utility
+
+            def total(vector: tuple[int, ...]) -> float:
+                return sum(utility(v, b, cards, aside)
+                           for v, (b, cards, aside) in zip(vector, rows, strict=True))
+        else:
+            def total(vector: tuple[int, ...]) -> float:
+                return float(sign * sum(vector))
+
+        return {c: max(total(v) for v in front) for c, front in fronts.items()}, nodes
 
 
 def _kept(broken: int, weight: float, rng: random.Random) -> bool:
