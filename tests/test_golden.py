@@ -336,42 +336,16 @@ def seeded_round(profile: str, options: dict[str, Any], seed: str) -> tuple[Any,
 
 
 def entry_facts(rnd: Any, res: Any, rng: random.Random) -> dict[str, Any]:
-    """The ``score hand`` entry a table writes down from a played deal."""
-    from belote.cards import trump_name
-    from belote.hand import DECOUVERTE
-    from belote.scoring import SEAT_LETTERS, hand_entry_to_json, seat_dict
+    """The ``score hand`` entry a table writes down from a played deal (at three and two
+    players, as tests/test_seat_scoring.py writes it)."""
+    from belote.scoring import hand_entry_to_json
+    from tests.test_seat_scoring import _facts
 
     rules = rnd.rules
     if rules.players == 4:
-        obj = {"profile": rules.profile, "options": rules.overrides(),
-               **hand_entry_to_json(res.entry)}
-        return obj
-    play = rnd.play
-    n = rnd.players
-    contract = res.contract
-    obj = {"profile": rules.profile, "options": rules.overrides()}
-    if contract.value == DECOUVERTE or n == 2:
-        points = list(res.trick_points)
-        obj["taker"] = None if contract.value == DECOUVERTE else SEAT_LETTERS[contract.taker]
-        obj["capot"] = None if res.capot is None else SEAT_LETTERS[res.capot]
-    else:
-        points = list(play.state.points_by_seat())
-        points[contract.taker] = res.trick_points[0]
-        obj["taker"] = SEAT_LETTERS[contract.taker]
-        obj["capot"] = None if res.capot is None else ("taker", "defenders")[res.capot]
-        obj["leader"] = SEAT_LETTERS[play.first_leader]
-    obj["trick_points"] = seat_dict(points)
-    decl: dict[str, int] = {}
-    for side, value in enumerate(res.declarations.points):
-        if value:
-            seats = [s for s in range(n) if contract.teams()[s] == side]
-            decl[SEAT_LETTERS[rng.choice(seats)]] = value
-    obj["declarations"] = decl
-    obj["belote"] = {SEAT_LETTERS[s]: p for s, p in enumerate(play.belote_by_seat()) if p}
-    obj["trump"] = trump_name(contract.trump)
-    if play.in_play is not None:
-        obj["trick_total"] = play.in_play
-    return obj
+        return {"profile": rules.profile, "options": rules.overrides(),
+                **hand_entry_to_json(res.entry)}
+    return _facts(rnd, res, rng)
 
 
 def _mutations(obj: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
