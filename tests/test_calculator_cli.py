@@ -5,30 +5,13 @@ own question, declarations by name; `belote sheet add --ask` asks the same quest
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from belote.cli import app
 from belote.cli.score import POSSIBLE_DECLARATIONS, _read_declarations
-
-runner = CliRunner()
-
-
-def run(args: list[str], answers: list[str], db: Path) -> tuple[int, str]:
-    result = runner.invoke(app, args, input="\n".join(answers) + "\n",
-                           env={"BELOTE_DB": str(db), "COLUMNS": "200"})
-    return result.exit_code, " ".join(result.output.split())
-
-
-def sheet_json(db: Path, sheet_id: int = 1) -> dict[str, object]:
-    result = runner.invoke(app, ["sheet", "show", str(sheet_id), "--json", "--db", str(db)])
-    assert result.exit_code == 0, result.output
-    state: dict[str, object] = json.loads(result.stdout)
-    return state
-
+from tests.cli_support import run, runner, sheet_json
 
 HAND_NS_92 = ["NS", "92", "no", "0", "0", "no"]
 HAND_EW_100 = ["EW", "100", "no", "0", "0", "no"]
@@ -47,7 +30,7 @@ def test_sheet_keeps_every_hand_and_resumes(tmp_path: Path) -> None:
     code, out = run(["score", "--sheet", "Friday"], [*HAND_NS_92], db)
     assert code == 0 and "Sheet 1 'Friday' resumed (2 hands" in out
     assert "Hand 3: made" in out
-    assert len(sheet_json(db)["hands"]) == 3  # type: ignore[arg-type]
+    assert len(sheet_json(db)["hands"]) == 3
 
 
 def test_u_undoes_the_last_hand(tmp_path: Path) -> None:

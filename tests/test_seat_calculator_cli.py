@@ -6,27 +6,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
-from typer.testing import CliRunner
 
 from belote.cli import app
-
-runner = CliRunner()
-
-
-def run(args: list[str], answers: list[str], db: Path) -> tuple[int, str]:
-    result = runner.invoke(app, args, input="\n".join(answers) + "\n",
-                           env={"BELOTE_DB": str(db), "COLUMNS": "200"})
-    return result.exit_code, " ".join(result.output.split())
-
-
-def sheet_json(db: Path, sheet_id: int = 1) -> dict[str, Any]:
-    result = runner.invoke(app, ["sheet", "show", str(sheet_id), "--json", "--db", str(db)])
-    assert result.exit_code == 0, result.output
-    state: dict[str, Any] = json.loads(result.stdout)
-    return state
-
+from tests.cli_support import run, runner, sheet_json
 
 # who took, capot, the taker's points, the next seat's (the last is worked out),
 # declarations of N, E, S, belote
