@@ -103,6 +103,29 @@ def new_identity(client: TestClient) -> str:
     return token
 
 
+def new_sheet(client: TestClient, **fields: str) -> str:
+    """Open a classic score sheet "Friday" (Us against Them) through the web form, with
+    ``fields`` overriding the form's; its page's path."""
+    data = {"name": "Friday", "profile": "classic", "target": "", "team_ns": "Us",
+            "team_ew": "Them", **fields}
+    r = client.post("/sheets", data=data, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    location: str = r.headers["location"]
+    assert re.fullmatch(r"/sheets/\d+", location)
+    return location
+
+
+def add_hand(client: TestClient, sheet: str, **fields: str) -> Any:
+    """Post the hand form of a sheet (no redirect followed)."""
+    return client.post(sheet + "/hands", data=fields, follow_redirects=False)
+
+
+def sheet_state(client: TestClient, sheet: str) -> dict[str, Any]:
+    """The sheet's JSON (``GET /api/sheets/ID``)."""
+    state: dict[str, Any] = client.get("/api" + sheet).json()
+    return state
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))

@@ -11,25 +11,7 @@ import io
 import re
 from typing import Any
 
-from tests.web.support import TestClient
-
-
-def _new(client: TestClient, **fields: str) -> str:
-    data = {"name": "Friday", "profile": "classic", "target": "", "team_ns": "Us",
-            "team_ew": "Them", **fields}
-    r = client.post("/sheets", data=data, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    location: str = r.headers["location"]
-    return location
-
-
-def _add(client: TestClient, sheet: str, **fields: str) -> Any:
-    return client.post(sheet + "/hands", data=fields, follow_redirects=False)
-
-
-def _state(client: TestClient, sheet: str) -> dict[str, Any]:
-    state: dict[str, Any] = client.get("/api" + sheet).json()
-    return state
+from tests.web.support import TestClient, add_hand, new_sheet, sheet_state
 
 
 def _page(client: TestClient, sheet: str) -> str:
@@ -37,7 +19,7 @@ def _page(client: TestClient, sheet: str) -> str:
 
 
 def test_declarations_by_name_only_the_best_team_scores(client: TestClient) -> None:
-    sheet = _new(client)
+    sheet = new_sheet(client)
     page = _page(client, sheet)
     for label in ("tierce", "cinquante", "cent", "carré of jacks", "carré of nines",
                   "carré of aces", "carré of queens"):
@@ -52,8 +34,8 @@ def test_declarations_by_name_only_the_best_team_scores(client: TestClient) -> N
         "carré of nines (Them) over cinquante (Us): Them score 150.")
     # NS 90 + 0 against EW 72 + 150: the takers fail (§8.2)
     assert data["score"]["outcome"] == "failed" and data["score"]["score"]["EW"] == 162 + 150
-    assert _add(client, sheet, **form).status_code == 303
-    hand = _state(client, sheet)["hands"][0]
+    assert add_hand(client, sheet, **form).status_code == 303
+    hand = sheet_state(client, sheet)["hands"][0]
     assert hand["score"] == {"NS": 0, "EW": 312}
     assert "Them +150 decl." in _page(client, sheet)
     # several of one team, the other none; carrés in sans-atout are not valued here
@@ -64,10 +46,10 @@ def test_declarations_by_name_only_the_best_team_scores(client: TestClient) -> N
 
 
 def test_equal_declarations_ask_whose_is_higher(client: TestClient) -> None:
-    sheet = _new(client)
+    sheet = new_sheet(client)
     form = {"taker": "NS", "points_team": "NS", "points": "100", "decl_NS_tierce": "1",
             "decl_EW_tierce": "1"}
-    r = _add(client, sheet, **form)
+    r = add_hand(client, sheet, **form)
     assert r.status_code == 422
     page = html.unescape(r.text)
     assert "Both teams' best declarations are equal: say whose is higher" in page
@@ -77,12 +59,12 @@ def test_equal_declarations_ask_whose_is_higher(client: TestClient) -> None:
         "Equal best declarations (tierce each): Them's is higher, Them score 20.")
     r = client.post("/api" + sheet + "/preview", json={**form, "decl_tie": "none"})
     assert r.json()["declarations"].endswith("nobody scores them.")
-    assert _add(client, sheet, **form, decl_tie="NS").status_code == 303
-    assert _state(client, sheet)["hands"][0]["score"] == {"NS": 120, "EW": 62}
+    assert add_hand(client, sheet, **form, decl_tie="NS").status_code == 303
+    assert sheet_state(client, sheet)["hands"][0]["score"] == {"NS": 120, "EW": 62}
 
 
 def test_declarations_by_name_refused_in_plain_words(client: TestClient) -> None:
-    sheet = _new(client)
+    sheet = new_sheet(client)
     base = {"taker": "NS", "points_team": "NS", "points": "100"}
     cases = [
         ({"decl_NS_carre_J": "1", "decl_EW_carre_J": "1"},
@@ -93,15 +75,15 @@ def test_declarations_by_name_refused_in_plain_words(client: TestClient) -> None
          "by name or as the points won after the comparison, not both"),
     ]
     for extra, words in cases:
-        r = _add(client, sheet, **base, **extra)
+        r = add_hand(client, sheet, **base, **extra)
         assert r.status_code == 422 and words in html.unescape(r.text), (extra, r.text[:200])
-    assert _state(client, sheet)["hands"] == []
+    assert sheet_state(client, sheet)["hands"] == []
 
 
 def test_declarations_by_name_in_french(client: TestClient) -> None:
     client.cookies.set("lang", "fr")
     try:
-        sheet = _new(client)
+        sheet = new_sheet(client)
         page = _page(client, sheet)
         assert "carré de valets" in page and "carré de neuf" in page
         r = client.post("/api" + sheet + "/preview", json={
@@ -114,24 +96,24 @@ def test_declarations_by_name_in_french(client: TestClient) -> None:
 
 
 def test_litige_and_reserve_in_the_rows(client: TestClient) -> None:
-    sheet = _new(client)
-    assert _add(client, sheet, taker="NS", points_team="NS", points="81").status_code == 303
-    assert _add(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
+    sheet = new_sheet(client)
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="81").status_code == 303
+    assert add_hand(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
     page = _page(client, sheet)
     assert "litige" in page and "81 in reserve" in page
     assert "+81 from the reserve to Them" in page
-    assert _state(client, sheet)["hands"][1]["score"] == {"NS": 62, "EW": 181}
+    assert sheet_state(client, sheet)["hands"][1]["score"] == {"NS": 62, "EW": 181}
 
 
 def test_coinched_results_show_their_calculation(client: TestClient) -> None:
-    sheet = _new(client, profile="coinche")
-    assert _add(client, sheet, taker="NS", points_team="NS", points="110", contract="100",
+    sheet = new_sheet(client, profile="coinche")
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="110", contract="100",
                 trump="H", multiplier="2").status_code == 303
-    assert _add(client, sheet, taker="EW", points_team="EW", points="60", contract="90",
+    assert add_hand(client, sheet, taker="EW", points_team="EW", points="60", contract="90",
                 trump="S", multiplier="4").status_code == 303
-    assert _add(client, sheet, taker="NS", points_team="NS", points="60",
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="60",
                 contract="80", trump="S").status_code == 303
-    hands = _state(client, sheet)["hands"]
+    hands = sheet_state(client, sheet)["hands"]
     page = _page(client, sheet)
     assert hands[0]["score"]["NS"] == 520 and "(160 + 100) × 2" in page
     assert hands[1]["score"]["NS"] == 1000 and "(160 + 90) × 4" in page
@@ -143,10 +125,10 @@ def test_coinched_results_show_their_calculation(client: TestClient) -> None:
 
 
 def test_a_tie_at_the_target_says_a_deciding_hand_is_played(client: TestClient) -> None:
-    sheet = _new(client, target="150")
-    assert _add(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
-    assert _add(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
-    state = _state(client, sheet)
+    sheet = new_sheet(client, target="150")
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
+    assert add_hand(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
+    state = sheet_state(client, sheet)
     assert state["totals"] == {"NS": 162, "EW": 162} and not state["finished"]
     page = _page(client, sheet)
     assert 'id="deciding-hand"' in page
@@ -156,16 +138,16 @@ def test_a_tie_at_the_target_says_a_deciding_hand_is_played(client: TestClient) 
         assert "une donne décisive" in _page(client, sheet)
     finally:
         client.cookies.delete("lang")
-    assert _add(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
     assert 'id="deciding-hand"' not in _page(client, sheet)
 
 
 def test_five_players_rows_say_who_played_and_exports_name_them(client: TestClient) -> None:
-    sheet = _new(client, players="5", player_names="Ann, Bob, Cy, Di, Ed", target="300")
-    first = _state(client, sheet)["next"]
-    assert _add(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
-    assert _add(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
-    state = _state(client, sheet)
+    sheet = new_sheet(client, players="5", player_names="Ann, Bob, Cy, Di, Ed", target="300")
+    first = sheet_state(client, sheet)["next"]
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
+    assert add_hand(client, sheet, taker="EW", points_team="EW", points="100").status_code == 303
+    state = sheet_state(client, sheet)
     names = state["player_names"]
 
     def label(seating: dict[str, Any], k: int) -> str:

@@ -14,30 +14,11 @@ from typer.testing import CliRunner
 
 from belote.cli import app as cli_app
 from belote.sheets import SheetStore
-from tests.web.support import TestClient
-
-
-def _new(client: TestClient, **fields: str) -> str:
-    data = {"name": "Friday", "profile": "classic", "target": "", "team_ns": "Us",
-            "team_ew": "Them", **fields}
-    r = client.post("/sheets", data=data, follow_redirects=False)
-    assert r.status_code == 303, r.text
-    location: str = r.headers["location"]
-    assert re.fullmatch(r"/sheets/\d+", location)
-    return location
-
-
-def _add(client: TestClient, sheet: str, **fields: str) -> Any:
-    return client.post(sheet + "/hands", data=fields, follow_redirects=False)
-
-
-def _state(client: TestClient, sheet: str) -> dict[str, Any]:
-    state: dict[str, Any] = client.get("/api" + sheet).json()
-    return state
+from tests.web.support import TestClient, add_hand, new_sheet, sheet_state
 
 
 def test_pages_answer_and_use_no_outside_asset(client: TestClient) -> None:
-    sheet = _new(client)
+    sheet = new_sheet(client)
     for path in ("/", "/sheets", sheet, "/play", "/rooms", sheet + "/hands/1/edit"):
         r = client.get(path)
         if path.endswith("/edit"):
@@ -56,27 +37,27 @@ def test_pages_answer_and_use_no_outside_asset(client: TestClient) -> None:
 def test_a_sheet_from_creation_to_the_winner(client: TestClient, db: Path) -> None:
     """Seed 002: one team's points, the other's worked out; litige reserve to the
     next winner (docs/rules.md §8.4); capot 252 (§5.2); the game ends at the target (§11)."""
-    sheet = _new(client, target="500")
+    sheet = new_sheet(client, target="500")
     page = client.get(sheet).text
     assert "Friday" in page and "to 500 points" in page and "Us" in page and "Them" in page
-    assert _add(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
-    assert _state(client, sheet)["totals"] == {"NS": 100, "EW": 62}
+    assert add_hand(client, sheet, taker="NS", points_team="NS", points="100").status_code == 303
+    assert sheet_state(client, sheet)["totals"] == {"NS": 100, "EW": 62}
     # A tie: the takers' points wait in reserve.
-    _add(client, sheet, taker="NS", points_team="EW", points="81")
-    state = _state(client, sheet)
+    add_hand(client, sheet, taker="NS", points_team="EW", points="81")
+    state = sheet_state(client, sheet)
     assert state["hands"][1]["outcome"] == "litige" and state["reserve"] == 81
     page = client.get(sheet).text
     assert 'id="reserve"' in page and "reserve on" in page
     # EW make it with belote: the reserve goes to them.
-    _add(client, sheet, taker="EW", points_team="EW", points="90", belote="EW")
-    state = _state(client, sheet)
+    add_hand(client, sheet, taker="EW", points_team="EW", points="90", belote="EW")
+    state = sheet_state(client, sheet)
     assert state["hands"][2]["score"] == {"NS": 72, "EW": 90 + 20 + 81}
     assert state["reserve"] == 0
     # A capot by NS with a fifty.
-    _add(client, sheet, taker="NS", capot="NS", decl_team="NS", decl_points="50")
-    assert _state(client, sheet)["hands"][3]["score"] == {"NS": 302, "EW": 0}
-    _add(client, sheet, taker="NS", points_team="NS", points="120")
-    state = _state(client, sheet)
+    add_hand(client, sheet, taker="NS", capot="NS", decl_team="NS", decl_points="50")
+    assert sheet_state(client, sheet)["hands"][3]["score"] == {"NS": 302, "EW": 0}
+    add_hand(client, sheet, taker="NS", points_team="NS", points="120")
+    state = sheet_state(client, sheet)
     assert state["finished"] and state["winner"] == "NS"
     page = client.get(sheet).text
     assert 'id="winner"' in page and "Us</strong> won the game" in page
@@ -88,13 +69,13 @@ def test_a_sheet_from_creation_to_the_winner(client: TestClient, db: Path) -> No
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["totals"] == state["totals"]
     # A hand after the end is refused (docs/json.md `score game`).
-    r = _add(client, sheet, taker="EW", points_team="EW", points="100")
+    r = add_hand(client, sheet, taker="EW", points_team="EW", points="100")
     assert r.status_code == 422
 
 
 def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
-    sheet = _new(client)
-    r = _add(client, sheet, taker="NS", points_team="EW", points="170", belote="EW",
+    sheet = new_sheet(client)
+    r = add_hand(client, sheet, taker="NS", points_team="EW", points="170", belote="EW",
              decl_team="NS", decl_points="20")
     assert r.status_code == 422
     # in plain words (issue 13): the team named, the rule said, no field name
@@ -107,7 +88,7 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
     assert re.search(r'name="taker" value="NS" checked', r.text)
     assert re.search(r'<option value="EW" selected>Them</option>', r.text)
     assert 'value="20"' in r.text
-    assert _state(client, sheet)["hands"] == []
+    assert sheet_state(client, sheet)["hands"] == []
     for fields, message in [
         ({"points": "92"}, "Say which team took."),
         ({"taker": "NS"}, "points: enter one team's trick points"),
@@ -115,31 +96,31 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
         ({"taker": "NS", "points": "92", "decl_points": "20"}, "declarations: say which team"),
         ({"taker": "XY", "points": "92"}, "Choose one of the two teams."),
     ]:
-        r = _add(client, sheet, **fields)
+        r = add_hand(client, sheet, **fields)
         assert r.status_code == 422 and message in html.unescape(r.text), fields
-    assert _state(client, sheet)["hands"] == []
+    assert sheet_state(client, sheet)["hands"] == []
 
 
 def test_undo_and_edit_recompute_everything(client: TestClient) -> None:
-    sheet = _new(client)
-    _add(client, sheet, taker="NS", points_team="NS", points="81")
-    _add(client, sheet, taker="EW", points_team="EW", points="100")
+    sheet = new_sheet(client)
+    add_hand(client, sheet, taker="NS", points_team="NS", points="81")
+    add_hand(client, sheet, taker="EW", points_team="EW", points="100")
     # A tie (§8.4): the takers' 81 wait in reserve and go to EW, who make hand 2.
-    assert _state(client, sheet)["totals"] == {"NS": 62, "EW": 81 + 100 + 81}
+    assert sheet_state(client, sheet)["totals"] == {"NS": 62, "EW": 81 + 100 + 81}
     # Edit hand 1: no longer a tie, so no reserve for hand 2.
     edit = client.get(sheet + "/hands/1/edit")
     assert edit.status_code == 200 and 'value="81"' in edit.text and "Save hand 1" in edit.text
     r = client.post(sheet + "/hands/1", data={"taker": "NS", "points_team": "NS",
                                              "points": "90"}, follow_redirects=False)
     assert r.status_code == 303
-    state = _state(client, sheet)
+    state = sheet_state(client, sheet)
     assert state["totals"] == {"NS": 90 + 62, "EW": 72 + 100} and state["reserve"] == 0
     r = client.post(sheet + "/hands/1", data={"taker": "NS", "points": "900"})
     assert r.status_code == 422 and "cannot have made 900" in r.text and 'value="900"' in r.text
     assert client.get(sheet + "/hands/3/edit").status_code == 404
     r = client.post(sheet + "/undo", follow_redirects=False)
     assert r.status_code == 303
-    assert _state(client, sheet)["totals"] == {"NS": 90, "EW": 72}
+    assert sheet_state(client, sheet)["totals"] == {"NS": 90, "EW": 72}
     client.post(sheet + "/undo")
     r = client.post(sheet + "/undo")
     assert r.status_code == 422 and "no hand to undo" in r.text
@@ -147,25 +128,25 @@ def test_undo_and_edit_recompute_everything(client: TestClient) -> None:
 
 def test_coinche_form_with_contract_and_level(client: TestClient) -> None:
     """docs/rules.md §9.2: a coinched 100 ♥ made by NS with 110 points."""
-    sheet = _new(client, profile="coinche")
+    sheet = new_sheet(client, profile="coinche")
     page = client.get(sheet).text
     assert 'name="contract"' in page and 'name="multiplier"' in page
     assert '<option value="generale"' in page  # coinche: générale on (§4.8)
-    r = _add(client, sheet, taker="NS", points_team="NS", points="110", contract="100",
+    r = add_hand(client, sheet, taker="NS", points_team="NS", points="110", contract="100",
              trump="H", multiplier="2")
     assert r.status_code == 303, r.text
-    hand = _state(client, sheet)["hands"][0]
+    hand = sheet_state(client, sheet)["hands"][0]
     assert hand["outcome"] == "made"
     assert hand["score"] == {"NS": (160 + 100) * 2, "EW": 0}
-    r = _add(client, sheet, taker="NS", points_team="NS", points="110")
+    r = add_hand(client, sheet, taker="NS", points_team="NS", points="110")
     assert r.status_code == 422 and "contract: choose the contract" in r.text
     page = client.get(sheet).text
     assert "coinché" in page
 
 
 def test_export_and_import(client: TestClient, tmp_path: Path) -> None:
-    sheet = _new(client, name="Export me")
-    _add(client, sheet, taker="NS", points_team="NS", points="100", belote="NS")
+    sheet = new_sheet(client, name="Export me")
+    add_hand(client, sheet, taker="NS", points_team="NS", points="100", belote="NS")
     r = client.get(sheet + "/export.json")
     assert r.status_code == 200
     assert "attachment" in r.headers["content-disposition"]
@@ -179,14 +160,14 @@ def test_export_and_import(client: TestClient, tmp_path: Path) -> None:
                     follow_redirects=False)
     assert r.status_code == 303
     copy = r.headers["location"]
-    assert copy != sheet and _state(client, copy)["totals"] == {"NS": 120, "EW": 62}
+    assert copy != sheet and sheet_state(client, copy)["totals"] == {"NS": 120, "EW": 62}
     r = client.post("/sheets/import", files={"file": ("s.json", "{nope", "application/json")})
     assert r.status_code == 422 and "not a JSON file" in r.text
 
 
 def test_list_delete_and_errors(client: TestClient, db: Path) -> None:
-    sheet = _new(client, name="Keep")
-    other = _new(client, name="Drop")
+    sheet = new_sheet(client, name="Keep")
+    other = new_sheet(client, name="Drop")
     page = client.get("/sheets").text
     assert "Keep" in page and "Drop" in page
     r = client.post(other + "/delete", follow_redirects=False)
@@ -207,7 +188,7 @@ def test_list_delete_and_errors(client: TestClient, db: Path) -> None:
 
 
 def test_preview_works_out_the_other_team_and_the_score(client: TestClient) -> None:
-    sheet = _new(client)
+    sheet = new_sheet(client)
     r = client.post("/api" + sheet + "/preview",
                     json={"taker": "EW", "points_team": "NS", "points": "81"})
     assert r.json() == {
@@ -226,8 +207,8 @@ def test_preview_works_out_the_other_team_and_the_score(client: TestClient) -> N
 
 def test_a_sheet_for_five_players_shows_standings_and_seatings(client: TestClient) -> None:
     """docs/rules.md §13: the seating changes every hand; players are ranked on their totals."""
-    sheet = _new(client, players="5", player_names="Ann, Bob, Cy, Di, Ed", target="300")
-    state = _state(client, sheet)
+    sheet = new_sheet(client, players="5", player_names="Ann, Bob, Cy, Di, Ed", target="300")
+    state = sheet_state(client, sheet)
     assert state["players"] == 5 and state["player_names"] == ["Ann", "Bob", "Cy", "Di", "Ed"]
     first = state["next"]
     page = html.unescape(client.get(sheet).text)
@@ -238,8 +219,8 @@ def test_a_sheet_for_five_players_shows_standings_and_seatings(client: TestClien
 
     assert f"<b>{label(first, 0)}</b> against <b>{label(first, 1)}</b>" in page
     assert f'<span>{label(first, 0)}</span>' in page  # the form names the hand's teams
-    _add(client, sheet, taker="NS", points_team="NS", points="100")
-    state = _state(client, sheet)
+    add_hand(client, sheet, taker="NS", points_team="NS", points="100")
+    state = sheet_state(client, sheet)
     winners = {state["player_names"][p - 1] for p in first["teams"][0]}
     totals = {s["name"]: s["total"] for s in state["standings"]}
     assert all(totals[name] == 100 for name in winners)
