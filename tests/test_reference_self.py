@@ -417,7 +417,7 @@ def test_replay_capot_by_hand() -> None:
 
 
 def test_replay_unfinished_and_errors() -> None:
-    """CONTRACT: fewer than 32 plays -> next seat and its legal cards; bad records refused."""
+    """docs/json.md: fewer than 32 plays -> next seat and its legal cards; bad records refused."""
     record = _suits_record()
     record["plays"] = record["plays"][:5]  # trick 2: N led KS
     out = ref_replay(record)

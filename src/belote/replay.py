@@ -1,7 +1,7 @@
 """Check and score one played hand from its record (`belote replay`, docs/json.md).
 
-:func:`replay` takes a HandRecord (a JSON object) and answers the CONTRACT
-output: the contract, the tricks, declarations, belote, trick points, capot and
+:func:`replay` takes a HandRecord (a JSON object) and answers with the
+output docs/json.md describes: the contract, the tricks, declarations, belote, trick points, capot and
 the score, or, for a record that stops early, the legal cards (or calls) of
 the seat to act.  Anything illegal or malformed raises a
 :class:`~belote.errors.BeloteError` naming the trick, seat, card and rule.
@@ -87,7 +87,7 @@ def parse_hands(
 
 
 def replay(record: Any) -> dict[str, Any]:
-    """The CONTRACT output of `belote replay` for one HandRecord, at every table: four
+    """The output of `belote replay` (docs/json.md) for one HandRecord, at every table: four
     players, and three or two (§12) with the record forms of :meth:`Round.to_record`."""
     rec = _object(record, "record")
     unknown = sorted(set(rec) - RECORD_KEYS)

@@ -678,7 +678,7 @@ class Round:
         return c.call
 
     def to_record(self) -> dict[str, Any]:
-        """The CONTRACT HandRecord of this deal so far (`belote replay` reads it back).
+        """The HandRecord (docs/json.md) of this deal so far (`belote replay` reads it back).
 
         Three and two players (§12) extend it: ``hands`` has 3 or 2 seats (N E S, or
         N E); the kitty deal adds ``kitty`` and ``discards``; the six-each and stock

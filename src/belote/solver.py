@@ -130,7 +130,7 @@ class SolveResult:
     nodes: int
 
     def to_json(self) -> dict[str, object]:
-        """The CONTRACT.md form: moves keyed by canonical card names, in deck order."""
+        """The JSON form (docs/json.md): moves keyed by canonical card names, in deck order."""
         return {
             "value": self.value,
             "moves": {card_name(c): self.moves[c] for c in sorted(self.moves)},
@@ -710,7 +710,7 @@ def solve_value(state: PlayState) -> int:
     return solve(state, moves=False).value
 
 
-# --- the JSON face (CONTRACT.md `belote solve`) -------------------------------------
+# --- the JSON face (docs/json.md, `belote solve`) -------------------------------------
 
 SOLVE_KEYS: Final = ("profile", "options", "trump", "hands", "leader", "trick", "tricks_won")
 
@@ -742,7 +742,7 @@ def _cards_at(value: Any, where: str, seen: dict[Card, str]) -> list[Card]:
 
 
 def parse_position(obj: Any) -> PlayState:
-    """The position of a CONTRACT.md `belote solve` input, checked.
+    """The position of a `belote solve` input (docs/json.md), checked.
 
     ``hands`` hold the cards each seat still has; ``trick`` the cards already
     played to the current trick from ``leader`` on (their players hold one card
@@ -842,6 +842,6 @@ def _tricks_won(value: Any, done: int) -> tuple[int, int]:
 
 
 def solve_json(obj: Any) -> dict[str, Any]:
-    """The CONTRACT.md answer of `belote solve` to one input object:
+    """The answer of `belote solve` (docs/json.md) to one input object:
     ``{"value", "moves", "nodes"}``, moves keyed by canonical card names."""
     return solve(parse_position(obj)).to_json()
