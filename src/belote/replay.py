@@ -1,8 +1,8 @@
 """Check and score one played hand from its record (`belote replay`, docs/json.md).
 
-:func:`replay` takes a HandRecord (a JSON object) and answers with the
-output docs/json.md describes: the contract, the tricks, declarations, belote, trick points, capot and
-the score, or, for a record that stops early, the legal cards (or calls) of
+:func:`replay` takes a HandRecord (a JSON object) and answers with the output
+docs/json.md describes: the contract, the tricks, declarations, belote, trick
+points, capot and the score, or, for a record that stops early, the legal cards (or calls) of
 the seat to act.  Anything illegal or malformed raises a
 :class:`~belote.errors.BeloteError` naming the trick, seat, card and rule.
 """
