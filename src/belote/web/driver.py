@@ -36,7 +36,7 @@ from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.clients import Client
-from belote.web.seats import HUMAN, PLAYING, RoomSettings, Seat
+from belote.web.seats import RoomSettings, RoomStatus, Seat, SeatKind
 from belote.web.store import StoreError
 
 log = logging.getLogger("belote.web.rooms")
@@ -69,7 +69,7 @@ class DrivenRoom(Protocol):
     """What the driver reads and does of a room (:class:`belote.web.rooms.Room`)."""
 
     id: str
-    status: str
+    status: RoomStatus
     version: int
     between: bool
     round: Round | None
@@ -105,7 +105,7 @@ class Driver:
 
     def start(self) -> None:
         """Start the driver task (bots, pauses) of a game in progress."""
-        if self._task is None and self.room.status == PLAYING:
+        if self._task is None and self.room.status == RoomStatus.PLAYING:
             self._task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
@@ -120,13 +120,13 @@ class Driver:
         return bool(room.spectators) or any(s.clients for s in room.seats)
 
     def _humans_here(self) -> bool:
-        return any(s.kind == HUMAN and s.connected for s in self.room.seats)
+        return any(s.kind == SeatKind.HUMAN and s.connected for s in self.room.seats)
 
     async def _run(self) -> None:
         """Play the bots' turns and deal on, while the game lasts."""
         room = self.room
         try:
-            while room.status == PLAYING:
+            while room.status == RoomStatus.PLAYING:
                 self._wake.clear()
                 if not self._watched():
                     await self._wake.wait()  # nobody looks: the table waits
@@ -140,7 +140,8 @@ class Driver:
                         pause = min(pause, room.settings.all_pass_pause)
                     if await self._wait(pause):
                         continue
-                    if room.version == version and room.between and room.status == PLAYING:
+                    if (room.version == version and room.between
+                            and room.status == RoomStatus.PLAYING):
                         await self._saving(room.new_deal)
                     continue
                 rnd = room.round
@@ -169,6 +170,12 @@ class Driver:
             return False
         return True
 
+    def _bot_still_plays(self, version: int, seat: int) -> bool:
+        """Nothing changed since ``version``, the game goes on and a bot plays ``seat``."""
+        room = self.room
+        return (room.version == version and room.status == RoomStatus.PLAYING
+                and room.bot_plays(seat))
+
     async def _bot_turn(self, rnd: Round, seat: int) -> None:
         room = self.room
         version = room.version
@@ -178,7 +185,7 @@ class Driver:
             if not state.trick and state.tricks:
                 delay += room.settings.trick_pause
         await asyncio.sleep(delay)  # a pause so people see; 0 yields to the others
-        if room.version != version or room.status != PLAYING or not room.bot_plays(seat):
+        if not self._bot_still_plays(version, seat):
             return
         bot = room.seats[seat].bot
         assert bot is not None
@@ -188,7 +195,7 @@ class Driver:
             action = decide(bot, view)
         else:
             action = await asyncio.to_thread(decide, bot, view)
-            if room.version != version or room.status != PLAYING or not room.bot_plays(seat):
+            if not self._bot_still_plays(version, seat):
                 return
         try:
             room.apply(seat, action)

@@ -24,7 +24,7 @@ from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.clients import Client
 from belote.web.driver import decide
 from belote.web.present import parse_seat, translate_error
-from belote.web.seats import PRIVATE, NoAccess, RoomError
+from belote.web.seats import NoAccess, RoomError, Visibility
 
 
 class MessagedRoom(Protocol):
@@ -33,7 +33,7 @@ class MessagedRoom(Protocol):
     id: str
     players: int
     rules: Rules
-    visibility: str
+    visibility: Visibility
     version: int
 
     def visit(self) -> None: ...
@@ -104,7 +104,7 @@ def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
             if held is None:
                 # Neither a seat nor the room's link: as if there were no room.
                 raise NoAccess(f"no room {room.id!r} (it may have closed)")
-            client.invited = room.visibility != PRIVATE
+            client.invited = room.visibility != Visibility.PRIVATE
         client.hello = True
         seat = room.attach(client, token)
         if seat is not None:

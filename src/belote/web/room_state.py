@@ -42,7 +42,7 @@ from belote.web.present import (
     trick_json,
     tricks_won_json,
 )
-from belote.web.seats import HUMAN, WAITING, RoomSettings, Seat
+from belote.web.seats import RoomSettings, RoomStatus, Seat, SeatKind, Visibility
 
 
 class SeenRoom(Protocol):
@@ -52,12 +52,12 @@ class SeenRoom(Protocol):
     name: str
     version: int
     actions: int
-    status: str
+    status: RoomStatus
     rules: Rules
     players: int
     mode: DealMode
     bot_spec: str
-    visibility: str
+    visibility: Visibility
     settings: RoomSettings
     seats: list[Seat]
     match: Match | None
@@ -110,8 +110,8 @@ def seat_json(room: SeenRoom, s: Seat) -> dict[str, Any]:
         "kind": s.kind,
         "name": s.name,
         "connected": s.connected,
-        "away": s.kind == HUMAN and not s.connected,
-        "bot_playing": room.status != WAITING and room.bot_plays(s.index),
+        "away": s.kind == SeatKind.HUMAN and not s.connected,
+        "bot_playing": room.status != RoomStatus.WAITING and room.bot_plays(s.index),
     }
 
 

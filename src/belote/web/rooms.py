@@ -93,30 +93,23 @@ from belote.web import messages, room_state
 from belote.web.clients import Client
 from belote.web.driver import INLINE_BOTS, Action, Driver, decide
 from belote.web.seats import (
-    BOT,
-    FINISHED,
-    HUMAN,
-    INVITE,
     NAME_LENGTH,
-    OPEN,
-    PLAYING,
-    PRIVATE,
-    PUBLIC,
-    VISIBILITIES,
-    WAITING,
     NoAccess,
     RoomError,
     RoomSettings,
+    RoomStatus,
     Seat,
+    SeatKind,
+    Visibility,
     clean_name,
 )
 from belote.web.security import secret_equal
 from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError
 
 __all__ = [
-    "BOT", "FINISHED", "HINT_BOT", "HUMAN", "INLINE_BOTS", "INVITE", "NAME_LENGTH", "OPEN",
-    "PLAYING", "PRIVATE", "PUBLIC", "VISIBILITIES", "WAITING", "Action", "Client", "NoAccess",
-    "Room", "RoomError", "RoomManager", "RoomSettings", "Seat", "decide", "make_bot",
+    "HINT_BOT", "INLINE_BOTS", "NAME_LENGTH", "Action", "Client", "NoAccess", "Room", "RoomError",
+    "RoomManager", "RoomSettings", "RoomStatus", "Seat", "SeatKind", "Visibility", "decide",
+    "make_bot",
 ]
 
 log = logging.getLogger("belote.web.rooms")
@@ -137,18 +130,16 @@ class Room:
         seed: int | None = None,
         name: str = "",
         *,
-        visibility: str = INVITE,
+        visibility: str = Visibility.INVITE,
         client: str = "",
         store: RoomStore | None = None,
     ) -> None:
         make_bot(bot_spec)  # refuse a bad spec now, not at the first bot move
-        if visibility not in VISIBILITIES:
-            raise RoomError(f"visibility: {visibility!r} is not one of "
-                            f"{', '.join(VISIBILITIES)}")
+        self.visibility = Visibility.of(visibility)
         self.id = room_id
-        self.visibility = visibility
         # A room with friends is joined through its link's invitation (§ module doc).
-        self.invite: str | None = None if visibility == PRIVATE else secrets.token_urlsafe(12)
+        self.invite: str | None = (None if self.visibility == Visibility.PRIVATE
+                                   else secrets.token_urlsafe(12))
         self.client = client  # who created it (a client's address): per-client limits
         self.store = store
         self.seq = 0  # events written to the room's log
@@ -162,7 +153,7 @@ class Room:
         self.mode = deal_mode(rules.players, rules.three_deal, rules.two_deal, rules.is_auction)
         self.seats = [Seat(i) for i in range(self.players)]
         self.spectators: set[Client] = set()
-        self.status = WAITING
+        self.status = RoomStatus.WAITING
         self.match: Match | None = None
         self.round: Round | None = None  # the deal on the table (a finished one stays)
         self.result: HandResult | None = None  # of the deal on the table, once over
@@ -212,10 +203,10 @@ class Room:
             if not 0 <= row.seat < self.players:
                 continue
             s = self.seats[row.seat]
-            s.kind, s.name, s.token, s.owner = row.kind, row.name, row.token, row.owner
+            s.kind, s.name, s.token, s.owner = SeatKind(row.kind), row.name, row.token, row.owner
             s.clients = set()
-            s.bot = self._new_bot() if row.kind == BOT else None
-            s.away_since = now if row.kind == HUMAN else None
+            s.bot = self._new_bot() if row.kind == SeatKind.BOT else None
+            s.away_since = now if row.kind == SeatKind.HUMAN else None
         self._replay(log)
 
     def _replay(self, log: Sequence[tuple[int, str, Any]]) -> None:
@@ -232,7 +223,7 @@ class Room:
         self.actions = sum(1 for _seq, kind, _data in log if kind == "action")
         self.version += 1
         if not started:
-            self.status, self.match, self.round, self.result = WAITING, None, None, None
+            self.status, self.match, self.round, self.result = RoomStatus.WAITING, None, None, None
             self.between = False
             return
         self.match = Match.from_json({
@@ -240,14 +231,14 @@ class Room:
             "first_dealer": deals[0]["dealer"] if deals else "N", "deals": deals,
         }, seed=self._rng.randrange(2**63))
         for s in self.seats:
-            if s.kind == HUMAN and s.bot is None:
+            if s.kind == SeatKind.HUMAN and s.bot is None:
                 s.bot = self._new_bot()
         rounds = self.match.rounds
         self.round = rounds[-1] if rounds else None
         rnd = self.round
         self.between = rnd is None or rnd.phase in (OVER, ALL_PASS)
         self.result = rnd.result() if rnd is not None and rnd.phase == OVER else None
-        self.status = FINISHED if self.match.finished else PLAYING
+        self.status = RoomStatus.FINISHED if self.match.finished else RoomStatus.PLAYING
 
     def _reload(self) -> None:
         """After a write failed: the game as the log on disk has it."""
@@ -261,7 +252,7 @@ class Room:
         if identity is None:
             return None
         for s in self.seats:
-            if s.kind == HUMAN and s.owner is not None and secret_equal(s.owner, identity):
+            if s.kind == SeatKind.HUMAN and s.owner is not None and secret_equal(s.owner, identity):
                 return s.index
         return None
 
@@ -292,22 +283,23 @@ class Room:
 
         ``owner`` is the browser identity taking it (one seat per browser);
         ``client``, when given, is the connection that now acts for the seat."""
-        if self.status == FINISHED:
+        if self.status == RoomStatus.FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
         s = self.seats[self.check_seat(seat)]
-        if s.kind == HUMAN:
+        if s.kind == SeatKind.HUMAN:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is taken by {s.name}")
         held = self.seat_of_owner(owner)
         if held is not None:
             raise RoomError(f"you already hold seat {SEAT_NAMES[held]} at this table: "
                             "one seat per player")
-        if self.visibility == PRIVATE and any(x.kind == HUMAN for x in self.seats):
+        if (self.visibility == Visibility.PRIVATE
+                and any(x.kind == SeatKind.HUMAN for x in self.seats)):
             raise RoomError("a table against bots is private: nobody else can sit there")
-        if self.status == PLAYING and s.kind == BOT and self.round is not None:
+        if self.status == RoomStatus.PLAYING and s.kind == SeatKind.BOT and self.round is not None:
             # Taken over mid-deal: what the bot laid aside stays its secret (§12.1).
             s.secret_until = self.match.deals if self.match is not None else 0
         old = (s.kind, s.name, s.token, s.owner)
-        s.kind = HUMAN
+        s.kind = SeatKind.HUMAN
         s.name = clean_name(name, seat)
         s.token = secrets.token_urlsafe(18)
         s.owner = owner
@@ -324,25 +316,25 @@ class Room:
 
     def leave(self, seat: int) -> None:
         """Give a seat back before the game starts."""
-        if self.status != WAITING:
+        if self.status != RoomStatus.WAITING:
             raise RoomError("a seat can be left only before the game starts")
         s = self.seats[seat]
         for client in list(s.clients):
             client.seat = None
             self.spectators.add(client)
         s.clients.clear()
-        s.kind, s.name, s.token, s.bot, s.owner = OPEN, "", None, None, None
+        s.kind, s.name, s.token, s.bot, s.owner = SeatKind.OPEN, "", None, None, None
         self._save_seats()
         self.changed()
 
     def fill_bot(self, seat: int) -> None:
         """Put a bot on an open seat."""
-        if self.status == FINISHED:
+        if self.status == RoomStatus.FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
         s = self.seats[self.check_seat(seat)]
-        if s.kind != OPEN:
+        if s.kind != SeatKind.OPEN:
             raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
-        s.kind, s.bot = BOT, self._new_bot()
+        s.kind, s.bot = SeatKind.BOT, self._new_bot()
         s.name = f"Bot {SEAT_NAMES[seat]}"
         self._save_seats()
         self.changed()
@@ -359,7 +351,7 @@ class Room:
         """Whether a bot acts for ``seat`` now: a bot seat, a human away for longer
         than the grace period, or (with a turn timer) one whose time ran out."""
         s = self.seats[seat]
-        if s.kind != HUMAN:
+        if s.kind != SeatKind.HUMAN:
             return True
         return self.stand_in_at(seat) <= (time.monotonic() if now is None else now)
 
@@ -367,14 +359,14 @@ class Room:
         """When a stand-in bot plays for the human at ``seat`` if he does not act:
         the end of his grace when away, of his turn timer when here (inf: never)."""
         s = self.seats[seat]
-        if s.kind != HUMAN:
+        if s.kind != SeatKind.HUMAN:
             return 0.0
         if not s.connected:
             since = s.away_since if s.away_since is not None else 0.0
             return since + self.settings.grace
         timer = self.settings.turn_timer
-        if timer is None or self.status != PLAYING or self.between or self.round is None \
-                or self.round.current_player() != seat:
+        if timer is None or self.status != RoomStatus.PLAYING or self.between \
+                or self.round is None or self.round.current_player() != seat:
             return float("inf")
         return self._turn_since + timer
 
@@ -421,7 +413,7 @@ class Room:
         for s in self.seats:
             if client in s.clients:
                 s.clients.discard(client)
-                if s.kind == HUMAN and not s.clients:
+                if s.kind == SeatKind.HUMAN and not s.clients:
                     s.away_since = time.monotonic()
                     if s.bot is None:
                         s.bot = self._new_bot()
@@ -437,12 +429,12 @@ class Room:
 
     def start(self) -> None:
         """Fill the empty seats with bots and deal the first deal."""
-        if self.status != WAITING:
+        if self.status != RoomStatus.WAITING:
             raise RoomError("the game has already started")
         for s in self.seats:
-            if s.kind == OPEN:
-                s.kind, s.bot, s.name = BOT, self._new_bot(), f"Bot {SEAT_NAMES[s.index]}"
-            elif s.kind == HUMAN and s.bot is None:
+            if s.kind == SeatKind.OPEN:
+                s.kind, s.bot, s.name = SeatKind.BOT, self._new_bot(), f"Bot {SEAT_NAMES[s.index]}"
+            elif s.kind == SeatKind.HUMAN and s.bot is None:
                 s.bot = self._new_bot()
         self.match = Match(self.rules, seed=self._rng.randrange(2**63))
         rnd = self.match.new_round()
@@ -453,7 +445,7 @@ class Room:
             self.match = None
             self.seq = 0 if self.store is None else len(self.store.log(self.id))
             raise
-        self.status = PLAYING
+        self.status = RoomStatus.PLAYING
         self._dealt(rnd)
         self.run()
 
@@ -484,9 +476,9 @@ class Room:
 
     def live_round(self) -> Round:
         """The deal on the table, while it is played (else the room refuses)."""
-        if self.status == WAITING:
+        if self.status == RoomStatus.WAITING:
             raise RoomError("the game has not started")
-        if self.status == FINISHED:
+        if self.status == RoomStatus.FINISHED:
             raise RoomError("the game is over")
         if self.between or self.round is None:
             raise RoomError("the deal is over: ask for the next deal")
@@ -544,9 +536,9 @@ class Room:
 
     def next_deal(self) -> None:
         """Deal the next deal now (the finished one has been seen)."""
-        if self.status == FINISHED:
+        if self.status == RoomStatus.FINISHED:
             raise RoomError("the game is over")
-        if self.status != PLAYING or not self.between:
+        if self.status != RoomStatus.PLAYING or not self.between:
             raise RoomError("the deal is not over")
         self.new_deal()
 
@@ -564,7 +556,7 @@ class Room:
             self.match.finish_round()
             self.between = True
             if self.match.finished:
-                self.status = FINISHED
+                self.status = RoomStatus.FINISHED
         self.changed()
 
     def apply(self, seat: int, action: Action) -> None:
@@ -668,7 +660,7 @@ class RoomManager:
         bots: str = "heuristic",
         name: str = "",
         *,
-        visibility: str = INVITE,
+        visibility: Visibility = Visibility.INVITE,
         client: str = "",
     ) -> Room:
         """A new room (the profile, options, target and bot spec checked): any profile
@@ -678,7 +670,7 @@ class RoomManager:
         if len(self.rooms) >= self.settings.max_rooms:
             raise RoomError(f"the server holds {len(self.rooms)} rooms already; try later")
         if client and sum(1 for r in self.rooms.values()
-                          if r.client == client and r.status != FINISHED) \
+                          if r.client == client and r.status != RoomStatus.FINISHED) \
                 >= self.rooms_per_client:
             raise RoomError(f"you have {self.rooms_per_client} tables open already: finish "
                             "or leave one (an unused table closes by itself)")

@@ -29,19 +29,8 @@ from belote.play import SEAT_NAMES
 from belote.web.i18n import lang_of
 from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import parse_seat
-from belote.web.rooms import (
-    FINISHED,
-    INVITE,
-    OPEN,
-    PRIVATE,
-    PUBLIC,
-    VISIBILITIES,
-    Client,
-    NoAccess,
-    Room,
-    RoomError,
-    RoomManager,
-)
+from belote.web.rooms import Client, NoAccess, Room, RoomError, RoomManager
+from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import (
     BadInput,
     Limits,
@@ -109,7 +98,7 @@ class TooFast(RoomError):
     """A client opening tables faster than its limit (429, retry in a minute)."""
 
 
-def _create(request: Request, form: Mapping[str, Any], visibility: str) -> Room:
+def _create(request: Request, form: Mapping[str, Any], visibility: Visibility) -> Room:
     limiter: RateLimiter = request.app.state.room_limiter
     client = client_key(request)
     if not limiter.allow(client):
@@ -179,7 +168,7 @@ async def play_create(request: Request) -> Response:
     game starts at once.  The table is private: nobody else sees or joins it."""
     form = await _form(request)
     try:
-        room = _create(request, form, PRIVATE)
+        room = _create(request, form, Visibility.PRIVATE)
         seat = player_seat(room.players)
         token = room.join(seat, form.get("player") or "You", owner=identity(request))
         for other in range(room.players):
@@ -201,7 +190,7 @@ async def room_list(request: Request) -> Response:
 def _room_list(request: Request, values: Mapping[str, str], error: str | None) -> Response:
     """The public rooms (their hosts chose to list them) and the new-room form."""
     rooms = [r for r in _rooms(request).rooms.values()
-             if r.status != FINISHED and r.visibility == PUBLIC]
+             if r.status != RoomStatus.FINISHED and r.visibility == Visibility.PUBLIC]
     rooms.sort(key=lambda r: -r.created)
     listed = [{
         "id": r.id,
@@ -210,8 +199,8 @@ def _room_list(request: Request, values: Mapping[str, str], error: str | None) -
         "profile": r.rules.profile,
         "deal": _deal_label(r),
         "status": r.status,
-        "open": sum(1 for s in r.seats if s.kind == OPEN),
-        "players": [s.name for s in r.seats if s.kind == "human"],
+        "open": sum(1 for s in r.seats if s.kind == SeatKind.OPEN),
+        "players": [s.name for s in r.seats if s.kind == SeatKind.HUMAN],
     } for r in rooms[:50]]
     return render(request, "rooms.html", {**_choices(), "rooms": listed, "values": values,
                                           "error": error}, status=200 if error is None else 422)
@@ -228,7 +217,8 @@ async def room_create(request: Request) -> Response:
     /rooms only when the host ticked "public"."""
     form = await _form(request)
     try:
-        room = _create(request, form, PUBLIC if form.get("public") else INVITE)
+        visibility = Visibility.PUBLIC if form.get("public") else Visibility.INVITE
+        room = _create(request, form, visibility)
     except BeloteError as exc:
         return _room_list(request, form, str(exc))
     return RedirectResponse(room_link(room), status_code=303)
@@ -283,12 +273,8 @@ async def api_room_create(request: Request) -> Response:
     ``{"id", "url", "invite", "state"}``; visibility ``invite`` (the default),
     ``public`` (listed) or ``private`` (only the first to sit may ever sit)."""
     body = await _json(request)
-    visibility = body.get("visibility", INVITE)
     try:
-        if visibility not in VISIBILITIES:
-            raise RoomError(f"visibility: {visibility!r} is not one of "
-                            f"{', '.join(VISIBILITIES)}")
-        room = _create(request, body, str(visibility))
+        room = _create(request, body, Visibility.of(body.get("visibility", Visibility.INVITE)))
     except TooFast as exc:
         return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "60"})
     except BeloteError as exc:

@@ -1,16 +1,19 @@
 """The seats of a room (:mod:`belote.web.rooms`) and the words its modules share.
 
 A seat is ``open``, held by a ``human`` (who received a secret token when taking it)
-or by a ``bot``; a room is ``waiting`` for its players, ``playing`` or ``finished``;
-:class:`RoomSettings` pace its bots and set its timers; a room is ``private``,
-``invite`` or ``public``, and refuses with :class:`RoomError`.  The room, its driver
-(:mod:`belote.web.driver`) and the state it sends (:mod:`belote.web.room_state`)
-all read these, so they live here, below the three of them.
+or by a ``bot`` (:class:`SeatKind`); a room is ``waiting`` for its players, ``playing``
+or ``finished`` (:class:`RoomStatus`); :class:`RoomSettings` pace its bots and set its
+timers; a room is ``private``, ``invite`` or ``public`` (:class:`Visibility`), and
+refuses with :class:`RoomError`.  The words are string enums, equal to their JSON
+and stored words.  The room, its driver (:mod:`belote.web.driver`) and the state it
+sends (:mod:`belote.web.room_state`) all read these, so they live here, below the
+three of them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Final
 
 from belote.bots import Bot
@@ -18,21 +21,6 @@ from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
 from belote.web.store import SeatRow
-
-WAITING: Final = "waiting"
-PLAYING: Final = "playing"
-FINISHED: Final = "finished"
-
-OPEN: Final = "open"
-HUMAN: Final = "human"
-BOT: Final = "bot"
-
-NAME_LENGTH: Final = 24
-
-PRIVATE: Final = "private"  # a table against bots: its player only
-INVITE: Final = "invite"  # a room with friends: its link's invitation
-PUBLIC: Final = "public"  # ... and listed on /rooms
-VISIBILITIES: Final = (PRIVATE, INVITE, PUBLIC)
 
 
 class RoomError(BeloteError):
@@ -42,6 +30,41 @@ class RoomError(BeloteError):
 class NoAccess(RoomError):
     """A connection that brings neither a seat's token nor the room's invitation:
     answered as if the room did not exist, and closed."""
+
+
+class RoomStatus(StrEnum):
+    """Where a room stands: its word in the room's state."""
+
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+class SeatKind(StrEnum):
+    """Who holds a seat: its word in the room's state and in the store's rows."""
+
+    OPEN = "open"
+    HUMAN = "human"  # who received a secret token when taking it
+    BOT = "bot"
+
+
+class Visibility(StrEnum):
+    """Who may see and join a room: its word in the API, the state and the store."""
+
+    PRIVATE = "private"  # a table against bots: its player only
+    INVITE = "invite"  # a room with friends: its link's invitation
+    PUBLIC = "public"  # ... and listed on /rooms
+
+    @classmethod
+    def of(cls, value: object) -> Visibility:
+        """``value`` as a visibility, or :class:`RoomError` naming the three words."""
+        for member in cls:
+            if value == member:
+                return member
+        raise RoomError(f"visibility: {value!r} is not one of {', '.join(cls)}")
+
+
+NAME_LENGTH: Final = 24
 
 
 @dataclass(frozen=True)
@@ -61,7 +84,7 @@ class RoomSettings:
 @dataclass
 class Seat:
     index: int
-    kind: str = OPEN
+    kind: SeatKind = SeatKind.OPEN
     name: str = ""
     token: str | None = None
     owner: str | None = None  # the browser identity that took the seat
