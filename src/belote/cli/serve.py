@@ -39,6 +39,12 @@ def _check_port(host: str, port: int) -> None:
             fail(f"cannot listen on {host}:{port}: {why}")
 
 
+def _check_range(flag: str, value: float, what: str, low: float, high: float) -> None:
+    """Fail with a plain message (exit 2) unless ``low <= value <= high`` (NaN fails)."""
+    if not low <= value <= high:
+        fail(f"{flag}: {value!r} is not {what} in {low}..{high}")
+
+
 def register(app: typer.Typer) -> None:
     @app.command("serve")
     def serve(
@@ -88,15 +94,11 @@ def register(app: typer.Typer) -> None:
         for flag, seconds in (("--bot-delay", bot_delay), ("--trick-pause", trick_pause),
                               ("--deal-pause", deal_pause), ("--grace", grace),
                               ("--turn-timer", turn_timer)):
-            if not 0 <= seconds <= 3600:  # NaN too
-                fail(f"{flag}: {seconds!r} is not a number of seconds in 0..3600")
-        if not 0.01 <= idle_hours <= 24 * 365:
-            fail(f"--idle-hours: {idle_hours!r} is not a number of hours in 0.01..8760")
+            _check_range(flag, seconds, "a number of seconds", 0, 3600)
+        _check_range("--idle-hours", idle_hours, "a number of hours", 0.01, 24 * 365)
         check_int("--rooms-per-client", rooms_per_client, 1, 100_000)
-        for flag, rate in (("--rooms-per-minute", rooms_per_minute),
-                           ("--messages-per-second", messages_per_second)):
-            if not 0.1 <= rate <= 100_000:
-                fail(f"{flag}: {rate!r} is not a rate in 0.1..100000")
+        _check_range("--rooms-per-minute", rooms_per_minute, "a rate", 0.1, 100_000)
+        _check_range("--messages-per-second", messages_per_second, "a rate", 0.1, 100_000)
         try:
             import uvicorn
 
