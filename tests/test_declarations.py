@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from belote.cards import HEARTS, NO_TRUMP, SPADES, parse_card
+from belote.cards import ALL_TRUMP, HEARTS, KING, NO_TRUMP, QUEEN, SPADES, card, parse_card
 from belote.declarations import (
     CARRE,
     SEQUENCE,
     Declaration,
+    belote_cards,
     belote_suits,
     best_announcement,
     check_announcement,
@@ -139,6 +142,21 @@ def test_7_7_belote_suits() -> None:
     assert belote_suits(mask("KS QS"), HEARTS) == []
     assert belote_suits(mask("KS QS KH QH"), 5) == [SPADES, HEARTS]  # one per suit in TA
     assert belote_suits(mask("KS QS"), NO_TRUMP) == []  # none in SA
+
+
+def test_7_7_belote_cards_are_the_pairs_of_belote_suits() -> None:
+    """§7.7: the fast mask of the pairs held equals the suits found one by one, for
+    every trump mode, on hands holding each pattern of kings and queens."""
+    rng = random.Random(77)
+    hands = [rng.getrandbits(32) for _ in range(2000)]
+    hands += [mask("KH QH KS QS KD QD KC QC"), mask("KH QS"), 0]
+    for hand in hands:
+        for trump in (*range(4), NO_TRUMP, ALL_TRUMP):
+            expected = 0
+            for suit in belote_suits(hand, trump):
+                expected |= 1 << card(suit, KING) | 1 << card(suit, QUEEN)
+            assert belote_cards(hand, trump) == expected, (hex(hand), trump)
+    assert belote_cards(mask("KH QH KS QS"), HEARTS) == mask("KH QH")
 
 
 def test_runs() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from belote.cards import NINE, Card, CardMask, rank_of, suit_of
 from belote.errors import OptionError
@@ -63,6 +64,20 @@ def packets(pattern: str) -> list[int]:
     return [int(p) for p in pattern.split("-")]
 
 
+@cache
+def packet_seats(dealer: int, pattern: str, players: int) -> tuple[int, ...]:
+    """The seat each card goes to, in the order dealt, when packets of ``pattern`` are
+    dealt from the eldest (the seat after ``dealer``): ``(1, 1, 1, 2, 2, 2, ...)``.
+
+    Cached: a deal is one pass over the deck with it (``belote simulate`` deals
+    thousands)."""
+    seats: list[int] = []
+    for size in packets(pattern):
+        for i in range(1, players + 1):
+            seats += [(dealer + i) % players] * size
+    return tuple(seats)
+
+
 @dataclass(frozen=True, slots=True)
 class FirstDeal:
     """The deal before bidding in take-or-pass belote (§3.1)."""
@@ -77,14 +92,10 @@ def deal_packets(
 ) -> tuple[list[CardMask], int]:
     """Deal packets from the eldest in the given pattern; returns hands and cards used."""
     hands = [0] * players
-    pos = 0
-    for size in packets(pattern):
-        for i in range(1, players + 1):
-            seat = (dealer + i) % players
-            for c in deck[pos:pos + size]:
-                hands[seat] |= 1 << c
-            pos += size
-    return hands, pos
+    seats = packet_seats(dealer, pattern, players)
+    for seat, c in zip(seats, deck, strict=False):  # (a short deck: what it holds)
+        hands[seat] |= 1 << c
+    return hands, len(seats)
 
 
 def deal_first(
@@ -125,14 +136,21 @@ def deal_rest(
     give_turned = mode in ("classic", "24_cards")
     if give_turned:
         hands[taker] |= 1 << first.turned
-    pos = 0
+    seats = rest_seats(dealer, taker if give_turned else -1, players)
+    for seat, c in zip(seats, stock, strict=False):  # (the stock may hold more)
+        hands[seat] |= 1 << c
+    return hands
+
+
+@cache
+def rest_seats(dealer: int, taker: int, players: int) -> tuple[int, ...]:
+    """The seat each card of the second deal goes to (§3.4): three each from the
+    eldest, two to ``taker`` (who has the turned card; -1 when it stays on the table)."""
+    seats: list[int] = []
     for i in range(1, players + 1):
         seat = (dealer + i) % players
-        n = 2 if give_turned and seat == taker else 3
-        for c in stock[pos:pos + n]:
-            hands[seat] |= 1 << c
-        pos += n
-    return hands
+        seats += [seat] * (2 if seat == taker else 3)
+    return tuple(seats)
 
 
 def bergere(first: FirstDeal, players: int) -> Card:

@@ -329,6 +329,20 @@ def resolve(
     return DeclarationResult(winner, (points[0], points[1]))
 
 
+def belote_cards(hand: CardMask, trump: TrumpMode) -> CardMask:
+    """The trump kings and queens that ``hand`` holds as pairs (§7.7): the cards of
+    :func:`belote_suits`, by shifts (queen and king are neighbouring ranks)."""
+    if trump == NO_TRUMP:
+        return 0
+    both = hand >> QUEEN & hand >> KING & _SUIT_BASES  # bit 8s: suit s holds K and Q
+    if trump != ALL_TRUMP:
+        both &= 1 << (8 * trump)
+    return both << QUEEN | both << KING
+
+
+_SUIT_BASES: Final = 0x01010101  # the lowest card of each suit
+
+
 def belote_suits(hand: CardMask, trump: TrumpMode) -> list[int]:
     """Suits in which ``hand`` holds king and queen of trumps (§7.7).
 

@@ -25,9 +25,7 @@ from belote.cards import (
     Card,
     CardMask,
     TrumpMode,
-    card,
     card_name,
-    mask_of,
     rank_of,
     scan_forward,
     suit_of,
@@ -36,7 +34,7 @@ from belote.cards import (
 from belote.declarations import (
     Declaration,
     DeclarationResult,
-    belote_suits,
+    belote_cards,
     best_announcement,
     check_announcement,
     resolve,
@@ -191,14 +189,9 @@ class HandPlay:
         self.history: list[CardPlayed] = []
         self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
-        # belote per seat (§7.7): the suits of the trump kings and queens it holds as a
-        # pair, those cards (``belote_pairs``), and the announcement state per suit
-        self._belote_suits = [belote_suits(h, contract.trump) for h in self.holdings]
-        self.belote_pairs = tuple(
-            mask_of(c for suit in suits for c in (card(suit, KING), card(suit, QUEEN)))
-            if suits else 0
-            for suits in self._belote_suits
-        )
+        # belote per seat (§7.7): the trump kings and queens it holds as a pair
+        # (``belote_pairs``), and the announcement state per suit
+        self.belote_pairs = tuple(belote_cards(h, contract.trump) for h in self.holdings)
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement

@@ -1,6 +1,6 @@
 """The random bot: a uniform choice among the legal calls and cards (seeded).
 
-At every table size (RULES.md §12 too): the taker of a kitty deal lays aside two
+At every table size (docs/rules.md §12 too): the taker of a kitty deal lays aside two
 cards drawn uniformly from his twelve (§12.1; no card is forbidden there).
 """
 
