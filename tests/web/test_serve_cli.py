@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from belote.cli import app
@@ -41,3 +42,17 @@ def test_bad_database_and_log_level_are_plain_errors(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "--log-level: 'loud'" in result.output
     result = runner.invoke(app, ["serve", "--host", "no-such-host.invalid", "--port", "0"])
     assert result.exit_code == 2 and "unknown host" in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--bot-delay", "nan"], "--bot-delay: nan is not a number of seconds in 0..3600"),
+    (["--turn-timer", "3601"], "--turn-timer: 3601.0 is not a number of seconds in 0..3600"),
+    (["--idle-hours", "0"], "--idle-hours: 0.0 is not a number of hours in 0.01..8760"),
+    (["--rooms-per-minute", "0.05"], "--rooms-per-minute: 0.05 is not a rate in 0.1..100000"),
+    (["--messages-per-second", "1e6"],
+     "--messages-per-second: 1000000.0 is not a rate in 0.1..100000"),
+])
+def test_numbers_out_of_range_are_plain_errors(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["serve", *args])
+    assert result.exit_code == 2
+    assert result.output == f"error: {message}\n"

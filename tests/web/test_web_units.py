@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
@@ -30,6 +31,7 @@ from belote.web.present import (
     symbol_message,
 )
 from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
+from belote.web.seats import RoomStatus, SeatKind, Visibility
 
 T = TypeVar("T")
 
@@ -178,6 +180,30 @@ def test_room_manager_checks_what_it_is_asked() -> None:
         assert await manager.sweep(now=room.touched + 5) == 0
         assert await manager.sweep(now=room.touched + 11) == 2
         assert manager.rooms == {}
+
+    run_async(scenario)
+
+
+def test_visibility_words_and_their_one_check() -> None:
+    """Visibility, seat kinds and room statuses are their JSON words; a room and the
+    API refuse any other visibility with the same message."""
+    assert [str(v) for v in Visibility] == ["private", "invite", "public"]
+    assert Visibility.of("public") is Visibility.PUBLIC
+    assert json.dumps([SeatKind.BOT, RoomStatus.WAITING]) == '["bot", "waiting"]'
+    for bad in ("secret", 3, None, ["invite"]):
+        with pytest.raises(RoomError) as caught:
+            Visibility.of(bad)
+        assert str(caught.value) == (f"visibility: {bad!r} is not one of "
+                                     "private, invite, public")
+
+    async def scenario() -> None:
+        manager = RoomManager(seed=1)
+        with pytest.raises(RoomError, match="'secret' is not one of private, invite, public"):
+            manager.create("classic", visibility="secret")  # type: ignore[arg-type]
+        room = manager.create("classic", visibility=Visibility.PRIVATE)
+        assert room.invite is None and room.state_for(None)["visibility"] == "private"
+        assert {s["kind"] for s in room.state_for(None)["seats"]} == {"open"}
+        await room.stop()
 
     run_async(scenario)
 
