@@ -693,6 +693,12 @@ def test_odd_tokens_and_fields_are_4xx(client: TestClient) -> None:
     for body in bodies:
         r = client.post(f"/api/rooms/{room_id}/seats", json=body)
         assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
+    # A visibility that is not one of the three words: a 422 that names them.
+    for visibility in ("secret", ["public"], 1):
+        r = client.post("/api/rooms", json={"profile": "classic", "visibility": visibility})
+        assert r.status_code == 422
+        assert r.json()["error"] == (f"visibility: {visibility!r} is not one of "
+                                     "private, invite, public")
     # A name that is not text: the seat's default name.
     r = client.post(f"/api/rooms/{room_id}/seats",
                     json={"seat": "N", "invite": invite, "name": ["x"]})
