@@ -161,3 +161,28 @@ def test_7_7_belote_cards_are_the_pairs_of_belote_suits() -> None:
 
 def test_runs() -> None:
     assert runs(mask("7S 8S 9S JS QS KS 9H TH")) == [(0, 0, 3), (0, 4, 3)]
+
+
+def _runs_reference(hand: int) -> list[tuple[int, int, int]]:
+    """§7.2 sequences, slowly: each suit's ranks 7..A walked one by one."""
+    found: list[tuple[int, int, int]] = []
+    for suit in range(4):
+        length = 0
+        for rank in range(9):
+            if rank < 8 and hand >> (suit * 8 + rank) & 1:
+                length += 1
+                continue
+            if length >= 3:
+                found.append((suit, rank - length, length))
+            length = 0
+    return found
+
+
+def test_7_2_runs_match_a_rank_by_rank_walk() -> None:
+    """The runs found by shifts are those of a plain walk over the ranks: every pattern
+    of one suit (256, in each suit) and random hands."""
+    hands = [bits << (8 * suit) for suit in range(4) for bits in range(256)]
+    rng = random.Random(72)
+    hands += [rng.getrandbits(32) for _ in range(3000)] + [0xFFFFFFFF]
+    for hand in hands:
+        assert runs(hand) == _runs_reference(hand), hex(hand)

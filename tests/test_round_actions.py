@@ -17,7 +17,7 @@ from belote.cards import card_name, parse_card
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
 from belote.options import make_rules
-from belote.round import PLAY, PlayerView, Round
+from belote.round import OVER, PLAY, PlayerView, Round
 from belote.table import Table
 
 DECK = list(range(32))
@@ -237,6 +237,8 @@ def test_a_view_stays_what_it_was_and_holds_no_other_hand(
         kept.append((rnd.actions_json(), views))  # not read yet
         rnd.play_card(rng.choice(rnd.legal_cards()))
     assert rnd.play is not None
+    over = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
+    assert all(v.phase == OVER and v.turn == -1 and v.legal_cards == () for v in over)
     hidden = [rnd, rnd.play, rnd.play.state, rnd.play.state.hands, rnd.play.history,
               rnd.play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
     for actions, views in kept:
@@ -245,6 +247,8 @@ def test_a_view_stays_what_it_was_and_holds_no_other_hand(
         for view in views:
             now = fresh.spectator_view() if view.seat < 0 else fresh.view(view.seat)
             assert _fields(view) == _fields(now)
+            assert view.phase == fresh.phase == PLAY  # worked out, not read from the round
+            assert view.turn == fresh.current_player()
             reached = _reachable(view)
             assert not any(x is h for x in reached for h in hidden if h is not None)
             allowed = {id(d) for shown in view.shown for d in shown}

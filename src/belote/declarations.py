@@ -22,7 +22,9 @@ from belote.cards import (
     QUEEN,
     RANK_LETTERS,
     RANK_MASKS,
+    RANK_OF,
     SUIT_MASKS,
+    SUIT_OF,
     TEN,
     Card,
     CardMask,
@@ -99,22 +101,19 @@ def make_carre(rank: int, trump: TrumpMode) -> Declaration:
 
 
 def runs(hand: CardMask) -> list[tuple[int, int, int]]:
-    """Maximal runs of three or more: (suit, lowest rank, length)."""
+    """Maximal runs of three or more: (suit, lowest rank, length), by suit then rank.
+
+    Each run is found from its lowest card, a card with the next two ranks of its
+    suit (``_RUN_STARTS``), and measured as the ones above it within the suit."""
     found = []
-    for suit in range(4):
-        bits = (hand >> (suit * 8)) & 0xFF
-        rank = 0
-        while bits:
-            if bits & 1:
-                start = rank
-                while bits & 1:
-                    bits >>= 1
-                    rank += 1
-                if rank - start >= 3:
-                    found.append((suit, start, rank - start))
-            else:
-                bits >>= 1
-                rank += 1
+    starts = hand & hand >> 1 & hand >> 2 & _RUN_STARTS
+    while starts:
+        low = (starts & -starts).bit_length() - 1
+        rank = RANK_OF[low]
+        above = hand >> low & 0xFF >> rank  # this card and those above it, in its suit
+        length = (~above & (above + 1)).bit_length() - 1  # the ones from the bottom
+        found.append((SUIT_OF[low], rank, length))
+        starts &= ~(((1 << length) - 1) << low)
     return found
 
 
@@ -281,6 +280,10 @@ class DeclarationResult:
     points: tuple[int, int]
 
 
+# The comparison when nobody announced anything: nobody scores (one value, immutable).
+NOTHING_DECLARED: Final = DeclarationResult(None, (0, 0))
+
+
 def resolve(
     announced: Sequence[Sequence[Declaration]],
     rules: Rules,
@@ -295,6 +298,8 @@ def resolve(
     ``decl_tie`` = first_announcer, the first seat in play order among the tied
     best).
     """
+    if not any(announced):
+        return NOTHING_DECLARED  # the most deals
     n = len(teams)
     best: list[tuple[int, ...] | None] = [None, None]
     for seat in range(n):

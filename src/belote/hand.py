@@ -249,9 +249,20 @@ class HandPlay:
         ``belote``: whether the seat says belote / rebelote when this card is the
         trump king or queen it holds together (§7.7).
         """
-        state = self.state
-        if not state.legal_mask() >> c & 1:
+        if not self.state.legal_mask() >> c & 1:
             self.verify_play(c)  # raises, naming the rule
+        return self.play_legal(c, declarations, belote)
+
+    def play_legal(
+        self,
+        c: Card,
+        declarations: Sequence[Declaration] | None = None,
+        belote: bool = True,
+    ) -> CardPlayed:
+        """:meth:`play` for a card already known to be legal now (one of
+        ``state.legal_mask()`` at this position): what the seat announces and says
+        with it is still checked."""
+        state = self.state
         seat = state.turn
         announced: tuple[Declaration, ...] = ()
         if not state.tricks and self.announced[seat] is None:

@@ -143,9 +143,9 @@ class _Public:
     hand, no announced combination's cards before they are shown (§7.4, §7.6).
     """
 
-    __slots__ = ("belote", "calls", "cards", "contract", "dealer", "heard", "heard_at",
-                 "leader", "players", "public", "reserve", "result", "result_at", "rules",
-                 "shown", "tricks", "turned")
+    __slots__ = ("belote", "calls", "cards", "cards_in_play", "contract", "dealer", "heard",
+                 "heard_at", "leader", "orders", "players", "public", "reserve", "result",
+                 "result_at", "rules", "shown", "tricks", "turned")
 
     rules: Rules
     dealer: int
@@ -155,6 +155,8 @@ class _Public:
     calls: tuple[Call | AuctionCall, ...]
     contract: Contract
     leader: int
+    orders: tuple[tuple[int, ...], ...]  # the seats in play order from each leader
+    cards_in_play: int  # the cards the play will see played
     public: CardMask
     cards: list[Card]
     tricks: list[Trick]
@@ -175,6 +177,8 @@ class _Public:
         self.calls = tuple(rnd.bidding.calls)
         self.contract = play.contract
         self.leader = play.first_leader
+        self.orders = play.table.orders
+        self.cards_in_play = play.state.tricks_left * n
         # What lies face up for all: the bergère and the turned card of a deal that
         # leaves cards out (§12).
         self.public = 0
@@ -257,6 +261,9 @@ class _LiveView(PlayerView):
         else v._pub.leader)
     trick = _Lazy(
         lambda v: tuple(v._pub.cards[v._tricks_done() * v._pub.players:v._played]))
+    phase = _Lazy(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
+    turn = _Lazy(lambda v: v._pub.orders[v.trick_leader][v._played % v._pub.players]
+                 if v._played < v._pub.cards_in_play else -1)
     announced = _Lazy(lambda v: tuple(
         heard if v._seen(at) else None for heard, at in zip(v._pub.heard, v._pub.heard_at,
                                                              strict=True)))
@@ -302,6 +309,10 @@ class Round:
         # what was said so far, each seat's own announcement.
         self._pub: _Public | None = None
         self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
+        # The legal cards of the seat to play, as its last view worked them out, and the
+        # number of cards played then (-1: none yet).
+        self._legal: CardMask = 0
+        self._legal_at = -1
         if self.mode is DealMode.AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
@@ -496,9 +507,12 @@ class Round:
         play = self.play
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
-        record = play.play(c, declarations, belote)
         pub = self._pub
         assert pub is not None
+        if self._legal_at == len(pub.cards) and self._legal >> c & 1:
+            record = play.play_legal(c, declarations, belote)  # checked by the last view
+        else:
+            record = play.play(c, declarations, belote)
         pub.cards.append(c)
         if pub.result is None or record.belote:
             self._hear(pub, play, record)
@@ -543,14 +557,15 @@ class Round:
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
         assert pub is not None
-        fields["_played"] = len(pub.cards)
+        played = fields["_played"] = len(pub.cards)
         fields["seat"] = seat
-        phase = fields["phase"] = self.phase
-        turn = fields["turn"] = state.turn if phase is PLAY else -1
         fields["hand"] = state.hands[seat]
-        fields.update(self._game)
-        if turn == seat:
-            fields["legal_cards"] = card_tuple(state.legal_mask())
+        if self._game:
+            fields.update(self._game)
+        if state.turn == seat and self.phase is PLAY:
+            legal = self._legal = state.legal_mask()
+            self._legal_at = played  # (play_card need not work it out again)
+            fields["legal_cards"] = card_tuple(legal)
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine

@@ -23,7 +23,13 @@ class RandomBot(BaseBot):
 
     def play(self, view: PlayerView) -> int:
         legal = view.legal_cards
-        return legal[self._below(len(legal))]
+        n = len(legal)  # the draws of _below(n), written out: asked for every card
+        getrandbits = self.rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
 
     def _below(self, n: int) -> int:
         """A number drawn uniformly below ``n``: the draws of ``self.rng.choice`` (bits
