@@ -113,8 +113,9 @@ def cards_of(mask: CardMask) -> list[Card]:
     return list(scan_forward(mask))
 
 
-# The cards of each byte of a mask, per suit: a mask becomes a tuple by four look-ups.
-_BYTE_CARDS: Final = tuple(
+# The cards of each byte of a mask, per suit: a mask becomes a tuple by four look-ups
+# (:func:`card_tuple`; written out where a view is made for every card played).
+BYTE_CARDS: Final = tuple(
     tuple(tuple(card(suit, r) for r in RANKS if b >> r & 1) for b in range(256))
     for suit in SUITS
 )
@@ -126,7 +127,7 @@ def card_tuple(mask: CardMask) -> tuple[Card, ...]:
     >>> card_tuple(0b101 | 1 << 31)
     (0, 2, 31)
     """
-    spades, hearts, diamonds, clubs = _BYTE_CARDS
+    spades, hearts, diamonds, clubs = BYTE_CARDS
     return (spades[mask & 0xFF] + hearts[mask >> 8 & 0xFF] + diamonds[mask >> 16 & 0xFF]
             + clubs[mask >> 24 & 0xFF])
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from belote.cards import NINE, Card, CardMask, rank_of, suit_of
 from belote.errors import OptionError
@@ -78,9 +78,10 @@ def packet_seats(dealer: int, pattern: str, players: int) -> tuple[int, ...]:
     return tuple(seats)
 
 
-@dataclass(frozen=True, slots=True)
-class FirstDeal:
-    """The deal before bidding in take-or-pass belote (§3.1)."""
+class FirstDeal(NamedTuple):
+    """The deal before bidding in take-or-pass belote (§3.1).
+
+    A named tuple: one is made for every deal (``belote simulate`` makes thousands)."""
 
     hands: tuple[CardMask, ...]  # five cards per seat
     turned: Card  # the 21st card, face up

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 from belote.cards import (
@@ -74,7 +75,7 @@ class Declaration:
     def name(self) -> str:
         if self.kind == CARRE:
             return f"carré of {RANK_LETTERS[self.rank]}"
-        return {3: "tierce", 4: "cinquante"}.get(self.length, "cent")
+        return _SEQUENCE_NAMES.get(self.length, "cent")
 
     def card_names(self) -> list[str]:
         return [card_name(c) for c in scan_forward(self.cards)]
@@ -82,6 +83,8 @@ class Declaration:
     def __str__(self) -> str:
         return f"{self.name} ({' '.join(self.card_names())}, {self.points})"
 
+
+_SEQUENCE_NAMES: Final = MappingProxyType({3: "tierce", 4: "cinquante"})  # then cent
 
 # The ranks where a run of three may start in each suit (7 to Q): a hand holds a run
 # when some card of it here has the next two ranks of its suit.
@@ -91,13 +94,36 @@ _RUN_STARTS: Final = 0x3F3F3F3F
 _CARRE_RANKS: Final = sum(1 << rank for rank in (NINE, TEN, JACK, QUEEN, KING, ACE))
 
 
-def make_sequence(suit: int, low: int, length: int) -> Declaration:
+def _new_sequence(suit: int, low: int, length: int) -> Declaration:
     cards = ((1 << length) - 1) << (suit * 8 + low)
     return Declaration(SEQUENCE, cards, sequence_points(length), suit, low + length - 1, length)
 
 
+# Every sequence of three cards or more, made once: (suit, lowest rank, length) -> it.
+# A declaration is an immutable value, so one object serves every hand that holds it
+# (a new one costs more than the search for it, and trick 1 asks for them every deal).
+_SEQUENCES: Final = MappingProxyType({
+    (suit, low, length): _new_sequence(suit, low, length)
+    for suit in range(4) for low in range(6) for length in range(3, 9 - low)
+})
+
+
+def make_sequence(suit: int, low: int, length: int) -> Declaration:
+    """The sequence of ``length`` cards of ``suit`` from rank ``low`` up (§7.2)."""
+    made = _SEQUENCES.get((suit, low, length))
+    return made if made is not None else _new_sequence(suit, low, length)
+
+
 def make_carre(rank: int, trump: TrumpMode) -> Declaration:
+    """The carré of ``rank`` (§7.2: its points under ``trump``)."""
     return Declaration(CARRE, RANK_MASKS[rank], carre_points(rank, trump), -1, rank, 4)
+
+
+def every_declaration() -> list[Declaration]:
+    """Every combination a hand may announce: each sequence, each scoring carré with
+    its points under a suit or tout-atout and under sans-atout (§7.2)."""
+    carres = [make_carre(rank, trump) for trump in (0, NO_TRUMP) for rank in _CARRE_ORDER]
+    return [*_SEQUENCES.values(), *carres]
 
 
 def runs(hand: CardMask) -> list[tuple[int, int, int]]:
@@ -155,7 +181,9 @@ def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[De
         hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
     ):
         return []  # no run of three, no carré: the most hands
-    candidates = carres(hand, trump)
+    candidates = (
+        carres(hand, trump) if hand & hand >> 8 & hand >> 16 & hand >> 24 & _CARRE_RANKS
+        else [])
     run_list = runs(hand)
     if not candidates and all(length <= 5 for _suit, _low, length in run_list):
         # Runs of at most five, no carré: each run whole is worth the most (20, 50, 100).

@@ -171,7 +171,7 @@ class HandPlay:
         self.contract = contract
         self.players = len(hands)
         self.teams = self.table.sides(contract.taker)
-        self.beneath = dict(beneath or {})
+        self.beneath = dict(beneath) if beneath else {}
         self.discards = discards
         self.in_play = in_play
         self.initial_hands = tuple(hands)
@@ -179,9 +179,9 @@ class HandPlay:
         self.holdings = tuple(
             h | _under(h, self.beneath) for h in hands
         ) if beneath else self.initial_hands
-        tricks_left = max(h.bit_count() for h in self.holdings)
         self.state = PlayState(
-            rules, contract.trump, hands, leader, tricks_left=tricks_left, teams=self.teams,
+            rules, contract.trump, hands, leader,
+            tricks_left=max(map(int.bit_count, self.holdings)), teams=self.teams,
             table=self.table,
         )
         self.first_leader = leader
@@ -191,7 +191,8 @@ class HandPlay:
         self._declarations: DeclarationResult | None = None
         # belote per seat (§7.7): the trump kings and queens it holds as a pair
         # (``belote_pairs``), and the announcement state per suit
-        self.belote_pairs = tuple(belote_cards(h, contract.trump) for h in self.holdings)
+        trump = contract.trump
+        self.belote_pairs = tuple([belote_cards(h, trump) for h in self.holdings])
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement
@@ -384,6 +385,8 @@ class HandPlay:
 
     def belote_points(self) -> tuple[int, int]:
         """Belote points per team (side) so far."""
+        if not self._belote_said:
+            return 0, 0  # (most hands: nobody said belote)
         points = [0, 0]
         for seat, p in enumerate(self.belote_by_seat()):
             points[self.teams[seat]] += p
@@ -393,8 +396,11 @@ class HandPlay:
         """(seat, suit) of each belote held but not said (§7.7: omission scores 0)."""
         return set(self._belote_refused)
 
-    def belote_team(self) -> int | None:
-        points = self.belote_points()
+    def belote_team(self, points: tuple[int, int] | None = None) -> int | None:
+        """The side that said belote first and scores it (``points``: the sides' belote
+        points, when already worked out)."""
+        if points is None:
+            points = self.belote_points()
         for seat in self._belote_order:
             if points[self.teams[seat]]:
                 return self.teams[seat]
@@ -445,7 +451,7 @@ class HandPlay:
             contract=self.contract,
             tricks=tuple(state.tricks),
             declarations=decls,
-            belote_team=self.belote_team(),
+            belote_team=self.belote_team(belote),
             belote_points=belote,
             trick_points=(trick_points[0], trick_points[1]),
             capot=capot,

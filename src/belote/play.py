@@ -116,6 +116,11 @@ class Trick(NamedTuple):
         }
 
 
+# A Trick from its four fields, without the named tuple's own __new__ (one is made for
+# every trick played: a measured hot path).
+_new_trick: Final = tuple.__new__
+
+
 class PlayState:
     """Card play of one hand; mutable, with unchecked ``push`` and ``pop``.
 
@@ -290,10 +295,7 @@ class PlayState:
             self.turn = self._next[seat]
             return
         winner = self._master_seat
-        pts = self._points
-        points = 0
-        for x in trick:
-            points += pts[x]
+        points = sum(map(self._points.__getitem__, trick))
         team = self._team[winner]
         self.tricks_left -= 1
         self.tricks_won[team] += 1
@@ -301,7 +303,7 @@ class PlayState:
             # §5.1 dix de der; §5.2 capot: 100 when the winners hold every trick.
             points += CAPOT_LAST_TRICK_BONUS if self.tricks_won[team ^ 1] == 0 else LAST_TRICK_BONUS
         self.trick_points[team] += points
-        self.tricks.append(Trick(self.leader, tuple(trick), winner, points))
+        self.tricks.append(_new_trick(Trick, (self.leader, tuple(trick), winner, points)))
         self.trick = []
         self.leader = self.turn = winner
         self._master_card = self._master_seat = -1

@@ -21,16 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Final, Generic, TypeAlias, TypeVar, overload
 
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
 from belote.cards import (
+    BYTE_CARDS,
     Card,
     CardMask,
     TrumpMode,
     card_name,
-    card_tuple,
     mask_names,
     mask_of,
     parse_card,
@@ -44,7 +45,7 @@ from belote.deal import (
     deal_piles,
     deal_rest,
 )
-from belote.declarations import Declaration, DeclarationResult
+from belote.declarations import Declaration, DeclarationResult, every_declaration
 from belote.errors import IllegalActionError, allowed
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
@@ -74,6 +75,17 @@ class Announced:
     @classmethod
     def of(cls, d: Declaration) -> Announced:
         return cls(d.kind, d.name, d.points, d.length, d.rank)
+
+
+# What the table hears of each combination, made once (keyed by cards and points).
+_HEARD: Final = MappingProxyType(
+    {(d.cards, d.points): Announced.of(d) for d in every_declaration()})
+
+
+def _announced(d: Declaration) -> Announced:
+    """:meth:`Announced.of` ``d``, from the table when it is there."""
+    heard = _HEARD.get((d.cards, d.points))
+    return heard if heard is not None else Announced.of(d)
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +298,7 @@ class Round:
         self.table = Table.of(rules)
         self.players = rules.players
         self.mode = self.table.mode
+        self._face_up = self.mode is DealMode.DECOUVERTE  # §12.2: the views show piles
         expected = self.table.deck
         if tuple(sorted(deck)) != expected:
             raise ValueError(f"the deck must hold the {len(expected)} cards of this game once each")
@@ -528,7 +541,7 @@ class Round:
         played = len(pub.cards) - 1
         if self._announced[seat] is None:
             self._announced[seat] = record.declarations
-            pub.heard[seat] = tuple(map(Announced.of, record.declarations))
+            pub.heard[seat] = tuple(_announced(d) for d in record.declarations)
             pub.heard_at[seat] = played
         if record.belote:
             pub.belote.append((played, seat, record.card))
@@ -565,13 +578,15 @@ class Round:
         if state.turn == seat and self.phase is PLAY:
             legal = self._legal = state.legal_mask()
             self._legal_at = played  # (play_card need not work it out again)
-            fields["legal_cards"] = card_tuple(legal)
+            spades, hearts, diamonds, clubs = BYTE_CARDS  # card_tuple(legal), written out
+            fields["legal_cards"] = (spades[legal & 0xFF] + hearts[legal >> 8 & 0xFF]
+                                     + diamonds[legal >> 16 & 0xFF] + clubs[legal >> 24])
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
         if self.discards and play.contract.taker == seat:
             fields["discards"] = self.discards
-        if self.mode is DealMode.DECOUVERTE:
+        if self._face_up:
             self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
         return view
 

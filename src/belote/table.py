@@ -88,17 +88,22 @@ class DealMode(StrEnum):
     @property
     def takes_turned(self) -> bool:
         """The taker takes the turned card (§3.4)."""
-        return self in (DealMode.CLASSIC, DealMode.CARDS_24)
+        return self in _TAKES_TURNED
 
     @property
     def leaves_cards_out(self) -> bool:
         """Part of the pack is never played; the bergère lies face up (§12)."""
-        return self in (DealMode.SIX_EACH, DealMode.STOCK)
+        return self in _LEAVES_CARDS_OUT
 
     @property
     def bids(self) -> bool:
         """Someone takes or bids; in découverte the last card dealt fixes trump."""
         return self is not DealMode.DECOUVERTE
+
+
+# (Sets of members, for the properties above: a member read from the class is slow.)
+_TAKES_TURNED: Final = frozenset({DealMode.CLASSIC, DealMode.CARDS_24})
+_LEAVES_CARDS_OUT: Final = frozenset({DealMode.SIX_EACH, DealMode.STOCK})
 
 
 def deal_mode_of(players: int, three_deal: str, two_deal: str, auction: bool) -> DealMode:
@@ -131,6 +136,7 @@ class Table:
     _next: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _orders: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
@@ -141,6 +147,9 @@ class Table:
         object.__setattr__(self, "_partner", partner)
         orders = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
         object.__setattr__(self, "_orders", orders)
+        short = self.mode is DealMode.CARDS_24  # §12.1: the 7s and 8s are out
+        deck = tuple(c for c in range(32) if not short or rank_of(c) not in (SEVEN, EIGHT))
+        object.__setattr__(self, "_deck", deck)
 
     @classmethod
     def of(cls, rules: Rules) -> Table:
@@ -229,9 +238,7 @@ class Table:
     @property
     def deck(self) -> tuple[Card, ...]:
         """The cards of the pack used, in order (§1; the 24-card pack of §12.1)."""
-        if self.mode is DealMode.CARDS_24:
-            return tuple(c for c in range(32) if rank_of(c) not in (SEVEN, EIGHT))
-        return tuple(range(32))
+        return self._deck
 
     @property
     def deck_mask(self) -> CardMask:
