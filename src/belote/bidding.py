@@ -19,13 +19,14 @@ from typing import Final
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, suit_of, trump_name
 from belote.errors import IllegalBidError
 from belote.options import Rules
+from belote.records import record_of
 
 PASS: Final = "pass"
 TAKE: Final = "take"
 SEATS: Final = "NESW"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: made by records.record_of, a few every deal)
 class Call:
     """One call of the bidding: who said what."""
 
@@ -127,7 +128,7 @@ class TakePassBidding:
     def call(self, call: str, seat: int | None = None) -> Call:
         """Make ``call`` for the seat to call, after :meth:`verify`."""
         self.verify(call, seat)
-        record = Call(self.turn, call, seat is not None)
+        record = record_of(Call, seat=self.turn, call=call, named=seat is not None)
         self.calls.append(record)
         if call == TAKE:
             self.taker, self.trump = self.turn, suit_of(self.turned)

@@ -51,12 +51,22 @@ def shuffle(deck: list[Card], rng: Rng) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
+def _below(rng: Rng, n: int) -> int:
+    """``rng.randrange(n)``'s draw: bits of ``n``'s length, drawn again while too high."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
+
+
 def cut(deck: Sequence[Card], rng: Rng, min_cut: int = 3) -> list[Card]:
     """Cut the deck: each packet holds at least ``min_cut`` cards (§2.3)."""
     if min_cut < 1 or 2 * min_cut > len(deck):
         raise OptionError(f"min_cut: {min_cut!r} leaves no valid cut of {len(deck)} cards")
-    at = rng.randint(min_cut, len(deck) - min_cut)
-    return list(deck[at:]) + list(deck[:at])
+    at = min_cut + _below(rng, len(deck) - 2 * min_cut + 1)  # rng.randint's draw
+    cards = list(deck)
+    return cards[at:] + cards[:at]
 
 
 def packets(pattern: str) -> list[int]:

@@ -36,6 +36,7 @@ from belote.cards import (
 )
 from belote.errors import IllegalDeclarationError
 from belote.options import Rules
+from belote.records import record_of
 
 SEQUENCE: Final = "sequence"
 CARRE: Final = "carre"
@@ -300,7 +301,7 @@ def check_announcement(
                 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: made by records.record_of, once a deal)
 class DeclarationResult:
     """The comparison at trick 2 (§7.5, §7.6): who scores, and how much."""
 
@@ -359,7 +360,7 @@ def resolve(
         points[winner] = sum(
             d.points for seat in range(n) if teams[seat] == winner for d in announced[seat]
         )
-    return DeclarationResult(winner, (points[0], points[1]))
+    return record_of(DeclarationResult, winner=winner, points=(points[0], points[1]))
 
 
 def belote_cards(hand: CardMask, trump: TrumpMode) -> CardMask:

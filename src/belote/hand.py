@@ -49,6 +49,7 @@ from belote.play import (
     card_points,
     explain_illegal,
 )
+from belote.records import record_of
 from belote.scoring import (
     HandEntry,
     HandScore,
@@ -64,7 +65,7 @@ BELOTE_POINTS: Final = 20
 DECOUVERTE: Final = "decouverte"  # the contract value of a belote découverte deal
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # (no slots: one is made a deal, by records.record_of)
 class Contract:
     """Who took, in what trump, for what value (coinche), at what multiplier.
 
@@ -266,7 +267,8 @@ class HandPlay:
         state = self.state
         seat = state.turn
         announced: tuple[Declaration, ...] = ()
-        if not state.tricks and self.announced[seat] is None:
+        early = self._declarations is None  # trick 1, or the first card of trick 2 (§7.4)
+        if early and not state.tricks and self.announced[seat] is None:
             decls = self._announcement(seat, declarations)
             self.announced[seat] = decls
             announced = tuple(decls)
@@ -280,7 +282,7 @@ class HandPlay:
             self._push_turning_up(c)
         else:
             state.push(c)
-        if self._declarations is None and (
+        if early and (
             state.tricks_left == 0 or (len(state.tricks) == 1 and len(state.trick) == 1)
         ):
             self._declarations = self._resolve()
@@ -430,7 +432,8 @@ class HandPlay:
                 trick_points[capot] = capot_trick_points(self.rules, self.contract.trump)
         if self.contract.value == DECOUVERTE:
             return self._counted_result(decls, capot, belote, trick_points)
-        entry = HandEntry(
+        entry = record_of(  # (HandEntry: made from a hand played, so valid)
+            HandEntry,
             taker=self.contract.team,
             trick_points=(trick_points[0], trick_points[1]),
             capot=capot,
@@ -447,7 +450,8 @@ class HandPlay:
             in_play=self.in_play,
         )
         score = score_valid_hand(self.rules, entry)  # made here: valid
-        return HandResult(
+        return record_of(
+            HandResult,
             contract=self.contract,
             tricks=tuple(state.tricks),
             declarations=decls,

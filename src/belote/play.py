@@ -295,7 +295,10 @@ class PlayState:
             self.turn = self._next[seat]
             return
         winner = self._master_seat
-        points = sum(map(self._points.__getitem__, trick))
+        pts = self._points
+        points = 0
+        for x in trick:
+            points += pts[x]
         team = self._team[winner]
         self.tricks_left -= 1
         self.tricks_won[team] += 1

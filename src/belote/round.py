@@ -50,6 +50,7 @@ from belote.errors import IllegalActionError, allowed
 from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
+from belote.records import record_of
 from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
@@ -456,7 +457,7 @@ class Round:
             self.bergere = bergere(self.first, self.players)
             pts = card_points(self.rules, trump)
             in_play = sum(pts[c] for h in self.hands for c in scan_forward(h)) + 10
-        contract = Contract(taker, trump, players=self.players)
+        contract = record_of(Contract, taker=taker, trump=trump, players=self.players)
         self._begin(HandPlay(
             self.rules, contract, self.hands, self.eldest, self.reserve,
             discards=self.discards, in_play=in_play, table=self.table,
@@ -540,8 +541,9 @@ class Round:
         seat = record.seat
         played = len(pub.cards) - 1
         if self._announced[seat] is None:
-            self._announced[seat] = record.declarations
-            pub.heard[seat] = tuple(_announced(d) for d in record.declarations)
+            declared = self._announced[seat] = record.declarations
+            if declared:  # (nothing announced: the () it holds already)
+                pub.heard[seat] = tuple(_announced(d) for d in declared)
             pub.heard_at[seat] = played
         if record.belote:
             pub.belote.append((played, seat, record.card))

@@ -98,6 +98,7 @@ from typing import Any, Final
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
+from belote.records import record_of
 from belote.table import DealMode, Table, parse_seat
 
 NS: Final = 0
@@ -570,7 +571,8 @@ def _score_classic(
         score[d] = own(d)
         score[t] = belote[t]
         reserve = entry.reserve + round_points(points[t], rounding) + decl[t]
-    return HandScore(outcome, totals, (score[0], score[1]), reserve)
+    return record_of(HandScore, outcome=outcome, totals=totals, score=(score[0], score[1]),
+                     reserve=reserve)
 
 
 def _score_auction(

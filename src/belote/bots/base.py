@@ -346,21 +346,23 @@ def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
     play = rnd.play
     assert play is not None
     state = play.state
+    view_of, play_card = rnd.view, rnd.play_card
+    announced, belote_pairs = play.announced, play.belote_pairs
     while rnd.phase is PLAY:
         seat = state.turn
         bot = bots[seat]
-        view = rnd.view(seat)
+        view = view_of(seat)
         c = bot.play(view)
         if not isinstance(c, int) or not 0 <= c < 32:
             _illegal_card(bot, view, c)
         decls: Sequence[Declaration] | None = None
-        if not state.tricks and play.announced[seat] is None:
+        if not state.tricks and announced[seat] is None:
             decls = bot.declarations(view)
         belote = True
-        if play.belote_pairs[seat] >> c & 1 and _may_say_belote(view, c):
+        if belote_pairs[seat] >> c & 1 and _may_say_belote(view, c):
             belote = bot.say_belote(view, c)
         try:
-            rnd.play_card(c, decls, belote)
+            play_card(c, decls, belote)
         except IllegalPlayError:
             if c in view.legal_cards:
                 raise  # what the bot announced is refused: the hand's message says why
