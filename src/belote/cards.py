@@ -56,6 +56,10 @@ RANK_MASKS: Final = tuple(
     (1 << r) | (1 << (8 + r)) | (1 << (16 + r)) | (1 << (24 + r)) for r in RANKS
 )
 BIT: Final = tuple(1 << c for c in range(32))
+# The king and queen of each suit: belote-rebelote when trumps (docs/rules.md §7.7).
+BELOTE_MASKS: Final = tuple(1 << (8 * s + KING) | 1 << (8 * s + QUEEN) for s in SUITS)
+# The trump suit's cards by trump mode: none in SA, and none in TA, where no suit cuts.
+TRUMP_SUIT_MASKS: Final = tuple(SUIT_MASKS[m] if m < NO_TRUMP else 0 for m in range(6))
 
 # Strength of a rank within a suit, higher wins (docs/rules.md §5.1).
 TRUMP_ORDER: Final = (0, 1, 6, 4, 7, 2, 3, 5)  # J > 9 > A > T > K > Q > 8 > 7

@@ -74,9 +74,9 @@ from belote.cards import (
     ALL_TRUMP,
     CAPOT_LAST_TRICK_BONUS,
     LAST_TRICK_BONUS,
-    NO_TRUMP,
     SUIT_MASKS,
     SUIT_OF,
+    TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
@@ -186,7 +186,7 @@ def _tables(trump: TrumpMode) -> tuple[tuple[int, ...], tuple[int, ...]]:
     that take a trick from c, its master card (above it, or any trump if c is not
     one)."""
     above = ABOVE[trump]
-    trumps = SUIT_MASKS[trump] if trump < NO_TRUMP else 0
+    trumps = TRUMP_SUIT_MASKS[trump]
     beat = tuple(m if (trumps >> c) & 1 else m | trumps for c, m in enumerate(above))
     return above, beat
 
@@ -368,7 +368,7 @@ def _tables_of(trump: TrumpMode, pts: tuple[int, ...], rise_on_partner: bool, ex
     flat_dear = [c for row in dear for c in row]
     tables: _EngineTables = (
         list(pts), list(above), list(beat), list(SUIT_MASKS), list(trump_like),
-        low_cards, int(trump), SUIT_MASKS[trump] if trump < NO_TRUMP else 0,
+        low_cards, int(trump), TRUMP_SUIT_MASKS[trump],
         rise_on_partner, exempt, _UNDER_CODES[undertrump_partner], must_undertrump,
         LAST_TRICK_BONUS, CAPOT_LAST_TRICK_BONUS,
         bytes(c & 0xFF for c in flat_cheap) if compact else flat_cheap,

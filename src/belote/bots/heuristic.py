@@ -43,11 +43,10 @@ from belote.cards import (
     ACE,
     ALL_CARDS,
     ALL_TRUMP,
+    BELOTE_MASKS,
     JACK,
-    KING,
     NINE,
     NO_TRUMP,
-    QUEEN,
     SUIT_LETTERS,
     SUIT_MASKS,
     TEN,
@@ -128,8 +127,8 @@ def suit_strength(hand: CardMask, trump: int) -> int:
             score += 10
         elif hand >> (suit * 8 + TEN) & 1 and (hand & SUIT_MASKS[suit]).bit_count() >= 2:
             score += 4
-    base = trump * 8
-    if hand >> (base + KING) & 1 and hand >> (base + QUEEN) & 1:
+    belote = BELOTE_MASKS[trump]
+    if hand & belote == belote:
         score += 10
     return score
 
