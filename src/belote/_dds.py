@@ -155,7 +155,7 @@ class Engine:
         return out
 
     def legal(self, hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
-        """The cards ``seat`` may play (RULES.md §6, as PlayState.legal_mask)."""
+        """The cards ``seat`` may play (docs/rules.md §6, as PlayState.legal_mask)."""
         moves = hand & self.suit_masks[led]
         if moves:
             if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):
@@ -384,7 +384,7 @@ class Engine:
         pts = self.pts
         beat = self.beat
         hand = h[seat]
-        # The legal cards (RULES.md §6): the lines of ``legal``, inline for speed.
+        # The legal cards (docs/rules.md §6): the lines of ``legal``, inline for speed.
         moves = hand & self.suit_masks[led]
         if moves:
             if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):

@@ -156,7 +156,7 @@ static uint32_t merge(const Engine *e, uint32_t moves, uint32_t others) {
     return out;
 }
 
-/* The cards `seat` may play (Engine.legal, RULES.md §6). */
+/* The cards `seat` may play (Engine.legal, docs/rules.md §6). */
 static uint32_t legal(const Engine *e, uint32_t hand, int seat, int led, int mcard, int mseat) {
     uint32_t moves = hand & e->suit_masks[led];
     if (moves) {
@@ -419,7 +419,7 @@ static int follow(Engine *e, int seat, int k, int led, int mcard, int mseat, int
     const int *pts = e->pts;
     const uint32_t *beat = e->beat;
     uint32_t hand = h[seat];
-    /* The legal cards (RULES.md §6). */
+    /* The legal cards (docs/rules.md §6). */
     uint32_t moves = hand & e->suit_masks[led];
     if (moves) {
         if (e->trump_like[led] && (e->rise_on_partner || mseat != (seat ^ 2))) {

@@ -25,7 +25,6 @@ from belote.cards import (
     RANK_MASKS,
     RANK_OF,
     SUIT_MASKS,
-    SUIT_OF,
     TEN,
     Card,
     CardMask,
@@ -33,6 +32,7 @@ from belote.cards import (
     card_name,
     mask_of,
     scan_forward,
+    suit_of,
 )
 from belote.errors import IllegalDeclarationError
 from belote.options import Rules
@@ -139,7 +139,7 @@ def runs(hand: CardMask) -> list[tuple[int, int, int]]:
         rank = RANK_OF[low]
         above = hand >> low & 0xFF >> rank  # this card and those above it, in its suit
         length = (~above & (above + 1)).bit_length() - 1  # the ones from the bottom
-        found.append((SUIT_OF[low], rank, length))
+        found.append((suit_of(low), rank, length))
         starts &= ~(((1 << length) - 1) << low)
     return found
 

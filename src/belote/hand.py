@@ -256,10 +256,7 @@ class HandPlay:
         return self.play_legal(c, declarations, belote)
 
     def play_legal(
-        self,
-        c: Card,
-        declarations: Sequence[Declaration] | None = None,
-        belote: bool = True,
+        self, c: Card, declarations: Sequence[Declaration] | None, belote: bool
     ) -> CardPlayed:
         """:meth:`play` for a card already known to be legal now (one of
         ``state.legal_mask()`` at this position): what the seat announces and says

@@ -106,7 +106,7 @@ __all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "solve", 
            "solve_value", "solver_engine"]
 
 
-# Undertrump codes (RULES.md §6.3a `undertrump_partner`), as in belote.play.
+# Undertrump codes (docs/rules.md §6.3a `undertrump_partner`), as in belote.play.
 _UNDER_CODES: Final = {
     "allowed": 0,
     "only_if_only_trumps": 1,
@@ -216,7 +216,7 @@ _LOW_MERGE: Final = _low_merge_table()
 
 def _low_cards(trump: TrumpMode) -> tuple[tuple[bool, ...], CardMask]:
     """Which suits rank as trumps, and the mask of the zero-point bottom cards that
-    can be equivalent: 7 8 9 of a plain suit, 7 8 of a trump suit (RULES.md §5)."""
+    can be equivalent: 7 8 9 of a plain suit, 7 8 of a trump suit (docs/rules.md §5)."""
     trump_like = tuple(trump == ALL_TRUMP or s == trump for s in range(4))
     low = 0
     for s in range(4):
@@ -748,7 +748,7 @@ def parse_position(obj: Any) -> PlayState:
     played to the current trick from ``leader`` on (their players hold one card
     fewer); ``tricks_won`` the tricks each team holds, which with the tricks left
     make 8.  Every card must be held once; the trick's cards must have been legal
-    (RULES.md §6).  Errors name the field.
+    (docs/rules.md §6).  Errors name the field.
     """
     if not isinstance(obj, dict):
         raise InvalidRecordError(f"input: expected a JSON object, got {type(obj).__name__}")

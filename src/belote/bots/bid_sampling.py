@@ -1,6 +1,6 @@
 """What a seat knows of the deal while the bidding runs, and exact sampling of it.
 
-During the bidding (RULES.md §3, §4) a seat sees its own cards, the turned card
+During the bidding (docs/rules.md §3, §4) a seat sees its own cards, the turned card
 (take-or-pass, §3.1), the dealer and the calls; nothing else.  A *bidding
 world* places every card the seat cannot see:
 

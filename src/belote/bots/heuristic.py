@@ -3,7 +3,7 @@
 Bidding follows the tips of seed 000 §9: take with two master trumps (the jack
 with the nine or the ace, tip 1) and enough strength, counting the trump points,
 the number of trumps, the side aces and guarded tens (the turned card joins the
-hand, RULES.md §3.4); a hand without two master trumps only from a higher
+hand, docs/rules.md §3.4); a hand without two master trumps only from a higher
 strength (setting ``loose``, :data:`LOOSE`; 0 keeps tip 1 strictly).  Round 2
 names the best other suit by the same measure.  With ``game=aware`` the
 threshold moves with the game score (:func:`game_shift`).
@@ -18,7 +18,7 @@ for the last trick (tip 7, dix de der).
 
 The bot is deterministic: ties are broken by card order, not at random.
 
-At the tables of three and two (RULES.md §12) the same tips are applied by side:
+At the tables of three and two (docs/rules.md §12) the same tips are applied by side:
 with three the taker plays alone against the two defenders, who count as one
 side, so a defender feeds points to the other defender holding the trick (there
 is no partner at the table: the §6.3a exemption never applies, and a void
@@ -187,7 +187,7 @@ def game_shift(view: PlayerView) -> int:
 
 
 def auction_call(view: PlayerView, calls: list[str], threshold: int, loose: int = 0) -> str:
-    """Numeric auction (RULES.md §4): bid the best suit by strength, a little more over a
+    """Numeric auction (docs/rules.md §4): bid the best suit by strength, a little more over a
     partner's bid with side aces; coinche holding the jack and nine of the opponents'
     trump; never surcoinche, capot or générale."""
     seat = view.seat
@@ -501,7 +501,7 @@ class HeuristicBot(BaseBot):
         return False
 
 
-# --- three and two players (RULES.md §12) ---------------------------------------------
+# --- three and two players (docs/rules.md §12) ---------------------------------------------
 
 SMALL_TAKE: dict[str, int] = {
     "24_cards": 60,

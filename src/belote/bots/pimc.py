@@ -21,7 +21,7 @@ option, a solved world's outcome, its score, the pass rollout) are
 
 The objective (setting ``objective``):
 
-- ``score`` [default]: the hand's score difference for the bot's team (RULES.md
+- ``score`` [default]: the hand's score difference for the bot's team (docs/rules.md
   §8: made, failed, litige, capot; §9 in an auction), from the trick points
   already won, the solver's value of the rest, the declarations compared at
   trick 2 (§7.5) and the belote said or held in the world (§7.7); with the
