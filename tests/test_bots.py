@@ -532,7 +532,7 @@ def test_pimc_never_searches_past_twice_its_node_budget() -> None:
 def test_pimc_sizes_its_default_budgets_to_the_solver_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """preset=auto: v3's budgets with the compiled search, v1's on the pure one (about
+    """preset=auto: v4's budgets with the compiled search, v1's on the pure one (about
     fifty times slower), so a decision stays bounded in time either way.  The bot
     holds the build it was made with (``BELOTE_SOLVER`` then)."""
     from belote import solver

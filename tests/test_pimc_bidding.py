@@ -389,7 +389,8 @@ def test_3_2_an_obvious_take_takes_and_a_hopeless_hand_passes() -> None:
     assert bot.last_bid_values["take"] > 50 and bot.last_bid_made["take"] >= 0.8
     weak = _round("classic", 3, {0: "7S 8S 7D 8D 7C"}, seed=1, turned="JH")
     assert bot.call(weak.view(0)) == "pass" and bot.last_bid_worlds == 0
-    searched = make_bot(TEST + ",bid_floor=0", seed=1)
+    # (a budget for the others' takes too: after a pass, loose=50 takers are searched)
+    searched = make_bot(TEST + ",bid_floor=0,bid_nodes=1000000", seed=1)
     assert isinstance(searched, PimcBot)
     assert searched.call(weak.view(0)) == "pass"
     assert searched.last_bid_worlds >= 2 and searched.last_bid_values["take"] < 0
@@ -598,10 +599,10 @@ def test_pimc_card_worlds_fit_the_calls() -> None:
     rnd.call("pass")
     rnd.call("take")
     view = rnd.view(1)
-    hints = play_hints(view)
     seen: list[list[int]] = []
     bot = make_bot("pimc:worlds=12,nodes=50000000", seed=3)
     assert isinstance(bot, PimcBot) and bot.settings["play_calls"] == "hints"
+    hints = play_hints(view, bot.settings["loose"])  # (the takers' strength as the bot's)
     original = DealSampler.sample
 
     def spy(self: DealSampler, rng: random.Random) -> World:
@@ -625,6 +626,8 @@ def test_pimc_card_worlds_fit_the_calls() -> None:
         "play_calls": "ignore"}
     assert make_bot("pimc:preset=v2").settings["play_calls"] == "ignore"
     assert make_bot("pimc:preset=v2").settings["worlds"] == 64
+    assert make_bot("pimc:preset=v3").settings["loose"] == 0  # v4, the default: 50
+    assert make_bot("pimc:preset=v4").settings["loose"] == 50
     assert make_bot("pimc:preset=v1,worlds=7").settings["worlds"] == 7
     ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore", seed=3)
     assert isinstance(ignoring, PimcBot)

@@ -114,8 +114,8 @@ def test_the_reading_finds_the_lead_that_the_uniform_worlds_miss() -> None:
 
 
 def test_the_presets_do_not_read_the_cards() -> None:
-    """v1, v2 and v3 keep their decisions: the reading is off unless asked for."""
-    for preset in ("v1", "v2", "v3"):
+    """v1 to v4 keep their decisions: the reading is off unless asked for."""
+    for preset in ("v1", "v2", "v3", "v4"):
         bot = make_bot(f"pimc:preset={preset}", 1)
         assert isinstance(bot, PimcBot)
         assert bot.settings["card_reads"] == "ignore"

@@ -62,10 +62,11 @@ credits the bot with knowing the world when it plays its later cards).  It
 changes nothing with two cards left, the last one being forced.
 
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v3`` (the defaults above), ``v2`` (the same with
-``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
-(``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore``):
-``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v3`` where
+defaults of ``v4`` (the defaults above), ``v3`` (the same with ``loose=0``: no take
+without two master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or ``v1``,
+the defaults of before the compiled solver
+(``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,loose=0``):
+``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v4`` where
 the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
 slower), so that a decision stays within about a second either way.
 
@@ -110,10 +111,10 @@ With ``game=aware`` (default ``ignore``) a hand's scores are weighed by the game
 far (:class:`belote.bots.bid_search.GameOutlook`, from the view's ``game_score`` and
 ``target``: the change in the team's chance to win the game, in points of lead), and
 the heuristic's call of the prior takes the game score into account too
-(:func:`belote.bots.heuristic.game_shift`).  ``loose`` (default 0) is the
-heuristic's ``loose`` in the prior, in the pass rollout and in the hints of the card
-play: a hand without two master trumps takes from that strength (the others are
-expected to bid as the bot does).
+(:func:`belote.bots.heuristic.game_shift`).  ``loose`` (default 50, the heuristic's;
+0 in the presets ``v1`` to ``v3``) is the heuristic's ``loose`` in the prior, in the
+pass rollout and in the hints of the card play: a hand without two master trumps
+takes from that strength (the others are expected to bid as the bot does).
 The choice (setting ``bid_prior``): with ``heuristic`` [default] the bot keeps
 the heuristic's call unless another call beats it, margins counted, by more
 than ``bid_z`` (default 1) standard errors of their difference over the same
@@ -186,13 +187,15 @@ __all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-# The defaults of the settings not given in a spec, by ``preset``: ``v2`` (the
-# SETTINGS defaults, sized for the compiled solver) and ``v1`` (those of before it).
+# The defaults of the settings not given in a spec, by ``preset``: ``v4`` (the
+# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v3`` and
+# ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "v3": {},
-    "v2": {"play_calls": "ignore"},
+    "v4": {},
+    "v3": {"loose": 0},
+    "v2": {"play_calls": "ignore", "loose": 0},
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-           "play_calls": "ignore"},
+           "play_calls": "ignore", "loose": 0},
 }
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
@@ -209,9 +212,10 @@ class PimcBot(BaseBot):
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
-                             "[default: v3 with the compiled solver, else v1], v3, v2 (the "
-                             "calls ignored in the card play) or v1 (the budgets of before "
-                             "the compiled solver too)", choices=("auto", *PRESETS)),
+                             "[default: v4 with the compiled solver, else v1], v4, v3 (no "
+                             "take without two master trumps), v2 (the calls ignored in the "
+                             "card play too) or v1 (the budgets of before the compiled "
+                             "solver too)", choices=("auto", *PRESETS)),
         "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
         "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
         "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
@@ -257,7 +261,7 @@ class PimcBot(BaseBot):
         "game": BotSetting(str, "ignore", "bidding: a deal's score difference (ignore), or "
                            "its score weighed by the game so far (aware)",
                            choices=("ignore", "aware")),
-        "loose": BotSetting(int, 0, "the heuristic's call (the prior) takes too without two "
+        "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
                             "master trumps from this strength (0: never)", 0),
     }
 
@@ -269,7 +273,7 @@ class PimcBot(BaseBot):
         # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
         self.engine = solver_engine()
         if preset == "auto":
-            preset = "v3" if self.engine.compiled else "v1"
+            preset = "v4" if self.engine.compiled else "v1"
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
