@@ -148,6 +148,13 @@ class HandResult:
 class HandPlay:
     """The card play of a hand under a contract, checked card by card."""
 
+    __slots__ = (
+        "_belote_order", "_belote_refused", "_belote_said", "_declarations", "announced",
+        "belote_pairs", "beneath", "contract", "discards", "first_leader", "history",
+        "holdings", "in_play", "initial_hands", "players", "reserve", "rules", "state",
+        "table", "teams",
+    )
+
     def __init__(
         self,
         rules: Rules,
