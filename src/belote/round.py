@@ -213,14 +213,16 @@ _NEVER: Final = 99  # more cards than a deal has
 
 
 _T = TypeVar("_T")
+_V = TypeVar("_V", bound=PlayerView)
 
 
-class _Lazy(Generic[_T]):
-    """A field of :class:`_LiveView`, worked out on its first read and kept."""
+class _Lazy(Generic[_V, _T]):
+    """A field of a view (:class:`_LiveView`, :class:`_BidView`), worked out on its
+    first read and kept."""
 
     __slots__ = ("compute", "name")
 
-    def __init__(self, compute: Callable[[_LiveView], _T]) -> None:
+    def __init__(self, compute: Callable[[_V], _T]) -> None:
         self.compute = compute
         self.name = ""
 
@@ -228,16 +230,26 @@ class _Lazy(Generic[_T]):
         self.name = name
 
     @overload
-    def __get__(self, view: None, owner: type) -> _Lazy[_T]: ...
+    def __get__(self, view: None, owner: type) -> _Lazy[_V, _T]: ...
 
     @overload
-    def __get__(self, view: _LiveView, owner: type) -> _T: ...
+    def __get__(self, view: _V, owner: type) -> _T: ...
 
-    def __get__(self, view: _LiveView | None, owner: type) -> _T | _Lazy[_T]:
+    def __get__(self, view: _V | None, owner: type) -> _T | _Lazy[_V, _T]:
         if view is None:
             return self
         value = view.__dict__[self.name] = self.compute(view)
         return value
+
+
+def _live(compute: Callable[[_LiveView], _T]) -> _Lazy[_LiveView, _T]:
+    """A lazy field of a view of the card play."""
+    return _Lazy(compute)
+
+
+def _bid(compute: Callable[[_BidView], _T]) -> _Lazy[_BidView, _T]:
+    """A lazy field of a view of the bidding."""
+    return _Lazy(compute)
 
 
 class _LiveView(PlayerView):
@@ -261,31 +273,86 @@ class _LiveView(PlayerView):
     def _tricks_done(self) -> int:
         return self._played // self._pub.players
 
-    rules = _Lazy(lambda v: v._pub.rules)
-    dealer = _Lazy(lambda v: v._pub.dealer)
-    turned = _Lazy(lambda v: v._pub.turned)
-    reserve = _Lazy(lambda v: v._pub.reserve)
-    calls = _Lazy(lambda v: v._pub.calls)
-    contract = _Lazy(lambda v: v._pub.contract)
-    public = _Lazy(lambda v: v._pub.public)
-    tricks = _Lazy(lambda v: tuple(v._pub.tricks[:v._tricks_done()]))
-    trick_leader = _Lazy(
+    rules = _live(lambda v: v._pub.rules)
+    dealer = _live(lambda v: v._pub.dealer)
+    turned = _live(lambda v: v._pub.turned)
+    reserve = _live(lambda v: v._pub.reserve)
+    calls = _live(lambda v: v._pub.calls)
+    contract = _live(lambda v: v._pub.contract)
+    public = _live(lambda v: v._pub.public)
+    tricks = _live(lambda v: tuple(v._pub.tricks[:v._tricks_done()]))
+    trick_leader = _live(
         lambda v: v._pub.tricks[v._tricks_done() - 1].winner if v._tricks_done()
         else v._pub.leader)
-    trick = _Lazy(
+    trick = _live(
         lambda v: tuple(v._pub.cards[v._tricks_done() * v._pub.players:v._played]))
-    phase = _Lazy(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
-    turn = _Lazy(lambda v: v._pub.orders[v.trick_leader][v._played % v._pub.players]
+    phase = _live(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
+    turn = _live(lambda v: v._pub.orders[v.trick_leader][v._played % v._pub.players]
                  if v._played < v._pub.cards_in_play else -1)
-    announced = _Lazy(lambda v: tuple(
+    announced = _live(lambda v: tuple(
         heard if v._seen(at) else None for heard, at in zip(v._pub.heard, v._pub.heard_at,
                                                              strict=True)))
-    belote_cards = _Lazy(
+    belote_cards = _live(
         lambda v: tuple((seat, c) for at, seat, c in v._pub.belote if v._seen(at)))
-    declaration_result = _Lazy(
+    declaration_result = _live(
         lambda v: v._pub.result if v._seen(v._pub.result_at) else None)
-    shown = _Lazy(lambda v: v._pub.shown if v._seen(v._pub.result_at)
+    shown = _live(lambda v: v._pub.shown if v._seen(v._pub.result_at)
                   else ((),) * v._pub.players)
+
+
+class _Said:
+    """What the whole table knows before the card play, for the views of the bidding
+    (:class:`_BidView`): fixed when the deal is dealt, but for the calls, a list the
+    bidding only adds to.  No hand is in it."""
+
+    __slots__ = ("calls", "dealer", "eldest", "game_score", "players", "reserve", "rules",
+                 "target", "turned")
+
+    rules: Rules
+    dealer: int
+    turned: Card | None
+    reserve: int
+    players: int
+    eldest: int
+    calls: Sequence[Call | AuctionCall]
+    game_score: tuple[int, ...]
+    target: int | None
+
+    def __init__(self, rnd: Round) -> None:
+        self.rules = rnd.rules
+        self.dealer = rnd.dealer
+        self.turned = rnd.turned
+        self.reserve = rnd.reserve
+        self.players = rnd.players
+        self.eldest = rnd.eldest
+        self.calls = rnd.bidding.calls
+        self.game_score = rnd._game.get("game_score", ())
+        self.target = rnd._game.get("target")
+
+
+class _BidView(PlayerView):
+    """A :class:`PlayerView` before the card play (the bidding, the kitty discard, an
+    all-pass) made by :meth:`Round.view`: with the seat's own fields, the phase, the
+    turn, the round's :class:`_Said` record and the number of calls made; the rest is
+    worked out on first read, and stays what it was when the view was made."""
+
+    _said: _Said
+    _called: int  # calls made when the view was made
+
+    rules = _bid(lambda v: v._said.rules)
+    dealer = _bid(lambda v: v._said.dealer)
+    turned = _bid(lambda v: v._said.turned)
+    reserve = _bid(lambda v: v._said.reserve)
+    calls = _bid(lambda v: tuple(v._said.calls[:v._called]))
+    trick_leader = _bid(lambda v: v._said.eldest)
+    announced = _bid(lambda v: (None,) * v._said.players)
+    shown = _bid(lambda v: ((),) * v._said.players)
+    game_score = _bid(lambda v: v._said.game_score)
+    target = _bid(lambda v: v._said.target)
+    contract = _bid(lambda v: None)
+    tricks = _bid(lambda v: ())
+    trick = _bid(lambda v: ())
+    belote_cards = _bid(lambda v: ())
 
 
 class Round:
@@ -327,6 +394,7 @@ class Round:
         # number of cards played then (-1: none yet).
         self._legal: CardMask = 0
         self._legal_at = -1
+        self._said: _Said | None = None  # the views' record of the bidding, once asked
         if self.mode is DealMode.AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
@@ -620,19 +688,21 @@ class Round:
 
     def _bidding_view(self, seat: int) -> PlayerView:
         """A view before the card play: the bidding, the kitty discard, an all-pass."""
-        n = self.players
         turn = self.current_player()
-        calls: tuple[str, ...] = ()
-        if turn == seat and self.phase is BIDDING:
-            calls = tuple(self.bidding.legal_calls())
-        view = object.__new__(PlayerView)  # (the constructor's checks are for others)
-        view.__dict__.update(
-            seat=seat, rules=self.rules, dealer=self.dealer, phase=self.phase,
-            hand=self.hands[seat] if seat >= 0 else 0, turned=self.turned,
-            calls=tuple(self.bidding.calls), contract=None, tricks=(),
-            trick_leader=self.eldest, trick=(), announced=(None,) * n, shown=((),) * n,
-            belote_cards=(), turn=turn, legal_calls=calls, reserve=self.reserve, **self._game,
-        )
+        phase = self.phase
+        said = self._said
+        if said is None:
+            said = self._said = _Said(self)
+        view = object.__new__(_BidView)
+        fields = view.__dict__  # (a frozen dataclass: its fields are written there)
+        fields["_said"] = said
+        fields["_called"] = len(said.calls)
+        fields["seat"] = seat
+        fields["phase"] = phase
+        fields["hand"] = self.hands[seat] if seat >= 0 else 0
+        fields["turn"] = turn
+        if turn == seat and phase is BIDDING:
+            fields["legal_calls"] = tuple(self.bidding.legal_calls())
         return view
 
     def describe(self) -> str:
