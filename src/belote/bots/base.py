@@ -302,7 +302,7 @@ def _may_say_belote(view: PlayerView, c: Card) -> bool:
     if trump == NO_TRUMP or (trump != ALL_TRUMP and SUIT_OF[c] != trump):
         return False
     other = c ^ (KING ^ QUEEN)  # K <-> Q of the same suit
-    return bool((view.hand | played_by(view)[view.seat]) >> other & 1)
+    return bool(view.hand >> other & 1 or played_by(view)[view.seat] >> other & 1)
 
 
 # --- drivers ---------------------------------------------------------------------------

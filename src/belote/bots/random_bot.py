@@ -6,9 +6,16 @@ cards drawn uniformly from his twelve (§12.1; no card is forbidden there).
 
 from __future__ import annotations
 
+import random
+from typing import Final
+
 from belote.bots.base import BaseBot
 from belote.cards import Card, scan_forward
 from belote.round import PlayerView
+
+# The bots' generator's own draw (BaseBot.rng is a random.Random), read once: a card
+# is drawn with it for every card played, and a bound method costs more to make.
+_getrandbits: Final = random.Random.getrandbits
 
 
 class RandomBot(BaseBot):
@@ -24,11 +31,11 @@ class RandomBot(BaseBot):
     def play(self, view: PlayerView) -> int:
         legal = view.legal_cards
         n = len(legal)  # the draws of _below(n), written out: asked for every card
-        getrandbits = self.rng.getrandbits
+        rng = self.rng
         k = n.bit_length()
-        r = getrandbits(k)
+        r = _getrandbits(rng, k)
         while r >= n:
-            r = getrandbits(k)
+            r = _getrandbits(rng, k)
         return legal[r]
 
     def _below(self, n: int) -> int:
