@@ -211,6 +211,9 @@ class _Public:
 
 _NEVER: Final = 99  # more cards than a deal has
 
+# The cards of each byte of a mask, per suit (cards.BYTE_CARDS), for the view's legal tuple.
+_SPADES, _HEARTS, _DIAMONDS, _CLUBS = BYTE_CARDS
+
 
 _T = TypeVar("_T")
 _V = TypeVar("_V", bound=PlayerView)
@@ -596,7 +599,7 @@ class Round:
         else:
             record = play.play(c, declarations, belote)
         pub.cards.append(c)
-        if pub.result is None or record.belote:
+        if pub.result is None or record[3]:  # (record.belote by index: a hot path)
             self._hear(pub, play, record)
         if play.state.tricks_left == 0:
             self.phase = OVER
@@ -648,9 +651,9 @@ class Round:
         if state.turn == seat and self.phase is PLAY:
             legal = self._legal = state.legal_mask()
             self._legal_at = played  # (play_card need not work it out again)
-            spades, hearts, diamonds, clubs = BYTE_CARDS  # card_tuple(legal), written out
-            fields["legal_cards"] = (spades[legal & 0xFF] + hearts[legal >> 8 & 0xFF]
-                                     + diamonds[legal >> 16 & 0xFF] + clubs[legal >> 24])
+            fields["legal_cards"] = (  # card_tuple(legal), written out
+                _SPADES[legal & 0xFF] + _HEARTS[legal >> 8 & 0xFF]
+                + _DIAMONDS[legal >> 16 & 0xFF] + _CLUBS[legal >> 24])
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
