@@ -211,6 +211,10 @@ class _Public:
 
 _NEVER: Final = 99  # more cards than a deal has
 
+# A view without its dataclass __init__ (its fields are written into its __dict__), the
+# method read once: a view is made for every card and call.
+_new_view: Final = object.__new__
+
 # The cards of each byte of a mask, per suit (cards.BYTE_CARDS), for the view's legal tuple.
 _SPADES, _HEARTS, _DIAMONDS, _CLUBS = BYTE_CARDS
 
@@ -398,6 +402,7 @@ class Round:
         self._legal: CardMask = 0
         self._legal_at = -1
         self._said: _Said | None = None  # the views' record of the bidding, once asked
+        self._more_to_see = False  # (set when the card play starts, see _begin)
         if self.mode is DealMode.AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
@@ -539,6 +544,9 @@ class Round:
         self.play = play
         self.phase = PLAY
         self._pub = _Public(self, play)
+        # Whether a view shows more than the seat's hand, legal cards and announcement:
+        # the game's score, the kitty discards, découverte's face-up cards (one test a view).
+        self._more_to_see = bool(self._game or self.discards or self._face_up)
 
     def verify_discard(self, cards: Sequence[Card]) -> None:
         """Raise :class:`IllegalActionError` saying why the taker may not lay ``cards``
@@ -605,27 +613,32 @@ class Round:
             self.phase = OVER
         return record
 
+    def cards_played(self) -> list[Card]:
+        """The cards played so far, in play order."""
+        return list(self._pub.cards) if self._pub is not None else []
+
     def _hear(self, pub: _Public, play: HandPlay, record: CardPlayed) -> None:
         """What the table heard with the card of ``record``: a seat's announcement at
         trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
         comparison of declarations shows (§7.6)."""
-        seat = record.seat
+        seat, card, declared, belote, _chosen, _says = record  # (unpacked: a hot path)
         played = len(pub.cards) - 1
         if self._announced[seat] is None:
-            declared = self._announced[seat] = record.declarations
+            self._announced[seat] = declared
             if declared:  # (nothing announced: the () it holds already)
                 pub.heard[seat] = tuple(_announced(d) for d in declared)
             pub.heard_at[seat] = played
-        if record.belote:
-            pub.belote.append((played, seat, record.card))
+        if belote:
+            pub.belote.append((played, seat, card))
         result = play.declaration_result()
         if pub.result is None and result is not None:
             pub.result = result
             pub.result_at = played
-            pub.shown = tuple(
-                tuple(a) if result.winner == play.teams[s] and a else ()
-                for s, a in enumerate(play.announced)
-            )
+            if result.winner is not None:  # (nobody scores: nobody shows, the () it holds)
+                pub.shown = tuple(
+                    tuple(a) if result.winner == play.teams[s] and a else ()
+                    for s, a in enumerate(play.announced)
+                )
 
     # --- what a seat sees -----------------------------------------------------
 
@@ -639,15 +652,13 @@ class Round:
         if play is None:
             return self._bidding_view(seat)
         state = play.state
-        view = object.__new__(_LiveView)
+        view = _new_view(_LiveView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
         assert pub is not None
         played = fields["_played"] = len(pub.cards)
         fields["seat"] = seat
         fields["hand"] = state.hands[seat]
-        if self._game:
-            fields.update(self._game)
         if state.turn == seat and self.phase is PLAY:
             legal = self._legal = state.legal_mask()
             self._legal_at = played  # (play_card need not work it out again)
@@ -657,10 +668,13 @@ class Round:
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
-        if self.discards and play.contract.taker == seat:
-            fields["discards"] = self.discards
-        if self._face_up:
-            self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
+        if self._more_to_see:
+            if self._game:
+                fields.update(self._game)
+            if self.discards and play.contract.taker == seat:
+                fields["discards"] = self.discards
+            if self._face_up:
+                self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
         return view
 
     def spectator_view(self) -> PlayerView:
@@ -696,7 +710,7 @@ class Round:
         said = self._said
         if said is None:
             said = self._said = _Said(self)
-        view = object.__new__(_BidView)
+        view = _new_view(_BidView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         fields["_said"] = said
         fields["_called"] = len(said.calls)
