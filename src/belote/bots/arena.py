@@ -194,7 +194,7 @@ def simulate(
         else:
             result = rnd.result()
             tally.add(result)
-            pack = [c for t in result.tricks for c in t.cards]
+            pack = rnd.cards_played()  # (the tricks' cards, in play order)
             if len(pack) < len(rnd.deck):  # §12: the cards left out go under, as dealt
                 gone = set(pack)
                 pack += [c for c in rnd.deck if c not in gone]
