@@ -397,10 +397,9 @@ class Round:
         # what was said so far, each seat's own announcement.
         self._pub: _Public | None = None
         self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
-        # The legal cards of the seat to play, as its last view worked them out, and the
-        # number of cards played then (-1: none yet).
+        # The legal cards of the seat to play, as its last view worked them out: they
+        # serve the next card only (0: none worked out since the last card).
         self._legal: CardMask = 0
-        self._legal_at = -1
         self._said: _Said | None = None  # the views' record of the bidding, once asked
         self._more_to_see = False  # (set when the card play starts, see _begin)
         if self.mode is DealMode.AUCTION:
@@ -602,7 +601,8 @@ class Round:
             play = self._checked_play()  # raises: no card now
         pub = self._pub
         assert pub is not None
-        if self._legal_at == len(pub.cards) and self._legal >> c & 1:
+        legal, self._legal = self._legal, 0
+        if legal >> c & 1:
             record = play.play_legal(c, declarations, belote)  # checked by the last view
         else:
             record = play.play(c, declarations, belote)
@@ -656,12 +656,11 @@ class Round:
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
         assert pub is not None
-        played = fields["_played"] = len(pub.cards)
+        fields["_played"] = len(pub.cards)
         fields["seat"] = seat
         fields["hand"] = state.hands[seat]
         if state.turn == seat and self.phase is PLAY:
-            legal = self._legal = state.legal_mask()
-            self._legal_at = played  # (play_card need not work it out again)
+            legal = self._legal = state.legal_mask()  # (play_card need not work it out again)
             fields["legal_cards"] = (  # card_tuple(legal), written out
                 _SPADES[legal & 0xFF] + _HEARTS[legal >> 8 & 0xFF]
                 + _DIAMONDS[legal >> 16 & 0xFF] + _CLUBS[legal >> 24])
