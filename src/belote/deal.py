@@ -42,13 +42,19 @@ def shuffle(deck: list[Card], rng: Rng) -> None:
     from the last, an index below it drawn as bits of its length, drawn again while
     too high), written out for speed: ``belote simulate`` shuffles every deal."""
     getrandbits = rng.getrandbits
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in shuffle_steps(len(deck)):
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         deck[i], deck[j] = deck[j], deck[i]
+
+
+@cache
+def shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The steps of :func:`shuffle` for a deck of ``size`` cards: for each place ``i``
+    from the last, the number ``n`` of places an index is drawn below (``i + 1``) and
+    the bits ``k`` of each draw (``n``'s length).  Cached: worked out once a size."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def _below(rng: Rng, n: int) -> int:
