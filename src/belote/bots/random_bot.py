@@ -41,11 +41,11 @@ class RandomBot(BaseBot):
     def _below(self, n: int) -> int:
         """A number drawn uniformly below ``n``: the draws of ``self.rng.choice`` (bits
         of ``n``'s length, drawn again while too high), one call fewer a decision."""
-        getrandbits = self.rng.getrandbits
+        rng = self.rng
         k = n.bit_length()
-        r = getrandbits(k)
+        r = _getrandbits(rng, k)
         while r >= n:
-            r = getrandbits(k)
+            r = _getrandbits(rng, k)
         return r
 
     def discard(self, view: PlayerView) -> list[Card]:
