@@ -59,6 +59,10 @@ PLAY: Final = Phase.PLAY
 OVER: Final = Phase.OVER
 ALL_PASS: Final = Phase.ALL_PASS
 DISCARD: Final = Phase.DISCARD  # three players, kitty deal: the taker lays two cards aside
+# The deal modes a deal tests, read once (a member read from its enum class is slow).
+_AUCTION: Final = DealMode.AUCTION
+_DECOUVERTE: Final = DealMode.DECOUVERTE
+_KITTY: Final = DealMode.KITTY
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +188,7 @@ class _Public:
         n = rnd.players
         self.rules = rnd.rules
         self.dealer = rnd.dealer
-        self.turned = rnd.turned
+        self.turned = turned = rnd.turned
         self.reserve = rnd.reserve
         self.players = n
         self.calls = tuple(rnd.bidding.calls)
@@ -197,8 +201,8 @@ class _Public:
         self.public = 0
         if rnd.bergere is not None:
             self.public |= 1 << rnd.bergere
-        if rnd.mode.leaves_cards_out and rnd.turned is not None:
-            self.public |= 1 << rnd.turned  # §12: the turned card stays on the table
+        if rnd.mode.leaves_cards_out and turned is not None:
+            self.public |= 1 << turned  # §12: the turned card stays on the table
         self.cards = []
         self.tricks = play.state.tricks  # (the hand's own list: only ever added to)
         self.heard = [()] * n
@@ -373,7 +377,7 @@ class Round:
         self.table = Table.of(rules)
         self.players = rules.players
         self.mode = self.table.mode
-        self._face_up = self.mode is DealMode.DECOUVERTE  # §12.2: the views show piles
+        self._face_up = self.mode is _DECOUVERTE  # §12.2: the views show piles
         expected = self.table.deck
         if tuple(sorted(deck)) != expected:
             raise ValueError(f"the deck must hold the {len(expected)} cards of this game once each")
@@ -392,7 +396,7 @@ class Round:
         self.piles: list[list[tuple[Card, Card]]] | None = None
         self.discards: CardMask = 0
         self.play: HandPlay | None = None
-        self.phase: Phase = Phase.BIDDING
+        self.phase: Phase = BIDDING
         # Views (:meth:`view`): the card play as the table sees it (made when it starts),
         # what was said so far, each seat's own announcement.
         self._pub: _Public | None = None
@@ -402,10 +406,10 @@ class Round:
         self._legal: CardMask = 0
         self._said: _Said | None = None  # the views' record of the bidding, once asked
         self._more_to_see = False  # (set when the card play starts, see _begin)
-        if self.mode is DealMode.AUCTION:
+        if self.mode is _AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
             self.bidding = NumericAuction(rules, dealer)
-        elif self.mode is DealMode.DECOUVERTE:
+        elif self.mode is _DECOUVERTE:
             # §12.2: no bidding; the last card dealt fixes trump; the non-dealer leads.
             self.piles, trump = deal_piles(self.deck, dealer)
             self.hands = [mask_of(up for _down, up in p) for p in self.piles]
@@ -515,7 +519,7 @@ class Round:
             taker = bidding.taker
             assert bidding.trump is not None and self.first is not None
             self.hands = deal_rest(self.first, self.dealer, taker, self.players, self.mode)
-            if self.mode is DealMode.KITTY:
+            if self.mode is _KITTY:
                 self.phase = DISCARD  # §12.1: the taker lays two cards aside first
             else:
                 self._start_play()

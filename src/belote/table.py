@@ -101,9 +101,11 @@ class DealMode(StrEnum):
         return self is not DealMode.DECOUVERTE
 
 
-# (Sets of members, for the properties above: a member read from the class is slow.)
+# (Members and sets of members, read once: a member read from the class is slow.)
 _TAKES_TURNED: Final = frozenset({DealMode.CLASSIC, DealMode.CARDS_24})
 _LEAVES_CARDS_OUT: Final = frozenset({DealMode.SIX_EACH, DealMode.STOCK})
+_CLASSIC: Final = DealMode.CLASSIC
+_AUCTION: Final = DealMode.AUCTION
 
 
 def deal_mode_of(players: int, three_deal: str, two_deal: str, auction: bool) -> DealMode:
@@ -112,7 +114,7 @@ def deal_mode_of(players: int, three_deal: str, two_deal: str, auction: bool) ->
         return DealMode(three_deal)
     if players == 2:
         return DealMode(two_deal)
-    return DealMode.AUCTION if auction else DealMode.CLASSIC
+    return _AUCTION if auction else _CLASSIC
 
 
 # Cards in play and each hand at the first trick, per deal mode (§3.4, §4.1, §12).

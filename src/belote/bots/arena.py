@@ -29,7 +29,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from belote.bots.base import Bot, check_table, play_deal
 from belote.bots.registry import make_bot
@@ -42,6 +42,8 @@ from belote.round import ALL_PASS, Round
 from belote.table import DealMode, Table
 
 __all__ = ["SimulationResult", "bot_seed", "simulate"]
+
+_DECOUVERTE: Final = DealMode.DECOUVERTE  # (read once: a member read from its class is slow)
 
 def bot_seed(seed: int | None, seat: int) -> int | None:
     """The seed of the bot at ``seat`` in a simulation seeded by ``seed``."""
@@ -199,7 +201,7 @@ def simulate(
                 gone = set(pack)
                 pack += [c for c in rnd.deck if c not in gone]
             seats = result.seats
-            if rnd.mode == DealMode.DECOUVERTE and seats is not None and seats[0] != seats[1]:
+            if rnd.mode is _DECOUVERTE and seats is not None and seats[0] != seats[1]:
                 dealer = 0 if seats[0] > seats[1] else 1  # §12.2: the hand's winner deals
             else:
                 dealer = table.next(dealer)
