@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Final, NamedTuple
 
 from belote.cards import (
@@ -200,7 +201,7 @@ class HandPlay:
         # belote per seat (§7.7): the trump kings and queens it holds as a pair
         # (``belote_pairs``), and the announcement state per suit
         trump = contract.trump
-        self.belote_pairs = tuple([belote_cards(h, trump) for h in self.holdings])
+        self.belote_pairs = tuple(map(belote_cards, self.holdings, repeat(trump)))
         self._belote_said: dict[tuple[int, int], list[Card]] = {}
         self._belote_refused: set[tuple[int, int]] = set()
         self._belote_order: list[int] = []  # seats in order of first announcement

@@ -16,6 +16,7 @@ from belote.round import PlayerView
 # The bots' generator's own draw (BaseBot.rng is a random.Random), read once: a card
 # is drawn with it for every card played, and a bound method costs more to make.
 _getrandbits: Final = random.Random.getrandbits
+_BIT_LENGTHS: Final = tuple(n.bit_length() for n in range(33))  # of a number of cards
 
 
 class RandomBot(BaseBot):
@@ -32,7 +33,7 @@ class RandomBot(BaseBot):
         legal = view.legal_cards
         n = len(legal)  # the draws of _below(n), written out: asked for every card
         rng = self.rng
-        k = n.bit_length()
+        k = _BIT_LENGTHS[n]
         r = _getrandbits(rng, k)
         while r >= n:
             r = _getrandbits(rng, k)
