@@ -24,6 +24,7 @@ from belote.records import record_of
 PASS: Final = "pass"
 TAKE: Final = "take"
 SEATS: Final = "NESW"
+_WORDS: Final = (PASS, TAKE, "coinche", "surcoinche")  # the calls that are words
 
 
 @dataclass(frozen=True)  # (no slots: made by records.record_of, a few every deal)
@@ -40,9 +41,11 @@ def normalise_call(text: object) -> str:
     ``"Capoth"`` → ``"capotH"``, ``"e:coinche"`` → ``"E:coinche"``."""
     if not isinstance(text, str):
         raise IllegalBidError(f"not a call: {text!r}")
+    if text in _WORDS:
+        return text  # (spelt so already: the most calls)
     t = text.strip()
     low = t.lower()
-    if low in (PASS, TAKE, "coinche", "surcoinche"):
+    if low in _WORDS:
         return low
     for word in ("generale", "capot"):
         if low.startswith(word):

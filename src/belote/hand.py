@@ -420,6 +420,7 @@ class HandPlay:
                 f"{SEAT_NAMES[self.turn]} to play"
             )
         state = self.state
+        contract = self.contract
         decls = self._declarations or DeclarationResult(None, (0, 0))
         capot = state.capot()
         belote = self.belote_points()
@@ -427,37 +428,38 @@ class HandPlay:
         if self.discards:
             # §12.1 kitty: the taker's discards count in his tricks, unless the others
             # took every trick: a capot counts 252 and 0 whatever was laid aside.
-            if capot is None or capot == self.contract.team:
-                pts = card_points(self.rules, self.contract.trump)
-                trick_points[self.contract.team] += sum(
+            if capot is None or capot == contract.team:
+                pts = card_points(self.rules, contract.trump)
+                trick_points[contract.team] += sum(
                     pts[c] for c in scan_forward(self.discards)
                 )
             else:
                 trick_points = [0, 0]
-                trick_points[capot] = capot_trick_points(self.rules, self.contract.trump)
-        if self.contract.value == DECOUVERTE:
+                trick_points[capot] = capot_trick_points(self.rules, contract.trump)
+        value = contract.value
+        if value == DECOUVERTE:
             return self._counted_result(decls, capot, belote, trick_points)
         entry = record_of(  # (HandEntry: made from a hand played, so valid)
             HandEntry,
-            taker=self.contract.team,
+            taker=contract.team,
             trick_points=(trick_points[0], trick_points[1]),
             capot=capot,
             declarations=decls.points,
             belote=belote,
-            contract=self.contract.value,
-            trump=self.contract.trump,
-            multiplier=self.contract.multiplier,
+            contract=value,
+            trump=contract.trump,
+            multiplier=contract.multiplier,
             reserve=self.reserve,
             generale_won=(
-                all(t.winner == self.contract.taker for t in state.tricks)
-                if self.contract.value == "generale" else None
+                all(t.winner == contract.taker for t in state.tricks)
+                if value == "generale" else None
             ),
             in_play=self.in_play,
         )
         score = score_valid_hand(self.rules, entry)  # made here: valid
         return record_of(
             HandResult,
-            contract=self.contract,
+            contract=contract,
             tricks=tuple(state.tricks),
             declarations=decls,
             belote_team=self.belote_team(belote),

@@ -457,7 +457,7 @@ class Round:
         return self.play.contract if self.play is not None else None
 
     def result(self) -> HandResult:
-        if self.phase != OVER:
+        if self.phase is not OVER:
             raise IllegalActionError(f"the deal is not over (phase {self.phase})")
         assert self.play is not None
         return self.play.result()
@@ -473,7 +473,7 @@ class Round:
     def _checked_call(self, call: str, seat: int | None) -> str:
         """``call`` spelt as the bidding knows it, after the checks that are the round's:
         the phase, and (take or pass) the seat to call."""
-        if self.phase != BIDDING:
+        if self.phase is not BIDDING:
             raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
         text = normalise_call(call)
         bidding = self.bidding

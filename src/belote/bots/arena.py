@@ -188,7 +188,7 @@ def simulate(
         deck = cut(deck, rng, rules.min_cut)
         rnd = Round(rules, dealer, deck, reserve=tally.reserve)
         play_deal(rnd, seated)
-        if rnd.phase == ALL_PASS:
+        if rnd.phase is ALL_PASS:
             tally.all_passes += 1  # §2.4: no score, the reserve waits for the next deal
             pack = _gathered(rnd)
             if rules.allpass_dealer == "next":
