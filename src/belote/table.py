@@ -135,23 +135,28 @@ class Table:
 
     players: int
     mode: DealMode
-    _next: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    _partner: tuple[int, ...] = field(init=False, repr=False, compare=False)
-    _orders: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
-    _deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    # Worked out from the two above (fields, not properties: read in hot loops).
+    # Each seat's :meth:`next`, by seat.
+    next_seats: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # Each seat's :meth:`partner`, by seat.
+    partners: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    # Each leader's :meth:`order`, by seat.
+    orders: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    # The cards of the pack used, in order (§1; the 24-card pack of §12.1).
+    deck: tuple[Card, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.players not in (2, 3, 4):
             raise ValueError(f"a table has 2, 3 or 4 players, not {self.players!r}")
         n = self.players
-        object.__setattr__(self, "_next", tuple((s + 1) % n for s in range(n)))
+        object.__setattr__(self, "next_seats", tuple((s + 1) % n for s in range(n)))
         partner = (2, 3, 0, 1) if n == 4 else (NO_SEAT,) * n
-        object.__setattr__(self, "_partner", partner)
+        object.__setattr__(self, "partners", partner)
         orders = tuple(tuple((lead + i) % n for i in range(n)) for lead in range(n))
-        object.__setattr__(self, "_orders", orders)
+        object.__setattr__(self, "orders", orders)
         short = self.mode is DealMode.CARDS_24  # §12.1: the 7s and 8s are out
         deck = tuple(c for c in range(32) if not short or rank_of(c) not in (SEVEN, EIGHT))
-        object.__setattr__(self, "_deck", deck)
+        object.__setattr__(self, "deck", deck)
 
     @classmethod
     def of(cls, rules: Rules) -> Table:
@@ -177,30 +182,15 @@ class Table:
 
     def next(self, seat: int) -> int:
         """The seat on ``seat``'s left, who plays after it."""
-        return self._next[seat]
+        return self.next_seats[seat]
 
     def partner(self, seat: int) -> int:
         """``seat``'s partner, or :data:`NO_SEAT` at a table of two or three."""
-        return self._partner[seat]
-
-    @property
-    def next_seats(self) -> tuple[int, ...]:
-        """Each seat's :meth:`next`, by seat (for look-ups in hot loops)."""
-        return self._next
-
-    @property
-    def partners(self) -> tuple[int, ...]:
-        """Each seat's :meth:`partner`, by seat."""
-        return self._partner
+        return self.partners[seat]
 
     def order(self, leader: int) -> tuple[int, ...]:
         """The seats in play order from ``leader`` (who plays the i-th card of a trick)."""
-        return self._orders[leader]
-
-    @property
-    def orders(self) -> tuple[tuple[int, ...], ...]:
-        """Each leader's :meth:`order`, by seat (for look-ups in hot loops)."""
-        return self._orders
+        return self.orders[leader]
 
     @property
     def partnerships(self) -> bool:
@@ -236,11 +226,6 @@ class Table:
         return self.sides(NO_SEAT)[seat]  # four players: the teams, whoever takes
 
     # --- cards ---------------------------------------------------------------
-
-    @property
-    def deck(self) -> tuple[Card, ...]:
-        """The cards of the pack used, in order (§1; the 24-card pack of §12.1)."""
-        return self._deck
 
     @property
     def deck_mask(self) -> CardMask:
