@@ -385,12 +385,14 @@ class Round:
             raise ValueError(f"dealer {dealer!r} is not a seat 0..{self.players - 1}")
         self.rules = rules
         self.dealer = dealer
+        self.eldest = self.table.next(dealer)  # who calls and leads first (§0.1)
         self.deck = list(deck)
         self.reserve = reserve
         # the game's score and target, for the views (PlayerView.game_score, .target)
         self._game: dict[str, Any] = (
             {"game_score": game_score, "target": target} if target is not None else {})
         self.first: FirstDeal | None = None
+        self.turned: Card | None = None  # the card turned up (§3.1), once dealt
         self.bidding: TakePassBidding | NumericAuction
         self.bergere: Card | None = None
         self.piles: list[list[tuple[Card, Card]]] | None = None
@@ -421,14 +423,12 @@ class Round:
                                  table=self.table))
         else:
             self.first = deal_first(self.deck, dealer, rules.deal_pattern, self.players, self.mode)
+            if self.first.turned >= 0:  # (the kitty deal turns none, §12.1)
+                self.turned = self.first.turned
             self.hands = list(self.first.hands)
             self.bidding = TakePassBidding(rules, dealer, self.first.turned, self.players)
 
     # --- state --------------------------------------------------------------
-
-    @property
-    def eldest(self) -> int:
-        return self.table.next(self.dealer)
 
     def current_player(self) -> int:
         """The seat to act: to play, to call, or (§12.1) to lay the kitty discard aside;
@@ -463,12 +463,6 @@ class Round:
         return self.play.result()
 
     # --- actions --------------------------------------------------------------
-
-    @property
-    def turned(self) -> Card | None:
-        if self.first is None or self.first.turned < 0:
-            return None
-        return self.first.turned
 
     def _checked_call(self, call: str, seat: int | None) -> str:
         """``call`` spelt as the bidding knows it, after the checks that are the round's:
