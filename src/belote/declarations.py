@@ -366,15 +366,16 @@ def resolve(
 def belote_cards(hand: CardMask, trump: TrumpMode) -> CardMask:
     """The trump kings and queens that ``hand`` holds as pairs (§7.7): the cards of
     :func:`belote_suits`, by shifts (queen and king are neighbouring ranks)."""
-    if trump == NO_TRUMP:
-        return 0
-    both = hand >> QUEEN & hand >> KING & _SUIT_BASES  # bit 8s: suit s holds K and Q
-    if trump != ALL_TRUMP:
-        both &= 1 << (8 * trump)
+    both = hand >> QUEEN & hand >> KING & _TRUMP_BASES[trump]  # bit 8s: suit s holds K, Q
     return both << QUEEN | both << KING
 
 
 _SUIT_BASES: Final = 0x01010101  # the lowest card of each suit
+# Per trump mode, the lowest card of each trump suit: the suit's own, every suit's in
+# tout-atout, none in sans-atout.
+_TRUMP_BASES: Final = tuple(
+    _SUIT_BASES if mode == ALL_TRUMP else 0 if mode == NO_TRUMP else 1 << (8 * mode)
+    for mode in range(6))
 
 
 def belote_suits(hand: CardMask, trump: TrumpMode) -> list[int]:

@@ -150,10 +150,10 @@ class HandPlay:
     """The card play of a hand under a contract, checked card by card."""
 
     __slots__ = (
-        "_belote_order", "_belote_refused", "_belote_said", "_declarations", "announced",
-        "belote_pairs", "beneath", "contract", "discards", "first_leader", "history",
-        "holdings", "in_play", "initial_hands", "players", "reserve", "rules", "state",
-        "table", "teams",
+        "_announcing", "_belote_order", "_belote_refused", "_belote_said", "_declarations",
+        "announced", "belote_pairs", "beneath", "contract", "discards", "first_leader",
+        "history", "holdings", "in_play", "initial_hands", "players", "reserve", "rules",
+        "state", "table", "teams",
     )
 
     def __init__(
@@ -198,6 +198,8 @@ class HandPlay:
         self.history: list[CardPlayed] = []
         self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
+        # Whether combinations are announced at all (§7.1 declarations; none in découverte).
+        self._announcing = contract.value != DECOUVERTE and bool(rules.declarations)
         # belote per seat (§7.7): the trump kings and queens it holds as a pair
         # (``belote_pairs``), and the announcement state per suit
         trump = contract.trump
@@ -312,6 +314,10 @@ class HandPlay:
     def _announcement(
         self, seat: int, declarations: Sequence[Declaration] | None
     ) -> list[Declaration]:
+        if declarations is None:  # the default announcement: all held, best grouped
+            if not self._announcing:
+                return []
+            return best_announcement(self.initial_hands[seat], self.rules, self.contract.trump)
         if self.contract.value == DECOUVERTE:
             if declarations:
                 raise IllegalPlayError(
@@ -325,8 +331,6 @@ class HandPlay:
                 )
             return []
         hand = self.initial_hands[seat]
-        if declarations is None:
-            return best_announcement(hand, self.rules, self.contract.trump)
         for d in declarations:
             if d.cards & ~hand:
                 raise IllegalPlayError(
