@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from belote.cards import BIT, NINE, Card, CardMask, rank_of, suit_of
 from belote.errors import OptionError
@@ -104,6 +104,11 @@ class FirstDeal(NamedTuple):
     stock: tuple[Card, ...]  # the 11 cards left, top first
 
 
+# A FirstDeal from its three fields, without the named tuple's own __new__ (one is made
+# every deal).
+_new_deal: Final = tuple.__new__
+
+
 def deal_packets(
     deck: Sequence[Card], dealer: int, pattern: str, players: int = 4
 ) -> tuple[list[CardMask], int]:
@@ -154,7 +159,7 @@ def deal_first(
         hands, used = deal_packets(deck, dealer, "3-2-3-2", players)
         return FirstDeal(tuple(hands), -1, tuple(deck[used:]))
     hands, used = deal_packets(deck, dealer, pattern, players)
-    return FirstDeal(tuple(hands), deck[used], tuple(deck[used + 1:]))
+    return _new_deal(FirstDeal, (tuple(hands), deck[used], tuple(deck[used + 1:])))
 
 
 def deal_rest(

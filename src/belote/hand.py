@@ -83,7 +83,7 @@ class Contract:
     @property
     def team(self) -> int:
         """The taker's side: NS/EW with four players, side 0 with three, the seat with two."""
-        return self.teams()[self.taker]
+        return Table.seated(self.players).sides(self.taker)[self.taker]
 
     def teams(self) -> tuple[int, ...]:
         """Each seat's side (:meth:`belote.table.Table.sides`)."""
