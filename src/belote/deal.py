@@ -57,8 +57,9 @@ def shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
     return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
-def _below(rng: Rng, n: int) -> int:
-    """``rng.randrange(n)``'s draw: bits of ``n``'s length, drawn again while too high."""
+def draw_below(rng: Rng, n: int) -> int:
+    """A number below ``n`` drawn as ``rng.randrange(n)`` draws it (the same stream): bits
+    of ``n``'s length, drawn again while too high."""
     k = n.bit_length()
     r = rng.getrandbits(k)
     while r >= n:
@@ -70,7 +71,7 @@ def cut(deck: Sequence[Card], rng: Rng, min_cut: int = 3) -> list[Card]:
     """Cut the deck: each packet holds at least ``min_cut`` cards (§2.3)."""
     if min_cut < 1 or 2 * min_cut > len(deck):
         raise OptionError(f"min_cut: {min_cut!r} leaves no valid cut of {len(deck)} cards")
-    at = min_cut + _below(rng, len(deck) - 2 * min_cut + 1)  # rng.randint's draw
+    at = min_cut + draw_below(rng, len(deck) - 2 * min_cut + 1)  # rng.randint's draw
     cards = list(deck)
     return cards[at:] + cards[:at]
 

@@ -33,6 +33,7 @@ from belote.cards import (
     trump_name,
 )
 from belote.declarations import (
+    NOTHING_DECLARED,
     Declaration,
     DeclarationResult,
     belote_cards,
@@ -425,7 +426,7 @@ class HandPlay:
             )
         state = self.state
         contract = self.contract
-        decls = self._declarations or DeclarationResult(None, (0, 0))
+        decls = self._declarations or NOTHING_DECLARED
         capot = state.capot()
         belote = self.belote_points()
         trick_points = [state.trick_points[0], state.trick_points[1]]

@@ -605,7 +605,7 @@ class Round:
         else:
             record = play.play(c, declarations, belote)
         pub.cards.append(c)
-        if pub.result is None or record[3]:  # (record.belote by index: a hot path)
+        if pub.result is None or record.belote:
             self._hear(pub, play, record)
         if play.state.tricks_left == 0:
             self.phase = OVER

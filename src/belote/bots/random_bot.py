@@ -11,6 +11,7 @@ from typing import Final
 
 from belote.bots.base import BaseBot
 from belote.cards import Card, scan_forward
+from belote.deal import draw_below
 from belote.round import PlayerView
 
 # The bots' generator's own draw (BaseBot.rng is a random.Random), read once: a card
@@ -27,27 +28,17 @@ class RandomBot(BaseBot):
 
     def call(self, view: PlayerView) -> str:
         legal = view.legal_calls
-        return legal[self._below(len(legal))]
+        return legal[draw_below(self.rng, len(legal))]
 
     def play(self, view: PlayerView) -> int:
         legal = view.legal_cards
-        n = len(legal)  # the draws of _below(n), written out: asked for every card
+        n = len(legal)  # draw_below(self.rng, n), written out: asked for every card
         rng = self.rng
         k = _BIT_LENGTHS[n]
         r = _getrandbits(rng, k)
         while r >= n:
             r = _getrandbits(rng, k)
         return legal[r]
-
-    def _below(self, n: int) -> int:
-        """A number drawn uniformly below ``n``: the draws of ``self.rng.choice`` (bits
-        of ``n``'s length, drawn again while too high), one call fewer a decision."""
-        rng = self.rng
-        k = n.bit_length()
-        r = _getrandbits(rng, k)
-        while r >= n:
-            r = _getrandbits(rng, k)
-        return r
 
     def discard(self, view: PlayerView) -> list[Card]:
         return sorted(self.rng.sample(list(scan_forward(view.hand)), 2))
