@@ -174,6 +174,28 @@ def test_push_pop_restores_everything(trump: int) -> None:
             assert (s.key(), s.turn, s.trick_points, s.master(), s.legal_mask()) == keys.pop()
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pop_restores_the_master_in_a_search(players: int) -> None:
+    """Pushes and pops interleaved as a search makes them, at every table size: each
+    pop brings back the position (the master of the trick included) of before its push."""
+    rng = random.Random(players)
+    rules = make_rules()
+    teams = (0, 1, 1) if players == 3 else None
+    for trump in range(6):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        hands = [mask_of(deck[i * 8:i * 8 + 8]) for i in range(players)]
+        s = PlayState(rules, trump, hands, players - 1, teams=teams)
+        keys: list[tuple[object, ...]] = []
+        for _ in range(200):
+            if keys and (s.is_over() or rng.random() < 0.4):
+                s.pop()
+                assert (s.key(), s.turn, s.trick_points, s.master(), s.legal_mask()) == keys.pop()
+            else:
+                keys.append((s.key(), s.turn, list(s.trick_points), s.master(), s.legal_mask()))
+                s.push(rng.choice(s.legal_cards()))
+
+
 def test_explain_illegal_names_the_rule() -> None:
     from belote.cards import parse_card
 

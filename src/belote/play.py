@@ -193,6 +193,7 @@ class PlayState:
         )
         self._master_card = -1
         self._master_seat = -1
+        # The master each card that took a trick over had beaten (card, seat), for pop.
         self._history: list[tuple[int, int]] = []
         self._above = ABOVE[trump]
         self._order = _ORDER[trump]
@@ -284,15 +285,16 @@ class PlayState:
         seat = self.turn
         self.hands[seat] &= _ALL_BUT[c]
         trick = self.trick
-        self._history.append((self._master_card, self._master_seat))
         if not trick:
             self._master_card, self._master_seat = c, seat
         else:
             m = self._master_card
             if SUIT_OF[c] == SUIT_OF[m]:
-                if self._above[m] >> c & 1:
-                    self._master_card, self._master_seat = c, seat
-            elif SUIT_OF[c] == self.trump:
+                beats = self._above[m] >> c & 1
+            else:
+                beats = SUIT_OF[c] == self.trump
+            if beats:  # (pop brings back the master it beat: kept only then)
+                self._history.append((m, self._master_seat))
                 self._master_card, self._master_seat = c, seat
         trick.append(c)
         if len(trick) < self.players:
@@ -325,11 +327,17 @@ class PlayState:
             self.tricks_left += 1
             self.trick = list(last.cards)
             self.leader = last.leader
+            # the master of the whole trick: the winner's card
+            self._master_seat = last.winner
+            self._master_card = last.cards[self._seat_at[last.leader].index(last.winner)]
         c = self.trick.pop()
         seat = self._seat_at[self.leader][len(self.trick)]
         self.hands[seat] |= 1 << c
         self.turn = seat
-        self._master_card, self._master_seat = self._history.pop()
+        if not self.trick:
+            self._master_card = self._master_seat = -1
+        elif c == self._master_card:  # c took the trick over when played: the master it beat
+            self._master_card, self._master_seat = self._history.pop()
         return c
 
     def copy(self) -> PlayState:
