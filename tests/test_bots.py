@@ -191,6 +191,43 @@ def test_bots_receive_only_their_own_view(profile: str) -> None:
     assert "hands" not in {f.name for f in dataclasses.fields(PlayerView)}
 
 
+class _Index:
+    """Not an int, but usable as an index: not a card number."""
+
+    def __index__(self) -> int:
+        return 3
+
+
+@pytest.mark.parametrize("answer", [-1, 32, 2**70, 3.0, "3", None, [3], _Index()])
+def test_play_deal_refuses_what_is_no_card_number(answer: object) -> None:
+    """§6: only an int 0..31 is a card; anything else is refused, naming the bot."""
+
+    class Odd(RandomBot):
+        def play(self, view: PlayerView) -> Any:
+            return answer
+
+    rnd = _deal(make_rules(), 4)
+    rnd.call("take")
+    with pytest.raises(IllegalActionError, match="is not a legal card"):
+        play_deal(rnd, [Odd(s) for s in range(4)])
+
+
+def test_play_deal_takes_a_card_number_of_an_int_type() -> None:
+    """An int subclass (a bool, an IntEnum...) that is a legal card number is played."""
+
+    class Number(int):
+        pass
+
+    class Typed(RandomBot):
+        def play(self, view: PlayerView) -> int:
+            return Number(super().play(view))
+
+    rnd = _deal(make_rules(), 4)
+    rnd.call("take")
+    play_deal(rnd, [Typed(s) for s in range(4)])
+    assert rnd.phase == OVER
+
+
 def test_play_deal_refuses_an_illegal_answer() -> None:
     class Cheat(RandomBot):
         def play(self, view: PlayerView) -> int:

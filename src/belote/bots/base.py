@@ -31,7 +31,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, NoReturn, Protocol, runtime_checkable
+from typing import Any, ClassVar, Final, NoReturn, Protocol, TypeGuard, runtime_checkable
 
 from belote.cards import (
     ACE,
@@ -353,7 +353,11 @@ def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
         bot = bots[seat]
         view = view_of(seat)
         c = bot.play(view)
-        if not isinstance(c, int) or not 0 <= c < 32:
+        try:
+            quick = _CARDS[c] is c  # an exact card number, the answer of every bot: one look-up
+        except (IndexError, TypeError):
+            quick = False
+        if not quick and not _is_card(c):
             _illegal_card(bot, view, c)
         decls: Sequence[Declaration] | None = None
         if not state.tricks and announced[seat] is None:
@@ -369,8 +373,19 @@ def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
             _illegal_card(bot, view, c)
 
 
+# The 32 card numbers, each the one int object of its value (small ints are made once):
+# ``_CARDS[c] is c`` for an int 0..31, and for nothing else (a bool, a float, an int of
+# another type fail it, and are told apart by :func:`_is_card`).
+_CARDS: Final = tuple(range(32))
+
+
+def _is_card(c: object) -> TypeGuard[int]:
+    """Whether a bot's answer ``c`` is a card number (an int 0..31)."""
+    return isinstance(c, int) and 0 <= c < 32
+
+
 def _illegal_card(bot: Bot, view: PlayerView, c: object) -> NoReturn:
-    shown = card_name(c) if isinstance(c, int) and 0 <= c < 32 else repr(c)
+    shown = card_name(c) if _is_card(c) else repr(c)
     raise IllegalActionError(
         f"{_where(bot, view.seat)}, trick {len(view.tricks) + 1}: {shown} is not a "
         f"legal card ({', '.join(card_name(x) for x in view.legal_cards)})"
