@@ -449,6 +449,14 @@ class HeuristicBot(BaseBot):
         assert view.contract is not None
         if view.rules.players != 4:
             return _SmallPlay(view).choose(legal)
+        return self.play_knowing(view, _knowledge(view))
+
+    def play_knowing(self, view: PlayerView, know: Knowledge) -> Card:
+        """The card at four players, ``know`` being what the seat knows
+        (:func:`~belote.bots.knowledge.infer` of ``view``, given by a caller that
+        has it already); the view holds two legal cards or more."""
+        assert view.contract is not None
+        legal = list(view.legal_cards)
         trump = view.contract.trump
         t = _FourPlay(
             view=view,
@@ -457,7 +465,7 @@ class HeuristicBot(BaseBot):
             points=card_points(view.rules, trump),
             hand=view.hand,
             out=ALL_CARDS & ~view.played & ~view.hand,
-            know=_knowledge(view),
+            know=know,
         )
         if not view.trick:
             return self._lead(t, legal)

@@ -58,6 +58,7 @@ from belote.table import DealMode, Table
 __all__ = [
     "InconsistentViewError",
     "Knowledge",
+    "Unseen",
     "World",
     "forbidden_after",
     "infer",
@@ -208,64 +209,95 @@ def infer(view: PlayerView, voids: bool = True) -> Knowledge:
             f"seat {SEAT_NAMES[view.seat]}: nothing to infer in phase {str(view.phase)!r}"
         )
     table = Table.of(view.rules)
-    n = table.players
-    seat, trump = view.seat, view.contract.trump
-    by_seat = played_by(view)
-    played = 0
-    for m in by_seat:
-        played |= m
     if table.mode is DealMode.DECOUVERTE:
-        return _decouverte(view, table, by_seat)
-    total = view.hand.bit_count() + by_seat[seat].bit_count()
-    sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
-    known = [0] * n
-    known[seat] = view.hand
-    taker = view.contract.taker
-    turned = view.turned
-    if (table.mode.takes_turned and turned is not None and taker != seat
-            and not played >> turned & 1):
-        known[taker] |= 1 << turned  # §3.4: the taker receives the turned card
-    for s in range(n):
-        if s != seat:
-            for d in view.shown[s]:
-                known[s] |= d.cards & ~played  # §7.6
-    for s, c in view.belote_cards:
-        other = c ^ (KING ^ QUEEN)  # §7.7: the trump queen after the king, or back
-        if s != seat and not played >> other & 1:
-            known[s] |= 1 << other
-    placed = 0
-    for m in known:
-        placed |= m
-    # §12: the cards face up on the table are in no hand; the taker knows his discards.
-    unknown = table.deck_mask & ~played & ~view.public & ~placed & ~view.discards
-    out = (unknown | (placed & ~view.hand)).bit_count() - sum(
-        sizes[s] for s in range(n) if s != seat
-    )
-    sides = table.sides(taker)
-    forbidden = [0] * n
-    if voids:
-        tricks = [(t.leader, t.cards) for t in view.tricks]
-        if view.trick:
-            tricks.append((view.trick_leader, view.trick))
-        for leader, cards in tricks:
-            led = suit_of(cards[0])
-            for i in range(1, len(cards)):
-                p = (leader + i) % n
-                c = cards[i]
-                if p == seat or (suit_of(c) == led and led != trump and trump != ALL_TRUMP):
-                    continue  # §6.1: following a plain suit reveals nothing
-                forbidden[p] |= forbidden_after(
-                    view.rules, trump, leader, cards[:i], c, unknown | known[p], sides
-                )
-    for s in range(n):
-        if s != seat:
-            forbidden[s] |= ALL_CARDS & ~(unknown | known[s])
-    k = Knowledge(
-        seat=seat, table=table, trump=trump, sizes=sizes, known=tuple(known),
-        forbidden=tuple(forbidden), unknown=unknown, out=out,
-    )
+        return _decouverte(view, table, played_by(view))
+    k = Unseen(view, voids, table).knowledge(view.hand)
     _check(k, view)
     return k
+
+
+class Unseen:
+    """:func:`infer` less the seat's own cards: what the seat's view says of the
+    hidden cards whatever the seat holds (four players and §12.1's deals; not
+    découverte).  :meth:`knowledge` adds a hand (the seat's cards now, as many as
+    ``size``, by default the view's) and answers what :func:`infer` answers for the
+    view with that hand: a card model asks it for many hands of one past view
+    (:mod:`belote.bots.card_model`)."""
+
+    __slots__ = ("held", "known", "placed", "seat", "sizes", "table", "trump", "unknown",
+                 "voids")
+
+    def __init__(self, view: PlayerView, voids: bool = True, table: Table | None = None,
+                 size: int | None = None) -> None:
+        assert view.contract is not None
+        table = table if table is not None else Table.of(view.rules)
+        self.table = table
+        n = table.players
+        seat, trump = view.seat, view.contract.trump
+        self.seat, self.trump = seat, trump
+        by_seat = played_by(view)
+        played = 0
+        for m in by_seat:
+            played |= m
+        total = (view.hand.bit_count() if size is None else size) + by_seat[seat].bit_count()
+        self.sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
+        known = [0] * n
+        taker = view.contract.taker
+        turned = view.turned
+        if (table.mode.takes_turned and turned is not None and taker != seat
+                and not played >> turned & 1):
+            known[taker] |= 1 << turned  # §3.4: the taker receives the turned card
+        for s in range(n):
+            if s != seat:
+                for d in view.shown[s]:
+                    known[s] |= d.cards & ~played  # §7.6
+        for s, c in view.belote_cards:
+            other = c ^ (KING ^ QUEEN)  # §7.7: the trump queen after the king, or back
+            if s != seat and not played >> other & 1:
+                known[s] |= 1 << other
+        placed = 0
+        for m in known:
+            placed |= m
+        # §12: the cards face up on the table are in no hand; the taker knows his discards.
+        # (The seat's own cards are taken out of these in knowledge().)
+        unknown = table.deck_mask & ~played & ~view.public & ~placed & ~view.discards
+        self.known, self.unknown, self.placed = known, unknown, placed
+        self.held = sum(self.sizes[s] for s in range(n) if s != seat)  # by the others
+        sides = table.sides(taker)
+        forbidden = [0] * n
+        if voids:
+            tricks = [(t.leader, t.cards) for t in view.tricks]
+            if view.trick:
+                tricks.append((view.trick_leader, view.trick))
+            for leader, cards in tricks:
+                led = suit_of(cards[0])
+                for i in range(1, len(cards)):
+                    p = (leader + i) % n
+                    c = cards[i]
+                    if p == seat or (suit_of(c) == led and led != trump and trump != ALL_TRUMP):
+                        continue  # §6.1: following a plain suit reveals nothing
+                    # (The seat's own cards among the candidates change nothing: they
+                    # are forbidden to the others in knowledge() anyway.)
+                    forbidden[p] |= forbidden_after(
+                        view.rules, trump, leader, cards[:i], c, unknown | known[p], sides
+                    )
+        self.voids = forbidden
+
+    def knowledge(self, hand: CardMask) -> Knowledge:
+        """What the seat knows holding ``hand``."""
+        seat = self.seat
+        known = list(self.known)
+        known[seat] = hand
+        unknown = self.unknown & ~hand
+        forbidden = list(self.voids)
+        for s in range(len(known)):
+            if s != seat:
+                forbidden[s] |= ALL_CARDS & ~(unknown | known[s])
+        return Knowledge(
+            seat=seat, table=self.table, trump=self.trump, sizes=self.sizes,
+            known=tuple(known), forbidden=tuple(forbidden), unknown=unknown,
+            out=(unknown | self.placed).bit_count() - self.held,
+        )
 
 
 def _decouverte(view: PlayerView, table: Table, by_seat: list[CardMask]) -> Knowledge:

@@ -51,7 +51,14 @@ played its cheapest card of that suit) is kept with probability ``read_weight``
 (default 0.25) per clue broken, so that the worlds kept lean towards those the
 others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
-(:attr:`PimcBot.last_relaxed`).
+(:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` (four players) every
+card the opponents chose is read: up to ``model_draws`` worlds (default 128) are
+drawn, each weighed by ``read_weight`` to the power of the opponents' past cards
+that the heuristic's card play would not have chosen with the hands that world
+gives them (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the
+likeliest first, those with ``model_misses`` misses or more (default 3) left out,
+and each card's average is weighed; drawing stops once ``worlds`` worlds fit
+every card read.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -232,10 +239,17 @@ class PimcBot(BaseBot):
         "card_reads": BotSetting(str, "ignore", "card play: keep a world that breaks the "
                                  "reading of the others' cards played (a seat that lost a "
                                  "trick played its cheapest card of the suit) only by chance "
-                                 "(low), or ignore the cards' choice (ignore)",
-                                 choices=("ignore", "low")),
+                                 "(low), weigh each world by how many of the opponents' cards "
+                                 "the heuristic would have played in it (model), or ignore "
+                                 "the cards' choice (ignore)",
+                                 choices=("ignore", "low", "model")),
         "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
-                                  "per clue it breaks", 0),
+                                  "per clue it breaks; model: a world's weight per card "
+                                  "the heuristic would not have played", 0),
+        "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
+                                  "card at most", 1),
+        "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many cards "
+                                   "the heuristic would not have played is left out", 1),
         "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                               "later cards are one plan for the worlds it cannot tell apart "
                               "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -586,9 +600,12 @@ class PimcBot(BaseBot):
         if table.players == 4 and settings["play_calls"] == "hints":
             hints = play_hints(view, settings["loose"])
         before = played_by(view)
-        reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
-        weight = settings["read_weight"]
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
+        reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
+        weighed: list[tuple[World, float]] | None = None
+        if settings["card_reads"] == "model" and table.players == 4:
+            weighed, misses = self._weighed_worlds(view, table, sampler, hints, before)
+        read_weight = settings["read_weight"]
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
         fused: list[tuple[World, PlayState]] | None = None
@@ -598,17 +615,24 @@ class PimcBot(BaseBot):
         start = time.perf_counter()
         nodes = 0
         worlds = 0
+        mass = 0.0  # the worlds' weights added up (their number, unless card_reads=model)
         while worlds < settings["worlds"]:
             if nodes >= 2 * settings["nodes"] or (worlds >= settings["min_worlds"] and (
                 nodes >= settings["nodes"]
                 or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
             )):
                 break
-            world = sampler.sample(self.rng)
-            while ((hints and not all(h.fits(world.hands[h.seat] | before[h.seat])
-                                      for h in hints))
-                   or (reading is not None
-                       and not _kept(reading.broken(world), weight, self.rng))):
+            if weighed is not None:
+                if worlds >= len(weighed):
+                    break
+                world, weight = weighed[worlds]
+            else:
+                world, weight = sampler.sample(self.rng), 1.0
+            while weighed is None and (
+                    (hints and not all(h.fits(world.hands[h.seat] | before[h.seat])
+                                       for h in hints))
+                    or (reading is not None
+                        and not _kept(reading.broken(world), read_weight, self.rng))):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
                     hints, reading = (), None  # hardly a world fits the calls: drop them
@@ -618,6 +642,7 @@ class PimcBot(BaseBot):
             if fused is not None:
                 fused.append((world, world_state(view, world, table)))
                 worlds += 1
+                mass += 1.0
                 continue
             try:
                 # No decision searches more than twice the ``nodes`` setting.
@@ -628,7 +653,8 @@ class PimcBot(BaseBot):
                 break
             nodes += result.nodes
             worlds += 1
-            self._add(totals, world, result.moves, scorer, sign)
+            mass += weight
+            self._add(totals, world, result.moves, scorer, sign, weight)
         if fused:
             try:
                 totals, nodes = self._fused_totals(view.seat, fused, scorer, sign)
@@ -638,21 +664,59 @@ class PimcBot(BaseBot):
                     nodes += result.nodes
                     self._add(totals, world, result.moves, scorer, sign)
         self.last_worlds, self.last_nodes, self.last_rejected = worlds, nodes, misses
-        self.last_values = {c: v / worlds for c, v in totals.items()} if worlds else {}
+        self.last_values = {c: v / mass for c, v in totals.items()} if worlds else {}
         return self.last_values
+
+    def _weighed_worlds(
+        self, view: PlayerView, table: Table, sampler: DealSampler, hints: tuple[Hint, ...],
+        before: list[CardMask],
+    ) -> tuple[list[tuple[World, float]], int]:
+        """``card_reads=model``: up to ``model_draws`` worlds that fit the hints, each
+        weighed by ``read_weight`` to the power of the opponents' past cards the heuristic
+        would not have played in it (:class:`belote.bots.card_model.PlayModel`), the
+        likeliest first; drawing stops once ``worlds`` worlds fit every card.  Worlds with
+        ``model_misses`` misses or more are left out, unless no world has fewer (then
+        every world drawn counts alike: :attr:`last_relaxed`).  Also answers how many
+        worlds the hints rejected."""
+        from belote.bots.card_model import PlayModel
+
+        assert view.contract is not None
+        settings = self.settings
+        sides = table.sides(view.contract.taker)
+        model = PlayModel(view, [s for s in range(table.players) if sides[s] != sides[view.seat]],
+                          table, self.heuristic)
+        limit, weight = settings["model_misses"], settings["read_weight"]
+        drawn: list[tuple[int, World]] = []
+        fitting = misses = 0
+        while len(drawn) < settings["model_draws"] and fitting < settings["worlds"]:
+            world = sampler.sample(self.rng)
+            if hints and not all(h.fits(world.hands[h.seat] | before[h.seat]) for h in hints):
+                misses += 1
+                if misses > HINT_DRAWS * settings["worlds"]:
+                    hints = ()
+                    self.last_relaxed = True
+                continue
+            m = model.misses(world, limit)
+            drawn.append((m, world))
+            fitting += m == 0
+        kept = [(w, weight ** m) for m, w in sorted(drawn, key=lambda x: x[0]) if m < limit]
+        if not kept:
+            self.last_relaxed = True
+            return [(w, 1.0) for _, w in drawn], misses
+        return kept, misses
 
     @staticmethod
     def _add(totals: dict[Card, float], world: World, moves: Mapping[Card, int],
-             scorer: CardScorer | None, sign: int) -> None:
-        """Adds each card's score in one solved world to ``totals``."""
+             scorer: CardScorer | None, sign: int, weight: float = 1.0) -> None:
+        """Adds each card's score in one solved world, times ``weight``, to ``totals``."""
         if scorer is not None:
             belote = scorer.belote(world)
             cards, aside = scorer.in_play(world)
             for c, v in moves.items():
-                totals[c] = totals.get(c, 0.0) + scorer.utility(v, belote, cards, aside)
+                totals[c] = totals.get(c, 0.0) + weight * scorer.utility(v, belote, cards, aside)
         else:
             for c, v in moves.items():
-                totals[c] = totals.get(c, 0.0) + sign * v
+                totals[c] = totals.get(c, 0.0) + weight * sign * v
 
     def _fused_totals(
         self, seat: int, fused: list[tuple[World, PlayState]], scorer: CardScorer | None,

@@ -1,0 +1,138 @@
+"""The others' cards read through a model of how they play (docs/rules.md §5–§7), for
+the card play's worlds at four players.
+
+:class:`~belote.bots.card_reading.CardReading` reads one clue (the cheapest card
+into a lost trick).  :class:`PlayModel` reads every card the chosen seats played
+that was a real choice: a world is the more likely, the more of their past cards
+the model itself would have played with the hands that world gives them.  The
+model is :class:`~belote.bots.heuristic.HeuristicBot`'s card play (deterministic:
+the tips of seed 000 §9), so the reading is sharpest against players who follow
+those tips and blunt, not wrong, against others: a world is weighed down by each
+card the model would not have played, never ruled out (``weight ** misses``, in
+:class:`~belote.bots.pimc.PimcBot` with ``card_reads=model``).
+
+For each past card of a seat read, :meth:`PlayModel.misses` rebuilds that seat's
+view as it stood then in the world (its hand then: the world's hand now with the
+cards it has played since; the tricks, the trick, the trumps, the declarations
+shown and the belote said until then, §7.6, §7.7), finds its legal cards by
+replaying the deal's cards from the world's hands (§6), and asks the model.  A
+forced card (one legal card) tells nothing and is not asked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Sequence
+
+from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import Unseen, World
+from belote.cards import Card, scan_forward
+from belote.play import PlayState
+from belote.records import record_of
+from belote.round import PlayerView
+from belote.table import Phase, Table
+
+__all__ = ["PlayModel"]
+
+
+class PlayModel:
+    """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
+
+    __slots__ = ("_bot", "_cards", "_seats", "_table", "_templates", "_unseen", "_view")
+
+    def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
+                 bot: HeuristicBot | None = None) -> None:
+        """``seats``: the seats whose cards are read (not ``view.seat``); ``bot``: the
+        model (default: a :class:`HeuristicBot` with its default settings)."""
+        assert view.contract is not None
+        self._view = view
+        self._table = table if table is not None else Table.of(view.rules)
+        self._bot = bot if bot is not None else HeuristicBot(0)
+        n = self._table.players
+        # The deal's cards in play order, each with its seat.
+        cards: list[tuple[int, Card]] = []
+        for t in view.tricks:
+            cards.extend(((t.leader + i) % n, c) for i, c in enumerate(t.cards))
+        cards.extend(((view.trick_leader + i) % n, c) for i, c in enumerate(view.trick))
+        self._cards = cards
+        self._seats = frozenset(s for s in seats if s != view.seat)
+        said_at = {c: k for k, (_, c) in enumerate(cards)}
+        first = [len(cards)] * n  # each seat's first card (its announcement, §7.4)
+        for k, (s, _) in reversed(list(enumerate(cards))):
+            first[s] = k
+        # The view's fields as a plain PlayerView's (a round's views work some out lazily).
+        fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+        no_shown: tuple[tuple[()], ...] = ((),) * n
+        # The declarations are compared with the first card of trick 2 (card n, §7.4)
+        # and shown from then on (§7.6): the views after that card see them.
+        # For each card read: its index in play order and the view of its seat then,
+        # less the hand and the legal cards (a world's own).
+        templates: list[tuple[int, PlayerView]] = []
+        for k, (seat, _) in enumerate(cards):
+            if seat not in self._seats:
+                continue
+            done = k // n
+            leader = (view.tricks[done].leader if done < len(view.tricks)
+                      else view.trick_leader)
+            trick = tuple(c for _, c in cards[done * n:k])
+            templates.append((k, PlayerView(**{
+                **fields, "seat": seat, "phase": Phase.PLAY, "hand": 0,
+                "tricks": view.tricks[:done], "trick_leader": leader, "trick": trick,
+                "turn": seat, "legal_cards": (), "legal_calls": (),
+                "announced": tuple(a if first[s] < k else None
+                                   for s, a in enumerate(view.announced)),
+                "shown": view.shown if k > n else no_shown,
+                "belote_cards": tuple((s, c) for s, c in view.belote_cards if said_at[c] < k),
+                "my_declarations": None,
+                "declaration_result": view.declaration_result if k > n else None,
+                "discards": 0,
+            })))
+        self._templates = templates
+        # What each past view says of the hidden cards, less its hand: made on first use.
+        self._unseen: list[Unseen | None] = [None] * len(templates)
+
+    def __len__(self) -> int:
+        """How many past cards are read."""
+        return len(self._templates)
+
+    def views(self, world: World) -> Iterator[tuple[int, Card, PlayerView]]:
+        """Each card read that was a choice, with its seat's view then in ``world``
+        (in play order, with its index among the cards read; a forced card is left
+        out)."""
+        view, n = self._view, self._table.players
+        assert view.contract is not None
+        cards = self._cards
+        played = [0] * n
+        for s, c in cards:
+            played[s] |= 1 << c
+        start = [world.hands[s] | played[s] for s in range(n)]
+        state = PlayState(view.rules, view.contract.trump, start, cards[0][0],
+                          table=self._table)
+        done = 0
+        for i, (k, template) in enumerate(self._templates):
+            while done < k:
+                state.push(cards[done][1])
+                done += 1
+            legal = state.legal_mask()
+            if legal.bit_count() > 1:
+                # (the template's fields with the hand and legal cards of this world:
+                # dataclasses.replace cost a fifth of a miss count)
+                yield i, cards[k][1], record_of(PlayerView, **{
+                    **template.__dict__, "hand": state.hands[template.seat],
+                    "legal_cards": tuple(scan_forward(legal))})
+
+    def misses(self, world: World, limit: int) -> int:
+        """How many of the cards read the model would not have played in ``world``
+        (counting stops at ``limit``)."""
+        misses = 0
+        if self._templates:
+            play, unseen, table = self._bot.play_knowing, self._unseen, self._table
+            for i, card, seen in self.views(world):
+                known = unseen[i]
+                if known is None:
+                    known = unseen[i] = Unseen(seen, table=table)
+                if play(seen, known.knowledge(seen.hand)) != card:
+                    misses += 1
+                    if misses >= limit:
+                        break
+        return misses

@@ -1,0 +1,169 @@
+"""The card model of the PIMC bot's worlds (bots/card_model.py): the others' past cards
+read through the heuristic's play (docs/rules.md §5–§7)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from belote.bots.base import play_deal, played_by
+from belote.bots.bid_sampling import play_hints
+from belote.bots.card_model import PlayModel
+from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import Unseen, World, infer
+from belote.bots.pimc import PimcBot
+from belote.bots.sampling import DealSampler
+from belote.cards import Card
+from belote.deal import cut, new_deck, shuffle
+from belote.options import make_rules
+from belote.round import PlayerView, Round
+from belote.table import Table
+
+
+class _Recorder(HeuristicBot):
+    """The heuristic, keeping every card-play view it is asked with."""
+
+    def __init__(self, log: list[tuple[PlayerView, Card]]) -> None:
+        super().__init__(0)
+        self.log = log
+
+    def play(self, view: PlayerView) -> int:
+        card = super().play(view)
+        self.log.append((view, card))
+        return card
+
+
+def _deals(count: int, seed: int,
+           profile: str = "classic") -> list[list[tuple[PlayerView, Card]]]:
+    """The card-play views of ``count`` seeded deals played by four heuristic bots, each
+    with the card played."""
+    rules = make_rules(profile)
+    rng = random.Random(seed)
+    out = []
+    for d in range(count):
+        deck = new_deck()
+        shuffle(deck, rng)
+        rnd = Round(rules, d % 4, cut(deck, rng, 3))
+        log: list[tuple[PlayerView, Card]] = []
+        play_deal(rnd, [_Recorder(log) for _ in range(4)])
+        if log:
+            out.append(log)
+    return out
+
+
+def _true_world(log: Sequence[tuple[PlayerView, Card]], i: int) -> World:
+    """Every hand when the ``i``-th view of ``log`` was made: a seat's hand at its next
+    view (it plays no card in between)."""
+    hands = []
+    for s in range(4):
+        later = [v for v, _ in log[i:] if v.seat == s]
+        hands.append(later[0].hand if later else 0)
+    return World(tuple(hands))
+
+
+def _plain(view: PlayerView) -> dict[str, object]:
+    return {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
+
+
+def _opponents(seat: int) -> list[int]:
+    return [s for s in range(4) if (s ^ seat) & 1]
+
+
+@pytest.mark.parametrize("profile", ["classic", "coinche"])
+def test_past_views_are_the_views_the_seats_had(profile: str) -> None:
+    """§5–§7: in the true deal, each rebuilt view is the view the seat was asked with
+    (its hand and legal cards then, the tricks, the declarations shown, the belote
+    said), but for its own declarations, which the model does not know."""
+    checked = 0
+    for log in _deals(25, 11, profile):
+        for i, (view, _) in enumerate(log):
+            if len(view.tricks) < 2:
+                continue
+            model = PlayModel(view, _opponents(view.seat))
+            asked = [(v, c) for v, c in log[:i] if v.seat in _opponents(view.seat)
+                     and len(v.legal_cards) > 1]
+            rebuilt = list(model.views(_true_world(log, i)))
+            assert len(rebuilt) == len(asked)
+            for (_, card, seen), (real, played) in zip(rebuilt, asked, strict=True):
+                assert card == played
+                want, got = _plain(real), _plain(seen)
+                for key in ("my_declarations",):
+                    want.pop(key)
+                    got.pop(key)
+                assert got == want
+                checked += 1
+    assert checked > 300
+
+
+def test_the_true_deal_misses_nothing_against_the_heuristic() -> None:
+    """Every card the heuristic opponents chose is the model's in the true deal; a
+    world drawn among those the voids allow misses some."""
+    rng = random.Random(2)
+    true_total = drawn_total = views = 0
+    for log in _deals(40, 12):
+        for i, (view, _) in enumerate(log):
+            if len(view.tricks) < 3:
+                continue
+            model = PlayModel(view, _opponents(view.seat))
+            true_total += model.misses(_true_world(log, i), 99)
+            drawn_total += model.misses(DealSampler(infer(view)).sample(rng), 99)
+            views += 1
+    assert views > 200
+    assert true_total == 0
+    assert drawn_total > views  # more than one miss a view on average
+
+
+def test_a_past_view_known_for_any_hand_is_inferred() -> None:
+    """What a past view says of the hidden cards, worked out once less the hand, is
+    :func:`infer` of that view with any hand the worlds give it (§3.4, §6, §7.6, §7.7)."""
+    rng = random.Random(5)
+    compared = 0
+    for log in _deals(12, 15, "coinche") + _deals(12, 15):
+        for view, _ in log[12::5]:
+            model = PlayModel(view, _opponents(view.seat))
+            sampler = DealSampler(infer(view))
+            first = {i: seen for i, _, seen in model.views(sampler.sample(rng))}
+            for i, _, seen in model.views(sampler.sample(rng)):
+                if i in first:
+                    unseen = Unseen(first[i])
+                    assert unseen.knowledge(seen.hand) == infer(seen)
+                    compared += 1
+    assert compared > 100
+
+
+def test_misses_stop_at_the_limit() -> None:
+    rng = random.Random(4)
+    counts = []
+    for log in _deals(6, 13):
+        for view, _ in log:
+            if 3 <= len(view.tricks) <= 5:
+                model = PlayModel(view, _opponents(view.seat))
+                sampler = DealSampler(infer(view))
+                for world in (sampler.sample(rng) for _ in range(5)):
+                    counts.append((model.misses(world, 99), model.misses(world, 2)))
+    assert all(limited == min(full, 2) for full, limited in counts)
+    assert any(full > 2 for full, _ in counts)
+
+
+def test_pimc_weighs_the_worlds_by_the_model() -> None:
+    """``card_reads=model``: the worlds solved come likeliest first, each weighed by
+    ``read_weight`` per card the heuristic would not have played, none at the limit."""
+    log = _deals(20, 14)[3]
+    view = next(v for v, _ in reversed(log) if len(v.legal_cards) > 1 and len(v.tricks) >= 4)
+    bot = PimcBot(7, card_reads="model", read_weight=0.5, model_misses=3, model_draws=60)
+    sampler = bot.sampler(view)
+    assert sampler is not None
+    weighed, _ = bot._weighed_worlds(view, Table.of(view.rules), sampler,
+                                     play_hints(view, 50), played_by(view))
+    weights = [w for _, w in weighed]
+    assert weights == sorted(weights, reverse=True)
+    assert set(weights) <= {1.0, 0.5, 0.25}
+    model = PlayModel(view, _opponents(view.seat))
+    for world, weight in weighed:
+        assert weight == 0.5 ** model.misses(world, 3)
+    card: Card = bot.play(view)
+    assert card in view.legal_cards
+    assert bot.last_worlds >= 1
