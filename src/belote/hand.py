@@ -285,7 +285,8 @@ class HandPlay:
                 f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
                 "the first card (§7.4)"
             )
-        said = self._say_belote(seat, c, belote) if self.belote_pairs[seat] >> c & 1 else None
+        pairs = self.belote_pairs[seat]  # (0 for most seats: tested first, it saves a shift)
+        said = self._say_belote(seat, c, belote) if pairs and pairs >> c & 1 else None
         if self.beneath:
             self._push_turning_up(c)
         else:

@@ -363,7 +363,8 @@ def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
         if not state.tricks and announced[seat] is None:
             decls = bot.declarations(view)
         belote = True
-        if belote_pairs[seat] >> c & 1 and _may_say_belote(view, c):
+        pairs = belote_pairs[seat]  # (0 for most seats: tested first, it saves a shift)
+        if pairs and pairs >> c & 1 and _may_say_belote(view, c):
             belote = bot.say_belote(view, c)
         try:
             play_card(c, decls, belote)
