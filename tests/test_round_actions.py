@@ -16,6 +16,7 @@ from belote.bidding import TakePassBidding
 from belote.cards import card_name, parse_card
 from belote.declarations import Declaration
 from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
+from belote.hand import CardPlayed
 from belote.options import make_rules
 from belote.round import OVER, PLAY, PlayerView, Round
 from belote.table import Table
@@ -276,3 +277,25 @@ def test_one_log_of_events() -> None:
         {"discard": [card_name(c) for c in held[:2]]},
         {"card": card_name(rnd.play.history[0].card), "declarations": []},
     ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_each_card_played_is_recorded_with_what_was_said(seed: int) -> None:
+    """§7.4, §7.7: each card of the log is the CardPlayed of its seat, card, what was
+    announced and said with it and what was chosen, whether made for it or shared
+    (nothing said, the defaults chosen)."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    rnd = Round(make_rules(), seed % 4, deck)
+    rnd.call("take")
+    while rnd.phase == PLAY:
+        says = rng.random() < 0.5
+        explicit: list[Declaration] | None = None if rng.random() < 0.7 else []
+        record = rnd.play_card(rng.choice(rnd.legal_cards()), explicit, says)
+        assert type(record) is CardPlayed
+        assert record == CardPlayed(record.seat, record.card, record.declarations,
+                                    record.belote, explicit is not None, says)
+    assert rnd.play is not None
+    assert [e.card for e in rnd.play.history] == rnd.cards_played()
+

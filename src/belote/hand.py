@@ -127,8 +127,11 @@ class CardPlayed(NamedTuple):
 
 
 # A CardPlayed from its six fields, without the named tuple's own __new__ (one is made
-# for every card played: a measured hot path).
+# for every card played with something said or chosen: a measured hot path).
 _new_record: Final = tuple.__new__
+# The CardPlayed of each seat and card played with nothing said and nothing chosen (the
+# defaults), made once: the record of most cards, a value that a hand's log may share.
+_PLAIN_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in range(32)) for seat in range(4))
 
 
 @dataclass(frozen=True)
@@ -295,8 +298,11 @@ class HandPlay:
             state.tricks_left == 0 or (len(state.tricks) == 1 and len(state.trick) == 1)
         ):
             self._declarations = self._resolve()
-        record = _new_record(CardPlayed, (seat, c, announced, said, declarations is not None,
-                                          belote))
+        if announced or said is not None or declarations is not None or not belote:
+            record = _new_record(CardPlayed, (seat, c, announced, said,
+                                              declarations is not None, belote))
+        else:
+            record = _PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
         self.history.append(record)
         return record
 
