@@ -14,6 +14,7 @@ Every action is a triad (pokerkit): :meth:`TakePassBidding.verify` raises
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, suit_of, trump_name
@@ -34,6 +35,14 @@ class Call:
     seat: int
     call: str
     named: bool = field(default=False, repr=False, compare=False)  # made naming its seat
+
+
+# The Call of each seat and legal call made in turn (no seat named), made once: the
+# record of every call of a take-or-pass bidding, a value its log may share.
+_IN_TURN: Final = tuple(
+    MappingProxyType({call: Call(seat, call) for call in (
+        PASS, TAKE, *SUIT_LETTERS, trump_name(NO_TRUMP), trump_name(ALL_TRUMP))})
+    for seat in range(len(SEATS)))
 
 
 def normalise_call(text: object) -> str:
@@ -95,6 +104,8 @@ class TakePassBidding:
         """Raise :class:`IllegalBidError` naming the rule when ``call`` is refused.
 
         ``seat``, when given, must be the seat to call (§3.2: one call a turn)."""
+        if (seat is None or seat == self.turn) and call in self.legal_calls():
+            return  # (most calls: legal, in turn)
         name = SEATS[self.turn if seat is None else seat]
         if self.finished:
             raise IllegalBidError(f"{name} may not call {call!r}: the bidding is over")
@@ -102,8 +113,6 @@ class TakePassBidding:
             raise IllegalBidError(
                 f"{name} may not call {call!r}: it is {SEATS[self.turn]}'s turn"
             )
-        if call in self.legal_calls():
-            return
         if self.round == 1:
             raise IllegalBidError(
                 f"{name} may not call {call!r} in round 1: only 'take' or 'pass' (§3.2)"
@@ -131,7 +140,10 @@ class TakePassBidding:
     def call(self, call: str, seat: int | None = None) -> Call:
         """Make ``call`` for the seat to call, after :meth:`verify`."""
         self.verify(call, seat)
-        record = record_of(Call, seat=self.turn, call=call, named=seat is not None)
+        if seat is None:
+            record = _IN_TURN[self.turn][call]  # (made once: a call is a value)
+        else:
+            record = record_of(Call, seat=self.turn, call=call, named=True)
         self.calls.append(record)
         if call == TAKE:
             self.taker, self.trump = self.turn, suit_of(self.turned)
