@@ -15,10 +15,12 @@ from belote.cards import (
     CardSet,
     card_name,
     card_symbol,
+    card_tuple,
     parse_card,
     parse_spanish_card,
     parse_trump,
     points_table,
+    scan_forward,
     spanish_name,
     spanish_short,
 )
@@ -34,6 +36,16 @@ from belote.options import (
     parse_option_assignment,
     profile_rules,
 )
+
+
+@given(st.integers(min_value=0, max_value=(1 << 32) - 1))
+def test_card_tuple_is_the_cards_of_the_mask_lowest_first(mask: int) -> None:
+    assert card_tuple(mask) == tuple(scan_forward(mask))
+
+
+def test_card_tuple_of_no_card_and_of_every_card() -> None:
+    assert card_tuple(0) == ()
+    assert card_tuple((1 << 32) - 1) == tuple(range(32))
 
 
 @given(st.integers(min_value=0, max_value=31))

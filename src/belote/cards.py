@@ -117,12 +117,19 @@ def cards_of(mask: CardMask) -> list[Card]:
     return list(scan_forward(mask))
 
 
-# The cards of each byte of a mask, per suit: a mask becomes a tuple by four look-ups
-# (:func:`card_tuple`; written out where a view is made for every card played).
-BYTE_CARDS: Final = tuple(
-    tuple(tuple(card(suit, r) for r in RANKS if b >> r & 1) for b in range(256))
-    for suit in SUITS
-)
+def _piece_cards(low: int, bits: int) -> tuple[tuple[Card, ...], ...]:
+    """The cards of each value of the ``bits`` bits of a mask from bit ``low`` up, lowest
+    first: one table of :data:`MASK_PIECES`."""
+    cards: list[tuple[Card, ...]] = [()]
+    for c in range(low, low + bits):
+        cards += [(*held, c) for held in cards]  # the values with the bit of c set
+    return tuple(cards)
+
+
+# The cards of each value of the three pieces of a mask (bits 0-10, 11-21, 22-31): a
+# mask becomes a tuple by three look-ups (:func:`card_tuple`; written out where a view
+# is made for every card played).  5,120 short tuples, made once.
+MASK_PIECES: Final = (_piece_cards(0, 11), _piece_cards(11, 11), _piece_cards(22, 10))
 
 
 def card_tuple(mask: CardMask) -> tuple[Card, ...]:
@@ -131,9 +138,8 @@ def card_tuple(mask: CardMask) -> tuple[Card, ...]:
     >>> card_tuple(0b101 | 1 << 31)
     (0, 2, 31)
     """
-    spades, hearts, diamonds, clubs = BYTE_CARDS
-    return (spades[mask & 0xFF] + hearts[mask >> 8 & 0xFF] + diamonds[mask >> 16 & 0xFF]
-            + clubs[mask >> 24 & 0xFF])
+    low, middle, high = MASK_PIECES
+    return low[mask & 0x7FF] + middle[mask >> 11 & 0x7FF] + high[mask >> 22 & 0x3FF]
 
 
 # --- names -----------------------------------------------------------------

@@ -27,7 +27,7 @@ from typing import Any, Final, Generic, TypeAlias, TypeVar, overload
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
 from belote.cards import (
-    BYTE_CARDS,
+    MASK_PIECES,
     Card,
     CardMask,
     TrumpMode,
@@ -219,8 +219,9 @@ _NEVER: Final = 99  # more cards than a deal has
 # method read once: a view is made for every card and call.
 _new_view: Final = object.__new__
 
-# The cards of each byte of a mask, per suit (cards.BYTE_CARDS), for the view's legal tuple.
-_SPADES, _HEARTS, _DIAMONDS, _CLUBS = BYTE_CARDS
+# The cards of each value of three pieces of a mask (cards.MASK_PIECES), for the view's
+# legal tuple.
+_LOW, _MIDDLE, _HIGH = MASK_PIECES
 
 
 _T = TypeVar("_T")
@@ -660,8 +661,7 @@ class Round:
         if state.turn == seat and self.phase is PLAY:
             legal = self._legal = state.legal_mask()  # (play_card need not work it out again)
             fields["legal_cards"] = (  # card_tuple(legal), written out
-                _SPADES[legal & 0xFF] + _HEARTS[legal >> 8 & 0xFF]
-                + _DIAMONDS[legal >> 16 & 0xFF] + _CLUBS[legal >> 24])
+                _LOW[legal & 0x7FF] + _MIDDLE[legal >> 11 & 0x7FF] + _HIGH[legal >> 22])
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
