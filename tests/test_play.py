@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from belote.cards import HEARTS, mask_of
+from belote.cards import HEARTS, SUIT_OF, mask_of, order_table
 from belote.options import make_rules
-from belote.play import PlayState, explain_illegal, trick_winner
+from belote.play import BEATING, PlayState, explain_illegal, trick_winner
 from tests.helpers import mask, names, position
 
 # Seats: N=0 E=1 S=2 W=3; N+S vs E+W.
@@ -194,6 +194,20 @@ def test_pop_restores_the_master_in_a_search(players: int) -> None:
             else:
                 keys.append((s.key(), s.turn, list(s.trick_points), s.master(), s.legal_mask()))
                 s.push(rng.choice(s.legal_cards()))
+
+
+@pytest.mark.parametrize("trump", [0, 1, 2, 3, 4, 5])
+def test_beating_is_a_higher_card_of_the_suit_or_a_trump_on_a_plain_card(trump: int) -> None:
+    """§5.5: a card takes the trick over from the master card when it is higher in the
+    master's suit, or a trump (of a trump suit) played on a plain card."""
+    order = order_table(trump)
+    for master in range(32):
+        for c in range(32):
+            if SUIT_OF[c] == SUIT_OF[master]:
+                beats = order[c] > order[master]
+            else:
+                beats = SUIT_OF[c] == trump
+            assert bool(BEATING[trump][master] >> c & 1) == beats
 
 
 def test_explain_illegal_names_the_rule() -> None:

@@ -23,6 +23,7 @@ from belote.cards import (
     NO_TRUMP,
     SUIT_MASKS,
     SUIT_OF,
+    TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
@@ -63,6 +64,16 @@ def _above_table(mode: TrumpMode) -> tuple[int, ...]:
 
 
 ABOVE: Final = tuple(_above_table(mode) for mode in range(6))  # per trump mode, per card
+
+
+def _beating_table(mode: TrumpMode) -> tuple[CardMask, ...]:
+    """For each card, the mask of the cards that take a trick over from it (§5.5): those
+    of its suit that rank above it and, when it is a plain card, every trump."""
+    above, trumps = ABOVE[mode], TRUMP_SUIT_MASKS[mode]
+    return tuple(above[c] | (trumps if SUIT_OF[c] != mode else 0) for c in range(32))
+
+
+BEATING: Final = tuple(_beating_table(mode) for mode in range(6))  # per trump mode, per card
 _ORDER: Final = tuple(order_table(mode) for mode in range(6))
 _POINTS: Final = {
     (mode, ta): points_table(mode, ta)
@@ -78,20 +89,14 @@ def card_points(rules: Rules, trump: TrumpMode) -> tuple[int, ...]:
 
 def trick_winner(cards: Sequence[Card], trump: TrumpMode) -> int:
     """Index in ``cards`` (play order) of the card that wins the trick (§5.5)."""
-    above = ABOVE[trump]
+    beating = BEATING[trump]
     best = 0
     master = cards[0]
     for i in range(1, len(cards)):
         c = cards[i]
-        if _beats(c, master, trump, above):
+        if beating[master] >> c & 1:
             best, master = i, c
     return best
-
-
-def _beats(c: Card, master: Card, trump: TrumpMode, above: tuple[int, ...]) -> bool:
-    if SUIT_OF[c] == SUIT_OF[master]:
-        return bool(above[master] >> c & 1)
-    return SUIT_OF[c] == trump
 
 
 class Trick(NamedTuple):
@@ -142,7 +147,8 @@ class PlayState:
     """
 
     __slots__ = (
-        "_above", "_exempt", "_history", "_master_card", "_master_seat", "_next", "_order",
+        "_above", "_beating", "_exempt", "_history", "_master_card", "_master_seat", "_next",
+        "_order",
         "_overtrump_on_lead", "_partner", "_points", "_seat_at", "_team", "_under",
         "_undertrump_any",
         "hands", "leader", "players", "rules", "trick", "trick_points", "tricks", "tricks_left",
@@ -196,6 +202,7 @@ class PlayState:
         # The master each card that took a trick over had beaten (card, seat), for pop.
         self._history: list[tuple[int, int]] = []
         self._above = ABOVE[trump]
+        self._beating = BEATING[trump]
         self._order = _ORDER[trump]
         self._points = card_points(rules, trump)
         self._overtrump_on_lead = rules.overtrump_partner_on_trump_lead
@@ -289,11 +296,7 @@ class PlayState:
             self._master_card, self._master_seat = c, seat
         else:
             m = self._master_card
-            if SUIT_OF[c] == SUIT_OF[m]:
-                beats = self._above[m] >> c & 1
-            else:
-                beats = SUIT_OF[c] == self.trump
-            if beats:  # (pop brings back the master it beat: kept only then)
+            if self._beating[m] >> c & 1:  # (pop brings back the master c beat: kept only then)
                 self._history.append((m, self._master_seat))
                 self._master_card, self._master_seat = c, seat
         trick.append(c)
