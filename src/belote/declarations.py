@@ -189,6 +189,16 @@ def best_announcement(hand: CardMask, rules: Rules, trump: TrumpMode) -> list[De
     if not candidates and all(length <= 5 for _suit, _low, length in run_list):
         # Runs of at most five, no carré: each run whole is worth the most (20, 50, 100).
         return [make_sequence(suit, low, length) for suit, low, length in run_list]
+    return _best_grouping(run_list, candidates, rules, trump)
+
+
+def _best_grouping(
+    run_list: list[tuple[int, int, int]], candidates: list[Declaration], rules: Rules,
+    trump: TrumpMode,
+) -> list[Declaration]:
+    """:func:`best_announcement` of a hand with a long run or a carré: every way to
+    cut its runs (``split_long_runs``) with every set of its carrés, the best kept.
+    (Apart: the cells of its search are made only for these hands.)"""
     best: list[Declaration] = []
     best_key: tuple[int, tuple[int, ...]] = (0, ())
     run_choices = [
