@@ -532,6 +532,13 @@ def score_valid_hand(
     return _score_classic(rules, entry, points, decl, belote, totals, rounding, last_deal)
 
 
+def _own(points: list[int], decl: list[int], belote: list[int], rounding: str,
+         team: int) -> int:
+    """What ``team`` scores of its own: its trick points rounded (§10), its declarations
+    and belote."""
+    return round_points(points[team], rounding) + decl[team] + belote[team]
+
+
 def _score_classic(
     rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
     totals: tuple[int, int], rounding: str, last_deal: bool,
@@ -545,14 +552,10 @@ def _score_classic(
     else:
         outcome = {"litige": "litige", "fail": "failed", "made": "made"}[rules.tie_rule]
     score = [0, 0]
-
-    def own(team: int) -> int:
-        return round_points(points[team], rounding) + decl[team] + belote[team]
-
     reserve = 0
     if outcome == "made":
-        score[t] = own(t) + entry.reserve
-        score[d] = own(d)
+        score[t] = _own(points, decl, belote, rounding, t) + entry.reserve
+        score[d] = _own(points, decl, belote, rounding, d)
     elif outcome == "failed":
         card_total, capot_total = scored_totals(rules, entry)
         base = capot_total if entry.capot == d else card_total
@@ -566,9 +569,10 @@ def _score_classic(
         score[d] = won + entry.reserve
     elif last_deal:
         # §8.4: a litige on the last deal of a deal-limited match: each team its own
-        score[t], score[d] = own(t), own(d)
+        score[t] = _own(points, decl, belote, rounding, t)
+        score[d] = _own(points, decl, belote, rounding, d)
     else:
-        score[d] = own(d)
+        score[d] = _own(points, decl, belote, rounding, d)
         score[t] = belote[t]
         reserve = entry.reserve + round_points(points[t], rounding) + decl[t]
     return record_of(HandScore, outcome=outcome, totals=totals, score=(score[0], score[1]),
