@@ -24,11 +24,19 @@ from belote.table import Table
 
 
 class _Recorder(HeuristicBot):
-    """The heuristic, keeping every card-play view it is asked with."""
+    """The heuristic, keeping every card-play view it is asked with (and the bidding's
+    views, in ``said``)."""
 
-    def __init__(self, log: list[tuple[PlayerView, Card]]) -> None:
+    def __init__(self, log: list[tuple[PlayerView, Card]],
+                 said: list[tuple[PlayerView, str]] | None = None) -> None:
         super().__init__(0)
         self.log = log
+        self.said = said if said is not None else []
+
+    def call(self, view: PlayerView) -> str:
+        call = super().call(view)
+        self.said.append((view, call))
+        return call
 
     def play(self, view: PlayerView) -> int:
         card = super().play(view)
@@ -51,6 +59,24 @@ def _deals(count: int, seed: int,
         play_deal(rnd, [_Recorder(log) for _ in range(4)])
         if log:
             out.append(log)
+    return out
+
+
+def _with_calls(count: int, seed: int) -> list[tuple[list[tuple[PlayerView, Card]],
+                                                     list[tuple[PlayerView, str]]]]:
+    """As :func:`_deals` (classic), each deal with its bidding views and calls."""
+    rules = make_rules()
+    rng = random.Random(seed)
+    out = []
+    for d in range(count):
+        deck = new_deck()
+        shuffle(deck, rng)
+        rnd = Round(rules, d % 4, cut(deck, rng, 3))
+        log: list[tuple[PlayerView, Card]] = []
+        said: list[tuple[PlayerView, str]] = []
+        play_deal(rnd, [_Recorder(log, said) for _ in range(4)])
+        if log:
+            out.append((log, said))
     return out
 
 
@@ -134,6 +160,46 @@ def test_a_past_view_known_for_any_hand_is_inferred() -> None:
     assert compared > 100
 
 
+def test_past_calls_are_read_from_the_views_the_seats_had() -> None:
+    """§3.1–§3.3: each call read comes with its seat's bidding view, the cards aside:
+    with the five cards the seat held then, it is the view the seat called with,
+    and the model's call with them is the call made."""
+    bot = HeuristicBot(0)
+    read = 0
+    for log, said in _with_calls(40, 16):
+        view = log[-1][0]
+        others = [s for s in range(4) if s != view.seat]
+        model = PlayModel(view, _opponents(view.seat), callers=others)
+        asked = [(v, c) for v, c in said if v.seat != view.seat]
+        assert len(model.calls) == len(asked)
+        for (seat, call, template), (real, made) in zip(model.calls, asked, strict=True):
+            assert (seat, call) == (real.seat, made)
+            seen = dataclasses.replace(template, hand=real.hand)
+            assert _plain(seen) == _plain(real)
+            assert bot.call(seen) == made
+            read += 1
+    assert read > 60
+
+
+def test_calls_weigh_against_worlds_that_do_not_fit_them() -> None:
+    """A world drawn among those the cards allow misses more calls of the heuristic
+    than the true deal (whose first five are drawn too), on average."""
+    rng = random.Random(6)
+    true_total = drawn_total = 0
+    for log, _ in _with_calls(80, 17):
+        view = log[8][0]
+        others = [s for s in range(4) if s != view.seat]
+        model = PlayModel(view, (), callers=others)
+        sampler = DealSampler(infer(view))
+        for _ in range(10):
+            true_total += model.misses(_true_world(log, 8), 99, rng)
+            drawn_total += model.misses(sampler.sample(rng), 99, rng)
+    assert drawn_total > 1.25 * true_total  # (about 0.7 a world against 0.46)
+    # without a generator the calls are not read
+    assert all(PlayModel(log[8][0], (), callers=[0, 1, 2, 3]).misses(_true_world(log, 8), 9)
+               == 0 for log, _ in _with_calls(5, 17))
+
+
 def test_misses_stop_at_the_limit() -> None:
     rng = random.Random(4)
     counts = []
@@ -150,7 +216,8 @@ def test_misses_stop_at_the_limit() -> None:
 
 def test_pimc_weighs_the_worlds_by_the_model() -> None:
     """``card_reads=model``: the worlds solved come likeliest first, each weighed by
-    ``read_weight`` per card the heuristic would not have played, none at the limit."""
+    ``read_weight`` per call or card the heuristic would not have made, none at the
+    limit."""
     log = _deals(20, 14)[3]
     view = next(v for v, _ in reversed(log) if len(v.legal_cards) > 1 and len(v.tricks) >= 4)
     bot = PimcBot(7, card_reads="model", read_weight=0.5, model_misses=3, model_draws=60)
@@ -161,9 +228,9 @@ def test_pimc_weighs_the_worlds_by_the_model() -> None:
     weights = [w for _, w in weighed]
     assert weights == sorted(weights, reverse=True)
     assert set(weights) <= {1.0, 0.5, 0.25}
-    model = PlayModel(view, _opponents(view.seat))
-    for world, weight in weighed:
-        assert weight == 0.5 ** model.misses(world, 3)
+    model = PlayModel(view, _opponents(view.seat))  # the cards only (the calls vary
+    for world, weight in weighed:                    # with the five cards drawn)
+        assert weight <= 0.5 ** model.misses(world, 3)
     card: Card = bot.play(view)
     assert card in view.legal_cards
     assert bot.last_worlds >= 1

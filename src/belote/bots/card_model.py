@@ -17,13 +17,22 @@ cards it has played since; the tricks, the trick, the trumps, the declarations
 shown and the belote said until then, §7.6, §7.7), finds its legal cards by
 replaying the deal's cards from the world's hands (§6), and asks the model.  A
 forced card (one legal card) tells nothing and is not asked.
+
+The calls of a take-or-pass bidding (§3.1–§3.3) are read too, for the seats asked
+(``callers``): a seat called with its first five cards, and which five of the
+eight a world gives it were dealt first is not known, so five are drawn at random
+(each five alike; the taker's turned card left out, §3.4) and the model's calls
+with them are compared with the calls made.  One draw a world makes the reading
+noisy but fair: a world keeps on average the weight the calls give it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import random
 from collections.abc import Iterator, Sequence
 
+from belote.bidding import TakePassBidding
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import Unseen, World
 from belote.cards import Card, scan_forward
@@ -38,12 +47,14 @@ __all__ = ["PlayModel"]
 class PlayModel:
     """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
 
-    __slots__ = ("_bot", "_cards", "_seats", "_table", "_templates", "_unseen", "_view")
+    __slots__ = ("_bot", "_calls", "_cards", "_played", "_seats", "_table", "_templates",
+                 "_unseen", "_view")
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
-                 bot: HeuristicBot | None = None) -> None:
+                 bot: HeuristicBot | None = None, callers: Sequence[int] = ()) -> None:
         """``seats``: the seats whose cards are read (not ``view.seat``); ``bot``: the
-        model (default: a :class:`HeuristicBot` with its default settings)."""
+        model (default: a :class:`HeuristicBot` with its default settings);
+        ``callers``: the seats whose calls are read too (take-or-pass only)."""
         assert view.contract is not None
         self._view = view
         self._table = table if table is not None else Table.of(view.rules)
@@ -55,6 +66,10 @@ class PlayModel:
             cards.extend(((t.leader + i) % n, c) for i, c in enumerate(t.cards))
         cards.extend(((view.trick_leader + i) % n, c) for i, c in enumerate(view.trick))
         self._cards = cards
+        played = [0] * n
+        for s, c in cards:
+            played[s] |= 1 << c
+        self._played = played
         self._seats = frozenset(s for s in seats if s != view.seat)
         said_at = {c: k for k, (_, c) in enumerate(cards)}
         first = [len(cards)] * n  # each seat's first card (its announcement, §7.4)
@@ -88,6 +103,22 @@ class PlayModel:
                 "discards": 0,
             })))
         self._templates = templates
+        # Each call read: its seat, the call, and the seat's view then, less its cards.
+        self._calls: list[tuple[int, str, PlayerView]] = []
+        if callers and view.turned is not None and not view.rules.is_auction and n == 4:
+            bidding = TakePassBidding(view.rules, view.dealer, view.turned, n)
+            for i, call in enumerate(view.calls):
+                if call.seat in callers and call.seat != view.seat:
+                    self._calls.append((call.seat, call.call, PlayerView(**{
+                        **fields, "seat": call.seat, "phase": Phase.BIDDING, "hand": 0,
+                        "calls": view.calls[:i], "contract": None, "tricks": (), "trick": (),
+                        "trick_leader": (view.dealer + 1) % n,  # the eldest, as in a bidding view
+                        "turn": call.seat, "legal_cards": (),
+                        "legal_calls": tuple(bidding.legal_calls()),
+                        "announced": (None,) * n, "shown": no_shown, "belote_cards": (),
+                        "my_declarations": None, "declaration_result": None, "discards": 0,
+                    })))
+                bidding.call(call.call)
         # What each past view says of the hidden cards, less its hand: made on first use.
         self._unseen: list[Unseen | None] = [None] * len(templates)
 
@@ -95,16 +126,19 @@ class PlayModel:
         """How many past cards are read."""
         return len(self._templates)
 
+    @property
+    def calls(self) -> tuple[tuple[int, str, PlayerView], ...]:
+        """The calls read, in order: each with its seat and that seat's view when it
+        called, less its cards (``hand`` 0)."""
+        return tuple(self._calls)
+
     def views(self, world: World) -> Iterator[tuple[int, Card, PlayerView]]:
         """Each card read that was a choice, with its seat's view then in ``world``
         (in play order, with its index among the cards read; a forced card is left
         out)."""
         view, n = self._view, self._table.players
         assert view.contract is not None
-        cards = self._cards
-        played = [0] * n
-        for s, c in cards:
-            played[s] |= 1 << c
+        cards, played = self._cards, self._played
         start = [world.hands[s] | played[s] for s in range(n)]
         state = PlayState(view.rules, view.contract.trump, start, cards[0][0],
                           table=self._table)
@@ -121,10 +155,30 @@ class PlayModel:
                     **template.__dict__, "hand": state.hands[template.seat],
                     "legal_cards": tuple(scan_forward(legal))})
 
-    def misses(self, world: World, limit: int) -> int:
-        """How many of the cards read the model would not have played in ``world``
-        (counting stops at ``limit``)."""
+    def misses(self, world: World, limit: int, rng: random.Random | None = None) -> int:
+        """How many of the calls and cards read the model would not have made in
+        ``world`` (counting stops at ``limit``).  The calls are read only with
+        ``rng``: a seat's first five cards (§3.1) are drawn from the eight the world
+        gave it (the turned card, the taker's since §3.4, left out), each five
+        alike, and its calls are the model's with them or they are not."""
         misses = 0
+        if self._calls and rng is not None:
+            view = self._view
+            assert view.contract is not None and view.turned is not None
+            taker, turned = view.contract.taker, view.turned
+            call = self._bot.call
+            fives: dict[int, int] = {}
+            for seat, said, template in self._calls:
+                five = fives.get(seat)
+                if five is None:
+                    dealt = world.hands[seat] | self._played[seat]
+                    if seat == taker:
+                        dealt &= ~(1 << turned)
+                    five = fives[seat] = _five_of(dealt, rng)
+                if call(record_of(PlayerView, **{**template.__dict__, "hand": five})) != said:
+                    misses += 1
+                    if misses >= limit:
+                        return misses
         if self._templates:
             play, unseen, table = self._bot.play_knowing, self._unseen, self._table
             for i, card, seen in self.views(world):
@@ -136,3 +190,11 @@ class PlayModel:
                     if misses >= limit:
                         break
         return misses
+
+
+def _five_of(dealt: int, rng: random.Random) -> int:
+    """Five of the cards of ``dealt``, each five alike (§3.1: the first five dealt)."""
+    five = 0
+    for c in rng.sample(list(scan_forward(dealt)), 5):
+        five |= 1 << c
+    return five

@@ -52,13 +52,15 @@ played its cheapest card of that suit) is kept with probability ``read_weight``
 others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
 (:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` (four players) every
-card the opponents chose is read: up to ``model_draws`` worlds (default 128) are
-drawn, each weighed by ``read_weight`` to the power of the opponents' past cards
-that the heuristic's card play would not have chosen with the hands that world
-gives them (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the
-likeliest first, those with ``model_misses`` misses or more (default 3) left out,
-and each card's average is weighed; drawing stops once ``worlds`` worlds fit
-every card read.
+card the opponents chose is read, and in take-or-pass every call of the other
+seats: up to ``model_draws`` worlds (default 128) are drawn, each weighed by
+``read_weight`` to the power of its *misses*, the opponents' past cards that the
+heuristic's card play would not have chosen with the hands that world gives them
+and the calls the heuristic would not have made with five of the cards it gives
+the caller, drawn at random as the first five dealt
+(:class:`belote.bots.card_model.PlayModel`); the worlds are solved the likeliest
+first, those with ``model_misses`` misses or more (default 3) left out, and each
+card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -239,17 +241,18 @@ class PimcBot(BaseBot):
         "card_reads": BotSetting(str, "ignore", "card play: keep a world that breaks the "
                                  "reading of the others' cards played (a seat that lost a "
                                  "trick played its cheapest card of the suit) only by chance "
-                                 "(low), weigh each world by how many of the opponents' cards "
-                                 "the heuristic would have played in it (model), or ignore "
-                                 "the cards' choice (ignore)",
+                                 "(low), weigh each world by the opponents' cards and the "
+                                 "others' calls the heuristic would not have made in it "
+                                 "(model), or ignore the cards' choice (ignore)",
                                  choices=("ignore", "low", "model")),
         "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
-                                  "per clue it breaks; model: a world's weight per card "
-                                  "the heuristic would not have played", 0),
+                                  "per clue it breaks; model: a world's weight per call or "
+                                  "card the heuristic would not have made", 0),
         "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
                                   "card at most", 1),
-        "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many cards "
-                                   "the heuristic would not have played is left out", 1),
+        "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
+                                   "and cards the heuristic would not have made is left out",
+                                   1),
         "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                               "later cards are one plan for the worlds it cannot tell apart "
                               "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -683,8 +686,9 @@ class PimcBot(BaseBot):
         assert view.contract is not None
         settings = self.settings
         sides = table.sides(view.contract.taker)
-        model = PlayModel(view, [s for s in range(table.players) if sides[s] != sides[view.seat]],
-                          table, self.heuristic)
+        others = [s for s in range(table.players) if s != view.seat]
+        model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
+                          table, self.heuristic, callers=others)
         limit, weight = settings["model_misses"], settings["read_weight"]
         drawn: list[tuple[int, World]] = []
         fitting = misses = 0
@@ -696,7 +700,7 @@ class PimcBot(BaseBot):
                     hints = ()
                     self.last_relaxed = True
                 continue
-            m = model.misses(world, limit)
+            m = model.misses(world, limit, self.rng)
             drawn.append((m, world))
             fitting += m == 0
         kept = [(w, weight ** m) for m, w in sorted(drawn, key=lambda x: x[0]) if m < limit]
