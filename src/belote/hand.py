@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
 from belote.cards import (
@@ -104,6 +105,13 @@ class Contract:
             "value": self.value,
             "multiplier": self.multiplier,
         }
+
+
+# The contract of each take of a take-or-pass bidding, by (taker, trump, players), made
+# once: a contract is a value that deals may share (one is taken every deal).
+TAKEN: Final = MappingProxyType({
+    (taker, trump, players): Contract(taker, trump, players=players)
+    for players in (2, 3, 4) for taker in range(players) for trump in range(6)})
 
 
 class CardPlayed(NamedTuple):

@@ -47,10 +47,9 @@ from belote.deal import (
 )
 from belote.declarations import Declaration, DeclarationResult, every_declaration
 from belote.errors import IllegalActionError, allowed
-from belote.hand import DECOUVERTE, CardPlayed, Contract, HandPlay, HandResult
+from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
-from belote.records import record_of
 from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
@@ -531,7 +530,7 @@ class Round:
             self.bergere = bergere(self.first, self.players)
             pts = card_points(self.rules, trump)
             in_play = sum(pts[c] for h in self.hands for c in scan_forward(h)) + 10
-        contract = record_of(Contract, taker=taker, trump=trump, players=self.players)
+        contract = TAKEN[taker, trump, self.players]
         self._begin(HandPlay(
             self.rules, contract, self.hands, self.eldest, self.reserve,
             discards=self.discards, in_play=in_play, table=self.table,
