@@ -1,0 +1,131 @@
+"""Two bots against one opponent on the same duplicate boards: the difference of their
+margins, board by board, with its 95% interval.
+
+``belote tournament`` measures each pairing on its own; two pairings with the same
+seed share their decks but not their bots' seeds, and their margins come with wide
+intervals (each about ±7 points a deal over 200 boards).  Here both bots play every
+board (its two tables, seats swapped) against the same opponent, with the same bot
+seeds, so a board where the two bots choose alike counts zero and the interval of
+the difference is the difference's own.  Run:
+
+    .venv/bin/python benchmarks/paired_boards.py --bots pimc:preset=v4,pimc
+        [--opponent heuristic] [--seed 61] [--boards 200:500] [--profile classic]
+        [--out results.jsonl]
+
+Each board prints nothing; every 25 boards a line gives the boards done, each bot's
+margin per deal over the opponent, their difference (second minus first) with its
+95% interval (normal, from the boards' spread), the boards on which both scored the
+same, and CPU seconds per board.  ``--out`` appends one JSON line per board and bot.
+
+``oracle`` as a bot is a yardstick, not a bot: PIMC's bidding, and a card play that
+solves the true deal (it sees every hand), so its margin over ``pimc`` is the most
+that reading the others' cards could ever bring.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from belote.bots import make_bot
+from belote.bots.base import BaseBot, play_deal
+from belote.bots.card_score import CardScorer, world_state
+from belote.bots.knowledge import World
+from belote.bots.pimc import PimcBot
+from belote.options import make_rules
+from belote.round import PlayerView, Round
+from belote.table import Table
+from belote.tournament.play import Chunk, play_chunk
+
+
+class _Oracle(PimcBot):
+    """PIMC whose card play solves the true deal of the round being played."""
+
+    current: Round | None = None
+
+    def evaluate(self, view: PlayerView) -> dict[int, float]:
+        from belote.solver import solve
+
+        rnd = _Oracle.current
+        assert rnd is not None and rnd.play is not None
+        table = Table.of(view.rules)
+        world = World(tuple(rnd.play.state.hands))
+        result = solve(world_state(view, world, table), engine=self.engine)
+        totals: dict[int, float] = {}
+        self._add(totals, world, result.moves, CardScorer(view, table), 1)
+        return totals
+
+
+def _factory(spec: str, seed: int | None) -> BaseBot:
+    if spec == "oracle":
+        return _Oracle(seed)
+    return make_bot(spec, seed)
+
+
+def _driver(rnd: Round, bots: Sequence[Any]) -> None:
+    _Oracle.current = rnd
+    play_deal(rnd, bots)
+
+
+def _interval(values: Sequence[float]) -> tuple[float, float]:
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, math.inf
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    return mean, 1.96 * sd / math.sqrt(n)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", required=True, help="two bot specs, comma separated")
+    parser.add_argument("--opponent", default="heuristic")
+    parser.add_argument("--seed", type=int, default=61)
+    parser.add_argument("--boards", default="0:200", help="START:STOP")
+    parser.add_argument("--profile", default="classic")
+    parser.add_argument("--out", help="append one JSON line per board and bot here")
+    args = parser.parse_args(argv)
+    bots = args.bots.split(",")
+    if len(bots) != 2:
+        parser.error("--bots: give two bot specs")
+    start, _, stop = args.boards.partition(":")
+    rules = make_rules(args.profile)
+    margins: list[list[float]] = [[], []]
+    cpu = [0.0, 0.0]
+    out = open(args.out, "a") if args.out else None  # noqa: SIM115
+    try:
+        for board in range(int(start), int(stop)):
+            for i, bot in enumerate(bots):
+                began = time.process_time()
+                job = Chunk(rules, "deals", args.seed, 0, (args.opponent, bot), board,
+                            board + 1, _factory, _driver)
+                [result] = play_chunk(job)
+                margin = sum(t.points[1] - t.points[0] for t in result.tables) / len(
+                    result.tables)
+                cpu[i] += time.process_time() - began
+                margins[i].append(margin)
+                if out is not None:
+                    out.write(json.dumps({"board": board, "bot": bot, "margin": margin}) + "\n")
+                    out.flush()
+            done = len(margins[0])
+            if done % 25 == 0 or board == int(stop) - 1:
+                diff, half = _interval([b - a for a, b in zip(*margins, strict=True)])
+                same = sum(1 for a, b in zip(*margins, strict=True) if a == b)
+                print(f"{done} boards: {bots[0]} {sum(margins[0]) / done:+.1f}, "
+                      f"{bots[1]} {sum(margins[1]) / done:+.1f} a deal over {args.opponent}; "
+                      f"difference {diff:+.2f} ± {half:.2f} (95%); {same} boards alike; "
+                      f"CPU {cpu[0] / done:.2f} s and {cpu[1] / done:.2f} s a board",
+                      flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
