@@ -399,9 +399,10 @@ class Round:
         self.discards: CardMask = 0
         self.play: HandPlay | None = None
         self.phase: Phase = BIDDING
-        # Views (:meth:`view`): the card play as the table sees it (made when it starts),
-        # what was said so far, each seat's own announcement.
-        self._pub: _Public | None = None
+        # Views (:meth:`view`): the card play as the table sees it (made when it starts:
+        # read only once ``play`` is set; no None to test for every card), what was said
+        # so far, each seat's own announcement.
+        self._pub: _Public
         self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
         # The legal cards of the seat to play, as its last view worked them out: they
         # serve the next card only (0: none worked out since the last card).
@@ -598,7 +599,6 @@ class Round:
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
         pub = self._pub
-        assert pub is not None
         legal, self._legal = self._legal, 0
         if legal >> c & 1:
             record = play.play_legal(c, declarations, belote)  # checked by the last view
@@ -613,7 +613,7 @@ class Round:
 
     def cards_played(self) -> list[Card]:
         """The cards played so far, in play order."""
-        return list(self._pub.cards) if self._pub is not None else []
+        return list(self._pub.cards) if self.play is not None else []
 
     def _hear(self, pub: _Public, play: HandPlay, record: CardPlayed) -> None:
         """What the table heard with the card of ``record``: a seat's announcement at
@@ -653,7 +653,6 @@ class Round:
         view = _new_view(_LiveView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
-        assert pub is not None
         fields["_played"] = len(pub.cards)
         fields["seat"] = seat
         fields["hand"] = state.hands[seat]
@@ -681,7 +680,6 @@ class Round:
         play = self.play
         if play is None:
             return self._bidding_view(-1)
-        assert self._pub is not None
         view = object.__new__(_LiveView)
         view.__dict__.update(
             seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
@@ -694,7 +692,7 @@ class Round:
     def _decouverte(self, view: _LiveView, public: CardMask) -> None:
         """Belote découverte (§12.2): the face-up cards the view shows, and those of
         them that still cover a face-down card."""
-        assert self.piles is not None and self._pub is not None
+        assert self.piles is not None
         tops = mask_of(up for pile in self.piles for _down, up in pile)
         view.__dict__["public"] = public
         view.__dict__["covering"] = tops & ~played_cards(self._pub.tricks, ())
