@@ -23,7 +23,6 @@ from belote.cards import (
     NO_TRUMP,
     SUIT_MASKS,
     SUIT_OF,
-    TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
@@ -69,7 +68,8 @@ ABOVE: Final = tuple(_above_table(mode) for mode in range(6))  # per trump mode,
 def _beating_table(mode: TrumpMode) -> tuple[CardMask, ...]:
     """For each card, the mask of the cards that take a trick over from it (§5.5): those
     of its suit that rank above it and, when it is a plain card, every trump."""
-    above, trumps = ABOVE[mode], TRUMP_SUIT_MASKS[mode]
+    above = ABOVE[mode]
+    trumps = SUIT_MASKS[mode] if mode < NO_TRUMP else 0  # no suit cuts in SA nor in TA
     return tuple(above[c] | (trumps if SUIT_OF[c] != mode else 0) for c in range(32))
 
 
