@@ -113,12 +113,15 @@ def test_the_reading_finds_the_lead_that_the_uniform_worlds_miss() -> None:
     assert value["TS"] > value["AD"] + 100
 
 
-def test_the_presets_do_not_read_the_cards() -> None:
-    """v1 to v4 keep their decisions: the reading is off unless asked for."""
+def test_the_presets_before_v5_do_not_read_the_cards() -> None:
+    """v1 to v4 keep their decisions: the reading is off unless asked for; v5 reads
+    the others' choices through the card model (bots/card_model.py)."""
     for preset in ("v1", "v2", "v3", "v4"):
         bot = make_bot(f"pimc:preset={preset}", 1)
         assert isinstance(bot, PimcBot)
         assert bot.settings["card_reads"] == "ignore"
+    assert make_bot("pimc:preset=v5", 1).settings["card_reads"] == "model"
+    assert make_bot("pimc:preset=v4,card_reads=model", 1).settings["card_reads"] == "model"
 
 
 # --- the last tricks without strategy fusion (belote.bots.endgame, setting ``endgame``) -----

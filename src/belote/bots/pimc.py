@@ -44,8 +44,8 @@ the other seats, with the cards they have played, fit the hints of
 :func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
 holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
 an opening pass's weakness); the worlds kept are uniform among those that fit.
-The cards the others chose to play are read too with ``card_reads=low``
-(default ``ignore``): a world that breaks a clue of
+The others' choices are read too (setting ``card_reads``: ``model`` [default],
+``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
 played its cheapest card of that suit) is kept with probability ``read_weight``
 (default 0.25) per clue broken, so that the worlds kept lean towards those the
@@ -71,11 +71,12 @@ credits the bot with knowing the world when it plays its later cards).  It
 changes nothing with two cards left, the last one being forced.
 
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v4`` (the defaults above), ``v3`` (the same with ``loose=0``: no take
-without two master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or ``v1``,
-the defaults of before the compiled solver
-(``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,loose=0``):
-``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v4`` where
+defaults of ``v5`` (the defaults above), ``v4`` (the same with
+``card_reads=ignore``), ``v3`` (``v4`` with ``loose=0``: no take without two
+master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or ``v1``, the
+defaults of before the compiled solver (``worlds=24,nodes=200000,bid_worlds=16,
+bid_nodes=1000000,play_calls=ignore,loose=0,card_reads=ignore``):
+``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v5`` where
 the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
 slower), so that a decision stays within about a second either way.
 
@@ -196,15 +197,16 @@ __all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-# The defaults of the settings not given in a spec, by ``preset``: ``v4`` (the
-# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v3`` and
-# ``v2``, and ``v1`` (those of before the compiled solver).
+# The defaults of the settings not given in a spec, by ``preset``: ``v5`` (the
+# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v4``, ``v3``
+# and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "v4": {},
-    "v3": {"loose": 0},
-    "v2": {"play_calls": "ignore", "loose": 0},
+    "v5": {},
+    "v4": {"card_reads": "ignore"},
+    "v3": {"loose": 0, "card_reads": "ignore"},
+    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore"},
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-           "play_calls": "ignore", "loose": 0},
+           "play_calls": "ignore", "loose": 0, "card_reads": "ignore"},
 }
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
@@ -221,8 +223,9 @@ class PimcBot(BaseBot):
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
-                             "[default: v4 with the compiled solver, else v1], v4, v3 (no "
-                             "take without two master trumps), v2 (the calls ignored in the "
+                             "[default: v5 with the compiled solver, else v1], v5, v4 (the "
+                             "others' choices not read in the card play), v3 (no take "
+                             "without two master trumps too), v2 (the calls ignored in the "
                              "card play too) or v1 (the budgets of before the compiled "
                              "solver too)", choices=("auto", *PRESETS)),
         "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
@@ -238,7 +241,7 @@ class PimcBot(BaseBot):
         "play_calls": BotSetting(str, "hints", "card play: keep the worlds that fit the "
                                  "others' calls (hints), or ignore the calls",
                                  choices=("hints", "ignore")),
-        "card_reads": BotSetting(str, "ignore", "card play: keep a world that breaks the "
+        "card_reads": BotSetting(str, "model", "card play: keep a world that breaks the "
                                  "reading of the others' cards played (a seat that lost a "
                                  "trick played its cheapest card of the suit) only by chance "
                                  "(low), weigh each world by the opponents' cards and the "
@@ -290,7 +293,7 @@ class PimcBot(BaseBot):
         # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
         self.engine = solver_engine()
         if preset == "auto":
-            preset = "v4" if self.engine.compiled else "v1"
+            preset = "v5" if self.engine.compiled else "v1"
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
