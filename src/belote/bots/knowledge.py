@@ -219,16 +219,15 @@ def infer(view: PlayerView, voids: bool = True) -> Knowledge:
 class Unseen:
     """:func:`infer` less the seat's own cards: what the seat's view says of the
     hidden cards whatever the seat holds (four players and §12.1's deals; not
-    découverte).  :meth:`knowledge` adds a hand (the seat's cards now, as many as
-    ``size``, by default the view's) and answers what :func:`infer` answers for the
-    view with that hand: a card model asks it for many hands of one past view
-    (:mod:`belote.bots.card_model`)."""
+    découverte).  :meth:`knowledge` adds a hand (the seat's cards now, as many as the
+    view's) and answers what :func:`infer` answers for the view with that hand: a
+    card model asks it for many hands of one past view (:mod:`belote.bots.card_model`)."""
 
     __slots__ = ("held", "known", "placed", "seat", "sizes", "table", "trump", "unknown",
                  "voids")
 
-    def __init__(self, view: PlayerView, voids: bool = True, table: Table | None = None,
-                 size: int | None = None) -> None:
+    def __init__(self, view: PlayerView, voids: bool = True,
+                 table: Table | None = None) -> None:
         assert view.contract is not None
         table = table if table is not None else Table.of(view.rules)
         self.table = table
@@ -239,7 +238,7 @@ class Unseen:
         played = 0
         for m in by_seat:
             played |= m
-        total = (view.hand.bit_count() if size is None else size) + by_seat[seat].bit_count()
+        total = view.hand.bit_count() + by_seat[seat].bit_count()
         self.sizes = tuple(total - by_seat[s].bit_count() for s in range(n))
         known = [0] * n
         taker = view.contract.taker
