@@ -645,7 +645,7 @@ class PimcBot(BaseBot):
                     self.last_relaxed = True
                     break
                 world = sampler.sample(self.rng)
-            if fused is not None:
+            if fused is not None:  # (the endgame search counts each world once)
                 fused.append((world, world_state(view, world, table)))
                 worlds += 1
                 mass += 1.0
@@ -678,9 +678,10 @@ class PimcBot(BaseBot):
         before: list[CardMask],
     ) -> tuple[list[tuple[World, float]], int]:
         """``card_reads=model``: up to ``model_draws`` worlds that fit the hints, each
-        weighed by ``read_weight`` to the power of the opponents' past cards the heuristic
-        would not have played in it (:class:`belote.bots.card_model.PlayModel`), the
-        likeliest first; drawing stops once ``worlds`` worlds fit every card.  Worlds with
+        weighed by ``read_weight`` to the power of its misses, the opponents' past cards
+        and the other seats' calls the heuristic would not have made in it
+        (:class:`belote.bots.card_model.PlayModel`), the likeliest first; drawing stops
+        once ``worlds`` worlds miss nothing.  Worlds with
         ``model_misses`` misses or more are left out, unless no world has fewer (then
         every world drawn counts alike: :attr:`last_relaxed`).  Also answers how many
         worlds the hints rejected."""
