@@ -28,10 +28,10 @@ class _Recorder(HeuristicBot):
     views, in ``said``)."""
 
     def __init__(self, log: list[tuple[PlayerView, Card]],
-                 said: list[tuple[PlayerView, str]] | None = None) -> None:
+                 said: list[tuple[PlayerView, str]]) -> None:
         super().__init__(0)
         self.log = log
-        self.said = said if said is not None else []
+        self.said = said
 
     def call(self, view: PlayerView) -> str:
         call = super().call(view)
@@ -44,28 +44,12 @@ class _Recorder(HeuristicBot):
         return card
 
 
-def _deals(count: int, seed: int,
-           profile: str = "classic") -> list[list[tuple[PlayerView, Card]]]:
-    """The card-play views of ``count`` seeded deals played by four heuristic bots, each
-    with the card played."""
+def _with_calls(count: int, seed: int, profile: str = "classic") -> list[
+        tuple[list[tuple[PlayerView, Card]], list[tuple[PlayerView, str]]]]:
+    """``count`` seeded deals played by four heuristic bots (all-passes left out): for
+    each, the card-play views with the card played, and the bidding views with the
+    call made."""
     rules = make_rules(profile)
-    rng = random.Random(seed)
-    out = []
-    for d in range(count):
-        deck = new_deck()
-        shuffle(deck, rng)
-        rnd = Round(rules, d % 4, cut(deck, rng, 3))
-        log: list[tuple[PlayerView, Card]] = []
-        play_deal(rnd, [_Recorder(log) for _ in range(4)])
-        if log:
-            out.append(log)
-    return out
-
-
-def _with_calls(count: int, seed: int) -> list[tuple[list[tuple[PlayerView, Card]],
-                                                     list[tuple[PlayerView, str]]]]:
-    """As :func:`_deals` (classic), each deal with its bidding views and calls."""
-    rules = make_rules()
     rng = random.Random(seed)
     out = []
     for d in range(count):
@@ -78,6 +62,12 @@ def _with_calls(count: int, seed: int) -> list[tuple[list[tuple[PlayerView, Card
         if log:
             out.append((log, said))
     return out
+
+
+def _deals(count: int, seed: int,
+           profile: str = "classic") -> list[list[tuple[PlayerView, Card]]]:
+    """The card-play views of :func:`_with_calls`' deals, each with the card played."""
+    return [log for log, _ in _with_calls(count, seed, profile)]
 
 
 def _true_world(log: Sequence[tuple[PlayerView, Card]], i: int) -> World:
