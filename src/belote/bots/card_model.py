@@ -33,9 +33,11 @@ import random
 from collections.abc import Iterator, Sequence
 
 from belote.bidding import TakePassBidding
+from belote.bots.base import played_by
+from belote.bots.bid_sampling import FIRST_DEAL
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import Unseen, World
-from belote.cards import Card, scan_forward
+from belote.cards import Card, cards_of, mask_of, scan_forward
 from belote.play import PlayState
 from belote.records import record_of
 from belote.round import PlayerView
@@ -47,8 +49,8 @@ __all__ = ["PlayModel"]
 class PlayModel:
     """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
 
-    __slots__ = ("_bot", "_calls", "_cards", "_played", "_seats", "_table", "_templates",
-                 "_unseen", "_view")
+    __slots__ = ("_bot", "_calls", "_cards", "_played", "_table", "_templates", "_unseen",
+                 "_view")
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
                  bot: HeuristicBot | None = None, callers: Sequence[int] = ()) -> None:
@@ -66,11 +68,8 @@ class PlayModel:
             cards.extend(((t.leader + i) % n, c) for i, c in enumerate(t.cards))
         cards.extend(((view.trick_leader + i) % n, c) for i, c in enumerate(view.trick))
         self._cards = cards
-        played = [0] * n
-        for s, c in cards:
-            played[s] |= 1 << c
-        self._played = played
-        self._seats = frozenset(s for s in seats if s != view.seat)
+        self._played = played_by(view)
+        read = frozenset(s for s in seats if s != view.seat)
         said_at = {c: k for k, (_, c) in enumerate(cards)}
         first = [len(cards)] * n  # each seat's first card (its announcement, §7.4)
         for k, (s, _) in reversed(list(enumerate(cards))):
@@ -84,7 +83,7 @@ class PlayModel:
         # less the hand and the legal cards (a world's own).
         templates: list[tuple[int, PlayerView]] = []
         for k, (seat, _) in enumerate(cards):
-            if seat not in self._seats:
+            if seat not in read:
                 continue
             done = k // n
             leader = (view.tricks[done].leader if done < len(view.tricks)
@@ -121,10 +120,6 @@ class PlayModel:
                 bidding.call(call.call)
         # What each past view says of the hidden cards, less its hand: made on first use.
         self._unseen: list[Unseen | None] = [None] * len(templates)
-
-    def __len__(self) -> int:
-        """How many past cards are read."""
-        return len(self._templates)
 
     @property
     def calls(self) -> tuple[tuple[int, str, PlayerView], ...]:
@@ -194,7 +189,4 @@ class PlayModel:
 
 def _five_of(dealt: int, rng: random.Random) -> int:
     """Five of the cards of ``dealt``, each five alike (§3.1: the first five dealt)."""
-    five = 0
-    for c in rng.sample(list(scan_forward(dealt)), 5):
-        five |= 1 << c
-    return five
+    return mask_of(rng.sample(cards_of(dealt), FIRST_DEAL))

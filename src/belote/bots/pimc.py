@@ -635,8 +635,7 @@ class PimcBot(BaseBot):
             else:
                 world, weight = sampler.sample(self.rng), 1.0
             while weighed is None and (
-                    (hints and not all(h.fits(world.hands[h.seat] | before[h.seat])
-                                       for h in hints))
+                    (hints and not _fits(hints, world, before))
                     or (reading is not None
                         and not _kept(reading.broken(world), read_weight, self.rng))):
                 misses += 1
@@ -698,7 +697,7 @@ class PimcBot(BaseBot):
         fitting = misses = 0
         while len(drawn) < settings["model_draws"] and fitting < settings["worlds"]:
             world = sampler.sample(self.rng)
-            if hints and not all(h.fits(world.hands[h.seat] | before[h.seat]) for h in hints):
+            if hints and not _fits(hints, world, before):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
                     hints = ()
@@ -748,6 +747,12 @@ class PimcBot(BaseBot):
                 return float(sign * sum(vector))
 
         return {c: max(total(v) for v in front) for c, front in fronts.items()}, nodes
+
+
+def _fits(hints: tuple[Hint, ...], world: World, before: list[CardMask]) -> bool:
+    """Whether the hands ``world`` gives the other seats, with the cards each has
+    played (``before``), fit every hint of the calls."""
+    return all(h.fits(world.hands[h.seat] | before[h.seat]) for h in hints)
 
 
 def _kept(broken: int, weight: float, rng: random.Random) -> bool:
