@@ -37,6 +37,7 @@ from belote.bots.base import BaseBot, play_deal
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
+from belote.errors import BeloteError
 from belote.options import make_rules
 from belote.round import PlayerView, Round
 from belote.table import Table
@@ -81,25 +82,45 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
     return mean, 1.96 * sd / math.sqrt(n)
 
 
+def _board_range(text: str) -> range:
+    """``START:STOP`` as the boards it names."""
+    start, colon, stop = text.partition(":")
+    try:
+        boards = range(int(start), int(stop))
+    except ValueError:
+        boards = range(0)
+        colon = ""
+    if not colon or not boards or boards.start < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not START:STOP with 0 <= START < STOP (e.g. 200:500)")
+    return boards
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bots", required=True, help="two bot specs, comma separated")
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--seed", type=int, default=61)
-    parser.add_argument("--boards", default="0:200", help="START:STOP")
+    parser.add_argument("--boards", type=_board_range, default="0:200", help="START:STOP")
     parser.add_argument("--profile", default="classic")
     parser.add_argument("--out", help="append one JSON line per board and bot here")
     args = parser.parse_args(argv)
     bots = args.bots.split(",")
     if len(bots) != 2:
         parser.error("--bots: give two bot specs")
-    start, _, stop = args.boards.partition(":")
-    rules = make_rules(args.profile)
+    boards: range = args.boards
+    try:
+        rules = make_rules(args.profile)
+        for spec in (args.opponent, *bots):
+            if spec != "oracle":
+                make_bot(spec)
+    except BeloteError as exc:
+        parser.error(str(exc))
     margins: list[list[float]] = [[], []]
     cpu = [0.0, 0.0]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     try:
-        for board in range(int(start), int(stop)):
+        for board in boards:
             for i, bot in enumerate(bots):
                 began = time.process_time()
                 job = Chunk(rules, "deals", args.seed, 0, (args.opponent, bot), board,
@@ -113,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     out.write(json.dumps({"board": board, "bot": bot, "margin": margin}) + "\n")
                     out.flush()
             done = len(margins[0])
-            if done % 25 == 0 or board == int(stop) - 1:
+            if done % 25 == 0 or board == boards[-1]:
                 diff, half = _interval([b - a for a, b in zip(*margins, strict=True)])
                 same = sum(1 for a, b in zip(*margins, strict=True) if a == b)
                 print(f"{done} boards: {bots[0]} {sum(margins[0]) / done:+.1f}, "

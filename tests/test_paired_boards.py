@@ -46,6 +46,17 @@ def test_the_oracle_sees_the_true_deal(capsys: pytest.CaptureFixture[str]) -> No
     assert second > first + 30
 
 
-def test_two_bots_are_needed() -> None:
-    with pytest.raises(SystemExit):
-        _script().main(["--bots", "random"])
+@pytest.mark.parametrize(("args", "said"), [
+    (["--bots", "random"], "give two bot specs"),
+    (["--bots", "random,nosuch"], "unknown bot 'nosuch'"),
+    (["--bots", "random,random", "--opponent", "pimc:worlds=0"], "'worlds': 0 is below 1"),
+    (["--bots", "random,random", "--boards", "x"], "'x' is not START:STOP"),
+    (["--bots", "random,random", "--boards", "5:2"], "'5:2' is not START:STOP"),
+    (["--bots", "random,random", "--profile", "nope"], "unknown profile 'nope'"),
+])
+def test_bad_arguments_are_refused_by_name(args: list[str], said: str,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        _script().main(args)
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
