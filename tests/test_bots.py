@@ -569,7 +569,7 @@ def test_pimc_never_searches_past_twice_its_node_budget() -> None:
 def test_pimc_sizes_its_default_budgets_to_the_solver_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """preset=auto: v5's budgets with the compiled search, v1's on the pure one (about
+    """preset=auto: v6's budgets with the compiled search, v1's on the pure one (about
     fifty times slower), so a decision stays bounded in time either way.  The bot
     holds the build it was made with (``BELOTE_SOLVER`` then)."""
     from belote import solver
@@ -586,5 +586,5 @@ def test_pimc_sizes_its_default_budgets_to_the_solver_build(
         monkeypatch.setenv("BELOTE_SOLVER", "compiled")
         fast = make_bot("pimc")
         assert fast.settings["worlds"] == 64 and fast.settings["play_calls"] == "hints"
-        assert fast.settings["card_reads"] == "model"
+        assert fast.settings["card_reads"] == fast.settings["heard_reads"] == "model"
         assert isinstance(fast, PimcBot) and fast.engine.compiled

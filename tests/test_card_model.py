@@ -18,8 +18,9 @@ from belote.bots.pimc import PimcBot
 from belote.bots.sampling import DealSampler
 from belote.cards import Card
 from belote.deal import cut, new_deck, shuffle
+from belote.declarations import Declaration, best_announcement, every_declaration
 from belote.options import make_rules
-from belote.round import PlayerView, Round
+from belote.round import Announced, PlayerView, Round
 from belote.table import Table
 
 
@@ -224,3 +225,61 @@ def test_pimc_weighs_the_worlds_by_the_model() -> None:
     card: Card = bot.play(view)
     assert card in view.legal_cards
     assert bot.last_worlds >= 1
+
+
+def _heard_key(said: Sequence[Announced] | Sequence[Declaration]) -> list[tuple[str, int, int]]:
+    """What the table hears of the combinations ``said``: kind, length, height (§7.4)."""
+    return sorted((d.kind, d.length, d.rank) for d in said)
+
+
+def test_announcements_read_rule_out_what_is_not_held() -> None:
+    """§7.4, §7.6: what a seat announced with its first card is read in a world.  The
+    true deal misses nothing; a drawn world is ruled out (the limit) when the seat's
+    hand at trick 1 holds no combination of a kind and height heard, and misses one
+    per seat that would have announced otherwise (the model announces all it holds,
+    best grouped)."""
+    rng = random.Random(8)
+    rules = make_rules("classic")
+    ruled_out = missed = kept = heard_views = 0
+    for log in _deals(60, 21):
+        for i, (view, _) in enumerate(log):
+            if len(view.tricks) != 1 or view.trick:
+                continue  # trick 2's lead: every seat has announced (§7.4)
+            others = [s for s in range(4) if s != view.seat]
+            assert view.contract is not None
+            model = PlayModel(view, (), announcers=others)
+            assert model.misses(_true_world(log, i), 99) == 0
+            heard_views += any(view.announced[s] for s in others)
+            played = played_by(view)
+            sampler = DealSampler(infer(view))
+            for world in (sampler.sample(rng) for _ in range(20)):
+                got = model.misses(world, 3)
+                out = want = 0
+                for s in others:
+                    dealt = world.hands[s] | played[s]
+                    held = best_announcement(dealt, rules, view.contract.trump)
+                    said = view.announced[s] or ()
+                    if any(not any(d.cards & dealt == d.cards for d in every_declaration()
+                                   if _heard_key([d]) == _heard_key([a])) for a in said):
+                        out += 1
+                    elif _heard_key(held) != _heard_key(said):
+                        want += 1
+                if out:
+                    assert got >= 3
+                    ruled_out += 1
+                else:
+                    assert got == min(want, 3)
+                    missed += want > 0
+                    kept += 1
+    assert heard_views > 15 and ruled_out > 200 and missed > 150 and kept > 300
+
+
+def test_no_announcement_is_read_without_declarations() -> None:
+    """§7.1: with declarations off (contrée), nothing is announced and nothing read."""
+    rng = random.Random(3)
+    for log in _deals(10, 5, "contree"):
+        view = next(v for v, _ in log if len(v.tricks) == 2)
+        others = [s for s in range(4) if s != view.seat]
+        model = PlayModel(view, (), announcers=others)
+        sampler = DealSampler(infer(view))
+        assert all(model.misses(sampler.sample(rng), 9) == 0 for _ in range(10))

@@ -24,23 +24,36 @@ eight a world gives it were dealt first is not known, so five are drawn at rando
 (each five alike; the taker's turned card left out, §3.4) and the model's calls
 with them are compared with the calls made.  One draw a world makes the reading
 noisy but fair: a world keeps on average the weight the calls give it.
+
+What the seats asked (``announcers``) announced with their first card (§7.4) is
+read too: the table hears each combination's kind and height, not its cards, and
+the side that loses the comparison never shows them (§7.6).  A heard combination
+is hard knowledge (nobody may announce what he does not hold): a world in which
+the seat's hand at trick 1 (its hand now with the cards it has played) holds no
+combination of that kind and height is ruled out.  What the seat announced is
+soft knowledge too: the model announces every combination it holds, best
+grouped (:func:`~belote.declarations.best_announcement`), so a world in which it
+would have announced something else (a tierce held and nothing said) is one miss.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from types import MappingProxyType
+from typing import Final
 
 from belote.bidding import TakePassBidding
 from belote.bots.base import played_by
 from belote.bots.bid_sampling import FIRST_DEAL
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import Unseen, World
-from belote.cards import Card, cards_of, mask_of, scan_forward
+from belote.cards import Card, CardMask, cards_of, mask_of, scan_forward
+from belote.declarations import Declaration, best_announcement, every_declaration
 from belote.play import PlayState
 from belote.records import record_of
-from belote.round import PlayerView
+from belote.round import Announced, PlayerView
 from belote.table import Phase, Table
 
 __all__ = ["PlayModel"]
@@ -49,14 +62,16 @@ __all__ = ["PlayModel"]
 class PlayModel:
     """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
 
-    __slots__ = ("_bot", "_calls", "_cards", "_played", "_table", "_templates", "_unseen",
-                 "_view")
+    __slots__ = ("_bot", "_calls", "_cards", "_heard", "_played", "_table", "_templates",
+                 "_unseen", "_view")
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
-                 bot: HeuristicBot | None = None, callers: Sequence[int] = ()) -> None:
+                 bot: HeuristicBot | None = None, callers: Sequence[int] = (),
+                 announcers: Sequence[int] = ()) -> None:
         """``seats``: the seats whose cards are read (not ``view.seat``); ``bot``: the
         model (default: a :class:`HeuristicBot` with its default settings);
-        ``callers``: the seats whose calls are read too (take-or-pass only)."""
+        ``callers``: the seats whose calls are read too (take-or-pass only);
+        ``announcers``: the seats whose announcements at trick 1 are read (§7.4)."""
         assert view.contract is not None
         self._view = view
         self._table = table if table is not None else Table.of(view.rules)
@@ -118,6 +133,14 @@ class PlayModel:
                         "my_declarations": None, "declaration_result": None, "discards": 0,
                     })))
                 bidding.call(call.call)
+        # Each announcement read: its seat, what the table heard (as compared), and for
+        # each combination heard the card sets that make it (one must be in the hand).
+        self._heard: list[tuple[int, tuple[_Heard, ...], tuple[tuple[CardMask, ...], ...]]] = []
+        if view.rules.declarations:
+            for seat in announcers:
+                heard = view.announced[seat] if seat != view.seat else None
+                if heard is not None:
+                    self._heard.append((seat, _heard(heard), tuple(_made_by(a) for a in heard)))
         # What each past view says of the hidden cards, less its hand: made on first use.
         self._unseen: list[Unseen | None] = [None] * len(templates)
 
@@ -151,12 +174,25 @@ class PlayModel:
                     "legal_cards": tuple(scan_forward(legal))})
 
     def misses(self, world: World, limit: int, rng: random.Random | None = None) -> int:
-        """How many of the calls and cards read the model would not have made in
-        ``world`` (counting stops at ``limit``).  The calls are read only with
+        """How many of the announcements, calls and cards read the model would not
+        have made in ``world`` (counting stops at ``limit``; ``limit`` at least when
+        the world does not hold a combination announced).  The calls are read only with
         ``rng``: a seat's first five cards (§3.1) are drawn from the eight the world
         gave it (the turned card, the taker's since §3.4, left out), each five
         alike, and its calls are the model's with them or they are not."""
         misses = 0
+        if self._heard:
+            view = self._view
+            assert view.contract is not None
+            rules, trump = view.rules, view.contract.trump
+            for seat, heard, made_by in self._heard:
+                dealt = world.hands[seat] | self._played[seat]
+                if not all(any(m & dealt == m for m in ways) for ways in made_by):
+                    return max(limit, 1)  # a combination announced and not held: no world
+                if _heard(best_announcement(dealt, rules, trump)) != heard:
+                    misses += 1
+                    if misses >= limit:
+                        return misses
         if self._calls and rng is not None:
             view = self._view
             assert view.contract is not None and view.turned is not None
@@ -185,6 +221,28 @@ class PlayModel:
                     if misses >= limit:
                         break
         return misses
+
+
+# What the table hears of a combination, as compared: its kind, length and height.
+_Heard = tuple[str, int, int]
+
+
+def _heard(said: Sequence[Announced] | Sequence[Declaration]) -> tuple[_Heard, ...]:
+    """What the table hears of the combinations ``said``, in one order (§7.4)."""
+    return tuple(sorted((d.kind, d.length, d.rank) for d in said))
+
+
+def _made_by(a: Announced) -> tuple[CardMask, ...]:
+    """The card sets of the combinations the table hears as ``a`` (a sequence's four
+    suits, a carré's four cards)."""
+    return _MADE_BY.get((a.kind, a.length, a.rank), ())
+
+
+# The card sets of each combination the table may hear, by kind, length and height.
+_MADE_BY: Final[Mapping[_Heard, tuple[CardMask, ...]]] = MappingProxyType({
+    key: tuple(sorted({d.cards for d in every_declaration()
+                       if (d.kind, d.length, d.rank) == key}))
+    for key in {(d.kind, d.length, d.rank) for d in every_declaration()}})
 
 
 def _five_of(dealt: int, rng: random.Random) -> int:

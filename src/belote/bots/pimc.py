@@ -201,12 +201,15 @@ COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coin
 # SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v4``, ``v3``
 # and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "v5": {},
-    "v4": {"card_reads": "ignore"},
-    "v3": {"loose": 0, "card_reads": "ignore"},
-    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore"},
+    "v6": {},
+    "v5": {"heard_reads": "ignore"},
+    "v4": {"card_reads": "ignore", "heard_reads": "ignore"},
+    "v3": {"loose": 0, "card_reads": "ignore", "heard_reads": "ignore"},
+    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore",
+           "heard_reads": "ignore"},
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-           "play_calls": "ignore", "loose": 0, "card_reads": "ignore"},
+           "play_calls": "ignore", "loose": 0, "card_reads": "ignore",
+           "heard_reads": "ignore"},
 }
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
@@ -251,6 +254,10 @@ class PimcBot(BaseBot):
         "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
                                   "per clue it breaks; model: a world's weight per call or "
                                   "card the heuristic would not have made", 0),
+        "heard_reads": BotSetting(str, "model", "card_reads=model: read what the others "
+                                  "announced at trick 1 too (a combination heard is held; "
+                                  "one held and not heard is a miss), or ignore it",
+                                  choices=("model", "ignore")),
         "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
                                   "card at most", 1),
         "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
@@ -293,7 +300,7 @@ class PimcBot(BaseBot):
         # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
         self.engine = solver_engine()
         if preset == "auto":
-            preset = "v5" if self.engine.compiled else "v1"
+            preset = "v6" if self.engine.compiled else "v1"
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
@@ -691,7 +698,8 @@ class PimcBot(BaseBot):
         sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
         model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
-                          table, self.heuristic, callers=others)
+                          table, self.heuristic, callers=others,
+                          announcers=others if settings["heard_reads"] == "model" else ())
         limit, weight = settings["model_misses"], settings["read_weight"]
         drawn: list[tuple[int, World]] = []
         fitting = misses = 0
