@@ -11,7 +11,7 @@ import pytest
 
 from belote.bots.base import play_deal, played_by
 from belote.bots.bid_sampling import play_hints
-from belote.bots.card_model import PlayModel
+from belote.bots.card_model import HeldSampler, PlayModel
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import Unseen, World, infer
 from belote.bots.pimc import PimcBot
@@ -283,3 +283,57 @@ def test_no_announcement_is_read_without_declarations() -> None:
         model = PlayModel(view, (), announcers=others)
         sampler = DealSampler(infer(view))
         assert all(model.misses(sampler.sample(rng), 9) == 0 for _ in range(10))
+
+
+def _support(base: DealSampler, rng: random.Random) -> list[tuple[int, ...]]:
+    """Every deal ``base`` allows (each hand now), by drawing: for small counts only."""
+    count = base.count()
+    seen = {base.sample(rng).hands: None for _ in range(40 * count)}
+    assert len(seen) == count
+    return list(seen)
+
+
+def test_held_sampler_draws_uniformly_among_the_deals_that_hold_what_was_heard() -> None:
+    """§7.4: a seat holds what it announced.  The deals drawn are those of the plain
+    sampler in which each seat's hand at trick 1 holds a combination of each kind and
+    height heard, each as often (late views of seeded deals, few deals: all seen; a
+    tierce heard that two suits could make, placed in turn in each)."""
+    rng = random.Random(5)
+    checked = ways = 0
+    tierces = {(d.length, d.rank): d for d in every_declaration() if d.length == 3}
+    for log in _deals(40, 23):
+        for view, _ in log:
+            if len(view.tricks) < 4:
+                continue
+            base = DealSampler(infer(view))
+            if not 3 <= base.count() <= 60:
+                continue
+            support = _support(base, rng)
+            played = played_by(view)
+            for seat in (s for s in range(4) if s != view.seat):
+                for tierce in tierces.values():
+                    # a tierce to this height heard from ``seat``: the deals that hold one
+                    heard = list(view.announced)
+                    heard[seat] = (*(view.announced[seat] or ()), Announced.of(tierce))
+                    asked = dataclasses.replace(view, announced=tuple(heard))
+                    model = PlayModel(asked, (), announcers=[seat])
+                    holding = [h for h in support if model.misses(World(h), 99) < 99]
+                    suits = {d.suit for d in every_declaration() if d.length == 3
+                             and d.rank == tierce.rank for h in holding
+                             if d.cards & (h[seat] | played[seat]) == d.cards}
+                    if len(suits) < 2:
+                        continue
+                    held = HeldSampler(base, asked, [seat])
+                    draws = 40 * len(holding)
+                    seen: dict[tuple[int, ...], int] = {}
+                    for _ in range(draws):
+                        h = held.sample(rng).hands
+                        seen[h] = seen.get(h, 0) + 1
+                    assert set(seen) == set(holding)
+                    # uniform: chi-square within five of its standard deviations
+                    chi = sum((n - 40) ** 2 / 40 for n in seen.values())
+                    df = len(holding) - 1
+                    assert chi < df + 5 * (2 * df) ** 0.5 + 5
+                    checked += 1
+                    ways += len(held._ways)
+    assert checked >= 5 and ways >= 2 * checked

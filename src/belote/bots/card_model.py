@@ -48,7 +48,8 @@ from belote.bidding import TakePassBidding
 from belote.bots.base import played_by
 from belote.bots.bid_sampling import FIRST_DEAL
 from belote.bots.heuristic import HeuristicBot
-from belote.bots.knowledge import Unseen, World
+from belote.bots.knowledge import Knowledge, Unseen, World
+from belote.bots.sampling import DealSampler
 from belote.cards import Card, CardMask, cards_of, mask_of, scan_forward
 from belote.declarations import Declaration, best_announcement, every_declaration
 from belote.play import PlayState
@@ -56,7 +57,7 @@ from belote.records import record_of
 from belote.round import Announced, PlayerView
 from belote.table import Phase, Table
 
-__all__ = ["PlayModel"]
+__all__ = ["HeldSampler", "PlayModel"]
 
 
 class PlayModel:
@@ -221,6 +222,90 @@ class PlayModel:
                     if misses >= limit:
                         break
         return misses
+
+
+class HeldSampler:
+    """Deals drawn uniformly among those a :class:`DealSampler` allows in which each
+    of ``seats`` holds, in its hand at trick 1 (its hand now with the cards it has
+    played), a combination of each kind and height it announced (§7.4): nobody may
+    announce what he does not hold.
+
+    The seat's knowledge does not place those cards (a sequence heard is one of four
+    suits), so every way to place them (a suit for each sequence heard) is a
+    knowledge of its own, its deals counted exactly; a way is drawn by its count,
+    then a deal in it.  A deal that several ways allow (two tierces to the king) is
+    kept with chance one in their number, so each deal of the union is as likely.
+    With more than ``most`` ways, or none, this is the plain sampler."""
+
+    __slots__ = ("_base", "_played", "_rejected", "_ways")
+
+    def __init__(self, base: DealSampler, view: PlayerView, seats: Sequence[int],
+                 most: int = 256) -> None:
+        self._base = base
+        self._rejected = 0
+        k = base.knowledge
+        played = played_by(view)
+        options: list[list[tuple[int, CardMask]]] = [[]]
+        if view.rules.declarations:
+            for seat in seats:
+                heard = view.announced[seat] if seat != view.seat else None
+                for a in heard or ():
+                    ways = [(seat, m) for m in _made_by(a)
+                            if not m & ~played[seat] & ~k.possible(seat)]
+                    options = [[*o, w] for o in options for w in ways]
+                    if len(options) > most:
+                        options = [[]]
+                        break
+        self._ways: list[tuple[int, list[tuple[int, CardMask]], DealSampler]] = []
+        if options != [[]]:
+            for placed in options:
+                known, unknown = list(k.known), k.unknown
+                taken = 0
+                fits = True
+                for seat, m in placed:
+                    need = m & ~played[seat]
+                    if need & taken & ~known[seat]:
+                        fits = False  # (a card two seats would need)
+                    known[seat] |= need
+                    taken |= need
+                    unknown &= ~need
+                if not fits:
+                    continue
+                sampler = DealSampler(dataclasses.replace(k, known=tuple(known),
+                                                          unknown=unknown))
+                count = sampler.count()
+                if count:
+                    self._ways.append((count, placed, sampler))
+        self._played = played
+
+    @property
+    def knowledge(self) -> Knowledge:
+        return self._base.knowledge
+
+    def count(self) -> int:
+        """The deals of the ways, a deal counted once for each way that allows it."""
+        return sum(c for c, _, _ in self._ways) if self._ways else self._base.count()
+
+    def sample(self, rng: random.Random) -> World:
+        """One deal, uniform among those in which each seat holds what it announced."""
+        if not self._ways:
+            return self._base.sample(rng)
+        total = sum(c for c, _, _ in self._ways)
+        while True:
+            r = rng.randrange(total)
+            chosen = self._ways[-1][2]
+            for count, _, sampler in self._ways:
+                if r < count:
+                    chosen = sampler
+                    break
+                r -= count
+            world = chosen.sample(rng)
+            dealt = [h | p for h, p in zip(world.hands, self._played, strict=True)]
+            times = sum(all(m & dealt[seat] == m for seat, m in placed)
+                        for _, placed, _ in self._ways)
+            if times == 1 or rng.randrange(times) == 0:
+                return world
+            self._rejected += 1
 
 
 # What the table hears of a combination, as compared: its kind, length and height.

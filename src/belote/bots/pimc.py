@@ -691,20 +691,22 @@ class PimcBot(BaseBot):
         ``model_misses`` misses or more are left out, unless no world has fewer (then
         every world drawn counts alike: :attr:`last_relaxed`).  Also answers how many
         worlds the hints rejected."""
-        from belote.bots.card_model import PlayModel
+        from belote.bots.card_model import HeldSampler, PlayModel
 
         assert view.contract is not None
         settings = self.settings
         sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
+        heard = others if settings["heard_reads"] == "model" else []
         model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
-                          table, self.heuristic, callers=others,
-                          announcers=others if settings["heard_reads"] == "model" else ())
+                          table, self.heuristic, callers=others, announcers=heard)
+        drawing: DealSampler | HeldSampler = (HeldSampler(sampler, view, heard) if heard
+                                              else sampler)
         limit, weight = settings["model_misses"], settings["read_weight"]
         drawn: list[tuple[int, World]] = []
         fitting = misses = 0
         while len(drawn) < settings["model_draws"] and fitting < settings["worlds"]:
-            world = sampler.sample(self.rng)
+            world = drawing.sample(self.rng)
             if hints and not _fits(hints, world, before):
                 misses += 1
                 if misses > HINT_DRAWS * settings["worlds"]:
