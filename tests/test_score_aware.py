@@ -10,8 +10,9 @@ import dataclasses
 import random
 
 from belote.bots import make_bot
-from belote.bots.base import BaseBot, play_game
+from belote.bots.base import BaseBot, play_deal, play_game
 from belote.bots.bid_search import GameOutlook
+from belote.bots.card_score import CardScorer
 from belote.bots.heuristic import GAME_SHIFT, HeuristicBot, game_needs, game_shift
 from belote.bots.pimc import PimcBot
 from belote.cards import parse_card
@@ -184,3 +185,61 @@ def test_pimc_presets_keep_the_game_score_out() -> None:
                 assert b.call(scored.view(seat)) == call
                 plain.call(call)
                 scored.call(call)
+
+
+def _play_views(score: tuple[int, int], seed: int) -> list[PlayerView]:
+    """The card-play views of one heuristic deal of a game to 1000 at ``score``."""
+    rules = make_rules("classic")
+    rng = random.Random(seed)
+    while True:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        rnd = Round(rules, 0, deck, game_score=score, target=1000)
+        bots = [_Recorder(s) for s in range(4)]
+        play_deal(rnd, bots)
+        views = [v for b in bots for v in b.views if v.phase is Phase.PLAY]
+        if views:
+            return views
+
+
+def test_card_scorer_weighs_a_hand_by_the_game() -> None:
+    """§11, pimc ``objective=game``: far from the target a hand's value is about its
+    score difference; when one side has the game won whatever happens, hardly any
+    card play matters."""
+    for view in _play_views((0, 0), 4)[::5]:
+        plain, weighed = CardScorer(view), CardScorer(view, outlook=GameOutlook.of(view))
+        for value in range(0, _left(plain) + 1, 9):
+            a, b = plain.utility(value, (0, 0)), weighed.utility(value, (0, 0))
+            assert abs(a - b) <= 0.1 * abs(a) + 5
+    for view in _play_views((990, 100), 4)[::5]:  # NS win the game whoever scores
+        weighed = CardScorer(view, outlook=GameOutlook.of(view))
+        assert all(abs(weighed.utility(v, (0, 0))) < 1 for v in range(0, _left(weighed) + 1, 9))
+
+
+def _left(scorer: CardScorer) -> int:
+    """The card points still to win (with the dix de der, §5): a value past them is
+    not a deal's."""
+    return scorer.card_total + 10 - sum(scorer.past)
+
+
+def test_pimc_objective_game_is_the_score_outside_a_game() -> None:
+    """A single deal has no game score: ``objective=game`` plays as ``score``; in a
+    game near the target its values differ."""
+    rules = make_rules("classic")
+    rng = random.Random(8)
+    for _ in range(2):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        rnd = Round(rules, 0, deck)
+        bots = [_Recorder(s) for s in range(4)]
+        play_deal(rnd, bots)
+        for view in [v for b in bots for v in b.views if v.phase is Phase.PLAY][:6]:
+            a = make_bot("pimc:worlds=6,objective=score", seed=3)
+            b = make_bot("pimc:worlds=6,objective=game", seed=3)
+            assert isinstance(a, PimcBot) and isinstance(b, PimcBot)
+            assert a.evaluate(view) == b.evaluate(view)
+    near = next(v for v in _play_views((900, 880), 6) if len(v.legal_cards) > 1)
+    a = make_bot("pimc:worlds=6,objective=score", seed=3)
+    b = make_bot("pimc:worlds=6,objective=game", seed=3)
+    assert isinstance(a, PimcBot) and isinstance(b, PimcBot)
+    assert a.evaluate(near) != b.evaluate(near)

@@ -15,6 +15,7 @@ plain trick points).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from belote.bots.base import played_by
 from belote.bots.knowledge import World
@@ -26,6 +27,9 @@ from belote.play import PlayState, card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
 from belote.table import DealMode, Table
+
+if TYPE_CHECKING:
+    from belote.bots.bid_search import GameOutlook
 
 __all__ = ["CardScorer", "declarations_by_side", "world_state"]
 
@@ -93,11 +97,18 @@ class CardScorer:
     """The hand's score difference for the seat's side in a world, from side 0's value
     of the remaining tricks (§8, §9 with the contract's value and multiplier, and
     §12's trick totals: the kitty discards in the taker's tricks, the points in play
-    of a deal that leaves cards out, découverte's plain trick points)."""
+    of a deal that leaves cards out, découverte's plain trick points).
 
-    def __init__(self, view: PlayerView, table: Table | None = None) -> None:
+    With an ``outlook`` (four players, a game to a points target, §11) the hand's
+    scores are weighed by the game so far instead
+    (:meth:`~belote.bots.bid_search.GameOutlook.value`: about the score difference
+    far from the target, the chance to win the game near it)."""
+
+    def __init__(self, view: PlayerView, table: Table | None = None,
+                 outlook: GameOutlook | None = None) -> None:
         assert view.contract is not None
         self.view = view
+        self.outlook = outlook
         self.rules = view.rules
         self.contract = view.contract
         self.table = table = table if table is not None else Table.of(view.rules)
@@ -161,9 +172,10 @@ class CardScorer:
 
     def utility(self, value: int, belote: tuple[int, int], cards: int | None = None,
                 aside: int = 0) -> float:
-        """The seat's side's score minus the other side's, for side 0's ``value`` of the
-        remaining tricks, the belote per side and the world's :meth:`in_play` (with
-        the side's own trick points / 1000 as a tie-break)."""
+        """The seat's side's score minus the other side's (or, with an outlook, its
+        value in the game), for side 0's ``value`` of the remaining tricks, the belote
+        per side and the world's :meth:`in_play` (with the side's own trick points /
+        1000 as a tie-break)."""
         key = (value, belote, cards, aside)
         got = self._cache.get(key)
         if got is not None:
@@ -197,7 +209,10 @@ class CardScorer:
         own = tp[me]
         try:
             score = score_hand(self.rules, entry).score
-            got = score[me] - score[other] + own / 1000
+            if self.outlook is not None:
+                got = self.outlook.value(score[me], score[other]) + own / 1000
+            else:
+                got = score[me] - score[other] + own / 1000
         except BeloteError:
             got = float(own)
         self._cache[key] = got

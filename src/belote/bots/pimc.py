@@ -27,7 +27,12 @@ The objective (setting ``objective``):
   trick 2 (§7.5) and the belote said or held in the world (§7.7); with the
   team's card points as a small tie-break;
 - ``points``: the card points of the remaining tricks (NS maximise the solver's
-  value, EW minimise it).
+  value, EW minimise it);
+- ``game``: as ``score``, each hand's scores weighed by the game so far as
+  ``game=aware`` weighs a call's (:class:`belote.bots.bid_search.GameOutlook`: about
+  the score difference far from the target; near it, the change in the team's
+  chance to win the game), at four players in a game to a points target (§11);
+  elsewhere ``score``.
 
 Each card decision solves up to ``worlds`` worlds (default 64) and stops adding
 worlds once the solver has searched ``nodes`` positions (default 6,000,000;
@@ -236,7 +241,10 @@ class PimcBot(BaseBot):
         "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
         "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
         "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
-        "objective": BotSetting(str, "score", "score or points", choices=("score", "points")),
+        "objective": BotSetting(str, "score", "card play: the hand's score difference "
+                                "(score), the card points (points), or the score weighed by "
+                                "the game so far (game: four players, a game to a target)",
+                                choices=("score", "points", "game")),
         "bidding": BotSetting(str, "sampling", "sampling or heuristic",
                               choices=("sampling", "heuristic")),
         "calls": BotSetting(str, "hints", "read the others' calls as hints, or ignore them",
@@ -607,7 +615,9 @@ class PimcBot(BaseBot):
         assert view.contract is not None
         table = Table.of(view.rules)
         settings = self.card_settings(table)
-        scorer = CardScorer(view, table) if settings["objective"] == "score" else None
+        objective = settings["objective"]
+        scorer = (None if objective == "points" else CardScorer(
+            view, table, GameOutlook.of(view) if objective == "game" else None))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         if table.players == 4 and settings["play_calls"] == "hints":
