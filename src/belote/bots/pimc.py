@@ -66,6 +66,12 @@ the caller, drawn at random as the first five dealt
 (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the likeliest
 first, those with ``model_misses`` misses or more (default 3) left out, and each
 card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
+With ``heard_reads=model`` [default] what the other seats announced with their
+first card is read too (§7.4; the table hears a combination's kind and height,
+and the side that loses the comparison never shows its cards, §7.6): the worlds
+are drawn among the deals in which each seat held what it announced
+(:class:`belote.bots.card_model.HeldSampler`), and a world in which a seat would
+have announced something else (a tierce held and nothing said) counts one miss.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -76,12 +82,13 @@ credits the bot with knowing the world when it plays its later cards).  It
 changes nothing with two cards left, the last one being forced.
 
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v5`` (the defaults above), ``v4`` (the same with
-``card_reads=ignore``), ``v3`` (``v4`` with ``loose=0``: no take without two
-master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or ``v1``, the
-defaults of before the compiled solver (``worlds=24,nodes=200000,bid_worlds=16,
-bid_nodes=1000000,play_calls=ignore,loose=0,card_reads=ignore``):
-``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v5`` where
+defaults of ``v6`` (the defaults above), ``v5`` (the same with
+``heard_reads=ignore``), ``v4`` (``v5`` with ``card_reads=ignore``), ``v3``
+(``v4`` with ``loose=0``: no take without two master trumps), ``v2`` (``v3``
+with ``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
+(``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,
+loose=0,card_reads=ignore``):
+``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v6`` where
 the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
 slower), so that a decision stays within about a second either way.
 
@@ -202,9 +209,9 @@ __all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-# The defaults of the settings not given in a spec, by ``preset``: ``v5`` (the
-# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v4``, ``v3``
-# and ``v2``, and ``v1`` (those of before the compiled solver).
+# The defaults of the settings not given in a spec, by ``preset``: ``v6`` (the
+# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v5``, ``v4``,
+# ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "v6": {},
     "v5": {"heard_reads": "ignore"},
@@ -231,8 +238,9 @@ class PimcBot(BaseBot):
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
-                             "[default: v5 with the compiled solver, else v1], v5, v4 (the "
-                             "others' choices not read in the card play), v3 (no take "
+                             "[default: v6 with the compiled solver, else v1], v6, v5 (the "
+                             "announcements not read), v4 (the others' choices not read "
+                             "in the card play either), v3 (no take "
                              "without two master trumps too), v2 (the calls ignored in the "
                              "card play too) or v1 (the budgets of before the compiled "
                              "solver too)", choices=("auto", *PRESETS)),
