@@ -336,4 +336,8 @@ def test_held_sampler_draws_uniformly_among_the_deals_that_hold_what_was_heard()
                     assert chi < df + 5 * (2 * df) ** 0.5 + 5
                     checked += 1
                     ways += len(held._ways)
+                    # more ways than ``most``: the plain sampler's deals
+                    plain = HeldSampler(base, asked, [seat], most=1)
+                    assert ([plain.sample(random.Random(1)) for _ in range(3)]
+                            == [base.sample(random.Random(1)) for _ in range(3)])
     assert checked >= 5 and ways >= 2 * checked

@@ -237,27 +237,24 @@ class HeldSampler:
     kept with chance one in their number, so each deal of the union is as likely.
     With more than ``most`` ways, or none, this is the plain sampler."""
 
-    __slots__ = ("_base", "_played", "_rejected", "_ways")
+    __slots__ = ("_base", "_played", "_ways")
 
     def __init__(self, base: DealSampler, view: PlayerView, seats: Sequence[int],
                  most: int = 256) -> None:
         self._base = base
-        self._rejected = 0
         k = base.knowledge
         played = played_by(view)
+        heard = [(seat, a) for seat in seats if seat != view.seat
+                 for a in view.announced[seat] or ()] if view.rules.declarations else []
         options: list[list[tuple[int, CardMask]]] = [[]]
-        if view.rules.declarations:
-            for seat in seats:
-                heard = view.announced[seat] if seat != view.seat else None
-                for a in heard or ():
-                    ways = [(seat, m) for m in _made_by(a)
-                            if not m & ~played[seat] & ~k.possible(seat)]
-                    options = [[*o, w] for o in options for w in ways]
-                    if len(options) > most:
-                        options = [[]]
-                        break
+        for seat, a in heard:
+            ways = [(seat, m) for m in _made_by(a) if not m & ~played[seat] & ~k.possible(seat)]
+            options = [[*o, w] for o in options for w in ways]
+            if len(options) > most:
+                heard = []
+                break
         self._ways: list[tuple[int, list[tuple[int, CardMask]], DealSampler]] = []
-        if options != [[]]:
+        if heard:
             for placed in options:
                 known, unknown = list(k.known), k.unknown
                 taken = 0
@@ -305,7 +302,6 @@ class HeldSampler:
                         for _, placed, _ in self._ways)
             if times == 1 or rng.randrange(times) == 0:
                 return world
-            self._rejected += 1
 
 
 # What the table hears of a combination, as compared: its kind, length and height.
