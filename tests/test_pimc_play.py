@@ -116,16 +116,17 @@ def test_the_reading_finds_the_lead_that_the_uniform_worlds_miss() -> None:
 def test_the_presets_before_v5_do_not_read_the_cards() -> None:
     """v1 to v4 keep their decisions: the reading is off unless asked for; v5 reads
     the others' choices through the card model (bots/card_model.py), and v6 their
-    announcements at trick 1 too (§7.4)."""
+    announcements at trick 1 too (§7.4), and weighs its card play by the game (§11)."""
     for preset in ("v1", "v2", "v3", "v4"):
         bot = make_bot(f"pimc:preset={preset}", 1)
         assert isinstance(bot, PimcBot)
         assert bot.settings["card_reads"] == "ignore"
         assert bot.settings["heard_reads"] == "ignore"
+        assert bot.settings["objective"] == "score"
     v5 = make_bot("pimc:preset=v5", 1).settings
-    assert (v5["card_reads"], v5["heard_reads"]) == ("model", "ignore")
+    assert (v5["card_reads"], v5["heard_reads"], v5["objective"]) == ("model", "ignore", "score")
     v6 = make_bot("pimc:preset=v6", 1).settings
-    assert (v6["card_reads"], v6["heard_reads"]) == ("model", "model")
+    assert (v6["card_reads"], v6["heard_reads"], v6["objective"]) == ("model", "model", "game")
     assert make_bot("pimc:preset=v4,card_reads=model", 1).settings["card_reads"] == "model"
 
 

@@ -21,14 +21,14 @@ option, a solved world's outcome, its score, the pass rollout) are
 
 The objective (setting ``objective``):
 
-- ``score`` [default]: the hand's score difference for the bot's team (docs/rules.md
+- ``score``: the hand's score difference for the bot's team (docs/rules.md
   §8: made, failed, litige, capot; §9 in an auction), from the trick points
   already won, the solver's value of the rest, the declarations compared at
   trick 2 (§7.5) and the belote said or held in the world (§7.7); with the
   team's card points as a small tie-break;
 - ``points``: the card points of the remaining tricks (NS maximise the solver's
   value, EW minimise it);
-- ``game``: as ``score``, each hand's scores weighed by the game so far as
+- ``game`` [default]: as ``score``, each hand's scores weighed by the game so far as
   ``game=aware`` weighs a call's (:class:`belote.bots.bid_search.GameOutlook`: about
   the score difference far from the target; near it, the change in the team's
   chance to win the game), at four players in a game to a points target (§11);
@@ -83,11 +83,11 @@ changes nothing with two cards left, the last one being forced.
 
 Presets (setting ``preset``): the settings not given in a spec take the
 defaults of ``v6`` (the defaults above), ``v5`` (the same with
-``heard_reads=ignore``), ``v4`` (``v5`` with ``card_reads=ignore``), ``v3``
+``heard_reads=ignore,objective=score``), ``v4`` (``v5`` with ``card_reads=ignore``), ``v3``
 (``v4`` with ``loose=0``: no take without two master trumps), ``v2`` (``v3``
 with ``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
 (``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,
-loose=0,card_reads=ignore``):
+loose=0,card_reads=ignore,heard_reads=ignore,objective=score``):
 ``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v6`` where
 the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
 slower), so that a decision stays within about a second either way.
@@ -214,14 +214,14 @@ COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coin
 # ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "v6": {},
-    "v5": {"heard_reads": "ignore"},
-    "v4": {"card_reads": "ignore", "heard_reads": "ignore"},
-    "v3": {"loose": 0, "card_reads": "ignore", "heard_reads": "ignore"},
+    "v5": {"heard_reads": "ignore", "objective": "score"},
+    "v4": {"card_reads": "ignore", "heard_reads": "ignore", "objective": "score"},
+    "v3": {"loose": 0, "card_reads": "ignore", "heard_reads": "ignore", "objective": "score"},
     "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore",
-           "heard_reads": "ignore"},
+           "heard_reads": "ignore", "objective": "score"},
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
            "play_calls": "ignore", "loose": 0, "card_reads": "ignore",
-           "heard_reads": "ignore"},
+           "heard_reads": "ignore", "objective": "score"},
 }
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
@@ -239,7 +239,7 @@ class PimcBot(BaseBot):
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
                              "[default: v6 with the compiled solver, else v1], v6, v5 (the "
-                             "announcements not read), v4 (the others' choices not read "
+                             "announcements not read, the game not weighed), v4 (the others' choices not read "
                              "in the card play either), v3 (no take "
                              "without two master trumps too), v2 (the calls ignored in the "
                              "card play too) or v1 (the budgets of before the compiled "
@@ -249,7 +249,7 @@ class PimcBot(BaseBot):
         "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
         "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
         "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
-        "objective": BotSetting(str, "score", "card play: the hand's score difference "
+        "objective": BotSetting(str, "game", "card play: the hand's score difference "
                                 "(score), the card points (points), or the score weighed by "
                                 "the game so far (game: four players, a game to a target)",
                                 choices=("score", "points", "game")),
