@@ -239,9 +239,9 @@ class PimcBot(BaseBot):
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
                              "[default: v6 with the compiled solver, else v1], v6, v5 (the "
-                             "announcements not read, the game not weighed), v4 (the others' choices not read "
-                             "in the card play either), v3 (no take "
-                             "without two master trumps too), v2 (the calls ignored in the "
+                             "announcements not read, the game not weighed), v4 (the "
+                             "others' choices not read in the card play either), v3 (no "
+                             "take without two master trumps too), v2 (the calls ignored in the "
                              "card play too) or v1 (the budgets of before the compiled "
                              "solver too)", choices=("auto", *PRESETS)),
         "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
