@@ -1,0 +1,59 @@
+"""benchmarks/plot_games.py: several tournament runs of one pairing in one picture."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+DOCS = Path(__file__).parent.parent / "docs"
+
+
+def _script() -> ModuleType:
+    path = Path(__file__).parent.parent / "benchmarks" / "plot_games.py"
+    spec = importlib.util.spec_from_file_location("plot_games", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["plot_games"] = module  # (its dataclass looks its module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runs_are_counted_alone_and_pooled(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Each run's count is the second bot's wins (the first bot's losses), and a
+    group pools its runs' games."""
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "games.png"
+    a = DOCS / "tournament-heuristic-vs-pimc-v5.json"
+    b = DOCS / "tournament-heuristic-vs-pimc-v5-seed12.json"
+    assert _script().main(["--out", str(png), f"x={a}", f"x={b}"]) == 0
+    printed = capsys.readouterr().out
+    wins = [json.loads(p.read_text())["pairings"][0]["games"]["losses"] for p in (a, b)]
+    played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
+    assert f"x, seed 11 (pimc:card_reads=model): {wins[0]} of {played[0]}" in printed
+    assert f"x, all 2 seeds: {sum(wins)} of {sum(played)}" in printed
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("arg", ["nolabel", "=x.json", "x=", "x=/no/such/file.json"])
+def test_a_bad_run_is_refused_by_name(arg: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        _script().main(["--out", "unused.png", arg])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "LABEL=FILE" in err or "not one tournament pairing" in err
+
+
+def test_a_file_of_deals_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = json.loads((DOCS / "tournament-heuristic-vs-pimc-v5.json").read_text())
+    data["mode"] = "deals"
+    path = tmp_path / "deals.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SystemExit):
+        _script().main(["--out", str(tmp_path / "x.png"), f"x={path}"])
+    assert "mode 'deals', not games" in capsys.readouterr().err
