@@ -215,7 +215,7 @@ def test_pimc_weighs_the_worlds_by_the_model() -> None:
     sampler = bot.sampler(view)
     assert sampler is not None
     weighed, _ = bot._weighed_worlds(view, Table.of(view.rules), sampler,
-                                     play_hints(view, 50), played_by(view))
+                                     play_hints(view, 50), played_by(view), 0.5)
     weights = [w for _, w in weighed]
     assert weights == sorted(weights, reverse=True)
     assert set(weights) <= {1.0, 0.5, 0.25}

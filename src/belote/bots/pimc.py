@@ -168,10 +168,12 @@ are kept for the bot's later calls in the same deal.
 from __future__ import annotations
 
 import dataclasses
+import itertools
+import math
 import random
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from belote.auction import CAPOT, GENERALE, parse_bid
 from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
@@ -198,11 +200,15 @@ from belote.cards import (
     Card,
     CardMask,
     TrumpMode,
+    scan_forward,
     suit_of,
 )
 from belote.play import PlayState
 from belote.round import PlayerView
 from belote.table import Table
+
+if TYPE_CHECKING:
+    from belote.bots.card_model import HeldSampler
 
 __all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 
@@ -213,16 +219,25 @@ COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coin
 # SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v5``, ``v4``,
 # ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "v6": {},
-    "v5": {"heard_reads": "ignore", "objective": "score"},
-    "v4": {"card_reads": "ignore", "heard_reads": "ignore", "objective": "score"},
-    "v3": {"loose": 0, "card_reads": "ignore", "heard_reads": "ignore", "objective": "score"},
-    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore",
+    "v7": {},
+    "v6": {"read_fit": "fixed"},
+    "v5": {"read_fit": "fixed", "heard_reads": "ignore", "objective": "score"},
+    "v4": {"card_reads": "ignore", "read_fit": "fixed", "heard_reads": "ignore",
+           "objective": "score"},
+    "v3": {"loose": 0, "card_reads": "ignore", "read_fit": "fixed", "heard_reads": "ignore",
+           "objective": "score"},
+    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore", "read_fit": "fixed",
            "heard_reads": "ignore", "objective": "score"},
     "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-           "play_calls": "ignore", "loose": 0, "card_reads": "ignore",
+           "play_calls": "ignore", "loose": 0, "card_reads": "ignore", "read_fit": "fixed",
            "heard_reads": "ignore", "objective": "score"},
 }
+# read_fit=table: the opponents' cards the model is taken to have matched before any deal
+# is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
+# against a match in a world drawn at random among those the voids allow, for players the
+# model matches (measured: 21% of their cards missed there, tests/test_card_model.py).
+FIT_PRIOR: Final = 10
+RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
@@ -270,6 +285,11 @@ class PimcBot(BaseBot):
         "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
                                   "per clue it breaks; model: a world's weight per call or "
                                   "card the heuristic would not have made", 0),
+        "read_fit": BotSetting(str, "table", "card_reads=model: after each deal, check the "
+                               "opponents' cards against the model in the deal as it was "
+                               "and soften read_weight towards 1 (no reading) as they stray "
+                               "from it (table), or keep read_weight (fixed)",
+                               choices=("table", "fixed")),
         "heard_reads": BotSetting(str, "model", "card_reads=model: read what the others "
                                   "announced at trick 1 too (a combination heard is held; "
                                   "one held and not heard is a miss), or ignore it",
@@ -316,7 +336,7 @@ class PimcBot(BaseBot):
         # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
         self.engine = solver_engine()
         if preset == "auto":
-            preset = "v6" if self.engine.compiled else "v1"
+            preset = "v7" if self.engine.compiled else "v1"
         for key, value in PRESETS[preset].items():
             if key not in self.given:
                 self.settings[key] = value
@@ -339,6 +359,11 @@ class PimcBot(BaseBot):
         self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
         self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
         self._memo: BidMemo | None = None
+        # read_fit=table: the opponents' cards checked against the model in the deals
+        # played so far (how many it missed, how many were read), and the last deal checked
+        self.fit_misses = 0
+        self.fit_reads = 0
+        self._fit_key: object = None
 
     # --- bidding --------------------------------------------------------------
 
@@ -580,15 +605,70 @@ class PimcBot(BaseBot):
         self.last_worlds = self.last_nodes = self.last_rejected = 0
         self.last_relaxed = False
         self.last_values = {}
+        table = Table.of(view.rules)
+        if (len(view.tricks) == table.tricks - 1 and table.players == 4
+                and self.settings["read_fit"] == "table"
+                and self.settings["card_reads"] == "model"):
+            self._fit(view, table)
         if len(legal) == 1:
             return legal[0]
-        table = Table.of(view.rules)
         if table.tricks - len(view.tricks) > self.card_settings(table)["tricks"]:
             return self.heuristic.play(view)
         values = self.evaluate(view)
         if not values:
             return self.heuristic.play(view)
         return max(legal, key=lambda c: (values.get(c, float("-inf")), -c))
+
+    def _fit(self, view: PlayerView, table: Table) -> None:
+        """``read_fit=table``, once a deal, at the bot's last card: how many of the
+        opponents' cards the model misses in the deal as it was.  The hands then are the
+        cards played and the last card of each seat yet to play, which the seat does
+        not see: every placing of those the voids allow is tried, and the fewest misses
+        count (a player the model matches misses none)."""
+        from belote.bots.card_model import PlayModel
+
+        assert view.contract is not None
+        key = (view.dealer, view.game_score, view.calls, view.tricks[0])
+        if key == self._fit_key:
+            return
+        self._fit_key = key
+        try:
+            known = infer(view)
+        except InconsistentViewError:  # pragma: no cover - a view contradicting itself
+            return
+        waiting = [s for s in range(4) if known.need(s)]
+        if any(known.need(s) > 1 for s in waiting):  # pragma: no cover - not the last trick
+            return
+        sides = table.sides(view.contract.taker)
+        model = PlayModel(view, [s for s in range(4) if sides[s] != sides[view.seat]], table,
+                          self.heuristic)
+        fewest: int | None = None
+        reads = 0
+        for placed in itertools.permutations(scan_forward(known.unknown), len(waiting)):
+            hands = list(known.known)
+            for seat, c in zip(waiting, placed, strict=True):
+                hands[seat] |= 1 << c
+            world = World(tuple(hands))
+            if known.allows(world):
+                missed = model.misses(world, table.tricks * 4)
+                if fewest is None or missed < fewest:
+                    fewest, reads = missed, sum(1 for _ in model.views(world))
+        if fewest is not None:
+            self.fit_misses += fewest
+            self.fit_reads += reads
+
+    def read_weight(self) -> float:
+        """A world's weight per miss of the card model: ``read_weight``, or with
+        ``read_fit=table`` the weight the deals checked so far give, at least that: the
+        odds of a miss against a match for the opponents' cards in the deal as it was,
+        over those odds in a world drawn at random (1: the model tells nothing of these
+        players), counting :data:`FIT_PRIOR` cards matched before any deal."""
+        weight: float = self.settings["read_weight"]
+        if self.settings["read_fit"] != "table" or not self.fit_misses:
+            return weight
+        reads = self.fit_reads + FIT_PRIOR
+        odds = self.fit_misses / (reads - self.fit_misses)
+        return min(1.0, max(weight, odds / RANDOM_MISS_ODDS))
 
     def card_settings(self, table: Table) -> Mapping[str, Any]:
         """The settings of the card play at ``table``: at two and three players (§12)
@@ -634,8 +714,17 @@ class PimcBot(BaseBot):
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
         weighed: list[tuple[World, float]] | None = None
+        drawing: DealSampler | HeldSampler = sampler
         if settings["card_reads"] == "model" and table.players == 4:
-            weighed, misses = self._weighed_worlds(view, table, sampler, hints, before)
+            from belote.bots.card_model import HeldSampler
+
+            if settings["heard_reads"] == "model":
+                drawing = HeldSampler(sampler, view,
+                                      [s for s in range(4) if s != view.seat])
+            weight = self.read_weight()
+            if weight < 1:  # (1: the model tells nothing of these players, not read)
+                weighed, misses = self._weighed_worlds(view, table, drawing, hints, before,
+                                                       weight)
         read_weight = settings["read_weight"]
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
@@ -658,7 +747,7 @@ class PimcBot(BaseBot):
                     break
                 world, weight = weighed[worlds]
             else:
-                world, weight = sampler.sample(self.rng), 1.0
+                world, weight = drawing.sample(self.rng), 1.0
             while weighed is None and (
                     (hints and not _fits(hints, world, before))
                     or (reading is not None
@@ -668,7 +757,7 @@ class PimcBot(BaseBot):
                     hints, reading = (), None  # hardly a world fits the calls: drop them
                     self.last_relaxed = True
                     break
-                world = sampler.sample(self.rng)
+                world = drawing.sample(self.rng)
             if fused is not None:  # (the endgame search counts each world once)
                 fused.append((world, world_state(view, world, table)))
                 worlds += 1
@@ -698,18 +787,19 @@ class PimcBot(BaseBot):
         return self.last_values
 
     def _weighed_worlds(
-        self, view: PlayerView, table: Table, sampler: DealSampler, hints: tuple[Hint, ...],
-        before: list[CardMask],
+        self, view: PlayerView, table: Table, drawing: DealSampler | HeldSampler,
+        hints: tuple[Hint, ...], before: list[CardMask], weight: float,
     ) -> tuple[list[tuple[World, float]], int]:
-        """``card_reads=model``: up to ``model_draws`` worlds that fit the hints, each
-        weighed by ``read_weight`` to the power of its misses, the opponents' past cards
+        """``card_reads=model``: up to ``model_draws`` worlds drawn by ``drawing`` that fit
+        the hints, each weighed by ``weight`` to the power of its misses, the opponents' past cards
         and the other seats' calls the heuristic would not have made in it
         (:class:`belote.bots.card_model.PlayModel`), the likeliest first; drawing stops
         once ``worlds`` worlds miss nothing.  Worlds with
-        ``model_misses`` misses or more are left out, unless no world has fewer (then
-        every world drawn counts alike: :attr:`last_relaxed`).  Also answers how many
-        worlds the hints rejected."""
-        from belote.bots.card_model import HeldSampler, PlayModel
+        ``model_misses`` misses or more are left out (as many more as make their weight
+        as small as ``read_weight``'s at ``model_misses``, when ``weight`` is larger),
+        unless no world has fewer (then every world drawn counts alike:
+        :attr:`last_relaxed`).  Also answers how many worlds the hints rejected."""
+        from belote.bots.card_model import PlayModel
 
         assert view.contract is not None
         settings = self.settings
@@ -718,9 +808,9 @@ class PimcBot(BaseBot):
         heard = others if settings["heard_reads"] == "model" else []
         model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
                           table, self.heuristic, callers=others, announcers=heard)
-        drawing: DealSampler | HeldSampler = (HeldSampler(sampler, view, heard) if heard
-                                              else sampler)
-        limit, weight = settings["model_misses"], settings["read_weight"]
+        limit, base = settings["model_misses"], settings["read_weight"]
+        if weight > base > 0:
+            limit = math.ceil(limit * math.log(base) / math.log(weight))
         drawn: list[tuple[int, World]] = []
         fitting = misses = 0
         while len(drawn) < settings["model_draws"] and fitting < settings["worlds"]:
