@@ -123,10 +123,13 @@ def test_the_presets_before_v5_do_not_read_the_cards() -> None:
         assert bot.settings["card_reads"] == "ignore"
         assert bot.settings["heard_reads"] == "ignore"
         assert bot.settings["objective"] == "score"
+        assert bot.settings["read_fit"] == "fixed"
     v5 = make_bot("pimc:preset=v5", 1).settings
     assert (v5["card_reads"], v5["heard_reads"], v5["objective"]) == ("model", "ignore", "score")
     v6 = make_bot("pimc:preset=v6", 1).settings
     assert (v6["card_reads"], v6["heard_reads"], v6["objective"]) == ("model", "model", "game")
+    assert v6["read_fit"] == "fixed"
+    assert make_bot("pimc:preset=v7", 1).settings["read_fit"] == "table"
     assert make_bot("pimc:preset=v4,card_reads=model", 1).settings["card_reads"] == "model"
 
 
@@ -301,3 +304,49 @@ def test_too_many_plans_fall_back_to_the_average(monkeypatch: pytest.MonkeyPatch
         fused_values(states, 1)
     assert planned.play(view) == plain.play(view)
     assert planned.last_values == pytest.approx(plain.last_values)
+
+
+# --- the card model's weight fitted to the table (setting ``read_fit``) --------------------
+
+
+def test_read_fit_keeps_the_weight_against_the_heuristic_and_drops_the_reading_otherwise(
+) -> None:
+    """``read_fit=table``: against the heuristic (the model) the deals as they were miss
+    no opponent's card, so the weight stays ``read_weight`` and the bot plays as v6;
+    against random players most cards are missed and the weight reaches 1 (not read)."""
+    from belote.bots.base import play_game
+    from belote.options import make_rules
+
+    rules = make_rules("classic", {"target": 300})
+    for opponent, weight in (("heuristic", 0.25), ("random", 1.0)):
+        bot = make_bot("pimc:preset=v7,worlds=8", seed=1)
+        assert isinstance(bot, PimcBot)
+        match = play_game(rules, [bot, make_bot(opponent, 2), make_bot("heuristic", 3),
+                                  make_bot(opponent, 4)], seed=5)
+        deals = sum(1 for r in match.rounds if r.play is not None)
+        assert deals >= 2 and bot.fit_reads >= 3 * deals
+        if opponent == "heuristic":
+            assert bot.fit_misses == 0
+        else:
+            assert bot.fit_misses > bot.fit_reads / 3
+        assert bot.read_weight() == weight
+
+
+def test_read_weight_follows_the_odds_of_a_miss() -> None:
+    """The weight is the odds of a miss (with FIT_PRIOR cards matched) over those of a
+    world drawn at random, between ``read_weight`` and 1; ``read_fit=fixed`` keeps it."""
+    from belote.bots.pimc import FIT_PRIOR, RANDOM_MISS_ODDS
+
+    bot = make_bot("pimc:preset=v7", 1)
+    assert isinstance(bot, PimcBot)
+    assert bot.read_weight() == 0.25
+    bot.fit_misses, bot.fit_reads = 1, 40
+    assert bot.read_weight() == 0.25  # (1 in 50: far below a random world's odds)
+    bot.fit_misses, bot.fit_reads = 10, 50
+    assert bot.read_weight() == pytest.approx(10 / (50 + FIT_PRIOR - 10) / RANDOM_MISS_ODDS)
+    bot.fit_misses, bot.fit_reads = 20, 50
+    assert bot.read_weight() == 1.0
+    fixed = make_bot("pimc:preset=v6", 1)
+    assert isinstance(fixed, PimcBot)
+    fixed.fit_misses, fixed.fit_reads = 20, 50
+    assert fixed.read_weight() == 0.25

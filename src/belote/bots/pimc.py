@@ -72,6 +72,16 @@ and the side that loses the comparison never shows its cards, §7.6): the worlds
 are drawn among the deals in which each seat held what it announced
 (:class:`belote.bots.card_model.HeldSampler`), and a world in which a seat would
 have announced something else (a tierce held and nothing said) counts one miss.
+The model is the heuristic: against other players it misleads.  With
+``read_fit=table`` [default] the bot checks the model once a deal, at its last
+card, against the deal as it was (the cards played, and every placing of the few
+cards it has not seen that the voids allow, the fewest misses counting): the odds
+of a miss against a match among the opponents' cards so far (with
+:data:`FIT_PRIOR` cards matched before any deal) over those of a world drawn at
+random (:data:`RANDOM_MISS_ODDS`) become the weight per miss, at least
+``read_weight``; at 1 the model is not read at all (the worlds are drawn as with
+``card_reads=ignore``, still holding what was announced).  Against the heuristic
+nothing is missed and the bot plays as with ``read_fit=fixed``.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -82,13 +92,14 @@ credits the bot with knowing the world when it plays its later cards).  It
 changes nothing with two cards left, the last one being forced.
 
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v6`` (the defaults above), ``v5`` (the same with
-``heard_reads=ignore,objective=score``), ``v4`` (``v5`` with ``card_reads=ignore``), ``v3``
-(``v4`` with ``loose=0``: no take without two master trumps), ``v2`` (``v3``
-with ``play_calls=ignore``) or ``v1``, the defaults of before the compiled solver
+defaults of ``v7`` (the defaults above), ``v6`` (the same with
+``read_fit=fixed``), ``v5`` (``v6`` with ``heard_reads=ignore,objective=score``),
+``v4`` (``v5`` with ``card_reads=ignore``), ``v3`` (``v4`` with ``loose=0``: no
+take without two master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or
+``v1``, the defaults of before the compiled solver
 (``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,
-loose=0,card_reads=ignore,heard_reads=ignore,objective=score``):
-``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v6`` where
+loose=0,card_reads=ignore,read_fit=fixed,heard_reads=ignore,objective=score``):
+``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v7`` where
 the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
 slower), so that a decision stays within about a second either way.
 
@@ -215,9 +226,9 @@ __all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-# The defaults of the settings not given in a spec, by ``preset``: ``v6`` (the
-# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v5``, ``v4``,
-# ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
+# The defaults of the settings not given in a spec, by ``preset``: ``v7`` (the
+# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v6``, ``v5``,
+# ``v4``, ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
 PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
     "v7": {},
     "v6": {"read_fit": "fixed"},
@@ -253,8 +264,9 @@ class PimcBot(BaseBot):
     kind = "pimc"
     SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
         "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
-                             "[default: v6 with the compiled solver, else v1], v6, v5 (the "
-                             "announcements not read, the game not weighed), v4 (the "
+                             "[default: v7 with the compiled solver, else v1], v7, v6 (the "
+                             "reading not fitted to the table), v5 (the announcements not "
+                             "read, the game not weighed too), v4 (the "
                              "others' choices not read in the card play either), v3 (no "
                              "take without two master trumps too), v2 (the calls ignored in the "
                              "card play too) or v1 (the budgets of before the compiled "
