@@ -48,7 +48,7 @@ from belote.bidding import TakePassBidding
 from belote.bots.base import played_by
 from belote.bots.bid_sampling import FIRST_DEAL
 from belote.bots.heuristic import HeuristicBot
-from belote.bots.knowledge import Knowledge, Unseen, World
+from belote.bots.knowledge import Unseen, World
 from belote.bots.sampling import DealSampler
 from belote.cards import Card, CardMask, cards_of, mask_of, scan_forward
 from belote.declarations import Declaration, best_announcement, every_declaration
@@ -274,14 +274,6 @@ class HeldSampler:
                 if count:
                     self._ways.append((count, placed, sampler))
         self._played = played
-
-    @property
-    def knowledge(self) -> Knowledge:
-        return self._base.knowledge
-
-    def count(self) -> int:
-        """The deals of the ways, a deal counted once for each way that allows it."""
-        return sum(c for c, _, _ in self._ways) if self._ways else self._base.count()
 
     def sample(self, rng: random.Random) -> World:
         """One deal, uniform among those in which each seat holds what it announced."""
