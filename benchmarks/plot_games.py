@@ -6,7 +6,7 @@ Each run is given as ``LABEL=FILE`` (the label groups the runs pooled together);
 file must hold one pairing of games.  Run:
 
     .venv/bin/python benchmarks/plot_games.py --goal 0.75 --out docs/x.png \\
-        v5=docs/tournament-heuristic-vs-pimc-v5.json v5=...seed12.json v6=...
+        v5=docs/results/tournament-heuristic-vs-pimc-v5.json v5=...seed12.json v6=...
 
 Prints each run's and each group's count and interval too.
 """

@@ -16,7 +16,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-DOC_FILES = ("rules.md", "json.md", "architecture.md")
+DOC_FILES = ("rules.md", "json.md", "architecture.md", "results/README.md",
+             *sorted(f"results/{p.name}" for p in (DOCS / "results").glob("tournament-*.md")),
+             "results/bidding.md")
 
 # What points outside the repository: the specification files kept beside it.
 OUTSIDE = re.compile(r"RULES\.md|CONTRACT\.md|\.\./shared|shared/(?:RULES|CONTRACT)")
@@ -117,3 +119,17 @@ def test_package_and_tests_point_to_docs() -> None:
                 if OUTSIDE.search(path.read_text(encoding="utf-8", errors="replace")):
                     found.append(rel)
     assert not found, found
+
+
+def test_results_are_indexed() -> None:
+    """Every measured result kept in docs/results/ is listed, by a link, on its index
+    page (written by scripts/results_index.py), and nothing else lies loose in docs/."""
+    results = DOCS / "results"
+    index = (results / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([^)\s#]+)\)", index))
+    missing = sorted(p.name for p in results.iterdir()
+                     if p.name != "README.md" and p.name not in linked)
+    assert not missing, f"not in docs/results/README.md (run scripts/results_index.py): {missing}"
+    loose = sorted(p.name for p in DOCS.iterdir()
+                   if p.is_file() and p.suffix in (".json", ".png"))
+    assert not loose, f"results belong in docs/results/: {loose}"

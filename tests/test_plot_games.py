@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-DOCS = Path(__file__).parent.parent / "docs"
+DOCS = Path(__file__).parent.parent / "docs" / "results"
 
 
 def _script() -> ModuleType:

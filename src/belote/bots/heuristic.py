@@ -81,7 +81,7 @@ __all__ = [
 
 TAKE_THRESHOLD = 45
 # A hand without two master trumps is taken (or bid) from this strength: measured
-# better than never (docs/bidding.md: +7.6 points a deal, 60% of games; all-pass deals
+# better than never (docs/results/bidding.md: +7.6 points a deal, 60% of games; all-pass deals
 # 42.5% -> 13% of deals at a classic table).  ``heuristic:loose=0`` is the bot of before.
 LOOSE = 50
 GAME_SHIFT = 10  # the strength a take needs more, or less, near the end of a game
