@@ -167,3 +167,40 @@ def check_int(name: str, value: int | None, low: int, high: int,
     if value < low:
         fail(f"{name}: {shown} is too small (at least {low})", json_mode)
     fail(f"{name}: {shown} is too large (at most {high})", json_mode)
+
+
+def rules_flags(profile: str | None, option_texts: list[str] | None,
+                target: int | None = None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What ``--profile``, ``--option NAME=VALUE`` and ``--target`` do to a JSON input
+    (docs/json.md, "Profiles and options"): they fill in its ``profile``, ``options``
+    and ``target`` where it has none; an input that says otherwise is refused, naming
+    both.  The flags themselves are checked here, before any input is read."""
+    from belote.options import profile_rules
+
+    options = parse_options(option_texts)
+    if profile is not None:
+        profile_rules(profile)  # an unknown profile is refused now
+
+    def apply(obj: dict[str, Any]) -> dict[str, Any]:
+        obj = dict(obj)
+        if profile is not None:
+            given = obj.setdefault("profile", profile)
+            if given != profile:
+                raise CommandError(f"profile: the input says {dumps(given)}, "
+                                   f"--profile says {dumps(profile)}")
+        if options:
+            given_options = obj.get("options") or {}
+            for name, value in options.items():
+                if name in given_options and given_options[name] != value:
+                    raise CommandError(
+                        f"options.{name}: the input says {dumps(given_options[name])}, "
+                        f"--option says {dumps(value)}")
+            obj["options"] = {**options, **given_options}
+        if target is not None:
+            given_target = obj.setdefault("target", target)
+            if given_target != target:
+                raise CommandError(f"target: the input says {dumps(given_target)}, "
+                                   f"--target says {target}")
+        return obj
+
+    return apply

@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
-from belote.cli.common import check_int, fail, read_object, run_json
+from belote.cli.common import check_int, fail, read_object, rules_flags, run_json
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
@@ -62,9 +62,10 @@ T = TypeVar("T")
 MAX_TARGET = 1_000_000
 
 ProfileOpt = Annotated[
-    str, typer.Option("--profile", metavar="NAME",
-        help="classic, moroccan, coinche, contree; classic-3p or classic-2p, each seat "
-             "scoring its own total (calculator).")
+    str | None, typer.Option("--profile", metavar="NAME",
+        help="classic (default), moroccan, coinche, contree; classic-3p or classic-2p, each "
+             "seat scoring its own total. With --json: the profile of an input that names "
+             "none.")
 ]
 SheetOpt = Annotated[
     str | None,
@@ -795,6 +796,20 @@ def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> No
         console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the flag ``name`` was typed (not its default nor the environment's)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def _one_flag(flag: str, outer: T | None, inner: T | None, json_mode: bool) -> T | None:
+    """A flag given before the command (`belote score --profile P hand`) or after it;
+    both, differing, is refused."""
+    if outer is not None and inner is not None and outer != inner:
+        fail(f"{flag}: given twice ({outer} and {inner})", json_mode)
+    return inner if inner is not None else outer
+
+
 def register(app: typer.Typer) -> None:
     score_app = sub_app(
         "Score hands and games: the interactive calculator, or JSON (docs/rules.md §8-§11).",
@@ -803,7 +818,7 @@ def register(app: typer.Typer) -> None:
 
     @score_app.callback()
     def score_main(
-        ctx: typer.Context, profile: ProfileOpt = "classic", option: OptionOpt = None,
+        ctx: typer.Context, profile: ProfileOpt = None, option: OptionOpt = None,
         target: TargetOpt = None, sheet: SheetOpt = None, db: DbOpt = None,
     ) -> None:
         """Without a command: the interactive score calculator.
@@ -817,12 +832,17 @@ def register(app: typer.Typer) -> None:
         """
         check_int("--target", target, 1, MAX_TARGET)
         if ctx.invoked_subcommand is None:
-            calculator(profile, option, target, sheet, db)
+            calculator(profile or "classic", option, target, sheet, db)
+            return
+        # `belote score --profile P hand --json`: the flags go to the command
+        ctx.obj = {"profile": profile, "option": option, "target": target, "sheet": sheet,
+                   "db": db if _given(ctx, "db") else None}
 
     @score_app.command("hand", short_help="Score one hand (JSON with --json), or the calculator.")
     def hand_command(
+        ctx: typer.Context,
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
-        profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
+        profile: ProfileOpt = None, option: OptionOpt = None, target: TargetOpt = None,
         sheet: SheetOpt = None, db: DbOpt = None,
     ) -> None:
         """Score one hand: a HandEntry in JSON with --json; else the calculator.
@@ -835,30 +855,66 @@ def register(app: typer.Typer) -> None:
         "E", "trick_points": {"N": .., "E": .., "S": ..}, "trick_total",
         "capot": "taker"|"defenders" (a seat at two), "declarations",
         "belote", "trump", "leader"}; the score is per seat.  In JSON the
-        input's own "profile" and "options" decide; --profile, --option and
-        --target set up the calculator.
+        input's "profile" and "options" are filled in by --profile and --option
+        (an input that says otherwise is refused); without --json they set up
+        the calculator, with --target and --sheet.
         """
-        check_int("--target", target, 1, MAX_TARGET, json_mode or jsonl)
-        if json_mode or jsonl:
-            run_json(score_hand_json, file, jsonl, json_mode=True)
+        json_face = json_mode or jsonl
+        outer = ctx.obj or {}
+        profile = _one_flag("--profile", outer.get("profile"), profile, json_face)
+        target = _one_flag("--target", outer.get("target"), target, json_face)
+        sheet = _one_flag("--sheet", outer.get("sheet"), sheet, json_face)
+        option = [*(outer.get("option") or []), *(option or [])]
+        check_int("--target", target, 1, MAX_TARGET, json_face)
+        if json_face:
+            db_given = outer.get("db") is not None or _given(ctx, "db")
+            for flag, value in (("--target", target), ("--sheet", sheet),
+                                ("--db", True if db_given else None)):
+                if value is not None:
+                    fail(f"{flag}: `belote score hand --json` scores one hand and keeps "
+                         + ("no game" if flag == "--target" else "nothing")
+                         + "; `belote score game --json` scores a game, `belote sheet add "
+                         "ID --json` keeps a hand on a sheet", json_mode=True)
+            try:
+                apply = rules_flags(profile, option)
+            except BeloteError as exc:
+                fail(str(exc), json_mode=True)
+            run_json(lambda obj: score_hand_json(apply(obj)), file, jsonl, json_mode=True)
             return
-        calculator(profile, option, target, sheet, db)
+        calculator(profile or "classic", option, target, sheet, db or outer.get("db"))
 
     @score_app.command("game", short_help="Score a whole score sheet (JSON with --json).")
     def game_command(
+        ctx: typer.Context,
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
+        profile: ProfileOpt = None, option: OptionOpt = None, target: TargetOpt = None,
     ) -> None:
         """Score a whole score sheet: {"profile", "options", "target", "hands"}.
 
         "hands" is a list of HandEntry objects (docs/json.md); the answer has
         each hand's score, the running totals, the reserve and the winner.
-        Without --json the sheet is shown as a table.
+        --profile, --option and --target fill in the input's own (an input
+        that says otherwise is refused).  Without --json the sheet is shown as
+        a table.
         """
-        if json_mode or jsonl:
-            run_json(score_game_json, file, jsonl, json_mode=True)
+        json_face = json_mode or jsonl
+        outer = ctx.obj or {}
+        profile = _one_flag("--profile", outer.get("profile"), profile, json_face)
+        target = _one_flag("--target", outer.get("target"), target, json_face)
+        check_int("--target", target, 1, MAX_TARGET, json_face)
+        if outer.get("sheet") is not None or outer.get("db") is not None:
+            fail("--sheet, --db: `belote score game` keeps nothing; `belote sheet import "
+                 "FILE` makes a sheet of a game", json_face)
+        try:
+            apply = rules_flags(profile, [*(outer.get("option") or []), *(option or [])],
+                                target)
+        except BeloteError as exc:
+            fail(str(exc), json_face)
+        if json_face:
+            run_json(lambda obj: score_game_json(apply(obj)), file, jsonl, json_mode=True)
             return
         try:
-            obj = read_object(file)
+            obj = apply(read_object(file))
             rules, entries, target = parse_game(obj)
             game = score_game(rules, entries, target)
         except BeloteError as exc:
