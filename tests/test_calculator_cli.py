@@ -126,3 +126,59 @@ def test_points_for_both_teams_are_refused(tmp_path: Path) -> None:
     answers = ["NS", "92", "no", "20", "50", "0", "0", "no", "q"]
     code, out = run(["score"], answers, tmp_path / "s.db")
     assert code == 0 and "refused: both teams have declaration points" in out
+
+
+def test_ctrl_c_exits_130_and_keeps_the_hands(tmp_path: Path) -> None:
+    """docs/json.md: Ctrl-C is status 130 (`error: interrupted`), in the calculator too
+    (it was 0); the hands entered are kept and shown."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "sheets.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "belote", "score", "--sheet", "Friday"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "BELOTE_DB": str(db), "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(("\n".join(HAND_NS_92) + "\n").encode())
+    proc.stdin.flush()
+    seen = b""
+    while b"Hand 2: who took?" not in seen:  # the hand is scored, the next one asked
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (seen + out + err).decode()
+    assert err.decode().strip().splitlines()[-1] == "error: interrupted"
+    assert b"Traceback" not in err and b"NS 92, EW 70: the game goes on." in out
+    assert sheet_json(db)["totals"] == {"NS": 92, "EW": 70}
+
+
+def test_ctrl_c_at_a_question_is_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C at a question (click turns it into Abort, as it does the end of the input):
+    status 130, the hands so far shown; the end of the input stays a plain stop (0)."""
+    import typer
+
+    answers = iter(HAND_NS_92)
+
+    def prompt(text: str, **_: object) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            try:
+                raise KeyboardInterrupt from None
+            except KeyboardInterrupt:
+                raise typer.Abort() from None
+
+    monkeypatch.setattr(typer, "prompt", prompt)
+    result = runner.invoke(app, ["score", "--sheet", "Friday"],
+                           env={"BELOTE_DB": str(tmp_path / "s.db"), "COLUMNS": "200"})
+    assert result.exit_code == 130, result.output
+    assert "error: interrupted" in result.stderr
+    assert "NS 92, EW 70: the game goes on." in result.stdout
+    monkeypatch.undo()
+    code, _ = run(["score", "--sheet", "Saturday"], HAND_NS_92, tmp_path / "t.db")
+    assert code == 0

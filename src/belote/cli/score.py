@@ -28,7 +28,14 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
-from belote.cli.common import check_int, fail, read_object, rules_flags, run_json
+from belote.cli.common import (
+    check_int,
+    fail,
+    fail_interrupted,
+    read_object,
+    rules_flags,
+    run_json,
+)
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
@@ -101,9 +108,16 @@ class _Undo(Exception):
 
 
 def _ask(text: str, default: str | None = None) -> str:
+    """One answer; ``q`` or the end of the input raise :class:`_Quit`, ``u``
+    :class:`_Undo`, Ctrl-C KeyboardInterrupt (exit status 130, docs/json.md)."""
     try:
         answer = typer.prompt(text, default=default, show_default=bool(default))
-    except (typer.Abort, KeyboardInterrupt, EOFError):
+    except typer.Abort as exc:
+        # click turns Ctrl-C and the end of the input alike into Abort
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise _Quit from None
+    except EOFError:
         raise _Quit from None
     answer = str(answer).strip()
     if answer.lower() in ("q", "quit", "exit"):
@@ -732,7 +746,7 @@ def calculator(profile: str, option_texts: list[str] | None, target: int | None,
 
 def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, Any],
                rules: Rules) -> dict[str, Any]:
-    quit_early = False
+    quit_early = interrupted = False
     while not state["finished"]:
         number = len(state["hands"]) + 1
         try:
@@ -742,8 +756,11 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
             state = store.undo(sid)
             console.print(f"Hand {number - 1} undone. " + _state_status(state))
             continue
-        except (_Quit, KeyboardInterrupt):
+        except _Quit:
             quit_early = True
+            break
+        except KeyboardInterrupt:
+            quit_early = interrupted = True
             break
         if obj is None:
             console.print(f"Hand {number}: all passed: nothing scored"
@@ -769,6 +786,8 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
     elif quit_early and state["hands"]:
         console.print("These hands are not saved: `belote score --sheet NAME` keeps each "
                       "hand in a score sheet as it is entered.")
+    if interrupted:
+        fail_interrupted()
     return state
 
 
