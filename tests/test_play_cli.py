@@ -456,3 +456,13 @@ def test_declarations_at_a_table_of_three(tmp_path: Path) -> None:
     assert "Declarations: the defenders score 20 — You show tierce (10♦ J♦ Q♦)" in said
     assert "Declarations: You score 20 — You show tierce (9♥ 10♥ J♥)" in said
     assert any(re.search(r"so far You \d+ – the defenders \d+$", line) for line in lines)
+
+
+def test_target_help_offers_each_profile_its_own_targets() -> None:
+    """§11.1: 500 and 700 are Moroccan targets, not every game's."""
+    for command in (["play", "--help"], ["score", "--help"]):
+        result = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
+        text = " ".join(result.output.split())
+        assert "classic, classic-3p, classic-2p: 501, 1000, 1001;" in text, command
+        assert "moroccan: 500, 700, 1000;" in text
+        assert "coinche, contree: 1000, 1500, 2000, 3000" in text

@@ -186,6 +186,19 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+#: §11.1 the targets each profile's players agree on (its default among them): Moroccan
+#: tables play to 500 or 700 too, classic ones to 501 or 1001, coinche and contrée to
+#: 1000 to 3000.  Any positive whole number may still be chosen.
+TARGET_CHOICES: Final[dict[str, tuple[int, ...]]] = {
+    "classic": (501, 1000, 1001),
+    "moroccan": (500, 700, 1000),
+    "coinche": (1000, 1500, 2000, 3000),
+    "contree": (1000, 1500, 2000, 3000),
+    "classic-3p": (501, 1000, 1001),
+    "classic-2p": (501, 1000, 1001),
+}
+
+
 def profile_rules(profile: str) -> Rules:
     """The defaults of a profile (docs/rules.md, 'Profiles and their defaults')."""
     try:

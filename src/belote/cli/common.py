@@ -204,3 +204,15 @@ def rules_flags(profile: str | None, option_texts: list[str] | None,
         return obj
 
     return apply
+
+
+def targets_text() -> str:
+    """Each profile's customary targets (§11.1), for the help of a --target flag:
+    ``classic 501, 1000, 1001; moroccan 500, 700, 1000; ...``."""
+    from belote.options import TARGET_CHOICES
+
+    seen: dict[tuple[int, ...], list[str]] = {}
+    for profile, choices in TARGET_CHOICES.items():
+        seen.setdefault(choices, []).append(profile)
+    return "; ".join(f"{', '.join(profiles)}: {', '.join(map(str, choices))}"
+                     for choices, profiles in seen.items())

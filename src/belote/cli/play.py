@@ -47,7 +47,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.cli.common import check_int, fail
+from belote.cli.common import check_int, fail, targets_text
 from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
@@ -756,7 +756,8 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[str, typer.Option(
             metavar="BOT", help="the bots' strength: random, heuristic, pimc")] = "heuristic",
         target: Annotated[int | None, typer.Option(
-            metavar="N", help="points to win (default: profile's)")] = None,
+            metavar="N", help="points to win (default: the profile's; customary: "
+            f"{targets_text()})")] = None,
         seat: Annotated[str | None, typer.Option(
             metavar="SEAT",
             help="your seat: N, E, S or W (N, E, S with three; N, E with two); "

@@ -35,6 +35,7 @@ from belote.cli.common import (
     read_object,
     rules_flags,
     run_json,
+    targets_text,
 )
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
@@ -87,7 +88,9 @@ DbOpt = Annotated[
                  "~/.local/share/belote/sheets.db)."),
 ]
 TargetOpt = Annotated[
-    int | None, typer.Option("--target", metavar="N", help="Points to reach (or deals to play).")
+    int | None, typer.Option("--target", metavar="N",
+                             help="Points to reach (or deals to play); customary: "
+                             f"{targets_text()}.")
 ]
 
 OUTCOME_WORDS = {
