@@ -466,3 +466,26 @@ def test_target_help_offers_each_profile_its_own_targets() -> None:
         assert "classic, classic-3p, classic-2p: 501, 1000, 1001;" in text, command
         assert "moroccan: 500, 700, 1000;" in text
         assert "coinche, contree: 1000, 1500, 2000, 3000" in text
+
+
+def test_three_players_end_of_deal_shows_each_seats_own_points(tmp_path: Path) -> None:
+    """§12.1: beside taker against defenders, each seat's own trick points (a defender's
+    share starts from them), adding up to the sides'."""
+    typed = [str(i % 12 + 1) for i in range(6000)]
+    lines = play_lines("--profile", "classic-3p", "--bots", "random", "--seed", "0",
+                       "--target", "300", "--save", str(tmp_path / "g.json"),
+                       typed="\n".join(typed) + "\n")
+
+    def row(line: str) -> list[int]:
+        return [int(cell) for cell in line.split("│")[2:-1]]
+
+    sides = [row(line) for line in lines if line.startswith("│ tricks ")]
+    own = [row(line) for line in lines if line.startswith("│ own tricks ")]
+    takers = [re.search(r"\((\w+) took\)", line) for line in lines if "took)" in line]
+    assert len(own) == len(sides) == len(takers) >= 2
+    names = ["North", "East", "You"]
+    for (taker_points, defenders), seats, took in zip(sides, own, takers, strict=True):
+        assert took is not None
+        taker = names.index(took.group(1))
+        assert seats[taker] == taker_points
+        assert sum(seats) - seats[taker] == defenders

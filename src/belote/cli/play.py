@@ -51,7 +51,7 @@ from belote.cli.common import check_int, fail, targets_text
 from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
-from belote.game import Match
+from belote.game import Match, seat_entry
 from belote.hand import DECOUVERTE
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
@@ -637,6 +637,12 @@ class TerminalGame:
             table.add_column("")
             for name in self.score_names():
                 table.add_column(name, justify="right")
+            if self.players == 3 and rnd.play is not None:
+                # each seat's own points, the defenders' too: their shares start there
+                own = seat_entry(res, rnd.play)
+                table.add_row("own tricks", *(str(p) for p in own.trick_points))
+                if any(own.belote or ()):
+                    table.add_row("own belote", *(str(p) for p in own.belote or ()))
         table.add_row("score" if self.players == 4 else "this deal",
                       *(f"[bold]{p}[/bold]" for p in score))
         table.add_row("running total", *(str(p) for p in after))

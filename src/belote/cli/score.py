@@ -775,7 +775,7 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
         except BeloteError as exc:
             console.print(f"[red]refused:[/red] {exc}; enter the hand again.")
             continue
-        _show_state_hand(console, number, state)
+        _show_state_hand(console, number, state, obj)
     if quit_early and state["hands"]:
         from belote.cli.sheetview import render_state
 
@@ -794,10 +794,12 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
     return state
 
 
-def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> None:
+def _show_state_hand(console: Console, number: int, state: dict[str, Any],
+                     entry: dict[str, Any] | None = None) -> None:
     """The hand just added: each team's or seat's score and running total; the
     sides' totals (tricks + declarations + belote) for two teams or, at a table of
-    three, taker against defenders (§12.1)."""
+    three, taker against defenders (§12.1), with each seat's own trick points
+    (``entry``'s)."""
     hand = state["hands"][-1]
     running = state["running"][-1] if state.get("running") else state["totals"]
     names = list(hand["score"])
@@ -808,6 +810,9 @@ def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> No
     if state.get("players") not in (2, 3):
         table.add_row("tricks + declarations + belote",
                       *(str(hand["totals"][name]) for name in names))
+    elif state.get("players") == 3 and entry and isinstance(entry.get("trick_points"), dict):
+        own = entry["trick_points"]
+        table.add_row("own trick points", *(str(own.get(name, 0)) for name in names))
     table.add_row("hand score", *(str(hand["score"][name]) for name in names))
     table.add_row("running total", *(str(running[name]) for name in names))
     console.print(table)
