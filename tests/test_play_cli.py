@@ -12,6 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from belote.cli import app
@@ -489,3 +490,33 @@ def test_three_players_end_of_deal_shows_each_seats_own_points(tmp_path: Path) -
         taker = names.index(took.group(1))
         assert seats[taker] == taker_points
         assert sum(seats) - seats[taker] == defenders
+
+
+def test_a_new_deal_waits_for_enter_at_a_terminal(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The result of a deal stays on screen until Enter (q saves and quits); answers
+    from a pipe never wait (every other test here pipes them)."""
+    from rich.console import Console
+
+    from belote.cli import play as play_module
+    from belote.game import Match
+    from belote.options import make_rules
+
+    args = ("--bots", "random", "--seed", "7", "--target", "150")
+    piped = play_lines(*args, "--save", str(tmp_path / "a.json"), typed=answers(cycle=3000))
+    assert not any("Enter: the next deal" in line for line in piped)
+    monkeypatch.setattr(play_module, "typing_at_a_terminal", lambda: True)
+    lines = play_lines(*args, "--save", str(tmp_path / "b.json"), typed=answers(cycle=3000))
+    deals = [line for line in lines if "── Deal " in line]
+    assert len(deals) >= 2 and deals[0].startswith("── Deal 1 ")
+    for line in deals[1:]:  # the result, then the wait; Enter, and the next deal
+        assert line.startswith("Enter: the next deal · q: save and quit > ── Deal "), line
+    waits = sum("Enter: the next deal" in line for line in lines)
+    assert waits == len(deals) - 1  # not after the last deal: the game is over
+    game = play_module.TerminalGame(Match(make_rules("classic", {})), 2, "random",
+                                    Console(), tmp_path / "c.json")
+    monkeypatch.setattr(game.console, "input", lambda prompt: "q")
+    with pytest.raises(play_module.Quit):
+        game.wait_for_next_deal()
+    monkeypatch.setattr(game.console, "input", lambda prompt: "")
+    game.wait_for_next_deal()  # Enter: on to the next deal

@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -68,13 +69,20 @@ At a prompt, type:
   s                     save the game (it is saved at the end of every deal anyway)
   q                     save and quit (Ctrl-C too: the deal in progress is kept)
   help                  this help
-Each trick taken shows its points and each side's card points so far in the deal."""
+Each trick taken shows its points and each side's card points so far in the deal; a
+deal's result stays on screen until you press Enter for the next deal."""
 HINT_BOT = "pimc:worlds=12"
 
 
 def default_save_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "belote" / "saved-game.json"
+
+
+def typing_at_a_terminal() -> bool:
+    """Whether the answers come from a person at a terminal (not a pipe nor a file):
+    only then does a new deal wait for Enter, so that piped answers never hang."""
+    return sys.stdin.isatty()
 
 
 class Quit(Exception):
@@ -564,6 +572,7 @@ class TerminalGame:
                 self.match.finish_round()
                 if not self.match.finished:
                     self.save()  # at every deal's end
+                    self.wait_for_next_deal()
         except Quit:
             self.leave()
             return
@@ -575,6 +584,15 @@ class TerminalGame:
                 self.leave()
             raise typer.Exit(130) from None
         self.show_end()
+
+    def wait_for_next_deal(self) -> None:
+        """The deal's result stays on screen until the person asks for the next deal
+        (Enter; q saves and quits); with answers from a pipe or a file, no wait."""
+        if not typing_at_a_terminal():
+            return
+        answer = self.ask("Enter: the next deal · q: save and quit > ")
+        if answer.lower() in ("q", "quit"):
+            raise Quit
 
     def show_resumed(self, rnd: Round) -> None:
         """A saved deal taken up where it stopped: what was said and played so far."""
