@@ -520,3 +520,25 @@ def test_a_new_deal_waits_for_enter_at_a_terminal(tmp_path: Path,
         game.wait_for_next_deal()
     monkeypatch.setattr(game.console, "input", lambda prompt: "")
     game.wait_for_next_deal()  # Enter: on to the next deal
+
+
+def test_questions_wrap_between_words_on_a_narrow_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from belote.cli.play import TerminalGame
+    from belote.game import Match
+    from belote.options import make_rules
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=30, color_system=None)
+    game = TerminalGame(Match(make_rules("classic", {})), 2, "random", console,
+                        tmp_path / "g.json")
+    monkeypatch.setattr(console, "input", lambda prompt: "1")
+    assert game.ask("Your card — number or name (? hint, l last trick, s save, q quit, "
+                    "help)\n> ") == "1"
+    lines = screen.getvalue().splitlines()
+    assert lines == ["Your card — number or name (?", "  hint, l last trick, s save,",
+                     "  q quit, help)"]

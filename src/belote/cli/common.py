@@ -216,3 +216,45 @@ def targets_text() -> str:
         seen.setdefault(choices, []).append(profile)
     return "; ".join(f"{', '.join(profiles)}: {', '.join(map(str, choices))}"
                      for choices, profiles in seen.items())
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``words``: the plural where it is not ``word + "s"``)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def times(count: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+#: a space that :func:`fit` never breaks a line at (inside a card's or a call's name)
+KEEP = "\u00a0"
+
+
+def keep(text: str) -> str:
+    """``text`` (a name such as ``prend à ♠``) never cut by :func:`fit`."""
+    return text.replace(" ", KEEP)
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` wrapped at word boundaries to ``width`` columns (each line of it; a
+    space made with :func:`keep` never breaks), the last line leaving room to type;
+    as it is (the kept spaces plain again) when ``width`` is None (not a terminal)."""
+    if width is not None:
+        import textwrap
+
+        wrapper = textwrap.TextWrapper(width=max(width - 1, 20), break_long_words=False,
+                                       break_on_hyphens=False, subsequent_indent="  ")
+        text = "\n".join("\n".join(wrapper.wrap(line)) or line for line in text.split("\n"))
+    return text.replace(KEEP, " ")
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal that stdout writes to; None when it writes to none
+    (a pipe, a file: then nothing is wrapped)."""
+    import shutil
+
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns

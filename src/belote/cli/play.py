@@ -48,7 +48,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.cli.common import check_int, fail, targets_text
+from belote.cli.common import check_int, fail, fit, keep, targets_text
 from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
@@ -254,8 +254,9 @@ class TerminalGame:
         """An answer typed after ``prompt`` (its last line is the input's prompt; the lines
         before it are printed unwrapped, never cutting a card's or a call's name)."""
         head, newline, prompt = prompt.rpartition("\n")
-        if newline:
-            self.console.print(head, soft_wrap=True)
+        if newline:  # wrapped between words on a terminal, never inside a name
+            width = self.console.width if self.console.is_terminal else None
+            self.console.print(fit(head, width), soft_wrap=True)
         try:
             answer = self.console.input(prompt)
         except EOFError:
@@ -325,9 +326,9 @@ class TerminalGame:
         calls = legal if len(legal) <= 12 else [
             c for c in legal if c in ("pass", "coinche", "surcoinche")]
         bids = [c for c in legal if c not in calls]
-        menu = "  ".join(f"[{i}] {words.call(c)}" for i, c in enumerate(calls, start=1))
+        menu = "  ".join(keep(f"[{i}] {words.call(c)}") for i, c in enumerate(calls, start=1))
         if bids:
-            menu += (f"  or a bid from {words.call(bids[0])} up (typed as shown, or "
+            menu += (f"  or a bid from {keep(words.call(bids[0]))} up (typed as shown, or "
                      f"{bids[0].lower()})")
         while True:
             answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit, help)\n> ")

@@ -32,10 +32,13 @@ from belote.cli.common import (
     check_int,
     fail,
     fail_interrupted,
+    fit,
+    plural,
     read_object,
     rules_flags,
     run_json,
     targets_text,
+    terminal_width,
 )
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
@@ -113,8 +116,11 @@ class _Undo(Exception):
 def _ask(text: str, default: str | None = None) -> str:
     """One answer; ``q`` or the end of the input raise :class:`_Quit`, ``u``
     :class:`_Undo`, Ctrl-C KeyboardInterrupt (exit status 130, docs/json.md)."""
+    width = terminal_width()
+    if width is not None:  # a long question wraps between words, its default kept
+        width -= len(f" [{default}]: ") if default else 2
     try:
-        answer = typer.prompt(text, default=default, show_default=bool(default))
+        answer = typer.prompt(fit(text, width), default=default, show_default=bool(default))
     except typer.Abort as exc:
         # click turns Ctrl-C and the end of the input alike into Abort
         if isinstance(exc.__context__, KeyboardInterrupt):
@@ -711,7 +717,8 @@ def _open_sheet(
         if same:
             state = store.state(same[-1]["id"])
             console.print(f"Sheet {state['id']} '{state['name']}' resumed "
-                          f"({len(state['hands'])} hands; its own rules: {state['profile']}"
+                          f"({plural(len(state['hands']), 'hand')}; its own rules: "
+                          f"{state['profile']}"
                           + "".join(f", {k}={v}" for k, v in state["options"].items()) + ").")
             return int(state["id"]), state
     state = store.create(profile, options, target=target, name=sheet or "calculator")
