@@ -5,6 +5,7 @@ own question, declarations by name; `belote sheet add --ask` asks the same quest
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -52,11 +53,37 @@ def test_u_within_a_hand_starts_it_again_and_with_no_hand_is_refused(tmp_path: P
 
 def test_quit_and_end_of_input_show_every_hand(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    code, out = run(["score"], [*HAND_NS_92, *HAND_EW_100], db)  # the input ends
+    code, out = run(["score", "--no-sheet"], [*HAND_NS_92, *HAND_EW_100], db)  # input ends
     assert code == 0
+    assert "Nothing is kept (--no-sheet): these hands are lost when the calculator stops." in out
     assert "Totals: NS 154, EW 170" in out
-    assert "These hands are not saved: `belote score --sheet NAME`" in out
-    assert not db.exists()  # without --sheet, nothing is written
+    assert "These hands are not saved (--no-sheet)." in out
+    assert not db.exists()  # with --no-sheet, nothing is written
+
+
+def test_without_sheet_every_hand_is_kept_on_a_dated_sheet(tmp_path: Path) -> None:
+    """A club's treasurer loses nothing: `belote score` alone keeps each hand as it is
+    entered, on a new sheet named by the date and time, and says so at the start."""
+    import re
+
+    db = tmp_path / "s.db"
+    code, out = run(["score"], [*HAND_NS_92, *HAND_EW_100, "q"], db)
+    assert code == 0, out
+    kept = re.search(r"Every hand is kept in sheet 1 '(calculator \d{4}-\d\d-\d\d "
+                     r"\d\d:\d\d)' \(" + re.escape(str(db)) + r"\)\.", out)
+    assert kept is not None, out
+    assert out.index(kept.group(0)) < out.index("Hand 1: who took?")  # said at the start
+    state = sheet_json(db)
+    assert state["name"] == kept.group(1) and state["totals"] == {"NS": 154, "EW": 170}
+    code, out = run(["score", "--sheet", kept.group(1)], ["q"], db)  # goes on with it
+    assert "resumed (2 hands" in out
+    # a second session is a sheet of its own; one with no hand leaves none behind
+    code, out = run(["score"], ["q"], db)
+    assert "No hand entered: sheet 2" in out and "is removed again" in out
+    listed = runner.invoke(app, ["sheet", "list", "--json", "--db", str(db)])
+    assert [s["id"] for s in json.loads(listed.stdout)["sheets"]] == [1]
+    code, out = run(["score", "--no-sheet", "--sheet", "F"], [], db)
+    assert code == 2 and "--no-sheet and --sheet" in out
 
 
 def test_impossible_declarations_refused_at_their_question(tmp_path: Path) -> None:

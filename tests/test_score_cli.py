@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -25,6 +26,12 @@ def make_app() -> typer.Typer:
 
 
 APP = make_app()
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calculator keeps every hand: in a database of the test's own."""
+    monkeypatch.setenv("BELOTE_DB", str(tmp_path / "sheets.db"))
 
 
 def run(args: list[str], text: str = "") -> tuple[int, str, str]:

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -84,10 +85,17 @@ SheetOpt = Annotated[
                  help="Write each hand to the score sheet NAME as it is entered (created if "
                  "new, resumed if it exists; see `belote sheet`)."),
 ]
+NoSheetOpt = Annotated[
+    bool,
+    typer.Option("--no-sheet",
+                 help="Keep nothing: the hands are lost when the calculator stops (without "
+                 "it, and without --sheet, every hand is kept on a new sheet named "
+                 "'calculator' and the date and time)."),
+]
 DbOpt = Annotated[
     Path | None,
     typer.Option("--db", metavar="PATH", envvar="BELOTE_DB", show_envvar=True,
-                 help="The sheets database, with --sheet (default: "
+                 help="The sheets database where the calculator keeps the hands (default: "
                  "~/.local/share/belote/sheets.db)."),
 ]
 TargetOpt = Annotated[
@@ -726,36 +734,53 @@ def _open_sheet(
 
 
 def calculator(profile: str, option_texts: list[str] | None, target: int | None,
-               sheet: str | None = None, db: Path | None = None) -> None:
+               sheet: str | None = None, db: Path | None = None,
+               no_sheet: bool = False) -> None:
     """The interactive calculator, hand after hand until the game ends or ``q``.
 
-    With ``sheet`` every hand is written to that score sheet as it is entered
-    (created if new, resumed if it exists; the database of `belote sheet`), so
-    that nothing is lost; without, the hands live in memory and are shown again
-    when the calculator stops.  ``u`` undoes the last hand.
+    Every hand is written to a score sheet as it is entered (the database of
+    `belote sheet`), so that nothing is lost, as a club's treasurer expects:
+    the sheet named ``sheet`` (created if new, resumed if it exists), else a new
+    sheet named "calculator" and the date and time (removed again when no hand
+    was entered).  ``no_sheet``: the hands live in memory only, and the
+    calculator says so at once.  ``u`` undoes the last hand.
     """
     console = Console()
+    if no_sheet and sheet is not None:
+        fail("--no-sheet and --sheet: choose one (--sheet NAME keeps the hands on that sheet)")
+    dated = not no_sheet and sheet is None
     try:
         options = dict(parse_option_assignment(text) for text in option_texts or [])
         make_rules(profile, options)
-        store = SheetStore(db if sheet is not None else ":memory:", small_tables=True)
-        sid, state = _open_sheet(store, sheet, profile, options, target, console)
+        store = SheetStore(":memory:" if no_sheet else db, small_tables=True)
+        if dated:
+            name = f"calculator {datetime.now():%Y-%m-%d %H:%M}"
+            state = store.create(profile, options, target=target, name=name)
+            sid = int(state["id"])
+        else:
+            sid, state = _open_sheet(store, sheet, profile, options, target, console)
         rules = make_rules(state["profile"], state["options"])
     except OverflowError:
         fail("a number is too large for the database")
     except BeloteError as exc:
-        fail(str(exc))
+        fail(str(exc) + ("; --no-sheet keeps nothing" if dated else ""))
     unit = "deals" if rules.limit == "deals" else "points"
     console.print(f"Belote score calculator: {rules.profile}, game in {state['target']} {unit}. "
                   "Answer q to stop, u to undo the last hand.")
+    if no_sheet:
+        console.print("[bold]Nothing is kept[/bold] (--no-sheet): these hands are lost when "
+                      "the calculator stops.")
+    elif dated:
+        console.print(f"Every hand is kept in sheet {sid} '{state['name']}' ({store.path}).",
+                      soft_wrap=True)
     try:
-        state = _calculate(console, store, sid, state, rules)
+        state = _calculate(console, store, sid, state, rules, dated)
     finally:
         store.close()
 
 
 def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, Any],
-               rules: Rules) -> dict[str, Any]:
+               rules: Rules, dated: bool = False) -> dict[str, Any]:
     quit_early = interrupted = False
     while not state["finished"]:
         number = len(state["hands"]) + 1
@@ -790,12 +815,14 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
         _, entries = store.load_entries(sid)
         render_state(state, [entry_to_json(e) for e in entries], console)
     console.print(_state_status(state))
-    if store.path != ":memory:":
+    if dated and not state["hands"]:
+        store.delete(sid, purge=True)  # no hand entered: no empty sheet left behind
+        console.print(f"No hand entered: sheet {sid} '{state['name']}' is removed again.")
+    elif store.path != ":memory:":
         console.print(f"Every hand is kept in sheet {sid} '{state['name']}': "
                       f"`belote score --sheet '{state['name']}'` goes on with it.")
     elif quit_early and state["hands"]:
-        console.print("These hands are not saved: `belote score --sheet NAME` keeps each "
-                      "hand in a score sheet as it is entered.")
+        console.print("These hands are not saved (--no-sheet).")
     if interrupted:
         fail_interrupted()
     return state
@@ -853,7 +880,8 @@ def register(app: typer.Typer) -> None:
     @score_app.callback()
     def score_main(
         ctx: typer.Context, profile: ProfileOpt = None, option: OptionOpt = None,
-        target: TargetOpt = None, sheet: SheetOpt = None, db: DbOpt = None,
+        target: TargetOpt = None, sheet: SheetOpt = None, no_sheet: NoSheetOpt = False,
+        db: DbOpt = None,
     ) -> None:
         """Without a command: the interactive score calculator.
 
@@ -862,22 +890,24 @@ def register(app: typer.Typer) -> None:
         the declarations (points or names) and belote; an impossible answer is
         refused at its own question.  With classic-3p and classic-2p it asks
         per seat and keeps each seat's total.  u undoes the last hand, q (or Ctrl-C)
-        stops; with --sheet NAME every hand is kept in that score sheet.
+        stops.  Every hand is kept as it is entered: on the score sheet --sheet
+        NAME, else on a new sheet named "calculator" and the date and time (see
+        `belote sheet list`); --no-sheet keeps nothing.
         """
         check_int("--target", target, 1, MAX_TARGET)
         if ctx.invoked_subcommand is None:
-            calculator(profile or "classic", option, target, sheet, db)
+            calculator(profile or "classic", option, target, sheet, db, no_sheet)
             return
         # `belote score --profile P hand --json`: the flags go to the command
         ctx.obj = {"profile": profile, "option": option, "target": target, "sheet": sheet,
-                   "db": db if _given(ctx, "db") else None}
+                   "db": db if _given(ctx, "db") else None, "no_sheet": no_sheet}
 
     @score_app.command("hand", short_help="Score one hand (JSON with --json), or the calculator.")
     def hand_command(
         ctx: typer.Context,
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
         profile: ProfileOpt = None, option: OptionOpt = None, target: TargetOpt = None,
-        sheet: SheetOpt = None, db: DbOpt = None,
+        sheet: SheetOpt = None, no_sheet: NoSheetOpt = False, db: DbOpt = None,
     ) -> None:
         """Score one hand: a HandEntry in JSON with --json; else the calculator.
 
@@ -915,7 +945,8 @@ def register(app: typer.Typer) -> None:
                 fail(str(exc), json_mode=True)
             run_json(lambda obj: score_hand_json(apply(obj)), file, jsonl, json_mode=True)
             return
-        calculator(profile or "classic", option, target, sheet, db or outer.get("db"))
+        calculator(profile or "classic", option, target, sheet, db or outer.get("db"),
+                   no_sheet or bool(outer.get("no_sheet")))
 
     @score_app.command("game", short_help="Score a whole score sheet (JSON with --json).")
     def game_command(
