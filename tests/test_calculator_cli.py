@@ -5,6 +5,7 @@ own question, declarations by name; `belote sheet add --ask` asks the same quest
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -52,11 +53,37 @@ def test_u_within_a_hand_starts_it_again_and_with_no_hand_is_refused(tmp_path: P
 
 def test_quit_and_end_of_input_show_every_hand(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    code, out = run(["score"], [*HAND_NS_92, *HAND_EW_100], db)  # the input ends
+    code, out = run(["score", "--no-sheet"], [*HAND_NS_92, *HAND_EW_100], db)  # input ends
     assert code == 0
+    assert "Nothing is kept (--no-sheet): these hands are lost when the calculator stops." in out
     assert "Totals: NS 154, EW 170" in out
-    assert "These hands are not saved: `belote score --sheet NAME`" in out
-    assert not db.exists()  # without --sheet, nothing is written
+    assert "These hands are not saved (--no-sheet)." in out
+    assert not db.exists()  # with --no-sheet, nothing is written
+
+
+def test_without_sheet_every_hand_is_kept_on_a_dated_sheet(tmp_path: Path) -> None:
+    """A club's treasurer loses nothing: `belote score` alone keeps each hand as it is
+    entered, on a new sheet named by the date and time, and says so at the start."""
+    import re
+
+    db = tmp_path / "s.db"
+    code, out = run(["score"], [*HAND_NS_92, *HAND_EW_100, "q"], db)
+    assert code == 0, out
+    kept = re.search(r"Every hand is kept in sheet 1 '(calculator \d{4}-\d\d-\d\d "
+                     r"\d\d:\d\d)' \(" + re.escape(str(db)) + r"\)\.", out)
+    assert kept is not None, out
+    assert out.index(kept.group(0)) < out.index("Hand 1: who took?")  # said at the start
+    state = sheet_json(db)
+    assert state["name"] == kept.group(1) and state["totals"] == {"NS": 154, "EW": 170}
+    code, out = run(["score", "--sheet", kept.group(1)], ["q"], db)  # goes on with it
+    assert "resumed (2 hands" in out
+    # a second session is a sheet of its own; one with no hand leaves none behind
+    code, out = run(["score"], ["q"], db)
+    assert "No hand entered: sheet 2" in out and "is removed again" in out
+    listed = runner.invoke(app, ["sheet", "list", "--json", "--db", str(db)])
+    assert [s["id"] for s in json.loads(listed.stdout)["sheets"]] == [1]
+    code, out = run(["score", "--no-sheet", "--sheet", "F"], [], db)
+    assert code == 2 and "--no-sheet and --sheet" in out
 
 
 def test_impossible_declarations_refused_at_their_question(tmp_path: Path) -> None:
@@ -126,3 +153,59 @@ def test_points_for_both_teams_are_refused(tmp_path: Path) -> None:
     answers = ["NS", "92", "no", "20", "50", "0", "0", "no", "q"]
     code, out = run(["score"], answers, tmp_path / "s.db")
     assert code == 0 and "refused: both teams have declaration points" in out
+
+
+def test_ctrl_c_exits_130_and_keeps_the_hands(tmp_path: Path) -> None:
+    """docs/json.md: Ctrl-C is status 130 (`error: interrupted`), in the calculator too
+    (it was 0); the hands entered are kept and shown."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    db = tmp_path / "sheets.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "belote", "score", "--sheet", "Friday"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "BELOTE_DB": str(db), "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(("\n".join(HAND_NS_92) + "\n").encode())
+    proc.stdin.flush()
+    seen = b""
+    while b"Hand 2: who took?" not in seen:  # the hand is scored, the next one asked
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        assert chunk, seen.decode()
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (seen + out + err).decode()
+    assert err.decode().strip().splitlines()[-1] == "error: interrupted"
+    assert b"Traceback" not in err and b"NS 92, EW 70: the game goes on." in out
+    assert sheet_json(db)["totals"] == {"NS": 92, "EW": 70}
+
+
+def test_ctrl_c_at_a_question_is_130(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Ctrl-C at a question (click turns it into Abort, as it does the end of the input):
+    status 130, the hands so far shown; the end of the input stays a plain stop (0)."""
+    import typer
+
+    answers = iter(HAND_NS_92)
+
+    def prompt(text: str, **_: object) -> str:
+        try:
+            return next(answers)
+        except StopIteration:
+            try:
+                raise KeyboardInterrupt from None
+            except KeyboardInterrupt:
+                raise typer.Abort() from None
+
+    monkeypatch.setattr(typer, "prompt", prompt)
+    result = runner.invoke(app, ["score", "--sheet", "Friday"],
+                           env={"BELOTE_DB": str(tmp_path / "s.db"), "COLUMNS": "200"})
+    assert result.exit_code == 130, result.output
+    assert "error: interrupted" in result.stderr
+    assert "NS 92, EW 70: the game goes on." in result.stdout
+    monkeypatch.undo()
+    code, _ = run(["score", "--sheet", "Saturday"], HAND_NS_92, tmp_path / "t.db")
+    assert code == 0

@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from belote import __version__
-from belote.cli import COMMANDS, main
+from belote.cli import COMMANDS, app, main
 from belote.options import ALL_PROFILES, OPTION_NAMES, profile_rules
 
 HAND = '{"taker": "NS", "trick_points": {"NS": 92}, "belote": "NS"}'
@@ -472,3 +473,51 @@ def test_sheet_fast_path_takes_the_database_from_belote_db(
     res = belote(["sheet", "list", "--json", f"--db={tmp_path / 'other.db'}"],
                  monkeypatch=monkeypatch, capsys=capsys)
     assert json.loads(res.out) == {"sheets": []}
+
+
+# --- questions wrapped between words, plurals ---------------------------------------------
+
+
+def test_fit_wraps_between_words_never_inside_a_name() -> None:
+    from belote.cli.common import fit, keep
+
+    menu = ("Your call — " + "  ".join(keep(f"[{i}] prend à {suit}")
+                                       for i, suit in enumerate(("espadas", "copas", "oros"), 1))
+            + "  (? hint, s save, q quit, help)")
+    lines = fit(menu, 30).split("\n")
+    assert len(lines) > 1 and all(len(line) <= 29 for line in lines)
+    named = [line.strip() for line in lines if "prend" in line]
+    assert [line[:line.index("prend") + 30].split("  ")[0] for line in named] == [
+        "[1] prend à espadas", "[2] prend à copas", "[3] prend à oros"]
+    assert " ".join(" ".join(lines).split()) == " ".join(fit(menu, None).split())
+    assert fit(menu, None) == menu.replace("\u00a0", " ")  # not a terminal: as it is
+
+
+def test_calculator_questions_wrap_between_words_on_a_narrow_terminal(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from belote.cli import score
+
+    monkeypatch.setattr(score, "terminal_width", lambda: 40)
+    result = CliRunner().invoke(app, ["score", "--sheet", "F"], input="NS\n92\nno\n0\n0\nno\nq\n",
+                                env={"BELOTE_DB": str(tmp_path / "s.db")})
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Hand 1: who took? (NS, EW; pass = all\n  passed; q = quit): " in out
+    question = out[out.index("Declarations of NS"):]
+    question = question[:question.index("[0]:")]
+    assert all(len(line) <= 33 for line in question.split("\n")), question
+    assert " ".join(question.split()) == ("Declarations of NS: names or points (tierce, "
+                                          "quarte, quinte, carre, carre9, carreJ; "
+                                          "tierce+carre)")
+
+
+def test_counts_say_one_hand_and_partners_once() -> None:
+    from belote.cli.common import plural, times
+
+    assert (plural(1, "hand"), plural(2, "hand"), plural(0, "deal")) == (
+        "1 hand", "2 hands", "0 deals")
+    assert (times(1), times(2), times(3)) == ("once", "twice", "3 times")
+    out = " ".join(CliRunner().invoke(app, ["rotation", "5"], env={"COLUMNS": "200"})
+                   .stdout.split())
+    assert "every pair are partners once and opponents twice" in out
+    assert "1 times" not in out and "2 times" not in out

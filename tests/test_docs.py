@@ -133,3 +133,23 @@ def test_results_are_indexed() -> None:
     loose = sorted(p.name for p in DOCS.iterdir()
                    if p.is_file() and p.suffix in (".json", ".png"))
     assert not loose, f"results belong in docs/results/: {loose}"
+
+
+def _section(text: str, heading: str) -> str:
+    """The text of one section of a document, from its heading to the next."""
+    start = text.index(heading)
+    end = text.find("\n### ", start + len(heading))
+    return text[start:] if end < 0 else text[start:end]
+
+
+def test_founding_guide_81_points_is_tie_rule_fail() -> None:
+    """§8.2: the founding guide fails the takers at 81 or fewer, so at 81 each it is
+    `tie_rule` = `fail`, not the default litige; the engine agrees."""
+    from belote.scoring import score_hand_json
+
+    made = _section((DOCS / "rules.md").read_text(encoding="utf-8"), "### §8.2 Made")
+    assert "81 or fewer" in made and "`tie_rule` = `fail`" in made
+    assert "is this rule when nobody declares anything" not in made
+    tie = {"taker": "NS", "trick_points": {"NS": 81}}
+    assert score_hand_json(tie)["outcome"] == "litige"
+    assert score_hand_json({**tie, "options": {"tie_rule": "fail"}})["outcome"] == "failed"

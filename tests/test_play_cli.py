@@ -12,6 +12,7 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from belote.cli import app
@@ -456,3 +457,88 @@ def test_declarations_at_a_table_of_three(tmp_path: Path) -> None:
     assert "Declarations: the defenders score 20 — You show tierce (10♦ J♦ Q♦)" in said
     assert "Declarations: You score 20 — You show tierce (9♥ 10♥ J♥)" in said
     assert any(re.search(r"so far You \d+ – the defenders \d+$", line) for line in lines)
+
+
+def test_target_help_offers_each_profile_its_own_targets() -> None:
+    """§11.1: 500 and 700 are Moroccan targets, not every game's."""
+    for command in (["play", "--help"], ["score", "--help"]):
+        result = CliRunner().invoke(app, command, env={"COLUMNS": "200"})
+        text = " ".join(result.output.split())
+        assert "classic, classic-3p, classic-2p: 501, 1000, 1001;" in text, command
+        assert "moroccan: 500, 700, 1000;" in text
+        assert "coinche, contree: 1000, 1500, 2000, 3000" in text
+
+
+def test_three_players_end_of_deal_shows_each_seats_own_points(tmp_path: Path) -> None:
+    """§12.1: beside taker against defenders, each seat's own trick points (a defender's
+    share starts from them), adding up to the sides'."""
+    typed = [str(i % 12 + 1) for i in range(6000)]
+    lines = play_lines("--profile", "classic-3p", "--bots", "random", "--seed", "0",
+                       "--target", "300", "--save", str(tmp_path / "g.json"),
+                       typed="\n".join(typed) + "\n")
+
+    def row(line: str) -> list[int]:
+        return [int(cell) for cell in line.split("│")[2:-1]]
+
+    sides = [row(line) for line in lines if line.startswith("│ tricks ")]
+    own = [row(line) for line in lines if line.startswith("│ own tricks ")]
+    takers = [re.search(r"\((\w+) took\)", line) for line in lines if "took)" in line]
+    assert len(own) == len(sides) == len(takers) >= 2
+    names = ["North", "East", "You"]
+    for (taker_points, defenders), seats, took in zip(sides, own, takers, strict=True):
+        assert took is not None
+        taker = names.index(took.group(1))
+        assert seats[taker] == taker_points
+        assert sum(seats) - seats[taker] == defenders
+
+
+def test_a_new_deal_waits_for_enter_at_a_terminal(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The result of a deal stays on screen until Enter (q saves and quits); answers
+    from a pipe never wait (every other test here pipes them)."""
+    from rich.console import Console
+
+    from belote.cli import play as play_module
+    from belote.game import Match
+    from belote.options import make_rules
+
+    args = ("--bots", "random", "--seed", "7", "--target", "150")
+    piped = play_lines(*args, "--save", str(tmp_path / "a.json"), typed=answers(cycle=3000))
+    assert not any("Enter: the next deal" in line for line in piped)
+    monkeypatch.setattr(play_module, "typing_at_a_terminal", lambda: True)
+    lines = play_lines(*args, "--save", str(tmp_path / "b.json"), typed=answers(cycle=3000))
+    deals = [line for line in lines if "── Deal " in line]
+    assert len(deals) >= 2 and deals[0].startswith("── Deal 1 ")
+    for line in deals[1:]:  # the result, then the wait; Enter, and the next deal
+        assert line.startswith("Enter: the next deal · q: save and quit > ── Deal "), line
+    waits = sum("Enter: the next deal" in line for line in lines)
+    assert waits == len(deals) - 1  # not after the last deal: the game is over
+    game = play_module.TerminalGame(Match(make_rules("classic", {})), 2, "random",
+                                    Console(), tmp_path / "c.json")
+    monkeypatch.setattr(game.console, "input", lambda prompt: "q")
+    with pytest.raises(play_module.Quit):
+        game.wait_for_next_deal()
+    monkeypatch.setattr(game.console, "input", lambda prompt: "")
+    game.wait_for_next_deal()  # Enter: on to the next deal
+
+
+def test_questions_wrap_between_words_on_a_narrow_terminal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from rich.console import Console
+
+    from belote.cli.play import TerminalGame
+    from belote.game import Match
+    from belote.options import make_rules
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=30, color_system=None)
+    game = TerminalGame(Match(make_rules("classic", {})), 2, "random", console,
+                        tmp_path / "g.json")
+    monkeypatch.setattr(console, "input", lambda prompt: "1")
+    assert game.ask("Your card — number or name (? hint, l last trick, s save, q quit, "
+                    "help)\n> ") == "1"
+    lines = screen.getvalue().splitlines()
+    assert lines == ["Your card — number or name (?", "  hint, l last trick, s save,",
+                     "  q quit, help)"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import typer
 from typer.testing import CliRunner
 
@@ -25,6 +26,12 @@ def make_app() -> typer.Typer:
 
 
 APP = make_app()
+
+
+@pytest.fixture(autouse=True)
+def _db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calculator keeps every hand: in a database of the test's own."""
+    monkeypatch.setenv("BELOTE_DB", str(tmp_path / "sheets.db"))
 
 
 def run(args: list[str], text: str = "") -> tuple[int, str, str]:
@@ -212,3 +219,77 @@ def test_registered_on_the_belote_command() -> None:
                            input='{"taker": "EW", "trick_points": {"NS": 70}}')
     assert result.exit_code == 0
     assert json.loads(result.stdout)["score"] == {"NS": 70, "EW": 92}
+
+
+# --- --profile and --option with --json (docs/json.md, "Profiles and options") --------
+
+
+TIE = {"taker": "NS", "trick_points": {"NS": 81}}
+
+
+def test_score_hand_json_applies_option_and_profile() -> None:
+    """--option and --profile fill in the input's own; before, they were dropped and
+    81 each stayed a litige."""
+    code, out, err = run(["score", "hand", "--json", "--option", "tie_rule=fail"],
+                         json.dumps(TIE))
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"outcome": "failed", "totals": {"NS": 81, "EW": 81},
+                               "score": {"NS": 0, "EW": 162}, "reserve": 0}
+    coinche = {**TIE, "contract": 80}
+    for args in (["score", "hand", "--json", "--profile", "coinche"],
+                 ["score", "--profile", "coinche", "hand", "--json"]):
+        code, out, _ = run(args, json.dumps(coinche))
+        assert code == 0 and json.loads(out)["score"] == {"NS": 0, "EW": 240}, args
+    # the very answer of an input that names the profile itself
+    _, own, _ = run(["score", "hand", "--json"], json.dumps({**coinche, "profile": "coinche"}))
+    assert json.loads(own) == json.loads(out)
+
+
+def test_score_hand_jsonl_applies_the_flags_to_every_line() -> None:
+    lines = "\n".join([json.dumps(TIE), json.dumps({**TIE, "options": {"tie_rule": "fail"}}),
+                       json.dumps({**TIE, "options": {"tie_rule": "made"}})])
+    code, out, err = run(["score", "hand", "--jsonl", "--option", "tie_rule=fail"], lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 2
+    assert [a.get("outcome") for a in answers[:2]] == ["failed", "failed"]
+    assert answers[2] == {"error": 'line 3: options.tie_rule: the input says "made", '
+                                   '--option says "fail"'}
+    assert err == 'error: line 3: options.tie_rule: the input says "made", --option says "fail"\n'
+
+
+def test_score_hand_json_refuses_what_it_cannot_apply() -> None:
+    """An input that contradicts a flag, a bad flag, and the calculator's --target,
+    --sheet and --db: `error: ...`, exit 2, never silently dropped."""
+    code, out, err = run(["score", "hand", "--json", "--profile", "coinche"],
+                         json.dumps({**TIE, "profile": "classic"}))
+    assert code == 2 and err == ('error: profile: the input says "classic", '
+                                 '--profile says "coinche"\n')
+    assert json.loads(out) == {"error": err[7:].strip()}
+    for flags, needle in ((["--profile", "bridge"], "unknown profile 'bridge'"),
+                          (["--option", "tie_rule=maybe"], "tie_rule"),
+                          (["--target", "500"], "--target:"),
+                          (["--sheet", "Friday"], "--sheet:"),
+                          (["--db", "/tmp/x.db"], "--db:")):
+        code, out, err = run(["score", "hand", "--json", *flags], json.dumps(TIE))
+        assert code == 2 and err.startswith("error: ") and needle in err, (flags, err)
+        assert "outcome" not in out
+    code, _, err = run(["score", "--profile", "coinche", "hand", "--json", "--profile",
+                        "classic"], json.dumps(TIE))
+    assert code == 2 and "--profile: given twice" in err
+
+
+def test_score_game_json_applies_the_flags() -> None:
+    game = {"hands": [TIE]}
+    code, out, _ = run(["score", "game", "--json", "--option", "tie_rule=fail",
+                        "--target", "100"], json.dumps(game))
+    assert code == 0
+    assert json.loads(out) == {
+        "hands": [{"outcome": "failed", "totals": {"NS": 81, "EW": 81},
+                   "score": {"NS": 0, "EW": 162}, "reserve": 0}],
+        "running": [{"NS": 0, "EW": 162}], "totals": {"NS": 0, "EW": 162}, "reserve": 0,
+        "finished": True, "winner": "EW"}
+    code, _, err = run(["score", "game", "--json", "--target", "100"],
+                       json.dumps({**game, "target": 1000}))
+    assert code == 2 and err == "error: target: the input says 1000, --target says 100\n"
+    code, out, _ = run(["score", "game", "--option", "tie_rule=fail"], json.dumps(game))
+    assert code == 0 and "failed" in out

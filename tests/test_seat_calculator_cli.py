@@ -92,3 +92,13 @@ def test_score_game_table_per_seat(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
     assert "total S" in out and "N wins the game with 352" in out
+
+
+def test_three_players_hand_table_shows_each_seats_own_trick_points(tmp_path: Path) -> None:
+    """A failed taker: each defender's own trick points beside the shares they score."""
+    answers = ["N", "no", "60", "51", "0", "0", "0", "no", "q"]
+    code, out = run(["score", "--profile", "classic-3p", "--sheet", "Trio"], answers,
+                    tmp_path / "s.db")
+    assert code == 0, out
+    assert "│ own trick points │ 60 │ 51 │ 51 │" in out
+    assert "│ hand score │ 0 │ 81 │ 81 │" in out  # each his own 51 and 30 of the rest

@@ -102,7 +102,7 @@ class Rules:
     capot_doublable: bool = True
     surcoinche_factor: int = 4
     generale: bool = False
-    generale_value: int = 500
+    generale_value: int = 1000
     # §5, §6
     ta_values: str = "pc"
     overtrump_partner_on_trump_lead: bool = True
@@ -173,7 +173,7 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
     "moroccan": {"deck": "spanish"},
     "coinche": {
         "bidding": "auction", "deal_pattern": "3-3-2", "max_bid": 250,
-        "generale": True, "generale_value": 500, "beat_defence": True,
+        "generale": True, "beat_defence": True,
         "rounding": "nearest10_5up", "target": 2000,
     },
     "contree": {
@@ -183,6 +183,19 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
     },
     "classic-3p": {"players": 3},
     "classic-2p": {"players": 2},
+}
+
+
+#: §11.1 the targets each profile's players agree on (its default among them): Moroccan
+#: tables play to 500 or 700 too, classic ones to 501 or 1001, coinche and contrée to
+#: 1000 to 3000.  Any positive whole number may still be chosen.
+TARGET_CHOICES: Final[dict[str, tuple[int, ...]]] = {
+    "classic": (501, 1000, 1001),
+    "moroccan": (500, 700, 1000),
+    "coinche": (1000, 1500, 2000, 3000),
+    "contree": (1000, 1500, 2000, 3000),
+    "classic-3p": (501, 1000, 1001),
+    "classic-2p": (501, 1000, 1001),
 }
 
 

@@ -167,3 +167,94 @@ def check_int(name: str, value: int | None, low: int, high: int,
     if value < low:
         fail(f"{name}: {shown} is too small (at least {low})", json_mode)
     fail(f"{name}: {shown} is too large (at most {high})", json_mode)
+
+
+def rules_flags(profile: str | None, option_texts: list[str] | None,
+                target: int | None = None) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """What ``--profile``, ``--option NAME=VALUE`` and ``--target`` do to a JSON input
+    (docs/json.md, "Profiles and options"): they fill in its ``profile``, ``options``
+    and ``target`` where it has none; an input that says otherwise is refused, naming
+    both.  The flags themselves are checked here, before any input is read."""
+    from belote.options import profile_rules
+
+    options = parse_options(option_texts)
+    if profile is not None:
+        profile_rules(profile)  # an unknown profile is refused now
+
+    def apply(obj: dict[str, Any]) -> dict[str, Any]:
+        obj = dict(obj)
+        if profile is not None:
+            given = obj.setdefault("profile", profile)
+            if given != profile:
+                raise CommandError(f"profile: the input says {dumps(given)}, "
+                                   f"--profile says {dumps(profile)}")
+        if options:
+            given_options = obj.get("options") or {}
+            for name, value in options.items():
+                if name in given_options and given_options[name] != value:
+                    raise CommandError(
+                        f"options.{name}: the input says {dumps(given_options[name])}, "
+                        f"--option says {dumps(value)}")
+            obj["options"] = {**options, **given_options}
+        if target is not None:
+            given_target = obj.setdefault("target", target)
+            if given_target != target:
+                raise CommandError(f"target: the input says {dumps(given_target)}, "
+                                   f"--target says {target}")
+        return obj
+
+    return apply
+
+
+def targets_text() -> str:
+    """Each profile's customary targets (§11.1), for the help of a --target flag:
+    ``classic 501, 1000, 1001; moroccan 500, 700, 1000; ...``."""
+    from belote.options import TARGET_CHOICES
+
+    seen: dict[tuple[int, ...], list[str]] = {}
+    for profile, choices in TARGET_CHOICES.items():
+        seen.setdefault(choices, []).append(profile)
+    return "; ".join(f"{', '.join(profiles)}: {', '.join(map(str, choices))}"
+                     for choices, profiles in seen.items())
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 hand``, ``2 hands`` (``words``: the plural where it is not ``word + "s"``)."""
+    return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def times(count: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+#: a space that :func:`fit` never breaks a line at (inside a card's or a call's name)
+KEEP = "\u00a0"
+
+
+def keep(text: str) -> str:
+    """``text`` (a name such as ``prend à ♠``) never cut by :func:`fit`."""
+    return text.replace(" ", KEEP)
+
+
+def fit(text: str, width: int | None) -> str:
+    """``text`` wrapped at word boundaries to ``width`` columns (each line of it; a
+    space made with :func:`keep` never breaks), the last line leaving room to type;
+    as it is (the kept spaces plain again) when ``width`` is None (not a terminal)."""
+    if width is not None:
+        import textwrap
+
+        wrapper = textwrap.TextWrapper(width=max(width - 1, 20), break_long_words=False,
+                                       break_on_hyphens=False, subsequent_indent="  ")
+        text = "\n".join("\n".join(wrapper.wrap(line)) or line for line in text.split("\n"))
+    return text.replace(KEEP, " ")
+
+
+def terminal_width() -> int | None:
+    """The width of the terminal that stdout writes to; None when it writes to none
+    (a pipe, a file: then nothing is wrapped)."""
+    import shutil
+
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size().columns

@@ -24,6 +24,7 @@ import contextlib
 import json
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -47,11 +48,11 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.cli.common import check_int, fail
+from belote.cli.common import check_int, fail, fit, keep, targets_text
 from belote.cli.playtext import Words
 from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
-from belote.game import Match
+from belote.game import Match, seat_entry
 from belote.hand import DECOUVERTE
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
@@ -68,13 +69,20 @@ At a prompt, type:
   s                     save the game (it is saved at the end of every deal anyway)
   q                     save and quit (Ctrl-C too: the deal in progress is kept)
   help                  this help
-Each trick taken shows its points and each side's card points so far in the deal."""
+Each trick taken shows its points and each side's card points so far in the deal; a
+deal's result stays on screen until you press Enter for the next deal."""
 HINT_BOT = "pimc:worlds=12"
 
 
 def default_save_path() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "belote" / "saved-game.json"
+
+
+def typing_at_a_terminal() -> bool:
+    """Whether the answers come from a person at a terminal (not a pipe nor a file):
+    only then does a new deal wait for Enter, so that piped answers never hang."""
+    return sys.stdin.isatty()
 
 
 class Quit(Exception):
@@ -246,8 +254,9 @@ class TerminalGame:
         """An answer typed after ``prompt`` (its last line is the input's prompt; the lines
         before it are printed unwrapped, never cutting a card's or a call's name)."""
         head, newline, prompt = prompt.rpartition("\n")
-        if newline:
-            self.console.print(head, soft_wrap=True)
+        if newline:  # wrapped between words on a terminal, never inside a name
+            width = self.console.width if self.console.is_terminal else None
+            self.console.print(fit(head, width), soft_wrap=True)
         try:
             answer = self.console.input(prompt)
         except EOFError:
@@ -317,9 +326,9 @@ class TerminalGame:
         calls = legal if len(legal) <= 12 else [
             c for c in legal if c in ("pass", "coinche", "surcoinche")]
         bids = [c for c in legal if c not in calls]
-        menu = "  ".join(f"[{i}] {words.call(c)}" for i, c in enumerate(calls, start=1))
+        menu = "  ".join(keep(f"[{i}] {words.call(c)}") for i, c in enumerate(calls, start=1))
         if bids:
-            menu += (f"  or a bid from {words.call(bids[0])} up (typed as shown, or "
+            menu += (f"  or a bid from {keep(words.call(bids[0]))} up (typed as shown, or "
                      f"{bids[0].lower()})")
         while True:
             answer = self.ask(f"Your call — {menu}  (? hint, s save, q quit, help)\n> ")
@@ -564,6 +573,7 @@ class TerminalGame:
                 self.match.finish_round()
                 if not self.match.finished:
                     self.save()  # at every deal's end
+                    self.wait_for_next_deal()
         except Quit:
             self.leave()
             return
@@ -575,6 +585,15 @@ class TerminalGame:
                 self.leave()
             raise typer.Exit(130) from None
         self.show_end()
+
+    def wait_for_next_deal(self) -> None:
+        """The deal's result stays on screen until the person asks for the next deal
+        (Enter; q saves and quits); with answers from a pipe or a file, no wait."""
+        if not typing_at_a_terminal():
+            return
+        answer = self.ask("Enter: the next deal · q: save and quit > ")
+        if answer.lower() in ("q", "quit"):
+            raise Quit
 
     def show_resumed(self, rnd: Round) -> None:
         """A saved deal taken up where it stopped: what was said and played so far."""
@@ -637,6 +656,12 @@ class TerminalGame:
             table.add_column("")
             for name in self.score_names():
                 table.add_column(name, justify="right")
+            if self.players == 3 and rnd.play is not None:
+                # each seat's own points, the defenders' too: their shares start there
+                own = seat_entry(res, rnd.play)
+                table.add_row("own tricks", *(str(p) for p in own.trick_points))
+                if any(own.belote or ()):
+                    table.add_row("own belote", *(str(p) for p in own.belote or ()))
         table.add_row("score" if self.players == 4 else "this deal",
                       *(f"[bold]{p}[/bold]" for p in score))
         table.add_row("running total", *(str(p) for p in after))
@@ -756,7 +781,8 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[str, typer.Option(
             metavar="BOT", help="the bots' strength: random, heuristic, pimc")] = "heuristic",
         target: Annotated[int | None, typer.Option(
-            metavar="N", help="points to win (default: profile's)")] = None,
+            metavar="N", help="points to win (default: the profile's; customary: "
+            f"{targets_text()})")] = None,
         seat: Annotated[str | None, typer.Option(
             metavar="SEAT",
             help="your seat: N, E, S or W (N, E, S with three; N, E with two); "

@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from belote.cli.common import dumps, echo, fail
+from belote.cli.common import dumps, echo, fail, plural, times
 from belote.cli.fast import parse_players
 from belote.errors import BeloteError
 from belote.rotation import (
@@ -38,7 +38,8 @@ def _team(team: tuple[int, int]) -> str:
 
 def render(n: int, cycle: tuple[Seating, ...], console: Console) -> None:
     """The hands, then every player's share of the cycle."""
-    hands = Table(title=f"Fair rotation for {n} players: {len(cycle)} hands (docs/rules.md §13)")
+    hands = Table(title=f"Fair rotation for {n} players: {plural(len(cycle), 'hand')} "
+                  "(docs/rules.md §13)")
     hands.add_column("Hand", justify="right")
     hands.add_column("Team A")
     hands.add_column("Team B")
@@ -79,10 +80,10 @@ def render(n: int, cycle: tuple[Seating, ...], console: Console) -> None:
     problems = check_cycle(n, cycle)
     if want is not None and not problems:
         console.print(
-            f"Fair: every player sits out {want.sit_outs} of {want.length} hands, never more "
-            f"than {max_rest(n)} in a row; every pair are partners {want.partners} times and "
-            f"opponents {want.opponents} times. Compare standings after every "
-            f"{want.length} hands."
+            f"Fair: every player sits out {want.sit_outs} of {plural(want.length, 'hand')}, "
+            f"never more than {max_rest(n)} in a row; every pair are partners "
+            f"{times(want.partners)} and opponents {times(want.opponents)}. Compare "
+            f"standings after every {plural(want.length, 'hand')}."
         )
     else:  # pragma: no cover - fair_cycle is always fair
         for problem in problems:

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -28,7 +29,18 @@ from rich.console import Console
 from rich.table import Table
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
-from belote.cli.common import check_int, fail, read_object, run_json
+from belote.cli.common import (
+    check_int,
+    fail,
+    fail_interrupted,
+    fit,
+    plural,
+    read_object,
+    rules_flags,
+    run_json,
+    targets_text,
+    terminal_width,
+)
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
@@ -62,9 +74,10 @@ T = TypeVar("T")
 MAX_TARGET = 1_000_000
 
 ProfileOpt = Annotated[
-    str, typer.Option("--profile", metavar="NAME",
-        help="classic, moroccan, coinche, contree; classic-3p or classic-2p, each seat "
-             "scoring its own total (calculator).")
+    str | None, typer.Option("--profile", metavar="NAME",
+        help="classic (default), moroccan, coinche, contree; classic-3p or classic-2p, each "
+             "seat scoring its own total. With --json: the profile of an input that names "
+             "none.")
 ]
 SheetOpt = Annotated[
     str | None,
@@ -72,14 +85,23 @@ SheetOpt = Annotated[
                  help="Write each hand to the score sheet NAME as it is entered (created if "
                  "new, resumed if it exists; see `belote sheet`)."),
 ]
+NoSheetOpt = Annotated[
+    bool,
+    typer.Option("--no-sheet",
+                 help="Keep nothing: the hands are lost when the calculator stops (without "
+                 "it, and without --sheet, every hand is kept on a new sheet named "
+                 "'calculator' and the date and time)."),
+]
 DbOpt = Annotated[
     Path | None,
     typer.Option("--db", metavar="PATH", envvar="BELOTE_DB", show_envvar=True,
-                 help="The sheets database, with --sheet (default: "
+                 help="The sheets database where the calculator keeps the hands (default: "
                  "~/.local/share/belote/sheets.db)."),
 ]
 TargetOpt = Annotated[
-    int | None, typer.Option("--target", metavar="N", help="Points to reach (or deals to play).")
+    int | None, typer.Option("--target", metavar="N",
+                             help="Points to reach (or deals to play); customary: "
+                             f"{targets_text()}.")
 ]
 
 OUTCOME_WORDS = {
@@ -100,9 +122,19 @@ class _Undo(Exception):
 
 
 def _ask(text: str, default: str | None = None) -> str:
+    """One answer; ``q`` or the end of the input raise :class:`_Quit`, ``u``
+    :class:`_Undo`, Ctrl-C KeyboardInterrupt (exit status 130, docs/json.md)."""
+    width = terminal_width()
+    if width is not None:  # a long question wraps between words, its default kept
+        width -= len(f" [{default}]: ") if default else 2
     try:
-        answer = typer.prompt(text, default=default, show_default=bool(default))
-    except (typer.Abort, KeyboardInterrupt, EOFError):
+        answer = typer.prompt(fit(text, width), default=default, show_default=bool(default))
+    except typer.Abort as exc:
+        # click turns Ctrl-C and the end of the input alike into Abort
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from None
+        raise _Quit from None
+    except EOFError:
         raise _Quit from None
     answer = str(answer).strip()
     if answer.lower() in ("q", "quit", "exit"):
@@ -693,7 +725,8 @@ def _open_sheet(
         if same:
             state = store.state(same[-1]["id"])
             console.print(f"Sheet {state['id']} '{state['name']}' resumed "
-                          f"({len(state['hands'])} hands; its own rules: {state['profile']}"
+                          f"({plural(len(state['hands']), 'hand')}; its own rules: "
+                          f"{state['profile']}"
                           + "".join(f", {k}={v}" for k, v in state["options"].items()) + ").")
             return int(state["id"]), state
     state = store.create(profile, options, target=target, name=sheet or "calculator")
@@ -701,37 +734,54 @@ def _open_sheet(
 
 
 def calculator(profile: str, option_texts: list[str] | None, target: int | None,
-               sheet: str | None = None, db: Path | None = None) -> None:
+               sheet: str | None = None, db: Path | None = None,
+               no_sheet: bool = False) -> None:
     """The interactive calculator, hand after hand until the game ends or ``q``.
 
-    With ``sheet`` every hand is written to that score sheet as it is entered
-    (created if new, resumed if it exists; the database of `belote sheet`), so
-    that nothing is lost; without, the hands live in memory and are shown again
-    when the calculator stops.  ``u`` undoes the last hand.
+    Every hand is written to a score sheet as it is entered (the database of
+    `belote sheet`), so that nothing is lost, as a club's treasurer expects:
+    the sheet named ``sheet`` (created if new, resumed if it exists), else a new
+    sheet named "calculator" and the date and time (removed again when no hand
+    was entered).  ``no_sheet``: the hands live in memory only, and the
+    calculator says so at once.  ``u`` undoes the last hand.
     """
     console = Console()
+    if no_sheet and sheet is not None:
+        fail("--no-sheet and --sheet: choose one (--sheet NAME keeps the hands on that sheet)")
+    dated = not no_sheet and sheet is None
     try:
         options = dict(parse_option_assignment(text) for text in option_texts or [])
         make_rules(profile, options)
-        store = SheetStore(db if sheet is not None else ":memory:", small_tables=True)
-        sid, state = _open_sheet(store, sheet, profile, options, target, console)
+        store = SheetStore(":memory:" if no_sheet else db, small_tables=True)
+        if dated:
+            name = f"calculator {datetime.now():%Y-%m-%d %H:%M}"
+            state = store.create(profile, options, target=target, name=name)
+            sid = int(state["id"])
+        else:
+            sid, state = _open_sheet(store, sheet, profile, options, target, console)
         rules = make_rules(state["profile"], state["options"])
     except OverflowError:
         fail("a number is too large for the database")
     except BeloteError as exc:
-        fail(str(exc))
+        fail(str(exc) + ("; --no-sheet keeps nothing" if dated else ""))
     unit = "deals" if rules.limit == "deals" else "points"
     console.print(f"Belote score calculator: {rules.profile}, game in {state['target']} {unit}. "
                   "Answer q to stop, u to undo the last hand.")
+    if no_sheet:
+        console.print("[bold]Nothing is kept[/bold] (--no-sheet): these hands are lost when "
+                      "the calculator stops.")
+    elif dated:
+        console.print(f"Every hand is kept in sheet {sid} '{state['name']}' ({store.path}).",
+                      soft_wrap=True)
     try:
-        state = _calculate(console, store, sid, state, rules)
+        state = _calculate(console, store, sid, state, rules, dated)
     finally:
         store.close()
 
 
 def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, Any],
-               rules: Rules) -> dict[str, Any]:
-    quit_early = False
+               rules: Rules, dated: bool = False) -> dict[str, Any]:
+    quit_early = interrupted = False
     while not state["finished"]:
         number = len(state["hands"]) + 1
         try:
@@ -741,8 +791,11 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
             state = store.undo(sid)
             console.print(f"Hand {number - 1} undone. " + _state_status(state))
             continue
-        except (_Quit, KeyboardInterrupt):
+        except _Quit:
             quit_early = True
+            break
+        except KeyboardInterrupt:
+            quit_early = interrupted = True
             break
         if obj is None:
             console.print(f"Hand {number}: all passed: nothing scored"
@@ -754,7 +807,7 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
         except BeloteError as exc:
             console.print(f"[red]refused:[/red] {exc}; enter the hand again.")
             continue
-        _show_state_hand(console, number, state)
+        _show_state_hand(console, number, state, obj)
     if quit_early and state["hands"]:
         from belote.cli.sheetview import render_state
 
@@ -762,19 +815,25 @@ def _calculate(console: Console, store: SheetStore, sid: int, state: dict[str, A
         _, entries = store.load_entries(sid)
         render_state(state, [entry_to_json(e) for e in entries], console)
     console.print(_state_status(state))
-    if store.path != ":memory:":
+    if dated and not state["hands"]:
+        store.delete(sid, purge=True)  # no hand entered: no empty sheet left behind
+        console.print(f"No hand entered: sheet {sid} '{state['name']}' is removed again.")
+    elif store.path != ":memory:":
         console.print(f"Every hand is kept in sheet {sid} '{state['name']}': "
                       f"`belote score --sheet '{state['name']}'` goes on with it.")
     elif quit_early and state["hands"]:
-        console.print("These hands are not saved: `belote score --sheet NAME` keeps each "
-                      "hand in a score sheet as it is entered.")
+        console.print("These hands are not saved (--no-sheet).")
+    if interrupted:
+        fail_interrupted()
     return state
 
 
-def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> None:
+def _show_state_hand(console: Console, number: int, state: dict[str, Any],
+                     entry: dict[str, Any] | None = None) -> None:
     """The hand just added: each team's or seat's score and running total; the
     sides' totals (tricks + declarations + belote) for two teams or, at a table of
-    three, taker against defenders (§12.1)."""
+    three, taker against defenders (§12.1), with each seat's own trick points
+    (``entry``'s)."""
     hand = state["hands"][-1]
     running = state["running"][-1] if state.get("running") else state["totals"]
     names = list(hand["score"])
@@ -785,6 +844,9 @@ def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> No
     if state.get("players") not in (2, 3):
         table.add_row("tricks + declarations + belote",
                       *(str(hand["totals"][name]) for name in names))
+    elif state.get("players") == 3 and entry and isinstance(entry.get("trick_points"), dict):
+        own = entry["trick_points"]
+        table.add_row("own trick points", *(str(own.get(name, 0)) for name in names))
     table.add_row("hand score", *(str(hand["score"][name]) for name in names))
     table.add_row("running total", *(str(running[name]) for name in names))
     console.print(table)
@@ -795,6 +857,20 @@ def _show_state_hand(console: Console, number: int, state: dict[str, Any]) -> No
         console.print(f"Reserve (litige): {hand['reserve']} for the winner of the next hand.")
 
 
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the flag ``name`` was typed (not its default nor the environment's)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+def _one_flag(flag: str, outer: T | None, inner: T | None, json_mode: bool) -> T | None:
+    """A flag given before the command (`belote score --profile P hand`) or after it;
+    both, differing, is refused."""
+    if outer is not None and inner is not None and outer != inner:
+        fail(f"{flag}: given twice ({outer} and {inner})", json_mode)
+    return inner if inner is not None else outer
+
+
 def register(app: typer.Typer) -> None:
     score_app = sub_app(
         "Score hands and games: the interactive calculator, or JSON (docs/rules.md §8-§11).",
@@ -803,8 +879,9 @@ def register(app: typer.Typer) -> None:
 
     @score_app.callback()
     def score_main(
-        ctx: typer.Context, profile: ProfileOpt = "classic", option: OptionOpt = None,
-        target: TargetOpt = None, sheet: SheetOpt = None, db: DbOpt = None,
+        ctx: typer.Context, profile: ProfileOpt = None, option: OptionOpt = None,
+        target: TargetOpt = None, sheet: SheetOpt = None, no_sheet: NoSheetOpt = False,
+        db: DbOpt = None,
     ) -> None:
         """Without a command: the interactive score calculator.
 
@@ -813,17 +890,24 @@ def register(app: typer.Typer) -> None:
         the declarations (points or names) and belote; an impossible answer is
         refused at its own question.  With classic-3p and classic-2p it asks
         per seat and keeps each seat's total.  u undoes the last hand, q (or Ctrl-C)
-        stops; with --sheet NAME every hand is kept in that score sheet.
+        stops.  Every hand is kept as it is entered: on the score sheet --sheet
+        NAME, else on a new sheet named "calculator" and the date and time (see
+        `belote sheet list`); --no-sheet keeps nothing.
         """
         check_int("--target", target, 1, MAX_TARGET)
         if ctx.invoked_subcommand is None:
-            calculator(profile, option, target, sheet, db)
+            calculator(profile or "classic", option, target, sheet, db, no_sheet)
+            return
+        # `belote score --profile P hand --json`: the flags go to the command
+        ctx.obj = {"profile": profile, "option": option, "target": target, "sheet": sheet,
+                   "db": db if _given(ctx, "db") else None, "no_sheet": no_sheet}
 
     @score_app.command("hand", short_help="Score one hand (JSON with --json), or the calculator.")
     def hand_command(
+        ctx: typer.Context,
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
-        profile: ProfileOpt = "classic", option: OptionOpt = None, target: TargetOpt = None,
-        sheet: SheetOpt = None, db: DbOpt = None,
+        profile: ProfileOpt = None, option: OptionOpt = None, target: TargetOpt = None,
+        sheet: SheetOpt = None, no_sheet: NoSheetOpt = False, db: DbOpt = None,
     ) -> None:
         """Score one hand: a HandEntry in JSON with --json; else the calculator.
 
@@ -835,30 +919,67 @@ def register(app: typer.Typer) -> None:
         "E", "trick_points": {"N": .., "E": .., "S": ..}, "trick_total",
         "capot": "taker"|"defenders" (a seat at two), "declarations",
         "belote", "trump", "leader"}; the score is per seat.  In JSON the
-        input's own "profile" and "options" decide; --profile, --option and
-        --target set up the calculator.
+        input's "profile" and "options" are filled in by --profile and --option
+        (an input that says otherwise is refused); without --json they set up
+        the calculator, with --target and --sheet.
         """
-        check_int("--target", target, 1, MAX_TARGET, json_mode or jsonl)
-        if json_mode or jsonl:
-            run_json(score_hand_json, file, jsonl, json_mode=True)
+        json_face = json_mode or jsonl
+        outer = ctx.obj or {}
+        profile = _one_flag("--profile", outer.get("profile"), profile, json_face)
+        target = _one_flag("--target", outer.get("target"), target, json_face)
+        sheet = _one_flag("--sheet", outer.get("sheet"), sheet, json_face)
+        option = [*(outer.get("option") or []), *(option or [])]
+        check_int("--target", target, 1, MAX_TARGET, json_face)
+        if json_face:
+            db_given = outer.get("db") is not None or _given(ctx, "db")
+            for flag, value in (("--target", target), ("--sheet", sheet),
+                                ("--db", True if db_given else None)):
+                if value is not None:
+                    fail(f"{flag}: `belote score hand --json` scores one hand and keeps "
+                         + ("no game" if flag == "--target" else "nothing")
+                         + "; `belote score game --json` scores a game, `belote sheet add "
+                         "ID --json` keeps a hand on a sheet", json_mode=True)
+            try:
+                apply = rules_flags(profile, option)
+            except BeloteError as exc:
+                fail(str(exc), json_mode=True)
+            run_json(lambda obj: score_hand_json(apply(obj)), file, jsonl, json_mode=True)
             return
-        calculator(profile, option, target, sheet, db)
+        calculator(profile or "classic", option, target, sheet, db or outer.get("db"),
+                   no_sheet or bool(outer.get("no_sheet")))
 
     @score_app.command("game", short_help="Score a whole score sheet (JSON with --json).")
     def game_command(
+        ctx: typer.Context,
         json_mode: JsonOpt = False, jsonl: JsonlOpt = False, file: FileOpt = None,
+        profile: ProfileOpt = None, option: OptionOpt = None, target: TargetOpt = None,
     ) -> None:
         """Score a whole score sheet: {"profile", "options", "target", "hands"}.
 
         "hands" is a list of HandEntry objects (docs/json.md); the answer has
         each hand's score, the running totals, the reserve and the winner.
-        Without --json the sheet is shown as a table.
+        --profile, --option and --target fill in the input's own (an input
+        that says otherwise is refused).  Without --json the sheet is shown as
+        a table.
         """
-        if json_mode or jsonl:
-            run_json(score_game_json, file, jsonl, json_mode=True)
+        json_face = json_mode or jsonl
+        outer = ctx.obj or {}
+        profile = _one_flag("--profile", outer.get("profile"), profile, json_face)
+        target = _one_flag("--target", outer.get("target"), target, json_face)
+        check_int("--target", target, 1, MAX_TARGET, json_face)
+        if outer.get("sheet") is not None or outer.get("db") is not None:
+            fail("--sheet, --db: `belote score game` keeps nothing; `belote sheet import "
+                 "FILE` makes a sheet of a game", json_face)
+        try:
+            apply = rules_flags(profile, [*(outer.get("option") or []), *(option or [])],
+                                target)
+        except BeloteError as exc:
+            fail(str(exc), json_face)
+        if json_face:
+            run_json(lambda obj: score_game_json(apply(obj)), file, jsonl, json_mode=True)
             return
         try:
-            obj = read_object(file)
+            obj = apply(read_object(file))
             rules, entries, target = parse_game(obj)
             game = score_game(rules, entries, target)
         except BeloteError as exc:

@@ -14,6 +14,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
+from belote.cli.common import plural
 from belote.scoring import SEAT_LETTERS
 
 OUTCOME_WORDS = {"made": "made", "failed": "failed", "litige": "litige", "void": "all passed",
@@ -192,12 +193,12 @@ def _render_players(state: dict[str, Any], console: Console) -> None:
     console.print(table)
     count = len(state["hands"])
     if state["at_cycle_end"] and count:
-        console.print(f"After {count} hands a cycle ends: the standings compare fairly "
+        console.print(f"After {plural(count, 'hand')} a cycle ends: the standings compare fairly "
                       "(docs/rules.md §13.2).")
     elif count:
         length = state["cycle_length"]
-        console.print(f"{length - count % length} more hand(s) to the end of the cycle "
-                      f"of {length}.")
+        left = plural(length - count % length, "more hand", "more hands")
+        console.print(f"{left} to the end of the cycle of {length}.")
     if state["reserve"]:
         console.print(f"Reserve: {state['reserve']}")
     if state["finished"]:

@@ -15,7 +15,15 @@ from rich.table import Table as Grid
 
 from belote.bots.arena import SimulationResult, simulate
 from belote.bots.registry import split_bot_specs
-from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted, parse_options
+from belote.cli.common import (
+    check_int,
+    dumps,
+    echo,
+    fail,
+    fail_interrupted,
+    parse_options,
+    plural,
+)
 from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError, OptionError
 from belote.options import make_rules
@@ -66,7 +74,7 @@ def render(result: SimulationResult, profile: str, console: Console) -> None:
     per_seat = Table.seated(result.players).scores_per_seat
     players = f"{result.players} players, " if per_seat else ""
     table = Grid(
-        title=f"{result.deals} deals ({profile}, {players}seed {result.seed}) "
+        title=f"{plural(result.deals, 'deal')} ({profile}, {players}seed {result.seed}) "
         f"in {result.seconds:.1f} s"
     )
     table.add_column("seat" if per_seat else "team")

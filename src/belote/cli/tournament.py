@@ -24,6 +24,7 @@ from belote.cli.common import (
     fail,
     fail_interrupted,
     parse_options,
+    plural,
 )
 from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError
@@ -88,7 +89,8 @@ def render(result: TournamentResult, console: Console) -> None:
                 f"each played {config.table.players} times with the seats rotated")
     if games:
         table = Table(
-            title=f"{config.boards} games per pairing, {replayed} on the same decks ({setting})",
+            title=f"{plural(config.boards, 'game')} per pairing, {replayed} on the same decks "
+            f"({setting})",
             show_edge=False,
         )
         table.add_column("pairing", no_wrap=True)
@@ -100,7 +102,7 @@ def render(result: TournamentResult, console: Console) -> None:
         console.print(table)
     table = Table(
         title="The deals of those games" if games else
-        f"{config.boards} deals per pairing, "
+        f"{plural(config.boards, 'deal')} per pairing, "
         + ("each played twice with the seats swapped" if teams else replayed)
         + f" ({setting})",
         caption="first bot's side; margin: its points per deal over the second bot, ± 95%"

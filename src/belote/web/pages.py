@@ -21,6 +21,7 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from belote import __version__
+from belote.options import TARGET_CHOICES
 from belote.sheets import SheetStore, default_db_path
 from belote.web import i18n
 from belote.web.i18n import N_, lang_of
@@ -65,6 +66,7 @@ def make_templates() -> Jinja2Templates:
     templates.env.globals["error_text"] = _error_text
     templates.env.globals["profile_labels"] = PROFILE_LABELS
     templates.env.globals["bot_labels"] = BOT_LABELS
+    templates.env.globals["target_choices"] = TARGET_CHOICES
     templates.env.globals["version"] = __version__
     return templates
 

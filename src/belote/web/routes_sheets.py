@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from belote.errors import BeloteError, InvalidRecordError
-from belote.options import PROFILES, make_rules
+from belote.options import PROFILES, TARGET_CHOICES, make_rules
 from belote.scoring import hand_entry_to_json, parse_hand_entry, reached, score_hand
 from belote.sheets import SheetNotFoundError, SheetStore
 from belote.web.chart import running_chart
@@ -53,8 +53,6 @@ from belote.web.security import BadInput, Limits, loads, parse_whole
 
 router = APIRouter()
 T = TypeVar("T")
-
-TARGET_CHOICES = (500, 501, 700, 1000, 1001, 1500, 2000, 3000)
 
 
 def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:

@@ -15,6 +15,14 @@
     _: (text) => I18N[text] || text,
     fmt: (text, vars) => text.replace(/\{(\w+)\}/g, (m, k) => (k in vars ? vars[k] : m)),
   };
+  // A target field suggests the targets of the profile chosen in its form (§11.1).
+  document.addEventListener("change", (event) => {
+    const select = event.target.closest("select[name=profile]");
+    const input = select && select.form && select.form.querySelector("input[name=target][data-targets]");
+    if (input && document.getElementById("targets-" + select.value)) {
+      input.setAttribute("list", "targets-" + select.value);
+    }
+  });
   document.addEventListener("submit", (event) => {
     const form = event.target.closest("form[data-confirm]");
     if (form && !window.confirm(form.dataset.confirm)) event.preventDefault();
