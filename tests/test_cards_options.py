@@ -103,8 +103,7 @@ def test_profile_table_defaults() -> None:
     c, m, co, ct = (profile_rules(p) for p in PROFILES)
     assert (c.target, m.target, co.target, ct.target) == (1000, 1000, 2000, 2000)
     assert (co.max_bid, ct.max_bid) == (250, 160)
-    assert co.generale and co.generale_value == 1000 and not ct.generale
-    assert c.generale_value == m.generale_value == ct.generale_value == 1000
+    assert co.generale and co.generale_value == 500 and not ct.generale
     assert c.declarations and m.declarations and co.declarations and not ct.declarations
     assert ct.belote_on_failure == "defenders" and co.belote_on_failure == "kept"
     assert co.beat_defence and not ct.beat_defence

@@ -624,9 +624,9 @@ def test_9_2_capots_and_generale() -> None:
         "failed", 0, 410)
     gen = {"NS": 252, "EW": 0}
     assert score_of({}, "generaleH", 1, gen, capot="NS", profile="coinche") == (
-        "failed", 0, 1000)
+        "failed", 0, 500)
     assert score_of({}, "generaleH", 1, gen, capot="NS", profile="coinche",
-                    won_all=True) == ("made", 1000, 0)
+                    won_all=True) == ("made", 500, 0)
 
 
 @pytest.mark.parametrize(("calls", "finished", "turn"), [

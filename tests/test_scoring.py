@@ -547,16 +547,14 @@ def test_capot_doublable() -> None:
 
 
 def test_generale() -> None:
-    """§4.8/§9.2 générale: winner generale_value×M (1000 [D]: more than a capot bid's
-    500, or nobody would bid it); made iff capot by the taking team."""
+    """§4.8/§9.2 générale: winner generale_value×M (500 [D]); made iff capot by the
+    taking team."""
     made = {"taker": "EW", "contract": "generale", "capot": "EW"}
-    assert hand("coinche", **made) == ("made", 0, 1000, 0)
-    assert hand("coinche", multiplier=2, **made) == ("made", 0, 2000, 0)
-    assert hand("coinche", {"generale_value": 500}, **made) == ("made", 0, 500, 0)
-    capot = {"taker": "EW", "contract": "capot", "capot": "EW"}
-    assert hand("coinche", **made)[2] > hand("coinche", **capot)[2]
+    assert hand("coinche", **made) == ("made", 0, 500, 0)
+    assert hand("coinche", multiplier=2, **made) == ("made", 0, 1000, 0)
+    assert hand("coinche", {"generale_value": 1000}, **made) == ("made", 0, 1000, 0)
     failed = {"taker": "EW", "contract": "generale", "trick_points": {"EW": 152}}
-    assert hand("coinche", belote="EW", **failed) == ("failed", 1000, 20, 0)
+    assert hand("coinche", belote="EW", **failed) == ("failed", 500, 20, 0)
     with pytest.raises(InvalidRecordError, match="generale"):
         hand("contree", **made)
 

@@ -102,7 +102,7 @@ class Rules:
     capot_doublable: bool = True
     surcoinche_factor: int = 4
     generale: bool = False
-    generale_value: int = 1000
+    generale_value: int = 500
     # §5, §6
     ta_values: str = "pc"
     overtrump_partner_on_trump_lead: bool = True
@@ -173,7 +173,7 @@ _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
     "moroccan": {"deck": "spanish"},
     "coinche": {
         "bidding": "auction", "deal_pattern": "3-3-2", "max_bid": 250,
-        "generale": True, "beat_defence": True,
+        "generale": True, "generale_value": 500, "beat_defence": True,
         "rounding": "nearest10_5up", "target": 2000,
     },
     "contree": {
