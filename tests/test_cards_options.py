@@ -104,6 +104,9 @@ def test_profile_table_defaults() -> None:
     assert (c.target, m.target, co.target, ct.target) == (1000, 1000, 2000, 2000)
     assert (co.max_bid, ct.max_bid) == (250, 160)
     assert co.generale and co.generale_value == 500 and not ct.generale
+    # §4.8: the profile table fixes coinche's 500; the text's default, 1000, is the others'
+    # (where the générale is off until chosen, and then pays more than a capot bid).
+    assert c.generale_value == m.generale_value == ct.generale_value == 1000
     assert c.declarations and m.declarations and co.declarations and not ct.declarations
     assert ct.belote_on_failure == "defenders" and co.belote_on_failure == "kept"
     assert co.beat_defence and not ct.beat_defence

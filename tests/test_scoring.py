@@ -547,12 +547,14 @@ def test_capot_doublable() -> None:
 
 
 def test_generale() -> None:
-    """§4.8/§9.2 générale: winner generale_value×M (500 [D]); made iff capot by the
-    taking team."""
+    """§4.8/§9.2 générale: winner generale_value×M (coinche's 500 by its profile, 1000
+    elsewhere); made iff capot by the taking team."""
     made = {"taker": "EW", "contract": "generale", "capot": "EW"}
     assert hand("coinche", **made) == ("made", 0, 500, 0)
     assert hand("coinche", multiplier=2, **made) == ("made", 0, 1000, 0)
     assert hand("coinche", {"generale_value": 1000}, **made) == ("made", 0, 1000, 0)
+    # Chosen in contrée (off by its profile), the générale is worth the text's 1000.
+    assert hand("contree", {"generale": True}, **made) == ("made", 0, 1000, 0)
     failed = {"taker": "EW", "contract": "generale", "trick_points": {"EW": 152}}
     assert hand("coinche", belote="EW", **failed) == ("failed", 500, 20, 0)
     with pytest.raises(InvalidRecordError, match="generale"):

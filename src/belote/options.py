@@ -102,7 +102,7 @@ class Rules:
     capot_doublable: bool = True
     surcoinche_factor: int = 4
     generale: bool = False
-    generale_value: int = 500
+    generale_value: int = 1000  # §4.8 (coinche's profile sets its own 500)
     # §5, §6
     ta_values: str = "pc"
     overtrump_partner_on_trump_lead: bool = True
