@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -32,10 +33,18 @@ from belote.options import (
     OPTION_NAMES,
     POSITIVE_INT_OPTIONS,
     PROFILES,
+    WORD_OPTIONS,
+    Bidding,
+    DealPattern,
+    Deck,
+    Rounding,
+    TieRule,
     make_rules,
     parse_option_assignment,
+    parse_option_text,
     profile_rules,
 )
+from belote.scoring import Outcome
 
 
 @given(st.integers(min_value=0, max_value=(1 << 32) - 1))
@@ -235,3 +244,40 @@ def test_overrides() -> None:
     r = make_rules("classic", {"tie_rule": "fail"})
     assert r.overrides() == {"tie_rule": "fail"}
     assert set(r.options()) == set(OPTION_NAMES)
+
+
+def test_word_options_are_enums_and_their_json_is_the_word() -> None:
+    """Each option that takes a word is read into its enum's member; the option table
+    lists the enum's words; the JSON out (options, overrides, json.dumps of the rules'
+    values) is the same words as plain strings."""
+    for name, kind in WORD_OPTIONS.items():
+        assert CHOICE_OPTIONS[name] == tuple(m.value for m in kind), name
+        for word in CHOICE_OPTIONS[name]:
+            profile = "coinche" if kind is DealPattern and word.count("-") == 2 else "classic"
+            value = getattr(make_rules(profile, {name: word}), name)
+            assert type(value) is kind and value == word, (name, word)
+    rules = make_rules("contree", {"tie_rule": "fail", "rounding": "none"})
+    assert rules.tie_rule is TieRule.FAIL and rules.rounding is Rounding.NONE
+    assert (rules.deck, rules.bidding) == (Deck.FRENCH, Bidding.AUCTION) and rules.is_auction
+    assert rules.overrides() == {"tie_rule": "fail", "rounding": "none"}
+    assert all(type(v) is str for v in rules.overrides().values())
+    assert all(type(v) is not TieRule for v in rules.options().values())
+    assert json.dumps(rules.tie_rule) == '"fail"' and f"{rules.rounding}" == "none"
+    assert make_rules("contree", rules.overrides()) == rules
+    assert parse_option_text("tie_rule", " made ") is TieRule.MADE
+    assert parse_option_text("tie_rule", "coin") == "coin"  # refused by make_rules
+    with pytest.raises(OptionError, match=r"^option 'tie_rule': 'coin' is not one of "
+                                          r"litige, fail, made$"):
+        make_rules("classic", {"tie_rule": "coin"})
+    with pytest.raises(OptionError, match=r"^option 'tie_rule': 1 is not one of "):
+        make_rules("classic", {"tie_rule": 1})
+    with pytest.raises(OptionError, match=r"^option 'deal_pattern': '3-3-2' is not one of "
+                                          r"3-2, 2-3$"):
+        make_rules("classic", {"deal_pattern": "3-3-2"})
+    # A word given to Rules itself (dataclasses.replace) becomes the member too.
+    import dataclasses
+    assert dataclasses.replace(rules, tie_rule="made").tie_rule is TieRule.MADE  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="'coin' is not one of litige, fail, made"):
+        dataclasses.replace(rules, tie_rule="coin")  # type: ignore[arg-type]
+    assert [o.value for o in Outcome] == ["made", "failed", "litige", "void", "counted"]
+

@@ -36,9 +36,10 @@ from belote.bots.registry import make_bot
 from belote.cards import Card, scan_forward
 from belote.deal import cut, make_rng, new_deck, shuffle
 from belote.hand import HandResult
-from belote.options import Rules
+from belote.options import AllpassDealer, Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, Round
+from belote.scoring import Outcome
 from belote.table import DealMode, Table
 
 __all__ = ["SimulationResult", "bot_seed", "simulate"]
@@ -138,14 +139,14 @@ class _Tally:
         for c, points in enumerate(hand.score if result.seats is None else result.seats):
             self.score[c] += points
         self.reserve = hand.reserve
-        if hand.outcome == "counted":  # découverte: no contract (§12.2)
+        if hand.outcome is Outcome.COUNTED:  # découverte: no contract (§12.2)
             self.counted += 1
         else:
             taker = self.column[result.contract.taker]
             self.taken[taker] += 1
-            if hand.outcome == "made":
+            if hand.outcome is Outcome.MADE:
                 self.made[taker] += 1
-            elif hand.outcome == "failed":
+            elif hand.outcome is Outcome.FAILED:
                 self.failed[taker] += 1
             else:
                 self.litiges += 1
@@ -191,7 +192,7 @@ def simulate(
         if rnd.phase is ALL_PASS:
             tally.all_passes += 1  # §2.4: no score, the reserve waits for the next deal
             pack = _gathered(rnd)
-            if rules.allpass_dealer == "next":
+            if rules.allpass_dealer is AllpassDealer.NEXT:
                 dealer = table.next(dealer)
         else:
             result = rnd.result()
