@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -281,3 +282,52 @@ def test_word_options_are_enums_and_their_json_is_the_word() -> None:
         dataclasses.replace(rules, tie_rule="coin")  # type: ignore[arg-type]
     assert [o.value for o in Outcome] == ["made", "failed", "litige", "void", "counted"]
 
+
+# The names a configuration word is read by: the options that take a word, the profile's
+# fixed deck and bidding, and a hand's outcome.
+_WORD_NAMES = frozenset({*WORD_OPTIONS, "deck", "bidding", "outcome"})
+
+
+def _string_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
+    """The comparisons of ``tree`` between an option, a deck, a bidding or an outcome
+    (an attribute ``rules.tie_rule``, a key ``score["outcome"]`` or a name ``rounding``)
+    and a string literal, or a tuple, list or set holding one."""
+    def named(node: ast.expr) -> bool:
+        if isinstance(node, ast.Attribute):
+            return node.attr in _WORD_NAMES
+        if isinstance(node, ast.Name):
+            return node.id in _WORD_NAMES
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            return isinstance(key, ast.Constant) and key.value in _WORD_NAMES
+        return False
+
+    def literal(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(literal(e) for e in node.elts)
+        return False
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(named(x) for x in sides) and any(literal(x) for x in sides):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_option_is_compared_with_a_string() -> None:
+    """Options, the profile's deck and bidding, and outcomes are compared with their
+    enums' members (``rules.tie_rule is TieRule.FAIL``), never with a word: a word
+    misspelt would silently be false."""
+    root = Path(__file__).resolve().parents[1] / "src" / "belote"
+    found = [f"{path.relative_to(root)}:{line}: {text}"
+             for path in sorted(root.rglob("*.py"))
+             for line, text in _string_comparisons(ast.parse(path.read_text("utf-8")))]
+    assert not found, found
+    # (the scan finds each kind of comparison it is meant to)
+    sample = ast.parse('rules.tie_rule == "fail"\nscore["outcome"] in ("made", "x")\n'
+                       'rounding != "none"\nrules.tie_rule is TieRule.FAIL\n')
+    assert [line for line, _ in _string_comparisons(sample)] == [1, 2, 3]
