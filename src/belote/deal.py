@@ -18,6 +18,10 @@ from belote.options import ThreeDeal
 from belote.table import DealMode, deal_mode_of
 
 Rng = random.Random
+# (Members read once: a member read from its class is slow, and every deal reads them.)
+_KITTY: Final = DealMode.KITTY
+_SIX_EACH: Final = DealMode.SIX_EACH
+_STOCK: Final = DealMode.STOCK
 
 
 def make_rng(seed: int | None = None) -> Rng:
@@ -155,9 +159,9 @@ def deal_first(
     one turned up.  ``kitty``: ten each (3-2-3-2); the last two cards are the kitty
     (``stock``), nothing is turned.
     """
-    if mode is DealMode.SIX_EACH or mode is DealMode.STOCK:
+    if mode is _SIX_EACH or mode is _STOCK:
         pattern = "3-3"
-    elif mode is DealMode.KITTY:
+    elif mode is _KITTY:
         hands, used = deal_packets(deck, dealer, "3-2-3-2", players)
         return FirstDeal(tuple(hands), -1, tuple(deck[used:]))
     hands, used = deal_packets(deck, dealer, pattern, players)
@@ -176,7 +180,7 @@ def deal_rest(
     """
     hands = list(first.hands)
     stock = first.stock
-    if mode is DealMode.KITTY:
+    if mode is _KITTY:
         for c in stock:
             hands[taker] |= 1 << c
         return hands

@@ -147,6 +147,13 @@ class Outcome(StrEnum):
 
 
 OUTCOMES: Final = tuple(o.value for o in Outcome if o is not Outcome.COUNTED)
+# (Members read once where every deal reads them: a member read from its class is slow.)
+_MADE: Final = Outcome.MADE
+_FAILED: Final = Outcome.FAILED
+_NO_ROUNDING: Final = Rounding.NONE
+_ROUND_5UP: Final = Rounding.NEAREST10_5UP
+_ROUND_6UP: Final = Rounding.NEAREST10_6UP
+_DEALS: Final = Limit.DEALS
 # (§8.4 tie_rule: the outcome of equal totals)
 _TIE_OUTCOME: Final = {TieRule.LITIGE: Outcome.LITIGE, TieRule.FAIL: Outcome.FAILED,
                        TieRule.MADE: Outcome.MADE}
@@ -307,9 +314,9 @@ def round_points(points: int, rounding: Rounding) -> int:
     >>> round_points(117, Rounding.NEAREST10_5UP), round_points(156, Rounding.NEAREST10_6UP)
     (120, 160)
     """
-    if rounding is Rounding.NEAREST10_5UP:
+    if rounding is _ROUND_5UP:
         return (points + 5) // 10 * 10
-    if rounding is Rounding.NEAREST10_6UP:
+    if rounding is _ROUND_6UP:
         return (points + 4) // 10 * 10
     return points
 
@@ -563,7 +570,7 @@ def score_valid_hand(
             decl[entry.capot] += moved
     belote = list(entry.belote)
     totals = (points[0] + decl[0] + belote[0], points[1] + decl[1] + belote[1])
-    rounding = rules.rounding if rounded else Rounding.NONE
+    rounding = rules.rounding if rounded else _NO_ROUNDING
     if rules.is_auction:
         return _score_auction(rules, entry, points, decl, belote, totals, rounding)
     return _score_classic(rules, entry, points, decl, belote, totals, rounding, last_deal)
@@ -583,17 +590,17 @@ def _score_classic(
     """§8: made if T_takers > T_def, failed if lower, equality by ``tie_rule``."""
     t, d = entry.taker, 1 - entry.taker
     if totals[t] > totals[d]:
-        outcome = Outcome.MADE
+        outcome = _MADE
     elif totals[t] < totals[d]:
-        outcome = Outcome.FAILED
+        outcome = _FAILED
     else:
         outcome = _TIE_OUTCOME[rules.tie_rule]
     score = [0, 0]
     reserve = 0
-    if outcome is Outcome.MADE:
+    if outcome is _MADE:
         score[t] = _own(points, decl, belote, rounding, t) + entry.reserve
         score[d] = _own(points, decl, belote, rounding, d)
-    elif outcome is Outcome.FAILED:
+    elif outcome is _FAILED:
         card_total, capot_total = scored_totals(rules, entry)
         base = capot_total if entry.capot == d else card_total
         won = round_points(base, rounding) + decl[d] + belote[d]
@@ -654,7 +661,7 @@ def _score_auction(
         own_belote[d] += own_belote[t]
         own_belote[t] = 0
     score = [0, 0]
-    outcome = Outcome.MADE if made else Outcome.FAILED
+    outcome = _MADE if made else _FAILED
 
     def done() -> HandScore:
         return HandScore(outcome, totals, (score[0], score[1]), 0)
@@ -1563,7 +1570,7 @@ def _game_end(
 ) -> tuple[bool, int | None]:
     """:func:`game_status`, told whether the score is the two teams' (``teams``)."""
     columns = range(len(totals))
-    if rules.limit is Limit.DEALS:
+    if rules.limit is _DEALS:
         # §11.1: after the last deal the higher total wins
         if deals_played < target:
             return False, None
@@ -1581,7 +1588,7 @@ def _game_end(
     # §11.3 taker_must_make: takers who did not make the last hand do not win on it
     # (per seat also after the last deal of a deal-limited game)
     if (rules.both_cross is BothCross.TAKER_MUST_MAKE and entry is not None and hand is not None
-            and hand.outcome is not Outcome.MADE and len(candidates) > 1
+            and hand.outcome is not _MADE and len(candidates) > 1
             and entry.taker in candidates):
         candidates.remove(entry.taker)
     return _highest(rules, totals, candidates)
@@ -1682,10 +1689,10 @@ class GameTally:
         # deal-limited game and (§10 round_final_hand = false) counts the hand that
         # ends the game exactly; the per-seat game (§12) scores every hand as played.
         teams = self._teams
-        last_deal = teams and self.rules.limit is Limit.DEALS and deals >= self.target
+        last_deal = teams and self.rules.limit is _DEALS and deals >= self.target
         hand = score_entry(self.rules, entry, last_deal=last_deal, where=where)
         finished, winner = self._status(entry, hand, deals)
-        if teams and self.rules.rounding is not Rounding.NONE and not self.rules.round_final_hand:
+        if teams and self.rules.rounding is not _NO_ROUNDING and not self.rules.round_final_hand:
             exact = score_entry(self.rules, entry, last_deal=last_deal, rounded=False,
                                 where=where)
             exact_status = self._status(entry, exact, deals)

@@ -45,6 +45,10 @@ from belote.table import DealMode, Table
 __all__ = ["SimulationResult", "bot_seed", "simulate"]
 
 _DECOUVERTE: Final = DealMode.DECOUVERTE  # (read once: a member read from its class is slow)
+_COUNTED: Final = Outcome.COUNTED
+_MADE: Final = Outcome.MADE
+_FAILED: Final = Outcome.FAILED
+
 
 def bot_seed(seed: int | None, seat: int) -> int | None:
     """The seed of the bot at ``seat`` in a simulation seeded by ``seed``."""
@@ -139,14 +143,15 @@ class _Tally:
         for c, points in enumerate(hand.score if result.seats is None else result.seats):
             self.score[c] += points
         self.reserve = hand.reserve
-        if hand.outcome is Outcome.COUNTED:  # découverte: no contract (§12.2)
+        outcome = hand.outcome
+        if outcome is _COUNTED:  # découverte: no contract (§12.2)
             self.counted += 1
         else:
             taker = self.column[result.contract.taker]
             self.taken[taker] += 1
-            if hand.outcome is Outcome.MADE:
+            if outcome is _MADE:
                 self.made[taker] += 1
-            elif hand.outcome is Outcome.FAILED:
+            elif outcome is _FAILED:
                 self.failed[taker] += 1
             else:
                 self.litiges += 1

@@ -593,9 +593,8 @@ class _SmallPlay:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))
         else:
             self.teams = (0, 1)
-        self.taking = (
-            view.contract.value != "decouverte" and self.teams[self.seat] == self.teams[taker]
-        )
+        self.decouverte = self.know.table.mode is DealMode.DECOUVERTE  # no taker (§12.2)
+        self.taking = not self.decouverte and self.teams[self.seat] == self.teams[taker]
         self.foes = [s for s in range(self.n) if self.teams[s] != self.teams[self.seat]]
         self.out = self.know.others()
 
@@ -635,7 +634,7 @@ class _SmallPlay:
             if not self.is_trump(card) and trump < NO_TRUMP and poss & SUIT_MASKS[trump]:
                 if not poss & SUIT_MASKS[led]:
                     return True  # void in the led suit, and may hold trumps
-                if self.know.table.mode is not DealMode.DECOUVERTE and (
+                if not self.decouverte and (
                     (self.out & SUIT_MASKS[led]).bit_count() < 3
                 ):
                     return True  # few cards of the suit left: a ruff is likely
@@ -664,7 +663,7 @@ class _SmallPlay:
         if self.trump < NO_TRUMP:
             for s in self.foes:
                 foe_trumps |= self.know.possible(s) & SUIT_MASKS[self.trump]
-        draw = self.taking or view.contract.value == "decouverte"
+        draw = self.taking or self.decouverte
         # Tips 8 and 2: the taker draws the others' trumps while he holds the master.
         if draw and trumps_mine and foe_trumps:
             top = max(trumps_mine, key=lambda c: order[c])
