@@ -583,6 +583,15 @@ def test_pimc_settings_do_not_depend_on_the_solver_build(
     assert slow.config.worlds == 64 and slow.config.nodes == 6_000_000
     assert slow.settings == slow.config.as_dict()
     assert make_bot("pimc:worlds=7").settings["worlds"] == 7  # a given setting stays
+    assert [f.name for f in dataclasses.fields(PimcConfig)] == list(PimcBot.SETTINGS)
+    for bad, message in (({"worlds": "x"}, "setting 'worlds': 'x' is not a whole number"),
+                         ({"card_reads": "all"}, "setting 'card_reads': 'all' is not one of "
+                                                 "ignore, low, model"),
+                         ({"world": "3"}, "unknown setting 'world'")):
+        with pytest.raises(OptionError, match=f"^bot 'pimc': {message}"):
+            PimcConfig.of(bad)
+        with pytest.raises(OptionError, match=f"^bot 'pimc': {message}"):
+            make_bot("pimc:" + ",".join(f"{k}={v}" for k, v in bad.items()))
     if solver._load_compiled() is not None:
         monkeypatch.setenv("BELOTE_SOLVER", "compiled")
         fast = make_bot("pimc")

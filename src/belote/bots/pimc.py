@@ -512,7 +512,8 @@ class PimcBot(BaseBot):
         from belote.solver import solver_engine  # loaded with the bot, not at import
 
         # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made;
-        # it decides how fast, never what (the budgets count positions).
+        # it decides how fast, never what (the budgets count positions; only a
+        # ``seconds`` budget reads the clock).
         self.engine = solver_engine()
         self.config = PimcConfig.resolved(self.settings, self.given)
         self.small_config = self.config.small_table(self.given)
