@@ -8,7 +8,7 @@ board (its two tables, seats swapped) against the same opponent, with the same b
 seeds, so a board where the two bots choose alike counts zero and the interval of
 the difference is the difference's own.  Run:
 
-    .venv/bin/python benchmarks/paired_boards.py --bots pimc:preset=v4,pimc
+    .venv/bin/python benchmarks/paired_boards.py --bots pimc:preset=v1,pimc
         [--opponent heuristic] [--seed 61] [--boards 200:500] [--profile classic]
         [--out results.jsonl]
 

@@ -34,6 +34,21 @@ plots. "Added" is the day the file first entered the repository. This page is wr
 `scripts/results_index.py` (run it after adding a result; `--check` says whether it is up to
 date).
 
+These results are history: the commands run the bots of their day. Of the PIMC bot's
+presets only `v7` (the default) and `v1` (the baseline) remain; the others were removed, and
+each is today `pimc` with these settings given (its spec gives the same bot on the compiled
+and on the pure-Python solver):
+
+- `v6`: `read_fit=fixed` (the card model's weight not fitted to the table);
+- `v5`: `read_fit=fixed,heard_reads=ignore,objective=score` (the announcements not read, the
+  game not weighed);
+- `v4`: `v5` and `card_reads=ignore` (the others' cards not read);
+- `v3`: `v4` and `loose=0` (no take without two master trumps);
+- `v2`: `v3` and `play_calls=ignore` (the calls ignored in the card play).
+
+The plain `pimc` of a command is the default of its day; until these presets were removed,
+it took `v1`'s budgets where the C build of the solver was missing.
+
 """
 
 

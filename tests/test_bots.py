@@ -566,25 +566,34 @@ def test_pimc_never_searches_past_twice_its_node_budget() -> None:
             assert bot.last_nodes <= 2 * 20000
 
 
-def test_pimc_sizes_its_default_budgets_to_the_solver_build(
+def test_pimc_settings_do_not_depend_on_the_solver_build(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """preset=auto: v6's budgets with the compiled search, v1's on the pure one (about
-    fifty times slower), so a decision stays bounded in time either way.  The bot
-    holds the build it was made with (``BELOTE_SOLVER`` then)."""
+    """A spec decides the same settings on the pure-Python search and on the compiled
+    one (v7's, the default, on both: the budgets count positions, the pure search is
+    only slower).  The bot holds the build it was made with (``BELOTE_SOLVER`` then)."""
     from belote import solver
     from belote.bots import make_bot
-    from belote.bots.pimc import PRESETS
+    from belote.bots.pimc import PimcConfig
 
     monkeypatch.setenv("BELOTE_SOLVER", "pure")
     slow = make_bot("pimc")
-    assert slow.settings["worlds"] == PRESETS["v1"]["worlds"]
-    assert slow.settings["nodes"] == PRESETS["v1"]["nodes"]
     assert isinstance(slow, PimcBot) and slow.engine.name == "pure"
+    assert slow.config == PimcConfig.of() and slow.config.preset == "v7"
+    assert slow.config.worlds == 64 and slow.config.nodes == 6_000_000
+    assert slow.settings == slow.config.as_dict()
     assert make_bot("pimc:worlds=7").settings["worlds"] == 7  # a given setting stays
+    assert [f.name for f in dataclasses.fields(PimcConfig)] == list(PimcBot.SETTINGS)
+    for bad, message in (({"worlds": "x"}, "setting 'worlds': 'x' is not a whole number"),
+                         ({"card_reads": "all"}, "setting 'card_reads': 'all' is not one of "
+                                                 "ignore, low, model"),
+                         ({"world": "3"}, "unknown setting 'world'")):
+        with pytest.raises(OptionError, match=f"^bot 'pimc': {message}"):
+            PimcConfig.of(bad)
+        with pytest.raises(OptionError, match=f"^bot 'pimc': {message}"):
+            make_bot("pimc:" + ",".join(f"{k}={v}" for k, v in bad.items()))
     if solver._load_compiled() is not None:
         monkeypatch.setenv("BELOTE_SOLVER", "compiled")
         fast = make_bot("pimc")
-        assert fast.settings["worlds"] == 64 and fast.settings["play_calls"] == "hints"
-        assert fast.settings["card_reads"] == fast.settings["heard_reads"] == "model"
         assert isinstance(fast, PimcBot) and fast.engine.compiled
+        assert fast.config == slow.config

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 from pathlib import Path
 
@@ -32,10 +34,18 @@ from belote.options import (
     OPTION_NAMES,
     POSITIVE_INT_OPTIONS,
     PROFILES,
+    WORD_OPTIONS,
+    Bidding,
+    DealPattern,
+    Deck,
+    Rounding,
+    TieRule,
     make_rules,
     parse_option_assignment,
+    parse_option_text,
     profile_rules,
 )
+from belote.scoring import Outcome
 
 
 @given(st.integers(min_value=0, max_value=(1 << 32) - 1))
@@ -238,3 +248,89 @@ def test_overrides() -> None:
     r = make_rules("classic", {"tie_rule": "fail"})
     assert r.overrides() == {"tie_rule": "fail"}
     assert set(r.options()) == set(OPTION_NAMES)
+
+
+def test_word_options_are_enums_and_their_json_is_the_word() -> None:
+    """Each option that takes a word is read into its enum's member; the option table
+    lists the enum's words; the JSON out (options, overrides, json.dumps of the rules'
+    values) is the same words as plain strings."""
+    for name, kind in WORD_OPTIONS.items():
+        assert CHOICE_OPTIONS[name] == tuple(m.value for m in kind), name
+        for word in CHOICE_OPTIONS[name]:
+            profile = "coinche" if kind is DealPattern and word.count("-") == 2 else "classic"
+            value = getattr(make_rules(profile, {name: word}), name)
+            assert type(value) is kind and value == word, (name, word)
+    rules = make_rules("contree", {"tie_rule": "fail", "rounding": "none"})
+    assert rules.tie_rule is TieRule.FAIL and rules.rounding is Rounding.NONE
+    assert (rules.deck, rules.bidding) == (Deck.FRENCH, Bidding.AUCTION) and rules.is_auction
+    assert rules.overrides() == {"tie_rule": "fail", "rounding": "none"}
+    assert all(type(v) is str for v in rules.overrides().values())
+    assert all(type(v) is not TieRule for v in rules.options().values())
+    assert json.dumps(rules.tie_rule) == '"fail"' and f"{rules.rounding}" == "none"
+    assert make_rules("contree", rules.overrides()) == rules
+    assert parse_option_text("tie_rule", " made ") is TieRule.MADE
+    assert parse_option_text("tie_rule", "coin") == "coin"  # refused by make_rules
+    with pytest.raises(OptionError, match=r"^option 'tie_rule': 'coin' is not one of "
+                                          r"litige, fail, made$"):
+        make_rules("classic", {"tie_rule": "coin"})
+    with pytest.raises(OptionError, match=r"^option 'tie_rule': 1 is not one of "):
+        make_rules("classic", {"tie_rule": 1})
+    with pytest.raises(OptionError, match=r"^option 'deal_pattern': '3-3-2' is not one of "
+                                          r"3-2, 2-3$"):
+        make_rules("classic", {"deal_pattern": "3-3-2"})
+    # A word given to Rules itself (dataclasses.replace) becomes the member too.
+    import dataclasses
+    assert dataclasses.replace(rules, tie_rule="made").tie_rule is TieRule.MADE  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match="'coin' is not one of litige, fail, made"):
+        dataclasses.replace(rules, tie_rule="coin")  # type: ignore[arg-type]
+    assert [o.value for o in Outcome] == ["made", "failed", "litige", "void", "counted"]
+
+
+# The names a configuration word is read by: the options that take a word, the profile's
+# fixed deck and bidding, and a hand's outcome.
+_WORD_NAMES = frozenset({*WORD_OPTIONS, "deck", "bidding", "outcome"})
+
+
+def _string_comparisons(tree: ast.AST) -> list[tuple[int, str]]:
+    """The comparisons of ``tree`` between an option, a deck, a bidding or an outcome
+    (an attribute ``rules.tie_rule``, a key ``score["outcome"]`` or a name ``rounding``)
+    and a string literal, or a tuple, list or set holding one."""
+    def named(node: ast.expr) -> bool:
+        if isinstance(node, ast.Attribute):
+            return node.attr in _WORD_NAMES
+        if isinstance(node, ast.Name):
+            return node.id in _WORD_NAMES
+        if isinstance(node, ast.Subscript):
+            key = node.slice
+            return isinstance(key, ast.Constant) and key.value in _WORD_NAMES
+        return False
+
+    def literal(node: ast.expr) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, str)
+        if isinstance(node, ast.Tuple | ast.List | ast.Set):
+            return any(literal(e) for e in node.elts)
+        return False
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            if any(named(x) for x in sides) and any(literal(x) for x in sides):
+                found.append((node.lineno, ast.unparse(node)))
+    return found
+
+
+def test_no_option_is_compared_with_a_string() -> None:
+    """Options, the profile's deck and bidding, and outcomes are compared with their
+    enums' members (``rules.tie_rule is TieRule.FAIL``), never with a word: a word
+    misspelt would silently be false."""
+    root = Path(__file__).resolve().parents[1] / "src" / "belote"
+    found = [f"{path.relative_to(root)}:{line}: {text}"
+             for path in sorted(root.rglob("*.py"))
+             for line, text in _string_comparisons(ast.parse(path.read_text("utf-8")))]
+    assert not found, found
+    # (the scan finds each kind of comparison it is meant to)
+    sample = ast.parse('rules.tie_rule == "fail"\nscore["outcome"] in ("made", "x")\n'
+                       'rounding != "none"\nrules.tie_rule is TieRule.FAIL\n')
+    assert [line for line, _ in _string_comparisons(sample)] == [1, 2, 3]

@@ -39,7 +39,7 @@ import pytest
 
 from belote.deal import new_deck
 from belote.errors import BeloteError
-from belote.options import make_rules
+from belote.options import ThreeDeal, make_rules
 from belote.replay import replay
 from belote.round import Round
 from tests.reference.engine import (
@@ -995,10 +995,10 @@ def test_3_5_sa_ta_named_in_round_2_and_in_the_kitty_round() -> None:
                                                             "SA", "TA"]
     assert SmallBidding(2, 0, "TD").legal() == ["pass", "take"]
     rules = make_rules("classic-3p", {"three_deal": "kitty", "sa_ta_in_classic": True})
-    deck = new_deck(3, "kitty")
+    deck = new_deck(3, ThreeDeal.KITTY)
     assert Round(rules, 0, deck).legal_calls() == ["pass", "S", "H", "D", "C", "SA", "TA"]
     off = make_rules("classic-2p", {})
-    rnd = Round(off, 0, new_deck(2, "24_cards"))
+    rnd = Round(off, 0, new_deck(2, ThreeDeal.CARDS_24))
     rnd.call("pass")
     rnd.call("pass")
     assert "SA" not in rnd.legal_calls() and "TA" not in rnd.legal_calls()

@@ -593,8 +593,8 @@ def test_play_hints_read_the_calls() -> None:
 
 def test_pimc_card_worlds_fit_the_calls() -> None:
     """The worlds of a card decision fit the hints of the calls (``play_calls=hints``);
-    ``ignore`` and the ``v1`` / ``v2`` presets draw them all; the presets are today's
-    and the earlier defaults, a setting given in the spec overriding its preset."""
+    ``ignore`` and the ``v1`` preset draw them all; the presets are today's and the
+    baseline's defaults, a setting given in the spec overriding its preset."""
     rnd = _round("classic", 0, {2: "JH 9H AS 8D 7C"}, seed=1, turned="7H")
     rnd.call("pass")
     rnd.call("take")
@@ -627,10 +627,8 @@ def test_pimc_card_worlds_fit_the_calls() -> None:
                                          "play_calls")} == {
         "worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
         "play_calls": "ignore"}
-    assert make_bot("pimc:preset=v2").settings["play_calls"] == "ignore"
-    assert make_bot("pimc:preset=v2").settings["worlds"] == 64
-    assert make_bot("pimc:preset=v3").settings["loose"] == 0  # v4 and v5 (the default): 50
-    assert make_bot("pimc:preset=v4").settings["loose"] == 50
+    assert make_bot("pimc").settings["worlds"] == 64  # v7, the default
+    assert make_bot("pimc").settings["loose"] == 50
     assert make_bot("pimc:preset=v1,worlds=7").settings["worlds"] == 7
     ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore", seed=3)
     assert isinstance(ignoring, PimcBot)

@@ -15,9 +15,10 @@ from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.endgame import fused_values
 from belote.bots.knowledge import World, infer
-from belote.bots.pimc import PimcBot
+from belote.bots.pimc import CardReads, HeardReads, Objective, PimcBot, PimcConfig, ReadFit
 from belote.bots.sampling import DealSampler
 from belote.cards import card_name, mask_of, scan_forward
+from belote.errors import OptionError
 from belote.options import make_rules
 from belote.play import PlayState
 from belote.round import PlayerView
@@ -113,24 +114,30 @@ def test_the_reading_finds_the_lead_that_the_uniform_worlds_miss() -> None:
     assert value["TS"] > value["AD"] + 100
 
 
-def test_the_presets_before_v5_do_not_read_the_cards() -> None:
-    """v1 to v4 keep their decisions: the reading is off unless asked for; v5 reads
-    the others' choices through the card model (bots/card_model.py), and v6 their
-    announcements at trick 1 too (§7.4), and weighs its card play by the game (§11)."""
-    for preset in ("v1", "v2", "v3", "v4"):
-        bot = make_bot(f"pimc:preset={preset}", 1)
-        assert isinstance(bot, PimcBot)
-        assert bot.settings["card_reads"] == "ignore"
-        assert bot.settings["heard_reads"] == "ignore"
-        assert bot.settings["objective"] == "score"
-        assert bot.settings["read_fit"] == "fixed"
-    v5 = make_bot("pimc:preset=v5", 1).settings
-    assert (v5["card_reads"], v5["heard_reads"], v5["objective"]) == ("model", "ignore", "score")
-    v6 = make_bot("pimc:preset=v6", 1).settings
-    assert (v6["card_reads"], v6["heard_reads"], v6["objective"]) == ("model", "model", "game")
-    assert v6["read_fit"] == "fixed"
-    assert make_bot("pimc:preset=v7", 1).settings["read_fit"] == "table"
-    assert make_bot("pimc:preset=v4,card_reads=model", 1).settings["card_reads"] == "model"
+def test_the_baseline_preset_does_not_read_the_cards() -> None:
+    """v1, the baseline, keeps its decisions: the reading is off unless asked for; v7,
+    the default, reads the others' choices through the card model (bots/card_model.py)
+    and their announcements at trick 1 (§7.4), fits the model's weight to the table and
+    weighs its card play by the game (§11).  The presets removed (v2 to v6) are refused;
+    each is v7 with a few settings given (the pimc module's docstring)."""
+    v1 = make_bot("pimc:preset=v1", 1)
+    assert isinstance(v1, PimcBot)
+    assert v1.config.card_reads is CardReads.IGNORE
+    assert v1.config.heard_reads is HeardReads.IGNORE
+    assert v1.config.objective is Objective.SCORE
+    assert v1.config.read_fit is ReadFit.FIXED
+    v7 = make_bot("pimc:preset=v7", 1)
+    plain = make_bot("pimc", 1)
+    assert isinstance(v7, PimcBot) and isinstance(plain, PimcBot) and v7.config == plain.config
+    assert (v7.config.card_reads, v7.config.heard_reads, v7.config.objective,
+            v7.config.read_fit) == ("model", "model", "game", "table")
+    v5 = PimcConfig.of({"read_fit": "fixed", "heard_reads": "ignore", "objective": "score"})
+    assert (v5.card_reads, v5.heard_reads, v5.objective) == ("model", "ignore", "score")
+    assert make_bot("pimc:preset=v1,card_reads=model", 1).settings["card_reads"] == "model"
+    for removed in ("v2", "v6", "auto"):
+        with pytest.raises(OptionError, match=f"setting 'preset': '{removed}' is not one of "
+                                              "v7, v1$"):
+            make_bot(f"pimc:preset={removed}")
 
 
 # --- the last tricks without strategy fusion (belote.bots.endgame, setting ``endgame``) -----
@@ -346,7 +353,7 @@ def test_read_weight_follows_the_odds_of_a_miss() -> None:
     assert bot.read_weight() == pytest.approx(10 / (50 + FIT_PRIOR - 10) / RANDOM_MISS_ODDS)
     bot.fit_misses, bot.fit_reads = 20, 50
     assert bot.read_weight() == 1.0
-    fixed = make_bot("pimc:preset=v6", 1)
+    fixed = make_bot("pimc:read_fit=fixed", 1)
     assert isinstance(fixed, PimcBot)
     fixed.fit_misses, fixed.fit_reads = 20, 50
     assert fixed.read_weight() == 0.25

@@ -8,7 +8,7 @@ from belote.bidding import Call
 from belote.declarations import DeclarationResult
 from belote.hand import Contract
 from belote.records import record_of
-from belote.scoring import HandEntry, HandScore
+from belote.scoring import HandEntry, HandScore, Outcome
 
 
 def test_records_equal_their_constructors() -> None:
@@ -17,8 +17,8 @@ def test_records_equal_their_constructors() -> None:
          record_of(Contract, taker=1, trump=2, value=90, multiplier=2, players=4)),
         (Call(3, "take", True), record_of(Call, seat=3, call="take", named=True)),
         (DeclarationResult(0, (50, 0)), record_of(DeclarationResult, winner=0, points=(50, 0))),
-        (HandScore("made", (92, 70), (92, 70), 0),
-         record_of(HandScore, outcome="made", totals=(92, 70), score=(92, 70), reserve=0)),
+        (HandScore(Outcome.MADE, (92, 70), (92, 70), 0),
+         record_of(HandScore, outcome=Outcome.MADE, totals=(92, 70), score=(92, 70), reserve=0)),
         (HandEntry(0, (92, 70), belote=(20, 0)),
          record_of(HandEntry, taker=0, trick_points=(92, 70), capot=None,
                    declarations=(0, 0), belote=(20, 0), contract=None, trump=None,

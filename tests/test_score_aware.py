@@ -171,14 +171,16 @@ def test_pimc_presets_keep_the_game_score_out() -> None:
     ``loose`` default to ignore and 0): the same calls with and without a score."""
     rules = make_rules("classic")
     rng = random.Random(5)
-    for preset in ("v1", "v3"):
+    # (v1, and what was v3: v7 without the reading and with loose=0)
+    for preset in ("preset=v1", "loose=0,card_reads=ignore,read_fit=fixed,heard_reads=ignore,"
+                                "objective=score"):
         for _ in range(3):
             deck = list(range(32))
             rng.shuffle(deck)
             plain = Round(rules, 0, deck)
             scored = Round(rules, 0, deck, game_score=(900, 880), target=1000)
-            a = make_bot(f"pimc:preset={preset},bid_nodes=300000,bid_worlds=4", seed=2)
-            b = make_bot(f"pimc:preset={preset},bid_nodes=300000,bid_worlds=4", seed=2)
+            a = make_bot(f"pimc:{preset},bid_nodes=300000,bid_worlds=4", seed=2)
+            b = make_bot(f"pimc:{preset},bid_nodes=300000,bid_worlds=4", seed=2)
             while plain.phase is BIDDING:
                 seat = plain.current_player()
                 call = a.call(plain.view(seat))

@@ -17,13 +17,14 @@ from hypothesis import strategies as st
 import belote.scoring
 from belote.cards import ALL_TRUMP, HEARTS
 from belote.errors import BeloteError, InvalidRecordError, OptionError
-from belote.options import make_rules
+from belote.options import Rounding, make_rules
 from belote.scoring import (
     EW,
     NS,
     GameTally,
     HandEntry,
     HandScore,
+    Outcome,
     capot_trick_points,
     check_hand_entry,
     game_status,
@@ -218,9 +219,9 @@ def test_litige_on_the_last_deal_scores_each_team_its_points() -> None:
     points"; the reserve carried in is dropped."""
     rules = make_rules("classic", {"limit": "deals", "target": 3})
     entry = HandEntry(taker=NS, trick_points=(71, 91), belote=(20, 0), reserve=40)
-    assert score_hand(rules, entry, last_deal=True) == HandScore("litige", (91, 91),
+    assert score_hand(rules, entry, last_deal=True) == HandScore(Outcome.LITIGE, (91, 91),
                                                                  (91, 91), 0)
-    assert score_hand(rules, entry) == HandScore("litige", (91, 91), (20, 91), 111)
+    assert score_hand(rules, entry) == HandScore(Outcome.LITIGE, (91, 91), (20, 91), 111)
 
 
 def test_rounding_in_classic_when_chosen() -> None:
@@ -343,8 +344,8 @@ def test_nearest10_6up() -> None:
     obj = {"taker": "NS", "contract": 110, "trick_points": {"NS": 115}}
     assert hand("contree", {"rounding": "nearest10_6up"}, **obj) == ("made", 220, 50, 0)
     assert hand("contree", **obj) == ("made", 230, 50, 0)
-    assert [round_points(p, "nearest10_6up") for p in (84, 85, 86, 156)] == [80, 80, 90, 160]
-    assert [round_points(p, "nearest10_5up") for p in (84, 85, 86)] == [80, 90, 90]
+    assert [round_points(p, Rounding.NEAREST10_6UP) for p in (84, 85, 86, 156)] == [80, 80, 90, 160]
+    assert [round_points(p, Rounding.NEAREST10_5UP) for p in (84, 85, 86)] == [80, 90, 90]
 
 
 def test_min_80() -> None:
@@ -1117,7 +1118,7 @@ def test_auction_properties(case: tuple[str, dict[str, Any], HandEntry]) -> None
         assert s.score[t] == (e.belote[t] if kept else 0)
     elif rules.count_mode == "made_plus_bid" and isinstance(e.contract, int):
         assert s.score[t] >= e.contract
-    exact = score_hand(dataclasses.replace(rules, rounding="none"), e)
+    exact = score_hand(dataclasses.replace(rules, rounding=Rounding.NONE), e)
     assert exact.outcome == s.outcome
     m = score_hand(rules, mirror(e))
     assert m.score == (s.score[1], s.score[0]) and m.outcome == s.outcome

@@ -26,6 +26,7 @@ from belote.scoring import (
     GameTally,
     HandEntry,
     HandScore,
+    Outcome,
     SeatEntry,
     game_status,
     parse_seat_entry,
@@ -312,7 +313,7 @@ def test_game_status_per_seat() -> None:
     reach the target); ``taker_must_make`` takes a taker who failed out, after the last
     deal of a deal-limited game too."""
     entry = SeatEntry(3, 0, (40, 60, 62))
-    failed = HandScore("failed", (40, 122), (0, 81, 81), 0, 3)
+    failed = HandScore(Outcome.FAILED, (40, 122), (0, 81, 81), 0, 3)
     draw = make_rules("classic-3p", {"both_cross": "draw"})
     assert game_status(draw, (160, 170, 0), 150, entry, failed) == (True, 1)
     assert game_status(draw, (170, 170, 0), 150, entry, failed) == (True, None)

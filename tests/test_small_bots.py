@@ -668,10 +668,11 @@ def test_small_pimc_takes_the_bots_seed_and_settings() -> None:
     tables' defaults for the others, and samples with the bot's own generator."""
     bot = make_bot("pimc:worlds=5,nodes=1000", seed=4)
     assert isinstance(bot, PimcBot)
-    small = bot.card_settings(Table(3, DealMode.KITTY))
-    assert small["worlds"] == 5 and small["nodes"] == 1000
-    assert small["tricks"] == SMALL_TABLE_DEFAULTS["tricks"]  # not given
-    assert bot.card_settings(Table(4, DealMode.CLASSIC)) is bot.settings
+    small = bot.card_config(Table(3, DealMode.KITTY))
+    assert small.worlds == 5 and small.nodes == 1000
+    assert small.tricks == SMALL_TABLE_DEFAULTS["tricks"]  # not given
+    assert small.objective is SMALL_TABLE_DEFAULTS["objective"]
+    assert bot.card_config(Table(4, DealMode.CLASSIC)) is bot.config
     assert bot.rng.random() == random.Random(4).random()
 
 

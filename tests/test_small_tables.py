@@ -12,9 +12,10 @@ from belote.cards import card_name, mask_of, parse_card
 from belote.deal import deal_first, deal_piles, new_deck
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
-from belote.options import make_rules
+from belote.options import ThreeDeal, make_rules
 from belote.replay import replay
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, Round
+from belote.table import DealMode
 
 MODES = [
     ("classic-3p", {}),
@@ -44,9 +45,9 @@ def take_first(rnd: Round) -> None:
 def test_12_1_twenty_four_cards() -> None:
     """7s and 8s out; 5 each and the 16th turned; the taker gets it and 2 more, 8 tricks."""
     rules = make_rules("classic-3p")
-    deck = new_deck(3, "24_cards")
+    deck = new_deck(3, ThreeDeal.CARDS_24)
     assert len(deck) == 24 and all(c & 7 >= 2 for c in deck)
-    first = deal_first(deck, 0, "3-2", 3, "24_cards")
+    first = deal_first(deck, 0, "3-2", 3, DealMode.CARDS_24)
     assert [h.bit_count() for h in first.hands] == [5, 5, 5] and first.turned == deck[15]
     rnd = Round(rules, 0, deck)
     rnd.call("take")  # seat 1, the eldest

@@ -226,7 +226,8 @@ def test_bots_holding_different_builds_decide_alike(monkeypatch: pytest.MonkeyPa
     from belote.bots.pimc import PimcBot
     from belote.round import PLAY, Round
 
-    spec = "pimc:preset=v5,worlds=6,nodes=200000"  # (auto would pick v1 on the pure build)
+    # (v5's reading: the card model, the announcements not read, the hand's score)
+    spec = "pimc:read_fit=fixed,heard_reads=ignore,objective=score,worlds=6,nodes=200000"
     monkeypatch.setenv("BELOTE_SOLVER", "pure")
     slow = make_bot(spec, seed=9)
     monkeypatch.setenv("BELOTE_SOLVER", "compiled")

@@ -14,9 +14,14 @@ from typing import Final, NamedTuple
 
 from belote.cards import BIT, NINE, Card, CardMask, rank_of, suit_of
 from belote.errors import OptionError
+from belote.options import ThreeDeal
 from belote.table import DealMode, deal_mode_of
 
 Rng = random.Random
+# (Members read once: a member read from its class is slow, and every deal reads them.)
+_KITTY: Final = DealMode.KITTY
+_SIX_EACH: Final = DealMode.SIX_EACH
+_STOCK: Final = DealMode.STOCK
 
 
 def make_rng(seed: int | None = None) -> Rng:
@@ -24,9 +29,9 @@ def make_rng(seed: int | None = None) -> Rng:
     return random.SystemRandom() if seed is None else random.Random(seed)
 
 
-def new_deck(players: int = 4, three_deal: str = "24_cards") -> list[Card]:
+def new_deck(players: int = 4, three_deal: ThreeDeal = ThreeDeal.CARDS_24) -> list[Card]:
     """The 32 cards; for three players dealt 24 (§12.1), the 7s and 8s are removed."""
-    if players == 3 and three_deal == "24_cards":
+    if players == 3 and three_deal is ThreeDeal.CARDS_24:
         return [c for c in range(32) if rank_of(c) >= NINE]
     return list(range(32))
 
@@ -145,7 +150,7 @@ def seat_places(seats: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ..
 
 def deal_first(
     deck: Sequence[Card], dealer: int, pattern: str = "3-2", players: int = 4,
-    mode: str = "classic",
+    mode: DealMode = DealMode.CLASSIC,
 ) -> FirstDeal:
     """The deal before bidding (§3.1, §12).
 
@@ -154,9 +159,9 @@ def deal_first(
     one turned up.  ``kitty``: ten each (3-2-3-2); the last two cards are the kitty
     (``stock``), nothing is turned.
     """
-    if mode in ("six_each", "stock"):
+    if mode is _SIX_EACH or mode is _STOCK:
         pattern = "3-3"
-    elif mode == "kitty":
+    elif mode is _KITTY:
         hands, used = deal_packets(deck, dealer, "3-2-3-2", players)
         return FirstDeal(tuple(hands), -1, tuple(deck[used:]))
     hands, used = deal_packets(deck, dealer, pattern, players)
@@ -164,7 +169,8 @@ def deal_first(
 
 
 def deal_rest(
-    first: FirstDeal, dealer: int, taker: int, players: int = 4, mode: str = "classic"
+    first: FirstDeal, dealer: int, taker: int, players: int = 4,
+    mode: DealMode = DealMode.CLASSIC,
 ) -> list[CardMask]:
     """The rest of the deal once somebody took (§3.4, §12).
 
@@ -174,11 +180,11 @@ def deal_rest(
     """
     hands = list(first.hands)
     stock = first.stock
-    if mode == "kitty":
+    if mode is _KITTY:
         for c in stock:
             hands[taker] |= 1 << c
         return hands
-    give_turned = mode in ("classic", "24_cards")
+    give_turned = mode.takes_turned
     if give_turned:
         hands[taker] |= 1 << first.turned
     _give(hands, stock, rest_seats(dealer, taker if give_turned else -1, players))
@@ -222,5 +228,5 @@ def deal_all(deck: Sequence[Card], dealer: int, pattern: str = "3-3-2") -> list[
     """All 32 cards, 8 each from the eldest in packets (§4.1)."""
     hands, used = deal_packets(deck, dealer, pattern)
     if used != len(deck):
-        raise OptionError(f"deal_pattern {pattern!r} does not deal {len(deck)} cards")
+        raise OptionError(f"deal_pattern {str(pattern)!r} does not deal {len(deck)} cards")
     return hands

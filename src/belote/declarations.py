@@ -35,7 +35,7 @@ from belote.cards import (
     suit_of,
 )
 from belote.errors import IllegalDeclarationError
-from belote.options import Rules
+from belote.options import DeclTie, Rules
 from belote.records import record_of
 
 SEQUENCE: Final = "sequence"
@@ -356,7 +356,7 @@ def resolve(
         winner = 0
     elif b0 is None or b1 > b0:
         winner = 1
-    elif rules.decl_tie == "first_announcer":
+    elif rules.decl_tie is DeclTie.FIRST_ANNOUNCER:
         winner = None
         for i in range(n):
             seat = (leader + i) % n

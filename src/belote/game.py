@@ -22,7 +22,7 @@ from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
 from belote.hand import DECOUVERTE, HandPlay, HandResult
-from belote.options import Rules, make_rules
+from belote.options import AllpassDealer, Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.scoring import Entry, GameScore, GameTally, SeatEntry
@@ -162,7 +162,7 @@ class Match:
         if rnd.phase == Phase.ALL_PASS:
             # §2.4: cards collected, no score; the next dealer (or the same) deals.
             self._pack = list(rnd.deck)
-            if self.rules.allpass_dealer == "next":
+            if self.rules.allpass_dealer is AllpassDealer.NEXT:
                 self.dealer = rnd.table.next(self.dealer)
         else:
             result = rnd.result()

@@ -56,6 +56,7 @@ from belote.records import record_of
 from belote.scoring import (
     HandEntry,
     HandScore,
+    Outcome,
     capot_trick_points,
     score_valid_hand,
     seat_shares,
@@ -499,7 +500,7 @@ class HandPlay:
         totals = (trick_points[0] + belote[0], trick_points[1] + belote[1])
         entry = HandEntry(taker=self.contract.team, trick_points=(trick_points[0],
                           trick_points[1]), capot=capot, belote=belote)
-        score = HandScore("counted", totals, totals, 0)
+        score = HandScore(Outcome.COUNTED, totals, totals, 0)
         return HandResult(
             contract=self.contract, tricks=tuple(self.state.tricks), declarations=decls,
             belote_team=self.belote_team(), belote_points=belote,

@@ -5,9 +5,16 @@ name.  :func:`make_rules` builds one from a profile name and overrides, refusing
 unknown profiles and options and values of the wrong kind with an
 :class:`~belote.errors.OptionError` that names the option.
 
->>> r = make_rules("coinche", {"max_bid": 180})
+Each option that takes one of a few words is a :class:`~enum.StrEnum` (:class:`TieRule`,
+:class:`Rounding`...): a :class:`Rules` holds the member, which the code compares by
+identity (``rules.tie_rule is TieRule.FAIL``), and which prints and serialises as its
+JSON word.  :data:`CHOICE_OPTIONS`, the values each option takes, is read from them.
+
+>>> r = make_rules("coinche", {"max_bid": 180, "tie_rule": "fail"})
 >>> r.profile, r.max_bid, r.declarations, r.rounding
-('coinche', 180, True, 'nearest10_5up')
+('coinche', 180, True, <Rounding.NEAREST10_5UP: 'nearest10_5up'>)
+>>> r.tie_rule is TieRule.FAIL, r.overrides()
+(True, {'max_bid': 180, 'tie_rule': 'fail'})
 >>> make_rules("classic", {"tie_rule": "coin"})
 Traceback (most recent call last):
 ...
@@ -20,6 +27,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from belote.errors import OptionError
@@ -37,40 +45,236 @@ BOOL_OPTIONS: Final = (
     "beat_defence", "decl_count_for_contract", "round_final_hand",
 )
 
-CHOICE_OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
-    "direction": ("clockwise", "anticlockwise"),
+# --- the options that take a word: one StrEnum each, in the order of docs/rules.md ---
+
+
+class Deck(StrEnum):
+    """The names of the cards (§1.2); fixed by the profile."""
+
+    FRENCH = "french"
+    SPANISH = "spanish"
+
+
+class Bidding(StrEnum):
+    """How a contract is made; fixed by the profile."""
+
+    TAKE_PASS = "take_pass"  # take or pass (§3)
+    AUCTION = "auction"  # the numeric auction of coinche and contrée (§4)
+
+
+class Direction(StrEnum):
+    """``direction`` (§0.1)."""
+
+    CLOCKWISE = "clockwise"
+    ANTICLOCKWISE = "anticlockwise"
+
+
+class AllpassDealer(StrEnum):
+    """``allpass_dealer`` (§2.4)."""
+
+    NEXT = "next"
+    SAME = "same"
+
+
+class DealPattern(StrEnum):
+    """``deal_pattern`` (§3.1, §4.1): the first two for take or pass, the rest for an
+    auction."""
+
+    P3_2 = "3-2"
+    P2_3 = "2-3"
+    P3_3_2 = "3-3-2"
+    P3_2_3 = "3-2-3"
+    P2_3_3 = "2-3-3"
+
+
+class TaValues(StrEnum):
+    """``ta_values`` (§5.4)."""
+
+    PC = "pc"
+    FFBC = "ffbc"
+    SCALED = "scaled"
+
+
+class UndertrumpPartner(StrEnum):
+    """``undertrump_partner`` (§6.3a)."""
+
+    ALLOWED = "allowed"
+    ONLY_IF_ONLY_TRUMPS = "only_if_only_trumps"
+    MUST_OVERTRUMP_IF_ONLY_TRUMPS = "must_overtrump_if_only_trumps"
+
+
+class DeclTie(StrEnum):
+    """``decl_tie`` (§7.5)."""
+
+    NOBODY = "nobody"
+    FIRST_ANNOUNCER = "first_announcer"
+
+
+class BeloteOnFailure(StrEnum):
+    """``belote_on_failure`` (§7.8)."""
+
+    KEPT = "kept"
+    DEFENDERS = "defenders"
+
+
+class TakerDeclOnFailure(StrEnum):
+    """``taker_decl_on_failure`` (§8.3)."""
+
+    TRANSFER = "transfer"
+    LOST = "lost"
+
+
+class TieRule(StrEnum):
+    """``tie_rule`` (§8.4)."""
+
+    LITIGE = "litige"
+    FAIL = "fail"
+    MADE = "made"
+
+
+class CapotLoserDeclarations(StrEnum):
+    """``capot_loser_declarations`` (§8.5)."""
+
+    KEPT = "kept"
+    TO_CAPOT_TEAM = "to_capot_team"
+    VOID = "void"
+
+
+class CountMode(StrEnum):
+    """``count_mode`` (§9.2)."""
+
+    MADE_PLUS_BID = "made_plus_bid"
+    MADE_ONLY = "made_only"
+    BID_ONLY = "bid_only"
+
+
+class DoubleScope(StrEnum):
+    """``double_scope`` (§9.2)."""
+
+    WHOLE = "whole"
+    CONTRACT_ONLY = "contract_only"
+    FORFEIT = "forfeit"
+
+
+class BidCapotScoring(StrEnum):
+    """``bid_capot_scoring`` (§9.2)."""
+
+    FLAT = "flat"
+    AS_CONTRACT = "as_contract"
+
+
+class Rounding(StrEnum):
+    """``rounding`` (§10)."""
+
+    NONE = "none"
+    NEAREST10_5UP = "nearest10_5up"
+    NEAREST10_6UP = "nearest10_6up"
+
+
+class Limit(StrEnum):
+    """``limit`` (§11.1)."""
+
+    POINTS = "points"
+    DEALS = "deals"
+
+
+class ReachRule(StrEnum):
+    """``reach_rule`` (§11.2)."""
+
+    REACH_OR_EXCEED = "reach_or_exceed"
+    STRICTLY_EXCEED = "strictly_exceed"
+
+
+class BothCross(StrEnum):
+    """``both_cross`` (§11.3)."""
+
+    HIGHER_TOTAL = "higher_total"
+    TAKER_MUST_MAKE = "taker_must_make"
+    DRAW = "draw"
+
+
+class NoWinOnBelote(StrEnum):
+    """``no_win_on_belote`` (§11.4)."""
+
+    OFF = "off"
+    CAPOT = "capot"
+    CAPOT_OR_FAILED = "capot_or_failed"
+
+
+class ThreeDeal(StrEnum):
+    """``three_deal`` (§12.1); :class:`belote.table.DealMode` has the same words."""
+
+    CARDS_24 = "24_cards"
+    KITTY = "kitty"
+    SIX_EACH = "six_each"
+
+
+class TwoDeal(StrEnum):
+    """``two_deal`` (§12.2); :class:`belote.table.DealMode` has the same words."""
+
+    STOCK = "stock"
+    DECOUVERTE = "decouverte"
+
+
+WORD_OPTIONS: Final[Mapping[str, type[StrEnum]]] = {
+    "direction": Direction,
+    "allpass_dealer": AllpassDealer,
+    "deal_pattern": DealPattern,
+    "ta_values": TaValues,
+    "undertrump_partner": UndertrumpPartner,
+    "decl_tie": DeclTie,
+    "belote_on_failure": BeloteOnFailure,
+    "taker_decl_on_failure": TakerDeclOnFailure,
+    "tie_rule": TieRule,
+    "capot_loser_declarations": CapotLoserDeclarations,
+    "count_mode": CountMode,
+    "double_scope": DoubleScope,
+    "bid_capot_scoring": BidCapotScoring,
+    "rounding": Rounding,
+    "limit": Limit,
+    "reach_rule": ReachRule,
+    "both_cross": BothCross,
+    "no_win_on_belote": NoWinOnBelote,
+    "three_deal": ThreeDeal,
+    "two_deal": TwoDeal,
+}
+"""The enum of each option that takes a word (its members are the words allowed)."""
+
+# The enums of the fields fixed by the profile, with those of the options.
+_FIELD_ENUMS: Final[Mapping[str, type[StrEnum]]] = {
+    "deck": Deck, "bidding": Bidding, **WORD_OPTIONS,
+}
+
+_NUMBER_CHOICES: Final[Mapping[str, tuple[int, ...]]] = {
     "min_cut": (2, 3),
-    "allpass_dealer": ("next", "same"),
-    "deal_pattern": ("3-2", "2-3", "3-3-2", "3-2-3", "2-3-3"),
     "surcoinche_factor": (3, 4),
-    "ta_values": ("pc", "ffbc", "scaled"),
-    "undertrump_partner": ("allowed", "only_if_only_trumps", "must_overtrump_if_only_trumps"),
-    "decl_tie": ("nobody", "first_announcer"),
-    "belote_on_failure": ("kept", "defenders"),
-    "taker_decl_on_failure": ("transfer", "lost"),
-    "tie_rule": ("litige", "fail", "made"),
-    "capot_loser_declarations": ("kept", "to_capot_team", "void"),
     "min_80": (80, 82),
-    "count_mode": ("made_plus_bid", "made_only", "bid_only"),
     "unbid_capot_points": (250, 252),
     "fail_base": (160, 162),
-    "double_scope": ("whole", "contract_only", "forfeit"),
-    "bid_capot_scoring": ("flat", "as_contract"),
     "capot_fail_value": (500, 410),
-    "rounding": ("none", "nearest10_5up", "nearest10_6up"),
-    "limit": ("points", "deals"),
-    "reach_rule": ("reach_or_exceed", "strictly_exceed"),
-    "both_cross": ("higher_total", "taker_must_make", "draw"),
-    "no_win_on_belote": ("off", "capot", "capot_or_failed"),
-    "three_deal": ("24_cards", "kitty", "six_each"),
-    "two_deal": ("stock", "decouverte"),
 }
+
+_CHOICE_ORDER: Final = (
+    "direction", "min_cut", "allpass_dealer", "deal_pattern", "surcoinche_factor",
+    "ta_values", "undertrump_partner", "decl_tie", "belote_on_failure",
+    "taker_decl_on_failure", "tie_rule", "capot_loser_declarations", "min_80", "count_mode",
+    "unbid_capot_points", "fail_base", "double_scope", "bid_capot_scoring", "capot_fail_value",
+    "rounding", "limit", "reach_rule", "both_cross", "no_win_on_belote", "three_deal",
+    "two_deal",
+)
+
+CHOICE_OPTIONS: Final[dict[str, tuple[Any, ...]]] = {
+    name: (tuple(m.value for m in WORD_OPTIONS[name]) if name in WORD_OPTIONS
+           else _NUMBER_CHOICES[name])
+    for name in _CHOICE_ORDER
+}
+"""The values of each option that takes one of a few: its enum's words, or numbers."""
 
 POSITIVE_INT_OPTIONS: Final = ("generale_value", "target")
 MAX_POSITIVE_INT: Final = 1_000_000  # a target (or générale value) no game goes beyond
 
-TAKE_PASS_PATTERNS: Final = ("3-2", "2-3")
-AUCTION_PATTERNS: Final = ("3-3-2", "3-2-3", "2-3-3")
+TAKE_PASS_PATTERNS: Final = (DealPattern.P3_2, DealPattern.P2_3)
+AUCTION_PATTERNS: Final = (DealPattern.P3_3_2, DealPattern.P3_2_3, DealPattern.P2_3_3)
 
 
 @dataclass(frozen=True)
@@ -82,16 +286,16 @@ class Rules:
     """
 
     profile: str = "classic"
-    deck: str = "french"  # "french" or "spanish" (names only, docs/rules.md §1.2)
-    bidding: str = "take_pass"  # "take_pass" (§3) or "auction" (§4)
+    deck: Deck = Deck.FRENCH  # the names only (docs/rules.md §1.2)
+    bidding: Bidding = Bidding.TAKE_PASS  # take or pass (§3) or the auction (§4)
     players: int = 4  # 4, or 3 and 2 (§12)
     # §0, §2
-    direction: str = "anticlockwise"
+    direction: Direction = Direction.ANTICLOCKWISE
     shuffle_each_deal: bool = True
     min_cut: int = 3
-    allpass_dealer: str = "next"
+    allpass_dealer: AllpassDealer = AllpassDealer.NEXT
     # §3, §4
-    deal_pattern: str = "3-2"
+    deal_pattern: DealPattern = DealPattern.P3_2
     sa_ta_in_classic: bool = False
     max_bid: int | None = 160
     sa_ta: bool = False
@@ -104,55 +308,67 @@ class Rules:
     generale: bool = False
     generale_value: int = 1000  # §4.8 (coinche's profile sets its own 500)
     # §5, §6
-    ta_values: str = "pc"
+    ta_values: TaValues = TaValues.PC
     overtrump_partner_on_trump_lead: bool = True
     partner_master_exemption: bool = True
-    undertrump_partner: str = "allowed"
+    undertrump_partner: UndertrumpPartner = UndertrumpPartner.ALLOWED
     must_undertrump: bool = False
     # §7
     declarations: bool = True
     card_reuse: bool = False
     split_long_runs: bool = False
     longer_run_first: bool = False
-    decl_tie: str = "nobody"
+    decl_tie: DeclTie = DeclTie.NOBODY
     king_first: bool = False
-    belote_on_failure: str = "kept"
+    belote_on_failure: BeloteOnFailure = BeloteOnFailure.KEPT
     # §8
-    taker_decl_on_failure: str = "transfer"
-    tie_rule: str = "litige"
-    capot_loser_declarations: str = "kept"
+    taker_decl_on_failure: TakerDeclOnFailure = TakerDeclOnFailure.TRANSFER
+    tie_rule: TieRule = TieRule.LITIGE
+    capot_loser_declarations: CapotLoserDeclarations = CapotLoserDeclarations.KEPT
     # §9
     min_80: int = 80
     beat_defence: bool = True
     decl_count_for_contract: bool = True
-    count_mode: str = "made_plus_bid"
+    count_mode: CountMode = CountMode.MADE_PLUS_BID
     unbid_capot_points: int = 250
     fail_base: int = 160
-    double_scope: str = "whole"
-    bid_capot_scoring: str = "flat"
+    double_scope: DoubleScope = DoubleScope.WHOLE
+    bid_capot_scoring: BidCapotScoring = BidCapotScoring.FLAT
     capot_fail_value: int = 500
     # §10
-    rounding: str = "none"
+    rounding: Rounding = Rounding.NONE
     round_final_hand: bool = True
     # §11
     target: int = 1000
-    limit: str = "points"
-    reach_rule: str = "reach_or_exceed"
-    both_cross: str = "higher_total"
-    no_win_on_belote: str = "off"
+    limit: Limit = Limit.POINTS
+    reach_rule: ReachRule = ReachRule.REACH_OR_EXCEED
+    both_cross: BothCross = BothCross.HIGHER_TOTAL
+    no_win_on_belote: NoWinOnBelote = NoWinOnBelote.OFF
     # §12
-    three_deal: str = "24_cards"
-    two_deal: str = "stock"
+    three_deal: ThreeDeal = ThreeDeal.CARDS_24
+    two_deal: TwoDeal = TwoDeal.STOCK
+
+    def __post_init__(self) -> None:
+        # A word given for a member (``Rules(tie_rule="fail")``, ``dataclasses.replace``)
+        # becomes the member, so that comparing by identity never meets a plain str.
+        for name, kind in _FIELD_ENUMS.items():
+            value = getattr(self, name)
+            if type(value) is not kind:
+                if value not in kind.__members__.values():
+                    listed = ", ".join(kind)
+                    raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
+                object.__setattr__(self, name, kind(value))
 
     @property
     def is_auction(self) -> bool:
         """Numeric auction (coinche, contrée) rather than take or pass."""
-        return self.bidding == "auction"
+        return self.bidding is Bidding.AUCTION
 
     def options(self) -> dict[str, Any]:
-        """Every option by name (the profile, deck, bidding and players left out)."""
+        """Every option by name (the profile, deck, bidding and players left out), each
+        value as its JSON value (an enum's member as its word, a plain ``str``)."""
         return {
-            f.name: getattr(self, f.name)
+            f.name: _json_value(getattr(self, f.name))
             for f in dataclasses.fields(self)
             if f.name not in _FIXED_FIELDS
         }
@@ -163,6 +379,11 @@ class Rules:
         return {k: v for k, v in self.options().items() if getattr(base, k) != v}
 
 
+def _json_value(value: Any) -> Any:
+    """An option's value as JSON has it: a member as its word (a plain ``str``)."""
+    return value.value if isinstance(value, StrEnum) else value
+
+
 _FIXED_FIELDS: Final = frozenset({"profile", "deck", "bidding", "players"})
 OPTION_NAMES: Final = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name not in _FIXED_FIELDS
@@ -170,16 +391,17 @@ OPTION_NAMES: Final = tuple(
 
 _PROFILE_DEFAULTS: Final[dict[str, dict[str, Any]]] = {
     "classic": {},
-    "moroccan": {"deck": "spanish"},
+    "moroccan": {"deck": Deck.SPANISH},
     "coinche": {
-        "bidding": "auction", "deal_pattern": "3-3-2", "max_bid": 250,
+        "bidding": Bidding.AUCTION, "deal_pattern": DealPattern.P3_3_2, "max_bid": 250,
         "generale": True, "generale_value": 500, "beat_defence": True,
-        "rounding": "nearest10_5up", "target": 2000,
+        "rounding": Rounding.NEAREST10_5UP, "target": 2000,
     },
     "contree": {
-        "bidding": "auction", "deal_pattern": "3-3-2", "max_bid": 160,
-        "generale": False, "declarations": False, "belote_on_failure": "defenders",
-        "beat_defence": False, "rounding": "nearest10_5up", "target": 2000,
+        "bidding": Bidding.AUCTION, "deal_pattern": DealPattern.P3_3_2, "max_bid": 160,
+        "generale": False, "declarations": False,
+        "belote_on_failure": BeloteOnFailure.DEFENDERS,
+        "beat_defence": False, "rounding": Rounding.NEAREST10_5UP, "target": 2000,
     },
     "classic-3p": {"players": 3},
     "classic-2p": {"players": 2},
@@ -215,12 +437,18 @@ def _check_value(name: str, value: Any, rules: Rules) -> Any:
         if isinstance(value, bool):
             return value
         raise OptionError(f"option {name!r}: {value!r} is not true or false")
+    if name in WORD_OPTIONS:
+        kind = WORD_OPTIONS[name]
+        allowed: tuple[Any, ...] = tuple(kind)
+        if kind is DealPattern:
+            allowed = AUCTION_PATTERNS if rules.is_auction else TAKE_PASS_PATTERNS
+        if not isinstance(value, str) or value not in allowed:
+            listed = ", ".join(allowed)
+            raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
+        return kind(value)
     if name in CHOICE_OPTIONS:
         allowed = CHOICE_OPTIONS[name]
-        if name == "deal_pattern":
-            allowed = AUCTION_PATTERNS if rules.is_auction else TAKE_PASS_PATTERNS
-        ok = any(value == a and type(value) is type(a) for a in allowed)
-        if not ok:
+        if not any(value == a and type(value) is type(a) for a in allowed):
             listed = ", ".join(str(a) for a in allowed)
             raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
         return value
@@ -263,7 +491,9 @@ def make_rules(profile: str = "classic", options: Mapping[str, Any] | None = Non
 
 
 def parse_option_text(name: str, text: str) -> Any:
-    """Convert ``NAME=VALUE`` text from a command line to the option's JSON value."""
+    """Convert ``NAME=VALUE`` text from a command line to the option's value: a word of
+    the option's enum becomes its member; a word that is none of them is left as text,
+    for :func:`make_rules` to refuse with the values the profile allows."""
     if name not in OPTION_NAMES:
         raise OptionError(f"unknown option {name!r} (see docs/rules.md for the option names)")
     t = text.strip()
@@ -282,6 +512,9 @@ def parse_option_text(name: str, text: str) -> Any:
         if not re.fullmatch(r"-?[0-9]{1,18}", t):
             raise OptionError(f"option {name!r}: {text[:24]!r} is not a whole number")
         return int(t)
+    kind = WORD_OPTIONS.get(name)
+    if kind is not None and t in kind.__members__.values():
+        return kind(t)
     return t
 
 

@@ -32,7 +32,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.options import Rules
+from belote.options import Rules, TaValues
 from belote.table import NO_SEAT, Table
 
 SEAT_NAMES: Final = "NESW"
@@ -78,7 +78,7 @@ _ORDER: Final = tuple(order_table(mode) for mode in range(6))
 _POINTS: Final = {
     (mode, ta): points_table(mode, ta)
     for mode in range(6)
-    for ta in ("pc", "ffbc", "scaled")
+    for ta in TaValues
 }
 
 

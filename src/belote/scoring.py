@@ -93,11 +93,28 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES, parse_trump
 from belote.errors import BeloteError, InvalidRecordError, OptionError
-from belote.options import Rules, make_rules
+from belote.options import (
+    BeloteOnFailure,
+    BidCapotScoring,
+    BothCross,
+    CapotLoserDeclarations,
+    CountMode,
+    DoubleScope,
+    Limit,
+    NoWinOnBelote,
+    ReachRule,
+    Rounding,
+    Rules,
+    TakerDeclOnFailure,
+    TaValues,
+    TieRule,
+    make_rules,
+)
 from belote.records import record_of
 from belote.table import DealMode, Table, parse_seat
 
@@ -116,7 +133,30 @@ CAPOT_CONTRACT_VALUE: Final = 250  # §4.3: a capot bid is worth 250 as a contra
 FLAT_CAPOT_VALUE: Final = 500  # §9.2 bid_capot_scoring = flat: winner 500×M
 DOUBLED_BASE: Final = 160  # §9.2 M >= 2 and §9.3: the base of a coinched hand
 UNBID_CAPOT_BASE: Final = 250  # §9.2: the base after an unbid capot made by the takers
-OUTCOMES: Final = ("made", "failed", "litige", "void")
+
+
+class Outcome(StrEnum):
+    """How a hand ended: the ``outcome`` of docs/json.md's HandScore, a member equal to
+    and serialised as its word."""
+
+    MADE = "made"  # the takers made their contract (§8.2, §9.1)
+    FAILED = "failed"  # dedans (§8.3, §9.1)
+    LITIGE = "litige"  # equal totals, the takers' points held in reserve (§8.4)
+    VOID = "void"  # every player passed (§2.4)
+    COUNTED = "counted"  # belote découverte: each player scores his own points (§12.2)
+
+
+OUTCOMES: Final = tuple(o.value for o in Outcome if o is not Outcome.COUNTED)
+# (Members read once where every deal reads them: a member read from its class is slow.)
+_MADE: Final = Outcome.MADE
+_FAILED: Final = Outcome.FAILED
+_NO_ROUNDING: Final = Rounding.NONE
+_ROUND_5UP: Final = Rounding.NEAREST10_5UP
+_ROUND_6UP: Final = Rounding.NEAREST10_6UP
+_DEALS: Final = Limit.DEALS
+# (§8.4 tie_rule: the outcome of equal totals)
+_TIE_OUTCOME: Final = {TieRule.LITIGE: Outcome.LITIGE, TieRule.FAIL: Outcome.FAILED,
+                       TieRule.MADE: Outcome.MADE}
 
 HAND_KEYS: Final = (
     "profile", "options", "taker", "trick_points", "capot", "declarations", "belote",
@@ -189,16 +229,20 @@ class HandScore:
     which at a table of three :func:`score_seat_hand` shares out per seat.
     """
 
-    outcome: str
+    outcome: Outcome
     totals: tuple[int, int]
     score: tuple[int, ...]
     reserve: int
     players: int = 4
 
+    def __post_init__(self) -> None:
+        if type(self.outcome) is not Outcome:  # a word given: its member
+            object.__setattr__(self, "outcome", Outcome(self.outcome))
+
     def to_json(self) -> dict[str, Any]:
         sides = side_names(self.players)
         return {
-            "outcome": self.outcome,
+            "outcome": str(self.outcome),
             "totals": {sides[0]: self.totals[0], sides[1]: self.totals[1]},
             "score": score_dict(self.score, self.players),
             "reserve": self.reserve,
@@ -257,22 +301,22 @@ def team_dict(pair: tuple[int, int]) -> dict[str, int]:
 
 def void_hand(reserve: int = 0) -> HandScore:
     """An all-pass deal (§2.4): no score, the reserve carried unchanged."""
-    return HandScore("void", (0, 0), (0, 0), reserve)
+    return HandScore(Outcome.VOID, (0, 0), (0, 0), reserve)
 
 
 # --- small rules ---------------------------------------------------------------
 
 
-def round_points(points: int, rounding: str) -> int:
+def round_points(points: int, rounding: Rounding) -> int:
     """R of §10 applied to trick points: ``nearest10_5up`` 85→90, 84→80;
     ``nearest10_6up`` 85→80, 86→90; ``none`` unchanged.
 
-    >>> round_points(117, "nearest10_5up"), round_points(156, "nearest10_6up")
+    >>> round_points(117, Rounding.NEAREST10_5UP), round_points(156, Rounding.NEAREST10_6UP)
     (120, 160)
     """
-    if rounding == "nearest10_5up":
+    if rounding is _ROUND_5UP:
         return (points + 5) // 10 * 10
-    if rounding == "nearest10_6up":
+    if rounding is _ROUND_6UP:
         return (points + 4) // 10 * 10
     return points
 
@@ -300,7 +344,7 @@ def multiplier_factor(rules: Rules, multiplier: int) -> int:
 
 
 def _scaled_ta(rules: Rules, trump: int | None) -> bool:
-    return trump == ALL_TRUMP and rules.ta_values == "scaled"
+    return trump == ALL_TRUMP and rules.ta_values is TaValues.SCALED
 
 
 def trick_total(rules: Rules, trump: int | None) -> int:
@@ -520,19 +564,19 @@ def score_valid_hand(
     if entry.capot is not None:
         loser = 1 - entry.capot
         moved, decl[loser] = decl[loser], 0
-        if rules.capot_loser_declarations == "kept":
+        if rules.capot_loser_declarations is CapotLoserDeclarations.KEPT:
             decl[loser] = moved
-        elif rules.capot_loser_declarations == "to_capot_team":
+        elif rules.capot_loser_declarations is CapotLoserDeclarations.TO_CAPOT_TEAM:
             decl[entry.capot] += moved
     belote = list(entry.belote)
     totals = (points[0] + decl[0] + belote[0], points[1] + decl[1] + belote[1])
-    rounding = rules.rounding if rounded else "none"
+    rounding = rules.rounding if rounded else _NO_ROUNDING
     if rules.is_auction:
         return _score_auction(rules, entry, points, decl, belote, totals, rounding)
     return _score_classic(rules, entry, points, decl, belote, totals, rounding, last_deal)
 
 
-def _own(points: list[int], decl: list[int], belote: list[int], rounding: str,
+def _own(points: list[int], decl: list[int], belote: list[int], rounding: Rounding,
          team: int) -> int:
     """What ``team`` scores of its own: its trick points rounded (§10), its declarations
     and belote."""
@@ -541,28 +585,28 @@ def _own(points: list[int], decl: list[int], belote: list[int], rounding: str,
 
 def _score_classic(
     rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
-    totals: tuple[int, int], rounding: str, last_deal: bool,
+    totals: tuple[int, int], rounding: Rounding, last_deal: bool,
 ) -> HandScore:
     """§8: made if T_takers > T_def, failed if lower, equality by ``tie_rule``."""
     t, d = entry.taker, 1 - entry.taker
     if totals[t] > totals[d]:
-        outcome = "made"
+        outcome = _MADE
     elif totals[t] < totals[d]:
-        outcome = "failed"
+        outcome = _FAILED
     else:
-        outcome = {"litige": "litige", "fail": "failed", "made": "made"}[rules.tie_rule]
+        outcome = _TIE_OUTCOME[rules.tie_rule]
     score = [0, 0]
     reserve = 0
-    if outcome == "made":
+    if outcome is _MADE:
         score[t] = _own(points, decl, belote, rounding, t) + entry.reserve
         score[d] = _own(points, decl, belote, rounding, d)
-    elif outcome == "failed":
+    elif outcome is _FAILED:
         card_total, capot_total = scored_totals(rules, entry)
         base = capot_total if entry.capot == d else card_total
         won = round_points(base, rounding) + decl[d] + belote[d]
-        if rules.taker_decl_on_failure == "transfer":
+        if rules.taker_decl_on_failure is TakerDeclOnFailure.TRANSFER:
             won += decl[t]
-        if rules.belote_on_failure == "defenders":
+        if rules.belote_on_failure is BeloteOnFailure.DEFENDERS:
             won += belote[t]
         else:
             score[t] = belote[t]
@@ -581,7 +625,7 @@ def _score_classic(
 
 def _score_auction(
     rules: Rules, entry: HandEntry, points: list[int], decl: list[int], belote: list[int],
-    totals: tuple[int, int], rounding: str,
+    totals: tuple[int, int], rounding: Rounding,
 ) -> HandScore:
     """§9: made by the contract (§9.1), scored by ``count_mode`` (§9.2-9.4).
 
@@ -613,22 +657,23 @@ def _score_auction(
         made = counted >= threshold and (not rules.beat_defence or totals[t] > totals[d])
     winner, loser = (t, d) if made else (d, t)
     own_belote = list(belote)
-    if not made and rules.belote_on_failure == "defenders":
+    if not made and rules.belote_on_failure is BeloteOnFailure.DEFENDERS:
         own_belote[d] += own_belote[t]
         own_belote[t] = 0
     score = [0, 0]
-    outcome = "made" if made else "failed"
+    outcome = _MADE if made else _FAILED
 
     def done() -> HandScore:
         return HandScore(outcome, totals, (score[0], score[1]), 0)
 
-    if rules.count_mode == "bid_only":
+    if rules.count_mode is CountMode.BID_ONLY:
         value = contract if isinstance(contract, int) else (
             CAPOT_CONTRACT_VALUE if contract == "capot" else rules.generale_value)
         score[winner] = value * m
         return done()
     if contract == "generale" or (contract == "capot" and (
-            rules.bid_capot_scoring == "flat" or rules.count_mode == "made_only")):
+            rules.bid_capot_scoring is BidCapotScoring.FLAT
+            or rules.count_mode is CountMode.MADE_ONLY)):
         if contract == "generale":
             value = rules.generale_value
         else:
@@ -637,7 +682,7 @@ def _score_auction(
         score[loser] = own_belote[loser]
         return done()
     c = contract if isinstance(contract, int) else CAPOT_CONTRACT_VALUE
-    if rules.count_mode == "made_only":
+    if rules.count_mode is CountMode.MADE_ONLY:
         if m == 1 and made:
             for team in (t, d):
                 score[team] = round_points(points[team], rounding) + decl[team] + belote[team]
@@ -659,9 +704,9 @@ def _score_auction(
             score[d] = rules.fail_base + c + decl[d] + decl[t] + own_belote[d]
         return done()
     base = UNBID_CAPOT_BASE if (made and unbid_capot) else DOUBLED_BASE
-    if rules.double_scope == "whole":
+    if rules.double_scope is DoubleScope.WHOLE:
         value = (base + c + decl[t] + decl[d]) * m
-    elif rules.double_scope == "contract_only":
+    elif rules.double_scope is DoubleScope.CONTRACT_ONLY:
         value = base + decl[t] + decl[d] + c * m
     else:  # forfeit: 320 (M=2) or 640 (M=4) + C×M
         value = DOUBLED_BASE * m + c * m
@@ -670,11 +715,11 @@ def _score_auction(
     return done()
 
 
-def belote_scored(rules: Rules, entry: HandEntry, outcome: str) -> tuple[int, int]:
+def belote_scored(rules: Rules, entry: HandEntry, outcome: Outcome) -> tuple[int, int]:
     """The belote points each team adds with this hand's score (§7.8)."""
-    if outcome == "void":
+    if outcome is Outcome.VOID:
         return (0, 0)
-    if outcome == "failed" and rules.belote_on_failure == "defenders":
+    if outcome is Outcome.FAILED and rules.belote_on_failure is BeloteOnFailure.DEFENDERS:
         bel = [0, 0]
         bel[1 - entry.taker] = entry.belote[0] + entry.belote[1]
         return (bel[0], bel[1])
@@ -899,7 +944,7 @@ SEAT_HAND_KEYS: Final = (
     "profile", "options", "taker", "trick_points", "trick_total", "capot", "declarations",
     "belote", "trump", "leader", "reserve",
 )
-COUNTED: Final = "counted"  # belote découverte: each player scores his own points (§12.2)
+COUNTED: Final = Outcome.COUNTED  # belote découverte: each player scores his own points (§12.2)
 
 
 def is_decouverte(rules: Rules) -> bool:
@@ -1492,7 +1537,7 @@ def entry_to_json(entry: Entry) -> dict[str, Any]:
 
 def reached(rules: Rules, total: int, target: int) -> bool:
     """Whether ``total`` reaches ``target`` under ``reach_rule`` (§11.2)."""
-    if rules.reach_rule == "strictly_exceed":
+    if rules.reach_rule is ReachRule.STRICTLY_EXCEED:
         return total > target
     return total >= target
 
@@ -1525,7 +1570,7 @@ def _game_end(
 ) -> tuple[bool, int | None]:
     """:func:`game_status`, told whether the score is the two teams' (``teams``)."""
     columns = range(len(totals))
-    if rules.limit == "deals":
+    if rules.limit is _DEALS:
         # §11.1: after the last deal the higher total wins
         if deals_played < target:
             return False, None
@@ -1538,12 +1583,12 @@ def _game_end(
             # §11.4 no win on belote alone: four players only
             candidates = [c for c in candidates
                           if not _held_by_belote(rules, totals, target, entry, hand, c)]
-        if teams and len(candidates) > 1 and rules.both_cross == "draw":
+        if teams and len(candidates) > 1 and rules.both_cross is BothCross.DRAW:
             return True, None  # §11.3 draw: both teams over on one hand
     # §11.3 taker_must_make: takers who did not make the last hand do not win on it
     # (per seat also after the last deal of a deal-limited game)
-    if (rules.both_cross == "taker_must_make" and entry is not None and hand is not None
-            and hand.outcome != "made" and len(candidates) > 1
+    if (rules.both_cross is BothCross.TAKER_MUST_MAKE and entry is not None and hand is not None
+            and hand.outcome is not _MADE and len(candidates) > 1
             and entry.taker in candidates):
         candidates.remove(entry.taker)
     return _highest(rules, totals, candidates)
@@ -1555,12 +1600,12 @@ def _held_by_belote(
 ) -> bool:
     """§11.4: ``team`` reaches the target only thanks to this hand's belote, after a
     capot against it (or, with ``capot_or_failed``, as failed takers)."""
-    if rules.no_win_on_belote == "off" or isinstance(entry, SeatEntry):
+    if rules.no_win_on_belote is NoWinOnBelote.OFF or isinstance(entry, SeatEntry):
         return False
     credit = belote_scored(rules, entry, hand.outcome)[team]
     capoted = entry.capot == 1 - team
-    failed = (rules.no_win_on_belote == "capot_or_failed"
-              and team == entry.taker and hand.outcome == "failed")
+    failed = (rules.no_win_on_belote is NoWinOnBelote.CAPOT_OR_FAILED
+              and team == entry.taker and hand.outcome is Outcome.FAILED)
     return ((capoted or failed) and credit > 0
             and not reached(rules, totals[team] - credit, target))
 
@@ -1576,7 +1621,7 @@ def _highest(
     leaders = [c for c in candidates if totals[c] == best]
     if len(leaders) == 1:
         return True, leaders[0]
-    if rules.both_cross == "draw":
+    if rules.both_cross is BothCross.DRAW:
         return True, None
     return False, None
 
@@ -1644,10 +1689,10 @@ class GameTally:
         # deal-limited game and (§10 round_final_hand = false) counts the hand that
         # ends the game exactly; the per-seat game (§12) scores every hand as played.
         teams = self._teams
-        last_deal = teams and self.rules.limit == "deals" and deals >= self.target
+        last_deal = teams and self.rules.limit is _DEALS and deals >= self.target
         hand = score_entry(self.rules, entry, last_deal=last_deal, where=where)
         finished, winner = self._status(entry, hand, deals)
-        if teams and self.rules.rounding != "none" and not self.rules.round_final_hand:
+        if teams and self.rules.rounding is not _NO_ROUNDING and not self.rules.round_final_hand:
             exact = score_entry(self.rules, entry, last_deal=last_deal, rounded=False,
                                 where=where)
             exact_status = self._status(entry, exact, deals)

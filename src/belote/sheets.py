@@ -77,7 +77,7 @@ from pathlib import Path
 from typing import Any, Final, TypedDict, Unpack
 
 from belote.errors import BeloteError, InvalidRecordError, OptionError
-from belote.options import Rules, make_rules
+from belote.options import Limit, Rules, make_rules
 from belote.rotation import Seating, cycle_ends, dealer_for, fair_cycle, individual_totals
 from belote.scoring import (
     SEAT_LETTERS,
@@ -283,7 +283,7 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
     player_winner: int | None = None
     for h in ends:
         totals = individual_totals(n, seatings[:h], scores[:h])
-        if rules.limit == "deals":
+        if rules.limit is Limit.DEALS:
             over = h >= info.target
         else:
             over = any(reached(rules, t, info.target) for t in totals.values())

@@ -22,7 +22,7 @@ import pytest
 from belote.cards import card_name, parse_card, scan_forward
 from belote.play import SEAT_NAMES, card_points, played_cards
 from belote.round import Round
-from belote.scoring import GameScore, HandScore
+from belote.scoring import GameScore, HandScore, Outcome
 from belote.web.present import parse_seat, score_json, trick_json
 from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
 from tests.web.support import (
@@ -275,7 +275,7 @@ def test_seats_and_tricks_at_small_tables() -> None:
     trick = Trick(leader=2, cards=(parse_card("JH"), parse_card("9H"), parse_card("AH")),
                   winner=2, points=34)
     assert [p["seat"] for p in trick_json(trick, 3)["cards"]] == ["S", "N", "E"]
-    hands = tuple(HandScore("made", (0, 0), h, 0, 3) for h in ((10, 60, 0), (20, 40, 0)))
+    hands = tuple(HandScore(Outcome.MADE, (0, 0), h, 0, 3) for h in ((10, 60, 0), (20, 40, 0)))
     score = score_json(GameScore(hands, ((10, 60, 0), (30, 100, 0)), (30, 100, 0), 0, False,
                                  None, 3))
     assert score["seats"] == ["N", "E", "S"]

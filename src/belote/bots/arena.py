@@ -36,14 +36,19 @@ from belote.bots.registry import make_bot
 from belote.cards import Card, scan_forward
 from belote.deal import cut, make_rng, new_deck, shuffle
 from belote.hand import HandResult
-from belote.options import Rules
+from belote.options import AllpassDealer, Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import ALL_PASS, Round
+from belote.scoring import Outcome
 from belote.table import DealMode, Table
 
 __all__ = ["SimulationResult", "bot_seed", "simulate"]
 
 _DECOUVERTE: Final = DealMode.DECOUVERTE  # (read once: a member read from its class is slow)
+_COUNTED: Final = Outcome.COUNTED
+_MADE: Final = Outcome.MADE
+_FAILED: Final = Outcome.FAILED
+
 
 def bot_seed(seed: int | None, seat: int) -> int | None:
     """The seed of the bot at ``seat`` in a simulation seeded by ``seed``."""
@@ -138,14 +143,15 @@ class _Tally:
         for c, points in enumerate(hand.score if result.seats is None else result.seats):
             self.score[c] += points
         self.reserve = hand.reserve
-        if hand.outcome == "counted":  # découverte: no contract (§12.2)
+        outcome = hand.outcome
+        if outcome is _COUNTED:  # découverte: no contract (§12.2)
             self.counted += 1
         else:
             taker = self.column[result.contract.taker]
             self.taken[taker] += 1
-            if hand.outcome == "made":
+            if outcome is _MADE:
                 self.made[taker] += 1
-            elif hand.outcome == "failed":
+            elif outcome is _FAILED:
                 self.failed[taker] += 1
             else:
                 self.litiges += 1
@@ -191,7 +197,7 @@ def simulate(
         if rnd.phase is ALL_PASS:
             tally.all_passes += 1  # §2.4: no score, the reserve waits for the next deal
             pack = _gathered(rnd)
-            if rules.allpass_dealer == "next":
+            if rules.allpass_dealer is AllpassDealer.NEXT:
                 dealer = table.next(dealer)
         else:
             result = rnd.result()

@@ -31,6 +31,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar, Final, NoReturn, Protocol, TypeGuard, runtime_checkable
 
 from belote.cards import (
@@ -64,6 +65,8 @@ __all__ = [
     "BaseBot",
     "Bot",
     "BotSetting",
+    "GameWeighing",
+    "check_settings",
     "check_table",
     "default_discard",
     "discard_trump",
@@ -105,15 +108,29 @@ class Bot(Protocol):
         ...
 
 
+class GameWeighing(StrEnum):
+    """A bot's setting ``game``: how a call weighs the game so far (§11)."""
+
+    IGNORE = "ignore"  # a deal's score difference
+    AWARE = "aware"  # its score weighed by the chance to win the game
+
+
 @dataclass(frozen=True, slots=True)
 class BotSetting:
-    """One setting a bot accepts in its spec (``pimc:worlds=40``)."""
+    """One setting a bot accepts in its spec (``pimc:worlds=40``).
 
-    kind: type  # int, float or str
+    ``kind`` is int, float, str, or a :class:`~enum.StrEnum` whose words are the
+    setting's ``choices`` (the value read is then the member)."""
+
+    kind: type  # int, float, str or a StrEnum
     default: Any
     help: str
     minimum: float | None = None
     choices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if issubclass(self.kind, StrEnum) and not self.choices:
+            object.__setattr__(self, "choices", tuple(m.value for m in self.kind))
 
 
 class BaseBot(ABC):
@@ -131,16 +148,7 @@ class BaseBot(ABC):
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        values = {k: s.default for k, s in self.SETTINGS.items()}
-        for key, value in settings.items():
-            if key not in self.SETTINGS:
-                raise OptionError(
-                    f"bot {self.kind!r}: unknown setting {key!r}"
-                    + (f" (one of {', '.join(self.SETTINGS)})" if self.SETTINGS else
-                       " (it takes none)")
-                )
-            values[key] = _check_setting(self.kind, key, self.SETTINGS[key], value)
-        self.settings: dict[str, Any] = values
+        self.settings: dict[str, Any] = check_settings(self.kind, self.SETTINGS, settings)
         self.given: frozenset[str] = frozenset(settings)  # the settings not left at default
         given = ",".join(f"{k}={settings[k]}" for k in settings)
         self.name = f"{self.kind}:{given}" if given else self.kind
@@ -168,15 +176,32 @@ class BaseBot(ABC):
         return f"<{type(self).__name__} {self.name!r} seed={self.seed!r}>"
 
 
+def check_settings(
+    bot: str, known: Mapping[str, BotSetting], settings: Mapping[str, Any]
+) -> dict[str, Any]:
+    """Every setting of ``known`` by name: its value in ``settings`` (a spec's text or a
+    value), checked, or its default; an unknown or a bad one refused, by name."""
+    values = {k: s.default for k, s in known.items()}
+    for key, value in settings.items():
+        if key not in known:
+            raise OptionError(
+                f"bot {bot!r}: unknown setting {key!r}"
+                + (f" (one of {', '.join(known)})" if known else " (it takes none)")
+            )
+        values[key] = _check_setting(bot, key, known[key], value)
+    return values
+
+
 def _check_setting(bot: str, key: str, setting: BotSetting, value: Any) -> Any:
     where = f"bot {bot!r}: setting {key!r}"
-    if setting.kind is str:
+    kind: Any = setting.kind
+    if kind is str or issubclass(kind, StrEnum):
         if not isinstance(value, str) or (setting.choices and value not in setting.choices):
             raise OptionError(f"{where}: {value!r} is not one of {', '.join(setting.choices)}")
-        return value
+        return kind(value)
     if isinstance(value, str):
         try:
-            value = setting.kind(value.strip())
+            value = kind(value.strip())
         except ValueError:
             what = "whole number" if setting.kind is int else "number"
             raise OptionError(f"{where}: {value!r} is not a {what}") from None
@@ -186,7 +211,7 @@ def _check_setting(bot: str, key: str, setting: BotSetting, value: Any) -> Any:
         raise OptionError(f"{where}: {value!r} is not a whole number")
     if setting.minimum is not None and value < setting.minimum:
         raise OptionError(f"{where}: {value!r} is below {setting.minimum:g}")
-    return setting.kind(value)
+    return kind(value)
 
 
 def check_table(rules: Rules, bots: Sequence[object], where: str = "play_deal") -> None:

@@ -30,6 +30,7 @@ from belote.errors import BeloteError
 from belote.play import card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, reached, score_hand
+from belote.scoring import Outcome as HandOutcome
 
 __all__ = [
     "BidMemo",
@@ -298,7 +299,7 @@ class BidScorer:
             score: tuple[int, ...] = trick_points
             made = trick_points[o.team] > trick_points[o.team ^ 1]
         else:
-            score, made = result.score, result.outcome == "made"
+            score, made = result.score, result.outcome is HandOutcome.MADE
         if self.outlook is not None:
             return self.outlook.value(score[team], score[team ^ 1]), made
         return float(score[team] - score[team ^ 1]), made

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol
 
-from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards
+from belote.bots.base import BaseBot, BotSetting, GameWeighing, legal_calls, legal_cards
 from belote.bots.knowledge import InconsistentViewError, Knowledge, infer
 from belote.cards import (
     ACE,
@@ -61,6 +61,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
+from belote.options import Limit, ThreeDeal, TwoDeal
 from belote.play import card_points, trick_winner
 from belote.round import PlayerView
 from belote.table import DealMode
@@ -162,7 +163,7 @@ def game_needs(view: PlayerView) -> tuple[int, int] | None:
     game's target (§11.1; per team, or per seat at §12's tables), or None outside a
     game to a points target."""
     score = view.game_score
-    if view.target is None or not score or view.rules.limit != "points":
+    if view.target is None or not score or view.rules.limit is not Limit.POINTS:
         return None
     mine = view.seat & 1 if view.rules.players == 4 else view.seat
     best = max(v for column, v in enumerate(score) if column != mine)
@@ -413,10 +414,10 @@ class HeuristicBot(BaseBot):
         "threshold": BotSetting(int, TAKE_THRESHOLD, "strength needed to take", 0),
         "loose": BotSetting(int, LOOSE, "take too without two master trumps from this "
                             "strength (0: never, seed 000 §9 tip 1 kept strictly)", 0),
-        "game": BotSetting(str, "ignore", "bidding: ignore the game score, or take it into "
-                           "account (aware: a stricter take when a failure would give the "
-                           "others the game, a lighter one when a make would end it for us)",
-                           choices=("ignore", "aware")),
+        "game": BotSetting(GameWeighing, GameWeighing.IGNORE, "bidding: ignore the game "
+                           "score, or take it into account (aware: a stricter take when a "
+                           "failure would give the others the game, a lighter one when a make "
+                           "would end it for us)"),
     }
 
     # --- bidding ------------------------------------------------------------------
@@ -426,7 +427,7 @@ class HeuristicBot(BaseBot):
         threshold, loose = self.settings["threshold"], self.settings["loose"]
         if view.rules.players != 4:
             return _small_call(view, calls, threshold - TAKE_THRESHOLD)
-        if self.settings["game"] == "aware":
+        if self.settings["game"] is GameWeighing.AWARE:
             shift = game_shift(view)
             threshold += shift
             loose = max(1, loose + shift) if loose else 0
@@ -511,11 +512,11 @@ class HeuristicBot(BaseBot):
 
 # --- three and two players (docs/rules.md §12) ---------------------------------------------
 
-SMALL_TAKE: dict[str, int] = {
-    "24_cards": 60,
-    "kitty": 60,
-    "six_each": 60,
-    "stock": 35,
+SMALL_TAKE: dict[ThreeDeal | TwoDeal, int] = {
+    ThreeDeal.CARDS_24: 60,
+    ThreeDeal.KITTY: 60,
+    ThreeDeal.SIX_EACH: 60,
+    TwoDeal.STOCK: 35,
 }
 """The strength (:func:`small_strength`) needed to take, per deal of §12: where the
 taker's mean score over the mean of the others' turned positive in 2,500–3,000
@@ -551,18 +552,20 @@ def _small_call(view: PlayerView, calls: list[str], offset: int) -> str:
     ``stock``: it stays on the table; ``kitty``: one round naming any suit, the two
     unseen kitty cards to come.
     """
-    mode = view.rules.three_deal if view.rules.players == 3 else view.rules.two_deal
+    mode: ThreeDeal | TwoDeal = (view.rules.three_deal if view.rules.players == 3
+                                 else view.rules.two_deal)
     need = SMALL_TAKE.get(mode, 60) + offset
     hand = view.hand
     turned = view.turned
     if "take" in calls and turned is not None:
-        held = hand | 1 << turned if mode == "24_cards" else hand
+        held = hand | 1 << turned if mode is ThreeDeal.CARDS_24 else hand
         return "take" if small_strength(held, suit_of(turned)) >= need else "pass"
     best: tuple[int, int] | None = None
     for suit in range(4):
         if SUIT_LETTERS[suit] not in calls:
             continue
-        held = hand | 1 << turned if mode == "24_cards" and turned is not None else hand
+        held = (hand | 1 << turned if mode is ThreeDeal.CARDS_24 and turned is not None
+                else hand)
         value = small_strength(held, suit)
         if best is None or value > best[0]:
             best = (value, suit)
@@ -590,9 +593,8 @@ class _SmallPlay:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))
         else:
             self.teams = (0, 1)
-        self.taking = (
-            view.contract.value != "decouverte" and self.teams[self.seat] == self.teams[taker]
-        )
+        self.decouverte = self.know.table.mode is DealMode.DECOUVERTE  # no taker (§12.2)
+        self.taking = not self.decouverte and self.teams[self.seat] == self.teams[taker]
         self.foes = [s for s in range(self.n) if self.teams[s] != self.teams[self.seat]]
         self.out = self.know.others()
 
@@ -632,7 +634,7 @@ class _SmallPlay:
             if not self.is_trump(card) and trump < NO_TRUMP and poss & SUIT_MASKS[trump]:
                 if not poss & SUIT_MASKS[led]:
                     return True  # void in the led suit, and may hold trumps
-                if self.know.table.mode is not DealMode.DECOUVERTE and (
+                if not self.decouverte and (
                     (self.out & SUIT_MASKS[led]).bit_count() < 3
                 ):
                     return True  # few cards of the suit left: a ruff is likely
@@ -661,7 +663,7 @@ class _SmallPlay:
         if self.trump < NO_TRUMP:
             for s in self.foes:
                 foe_trumps |= self.know.possible(s) & SUIT_MASKS[self.trump]
-        draw = self.taking or view.contract.value == "decouverte"
+        draw = self.taking or self.decouverte
         # Tips 8 and 2: the taker draws the others' trumps while he holds the master.
         if draw and trumps_mine and foe_trumps:
             top = max(trumps_mine, key=lambda c: order[c])

@@ -91,17 +91,27 @@ plan's average score; this removes the strategy fusion of the average (which
 credits the bot with knowing the world when it plays its later cards).  It
 changes nothing with two cards left, the last one being forced.
 
+The settings are read into one frozen :class:`PimcConfig` (:meth:`PimcConfig.of`
+checks a spec's settings, with the errors of :func:`belote.bots.base.check_settings`);
+each setting that takes a word is an enum (:class:`Objective`, :class:`CardReads`...).
+
 Presets (setting ``preset``): the settings not given in a spec take the
-defaults of ``v7`` (the defaults above), ``v6`` (the same with
-``read_fit=fixed``), ``v5`` (``v6`` with ``heard_reads=ignore,objective=score``),
-``v4`` (``v5`` with ``card_reads=ignore``), ``v3`` (``v4`` with ``loose=0``: no
-take without two master trumps), ``v2`` (``v3`` with ``play_calls=ignore``) or
-``v1``, the defaults of before the compiled solver
+defaults of ``v7`` [default] (the defaults above) or of ``v1``, the baseline, the
+defaults of before the compiled solver
 (``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,
 loose=0,card_reads=ignore,read_fit=fixed,heard_reads=ignore,objective=score``):
-``pimc:preset=v1`` plays as the bot did then.  ``auto`` [default] is ``v7`` where
-the solver's C build runs and ``v1`` on the pure-Python search (some fifty times
-slower), so that a decision stays within about a second either way.
+``pimc:preset=v1`` plays as the bot did then.  A spec decides the same on the
+compiled solver and on the pure-Python one (its budgets count positions, not
+time; only ``seconds`` reads a clock): the pure search is only slower, some fifty
+times.  The presets in between were removed; their results stay in docs/results/
+as history, and each is these settings on ``v7``:
+
+- ``v6``: ``read_fit=fixed`` (the card model's weight not fitted to the table);
+- ``v5``: ``read_fit=fixed,heard_reads=ignore,objective=score`` (the announcements not
+  read, the game not weighed);
+- ``v4``: ``v5`` and ``card_reads=ignore`` (the others' cards not read);
+- ``v3``: ``v4`` and ``loose=0`` (no take without two master trumps);
+- ``v2``: ``v3`` and ``play_calls=ignore`` (the calls ignored in the card play).
 
 Bidding (setting ``bidding``: ``sampling`` [default] or ``heuristic``, the
 heuristic's calls, seed 000 §9).  The same idea over the deal as far as the
@@ -184,10 +194,20 @@ import math
 import random
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from belote.auction import CAPOT, GENERALE, parse_bid
-from belote.bots.base import BaseBot, BotSetting, legal_calls, legal_cards, played_by
+from belote.bots.base import (
+    BaseBot,
+    BotSetting,
+    GameWeighing,
+    check_settings,
+    legal_calls,
+    legal_cards,
+    played_by,
+)
 from belote.bots.bid_sampling import BidSampler, Hint, play_hints, trump_strength
 from belote.bots.bid_search import (
     BidMemo,
@@ -221,27 +241,101 @@ from belote.table import Table
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
 
-__all__ = ["PRESETS", "SMALL_TABLE_DEFAULTS", "PimcBot"]
+__all__ = [
+    "PRESETS",
+    "SETTINGS",
+    "SMALL_TABLE_DEFAULTS",
+    "BidPrior",
+    "Bidding",
+    "CallReading",
+    "CardReads",
+    "HeardReads",
+    "Objective",
+    "PassModel",
+    "PimcBot",
+    "PimcConfig",
+    "Preset",
+    "ReadFit",
+]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-# The defaults of the settings not given in a spec, by ``preset``: ``v7`` (the
-# SETTINGS defaults, sized for the compiled solver), the earlier defaults ``v6``, ``v5``,
-# ``v4``, ``v3`` and ``v2``, and ``v1`` (those of before the compiled solver).
-PRESETS: Final[Mapping[str, Mapping[str, Any]]] = {
-    "v7": {},
-    "v6": {"read_fit": "fixed"},
-    "v5": {"read_fit": "fixed", "heard_reads": "ignore", "objective": "score"},
-    "v4": {"card_reads": "ignore", "read_fit": "fixed", "heard_reads": "ignore",
-           "objective": "score"},
-    "v3": {"loose": 0, "card_reads": "ignore", "read_fit": "fixed", "heard_reads": "ignore",
-           "objective": "score"},
-    "v2": {"play_calls": "ignore", "loose": 0, "card_reads": "ignore", "read_fit": "fixed",
-           "heard_reads": "ignore", "objective": "score"},
-    "v1": {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-           "play_calls": "ignore", "loose": 0, "card_reads": "ignore", "read_fit": "fixed",
-           "heard_reads": "ignore", "objective": "score"},
+
+
+class Preset(StrEnum):
+    """The defaults of the settings a spec does not give (setting ``preset``)."""
+
+    V7 = "v7"  # today's defaults, the SETTINGS' (sized for the compiled solver)
+    V1 = "v1"  # the baseline: the defaults of before the compiled solver
+
+
+class Objective(StrEnum):
+    """What the card play maximises (setting ``objective``)."""
+
+    SCORE = "score"
+    POINTS = "points"
+    GAME = "game"
+
+
+class Bidding(StrEnum):
+    """How the bot calls (setting ``bidding``)."""
+
+    SAMPLING = "sampling"
+    HEURISTIC = "heuristic"
+
+
+class CallReading(StrEnum):
+    """How the others' calls are read (settings ``calls`` and ``play_calls``)."""
+
+    HINTS = "hints"
+    IGNORE = "ignore"
+
+
+class CardReads(StrEnum):
+    """How the others' cards played are read (setting ``card_reads``)."""
+
+    IGNORE = "ignore"
+    LOW = "low"
+    MODEL = "model"
+
+
+class ReadFit(StrEnum):
+    """Whether the card model's weight is fitted to the table (setting ``read_fit``)."""
+
+    TABLE = "table"
+    FIXED = "fixed"
+
+
+class HeardReads(StrEnum):
+    """Whether the others' announcements are read (setting ``heard_reads``)."""
+
+    MODEL = "model"
+    IGNORE = "ignore"
+
+
+class PassModel(StrEnum):
+    """A pass's value in take-or-pass (setting ``pass_model``)."""
+
+    ROLLOUT = "rollout"
+    ZERO = "zero"
+
+
+class BidPrior(StrEnum):
+    """The call kept unless the worlds show a better one (setting ``bid_prior``)."""
+
+    HEURISTIC = "heuristic"
+    NONE = "none"
+
+
+# The defaults of the settings not given in a spec, by ``preset``: ``v7`` (the SETTINGS
+# defaults) and ``v1`` (those of before the compiled solver).
+PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
+    Preset.V7: {},
+    Preset.V1: {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
+                "play_calls": CallReading.IGNORE, "loose": 0,
+                "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
+                "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE},
 }
 # read_fit=table: the opponents' cards the model is taken to have matched before any deal
 # is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
@@ -253,112 +347,178 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # The card play at two and three players (§12): the defaults of the settings not given
 # (measured there: the deals are shorter and the worlds more alike).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
-    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": "score",
+    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
 }
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
+
+
+SETTINGS: Final[Mapping[str, BotSetting]] = {
+    "preset": BotSetting(
+        Preset, Preset.V7, "the defaults of the settings not given: v7 [default], or v1 "
+        "(the baseline: the budgets of before the compiled solver, the others' choices not "
+        "read, no take without two master trumps)"),
+    "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
+    "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
+    "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
+    "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
+    "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
+    "objective": BotSetting(
+        Objective, Objective.GAME, "card play: the hand's score difference (score), the "
+        "card points (points), or the score weighed by the game so far (game: four "
+        "players, a game to a target)"),
+    "bidding": BotSetting(Bidding, Bidding.SAMPLING, "sampling or heuristic"),
+    "calls": BotSetting(CallReading, CallReading.HINTS,
+                        "read the others' calls as hints, or ignore them"),
+    "play_calls": BotSetting(
+        CallReading, CallReading.HINTS, "card play: keep the worlds that fit the others' "
+        "calls (hints), or ignore the calls"),
+    "card_reads": BotSetting(
+        CardReads, CardReads.MODEL, "card play: keep a world that breaks the reading of "
+        "the others' cards played (a seat that lost a trick played its cheapest card of "
+        "the suit) only by chance (low), weigh each world by the opponents' cards and the "
+        "others' calls the heuristic would not have made in it (model), or ignore the "
+        "cards' choice (ignore)"),
+    "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
+                              "per clue it breaks; model: a world's weight per call or "
+                              "card the heuristic would not have made", 0),
+    "read_fit": BotSetting(
+        ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
+        "cards against the model in the deal as it was and soften read_weight towards 1 "
+        "(no reading) as they stray from it (table), or keep read_weight (fixed)"),
+    "heard_reads": BotSetting(
+        HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
+        "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
+        "or ignore it"),
+    "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
+                              "card at most", 1),
+    "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
+                               "and cards the heuristic would not have made is left out",
+                               1),
+    "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
+                          "later cards are one plan for the worlds it cannot tell apart "
+                          "(αμ at full depth, four players; 0: off, each world's best)", 0),
+    "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
+    "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
+                            "solver nodes", 1),
+    "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
+    "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
+    "partner_margin": BotSetting(float, 30.0, "more points to bid over our own contract"),
+    "coinche_margin": BotSetting(float, 20.0, "points a coinche or a surcoinche must gain"),
+    "pass_model": BotSetting(
+        PassModel, PassModel.ROLLOUT, "take-or-pass: the others call as the heuristic "
+        "after a pass (rollout), or a pass is 0 (zero)"),
+    "bid_prior": BotSetting(
+        BidPrior, BidPrior.HEURISTIC, "the call kept unless the worlds show a better one "
+        "(heuristic), or none: the best average"),
+    "bid_z": BotSetting(float, 1.0, "standard errors a call must beat the prior by", 0),
+    "bid_trumps": BotSetting(int, 1, "own trumps searched per call at most", 1),
+    "bid_floor": BotSetting(int, 40, "trump_strength below which a trump is not searched"),
+    "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
+                              "against double dummy", 0),
+    "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
+    "game": BotSetting(
+        GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
+        "or its score weighed by the game so far (aware)"),
+    "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
+                        "master trumps from this strength (0: never)", 0),
+}
+"""Every setting of the bot by name: its kind, default and help (``pimc:NAME=VALUE``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PimcConfig:
+    """The settings of one PIMC bot, checked, with its preset's defaults (see the
+    module docstring, and :data:`SETTINGS` for each)."""
+
+    preset: Preset
+    worlds: int
+    tricks: int
+    nodes: int
+    min_worlds: int
+    seconds: float
+    objective: Objective
+    bidding: Bidding
+    calls: CallReading
+    play_calls: CallReading
+    card_reads: CardReads
+    read_weight: float
+    read_fit: ReadFit
+    heard_reads: HeardReads
+    model_draws: int
+    model_misses: int
+    endgame: int
+    bid_worlds: int
+    bid_nodes: int
+    bid_min_worlds: int
+    bid_margin: float
+    partner_margin: float
+    coinche_margin: float
+    pass_model: PassModel
+    bid_prior: BidPrior
+    bid_z: float
+    bid_trumps: int
+    bid_floor: int
+    bid_caution: int
+    bid_noise: int
+    game: GameWeighing
+    loose: int
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any] | None = None) -> PimcConfig:
+        """The config of a spec's settings (``{"worlds": "12"}``, as text or values):
+        each checked (an unknown or a bad one refused by name), the others its
+        preset's defaults.
+
+        >>> PimcConfig.of({"worlds": "12"}).worlds, PimcConfig.of().objective
+        (12, <Objective.GAME: 'game'>)
+        >>> PimcConfig.of({"preset": "v1", "worlds": 7}).nodes
+        200000
+        >>> PimcConfig.of({"preset": "auto"})
+        Traceback (most recent call last):
+        ...
+        belote.errors.OptionError: bot 'pimc': setting 'preset': 'auto' is not one of v7, v1
+        """
+        given = settings or {}
+        return cls.resolved(check_settings("pimc", SETTINGS, given), frozenset(given))
+
+    @classmethod
+    def resolved(cls, values: Mapping[str, Any], given: frozenset[str]) -> PimcConfig:
+        """The config of every setting's checked value (``values``), those not ``given``
+        taking the preset's defaults."""
+        preset = Preset(values["preset"])
+        defaults = {k: v for k, v in PRESETS[preset].items() if k not in given}
+        return cls(**{**values, **defaults})
+
+    def small_table(self, given: frozenset[str]) -> PimcConfig:
+        """The card play's config at two and three players (§12): the settings not
+        ``given`` take :data:`SMALL_TABLE_DEFAULTS`."""
+        return dataclasses.replace(
+            self, **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in given})
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every setting by name."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 class PimcBot(BaseBot):
     """Perfect-information Monte Carlo card play and bidding over exact samples."""
 
     kind = "pimc"
-    SETTINGS: ClassVar[Mapping[str, BotSetting]] = {
-        "preset": BotSetting(str, "auto", "the defaults of the settings not given: auto "
-                             "[default: v7 with the compiled solver, else v1], v7, v6 (the "
-                             "reading not fitted to the table), v5 (the announcements not "
-                             "read, the game not weighed too), v4 (the "
-                             "others' choices not read in the card play either), v3 (no "
-                             "take without two master trumps too), v2 (the calls ignored in the "
-                             "card play too) or v1 (the budgets of before the compiled "
-                             "solver too)", choices=("auto", *PRESETS)),
-        "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
-        "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
-        "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
-        "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
-        "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
-        "objective": BotSetting(str, "game", "card play: the hand's score difference "
-                                "(score), the card points (points), or the score weighed by "
-                                "the game so far (game: four players, a game to a target)",
-                                choices=("score", "points", "game")),
-        "bidding": BotSetting(str, "sampling", "sampling or heuristic",
-                              choices=("sampling", "heuristic")),
-        "calls": BotSetting(str, "hints", "read the others' calls as hints, or ignore them",
-                            choices=("hints", "ignore")),
-        "play_calls": BotSetting(str, "hints", "card play: keep the worlds that fit the "
-                                 "others' calls (hints), or ignore the calls",
-                                 choices=("hints", "ignore")),
-        "card_reads": BotSetting(str, "model", "card play: keep a world that breaks the "
-                                 "reading of the others' cards played (a seat that lost a "
-                                 "trick played its cheapest card of the suit) only by chance "
-                                 "(low), weigh each world by the opponents' cards and the "
-                                 "others' calls the heuristic would not have made in it "
-                                 "(model), or ignore the cards' choice (ignore)",
-                                 choices=("ignore", "low", "model")),
-        "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
-                                  "per clue it breaks; model: a world's weight per call or "
-                                  "card the heuristic would not have made", 0),
-        "read_fit": BotSetting(str, "table", "card_reads=model: after each deal, check the "
-                               "opponents' cards against the model in the deal as it was "
-                               "and soften read_weight towards 1 (no reading) as they stray "
-                               "from it (table), or keep read_weight (fixed)",
-                               choices=("table", "fixed")),
-        "heard_reads": BotSetting(str, "model", "card_reads=model: read what the others "
-                                  "announced at trick 1 too (a combination heard is held; "
-                                  "one held and not heard is a miss), or ignore it",
-                                  choices=("model", "ignore")),
-        "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
-                                  "card at most", 1),
-        "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
-                                   "and cards the heuristic would not have made is left out",
-                                   1),
-        "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
-                              "later cards are one plan for the worlds it cannot tell apart "
-                              "(αμ at full depth, four players; 0: off, each world's best)", 0),
-        "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
-        "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
-                                "solver nodes", 1),
-        "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
-        "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
-        "partner_margin": BotSetting(float, 30.0, "more points to bid over our own contract"),
-        "coinche_margin": BotSetting(float, 20.0, "points a coinche or a surcoinche must gain"),
-        "pass_model": BotSetting(str, "rollout", "take-or-pass: the others call as the "
-                                 "heuristic after a pass (rollout), or a pass is 0 (zero)",
-                                 choices=("rollout", "zero")),
-        "bid_prior": BotSetting(str, "heuristic", "the call kept unless the worlds show a "
-                                "better one (heuristic), or none: the best average",
-                                choices=("heuristic", "none")),
-        "bid_z": BotSetting(float, 1.0, "standard errors a call must beat the prior by", 0),
-        "bid_trumps": BotSetting(int, 1, "own trumps searched per call at most", 1),
-        "bid_floor": BotSetting(int, 40, "trump_strength below which a trump is not searched"),
-        "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
-                                  "against double dummy", 0),
-        "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
-        "game": BotSetting(str, "ignore", "bidding: a deal's score difference (ignore), or "
-                           "its score weighed by the game so far (aware)",
-                           choices=("ignore", "aware")),
-        "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
-                            "master trumps from this strength (0: never)", 0),
-    }
+    SETTINGS: ClassVar[Mapping[str, BotSetting]] = SETTINGS
 
     def __init__(self, seed: int | None = None, **settings: Any) -> None:
         super().__init__(seed, **settings)
-        preset = self.settings["preset"]
         from belote.solver import solver_engine  # loaded with the bot, not at import
 
-        # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made.
+        # The build of the search this bot runs: BELOTE_SOLVER's when the bot is made;
+        # it decides how fast, never what (the budgets count positions; only a
+        # ``seconds`` budget reads the clock).
         self.engine = solver_engine()
-        if preset == "auto":
-            preset = "v7" if self.engine.compiled else "v1"
-        for key, value in PRESETS[preset].items():
-            if key not in self.given:
-                self.settings[key] = value
-        self.heuristic = HeuristicBot(seed, loose=self.settings["loose"],
-                                      game=self.settings["game"])
-        self.small_settings: dict[str, Any] = {
-            **self.settings,
-            **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in self.given},
-        }
+        self.config = PimcConfig.resolved(self.settings, self.given)
+        self.small_config = self.config.small_table(self.given)
+        self.settings = self.config.as_dict()  # (the same, by name)
+        self.heuristic = HeuristicBot(seed, loose=self.config.loose, game=self.config.game)
         self.last_worlds = 0  # worlds solved for the last card decision
         self.last_nodes = 0
         self.last_values: dict[Card, float] = {}
@@ -387,11 +547,11 @@ class PimcBot(BaseBot):
         self.last_bid_fallback = self.last_bid_relaxed = False
         self.last_bid_skipped = 0
         current = current_contract(view)
-        if (self.settings["bidding"] == "heuristic" or len(calls) <= 1
+        if (self.config.bidding is Bidding.HEURISTIC or len(calls) <= 1
                 or view.rules.players != 4
                 or (current is not None and current[0].call.startswith(GENERALE))):
             return self.heuristic.call(view)  # (a générale is not searched, §4.8)
-        prior = self.heuristic.call(view) if self.settings["bid_prior"] == "heuristic" else None
+        prior = self.heuristic.call(view) if self.config.bid_prior is BidPrior.HEURISTIC else None
         options, stay = self._bid_options(view, calls, prior)
         if not options:
             return stay.call
@@ -410,7 +570,7 @@ class PimcBot(BaseBot):
             return max(every, key=rank).call
         # The heuristic's call unless a call beats it by z standard errors (paired worlds).
         base = next(o for o in every if o.call == prior)
-        z = self.settings["bid_z"]
+        z = self.config.bid_z
         best, best_bound = prior, 0.0
         for o in every:
             if o is base:
@@ -436,17 +596,17 @@ class PimcBot(BaseBot):
 
     def _option_of(self, view: PlayerView, call: str, stay: Option) -> Option:
         """The option of one legal call other than pass."""
-        team, margin = view.seat & 1, self.settings["bid_margin"]
+        team, margin = view.seat & 1, self.config.bid_margin
         if call in ("coinche", "surcoinche"):
             return dataclasses.replace(stay, call=call, multiplier=2 if call == "coinche" else 4,
-                                       margin=self.settings["coinche_margin"])
+                                       margin=self.config.coinche_margin)
         if view.turned is not None and not view.rules.is_auction:
             trump = suit_of(view.turned) if call == "take" else _NAMED[call]
             return Option(call, team, trump, None, 1, margin)
         bid = parse_bid(call)
         assert bid is not None
         if stay.team == team:
-            margin += self.settings["partner_margin"]
+            margin += self.config.partner_margin
         return Option(call, team, bid.trump, bid.value, 1, margin)
 
     def _searched_options(
@@ -455,8 +615,8 @@ class PimcBot(BaseBot):
         """The calls of the strongest trumps (``bid_trumps``, ``bid_floor``), the partner's
         trump, coinche and surcoinche, and the pass: 0, or the contract on the table."""
         team = view.seat & 1
-        floor = self.settings["bid_floor"]
-        margin = self.settings["bid_margin"]
+        floor = self.config.bid_floor
+        margin = self.config.bid_margin
         options: list[Option] = []
         if view.turned is not None and not view.rules.is_auction:
             seen = view.hand | 1 << view.turned
@@ -476,8 +636,8 @@ class PimcBot(BaseBot):
             stay = Option("pass", best.seat & 1, best.bid.trump, best.bid.value, multiplier)
             if ours:
                 raise_trump = best.bid.trump
-                margin += self.settings["partner_margin"]
-            doubled = dataclasses.replace(stay, margin=self.settings["coinche_margin"])
+                margin += self.config.partner_margin
+            doubled = dataclasses.replace(stay, margin=self.config.coinche_margin)
             if "coinche" in calls and trump_strength(view.hand, best.bid.trump) >= COINCHE_FLOOR:
                 options.append(dataclasses.replace(doubled, call="coinche", multiplier=2))
             if "surcoinche" in calls:
@@ -496,7 +656,7 @@ class PimcBot(BaseBot):
     def _strongest(self, trumps: set[TrumpMode], hand: CardMask, floor: int) -> set[TrumpMode]:
         """The ``bid_trumps`` strongest of ``trumps`` by trump_strength, none below ``floor``."""
         ranked = sorted(((trump_strength(hand, t), -t) for t in trumps), reverse=True)
-        return {-t for strength, t in ranked[:self.settings["bid_trumps"]] if strength >= floor}
+        return {-t for strength, t in ranked[:self.config.bid_trumps] if strength >= floor}
 
     def _memo_for(self, view: PlayerView) -> BidMemo:
         """The worlds of this deal so far: kept while the seat, its cards and the table
@@ -516,32 +676,32 @@ class PimcBot(BaseBot):
         the budget (the same worlds for all); None when fewer than ``bid_min_worlds``."""
         from belote.solver import SearchLimitError, solve  # loaded when a call is searched
 
-        settings = self.settings
-        sampler = BidSampler.from_view(view, hints=settings["calls"] == "hints")
+        settings = self.config
+        sampler = BidSampler.from_view(view, hints=settings.calls is CallReading.HINTS)
         memo = self._memo_for(view)
         auction = view.turned is None or view.rules.is_auction
         leader = (view.dealer + 1) & 3  # §3.4 / §4.9: the eldest leads
         keys = sorted({(o.trump, -1 if auction else view.seat)
                        for o in options if o.team is not None})
         rollout = None
-        if not auction and settings["pass_model"] == "rollout":
-            rollout = PassRollout(view, settings["loose"]).after_pass
-        budget = settings["bid_nodes"]
+        if not auction and settings.pass_model is PassModel.ROLLOUT:
+            rollout = PassRollout(view, settings.loose).after_pass
+        budget = settings.bid_nodes
         start = time.perf_counter()
         nodes = 0
         used: list[int] = []
         index = 0
         drawn = 0
         filtered = bool(sampler.hints)
-        while len(used) < settings["bid_worlds"]:
-            if nodes >= 2 * budget or (len(used) >= settings["bid_min_worlds"] and (
+        while len(used) < settings.bid_worlds:
+            if nodes >= 2 * budget or (len(used) >= settings.bid_min_worlds and (
                 nodes >= budget
-                or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
+                or (settings.seconds > 0 and time.perf_counter() - start >= settings.seconds)
             )):
                 break
             if index == len(memo.draws):
                 if drawn >= sampler.max_draws:
-                    if filtered and len(used) < settings["bid_min_worlds"]:
+                    if filtered and len(used) < settings.bid_min_worlds:
                         filtered = False  # no world fits the hints: drop them
                         self.last_bid_relaxed = True
                         index, used = 0, []
@@ -581,10 +741,10 @@ class PimcBot(BaseBot):
             if complete:
                 used.append(index - 1)
         self.last_bid_worlds, self.last_bid_nodes = len(used), nodes
-        if len(used) < settings["bid_min_worlds"]:
+        if len(used) < settings.bid_min_worlds:
             return None
-        outlook = GameOutlook.of(view) if settings["game"] == "aware" else None
-        scorer = BidScorer(view, settings["bid_caution"], settings["bid_noise"], outlook)
+        outlook = GameOutlook.of(view) if settings.game is GameWeighing.AWARE else None
+        scorer = BidScorer(view, settings.bid_caution, settings.bid_noise, outlook)
         values: dict[str, list[float]] = {}
         self.last_bid_made = {}
         for o in options:
@@ -620,12 +780,12 @@ class PimcBot(BaseBot):
         self.last_values = {}
         table = Table.of(view.rules)
         if (len(view.tricks) == table.tricks - 1 and table.players == 4
-                and self.settings["read_fit"] == "table"
-                and self.settings["card_reads"] == "model"):
+                and self.config.read_fit is ReadFit.TABLE
+                and self.config.card_reads is CardReads.MODEL):
             self._fit(view, table)
         if len(legal) == 1:
             return legal[0]
-        if table.tricks - len(view.tricks) > self.card_settings(table)["tricks"]:
+        if table.tricks - len(view.tricks) > self.card_config(table).tricks:
             return self.heuristic.play(view)
         values = self.evaluate(view)
         if not values:
@@ -676,17 +836,17 @@ class PimcBot(BaseBot):
         odds of a miss against a match for the opponents' cards in the deal as it was,
         over those odds in a world drawn at random (1: the model tells nothing of these
         players), counting :data:`FIT_PRIOR` cards matched before any deal."""
-        weight: float = self.settings["read_weight"]
-        if self.settings["read_fit"] != "table" or not self.fit_misses:
+        weight = self.config.read_weight
+        if self.config.read_fit is not ReadFit.TABLE or not self.fit_misses:
             return weight
         reads = self.fit_reads + FIT_PRIOR
         odds = self.fit_misses / (reads - self.fit_misses)
         return min(1.0, max(weight, odds / RANDOM_MISS_ODDS))
 
-    def card_settings(self, table: Table) -> Mapping[str, Any]:
+    def card_config(self, table: Table) -> PimcConfig:
         """The settings of the card play at ``table``: at two and three players (§12)
         the settings not given take :data:`SMALL_TABLE_DEFAULTS`."""
-        return self.settings if table.players == 4 else self.small_settings
+        return self.config if table.players == 4 else self.small_config
 
     def sampler(self, view: PlayerView) -> DealSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
@@ -715,44 +875,44 @@ class PimcBot(BaseBot):
             return {}
         assert view.contract is not None
         table = Table.of(view.rules)
-        settings = self.card_settings(table)
-        objective = settings["objective"]
-        scorer = (None if objective == "points" else CardScorer(
-            view, table, GameOutlook.of(view) if objective == "game" else None))
+        settings = self.card_config(table)
+        objective = settings.objective
+        scorer = (None if objective is Objective.POINTS else CardScorer(
+            view, table, GameOutlook.of(view) if objective is Objective.GAME else None))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
-        if table.players == 4 and settings["play_calls"] == "hints":
-            hints = play_hints(view, settings["loose"])
+        if table.players == 4 and settings.play_calls is CallReading.HINTS:
+            hints = play_hints(view, settings.loose)
         before = played_by(view)
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
-        reading = CardReading.of(view, table) if settings["card_reads"] == "low" else None
+        reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
         weighed: list[tuple[World, float]] | None = None
         drawing: DealSampler | HeldSampler = sampler
-        if settings["card_reads"] == "model" and table.players == 4:
+        if settings.card_reads is CardReads.MODEL and table.players == 4:
             from belote.bots.card_model import HeldSampler
 
-            if settings["heard_reads"] == "model":
+            if settings.heard_reads is HeardReads.MODEL:
                 drawing = HeldSampler(sampler, view,
                                       [s for s in range(4) if s != view.seat])
             weight = self.read_weight()
             if weight < 1:  # (1: the model tells nothing of these players, not read)
                 weighed, misses = self._weighed_worlds(view, table, drawing, hints, before,
                                                        weight)
-        read_weight = settings["read_weight"]
+        read_weight = settings.read_weight
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
         fused: list[tuple[World, PlayState]] | None = None
         if (table.players == 4
-                and table.tricks - len(view.tricks) <= settings["endgame"]):
+                and table.tricks - len(view.tricks) <= settings.endgame):
             fused = []
         start = time.perf_counter()
         nodes = 0
         worlds = 0
         mass = 0.0  # the worlds' weights added up (their number, unless card_reads=model)
-        while worlds < settings["worlds"]:
-            if nodes >= 2 * settings["nodes"] or (worlds >= settings["min_worlds"] and (
-                nodes >= settings["nodes"]
-                or (settings["seconds"] > 0 and time.perf_counter() - start >= settings["seconds"])
+        while worlds < settings.worlds:
+            if nodes >= 2 * settings.nodes or (worlds >= settings.min_worlds and (
+                nodes >= settings.nodes
+                or (settings.seconds > 0 and time.perf_counter() - start >= settings.seconds)
             )):
                 break
             if weighed is not None:
@@ -766,7 +926,7 @@ class PimcBot(BaseBot):
                     or (reading is not None
                         and not _kept(reading.broken(world), read_weight, self.rng))):
                 misses += 1
-                if misses > HINT_DRAWS * settings["worlds"]:
+                if misses > HINT_DRAWS * settings.worlds:
                     hints, reading = (), None  # hardly a world fits the calls: drop them
                     self.last_relaxed = True
                     break
@@ -779,7 +939,7 @@ class PimcBot(BaseBot):
             try:
                 # No decision searches more than twice the ``nodes`` setting.
                 result = solve(world_state(view, world, table),
-                               max_nodes=2 * settings["nodes"] - nodes, engine=self.engine,
+                               max_nodes=2 * settings.nodes - nodes, engine=self.engine,
                                beneath=world.beneath)
             except SearchLimitError:
                 break
@@ -815,22 +975,22 @@ class PimcBot(BaseBot):
         from belote.bots.card_model import PlayModel
 
         assert view.contract is not None
-        settings = self.settings
+        settings = self.config
         sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
-        heard = others if settings["heard_reads"] == "model" else []
+        heard = others if settings.heard_reads is HeardReads.MODEL else []
         model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
                           table, self.heuristic, callers=others, announcers=heard)
-        limit, base = settings["model_misses"], settings["read_weight"]
+        limit, base = settings.model_misses, settings.read_weight
         if weight > base > 0:
             limit = math.ceil(limit * math.log(base) / math.log(weight))
         drawn: list[tuple[int, World]] = []
         fitting = misses = 0
-        while len(drawn) < settings["model_draws"] and fitting < settings["worlds"]:
+        while len(drawn) < settings.model_draws and fitting < settings.worlds:
             world = drawing.sample(self.rng)
             if hints and not _fits(hints, world, before):
                 misses += 1
-                if misses > HINT_DRAWS * settings["worlds"]:
+                if misses > HINT_DRAWS * settings.worlds:
                     hints = ()
                     self.last_relaxed = True
                 continue

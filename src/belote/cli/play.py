@@ -54,9 +54,10 @@ from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match, seat_entry
 from belote.hand import DECOUVERTE
-from belote.options import Rules, make_rules, parse_option_assignment
+from belote.options import Deck, Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import PlayerView, Round
+from belote.scoring import Outcome
 from belote.table import DealMode, Phase
 
 SEAT_WORDS = ("North", "East", "South", "West")
@@ -119,7 +120,7 @@ class TerminalGame:
         ]
         check_table(self.rules, self.bots, "belote play")
         self._hint_bot: Bot | None = None
-        self.words = Words(self.rules.deck == "spanish")
+        self.words = Words(self.rules.deck is Deck.SPANISH)
 
     # --- names ------------------------------------------------------------------
 
@@ -636,7 +637,7 @@ class TerminalGame:
         taker = res.contract.taker
         if self.players == 4:
             title = f"Deal {self.match.deals}: {res.score.outcome}"
-        elif res.score.outcome == "counted":
+        elif res.score.outcome is Outcome.COUNTED:
             title = f"Deal {self.match.deals}: each scores his own (belote découverte)"
         else:
             title = f"Deal {self.match.deals}: {res.score.outcome} ({self.who(taker)} took)"

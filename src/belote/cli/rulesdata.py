@@ -26,6 +26,7 @@ from belote.options import (
     OPTION_NAMES,
     POSITIVE_INT_OPTIONS,
     TAKE_PASS_PATTERNS,
+    Bidding,
     profile_rules,
 )
 
@@ -74,7 +75,7 @@ def rules_text() -> str:
     data = rules_data()
     lines = ["Profiles (--profile NAME, or \"profile\" in JSON):"]
     for name, fixed in data["profiles"].items():
-        bidding = "take or pass" if fixed["bidding"] == "take_pass" else "numeric auction"
+        bidding = "take or pass" if fixed["bidding"] is Bidding.TAKE_PASS else "numeric auction"
         lines.append(f"  {name:<11} {fixed['players']} players, {fixed['deck']} cards, {bidding}")
     lines += [
         "",

@@ -44,7 +44,7 @@ from belote.cli.common import (
 from belote.cli.flags import FileOpt, JsonlOpt, JsonOpt, OptionOpt
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
-from belote.options import Rules, make_rules, parse_option_assignment
+from belote.options import DeclTie, Limit, Rules, make_rules, parse_option_assignment
 from belote.scoring import (
     EW,
     NS,
@@ -278,7 +278,7 @@ def _compare_declarations(
                     "the higher top card, then trump")
                  + "; NS, EW, or none if equal)?",
         _read_team, "none")
-    if team is None and rules.decl_tie == "first_announcer":
+    if team is None and rules.decl_tie is DeclTie.FIRST_ANNOUNCER:
         team = _ask_until(console, "Equal: which team announced first (decl_tie)? (NS, EW)",
                           lambda a: _read_team(a, allow_none=False))
     if team is None:
@@ -643,7 +643,7 @@ def _compare_sides(console: Console, rules: Rules, best: list[Best],
                  "higher (§7.5: " + ("jacks, nines, aces, tens, kings, queens" if best[0][1]
                                      else "the higher top card, then trump")
                  + f"; {choices}, or none if equal)?", read_side, "none")
-    if winner is None and rules.decl_tie == "first_announcer":
+    if winner is None and rules.decl_tie is DeclTie.FIRST_ANNOUNCER:
         winner = _ask_until(console, f"Equal: which side announced first (decl_tie)? "
                                      f"({choices})", lambda a: read_side(a, False))
     if winner is None:
@@ -698,7 +698,7 @@ def _state_status(state: dict[str, Any]) -> str:
 def render_game(console: Console, game: GameScore, target: int, rules: Rules) -> None:
     """The human form of a score sheet: per team, or per seat at a table of three or
     two (§12)."""
-    unit = "deals" if rules.limit == "deals" else "points"
+    unit = "deals" if rules.limit is Limit.DEALS else "points"
     names = score_names(game.players)
     table = Table(title=f"{rules.profile}, {target} {unit}")
     table.add_column("#", justify="right")
@@ -764,7 +764,7 @@ def calculator(profile: str, option_texts: list[str] | None, target: int | None,
         fail("a number is too large for the database")
     except BeloteError as exc:
         fail(str(exc) + ("; --no-sheet keeps nothing" if dated else ""))
-    unit = "deals" if rules.limit == "deals" else "points"
+    unit = "deals" if rules.limit is Limit.DEALS else "points"
     console.print(f"Belote score calculator: {rules.profile}, game in {state['target']} {unit}. "
                   "Answer q to stop, u to undo the last hand.")
     if no_sheet:

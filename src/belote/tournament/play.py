@@ -25,7 +25,7 @@ from belote.errors import BeloteError
 from belote.game import Match
 from belote.options import Rules
 from belote.round import ALL_PASS, OVER, Round
-from belote.scoring import HandEntry, HandScore, score_hand
+from belote.scoring import HandEntry, HandScore, Outcome, score_hand
 from belote.table import Table
 from belote.tournament.config import TournamentError
 from belote.tournament.seeding import (
@@ -125,7 +125,7 @@ def deal_seat_scores(rnd: Round) -> tuple[int, ...]:
     if rnd.phase != OVER:
         return (0,) * rnd.table.players
     result = rnd.result()
-    if result.score.outcome == "counted":  # découverte: no contract to score (§12.2)
+    if result.score.outcome is Outcome.COUNTED:  # découverte: no contract to score (§12.2)
         assert result.seats is not None
         return result.seats
     score = _one_deal(rnd.rules, result.entry)

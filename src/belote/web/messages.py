@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from belote.bots import Bot
 from belote.cards import card_name
 from belote.errors import BeloteError
-from belote.options import Rules
+from belote.options import Deck, Rules
 from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.clients import Client
@@ -82,7 +82,7 @@ def handle(room: MessagedRoom, client: Client, msg: object) -> None:
         raise
     except BeloteError as exc:
         text = translate_error(client.lang, str(exc), seat=client.seat,
-                               players=room.players, spanish=room.rules.deck == "spanish")
+                               players=room.players, spanish=room.rules.deck is Deck.SPANISH)
         client.push_json({"type": "error", "message": text})
 
 

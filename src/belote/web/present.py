@@ -38,6 +38,7 @@ from belote.cards import (
 )
 from belote.declarations import CARRE, Declaration
 from belote.hand import Contract, HandResult
+from belote.options import BeloteOnFailure, BidCapotScoring, CountMode, DoubleScope
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
 from belote.round import Announced
 from belote.scoring import (
@@ -46,6 +47,7 @@ from belote.scoring import (
     FLAT_CAPOT_VALUE,
     UNBID_CAPOT_BASE,
     GameScore,
+    Outcome,
     multiplier_factor,
     score_dict,
     score_names,
@@ -680,7 +682,7 @@ def score_calculation(rules: Any, entry: Mapping[str, Any],
         return None
     taker = entry["taker"]
     defender = "EW" if taker == "NS" else "NS"
-    made = score["outcome"] == "made"
+    made = score["outcome"] == Outcome.MADE
     winner = taker if made else defender
     level = int(entry.get("multiplier") or 1)
     m = multiplier_factor(rules, level)
@@ -692,22 +694,23 @@ def score_calculation(rules: Any, entry: Mapping[str, Any],
         bel[belote] = 20
     elif isinstance(belote, Mapping):
         bel.update({k: int(v) for k, v in belote.items()})
-    if not made and rules.belote_on_failure == "defenders":
+    if not made and rules.belote_on_failure is BeloteOnFailure.DEFENDERS:
         bel[defender] += bel[taker]
         bel[taker] = 0
     decls = [decl.get(taker, 0), decl.get(defender, 0)]
     c = contract if isinstance(contract, int) else CAPOT_CONTRACT_VALUE
     times = f" × {m}" if m > 1 else ""
-    if rules.count_mode == "bid_only":
+    if rules.count_mode is CountMode.BID_ONLY:
         value = contract if isinstance(contract, int) else (
             CAPOT_CONTRACT_VALUE if contract == "capot" else rules.generale_value)
         text, total = f"{value}{times}", value * m
     elif contract == "generale" or (contract == "capot" and (
-            rules.bid_capot_scoring == "flat" or rules.count_mode == "made_only")):
+            rules.bid_capot_scoring is BidCapotScoring.FLAT
+            or rules.count_mode is CountMode.MADE_ONLY)):
         value = rules.generale_value if contract == "generale" else (
             FLAT_CAPOT_VALUE if made else rules.capot_fail_value)
         text, total = f"{value}{times}", value * m
-    elif rules.count_mode == "made_only":
+    elif rules.count_mode is CountMode.MADE_ONLY:
         if m == 1:
             return None
         text, total = f"{DOUBLED_BASE}{times}", DOUBLED_BASE * m
@@ -720,10 +723,10 @@ def score_calculation(rules: Any, entry: Mapping[str, Any],
         unbid_capot = isinstance(contract, int) and entry.get("capot") == taker and made
         base = UNBID_CAPOT_BASE if unbid_capot else DOUBLED_BASE
         d = [x for x in decls if x]
-        if rules.double_scope == "whole":
+        if rules.double_scope is DoubleScope.WHOLE:
             text = "(" + " + ".join(map(str, [base, c, *d])) + f"){times}"
             total = (base + c + sum(d)) * m
-        elif rules.double_scope == "contract_only":
+        elif rules.double_scope is DoubleScope.CONTRACT_ONLY:
             text = " + ".join(map(str, [base, *d, f"{c}{times}"]))
             total = base + sum(d) + c * m
         else:

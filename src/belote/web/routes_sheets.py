@@ -21,8 +21,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from belote.errors import BeloteError, InvalidRecordError
-from belote.options import PROFILES, TARGET_CHOICES, make_rules
-from belote.scoring import hand_entry_to_json, parse_hand_entry, reached, score_hand
+from belote.options import PROFILES, TARGET_CHOICES, Limit, make_rules
+from belote.scoring import Outcome, hand_entry_to_json, parse_hand_entry, reached, score_hand
 from belote.sheets import SheetNotFoundError, SheetStore
 from belote.web.chart import running_chart
 from belote.web.forms import (
@@ -176,8 +176,8 @@ def _sheet_context(
             out = [state["player_names"][p - 1] for p in seatings[i]["out"]]
         score = state["hands"][i]
         reserve_won = None
-        if carried and score["outcome"] in ("made", "failed"):
-            won_by = entry["taker"] if score["outcome"] == "made" else (
+        if carried and score["outcome"] in (Outcome.MADE, Outcome.FAILED):
+            won_by = entry["taker"] if score["outcome"] == Outcome.MADE else (
                 "EW" if entry["taker"] == "NS" else "NS")
             reserve_won = {"team": won_by, "points": carried}
         rows.append({
@@ -188,7 +188,7 @@ def _sheet_context(
             "names": row_names,
             "out": out,
             "reserve_won": reserve_won,
-            "reserve_kept": score["reserve"] if score["outcome"] == "litige" else 0,
+            "reserve_kept": score["reserve"] if score["outcome"] == Outcome.LITIGE else 0,
             "calculation": score_calculation(rules, entry, score),
         })
         carried = score["reserve"]
@@ -223,7 +223,7 @@ def _deciding_hand(state: Mapping[str, Any], rules: Any) -> bool:
     if state.get("players") or state.get("finished") or not state.get("hands"):
         return False
     ns, ew = state["totals"]["NS"], state["totals"]["EW"]
-    if rules.limit == "deals":
+    if rules.limit is Limit.DEALS:
         return bool(ns == ew and len(state["hands"]) >= state["target"])
     return bool(ns == ew and reached(rules, ns, state["target"]))
 
