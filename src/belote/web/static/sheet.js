@@ -21,7 +21,8 @@
     }
     fetching = true;
     try {
-      const response = await fetch(location.pathname, { credentials: "same-origin", cache: "no-store" });
+      // the sheet's own page (this one may be a refused form's answer, at another address)
+      const response = await fetch(`/sheets/${id}`, { credentials: "same-origin", cache: "no-store" });
       if (!response.ok) return;
       const doc = new DOMParser().parseFromString(await response.text(), "text/html");
       for (const part of PARTS) {
