@@ -352,7 +352,8 @@ def share_command(
         "--base", metavar="URL",
         help="The server's address as the players reach it (http://192.168.1.10:8000): "
              "print the whole link.")] = None,
-    json_mode: JsonOpt = False,
+    json_mode: Annotated[bool, typer.Option(
+        "--json", help="Answer in JSON: the link (docs/json.md).")] = False,
     db: DbOpt = None,
 ) -> None:
     """Print the sheet's follow link (or with --keep its keeper's link), made if it has

@@ -116,8 +116,8 @@ class SheetLive:
             ids = list(self._followers)
             try:
                 pulses = await run_in_threadpool(self._pulse, ids)
-            except Exception:  # a busy or broken database: try again at the next poll
-                log.exception("sheets: cannot read the watched sheets")
+            except Exception as exc:  # a busy or broken database: again at the next poll
+                log.warning("sheets: cannot read the watched sheets: %s", exc)
                 continue
             for sid in ids:
                 await self._dispatch(sid, pulses.get(sid))
