@@ -905,16 +905,17 @@ class SheetStore:
                 "(owner IS NULL AND ?)) ORDER BY id", (identity, 1 if machine else 0))]
             return self._listing(conn, ids)
 
-    def shared_sheets(self, identity: str | None) -> list[dict[str, Any]]:
+    def shared_sheets(self, identity: str | None, machine: bool = False
+                      ) -> list[dict[str, Any]]:
         """The sheets ``identity`` follows or keeps through a link it opened, as
         :meth:`sheets` lists them plus ``"role"`` (``"follow"`` or ``"keep"``); not
-        those it owns."""
+        those it owns (with ``machine``: nor the machine owner's)."""
         with self._transaction(write=False) as conn:
             rows = conn.execute(
                 "SELECT g.sheet_id, MAX(g.kind) FROM sheet_grants g JOIN sheets s "
                 "ON s.id = g.sheet_id WHERE g.identity = ? AND s.deleted IS NULL "
-                "AND (s.owner IS NULL OR s.owner != ?) GROUP BY g.sheet_id ORDER BY g.sheet_id",
-                (identity, identity)).fetchall()
+                "AND ((s.owner IS NULL AND NOT ?) OR s.owner != ?) GROUP BY g.sheet_id "
+                "ORDER BY g.sheet_id", (identity, 1 if machine else 0, identity)).fetchall()
             roles = dict(rows)  # 'keep' > 'follow' as text too
             out = self._listing(conn, list(roles))
         for item in out:
@@ -1012,16 +1013,18 @@ class SheetStore:
     def pulse(self, sheet_ids: Sequence[int]) -> dict[int, tuple[int, str | None, str | None]]:
         """For each sheet that exists and is not deleted: (its number of events, its
         follow secret, its keep secret): what a live page watches, in one query."""
-        ids = [int(i) for i in sheet_ids][:500]
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
+        ids = [int(i) for i in sheet_ids]
+        out: dict[int, tuple[int, str | None, str | None]] = {}
         with self._transaction(write=False) as conn:
-            rows = conn.execute(
-                "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events e WHERE "
-                f"e.sheet_id = s.id), s.follow_secret, s.keep_secret FROM sheets s WHERE "
-                f"s.id IN ({marks}) AND s.deleted IS NULL", ids).fetchall()
-        return {r[0]: (r[1], r[2], r[3]) for r in rows}
+            for start in range(0, len(ids), 500):  # SQLite's bound on parameters
+                chunk = ids[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for row in conn.execute(
+                        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events e WHERE "
+                        "e.sheet_id = s.id), s.follow_secret, s.keep_secret FROM sheets s "
+                        f"WHERE s.id IN ({marks}) AND s.deleted IS NULL", chunk):
+                    out[row[0]] = (row[1], row[2], row[3])
+        return out
 
     def export_json(self, sheet_id: Any) -> dict[str, Any]:
         info, entries = self.load_entries(sheet_id)

@@ -578,3 +578,19 @@ def test_a_socket_of_another_site_or_saying_nothing_valid_is_closed(
         ws.send_text(json.dumps({"type": "ping", "pad": "x" * 600}))
         _, code = closed_with(ws)
         assert code == 1008
+
+
+def test_the_machine_owner_lists_his_sheet_once_even_through_a_link(db: Path) -> None:
+    sid = _cli_sheet(db)
+    with SheetStore(db) as store:
+        secret = store.set_link(sid, "follow")
+        assert set(store.pulse(list(range(1, 1200)))) == {sid}  # ids by chunks of 500
+        store.grant(sid, "a-browser-identity-of-22", "follow")
+        assert [s["role"] for s in store.shared_sheets("a-browser-identity-of-22")] == ["follow"]
+        assert store.shared_sheets("a-browser-identity-of-22", machine=True) == []
+    app = create_app(db, settings=FAST, seed=1, limits=GENEROUS, local_owner=True)
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
+        new_identity(client)
+        assert client.get(f"/sheets/{sid}/follow/{secret}").status_code == 200
+        page = client.get("/sheets").text
+        assert page.count(f'href="/sheets/{sid}"') == 1 and 'id="shared-list"' not in page

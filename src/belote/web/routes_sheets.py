@@ -173,8 +173,9 @@ def sheet_list(request: Request) -> Response:
 
 def _list_page(request: Request, values: Mapping[str, str], error: str | None) -> Response:
     identity = identity_of(request)
+    machine = machine_owner(request)
     sheets, shared = _with_store(request, lambda s: (
-        s.owned_sheets(identity, machine_owner(request)), s.shared_sheets(identity)))
+        s.owned_sheets(identity, machine), s.shared_sheets(identity, machine)))
     return render(request, "sheets.html", {
         "sheets": list(reversed(sheets)),
         "shared": list(reversed(shared)),

@@ -128,6 +128,8 @@ class SheetLive:
 
     async def _dispatch(self, sid: int, pulse: Pulse | None) -> None:
         group = list(self._followers.get(sid, ()))
+        if not group:  # they all left during the poll
+            return
         if pulse is None:  # deleted
             for follower in group:
                 follower.end(f"sheet {sid}: no such sheet")
