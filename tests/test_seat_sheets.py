@@ -196,7 +196,9 @@ def test_the_web_pages_refuse_per_seat_sheets_plainly(tmp_path: Path) -> None:
     with SheetStore(db, small_tables=True) as store:
         sid = store.create("classic-3p", name="Trio")["id"]
         store.add_hand(sid, h3("N", N=100, E=31))
-    with TestClient(create_app(db, seed=1)) as client:
+    # the machine owner's sheet: a browser on loopback of a server on loopback
+    with TestClient(create_app(db, seed=1, local_owner=True),
+                    client=("127.0.0.1", 50000)) as client:
         assert client.get("/sheets").status_code == 200
         for url in (f"/sheets/{sid}", f"/api/sheets/{sid}", f"/sheets/{sid}/export.json"):
             answer = client.get(url)

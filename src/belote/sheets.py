@@ -37,6 +37,15 @@ history stays in the file (``purge=True`` removes the sheet and its history for
 good).  Events themselves are never updated nor deleted while their sheet
 exists (SQLite triggers refuse it).
 
+Owners and links (schema 2): a sheet made by a web browser belongs to that
+browser's identity (``owner``); one made by ``belote sheet`` (or kept from a
+database of schema 1) has no owner column set and belongs to the machine's
+owner.  A sheet may have a **follow** link (read only) and a **keep** link (add,
+undo, edit), each a long random secret (:meth:`SheetStore.set_link`); a browser
+that opened one is remembered (``sheet_grants``) until the link is renewed or
+revoked.  :meth:`SheetStore.role` says what an identity may do.  The export
+carries neither the owner nor the secrets.
+
 Five to seven players (docs/rules.md §13.1): the sheet follows
 :func:`belote.rotation.fair_cycle`: hand *i* (from 0) is played by the seating
 ``cycle[i % L]``; in a hand entry ``"NS"`` is that seating's first team and
@@ -67,6 +76,7 @@ import dataclasses
 import io
 import json
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -75,6 +85,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final, TypedDict, Unpack
+from urllib.parse import urlsplit
 
 from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Limit, Rules, make_rules
@@ -93,7 +104,7 @@ from belote.scoring import (
     score_names,
 )
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 EXPORT_FORMAT: Final = "belote-sheet"
 EXPORT_VERSION: Final = 1
 EXPORT_KEYS: Final = (
@@ -139,8 +150,19 @@ CREATE TABLE IF NOT EXISTS sheets (
     player_names TEXT,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    deleted TEXT
+    deleted TEXT,
+    owner TEXT,
+    follow_secret TEXT,
+    keep_secret TEXT
 );
+CREATE TABLE IF NOT EXISTS sheet_grants (
+    sheet_id INTEGER NOT NULL,
+    identity TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('follow', 'keep')),
+    created TEXT NOT NULL,
+    PRIMARY KEY (sheet_id, identity, kind)
+);
+CREATE INDEX IF NOT EXISTS sheet_grants_identity ON sheet_grants (identity);
 CREATE TABLE IF NOT EXISTS events (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     sheet_id INTEGER NOT NULL,
@@ -161,6 +183,87 @@ BEGIN
     SELECT RAISE(ABORT, 'the history of a sheet is append-only');
 END;
 """
+
+
+# Columns added to ``sheets`` after schema 1 (a database of schema 1 gets them by
+# ALTER TABLE; its sheets then have no owner: they are the machine owner's).
+_ADDED_COLUMNS: Final = (("owner", "TEXT"), ("follow_secret", "TEXT"), ("keep_secret", "TEXT"))
+LINK_KINDS: Final = ("follow", "keep")
+ROLES: Final = ("follow", "keep", "owner")  # from the least to the most a role may do
+SECRET_BYTES: Final = 32  # a link's secret: 43 URL-safe characters
+MAX_GRANTS: Final = 1000  # browsers one sheet remembers per link kind (the oldest go first)
+
+
+def link_path(sheet_id: int, kind: str, secret: str) -> str:
+    """The address of a sheet's follow or keep link on the web app, from its root:
+    ``/sheets/ID/follow/SECRET`` or ``/sheets/ID/keep/SECRET``.
+
+    >>> link_path(3, "follow", "abc")
+    '/sheets/3/follow/abc'
+    """
+    if kind not in LINK_KINDS:
+        raise SheetError(f"link: {kind!r} is not follow or keep")
+    return f"/sheets/{sheet_id}/{kind}/{secret}"
+
+
+def check_base(base: str) -> str:
+    """The web app's address given to ``belote sheet share --base``: ``http://`` or
+    ``https://``, a host, perhaps a port and a path, nothing else; answered without
+    its trailing slash.
+
+    >>> check_base("http://192.168.1.10:8000/")
+    'http://192.168.1.10:8000'
+    >>> check_base("ftp://x")
+    Traceback (most recent call last):
+    ...
+    belote.sheets.SheetError: --base: 'ftp://x' is not an http:// or https:// address
+    """
+    shown = base if len(base) <= 60 else base[:56] + "..."
+    try:
+        parts = urlsplit(base.strip())
+        _ = parts.port  # a port that is not a number raises here
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SheetError(f"--base: {shown!r} is not an http:// or https:// address")
+    if parts.query or parts.fragment or parts.username is not None or not base.isprintable() \
+            or any(c.isspace() for c in base.strip()):
+        raise SheetError(f"--base: {shown!r}: give only the scheme, host, port and path "
+                         "(http://host:port)")
+    return base.strip().rstrip("/")
+
+
+def share_answer(store: SheetStore, sheet_id: Any, *, keep: bool = False, renew: bool = False,
+                 revoke: bool = False, base: str | None = None) -> dict[str, Any]:
+    """docs/json.md ``belote sheet share``: the sheet's follow link (``keep``: its
+    keep link), made if it has none, renewed or revoked; ``{"id", "link", "path",
+    "url", "revoked"}`` (``url`` with ``base`` only; ``path`` and ``url`` null once
+    revoked)."""
+    if renew and revoke:
+        raise SheetError("--renew and --revoke: choose one (renew makes a new link, "
+                         "revoke removes it)")
+    root = None if base is None else check_base(base)
+    kind = "keep" if keep else "follow"
+    action = "revoke" if revoke else "renew" if renew else "make"
+    secret = store.set_link(sheet_id, kind, action)
+    sid = _sheet_id(sheet_id)
+    path = None if secret is None else link_path(sid, kind, secret)
+    return {"id": sid, "link": kind, "path": path,
+            "url": None if path is None or root is None else root + path,
+            "revoked": secret is None}
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Bring the schema to :data:`SCHEMA_VERSION` inside the set-up's transaction:
+    create what is missing and add the columns of schema 2 (owners and links) to a
+    ``sheets`` table of schema 1."""
+    for statement in _statements(_SCHEMA):
+        conn.execute(statement)
+    have = {row[1] for row in conn.execute("PRAGMA table_info(sheets)")}
+    for column, kind in _ADDED_COLUMNS:
+        if column not in have:
+            conn.execute(f"ALTER TABLE sheets ADD COLUMN {column} {kind}")
+    conn.execute("CREATE INDEX IF NOT EXISTS sheets_owner ON sheets (owner)")
 
 
 class SheetError(BeloteError):
@@ -676,8 +779,7 @@ class SheetStore:
                                 f"database {str(self.path)!r}: made by a newer version "
                                 f"(schema {version}; this program knows {SCHEMA_VERSION})")
                         if version < SCHEMA_VERSION:
-                            for statement in _statements(_SCHEMA):
-                                conn.execute(statement)
+                            _migrate(conn)
                             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                         conn.execute("COMMIT")
                     except BaseException:
@@ -789,26 +891,139 @@ class SheetStore:
         """docs/json.md ``belote sheet list``: ``{"id", "name", "profile", "hands",
         "finished"}`` for every sheet not deleted, oldest first (plus
         ``"updated"``, and ``"error"`` for a sheet whose history no longer scores)."""
-        out: list[dict[str, Any]] = []
         with self._transaction(write=False) as conn:
             ids = [r[0] for r in conn.execute(
                 "SELECT id FROM sheets WHERE deleted IS NULL ORDER BY id")]
-            for sid in ids:
-                updated = conn.execute(
-                    "SELECT updated FROM sheets WHERE id = ?", (sid,)).fetchone()[0]
-                info = self._info(conn, sid)
-                item: dict[str, Any] = {"id": sid, "name": info.name, "profile": info.profile}
-                try:
-                    _, _, entries = self._load(conn, sid, any_table=True)
-                    state = score_sheet(info, entries)
-                    item["hands"] = len(entries)
-                    item["finished"] = state["finished"]
-                except BeloteError as exc:
-                    item["hands"] = None
-                    item["finished"] = None
-                    item["error"] = str(exc)
-                item["updated"] = updated
-                out.append(item)
+            return self._listing(conn, ids)
+
+    def owned_sheets(self, identity: str | None, machine: bool = False) -> list[dict[str, Any]]:
+        """The sheets :meth:`sheets` lists that belong to ``identity`` (a browser's), and
+        with ``machine`` those of the machine's owner (made by ``belote sheet``)."""
+        with self._transaction(write=False) as conn:
+            ids = [r[0] for r in conn.execute(
+                "SELECT id FROM sheets WHERE deleted IS NULL AND (owner = ? OR "
+                "(owner IS NULL AND ?)) ORDER BY id", (identity, 1 if machine else 0))]
+            return self._listing(conn, ids)
+
+    def shared_sheets(self, identity: str | None, machine: bool = False
+                      ) -> list[dict[str, Any]]:
+        """The sheets ``identity`` follows or keeps through a link it opened, as
+        :meth:`sheets` lists them plus ``"role"`` (``"follow"`` or ``"keep"``); not
+        those it owns (with ``machine``: nor the machine owner's)."""
+        with self._transaction(write=False) as conn:
+            rows = conn.execute(
+                "SELECT g.sheet_id, MAX(g.kind) FROM sheet_grants g JOIN sheets s "
+                "ON s.id = g.sheet_id WHERE g.identity = ? AND s.deleted IS NULL "
+                "AND ((s.owner IS NULL AND NOT ?) OR s.owner != ?) GROUP BY g.sheet_id "
+                "ORDER BY g.sheet_id", (identity, 1 if machine else 0, identity)).fetchall()
+            roles = dict(rows)  # 'keep' > 'follow' as text too
+            out = self._listing(conn, list(roles))
+        for item in out:
+            item["role"] = roles[item["id"]]
+        return out
+
+    def _listing(self, conn: sqlite3.Connection, ids: Sequence[int]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for sid in ids:
+            updated = conn.execute(
+                "SELECT updated FROM sheets WHERE id = ?", (sid,)).fetchone()[0]
+            info = self._info(conn, sid)
+            item: dict[str, Any] = {"id": sid, "name": info.name, "profile": info.profile}
+            try:
+                _, _, entries = self._load(conn, sid, any_table=True)
+                state = score_sheet(info, entries)
+                item["hands"] = len(entries)
+                item["finished"] = state["finished"]
+            except BeloteError as exc:
+                item["hands"] = None
+                item["finished"] = None
+                item["error"] = str(exc)
+            item["updated"] = updated
+            out.append(item)
+        return out
+
+    # -- owners and links ---------------------------------------------------------------
+
+    def role(self, sheet_id: Any, identity: str | None, machine: bool = False) -> str | None:
+        """What ``identity`` may do with the sheet: ``"owner"`` (its own sheet, or with
+        ``machine`` one of the machine owner's), ``"keep"`` or ``"follow"`` (a link it
+        opened and that still holds), or None: nothing, as for a sheet that does not
+        exist or was deleted."""
+        sid = _sheet_id(sheet_id)
+        with self._transaction(write=False) as conn:
+            row = conn.execute("SELECT owner, deleted FROM sheets WHERE id = ?",
+                               (sid,)).fetchone()
+            if row is None or row[1] is not None:
+                return None
+            owner = row[0]
+            if (owner is None and machine) or (owner is not None and owner == identity):
+                return "owner"
+            if identity is None:
+                return None
+            kinds = {r[0] for r in conn.execute(
+                "SELECT kind FROM sheet_grants WHERE sheet_id = ? AND identity = ?",
+                (sid, identity))}
+        return "keep" if "keep" in kinds else "follow" if "follow" in kinds else None
+
+    def links(self, sheet_id: Any) -> dict[str, str | None]:
+        """The secrets of the sheet's follow and keep links (None: no such link)."""
+        with self._transaction(write=False) as conn:
+            info = self._info(conn, sheet_id)
+            row = conn.execute("SELECT follow_secret, keep_secret FROM sheets WHERE id = ?",
+                               (info.id,)).fetchone()
+        return {"follow": row[0], "keep": row[1]}
+
+    def set_link(self, sheet_id: Any, kind: str, action: str = "make") -> str | None:
+        """The sheet's ``kind`` link (``follow`` or ``keep``): ``make`` answers its secret,
+        made if there is none; ``renew`` gives it a new secret; ``revoke`` removes it.
+        Renewing or revoking ends the old link and every browser's access through it."""
+        if kind not in LINK_KINDS:
+            raise SheetError(f"link: {kind!r} is not follow or keep")
+        if action not in ("make", "renew", "revoke"):
+            raise SheetError(f"link: {action!r} is not make, renew or revoke")
+        column = f"{kind}_secret"
+        with self._transaction(write=True) as conn:
+            info = self._info(conn, sheet_id)
+            secret = conn.execute(f"SELECT {column} FROM sheets WHERE id = ?",
+                                  (info.id,)).fetchone()[0]
+            if action == "make" and secret is not None:
+                return str(secret)
+            secret = None if action == "revoke" else secrets.token_urlsafe(SECRET_BYTES)
+            conn.execute(f"UPDATE sheets SET {column} = ? WHERE id = ?", (secret, info.id))
+            conn.execute("DELETE FROM sheet_grants WHERE sheet_id = ? AND kind = ?",
+                         (info.id, kind))
+        return secret
+
+    def grant(self, sheet_id: Any, identity: str, kind: str) -> None:
+        """Remember that ``identity`` opened the sheet's ``kind`` link (the caller has
+        checked its secret); a sheet keeps the :data:`MAX_GRANTS` latest per kind."""
+        if kind not in LINK_KINDS:
+            raise SheetError(f"link: {kind!r} is not follow or keep")
+        with self._transaction(write=True) as conn:
+            info = self._info(conn, sheet_id)
+            conn.execute(
+                "INSERT OR REPLACE INTO sheet_grants (sheet_id, identity, kind, created) "
+                "VALUES (?, ?, ?, ?)", (info.id, identity, kind, _now()))
+            conn.execute(
+                "DELETE FROM sheet_grants WHERE sheet_id = ? AND kind = ? AND rowid NOT IN "
+                "(SELECT rowid FROM sheet_grants WHERE sheet_id = ? AND kind = ? "
+                "ORDER BY created DESC, rowid DESC LIMIT ?)",
+                (info.id, kind, info.id, kind, MAX_GRANTS))
+
+    def pulse(self, sheet_ids: Sequence[int]) -> dict[int, tuple[int, str | None, str | None]]:
+        """For each sheet that exists and is not deleted: (its number of events, its
+        follow secret, its keep secret): what a live page watches, in one query."""
+        ids = [int(i) for i in sheet_ids]
+        out: dict[int, tuple[int, str | None, str | None]] = {}
+        with self._transaction(write=False) as conn:
+            for start in range(0, len(ids), 500):  # SQLite's bound on parameters
+                chunk = ids[start:start + 500]
+                marks = ",".join("?" * len(chunk))
+                for row in conn.execute(
+                        "SELECT s.id, (SELECT COALESCE(MAX(seq), 0) FROM events e WHERE "
+                        "e.sheet_id = s.id), s.follow_secret, s.keep_secret FROM sheets s "
+                        f"WHERE s.id IN ({marks}) AND s.deleted IS NULL", chunk):
+                    out[row[0]] = (row[1], row[2], row[3])
         return out
 
     def export_json(self, sheet_id: Any) -> dict[str, Any]:
@@ -821,15 +1036,16 @@ class SheetStore:
 
     # -- writing ------------------------------------------------------------------------
 
-    def _insert_sheet(self, conn: sqlite3.Connection, info: SheetInfo) -> int:
+    def _insert_sheet(self, conn: sqlite3.Connection, info: SheetInfo,
+                      owner: str | None) -> int:
         now = _now()
         cur = conn.execute(
             "INSERT INTO sheets (name, profile, options, target, team_names, players, "
-            "player_names, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "player_names, created, updated, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (info.name, info.profile, json.dumps(dict(info.options), sort_keys=True),
              info.target, json.dumps(list(info.team_names)), info.players,
              None if info.player_names is None else json.dumps(list(info.player_names)),
-             now, now))
+             now, now, owner))
         assert cur.lastrowid is not None
         return cur.lastrowid
 
@@ -846,24 +1062,26 @@ class SheetStore:
         conn.execute("UPDATE sheets SET updated = ? WHERE id = ?", (now, sheet_id))
 
     def create(
-        self, profile: str = "classic", options: Mapping[str, Any] | None = None,
-        **fields: Unpack[SheetFields],
+        self, profile: str = "classic", options: Mapping[str, Any] | None = None, *,
+        owner: str | None = None, **fields: Unpack[SheetFields],
     ) -> dict[str, Any]:
         """A new empty sheet; answers its state.  ``target`` defaults to the
         rules' (``options`` may set it too); ``players`` 5, 6 or 7 makes an
-        N-player sheet (docs/rules.md §13)."""
+        N-player sheet (docs/rules.md §13).  ``owner``: the browser identity it
+        belongs to (None: the machine's owner, as for ``belote sheet``)."""
         info = make_info(profile, options, **fields)
         self._accept(info)
         with self._transaction(write=True) as conn:
-            sid = self._insert_sheet(conn, info)
+            sid = self._insert_sheet(conn, info, owner)
         return score_sheet(_with_id(info, sid), [])
 
-    def import_json(self, obj: Any) -> dict[str, Any]:
-        """A new sheet from :meth:`export_json`'s document; answers its state."""
+    def import_json(self, obj: Any, owner: str | None = None) -> dict[str, Any]:
+        """A new sheet from :meth:`export_json`'s document, belonging to ``owner``
+        (as for :meth:`create`); answers its state."""
         info, entries = sheet_from_json(obj)
         self._accept(info)
         with self._transaction(write=True) as conn:
-            sid = self._insert_sheet(conn, info)
+            sid = self._insert_sheet(conn, info, owner)
             for number, entry in enumerate(entries, start=1):
                 self._append(conn, sid, "add", number, entry)
         return score_sheet(_with_id(info, sid), entries)
@@ -922,13 +1140,14 @@ class SheetStore:
                 state = score_sheet(info, entries)
             except BeloteError:  # pragma: no cover - a history that no longer scores
                 state = {"id": info.id, "name": info.name}
+            conn.execute("DELETE FROM sheet_grants WHERE sheet_id = ?", (info.id,))
             if purge:
                 conn.execute("DELETE FROM sheets WHERE id = ?", (info.id,))
                 conn.execute("DELETE FROM events WHERE sheet_id = ?", (info.id,))
             else:
                 now = _now()
-                conn.execute("UPDATE sheets SET deleted = ?, updated = ? WHERE id = ?",
-                             (now, now, info.id))
+                conn.execute("UPDATE sheets SET deleted = ?, updated = ?, follow_secret = "
+                             "NULL, keep_secret = NULL WHERE id = ?", (now, now, info.id))
         state["deleted"] = True
         return state
 

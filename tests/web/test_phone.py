@@ -59,8 +59,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _page(browser: Any, viewport: dict[str, int], errors: list[str]) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-US")
+def _page(browser: Any, viewport: dict[str, int], errors: list[str],
+          storage_state: Any = None) -> Any:
+    context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-US",
+                                  storage_state=storage_state)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -115,8 +117,9 @@ def _shot(page: Any, shots: Path, name: str, full: bool = False) -> None:
 
 
 @pytest.fixture(scope="module")
-def sheet_url(browser: Any, server: str) -> str:
-    """A score sheet with hands (a declaration among them) and its chart."""
+def sheet_url(browser: Any, server: str) -> tuple[str, Any]:
+    """A score sheet with hands (a declaration among them) and its chart, and the
+    browser state (the identity cookie) of its owner, who alone sees it."""
     errors: list[str] = []
     page = _page(browser, DESKTOP, errors)
     url = _new_sheet(page, server, "Vendredi chez Ana")
@@ -125,26 +128,29 @@ def sheet_url(browser: Any, server: str) -> str:
     _add_hand(page, "NS", "120")
     _add_hand(page, "EW", "81")
     assert page.locator("#hands-table tbody tr").count() == 4
+    owner = page.context.storage_state()
     page.context.close()
     assert errors == []
-    return url
+    return url, owner
 
 
 @pytest.mark.parametrize("width", [360, 390, 430, 1280])
-def test_no_page_scrolls_sideways(browser: Any, server: str, sheet_url: str, shots: Path,
+def test_no_page_scrolls_sideways(browser: Any, server: str, sheet_url: tuple[str, Any],
+                                  shots: Path,
                                   width: int) -> None:
     viewport = {"width": width, "height": 844 if width < 1000 else 800}
     size = {390: "phone", 1280: "desktop"}.get(width)
     errors: list[str] = []
-    page = _page(browser, viewport, errors)
-    for path, name in (("/", "home"), ("/sheets", "sheets"), (sheet_url, "sheet"),
+    url, owner = sheet_url
+    page = _page(browser, viewport, errors, owner)
+    for path, name in (("/", "home"), ("/sheets", "sheets"), (url, "sheet"),
                        ("/play", "play"), ("/rooms", "rooms")):
         page.goto(path if path.startswith("http") else server + path)
         _no_sideways_scroll(page, path)
         if size:
             _shot(page, shots, f"{size}-{name}", full=name == "sheet")
     # The sheet's chart scales to the screen.
-    page.goto(sheet_url)
+    page.goto(url)
     box = page.locator("svg.chart").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width
     # A room with friends: its lobby, then its table (bots in the empty seats).

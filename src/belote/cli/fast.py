@@ -19,6 +19,8 @@ command                flags taken here
 ``sheet undo ID``      ``--json``, ``--db PATH``
 ``sheet show ID``      ``--json``, ``--db PATH``
 ``sheet list``         ``--json``, ``--db PATH``
+``sheet share ID``     ``--json``, ``--db PATH``, ``--base URL``,
+                       ``--keep``, ``--renew``, ``--revoke``
 =====================  ==========================================
 """
 
@@ -121,7 +123,10 @@ def run(command: str, args: list[str]) -> bool:
     return False
 
 
-_SHEET_COMMANDS = frozenset({"add", "undo", "show", "list"})
+_SHEET_COMMANDS = frozenset({"add", "undo", "show", "list", "share"})
+_SHEET_VALUE_FLAGS = {"add": ("--db", "--file"), "share": ("--db", "--base")}
+_SHEET_SWITCHES = {"add": ("--json", "--jsonl"), "share": ("--json", "--keep", "--renew",
+                                                          "--revoke")}
 
 
 def check_sheet_id(value: str) -> str:
@@ -139,8 +144,8 @@ def check_sheet_id(value: str) -> str:
 def _sheet_flags(sub: str, args: list[str]) -> dict[str, Any] | None:
     """The flags of a fast `belote sheet` command, or None to leave it to typer."""
     flags: dict[str, Any] = {"ids": []}
-    value_flags = ("--db", "--file") if sub == "add" else ("--db",)
-    switches = ("--json", "--jsonl") if sub == "add" else ("--json",)
+    value_flags = _SHEET_VALUE_FLAGS.get(sub, ("--db",))
+    switches = _SHEET_SWITCHES.get(sub, ("--json",))
     i = 0
     while i < len(args):
         token = args[i]
@@ -165,12 +170,12 @@ def _sheet_flags(sub: str, args: list[str]) -> dict[str, Any] | None:
 
 
 def _sheet(sub: str, args: list[str]) -> bool:
-    """``belote sheet add|undo|show|list --json`` straight from the store."""
+    """``belote sheet add|undo|show|list|share --json`` straight from the store."""
     flags = _sheet_flags(sub, args)
     if flags is None:
         return False
     from belote.errors import BeloteError
-    from belote.sheets import SheetStore
+    from belote.sheets import SheetStore, share_answer
 
     db = flags.get("--db") or os.environ.get("BELOTE_DB") or None
     try:
@@ -188,6 +193,10 @@ def _sheet(sub: str, args: list[str]) -> bool:
                 state: dict[str, Any] = {"sheets": store.sheets()}
             elif sub == "undo":
                 state = store.undo(sheet_id)
+            elif sub == "share":
+                state = share_answer(store, sheet_id, keep="--keep" in flags,
+                                     renew="--renew" in flags, revoke="--revoke" in flags,
+                                     base=flags.get("--base"))
             else:
                 state = store.state(sheet_id)
         except BeloteError as exc:

@@ -119,7 +119,7 @@ def register(app: typer.Typer) -> None:
                         messages_burst=max(1, int(messages_per_second * 4)))
         try:
             web = create_app(db, settings=settings, seed=seed, limits=limits,
-                             secure_cookie=secure_cookie)
+                             secure_cookie=secure_cookie, local_owner=host in LOOPBACK)
         except BeloteError as exc:
             fail(str(exc))
         if host not in LOOPBACK:

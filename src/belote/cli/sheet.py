@@ -36,7 +36,7 @@ from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
 from belote.scoring import entry_to_json
-from belote.sheets import SheetStore
+from belote.sheets import SheetStore, share_answer
 
 DbOpt = Annotated[
     Path | None,
@@ -54,7 +54,7 @@ IdArg = Annotated[str, typer.Argument(
 
 sheet_app = sub_app(
     "Score sheets kept in a database: new, add, undo, edit, delete, show, list, export, "
-    "import.  With --json each answers the sheet's state (docs/json.md).",
+    "import, share.  With --json each answers the sheet's state (docs/json.md).",
     name="sheet", no_args_is_help=True,
 )
 
@@ -336,6 +336,55 @@ def import_command(
     except BeloteError as exc:
         fail(str(exc), json_mode)
     _answer(db, json_mode, lambda store: store.import_json(obj))
+
+
+@sheet_app.command("share", short_help="Print a link that opens the sheet on `belote serve`.")
+def share_command(
+    sheet_id: IdArg,
+    keep: Annotated[bool, typer.Option(
+        "--keep", help="The keeper's link (add, undo and edit hands) instead of the follow "
+                       "link (read only, the page follows the score live).")] = False,
+    renew: Annotated[bool, typer.Option(
+        "--renew", help="A new secret: the old link stops working.")] = False,
+    revoke: Annotated[bool, typer.Option(
+        "--revoke", help="Remove the link: it stops working.")] = False,
+    base: Annotated[str | None, typer.Option(
+        "--base", metavar="URL",
+        help="The server's address as the players reach it (http://192.168.1.10:8000): "
+             "print the whole link.")] = None,
+    json_mode: Annotated[bool, typer.Option(
+        "--json", help="Answer in JSON: the link (docs/json.md).")] = False,
+    db: DbOpt = None,
+) -> None:
+    """Print the sheet's follow link (or with --keep its keeper's link), made if it has
+    none: whoever opens it on `belote serve` follows (or keeps) the sheet; a sheet made
+    here is otherwise seen only from the server's own machine.  The command does not
+    know the server's address: it prints the link's path, the whole link with --base."""
+    store = _open(db, json_mode)
+    try:
+        try:
+            answer = share_answer(store, sheet_id, keep=keep, renew=renew, revoke=revoke,
+                                  base=base)
+        except BeloteError as exc:
+            fail(str(exc), json_mode)
+    finally:
+        store.close()
+    if json_mode:
+        echo(dumps(answer))
+        return
+    what = ("keeper's link (add, undo and edit hands)" if keep
+            else "follow link (read only, the page follows the score live)")
+    if answer["revoked"]:
+        echo(f"sheet {answer['id']}: {what.split(' (')[0]} revoked: the old link no longer "
+             "opens the sheet")
+        return
+    echo(f"sheet {answer['id']}: {what}:")
+    if answer["url"] is not None:
+        echo(f"  {answer['url']}")
+    else:
+        echo(f"  {answer['path']}")
+        echo("after the address the players reach `belote serve` at (http://HOST:PORT; "
+             "--base URL prints the whole link)")
 
 
 def register(app: typer.Typer) -> None:

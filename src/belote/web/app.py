@@ -37,6 +37,7 @@ from belote.web.pages import (
 from belote.web.present import translate_error
 from belote.web.rooms import RoomManager, RoomSettings
 from belote.web.security import Guard, GuardMiddleware, Limits, RateLimiter
+from belote.web.sheet_live import SheetLive
 from belote.web.store import RoomStore
 
 # The pages' shared pieces live in belote.web.pages; named here as well, as before.
@@ -53,6 +54,7 @@ def create_app(
     seed: int | None = None,
     limits: Limits | None = None,
     secure_cookie: bool = False,
+    local_owner: bool = False,
 ) -> FastAPI:
     """The application over the sheets database ``db_path`` (as ``belote sheet``'s
     ``--db``; None: ``$BELOTE_DB`` or the user data folder).  The rooms and their
@@ -61,13 +63,17 @@ def create_app(
     ``settings`` pace the bots of the rooms and set the grace and turn timers;
     ``seed`` makes every room's deals and bots reproducible (tests,
     demonstrations); ``limits`` bound what one client may send or create;
-    ``secure_cookie`` marks the identity cookie ``Secure`` (behind HTTPS).
+    ``secure_cookie`` marks the identity cookie ``Secure`` (behind HTTPS);
+    ``local_owner`` says the server serves on loopback only, so that a browser on
+    loopback is the machine's owner and sees the sheets of ``belote sheet``
+    (:mod:`belote.web.routes_sheets`).
     """
     sheets = SheetAccess(db_path)
     limits = limits or Limits()
     store = RoomStore(sheets.path)
     rooms = RoomManager(settings, seed=seed, store=store,
                         rooms_per_client=limits.rooms_per_client)
+    live = SheetLive(sheets)  # the sheets' live pages
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,6 +85,7 @@ def create_app(
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            await live.close()
             await rooms.close()
             store.close()
 
@@ -87,6 +94,8 @@ def create_app(
     app.add_middleware(GuardMiddleware, guard=Guard(store.secret_key()), limits=limits,
                        secure_cookie=secure_cookie)
     app.state.sheets = sheets
+    app.state.local_owner = local_owner
+    app.state.sheet_live = live
     app.state.rooms = rooms
     app.state.limits = limits
     app.state.room_limiter = RateLimiter(limits.rooms_per_minute / 60.0, limits.rooms_burst)

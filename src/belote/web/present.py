@@ -406,6 +406,10 @@ _PATTERNS: Final = [
         "by itself).")),
     (r"sheet (?P<sheet>\d+): no such sheet", N_("There is no score sheet number %(sheet)s.")),
     (r"sheet (?P<sheet>\d+): deleted on .*", N_("Score sheet %(sheet)s was deleted.")),
+    (r"sheet (?P<sheet>\d+): this link lets you follow the sheet, not change it",
+     N_("Your link lets you follow score sheet %(sheet)s, not change it.")),
+    (r"sheet (?P<sheet>\d+): only its owner may delete it or manage its links",
+     N_("Only the owner of score sheet %(sheet)s may delete it or manage its links.")),
     (r"sheet (?P<sheet>\d+): a (?P<n>\d)-player sheet \([^)]*\), scored per seat.*",
      N_("Score sheet %(sheet)s is for %(n)s players, each scoring for himself: these pages "
         "show the sheets of two teams; the command belote sheet show %(sheet)s shows it.")),

@@ -1,29 +1,58 @@
-"""Score sheet pages: list, create, the calculator form, undo, edit, chart, export.
+"""Score sheet pages: list, create, the calculator form, undo, edit, chart, export,
+the share links and the live page's WebSocket.
 
 The pages use the same database and the same :class:`~belote.sheets.SheetStore`
 as ``belote sheet``.  A refused hand re-renders the page with the message next
 to the form and every field as it was typed.
+
+**Owners.**  A sheet belongs to the browser identity that made it (or imported
+it); one made by ``belote sheet`` belongs to the machine's owner, who is a
+browser on loopback while the server itself serves on loopback only
+(``create_app(local_owner=True)``, :func:`machine_owner`).  Its owner may do
+everything; a browser that opened its **keep** link (``/sheets/ID/keep/SECRET``)
+may add, undo and edit hands; one that opened its **follow** link
+(``/sheets/ID/follow/SECRET``) may read it, export it and follow it live.  The
+link's secret is checked once (:func:`belote.web.security.secret_equal`), the
+browser's identity is remembered with the sheet, and the browser is sent on to
+``/sheets/ID`` so that the secret leaves the address bar.  Anyone else gets the
+very 404 of a sheet that does not exist, on every page, form, export and API and
+on the WebSocket; a follower who tries to change the sheet, or a keeper to
+delete it or manage its links, gets 403 (he knows the sheet exists: nothing is
+told that he did not know).
+
+**Live.**  ``/ws/sheets/{id}``: the first message, within :data:`HELLO_TIMEOUT_S`,
+is ``{"type": "follow"}`` (the cookie's identity decides) or ``{"type": "follow",
+"secret": S}`` with the sheet's follow or keep secret; the answer is ``{"type":
+"welcome", "role": ..., "events": N}``, then ``{"type": "changed", "events": N}``
+each time the sheet changes (:mod:`belote.web.sheet_live`): the page fetches
+itself again.  A socket of another site, a hello that is not valid, or one
+that never comes is closed; the client may then send only ``{"type": "ping"}``
+(answered ``{"type": "pong"}``), at the room sockets' rate.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import csv
 import dataclasses
 import io
+import ipaddress
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
-from fastapi import APIRouter, HTTPException, Request, UploadFile
+from fastapi import APIRouter, HTTPException, Request, UploadFile, WebSocket
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocketDisconnect
 
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, TARGET_CHOICES, Limit, make_rules
 from belote.scoring import Outcome, hand_entry_to_json, parse_hand_entry, reached, score_hand
-from belote.sheets import SheetNotFoundError, SheetStore
+from belote.sheets import LINK_KINDS, ROLES, SheetNotFoundError, SheetStore, link_path
 from belote.web.chart import running_chart
 from belote.web.forms import (
     DECL_KINDS,
@@ -49,16 +78,79 @@ from belote.web.present import (
     score_calculation,
     translate_error,
 )
-from belote.web.security import BadInput, Limits, loads, parse_whole
+from belote.web.security import (
+    BadInput,
+    Limits,
+    RateLimiter,
+    loads,
+    parse_whole,
+    secret_equal,
+)
+from belote.web.sheet_live import MAX_FOLLOWERS, Follower, SheetLive
 
 router = APIRouter()
 T = TypeVar("T")
+
+RANK: Final = {role: k for k, role in enumerate(ROLES)}  # follow < keep < owner
+# What a role too small to do something is told (403): he knows the sheet exists.
+REFUSED: Final = {
+    "keep": "sheet {sheet}: this link lets you follow the sheet, not change it",
+    "owner": "sheet {sheet}: only its owner may delete it or manage its links",
+}
+HELLO_TIMEOUT_S: Final = 10.0  # a live socket that says nothing valid by then is closed
+MAX_SOCKET_MESSAGE: Final = 512  # bytes of a live socket's message (a hello with a secret)
+MAX_SECRET: Final = 100  # characters of a link's secret in an address
+
+
+def identity_of(conn: HTTPConnection) -> str | None:
+    """The browser's identity (the security middleware reads its cookie)."""
+    value = conn.scope.get("state", {}).get("identity")
+    return value if isinstance(value, str) else None
+
+
+def machine_owner(conn: HTTPConnection) -> bool:
+    """Whether this request is the machine owner's: the server serves on loopback only
+    (``create_app(local_owner=True)``) and the request comes from loopback."""
+    if not getattr(conn.app.state, "local_owner", False) or conn.client is None:
+        return False
+    try:
+        return ipaddress.ip_address(conn.client.host).is_loopback
+    except ValueError:
+        return False
+
+
+def _role(store: SheetStore, conn: HTTPConnection, sheet_id: int, need: str) -> str:
+    """What this browser may do with the sheet, at least ``need``: a sheet it may not
+    see is refused exactly as one that does not exist (404), a role too small 403."""
+    role = store.role(sheet_id, identity_of(conn), machine_owner(conn))
+    if role is None:
+        raise SheetNotFoundError(f"sheet {sheet_id}: no such sheet")
+    if RANK[role] < RANK[need]:
+        raise HTTPException(status_code=403, detail=REFUSED[need].format(sheet=sheet_id))
+    return role
 
 
 def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
     access: SheetAccess = request.app.state.sheets
     with access.open() as store:
         return fn(store)
+
+
+def _with_sheet(request: Request, sheet_id: int, need: str,
+                fn: Callable[[SheetStore], T]) -> T:
+    """``fn`` on the store once this browser is known to be allowed ``need``."""
+    def guarded(store: SheetStore) -> T:
+        _role(store, request, sheet_id, need)
+        return fn(store)
+
+    return _with_store(request, guarded)
+
+
+def _changed(request: HTTPConnection, sheet_id: int) -> None:
+    """Tell the sheet's live pages (:mod:`belote.web.sheet_live`)."""
+    live: SheetLive | None = getattr(request.app.state, "sheet_live", None)
+    if live is not None:
+        live.changed(sheet_id)
 
 
 def _not_found(exc: SheetNotFoundError) -> HTTPException:
@@ -79,9 +171,13 @@ def sheet_list(request: Request) -> Response:
 
 
 def _list_page(request: Request, values: Mapping[str, str], error: str | None) -> Response:
-    sheets = _with_store(request, lambda s: s.sheets())
+    identity = identity_of(request)
+    machine = machine_owner(request)
+    sheets, shared = _with_store(request, lambda s: (
+        s.owned_sheets(identity, machine), s.shared_sheets(identity, machine)))
     return render(request, "sheets.html", {
         "sheets": list(reversed(sheets)),
+        "shared": list(reversed(shared)),
         "profiles": PROFILES,
         "targets": TARGET_CHOICES,
         "values": values,
@@ -104,7 +200,8 @@ async def sheet_create(request: Request) -> Response:
 
         def create(store: SheetStore) -> dict[str, Any]:
             return store.create(
-                profile, target=target, name=form.get("name") or None,
+                profile, owner=identity_of(request), target=target,
+                name=form.get("name") or None,
                 team_names=names if players is None else None, players=players,
                 player_names=player_names if players is not None else None)
 
@@ -128,7 +225,7 @@ async def sheet_import(request: Request, file: UploadFile) -> Response:
         except BadInput as exc:
             raise InvalidRecordError(f"import: {file.filename!r} is not a JSON file: {exc}"
                                      ) from None
-        state = await _run(request, lambda s: s.import_json(obj))
+        state = await _run(request, lambda s: s.import_json(obj, owner=identity_of(request)))
     except BeloteError as exc:
         return await run_in_threadpool(_list_page, request, {}, str(exc))
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
@@ -137,11 +234,29 @@ async def sheet_import(request: Request, file: UploadFile) -> Response:
 # --- one sheet ----------------------------------------------------------------------
 
 
-def _load(request: Request, sheet_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    def load(store: SheetStore) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+@dataclasses.dataclass(frozen=True)
+class Loaded:
+    """A sheet as its page shows it to this browser."""
+
+    state: dict[str, Any]
+    entries: list[dict[str, Any]]
+    role: str
+    events: int  # the count the live page starts from
+    links: dict[str, str | None]  # the owner's share links (full addresses), else {}
+
+
+def _load(request: Request, sheet_id: int, need: str = "follow") -> Loaded:
+    def load(store: SheetStore) -> Loaded:
+        role = _role(store, request, sheet_id, need)
         state = store.state(sheet_id)
         _, entries = store.load(sheet_id)
-        return state, [hand_entry_to_json(e) for e in entries]
+        events = store.pulse([state["id"]]).get(state["id"], (0, None, None))[0]
+        links: dict[str, str | None] = {}
+        if role == "owner":
+            base = str(request.base_url).rstrip("/")
+            links = {kind: None if secret is None else base + link_path(
+                state["id"], kind, secret) for kind, secret in store.links(sheet_id).items()}
+        return Loaded(state, [hand_entry_to_json(e) for e in entries], role, events, links)
 
     try:
         return _with_store(request, load)
@@ -243,18 +358,23 @@ def error_field(error: str | None) -> str | None:
 
 def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
                 error: str | None = None) -> Response:
-    state, entries = _load(request, sheet_id)
-    context = _form_context(request, state, entries, dict(values or {}), error)
+    loaded = _load(request, sheet_id)
+    context = _form_context(request, loaded, dict(values or {}), error)
     return render(request, "sheet.html", context, status=200 if error is None else 422)
 
 
-def _form_context(request: Request, state: dict[str, Any], entries: list[dict[str, Any]],
-                  values: dict[str, str], error: str | None) -> dict[str, Any]:
-    """The sheet's page context with a hand's form: its values and the error, if any."""
-    context = _sheet_context(state, entries, lang_of(request))
+def _form_context(request: Request, loaded: Loaded, values: dict[str, str],
+                  error: str | None) -> dict[str, Any]:
+    """The sheet's page context with a hand's form: its values and the error, if any;
+    what this browser may do (``role``, ``may_keep``) and the owner's links."""
+    context = _sheet_context(loaded.state, loaded.entries, lang_of(request))
     context["values"] = values
     context["error"] = error
     context["error_field"] = error_field(error)
+    context["role"] = loaded.role
+    context["may_keep"] = RANK[loaded.role] >= RANK["keep"]
+    context["links"] = loaded.links
+    context["events"] = loaded.events
     return context
 
 
@@ -265,14 +385,16 @@ def sheet_show(request: Request, sheet_id: int) -> Response:
 
 async def _change_sheet(request: Request, sheet_id: int, change: Callable[[SheetStore], object],
                         values: Mapping[str, str] | None = None) -> Response:
-    """Apply ``change`` to the sheet, then back to its hands; a refused change shows
-    the sheet again with the error (422) and the form as it was sent."""
+    """Apply ``change`` to the sheet (a keeper's or the owner's), then back to its
+    hands; a refused change shows the sheet again with the error (422) and the form
+    as it was sent."""
     try:
-        await _run(request, change)
+        await run_in_threadpool(_with_sheet, request, sheet_id, "keep", change)
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
         return await run_in_threadpool(_sheet_page, request, sheet_id, values, str(exc))
+    _changed(request, sheet_id)
     return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
 
 
@@ -295,19 +417,64 @@ async def sheet_undo(request: Request, sheet_id: int) -> Response:
 @router.post("/sheets/{sheet_id}/delete")
 async def sheet_delete(request: Request, sheet_id: int) -> Response:
     try:
-        await _run(request, lambda s: s.delete(sheet_id))
+        await run_in_threadpool(_with_sheet, request, sheet_id, "owner",
+                                lambda s: s.delete(sheet_id))
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
+    _changed(request, sheet_id)
     return RedirectResponse("/sheets", status_code=303)
+
+
+@router.post("/sheets/{sheet_id}/share")
+async def sheet_share(request: Request, sheet_id: int) -> Response:
+    """The owner makes, renews or revokes the sheet's follow or keep link."""
+    form = await _form(request)
+    kind, action = form.get("kind", ""), form.get("action", "")
+    if kind not in LINK_KINDS or action not in ("make", "renew", "revoke"):
+        raise HTTPException(status_code=400, detail=(
+            f"share: kind {kind[:20]!r} and action {action[:20]!r} are not follow or keep, "
+            "and make, renew or revoke"))
+    try:
+        await run_in_threadpool(_with_sheet, request, sheet_id, "owner",
+                                lambda s: s.set_link(sheet_id, kind, action))
+    except SheetNotFoundError as exc:
+        raise _not_found(exc) from None
+    _changed(request, sheet_id)
+    return RedirectResponse(f"/sheets/{sheet_id}#share", status_code=303)
+
+
+@router.get("/sheets/{sheet_id}/{kind}/{secret}")
+def sheet_link(request: Request, sheet_id: int, kind: str, secret: str) -> Response:
+    """A follow or keep link: its secret checked, this browser remembered with the
+    sheet, then on to the sheet's page (the secret leaves the address bar).  A wrong
+    or old secret is answered as a sheet that does not exist."""
+    if kind not in LINK_KINDS:
+        raise HTTPException(status_code=404, detail="this address leads to no page")
+    identity = identity_of(request)
+
+    def enter(store: SheetStore) -> None:
+        known = store.links(sheet_id)[kind] if len(secret) <= MAX_SECRET else None
+        if identity is None or not secret_equal(known, secret):
+            raise SheetNotFoundError(f"sheet {sheet_id}: no such sheet")
+        role = store.role(sheet_id, identity, machine_owner(request))
+        if role is None or RANK[role] < RANK[kind]:
+            store.grant(sheet_id, identity, kind)
+
+    try:
+        _with_store(request, enter)
+    except SheetNotFoundError:
+        raise _not_found(SheetNotFoundError(f"sheet {sheet_id}: no such sheet")) from None
+    return RedirectResponse(f"/sheets/{sheet_id}", status_code=303)
 
 
 def _edit_page(request: Request, sheet_id: int, number: int,
                values: Mapping[str, str] | None, error: str | None) -> Response:
-    state, entries = _load(request, sheet_id)
+    loaded = _load(request, sheet_id, "keep")
+    entries = loaded.entries
     if not 1 <= number <= len(entries):
         raise HTTPException(status_code=404,
                             detail=f"sheet {sheet_id} has no hand {number}")
-    context = _form_context(request, state, entries, dict(values) if values is not None
+    context = _form_context(request, loaded, dict(values) if values is not None
                             else entry_to_form(entries[number - 1]), error)
     context["number"] = number
     return render(request, "edit_hand.html", context, status=200 if error is None else 422)
@@ -327,18 +494,19 @@ async def sheet_edit(request: Request, sheet_id: int, number: int) -> Response:
             info, _ = store.load(sheet_id)
             return store.edit_hand(sheet_id, number, form_to_entry(form, info.rules()))
 
-        await _run(request, edit)
+        await run_in_threadpool(_with_sheet, request, sheet_id, "keep", edit)
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
         return await run_in_threadpool(_edit_page, request, sheet_id, number, values, str(exc))
+    _changed(request, sheet_id)
     return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
 
 
 @router.get("/sheets/{sheet_id}/export.json")
 def sheet_export_json(request: Request, sheet_id: int) -> Response:
     try:
-        doc = _with_store(request, lambda s: s.export_json(sheet_id))
+        doc = _with_sheet(request, sheet_id, "follow", lambda s: s.export_json(sheet_id))
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     return Response(
@@ -393,7 +561,7 @@ def sheet_export_csv(request: Request, sheet_id: int) -> Response:
         return text
 
     try:
-        text = _with_store(request, export)
+        text = _with_sheet(request, sheet_id, "follow", export)
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     return Response(
@@ -407,7 +575,8 @@ def sheet_export_csv(request: Request, sheet_id: int) -> Response:
 @router.get("/api/sheets/{sheet_id}")
 def api_sheet(request: Request, sheet_id: int) -> Response:
     try:
-        return JSONResponse(_with_store(request, lambda s: s.state(sheet_id)))
+        return JSONResponse(_with_sheet(request, sheet_id, "follow",
+                                        lambda s: s.state(sheet_id)))
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
 
@@ -458,7 +627,8 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
         return out
 
     try:
-        return JSONResponse(await _run(request, preview))
+        return JSONResponse(await run_in_threadpool(
+            _with_sheet, request, sheet_id, "keep", preview))
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
@@ -487,3 +657,154 @@ def _comparison(form: Mapping[str, Any], rules: Any, state: Mapping[str, Any],
                                     str(form.get("decl_tie") or "") or None)
     return {"declarations": declaration_comparison(lang, compared, _page_names(state, lang)),
             "declarations_tied": compared["tied"]}
+
+
+# --- the live page's WebSocket ----------------------------------------------------------
+
+
+@router.websocket("/ws/sheets/{sheet_id}")
+async def sheet_socket(websocket: WebSocket, sheet_id: str) -> None:
+    """A page following a sheet live (the module's docstring says what it sends
+    and receives).  Refused as a sheet that does not exist (4404) when this browser
+    may not see it; from another site's page 4403; a first message that is not a
+    valid hello, or none within :data:`HELLO_TIMEOUT_S`, 4400."""
+    await websocket.accept()
+    state = websocket.scope.get("state", {})
+    if not state.get("same_origin", False):
+        await _close(websocket, 4403, "refused: the connection comes from another site")
+        return
+    try:
+        text = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT_S)
+    except TimeoutError:
+        await _close(websocket, 4400, f"nothing valid was sent within {HELLO_TIMEOUT_S:g} s")
+        return
+    except WebSocketDisconnect:
+        return
+    hello = _hello(websocket, text)
+    if hello is None:
+        await _close(websocket, 4400, 'the first message is {"type": "follow"} with the '
+                     "sheet's secret or none")
+        return
+    try:
+        follower, role, pulse = await run_in_threadpool(_follow, websocket, sheet_id, hello)
+    except BeloteError as exc:
+        await _close(websocket, 4404, str(exc))
+        return
+    live: SheetLive = websocket.app.state.sheet_live
+    if live.count(follower.sheet_id) >= MAX_FOLLOWERS:
+        await _close(websocket, 4429, "too many pages follow this sheet")
+        return
+    live.add(follower, pulse)
+    limits: Limits = websocket.app.state.limits
+    bucket = RateLimiter(limits.messages_per_second, limits.messages_burst)
+    writer = asyncio.create_task(_follow_writer(websocket, follower))
+    try:
+        await websocket.send_text(json.dumps(
+            {"type": "welcome", "role": role, "events": follower.events}))
+        while follower.ended is None:
+            text = await _receive_text(websocket)
+            if not bucket.allow("messages") or len(text) > MAX_SOCKET_MESSAGE:
+                await _close(websocket, 1008, "too many or too large messages")
+                break
+            try:
+                msg = loads(text, limits, "the message")
+            except BadInput:
+                msg = None
+            if not isinstance(msg, dict) or msg.get("type") != "ping":
+                await _close(websocket, 4400, 'after the hello only {"type": "ping"} is read')
+                break
+            await websocket.send_text('{"type": "pong"}')
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        live.remove(follower)
+        follower.end("closed")
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    """The next text message (a binary one reads as an invalid text)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if isinstance(text, str) else "\x00"
+
+
+def _hello(websocket: WebSocket, text: str) -> dict[str, Any] | None:
+    """The hello as ``{"secret": str | None}``, or None when it is not one."""
+    if len(text) > MAX_SOCKET_MESSAGE:
+        return None
+    try:
+        msg = loads(text, websocket.app.state.limits, "the message")
+    except BadInput:
+        return None
+    if not isinstance(msg, dict) or msg.get("type") != "follow" or not set(msg) <= {
+            "type", "secret"}:
+        return None
+    secret = msg.get("secret")
+    if secret is not None and (not isinstance(secret, str) or len(secret) > MAX_SECRET):
+        return None
+    return {"secret": secret}
+
+
+def _follow(websocket: WebSocket, sheet_id: str, hello: dict[str, Any]
+            ) -> tuple[Follower, str, tuple[int, str | None, str | None]]:
+    """Who follows (its role, how it came in) and the sheet as it stands; refused
+    as a sheet that does not exist when this browser may not see it."""
+    identity = identity_of(websocket)
+    machine = machine_owner(websocket)
+    access: SheetAccess = websocket.app.state.sheets
+    with access.open() as store:
+        role = store.role(sheet_id, identity, machine)
+        sid = int(sheet_id)  # role() has read it as a sheet id
+        came: str | None = None
+        secret = hello["secret"]
+        if secret is not None:
+            links = store.links(sid) if role is not None or _exists(store, sid) else {}
+            for kind in ("keep", "follow"):
+                if secret_equal(links.get(kind), secret):
+                    came = kind
+                    break
+        if came is not None and (role is None or RANK[came] > RANK[role]):
+            role = came
+        else:
+            came = None
+        if role is None:
+            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+        pulse = store.pulse([sid]).get(sid)
+        if pulse is None:  # pragma: no cover - deleted between the two reads
+            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+    follower = Follower(sid, identity, machine, came, secret if came else None)
+    return follower, role, pulse
+
+
+def _exists(store: SheetStore, sheet_id: int) -> bool:
+    return sheet_id in store.pulse([sheet_id])
+
+
+async def _follow_writer(websocket: WebSocket, follower: Follower) -> None:
+    """Send the follower each new event count; close the socket when it has ended."""
+    sent = follower.events
+    with contextlib.suppress(Exception):
+        while True:
+            await follower.wake.wait()
+            follower.wake.clear()
+            if follower.ended is not None:
+                if follower.ended != "closed":
+                    await _close(websocket, 4404, follower.ended)
+                return
+            if follower.events != sent:
+                sent = follower.events
+                await websocket.send_text(json.dumps({"type": "changed", "events": sent}))
+
+
+async def _close(websocket: WebSocket, code: int, message: str) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.send_text(json.dumps({"type": "error", "message": message,
+                                              "fatal": True}))
+        await websocket.close(code=code)

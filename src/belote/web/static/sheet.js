@@ -1,3 +1,81 @@
+// A sheet's page follows the sheet live: /ws/sheets/ID says when it changed (a hand
+// added, undone or edited here, on another phone or by `belote sheet` on the server),
+// and the page fetches itself again and swaps in the score, the hands and the chart.
+(() => {
+  "use strict";
+  const top = document.getElementById("sheet-top");
+  if (!top || !("WebSocket" in window)) return;
+  const id = top.dataset.sheet;
+  let events = parseInt(top.dataset.events || "0", 10);
+  let fetching = false;
+  let again = false;
+  let delay = 1000;
+
+  // The parts that change with the hands; the form being typed in stays as it is.
+  const PARTS = ["sheet-top", "hands", "calc-title"];
+
+  async function refresh() {
+    if (fetching) {
+      again = true;
+      return;
+    }
+    fetching = true;
+    try {
+      // the sheet's own page (this one may be a refused form's answer, at another address)
+      const response = await fetch(`/sheets/${id}`, { credentials: "same-origin", cache: "no-store" });
+      if (!response.ok) return;
+      const doc = new DOMParser().parseFromString(await response.text(), "text/html");
+      for (const part of PARTS) {
+        const now = document.getElementById(part);
+        const fresh = doc.getElementById(part);
+        if (now && fresh) now.replaceWith(fresh);
+      }
+      // The game ended, or a hand after the end was undone: the calculator comes or goes.
+      const calc = document.getElementById("calc");
+      const freshCalc = doc.getElementById("calc");
+      if (calc && freshCalc && calc.dataset.finished !== freshCalc.dataset.finished) calc.replaceWith(freshCalc);
+      const newTop = document.getElementById("sheet-top");
+      if (newTop) events = parseInt(newTop.dataset.events || "0", 10);
+      document.dispatchEvent(new CustomEvent("belote:sheet-updated", { detail: { events: events } }));
+    } catch (e) {
+      // the next change, or the next connection, fetches again
+    } finally {
+      fetching = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    }
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/sheets/${id}`);
+    let fatal = false;
+    ws.addEventListener("open", () => {
+      delay = 1000;
+      ws.send(JSON.stringify({ type: "follow" }));
+    });
+    ws.addEventListener("message", (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (msg.type === "error" && msg.fatal) fatal = true;
+      // "welcome" tells the count now: a change missed while away is fetched too
+      if ((msg.type === "welcome" || msg.type === "changed") && msg.events !== events) refresh();
+    });
+    ws.addEventListener("close", (event) => {
+      if (fatal || event.code === 4403 || event.code === 4404) return;
+      setTimeout(connect, delay);
+      delay = Math.min(delay * 2, 30000);
+    });
+  }
+  connect();
+})();
+
 // The score calculator form: the other team's trick points worked out as you type
 // (162 minus them, or 252 and 0 for a capot), and the hand's score asked of the server.
 (() => {
