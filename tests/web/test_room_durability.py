@@ -40,7 +40,8 @@ from tests.web.support import (
 
 SETTINGS = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
 LOOSE = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-               rooms_burst=1000, rooms_per_client=1000)
+               rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
+               network_messages_burst=10_000)
 HUMANS = (0, 2)  # N and S; bots at E and W
 State = dict[str, Any]
 
