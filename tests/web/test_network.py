@@ -118,6 +118,8 @@ def test_a_rebound_name_gets_no_cookie_and_cannot_delete_a_sheet(db: Path) -> No
         assert "set-cookie" not in r.headers and "csrf" not in r.text
         page = attacker.get("/", headers={"Accept": "text/html"})
         assert page.status_code == 400 and "does not answer to this name" in page.text
+        page = attacker.get("/", headers={"Accept": "text/html", "Accept-Language": "fr"})
+        assert page.status_code == 400 and "ne répond pas à ce nom" in page.text
         for path in ("/sheets", "/rooms", "/static/style.css", f"/api/sheets/{sheet_id}"):
             assert attacker.get(path).status_code == 400, path
         r = attacker.post(f"{sheet}/delete", headers={"Origin": rebound},
