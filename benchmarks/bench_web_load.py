@@ -192,7 +192,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                # One address opens every table and plays every seat: lift the
                # per-client limits a real table never reaches.
                "--rooms-per-client", "100000", "--rooms-per-minute", "100000",
-               "--messages-per-second", "100000",
+               "--messages-per-second", "100000", "--network-messages-per-second", "1000000",
+               "--sockets-per-network", "1000000",
                "--seed", str(args.seed)]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:
