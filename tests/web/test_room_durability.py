@@ -346,7 +346,9 @@ class Person:
 
     def connect(self, server: Server, room_id: str) -> State:
         """The WebSocket, hello with the seat's token: the first state."""
-        self.ws = connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10).__enter__()
+        cookie = {"Cookie": f"belote_id={self.http.cookies['belote_id']}"}  # as a browser
+        self.ws = connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10,
+                          additional_headers=cookie).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome == {"type": "welcome", "seat": SEAT_NAMES[self.seat]}, welcome
