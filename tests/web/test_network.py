@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -277,13 +277,14 @@ def test_new_rooms_are_counted_per_network(db: Path, first: str, same: str,
 def test_open_websockets_are_capped_per_network(db: Path) -> None:
     """One client held 300 idle sockets; now a network holds at most the limit."""
     limits = Limits(sockets_per_network=2, hello_seconds=60.0)
-    with serve(db, limits) as client:
+    first, second = ExitStack(), ExitStack()
+    with serve(db, limits) as client, first, second:
         new_identity(client)
         room = new_room(client).json()["id"]
         as_peer(client, "2001:db8:7:7::1")
-        a = client.websocket_connect(f"/ws/rooms/{room}").__enter__()
+        first.enter_context(client.websocket_connect(f"/ws/rooms/{room}"))
         as_peer(client, "2001:db8:7:7::2")
-        b = client.websocket_connect(f"/ws/rooms/{room}").__enter__()
+        second.enter_context(client.websocket_connect(f"/ws/rooms/{room}"))
         # Both held open (no hello yet): the third of the network is refused.
         with client.websocket_connect(f"/ws/rooms/{room}") as c:
             seen, code, reason = closed(c)
@@ -295,13 +296,12 @@ def test_open_websockets_are_capped_per_network(db: Path) -> None:
             seen, code, _ = closed(d)
         assert code == 4404  # it reached the route: no such room
         # A closed socket frees its place.
-        a.__exit__(None, None, None)
+        first.close()
         as_peer(client, "2001:db8:7:7::3")
         with client.websocket_connect("/ws/rooms/ZZ") as e:
             send(e, {"type": "hello"})
             _seen, code, _ = closed(e)
         assert code == 4404
-        b.__exit__(None, None, None)
 
 
 def test_messages_are_limited_per_network_too(db: Path) -> None:
