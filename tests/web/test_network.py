@@ -400,8 +400,9 @@ def test_the_identity_cookie_is_signed(db: Path, tmp_path: Path) -> None:
         assert room_of(client, room["id"]).seats[0].owner == identity
         # Chosen, unsigned or badly signed values are replaced by a fresh identity.
         mac = value.split(".")[1]
-        forged = ["Z" * 32, identity, "Z" * 32 + "." + mac, identity + "." + mac[:-1] + "A",
-                  identity + "." + mac + "x", identity + ".." + mac]
+        forged = ["Z" * 32, "Z" * 32 + "." + mac, identity + "." + mac[:-1] + "A",
+                  identity + "." + mac + "x", identity + ".." + mac, identity + ".",
+                  "." + mac]
         for bad in forged:
             client.cookies.clear()
             client.cookies.set(COOKIE, bad)
@@ -412,6 +413,16 @@ def test_the_identity_cookie_is_signed(db: Path, tmp_path: Path) -> None:
             client.cookies.set(COOKIE, bad)
             r = client.post("/api/rooms", json={}, headers={"X-CSRF-Token": csrf})
             assert r.status_code == 403, bad
+        # An unsigned cookie of before the signatures whose identity holds a seat (and
+        # no other) is adopted once and given back signed: players keep their seats.
+        client.cookies.clear()
+        client.cookies.set(COOKIE, identity)
+        r = client.get("/api/session")
+        assert _set_cookie(r) == value and r.json()["csrf"] == csrf
+        client.cookies.clear()
+        client.cookies.set(COOKIE, identity[::-1])
+        other = _set_cookie(client.get("/api/session"))
+        assert other is not None and other.split(".")[0] not in (identity, identity[::-1])
     # Another server's cookie (another key) is not this one's.
     with serve(tmp_path / "other.db") as other:
         other.cookies.set(COOKIE, value)

@@ -108,7 +108,9 @@ def create_app(
                   redoc_url=None, openapi_url=None)
     app.add_middleware(GuardMiddleware, guard=Guard(store.secret_key()), limits=limits,
                        secure_cookie=secure_cookie, allowed_hosts=hosts,
-                       trusted_proxies=proxies)
+                       trusted_proxies=proxies, known=lambda identity: any(
+                           room.seat_of_owner(identity) is not None
+                           for room in rooms.rooms.values()))
     app.state.sheets = sheets
     app.state.rooms = rooms
     app.state.limits = limits

@@ -14,8 +14,11 @@
   programs, every page carries it for its forms and scripts.
   The identity cookie is signed with the same key (``IDENTITY.MAC``): a value
   the server did not give out (unknown, or badly signed) is no identity, and
-  the browser gets a fresh one with a new cookie.  A WebSocket without an
-  identity is refused (code 4401): its page gives it one first.
+  the browser gets a fresh one with a new cookie (one exception: an unsigned
+  value of the cookies given before they were signed that still holds a seat
+  is adopted and given back signed, so players keep their seats over the
+  upgrade).  A WebSocket without an identity is refused (code 4401): its page
+  gives it one first.
 * **Host.**  Only the names of :attr:`GuardMiddleware.allowed_hosts` are
   answered (loopback names by default, ``belote serve --allowed-host`` adds
   public ones): a page of another name that resolves to this server (DNS
@@ -377,13 +380,17 @@ class GuardMiddleware:
     def __init__(self, app: ASGIApp, guard: Guard, limits: Limits, *,
                  secure_cookie: bool = False,
                  allowed_hosts: frozenset[str] = frozenset(LOOPBACK_HOSTS),
-                 trusted_proxies: tuple[Network, ...] = ()) -> None:
+                 trusted_proxies: tuple[Network, ...] = (),
+                 known: Callable[[str], bool] | None = None) -> None:
         self.app = app
         self.guard = guard
         self.limits = limits
         self.secure_cookie = secure_cookie
         self.allowed_hosts = allowed_hosts
         self.trusted_proxies = trusted_proxies
+        # An unsigned identity of the cookies given before they were signed, still
+        # holding a seat (``known``): adopted once, and given back signed.
+        self.known = known
         self.sockets: Counter[str] = Counter()  # open WebSockets per network
 
     def _client(self, scope: Scope) -> Scope:
@@ -428,7 +435,12 @@ class GuardMiddleware:
         scope = self._client(scope)
         peer = scope.get("client")
         network = network_of(peer[0] if peer else None)
-        identity = self.guard.identity_of(cookie_identity(headers))
+        raw = cookie_identity(headers)
+        identity = self.guard.identity_of(raw)
+        resign = False
+        if (identity is None and raw is not None and self.known is not None
+                and Guard.valid_identity(raw) and self.known(raw)):
+            identity, resign = raw, True
         state = scope.setdefault("state", {})
         state["network"] = network
         if kind == "websocket":
@@ -444,7 +456,7 @@ class GuardMiddleware:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = list(SECURITY_HEADERS)
-                if fresh:
+                if fresh or resign:
                     cookie = (f"{COOKIE}={cookie_value}; Path=/; HttpOnly; SameSite=Lax; "
                               "Max-Age=31536000")
                     if self.secure_cookie:
