@@ -60,6 +60,7 @@ class Stats:
 class Table:
     room: str
     tokens: dict[str, str]
+    cookies: dict[str, str]  # each seat's browser identity cookie (its WebSocket sends it)
     actions: int = 0  # the room's action count in the latest state seen
     actions_at_start: int = 0
 
@@ -108,6 +109,7 @@ async def _open_tables(base: str, args: argparse.Namespace) -> list[Table]:
             r.raise_for_status()
             room, invite = r.json()["id"], r.json()["invite"]
             tokens: dict[str, str] = {}
+            cookies: dict[str, str] = {}
             for i, seat in enumerate(SEATS):
                 if i < args.seats:
                     await _new_browser(http)
@@ -115,18 +117,21 @@ async def _open_tables(base: str, args: argparse.Namespace) -> list[Table]:
                                         json={"seat": seat, "name": f"P{i}", "invite": invite})
                     r.raise_for_status()
                     tokens[seat] = r.json()["token"]
+                    cookies[seat] = http.cookies["belote_id"]
                 else:
                     r = await http.post(f"/api/rooms/{room}/seats", json={
                         "seat": seat, "bot": True, "token": next(iter(tokens.values()))})
                 r.raise_for_status()
-            tables.append(Table(room, tokens))
+            tables.append(Table(room, tokens, cookies))
     return tables
 
 
 async def _play_seat(url: str, table: Table, seat: str, first: bool, args: argparse.Namespace,
                      stats: Stats, rng: random.Random, stop: asyncio.Event) -> None:
     """One seat's client: answer each turn after a think time, time each move."""
-    async with websockets.connect(url, max_size=None, ping_interval=None) as ws:
+    cookie = {"Cookie": f"belote_id={table.cookies[seat]}"}
+    async with websockets.connect(url, max_size=None, ping_interval=None,
+                                  additional_headers=cookie) as ws:
         await ws.send(json.dumps({"type": "hello", "token": table.tokens[seat]}))
         pending: tuple[int, float] | None = None  # (version sent at, time sent)
         acted_on = -1
@@ -192,7 +197,8 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
                # One address opens every table and plays every seat: lift the
                # per-client limits a real table never reaches.
                "--rooms-per-client", "100000", "--rooms-per-minute", "100000",
-               "--messages-per-second", "100000",
+               "--messages-per-second", "100000", "--network-messages-per-second", "1000000",
+               "--sockets-per-network", "1000000",
                "--seed", str(args.seed)]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         try:

@@ -25,7 +25,8 @@ def db(tmp_path: Path) -> Path:
 # The tests drive whole games as fast as the server answers, from one address:
 # limits far above a person's (test_security.py checks the real ones).
 GENEROUS = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-                  rooms_burst=1000, rooms_per_client=1000)
+                  rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
+                  network_messages_burst=10_000)
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import anyio
 import httpx
@@ -22,12 +23,34 @@ import httpx
 with warnings.catch_warnings():
     # starlette asks for httpx2; httpx is what the project declares.
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient as TestClient
+    from starlette.testclient import TestClient as _StarletteClient
     from starlette.testclient import WebSocketTestSession as WebSocketTestSession
 
 from belote.cards import card_name, scan_forward
 from belote.round import Round
 from belote.web.rooms import Room
+
+# The name the test clients ask for: a loopback name the server answers to by
+# default (Starlette's own "testserver" is refused, as any unknown Host is).
+HOST = "localhost"
+ORIGIN = f"http://{HOST}"
+
+
+class TestClient(_StarletteClient):
+    """Starlette's TestClient asking for :data:`HOST` (``Host: localhost``)."""
+
+    __test__ = False  # not a test class for pytest
+
+    def __init__(self, app: Any, base_url: str = ORIGIN, **kwargs: Any) -> None:
+        super().__init__(app, base_url=base_url, **kwargs)
+
+    def websocket_connect(self, url: str, subprotocols: Any = None, **kwargs: Any
+                          ) -> WebSocketTestSession:
+        """As Starlette's, to the client's own host (:data:`HOST` by default) in
+        place of its fixed ``ws://testserver``."""
+        base = str(self.base_url).replace("http", "ws", 1)
+        return super().websocket_connect(urljoin(base, url), subprotocols, **kwargs)
+
 
 CARD_IN_JSON = re.compile(r'"([789TJQKA][SHDC])"')
 CHROMIUM = "/usr/bin/chromium"

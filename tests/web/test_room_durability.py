@@ -40,7 +40,8 @@ from tests.web.support import (
 
 SETTINGS = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
 LOOSE = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-               rooms_burst=1000, rooms_per_client=1000)
+               rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
+               network_messages_burst=10_000)
 HUMANS = (0, 2)  # N and S; bots at E and W
 State = dict[str, Any]
 
@@ -345,7 +346,9 @@ class Person:
 
     def connect(self, server: Server, room_id: str) -> State:
         """The WebSocket, hello with the seat's token: the first state."""
-        self.ws = connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10).__enter__()
+        cookie = {"Cookie": f"belote_id={self.http.cookies['belote_id']}"}  # as a browser
+        self.ws = connect(f"{server.ws_url}/ws/rooms/{room_id}", open_timeout=10,
+                          additional_headers=cookie).__enter__()
         self.ws.send(json.dumps({"type": "hello", "token": self.token}))
         welcome = json.loads(self.ws.recv(timeout=10))
         assert welcome == {"type": "welcome", "seat": SEAT_NAMES[self.seat]}, welcome

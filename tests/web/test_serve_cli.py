@@ -56,3 +56,36 @@ def test_numbers_out_of_range_are_plain_errors(args: list[str], message: str) ->
     result = runner.invoke(app, ["serve", *args])
     assert result.exit_code == 2
     assert result.output == f"error: {message}\n"
+
+
+def test_the_network_flags_are_documented() -> None:
+    result = runner.invoke(app, ["serve", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for option in ("--allowed-host", "--trusted-proxy", "--sockets-per-network",
+                   "--network-messages-per-second", "--secure-cookie"):
+        assert option in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--trusted-proxy", "10.0.0.300"],
+     "--trusted-proxy: '10.0.0.300' is not an IP address or network"),
+    (["--trusted-proxy", "10.0.0.1", "--trusted-proxy", "proxy.example"],
+     "--trusted-proxy: 'proxy.example' is not an IP address or network"),
+    (["--trusted-proxy", "10.0.0.1/8"],
+     "--trusted-proxy: '10.0.0.1/8' is not an IP address or network"),
+    (["--allowed-host", "belote.example.org:443"],
+     "--allowed-host: 'belote.example.org:443' is not a host name or an IP address "
+     "(without a port)"),
+    (["--allowed-host", "https://belote.example.org"],
+     "--allowed-host: 'https://belote.example.org' is not a host name or an IP address "
+     "(without a port)"),
+    (["--sockets-per-network", "0"], "--sockets-per-network: 0 is too small (at least 1)"),
+    (["--network-messages-per-second", "0"],
+     "--network-messages-per-second: 0.0 is not a rate in 0.1..1000000"),
+])
+def test_bad_network_flags_are_plain_errors(args: list[str], message: str | None) -> None:
+    result = runner.invoke(app, ["serve", "--port", "0", *args])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and "Traceback" not in result.output
+    if message is not None:
+        assert result.output == f"error: {message}\n"

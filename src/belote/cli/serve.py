@@ -2,9 +2,12 @@
 
 Listens on the loopback interface by default (``--host 0.0.0.0`` shares it on
 the local network; put it behind a reverse proxy with TLS to share it further,
-``--secure-cookie`` then).  The score sheets, the rooms and their games live in
-the same database as ``belote sheet`` (``--db``, ``$BELOTE_DB``, or the user
-data folder), so games survive a restart.
+with ``--allowed-host`` for its public name, ``--trusted-proxy`` for the proxy's
+address and ``--secure-cookie``).  Only the loopback names, the address it
+listens on and the ``--allowed-host`` names are answered; forwarded addresses
+are believed from the ``--trusted-proxy`` peers only.  The score sheets, the
+rooms and their games live in the same database as ``belote sheet`` (``--db``,
+``$BELOTE_DB``, or the user data folder), so games survive a restart.
 """
 
 from __future__ import annotations
@@ -20,6 +23,21 @@ from belote.cli.common import check_int, echo, fail
 from belote.errors import BeloteError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+WILDCARD = ("0.0.0.0", "::", "")
+
+
+def _check_names(hosts: list[str], proxies: list[str]) -> None:
+    """Fail with a plain message (exit 2) on an --allowed-host that is no host name
+    or an --trusted-proxy that is no IP address or network."""
+    from belote.web.security import allowed_host_names, parse_proxies
+
+    for flag, check, values in (("--allowed-host", allowed_host_names, hosts),
+                                ("--trusted-proxy", parse_proxies, proxies)):
+        for value in values:
+            try:
+                check([value])
+            except ValueError as exc:
+                fail(f"{flag}: {exc}")
 
 
 def _check_port(host: str, port: int) -> None:
@@ -76,10 +94,27 @@ def register(app: typer.Typer) -> None:
         rooms_per_client: Annotated[int, typer.Option(
             "--rooms-per-client", help="Open tables one address may hold.")] = 30,
         rooms_per_minute: Annotated[float, typer.Option(
-            "--rooms-per-minute", help="New tables one address may open a minute.")] = 10.0,
+            "--rooms-per-minute",
+            help="New tables one network (/24 or /64) may open a minute.")] = 10.0,
         messages_per_second: Annotated[float, typer.Option(
             "--messages-per-second",
             help="WebSocket messages a connection may send a second (bursts of 4x).")] = 10.0,
+        network_messages_per_second: Annotated[float, typer.Option(
+            "--network-messages-per-second",
+            help="WebSocket messages all the connections of one network (/24 or /64) may "
+                 "send a second (bursts of 4x).")] = 100.0,
+        sockets_per_network: Annotated[int, typer.Option(
+            "--sockets-per-network",
+            help="WebSocket connections one network (/24 or /64) may hold open.")] = 64,
+        allowed_host: Annotated[list[str] | None, typer.Option(
+            "--allowed-host",
+            help="A name the server answers to besides localhost, 127.0.0.1, [::1] and "
+                 "--host (its public name behind a proxy; repeatable). Any other Host "
+                 "header is refused.")] = None,
+        trusted_proxy: Annotated[list[str] | None, typer.Option(
+            "--trusted-proxy",
+            help="The address (or network) of a reverse proxy whose X-Forwarded-For and "
+                 "X-Forwarded-Proto are believed (repeatable; none by default).")] = None,
         secure_cookie: Annotated[bool, typer.Option(
             "--secure-cookie",
             help="Mark the identity cookie Secure (served over HTTPS by a proxy).")] = False,
@@ -99,14 +134,20 @@ def register(app: typer.Typer) -> None:
         check_int("--rooms-per-client", rooms_per_client, 1, 100_000)
         _check_range("--rooms-per-minute", rooms_per_minute, "a rate", 0.1, 100_000)
         _check_range("--messages-per-second", messages_per_second, "a rate", 0.1, 100_000)
+        _check_range("--network-messages-per-second", network_messages_per_second, "a rate",
+                     0.1, 1_000_000)
+        check_int("--sockets-per-network", sockets_per_network, 1, 1_000_000)
         try:
             import uvicorn
 
             from belote.web import create_app
             from belote.web.rooms import RoomSettings
-            from belote.web.security import Limits
+            from belote.web.security import Limits, install_log_redaction
         except ImportError as exc:
             fail(f"the web app needs the 'web' extra (pip install 'belote[web]'): {exc}")
+        hosts = list(allowed_host or [])
+        proxies = list(trusted_proxy or [])
+        _check_names(hosts, proxies)
         if log_level not in ("critical", "error", "warning", "info", "debug"):
             fail(f"--log-level: {log_level!r} is not critical, error, warning, info or debug")
         _check_port(host, port)
@@ -116,10 +157,16 @@ def register(app: typer.Typer) -> None:
         limits = Limits(rooms_per_client=rooms_per_client, rooms_per_minute=rooms_per_minute,
                         rooms_burst=max(1, int(rooms_per_minute * 2)),
                         messages_per_second=messages_per_second,
-                        messages_burst=max(1, int(messages_per_second * 4)))
+                        messages_burst=max(1, int(messages_per_second * 4)),
+                        network_messages_per_second=network_messages_per_second,
+                        network_messages_burst=max(1, int(network_messages_per_second * 4)),
+                        sockets_per_network=sockets_per_network)
+        if host not in WILDCARD:  # the address it listens on is a name it answers to
+            hosts.append(host)
         try:
             web = create_app(db, settings=settings, seed=seed, limits=limits,
-                             secure_cookie=secure_cookie, local_owner=host in LOOPBACK)
+                             secure_cookie=secure_cookie, local_owner=host in LOOPBACK,
+                             allowed_hosts=hosts, trusted_proxies=proxies)
         except BeloteError as exc:
             fail(str(exc))
         if host not in LOOPBACK:
@@ -128,7 +175,12 @@ def register(app: typer.Typer) -> None:
         shown = f"[{host}]" if ":" in host else host
         echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
         # Frames and bodies are bounded (the app checks JSON sizes; uvicorn drops
-        # larger WebSocket frames); forwarded addresses are trusted from loopback
-        # proxies only (uvicorn's default), so per-client limits see real clients.
-        uvicorn.run(web, host=host, port=port, log_level=log_level,
-                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024)
+        # larger WebSocket frames).  uvicorn's own reading of X-Forwarded-* is off:
+        # the app believes them from --trusted-proxy peers only (web.security).
+        # Its logs are configured by Config, then the filter that blanks the
+        # invitations and tokens of logged addresses goes on them.
+        config = uvicorn.Config(web, host=host, port=port, log_level=log_level,
+                                ws_max_size=limits.max_json * 2, proxy_headers=False,
+                                h11_max_incomplete_event_size=64 * 1024)
+        install_log_redaction()
+        uvicorn.Server(config).run()

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Final
 
 from fastapi import FastAPI, Request
@@ -36,7 +36,14 @@ from belote.web.pages import (
 )
 from belote.web.present import translate_error
 from belote.web.rooms import RoomManager, RoomSettings
-from belote.web.security import Guard, GuardMiddleware, Limits, RateLimiter
+from belote.web.security import (
+    Guard,
+    GuardMiddleware,
+    Limits,
+    RateLimiter,
+    allowed_host_names,
+    parse_proxies,
+)
 from belote.web.sheet_live import SheetLive
 from belote.web.store import RoomStore
 
@@ -55,6 +62,8 @@ def create_app(
     limits: Limits | None = None,
     secure_cookie: bool = False,
     local_owner: bool = False,
+    allowed_hosts: Iterable[str] = (),
+    trusted_proxies: Iterable[str] = (),
 ) -> FastAPI:
     """The application over the sheets database ``db_path`` (as ``belote sheet``'s
     ``--db``; None: ``$BELOTE_DB`` or the user data folder).  The rooms and their
@@ -67,7 +76,20 @@ def create_app(
     ``local_owner`` says the server serves on loopback only, so that a browser on
     loopback is the machine's owner and sees the sheets of ``belote sheet``
     (:mod:`belote.web.routes_sheets`).
+    ``allowed_hosts`` are the names the app answers to besides the loopback
+    ones (a ``Host`` header naming another is refused: DNS rebinding);
+    ``trusted_proxies`` the addresses or networks whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed (none by default).  A name or an
+    address that cannot be read is a :class:`BeloteError`.
     """
+    try:
+        hosts = allowed_host_names(allowed_hosts)
+    except ValueError as exc:
+        raise BeloteError(f"allowed host: {exc}") from None
+    try:
+        proxies = parse_proxies(trusted_proxies)
+    except ValueError as exc:
+        raise BeloteError(f"trusted proxy: {exc}") from None
     sheets = SheetAccess(db_path)
     limits = limits or Limits()
     store = RoomStore(sheets.path)
@@ -92,13 +114,18 @@ def create_app(
     app = FastAPI(title="belote", version=__version__, lifespan=lifespan, docs_url=None,
                   redoc_url=None, openapi_url=None)
     app.add_middleware(GuardMiddleware, guard=Guard(store.secret_key()), limits=limits,
-                       secure_cookie=secure_cookie)
+                       secure_cookie=secure_cookie, allowed_hosts=hosts,
+                       trusted_proxies=proxies, known=lambda identity: any(
+                           room.seat_of_owner(identity) is not None
+                           for room in rooms.rooms.values()))
     app.state.sheets = sheets
     app.state.local_owner = local_owner
     app.state.sheet_live = live
     app.state.rooms = rooms
     app.state.limits = limits
     app.state.room_limiter = RateLimiter(limits.rooms_per_minute / 60.0, limits.rooms_burst)
+    app.state.message_limiter = RateLimiter(limits.network_messages_per_second,
+                                            limits.network_messages_burst)
     app.state.templates = make_templates()
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(routes_sheets.router)

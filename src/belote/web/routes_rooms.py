@@ -27,6 +27,7 @@ from belote.errors import BeloteError
 from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
 from belote.web.i18n import lang_of
+from belote.web.network import network_of
 from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import parse_seat
 from belote.web.rooms import Client, NoAccess, Room, RoomError, RoomManager
@@ -85,8 +86,12 @@ def identity(request: HTTPConnection) -> str | None:
 
 
 def client_key(request: HTTPConnection) -> str:
-    """Who a request comes from, for the per-client limits: its address."""
-    return request.client.host if request.client is not None else "unknown"
+    """Who a request comes from, for the per-client limits: the network (/24 or
+    /64) of its address, the client behind a trusted proxy (web.security)."""
+    network = request.scope.get("state", {}).get("network")
+    if isinstance(network, str):
+        return network
+    return network_of(request.client.host if request.client is not None else None)
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -267,14 +272,24 @@ async def api_session(request: Request) -> Response:
     return JSONResponse({"csrf": request.scope["state"]["csrf"]})
 
 
+# The visibilities a room with friends may have (``private`` is a table against
+# bots, /play: nobody could sit at a private room opened empty).
+API_VISIBILITIES: Final = (Visibility.INVITE, Visibility.PUBLIC)
+
+
 @router.post("/api/rooms")
 async def api_room_create(request: Request) -> Response:
     """``{"profile", "options", "target", "bots", "name", "visibility"}`` →
-    ``{"id", "url", "invite", "state"}``; visibility ``invite`` (the default),
-    ``public`` (listed) or ``private`` (only the first to sit may ever sit)."""
+    ``{"id", "url", "invite", "state"}``; visibility ``invite`` (the default) or
+    ``public`` (listed on /rooms)."""
     body = await _json(request)
+    visibility = body.get("visibility", Visibility.INVITE)
+    if visibility not in API_VISIBILITIES:
+        return JSONResponse({"error": f"visibility: {repr(visibility)[:40]} is not "
+                             f"{' or '.join(API_VISIBILITIES)} (a private table, against "
+                             "bots, is opened by /play)"}, status_code=400)
     try:
-        room = _create(request, body, Visibility.of(body.get("visibility", Visibility.INVITE)))
+        room = _create(request, body, Visibility.of(visibility))
     except TooFast as exc:
         return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "60"})
     except BeloteError as exc:
@@ -283,10 +298,17 @@ async def api_room_create(request: Request) -> Response:
                          "state": room.state_for(None)}, status_code=201)
 
 
+INVITE_HEADER: Final = "x-invite"
+TOKEN_HEADER: Final = "x-seat-token"
+
+
 @router.get("/api/rooms/{room_id}")
-async def api_room(request: Request, room_id: str, invite: str | None = None,
-                   token: str | None = None) -> Response:
-    """What a spectator sees (no hand): for the room's invitation or a seat's token."""
+async def api_room(request: Request, room_id: str, invite: str | None = None) -> Response:
+    """What a spectator sees (no hand): for the room's invitation (its link's
+    ``?invite=``, or the ``X-Invite`` header) or a seat's token (the
+    ``X-Seat-Token`` header: a token never travels in an address, which logs keep)."""
+    invite = request.headers.get(INVITE_HEADER, invite)
+    token = request.headers.get(TOKEN_HEADER)
     return JSONResponse(_visible(request, room_id, invite, token).state_for(None))
 
 
@@ -350,13 +372,26 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     client = Client(websocket.send_text, identity(websocket))
     client.lang = lang_of(websocket)
     bucket = RateLimiter(limits.messages_per_second, limits.messages_burst)
+    network_bucket: RateLimiter = websocket.app.state.message_limiter
+    network = client_key(websocket)
     writer = asyncio.create_task(_write(client))
+    first = True
     try:
         while not client.closed:
-            message = await websocket.receive()
+            if first:  # the hello, within limits.hello_seconds
+                try:
+                    message = await asyncio.wait_for(websocket.receive(),
+                                                     limits.hello_seconds)
+                except TimeoutError:
+                    await _fatal(websocket, 4408, "no hello in time: the connection is "
+                                 "closed (reload the page)")
+                    break
+                first = False
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            if not bucket.allow("messages"):
+            if not bucket.allow("messages") or not network_bucket.allow(network):
                 await _fatal(websocket, 1008, "too many messages: the connection is closed "
                              "(reload the page)")
                 break
@@ -377,7 +412,9 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                 await _fatal(websocket, 4404, str(exc))
                 break
             except Exception:  # a bug must not cut the connection
-                log.exception("room %s: message %r", room.id, text[:200])
+                # the message's type only: a hello or a join carries a secret
+                log.exception("room %s: a %r message", room.id,
+                              str(msg.get("type"))[:40] if isinstance(msg, dict) else "")
                 client.push_json({"type": "error", "message": "internal error"})
             if room.id not in manager.rooms:
                 break

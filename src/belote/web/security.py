@@ -12,24 +12,48 @@
   The token is an HMAC of the identity under the server's secret key, kept in
   the database so tokens outlive a restart; ``GET /api/session`` gives it to
   programs, every page carries it for its forms and scripts.
+  The identity cookie is signed with the same key (``IDENTITY.MAC``): a value
+  the server did not give out (unknown, or badly signed) is no identity, and
+  the browser gets a fresh one with a new cookie (one exception: an unsigned
+  value of the cookies given before they were signed that still holds a seat
+  is adopted and given back signed, so players keep their seats over the
+  upgrade).  A WebSocket without an identity is refused (code 4401): its page
+  gives it one first.
+* **Host.**  Only the names of :attr:`GuardMiddleware.allowed_hosts` are
+  answered (loopback names by default, ``belote serve --allowed-host`` adds
+  public ones): a page of another name that resolves to this server (DNS
+  rebinding) gets 400 before any route, HTTP and WebSocket alike.
+* **Who the client is.**  ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are
+  read only when the direct peer is a trusted proxy (``--trusted-proxy``); the
+  client is then the right-most forwarded address that is not itself a
+  trusted proxy.  The per-client limits count per *network* of that address
+  (:func:`belote.web.network.network_of`: its /24 or /64).
 * **Limits.**  Request bodies are cut at :attr:`Limits.max_body` bytes (413);
   JSON is read by :func:`loads` (:mod:`belote.jsonsafe` under a size limit)
   with a depth and number-length limit;
-  :class:`RateLimiter` is a token bucket per key (rooms created per client,
-  messages per WebSocket connection).
+  :class:`RateLimiter` is a token bucket per key (rooms created per network,
+  messages per WebSocket connection and per network); a network holds at most
+  :attr:`Limits.sockets_per_network` open WebSockets (code 1013 beyond).
+* **Logs.**  :class:`RedactSecrets` blanks the invitations, tokens and other
+  secrets of the addresses uvicorn logs (``belote serve`` installs it).
 
 The middleware is plain ASGI so that nothing reaches a route without it.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import hashlib
 import hmac
+import ipaddress
 import json
+import logging
 import re
 import secrets
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections import Counter
+from collections.abc import Awaitable, Callable, Iterable, MutableMapping
 from dataclasses import dataclass
 from html import escape
 from http.cookies import SimpleCookie
@@ -40,12 +64,18 @@ from belote import jsonsafe
 from belote.errors import BeloteError
 from belote.web.i18n import COOKIE as LANG_COOKIE
 from belote.web.i18n import N_, choose, gettext
+from belote.web.network import network_of
 
 COOKIE: Final = "belote_id"
 CSRF_HEADER: Final = "x-csrf-token"
 CSRF_FIELD: Final = "csrf_token"
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 _IDENTITY = re.compile(r"[A-Za-z0-9_-]{22,64}")
+_MAC_LENGTH: Final = 22  # base64url characters of an identity's signature (132 bits)
+# The names a server answers to unless told more (any port): the loopback ones.
+LOOPBACK_HOSTS: Final = ("localhost", "127.0.0.1", "[::1]")
+_HOST_NAME = re.compile(r"(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+                        r"(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*\.?")
 _DIGITS = re.compile(r"[+-]?[0-9]+")
 
 Scope = MutableMapping[str, Any]
@@ -76,6 +106,10 @@ class Limits:
     rooms_per_client: int = 30  # rooms one client may hold open
     messages_per_second: float = 10.0  # WebSocket messages of one connection, sustained
     messages_burst: int = 40  # ... and at once
+    network_messages_per_second: float = 100.0  # ... of all the connections of one network
+    network_messages_burst: int = 400  # ... and at once
+    sockets_per_network: int = 64  # WebSockets one network may hold open at once
+    hello_seconds: float = 10.0  # a WebSocket silent this long after opening is closed
 
 
 # --- JSON ----------------------------------------------------------------------------
@@ -130,6 +164,27 @@ class Guard:
     def valid_identity(value: object) -> bool:
         return isinstance(value, str) and _IDENTITY.fullmatch(value) is not None
 
+    def _mac(self, identity: str) -> str:
+        mac = hmac.new(self._key, b"identity:" + identity.encode("ascii"), hashlib.sha256)
+        return base64.urlsafe_b64encode(mac.digest()).decode("ascii")[:_MAC_LENGTH]
+
+    def cookie_value(self, identity: str) -> str:
+        """The identity cookie's value: the identity and its signature."""
+        return f"{identity}.{self._mac(identity)}"
+
+    def identity_of(self, value: str | None) -> str | None:
+        """The identity a cookie value carries, or None when the server did not give
+        it out (not of the form ``IDENTITY.MAC``, or badly signed)."""
+        if value is None:
+            return None
+        identity, dot, mac = value.partition(".")
+        if not dot or not self.valid_identity(identity) or len(mac) != _MAC_LENGTH:
+            return None
+        expected = self._mac(identity).encode("ascii")
+        if not hmac.compare_digest(expected, mac.encode("utf-8", "replace")):
+            return None
+        return identity
+
     def csrf_token(self, identity: str) -> str:
         mac = hmac.new(self._key, b"csrf:" + identity.encode("ascii"), hashlib.sha256)
         return mac.hexdigest()[:40]
@@ -156,6 +211,7 @@ def _headers(scope: Scope) -> dict[str, str]:
 
 
 def cookie_identity(headers: dict[str, str]) -> str | None:
+    """The raw value of the identity cookie (unchecked: :meth:`Guard.identity_of`)."""
     raw = headers.get("cookie")
     if not raw:
         return None
@@ -166,7 +222,101 @@ def cookie_identity(headers: dict[str, str]) -> str | None:
         return None
     morsel = jar.get(COOKIE)
     value = morsel.value if morsel is not None else None
-    return value if Guard.valid_identity(value) else None
+    return value if isinstance(value, str) and len(value) <= 200 else None
+
+
+# --- Host and the client's address ------------------------------------------------------
+
+
+def host_name(value: str) -> str | None:
+    """The name a ``Host`` header (or ``--allowed-host``) names, lower case, without
+    its port: ``example.org``, ``192.0.2.7``, ``[2001:db8::1]``; None when it is
+    no host name or IP address at all."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        inside, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not (rest[:1] == ":" and rest[1:].isdigit())):
+            return None
+        try:
+            return f"[{ipaddress.IPv6Address(inside)}]"
+        except ValueError:
+            return None
+    name, colon, port = value.partition(":")
+    if colon and not (port.isdigit() and len(port) <= 5):
+        return None
+    if _HOST_NAME.fullmatch(name) is None:
+        return None
+    return name.rstrip(".")
+
+
+def allowed_host_names(names: Iterable[str]) -> frozenset[str]:
+    """The loopback names and ``names`` as :func:`host_name` writes them (an IPv6
+    address bracketed); ValueError naming the first that is no host name."""
+    out = set(LOOPBACK_HOSTS)
+    for name in names:
+        text = name.strip()
+        with contextlib.suppress(ValueError):  # an IPv6 address given bare
+            text = f"[{ipaddress.IPv6Address(text)}]"
+        has_port = not text.endswith("]") if text.startswith("[") else ":" in text
+        clean = None if has_port else host_name(text)
+        if clean is None:
+            raise ValueError(f"{name!r} is not a host name or an IP address (without a port)")
+        out.add(clean)
+    return frozenset(out)
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def parse_proxies(values: Iterable[str]) -> tuple[Network, ...]:
+    """Trusted proxies: IP addresses or networks (``10.0.0.0/8``); ValueError
+    naming the first that is neither."""
+    out: list[Network] = []
+    for value in values:
+        try:
+            out.append(ipaddress.ip_network(value.strip().strip("[]"), strict=True))
+        except ValueError:
+            raise ValueError(f"{value!r} is not an IP address or network") from None
+    return tuple(out)
+
+
+def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    text = text.strip()
+    if text.startswith("["):  # [2001:db8::1]:443
+        text = text[1:].partition("]")[0]
+    elif text.count(":") == 1:  # 192.0.2.7:443
+        text = text.partition(":")[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _trusted(address: ipaddress.IPv4Address | ipaddress.IPv6Address | None,
+             proxies: tuple[Network, ...]) -> bool:
+    return address is not None and any(address in net for net in proxies)
+
+
+def forwarded_client(peer: str | None, forwarded_for: list[str],
+                     proxies: tuple[Network, ...]) -> str | None:
+    """The client of a request whose direct peer is ``peer``: the peer itself,
+    unless it is a trusted proxy; then the right-most ``X-Forwarded-For``
+    address that is not itself a trusted proxy (the peer when the proxy
+    forwarded no readable address)."""
+    if not proxies or not _trusted(_ip(peer or ""), proxies):
+        return peer
+    hops = [hop for header in forwarded_for for hop in header.split(",")]
+    for hop in reversed(hops):
+        address = _ip(hop)
+        if address is None:
+            return peer  # a hop the proxy did not write: believe nothing further
+        if not _trusted(address, proxies):
+            return str(address)
+    first = _ip(hops[0]) if hops else None  # a chain of trusted proxies: its first
+    return str(first) if first is not None else peer
 
 
 def same_origin(headers: dict[str, str], scheme: str) -> bool:
@@ -223,14 +373,47 @@ SECURITY_HEADERS: Final = [
 
 
 class GuardMiddleware:
-    """Identity cookie, CSRF and Origin checks, body size, security headers (ASGI)."""
+    """Host allow-list, the client's address behind trusted proxies, the signed
+    identity cookie, CSRF and Origin checks, body size, open WebSockets per
+    network, security headers (ASGI)."""
 
     def __init__(self, app: ASGIApp, guard: Guard, limits: Limits, *,
-                 secure_cookie: bool = False) -> None:
+                 secure_cookie: bool = False,
+                 allowed_hosts: frozenset[str] = frozenset(LOOPBACK_HOSTS),
+                 trusted_proxies: tuple[Network, ...] = (),
+                 known: Callable[[str], bool] | None = None) -> None:
         self.app = app
         self.guard = guard
         self.limits = limits
         self.secure_cookie = secure_cookie
+        self.allowed_hosts = allowed_hosts
+        self.trusted_proxies = trusted_proxies
+        # An unsigned identity of the cookies given before they were signed, still
+        # holding a seat (``known``): adopted once, and given back signed.
+        self.known = known
+        self.sockets: Counter[str] = Counter()  # open WebSockets per network
+
+    def _client(self, scope: Scope) -> Scope:
+        """``scope`` with its client and scheme as the trusted proxies say (a copy)."""
+        peer = scope.get("client")
+        peer_host = peer[0] if peer else None
+        if not self.trusted_proxies or not _trusted(_ip(peer_host or ""),
+                                                    self.trusted_proxies):
+            return scope
+        scope = dict(scope)
+        raw = scope.get("headers", [])
+        chain = [v.decode("latin-1") for k, v in raw if k.lower() == b"x-forwarded-for"]
+        client = forwarded_client(peer_host, chain, self.trusted_proxies)
+        scope["client"] = (client, 0) if client is not None else None
+        protos = [v.decode("latin-1") for k, v in raw if k.lower() == b"x-forwarded-proto"]
+        proto = protos[-1].split(",")[-1].strip().lower() if protos else ""
+        if proto in ("http", "https", "ws", "wss"):
+            secure = proto in ("https", "wss")
+            if scope["type"] == "websocket":
+                scope["scheme"] = "wss" if secure else "ws"
+            else:
+                scope["scheme"] = "https" if secure else "http"
+        return scope
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         kind = scope["type"]
@@ -238,25 +421,43 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
         headers = _headers(scope)
-        identity = cookie_identity(headers)
+        name = host_name(headers.get("host", ""))
+        if name is None or name not in self.allowed_hosts:
+            text = "refused: this server does not answer to the name in the Host header"
+            if kind == "websocket":
+                await _refuse_socket(scope, receive, send, 1008, text, status=400)
+            else:
+                html = "text/html" in headers.get("accept", "") and not scope.get(
+                    "path", "").startswith("/api/")
+                page = _page_words(headers, 400, text, self.limits.max_body) if html else None
+                await _refuse(send, 400, text, html, page)
+            return
+        scope = self._client(scope)
+        peer = scope.get("client")
+        network = network_of(peer[0] if peer else None)
+        raw = cookie_identity(headers)
+        identity = self.guard.identity_of(raw)
+        resign = False
+        if (identity is None and raw is not None and self.known is not None
+                and Guard.valid_identity(raw) and self.known(raw)):
+            identity, resign = raw, True
         state = scope.setdefault("state", {})
+        state["network"] = network
         if kind == "websocket":
-            state["identity"] = identity
-            state["same_origin"] = same_origin(headers, "https" if scope.get("scheme") == "wss"
-                                               else "http")
-            await self.app(scope, receive, send)
+            await self._socket(scope, receive, send, headers, identity, network)
             return
         fresh = identity is None
         if identity is None:
             identity = self.guard.new_identity()
         state["identity"] = identity
         state["csrf"] = self.guard.csrf_token(identity)
+        cookie_value = self.guard.cookie_value(identity)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = list(SECURITY_HEADERS)
-                if fresh:
-                    cookie = (f"{COOKIE}={identity}; Path=/; HttpOnly; SameSite=Lax; "
+                if fresh or resign:
+                    cookie = (f"{COOKIE}={cookie_value}; Path=/; HttpOnly; SameSite=Lax; "
                               "Max-Age=31536000")
                     if self.secure_cookie:
                         cookie += "; Secure"
@@ -309,6 +510,50 @@ class GuardMiddleware:
         await self.app(scope, replay, send_with_headers)
 
 
+    async def _socket(self, scope: Scope, receive: Receive, send: Send,
+                      headers: dict[str, str], identity: str | None, network: str) -> None:
+        """A WebSocket: refused without an identity (its page gives it one) or
+        beyond the network's open connections; counted while it is open."""
+        if identity is None:
+            await _refuse_socket(scope, receive, send, 4401, "refused: no identity cookie "
+                                 "(open the page first, then connect)")
+            return
+        if self.sockets[network] >= self.limits.sockets_per_network:
+            await _refuse_socket(scope, receive, send, 1013, "refused: too many open "
+                                 "connections from your network; close some and try again")
+            return
+        state = scope["state"]
+        state["identity"] = identity
+        state["same_origin"] = same_origin(headers, "https" if scope.get("scheme") == "wss"
+                                           else "http")
+        self.sockets[network] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.sockets[network] -= 1
+            if self.sockets[network] <= 0:
+                del self.sockets[network]
+
+
+async def _refuse_socket(scope: Scope, receive: Receive, send: Send, code: int, text: str,
+                         status: int | None = None) -> None:
+    """Refuse a WebSocket before any route: with an HTTP ``status`` where the server
+    can answer one (the handshake is then never accepted), else accepted and closed
+    at once with ``code`` and ``text`` as its reason."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    if status is not None and "websocket.http.response" in scope.get("extensions", {}):
+        body = json.dumps({"error": text}).encode("utf-8")
+        await send({"type": "websocket.http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code, "reason": text[:120]})
+
+
 def _field(raw: bytes) -> str | None:
     """The CSRF field of an url-encoded text (a query string or a form body)."""
     try:
@@ -344,6 +589,8 @@ _PAGE_WORDS: Final = {
                "again."),
     "csrf": N_("This form is out of date or was not sent by this site's page. Reload the "
                "page and try again."),
+    "host": N_("This server does not answer to this name. Open it by the address its "
+               "owner gave."),
 }
 
 
@@ -359,7 +606,8 @@ def _page_words(headers: dict[str, str], status: int, text: str,
     morsel = jar.get(LANG_COOKIE)
     lang = choose(morsel.value if morsel is not None else None,
                   headers.get("accept-language"))
-    key = "larger" if status == 413 else "site" if "another site" in text else "csrf"
+    key = ("larger" if status == 413 else "host" if status == 400
+           else "site" if "another site" in text else "csrf")
     words = gettext(lang, _PAGE_WORDS[key]) % {"max": max_body}
     title = gettext(lang, N_("Request refused"))
     return lang, title, words, gettext(lang, N_("Back to the home page"))
@@ -383,3 +631,53 @@ async def _refuse(send: Send, status: int, text: str, html: bool = False,
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", ctype), (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})
+
+
+# --- logs -------------------------------------------------------------------------------
+
+# Query fields that carry a secret: a room's invitation, a seat's token, a CSRF
+# token (the action of a multipart form), a share link's key.
+SECRET_FIELDS: Final = ("invite", "token", "csrf_token", "key", "secret", "share")
+_SECRET_IN_URL = re.compile(
+    r"([?&;](?:" + "|".join(SECRET_FIELDS) + r")=)[^&;#\s\"']*", re.IGNORECASE)
+_SECRET_IN_FRAGMENT = re.compile(r"(#[^\s\"']*?token=)[^&\s\"']*", re.IGNORECASE)
+REDACTED: Final = "[redacted]"
+
+
+def redact(text: str) -> str:
+    """``text`` with the value of every secret field of an address in it blanked
+    (``/rooms/A1?invite=[redacted]``)."""
+    text = _SECRET_IN_URL.sub(lambda m: m.group(1) + REDACTED, text)
+    return _SECRET_IN_FRAGMENT.sub(lambda m: m.group(1) + REDACTED, text)
+
+
+class RedactSecrets(logging.Filter):
+    """A logging filter that blanks the secrets of the addresses a record holds
+    (uvicorn's access log writes each request's path and query string)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v
+                           for k, v in record.args.items()}
+        return True
+
+
+LOGGERS: Final = ("uvicorn.access", "uvicorn.error", "uvicorn")
+
+
+def install_log_redaction() -> RedactSecrets:
+    """Put :class:`RedactSecrets` on uvicorn's loggers (after uvicorn configured
+    them) and on their handlers; the filter installed."""
+    redactor = RedactSecrets()
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactSecrets) for f in logger.filters):
+            logger.addFilter(redactor)
+        for handler in logger.handlers:
+            if not any(isinstance(f, RedactSecrets) for f in handler.filters):
+                handler.addFilter(redactor)
+    return redactor
