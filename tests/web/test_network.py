@@ -439,6 +439,13 @@ def test_redact_blanks_the_secrets_of_an_address() -> None:
     assert redact("/sheets/import?csrf_token=abc") == "/sheets/import?csrf_token=[redacted]"
     assert redact("/rooms/AB#seat=S&token=tok") == "/rooms/AB#seat=S&token=[redacted]"
     assert redact("/rooms/AB?lang=fr") == "/rooms/AB?lang=fr"
+    # A sheet's share links carry their secret in the path, and again in a page's
+    # language switch (?next=...).
+    assert redact("/sheets/7/follow/Zx9_-a") == "/sheets/7/follow/[redacted]"
+    assert redact("/sheets/12/keep/Zx9_-a?x=1") == "/sheets/12/keep/[redacted]?x=1"
+    assert redact("/lang/en?next=%2Fsheets%2F7%2Ffollow%2FZx9_-a") == (
+        "/lang/en?next=%2Fsheets%2F7%2Ffollow%2F[redacted]")
+    assert redact("/sheets/7/hands/2/edit") == "/sheets/7/hands/2/edit"
     record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
                                '%s - "%s %s HTTP/%s" %d', ("192.0.2.1:5", "GET",
                                "/rooms/AB?invite=s3cr3t", "1.1", 200), None)

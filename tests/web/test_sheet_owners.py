@@ -360,6 +360,21 @@ def test_the_machine_owner_is_a_loopback_browser_of_a_loopback_server(
             _same_as_missing(client, sid, 999)
 
 
+@pytest.mark.parametrize("header", [{"X-Forwarded-For": "203.0.113.9"},
+                                    {"Forwarded": "for=203.0.113.9"}])
+def test_a_request_relayed_by_a_local_proxy_is_not_the_machine_owner(
+        db: Path, header: dict[str, str]) -> None:
+    """A proxy on this machine that nobody named (--trusted-proxy) makes every visitor
+    come from loopback: a relayed request is not the owner's."""
+    sid = _cli_sheet(db)
+    app = create_app(db, settings=FAST, seed=1, limits=GENEROUS, local_owner=True)
+    with TestClient(app, client=("127.0.0.1", 50000)) as client:
+        new_identity(client)
+        assert "Terminal" not in client.get("/sheets", headers=header).text
+        assert client.get(f"/sheets/{sid}", headers=header).status_code == 404
+        assert client.get(f"/sheets/{sid}").status_code == 200  # not relayed: the owner
+
+
 def test_a_loopback_browser_does_not_own_another_browsers_sheet(db: Path) -> None:
     app = create_app(db, settings=FAST, seed=1, limits=GENEROUS, local_owner=True)
     with TestClient(app, client=("127.0.0.1", 50000)) as client:

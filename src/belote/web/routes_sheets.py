@@ -110,8 +110,13 @@ def identity_of(conn: HTTPConnection) -> str | None:
 
 def machine_owner(conn: HTTPConnection) -> bool:
     """Whether this request is the machine owner's: the server serves on loopback only
-    (``create_app(local_owner=True)``) and the request comes from loopback."""
+    (``create_app(local_owner=True)``) and the request comes from loopback, not relayed
+    by a proxy (a proxy on this machine makes every visitor's request come from
+    loopback: only one it names is believed, and then the visitor is not the owner)."""
     if not getattr(conn.app.state, "local_owner", False) or conn.client is None:
+        return False
+    if "x-forwarded-for" in conn.headers or "forwarded" in conn.headers:
+        # Relayed by a proxy on this machine: whoever sent it is not necessarily here.
         return False
     try:
         return ipaddress.ip_address(conn.client.host).is_loopback

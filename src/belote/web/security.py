@@ -641,13 +641,25 @@ SECRET_FIELDS: Final = ("invite", "token", "csrf_token", "key", "secret", "share
 _SECRET_IN_URL = re.compile(
     r"([?&;](?:" + "|".join(SECRET_FIELDS) + r")=)[^&;#\s\"']*", re.IGNORECASE)
 _SECRET_IN_FRAGMENT = re.compile(r"(#[^\s\"']*?token=)[^&\s\"']*", re.IGNORECASE)
+# A score sheet's share links carry their secret in the path (``/sheets/7/follow/S``),
+# also when the path is itself the value of a field (``?next=%2Fsheets%2F7%2Ffollow%2FS``).
+_SECRET_IN_PATH = re.compile(
+    r"((?:/|%2F)sheets(?:/|%2F)[0-9]+(?:/|%2F)(?:follow|keep)(?:/|%2F))"
+    r"(?:(?!%2F)[^/?&#;\s\"'])+", re.IGNORECASE)
 REDACTED: Final = "[redacted]"
 
 
 def redact(text: str) -> str:
     """``text`` with the value of every secret field of an address in it blanked
-    (``/rooms/A1?invite=[redacted]``)."""
+    (``/rooms/A1?invite=[redacted]``), and the secret of a sheet's share link.
+
+    >>> redact("GET /sheets/7/follow/Zx9_-a HTTP/1.1")
+    'GET /sheets/7/follow/[redacted] HTTP/1.1'
+    >>> redact("/lang/fr?next=%2Fsheets%2F7%2Fkeep%2FZx9_-a")
+    '/lang/fr?next=%2Fsheets%2F7%2Fkeep%2F[redacted]'
+    """
     text = _SECRET_IN_URL.sub(lambda m: m.group(1) + REDACTED, text)
+    text = _SECRET_IN_PATH.sub(lambda m: m.group(1) + REDACTED, text)
     return _SECRET_IN_FRAGMENT.sub(lambda m: m.group(1) + REDACTED, text)
 
 
