@@ -388,6 +388,7 @@ class Room:
         if seat is None:
             self._bind(client, None)
             self._send_state(client)
+            self._driver.wake()  # a table of bots nobody watched plays on
             return None
         back = not self.seats[seat].connected
         self._bind(client, seat)
