@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 import pytest
 from fastapi.testclient import TestClient
 
-from belote.web import create_app
+from belote.web import create_app, room_state
 from belote.web.network import network_of
 from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings, decide
 from belote.web.seats import RoomStatus, SeatKind
@@ -333,3 +333,43 @@ def test_public_rooms_on_disk_are_listed(db: Path) -> None:
         page = client.get("/rooms")
         assert "Vendredi soir" in page.text and room_id in page.text
         assert manager.replays == 1
+
+
+# --- a broadcast builds what every seat sees once -------------------------------------
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("moroccan", {}),
+    ("classic-3p", {"three_deal": "kitty"}), ("classic-3p", {"three_deal": "six_each"}),
+    ("classic-2p", {"two_deal": "stock"}), ("classic-2p", {"two_deal": "decouverte"}),
+])
+def test_the_public_deal_is_the_same_from_every_seat(profile: str,
+                                                      options: dict[str, str]) -> None:
+    """:func:`room_state.states_for` builds the public part of the deal once, from
+    the spectator's view: at every move of whole games it is what each seat's own
+    view gives, and each seat's state is what it was built alone."""
+
+    async def scenario() -> None:
+        manager = RoomManager(QUIET, seed=11)
+        room = manager.create(profile, options, target=1500, bots="random")
+        room.start()
+        seats: list[int | None] = [*range(room.players), None]
+        checked = 0
+        while room.status == RoomStatus.PLAYING and checked < 400:
+            rnd = room.round
+            assert rnd is not None
+            spectator = rnd.spectator_view()
+            public = room_state.public_deal(room, rnd, spectator,
+                                            room_state.view_trump(spectator))
+            for seat in range(room.players):
+                view = room_state.known_view(room, rnd, seat)
+                assert room_state.public_deal(room, rnd, view,
+                                              room_state.view_trump(view)) == public
+            together = room_state.states_for(room, seats)
+            assert together == [room_state.state_for(room, seat) for seat in seats]
+            play(room, 1)
+            checked += 1
+        assert checked > 60
+        await manager.close()
+
+    run_async(scenario)

@@ -117,6 +117,10 @@ __all__ = [
 log = logging.getLogger("belote.web.rooms")
 
 
+# A state as JSON text: as json.dumps(..., ensure_ascii=False), less its check for
+# cycles (a state is a tree of fresh dicts and lists: some shared, none cyclic).
+_to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
 HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
 
 
@@ -607,19 +611,26 @@ class Room:
         self.broadcast()
 
     def broadcast(self) -> None:
-        """Send each connection the state of its own seat."""
-        for s in self.seats:
-            if s.clients:
-                text = json.dumps(self.state_for(s.index), ensure_ascii=False)
-                for client in s.clients:
-                    client.push_state(text)
+        """Send each connection the state of its own seat (what every seat sees
+        alike built once: :func:`belote.web.room_state.states_for`)."""
+        seated = [s for s in self.seats if s.clients]
+        wanted: list[int | None] = [s.index for s in seated]
         if self.spectators:
-            text = json.dumps(self.state_for(None), ensure_ascii=False)
+            wanted.append(None)
+        if not wanted:
+            return
+        states = room_state.states_for(self, wanted)
+        for s, state in zip(seated, states, strict=False):
+            text = _to_json(state)
+            for client in s.clients:
+                client.push_state(text)
+        if self.spectators:
+            text = _to_json(states[-1])
             for client in self.spectators:
                 client.push_state(text)
 
     def _send_state(self, client: Client) -> None:
-        client.push_state(json.dumps(self.state_for(client.seat), ensure_ascii=False))
+        client.push_state(_to_json(self.state_for(client.seat)))
 
     # --- what each seat is sent (web.room_state) --------------------------------------
 
