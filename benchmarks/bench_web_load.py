@@ -52,6 +52,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import json
 import os
 import pstats
@@ -328,11 +329,40 @@ def _serve(args: argparse.Namespace) -> None:
             out.append([room.id, room.invite])
         return JSONResponse(out)
 
+    # What stalls the server's event loop: its lag (a 10 ms tick, how late it
+    # wakes) and the garbage collector's pauses, since the last /bench/stats.
+    lags: list[float] = []
+    pauses: list[tuple[int, float]] = []
+    gc_started = [0.0]
+
+    def gc_callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - gc_started[0]))
+
+    gc.callbacks.append(gc_callback)
+
+    async def ticker() -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - t - 0.01)
+
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
         rooms: RoomManager = request.app.state.rooms
-        return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
-                             "rooms": len(rooms)})
+        if not hasattr(app.state, "ticker"):
+            app.state.ticker = asyncio.create_task(ticker())
+        out = {"actions": sum(r.actions for r in rooms.rooms.values()), "rooms": len(rooms),
+               "loop_lag_p99_ms": round(_percentile(lags, 99) * 1000, 1) if lags else 0.0,
+               "loop_lag_max_ms": round(max(lags, default=0.0) * 1000, 1),
+               "gc_full": sum(1 for g, _ in pauses if g == 2),
+               "gc_max_ms": round(max((p for _, p in pauses), default=0.0) * 1000, 1),
+               "gc_total_ms": round(sum(p for _, p in pauses) * 1000, 1)}
+        lags.clear()
+        pauses.clear()
+        return JSONResponse(out)
 
     profiler = cProfile.Profile() if args.profile_out else None
     if profiler is not None:
@@ -452,9 +482,16 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "actions_per_s": round((stats["actions"] - a0) / elapsed, 1),
         "server_cpu_percent": None if cpu0 is None or cpu1 is None
         else round(100 * (cpu1 - cpu0) / elapsed, 1),
+        # The server's CPU time per action (calls and cards, every table): what one
+        # core can carry, whatever else the machine runs.
+        "server_cpu_us_per_action": None if cpu0 is None or cpu1 is None
+        or stats["actions"] == a0 else round(1e6 * (cpu1 - cpu0) / (stats["actions"] - a0)),
         "bench_cpu_percent": round(100 * own / elapsed, 1),
         "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / total, 1) if total else None,
         "load_average": round(os.getloadavg()[0], 2),
+        "server_loop_lag_ms": {"p99": stats["loop_lag_p99_ms"], "max": stats["loop_lag_max_ms"]},
+        "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
+                      "total_ms": stats["gc_total_ms"]},
         "errors": len(load.stats.errors),
     }
 
@@ -463,7 +500,10 @@ def _row(r: dict[str, Any]) -> str:
     return (f"{r['phase']:7} {r['bot_tables']:6} {r['clients']:7} {r['p50_ms']:8} "
             f"{r['p99_ms']:8} {r['actions_per_s']:9} {r['server_cpu_percent']!s:>7} "
             f"{r['bench_cpu_percent']!s:>7} {r['machine_busy_percent']!s:>7} "
-            f"{r['load_average']:6} {r['errors']:4}")
+            f"{r['load_average']:6} {r['errors']:4}   "
+            f"{r['server_cpu_us_per_action']} us CPU an action; loop lag p99/max "
+            f"{r['server_loop_lag_ms']['p99']}/{r['server_loop_lag_ms']['max']} ms, "
+            f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms")
 
 
 def _steps(text: str) -> list[int]:
@@ -474,7 +514,7 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
     port = _free_port()
     base = f"http://{HOST}:{port}"
     results: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
         profile_out = str(Path(tmp) / "server.prof") if args.cprofile else ""
         cmd = [sys.executable, __file__, "--serve", str(port), "--db", str(Path(tmp) / "b.db"),
                "--bot-delay", str(args.bot_delay), "--trick-pause", str(args.trick_pause),
@@ -575,6 +615,9 @@ def main() -> None:
                       help="seconds more before a bot leads a new trick")
     step.add_argument("--deal-pause", type=float, default=30.0,
                       help="seconds a finished deal stays shown (the clients ask next)")
+    step.add_argument("--db-dir", default=None,
+                      help="where the server's database goes (default: the temporary "
+                      "folder; /dev/shm shows what the disk's writes cost)")
     step.add_argument("--p99-ms", type=float, default=100.0, help="the latency bound")
     step.add_argument("--cprofile", action="store_true",
                       help="run the server under cProfile and print where its time goes")
