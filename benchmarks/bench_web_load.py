@@ -587,7 +587,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=200, help="simultaneous tables")
     parser.add_argument("--seats", type=int, default=4, choices=(1, 2, 3, 4),
                         help="seats per table played over WebSockets (the rest: bots)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="measured play time")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="measured play time (default 20; 10 a step with --step)")
     parser.add_argument("--warmup", type=float, default=3.0, help="play before measuring")
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a client seat thinks before it acts (0: at once)")
@@ -628,6 +629,8 @@ def main() -> None:
     if args.serve:
         _serve(args)
         return
+    if args.seconds is None:
+        args.seconds = 10.0 if args.step else 20.0
     if args.step:
         if not 0 < args.seconds <= 300 or not 0 <= args.warmup <= 60:
             parser.error("--seconds: more than 0, at most 300; --warmup: 0 to 60")

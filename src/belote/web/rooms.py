@@ -823,7 +823,7 @@ class RoomManager:
             reasons[room_id] = evicted_reason(now - touched)
             self._drop(room_id)
         if reasons:
-            log.warning("the server is near its cap of %d rooms: %d idle closed",
+            log.info("the server is near its cap of %d rooms: %d idle closed",
                         self.settings.max_rooms, len(reasons))
             if self.store is not None:
                 with contextlib.suppress(StoreError):
