@@ -139,17 +139,25 @@ def test_an_older_database_gets_the_creator_column(tmp_path: Path) -> None:
 
 
 def test_the_http_routes_count_the_browser_identity(db: Path) -> None:
+    """A browser opening tables from two networks is stopped by its identity's count;
+    a fresh browser on the other network is not."""
     limits = Limits(rooms_per_client=2, rooms_per_minute=6000.0, rooms_burst=1000)
-    with TestClient(create_app(db, settings=QUIET, limits=limits)) as client:
-        new_identity(client)
+    app = create_app(db, settings=QUIET, limits=limits)
+    with TestClient(app, client=("192.0.2.1", 5000)) as home:
+        new_identity(home)
         for _ in range(2):
-            assert client.post("/api/rooms", json={}).status_code == 201
-        r = client.post("/api/rooms", json={})
+            assert home.post("/api/rooms", json={}).status_code == 201
+        away = TestClient(app, client=("198.51.100.1", 5000))
+        away.cookies = home.cookies
+        away.headers["X-CSRF-Token"] = home.headers["X-CSRF-Token"]
+        r = away.post("/api/rooms", json={})
         assert r.status_code == 422 and "2 tables open already" in r.json()["error"]
-        manager: RoomManager = client.app.state.rooms  # type: ignore[attr-defined]
-        assert all(room.creator is not None for room in manager.rooms.values())
-        # Another browser on the same machine is counted apart (the network's own
-        # limit is the per-network one: the test client's address counts as itself).
+        new_identity(away)
+        assert away.post("/api/rooms", json={}).status_code == 201
+        manager: RoomManager = app.state.rooms
+        assert sorted(r.client for r in manager.rooms.values()) == [
+            "192.0.2.1", "192.0.2.1", "198.51.100.1"]
+        assert len({r.creator for r in manager.rooms.values()}) == 2
 
 
 # --- eviction near the cap --------------------------------------------------------------
