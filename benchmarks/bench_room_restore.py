@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import json
 import random
+import sqlite3
 import statistics
 import tempfile
 import time
@@ -69,24 +70,25 @@ async def _build(path: Path, rooms: int, seed: int) -> int:
     rng = random.Random(seed)
     store = RoomStore(path)
     maker = RoomManager(SETTINGS, seed=seed)  # in memory: the rows are written in bulk
-    rows = 0
+    log: list[tuple[str, int, str, str]] = []
     for i in range(rooms):
         profile = ("classic", "coinche", "classic", "moroccan")[i % 4]
         room = maker.create(profile, bots="random", client=f"198.51.{i % 250}.0/24",
                             creator=f"id{i}")
         room.start()
         _play(room, rng.randint(20, 300))
-        events = _events(room)
-        room.store = store
         store.add_room(room.row(), [s.row() for s in room.seats])
-        with store._write() as conn:  # the log in one transaction (the server: one a row)
-            conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
-                             [(room.id, n + 1, kind, json.dumps(data, separators=(",", ":")))
-                              for n, (kind, data) in enumerate(events)])
-        rows += len(events)
+        log.extend((room.id, n + 1, kind, json.dumps(data, separators=(",", ":")))
+                   for n, (kind, data) in enumerate(_events(room)))
         await room.stop()
         del maker.rooms[room.id]
     store.close()
+    # The logs in one transaction (the server writes them a row at a time).
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)", log)
+    conn.close()
+    rows = len(log)
     return rows
 
 
