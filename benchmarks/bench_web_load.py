@@ -369,7 +369,8 @@ def _serve(args: argparse.Namespace) -> None:
         profiler.enable()
     try:
         uvicorn.run(app, host=HOST, port=args.serve, log_level="error",
-                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024)
+                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024,
+                    ws_per_message_deflate=not args.no_deflate)
     finally:
         if profiler is not None:
             profiler.disable()
@@ -520,6 +521,8 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                "--bot-delay", str(args.bot_delay), "--trick-pause", str(args.trick_pause),
                "--deal-pause", str(args.deal_pause), "--profile", args.profile,
                "--seed", str(args.seed)]
+        if args.no_deflate:
+            cmd.append("--no-deflate")
         if profile_out:
             cmd += ["--profile-out", profile_out]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -616,6 +619,9 @@ def main() -> None:
                       help="seconds more before a bot leads a new trick")
     step.add_argument("--deal-pause", type=float, default=30.0,
                       help="seconds a finished deal stays shown (the clients ask next)")
+    step.add_argument("--no-deflate", action="store_true",
+                      help="the server compresses no WebSocket message (uvicorn's "
+                      "ws_per_message_deflate off): what compression costs")
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")
