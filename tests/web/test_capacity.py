@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from belote.web import create_app, room_state
 from belote.web.network import network_of
 from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings, decide
-from belote.web.seats import RoomStatus, SeatKind
+from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
 
@@ -381,3 +381,22 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
         await manager.close()
 
     run_async(scenario)
+
+
+def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
+        tmp_path: Path) -> None:
+    store = RoomStore(tmp_path / "rooms.db")
+    manager = RoomManager(QUIET, store=store, rooms_per_client=100)
+    for i in range(8):
+        manager.create(name=f"table {i}", visibility=Visibility.PUBLIC)
+        manager.create(name=f"private {i}")
+    store.close()
+    store = RoomStore(tmp_path / "rooms.db")
+    again = RoomManager(QUIET, store=store)
+    again.restore()
+    listed = again.public_rooms(3)
+    assert [r.name for r in listed] == ["table 7", "table 6", "table 5"]
+    assert again.replays == 3
+    assert [r.name for r in again.public_rooms(3)] == ["table 7", "table 6", "table 5"]
+    assert again.replays == 3
+    store.close()

@@ -915,14 +915,18 @@ class RoomManager:
 
     def public_rooms(self, limit: int = 50) -> list[Room]:
         """The newest ``limit`` public rooms whose game is not over (the list on
-        /rooms); the public rooms on disk are brought back first, newest first,
-        at most ``limit`` a call."""
-        dormant = sorted((row for row in self.dormant.values()
-                          if row.visibility == Visibility.PUBLIC),
-                         key=lambda row: -row.created)[:limit]
-        for row in dormant:
-            with contextlib.suppress(RoomError):
-                self._wake(row)
+        /rooms).  A public room on disk among the newest ``limit`` is brought back
+        to be listed (once: it stays in memory); the older ones stay on disk."""
+        live = [r for r in self.rooms.values()
+                if r.status != RoomStatus.FINISHED and r.visibility == Visibility.PUBLIC]
+        asleep = [row for row in self.dormant.values() if row.visibility == Visibility.PUBLIC]
+        newest = sorted([(-r.created, r.id) for r in live]
+                        + [(-row.created, row.id) for row in asleep])[:limit]
+        for _created, room_id in newest:
+            row = self.dormant.get(room_id)
+            if row is not None:
+                with contextlib.suppress(RoomError):
+                    self._wake(row)
         rooms = [r for r in self.rooms.values()
                  if r.status != RoomStatus.FINISHED and r.visibility == Visibility.PUBLIC]
         rooms.sort(key=lambda r: -r.created)
