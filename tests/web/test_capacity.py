@@ -400,3 +400,12 @@ def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
     assert [r.name for r in again.public_rooms(3)] == ["table 7", "table 6", "table 5"]
     assert again.replays == 3
     store.close()
+
+
+def test_the_rooms_module_doctests() -> None:
+    import doctest
+
+    import belote.web.rooms
+
+    failures, tried = doctest.testmod(belote.web.rooms)
+    assert failures == 0 and tried >= 1

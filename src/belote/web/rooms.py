@@ -661,9 +661,15 @@ EVICT_AT: Final = 0.9  # share of max_rooms from which each new room closes an i
 
 
 def span_words(seconds: float) -> str:
-    """A length of time in plain words: "6 hours", "25 minutes", "a minute"."""
+    """A length of time in plain words: "6 hours", "25 minutes", "a minute".
+
+    >>> [span_words(s) for s in (6 * 3600, 5400, 1500, 70, 5)]
+    ['6 hours', '1.5 hours', '25 minutes', 'a minute', 'less than a minute']
+    """
     if seconds >= 3600:
-        return f"{seconds / 3600:.3g} hours"
+        return f"{round(seconds / 3600, 2):g} hours"
+    if seconds < 60:
+        return "less than a minute"
     minutes = round(seconds / 60)
     return f"{minutes} minutes" if minutes > 1 else "a minute"
 
