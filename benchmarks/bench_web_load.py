@@ -544,7 +544,21 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                       flush=True)
                 await _add_human_tables(load, args.probe_tables, http)
                 passed = 0
+                began = time.perf_counter()
+
+                told: list[bool] = []
+
+                def out_of_time() -> bool:
+                    if time.perf_counter() - began < args.budget:
+                        return False
+                    if not told:
+                        told.append(True)
+                        print(f"(stopped: --budget {args.budget:g} s spent)", flush=True)
+                    return True
+
                 for target in _steps(args.table_steps):
+                    if out_of_time():
+                        break
                     await _add_bot_tables(load, target - len(load.bot_watchers), http)
                     r = await _measure(load, server, http, "tables")
                     results.append(r)
@@ -559,6 +573,8 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                 await asyncio.gather(*load.bot_watchers[keep:], return_exceptions=True)
                 del load.bot_watchers[keep:]
                 for target in _steps(args.client_steps):
+                    if out_of_time():
+                        break
                     more = (target - load.clients + 3) // 4
                     if more > 0:
                         await _add_human_tables(load, more, http)
@@ -625,6 +641,8 @@ def main() -> None:
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")
+    step.add_argument("--budget", type=float, default=300.0,
+                      help="seconds after which no further step starts (a shared machine)")
     step.add_argument("--p99-ms", type=float, default=100.0, help="the latency bound")
     step.add_argument("--cprofile", action="store_true",
                       help="run the server under cProfile and print where its time goes")
