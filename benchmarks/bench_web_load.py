@@ -23,15 +23,41 @@ Run (the defaults are the goal: 200 tables, p99 under 100 ms):
 
 Bounded: at most ``--tables`` rooms (≤ 1000), ``--seconds`` (≤ 300) of play,
 loopback only, and the server is stopped at the end.
+
+The capacity (``--step``): how much one server process holds with its moves'
+p99 under 100 ms.  The load steps up, first in *tables of bots* (four bots, one
+connection watching each: a table against bots as its player sees it; bots
+play only while someone watches), with a probe of ``--probe-tables`` tables of
+four client seats whose moves are timed; then, at the most tables that passed
+(at most ``--base-tables``), in *connected clients* (tables of four client
+seats, every move timed).  Each step prints the p50/p99 of a move, the actions
+a second, the server's CPU share and the machine's load, and the steps stop
+where p99 passes ``--p99-ms``:
+
+    .venv/bin/python benchmarks/bench_web_load.py --step
+    .venv/bin/python benchmarks/bench_web_load.py --step --cprofile  # + where the time goes
+
+The server runs in its own process (uvicorn over ``create_app``, as ``belote
+serve`` runs it) with the database on disk and limits that let this one
+address open thousands of tables and send as many messages as it likes (the
+per-client limits: every table comes from one address here); ``--cprofile``
+runs it under cProfile and prints its busiest functions at the end.  The
+benchmark's clients run in this process: on a 2-core machine they share the
+cores with the server (the load average says how much).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import cProfile
+import gc
 import json
 import os
+import pstats
 import random
+import signal
 import socket
 import subprocess
 import sys
@@ -43,6 +69,8 @@ from typing import Any
 
 import httpx
 import websockets
+from fastapi import Request
+from fastapi.responses import JSONResponse
 
 HOST = "127.0.0.1"
 SEATS = "NESW"
@@ -273,12 +301,319 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+# --- the capacity, step by step (--step) -------------------------------------------
+
+
+def _serve(args: argparse.Namespace) -> None:
+    """The server of ``--step`` (this file run with ``--serve PORT``): the app as
+    ``belote serve`` runs it, with limits lifted for the one benchmark address and
+    two benchmark routes: open started tables of four bots, and count actions."""
+    import uvicorn
+
+    from belote.web import create_app
+    from belote.web.rooms import RoomManager, RoomSettings
+    from belote.web.security import Limits
+
+    settings = RoomSettings(bot_delay=args.bot_delay, trick_pause=args.trick_pause,
+                            deal_pause=args.deal_pause, max_rooms=100_000)
+    # Every table comes from one address: the per-client limits are lifted (after
+    # the per-network limits are merged, lift those the same way).
+    limits = Limits(rooms_per_client=100_000, rooms_per_minute=100_000.0,
+                    rooms_burst=100_000, messages_per_second=100_000.0,
+                    messages_burst=100_000)
+    app = create_app(args.db, settings=settings, seed=args.seed, limits=limits)
+
+    @app.post("/bench/bot-tables")
+    async def bot_tables(request: Request) -> JSONResponse:
+        body = await request.json()
+        rooms: RoomManager = request.app.state.rooms
+        out = []
+        for _ in range(int(body["count"])):
+            room = rooms.create(args.profile, bots=body["bots"], target=1_000_000,
+                                client="bench", creator="bench")
+            room.start()
+            out.append([room.id, room.invite])
+        return JSONResponse(out)
+
+    # What stalls the server's event loop: its lag (a 10 ms tick, how late it
+    # wakes) and the garbage collector's pauses, since the last /bench/stats.
+    lags: list[float] = []
+    pauses: list[tuple[int, float]] = []
+    gc_started = [0.0]
+
+    def gc_callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_started[0] = time.perf_counter()
+        else:
+            pauses.append((info["generation"], time.perf_counter() - gc_started[0]))
+
+    gc.callbacks.append(gc_callback)
+
+    async def ticker() -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - t - 0.01)
+
+    @app.get("/bench/stats")
+    async def stats(request: Request) -> JSONResponse:
+        rooms: RoomManager = request.app.state.rooms
+        if not hasattr(app.state, "ticker"):
+            app.state.ticker = asyncio.create_task(ticker())
+        out = {"actions": sum(r.actions for r in rooms.rooms.values()), "rooms": len(rooms),
+               "loop_lag_p99_ms": round(_percentile(lags, 99) * 1000, 1) if lags else 0.0,
+               "loop_lag_max_ms": round(max(lags, default=0.0) * 1000, 1),
+               "gc_full": sum(1 for g, _ in pauses if g == 2),
+               "gc_max_ms": round(max((p for _, p in pauses), default=0.0) * 1000, 1),
+               "gc_total_ms": round(sum(p for _, p in pauses) * 1000, 1)}
+        lags.clear()
+        pauses.clear()
+        return JSONResponse(out)
+
+    profiler = cProfile.Profile() if args.profile_out else None
+    if profiler is not None:
+        profiler.enable()
+    try:
+        uvicorn.run(app, host=HOST, port=args.serve, log_level="error",
+                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024,
+                    ws_per_message_deflate=not args.no_deflate)
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile_out)
+
+
+def _machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of every CPU of the machine (Linux /proc/stat)."""
+    try:
+        fields = [float(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except OSError:
+        return (0.0, 0.0)
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
+    return (sum(fields) - idle, sum(fields))
+
+
+@dataclass
+class Load:
+    """What ``--step`` has opened and connected, and what it measures."""
+
+    base: str
+    port: int
+    args: argparse.Namespace
+    stats: Stats = field(default_factory=Stats)
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    rng: random.Random = field(default_factory=random.Random)
+    human_tables: list[Table] = field(default_factory=list)
+    bot_watchers: list[asyncio.Task[None]] = field(default_factory=list)
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    watched_states: int = 0
+
+    @property
+    def clients(self) -> int:
+        return sum(len(t.tokens) for t in self.human_tables)
+
+
+async def _watch(load: Load, room: str, invite: str) -> None:
+    """One connection watching a table of bots (they play only while watched).  It
+    asks for no compression (a browser would), so that this process keeps up with
+    thousands of them; the clients' connections are compressed."""
+    url = f"ws://{HOST}:{load.port}/ws/rooms/{room}"
+    with contextlib.suppress(websockets.ConnectionClosed, OSError):
+        async with websockets.connect(url, max_size=None, ping_interval=None,
+                                      compression=None) as ws:
+            await ws.send(json.dumps({"type": "hello", "invite": invite}))
+            async for _raw in ws:
+                load.watched_states += 1
+                if load.stop.is_set():
+                    break
+
+
+async def _add_bot_tables(load: Load, count: int, http: httpx.AsyncClient) -> None:
+    while count > 0:
+        chunk = min(count, 100)
+        r = await http.post("/bench/bot-tables", json={"count": chunk, "bots": load.args.bots})
+        if r.status_code != 200:
+            raise SystemExit(f"/bench/bot-tables: {r.status_code} {r.text[:300]}")
+        for room, invite in r.json():
+            load.bot_watchers.append(asyncio.create_task(_watch(load, room, invite)))
+            if len(load.bot_watchers) % 50 == 0:
+                await asyncio.sleep(0)  # let the connections open as they come
+        count -= chunk
+
+
+async def _add_human_tables(load: Load, count: int, http: httpx.AsyncClient) -> None:
+    args = argparse.Namespace(**{**vars(load.args), "tables": count, "seats": 4})
+    tables = await _open_tables(load.base, args)
+    for table in tables:
+        url = f"ws://{HOST}:{load.port}/ws/rooms/{table.room}"
+        for i, seat in enumerate(table.tokens):
+            load.tasks.append(asyncio.create_task(_play_seat(
+                url, table, seat, i == 0, args, load.stats,
+                random.Random(load.rng.random()), load.stop)))
+    await asyncio.sleep(0.5)  # every seat connected before the start
+    for table in tables:
+        token = next(iter(table.tokens.values()))
+        r = await http.post(f"/api/rooms/{table.room}/start", json={"token": token})
+        r.raise_for_status()
+    load.human_tables.extend(tables)
+
+
+async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.AsyncClient,
+                   phase: str) -> dict[str, Any]:
+    args = load.args
+    await asyncio.sleep(args.warmup)
+    load.stats.latencies.clear()
+    load.stats.errors.clear()
+    load.stats.moves = 0
+    a0 = (await http.get("/bench/stats")).json()["actions"]
+    cpu0, busy0, t0 = _cpu_seconds(server.pid), _machine_busy(), time.perf_counter()
+    own0 = time.process_time()
+    load.stats.measuring = True
+    await asyncio.sleep(args.seconds)
+    load.stats.measuring = False
+    elapsed = time.perf_counter() - t0
+    cpu1, busy1 = _cpu_seconds(server.pid), _machine_busy()
+    own = time.process_time() - own0
+    stats = (await http.get("/bench/stats")).json()
+    lat = load.stats.latencies
+    total = busy1[1] - busy0[1]
+    return {
+        "phase": phase,
+        "bot_tables": len(load.bot_watchers),
+        "client_tables": len(load.human_tables),
+        "clients": load.clients,
+        "rooms": stats["rooms"],
+        "moves_timed": len(lat),
+        "p50_ms": round(_percentile(lat, 50) * 1000, 1),
+        "p99_ms": round(_percentile(lat, 99) * 1000, 1),
+        "actions_per_s": round((stats["actions"] - a0) / elapsed, 1),
+        "server_cpu_percent": None if cpu0 is None or cpu1 is None
+        else round(100 * (cpu1 - cpu0) / elapsed, 1),
+        # The server's CPU time per action (calls and cards, every table): what one
+        # core can carry, whatever else the machine runs.
+        "server_cpu_us_per_action": None if cpu0 is None or cpu1 is None
+        or stats["actions"] == a0 else round(1e6 * (cpu1 - cpu0) / (stats["actions"] - a0)),
+        "bench_cpu_percent": round(100 * own / elapsed, 1),
+        "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / total, 1) if total else None,
+        "load_average": round(os.getloadavg()[0], 2),
+        "server_loop_lag_ms": {"p99": stats["loop_lag_p99_ms"], "max": stats["loop_lag_max_ms"]},
+        "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
+                      "total_ms": stats["gc_total_ms"]},
+        "errors": len(load.stats.errors),
+    }
+
+
+def _row(r: dict[str, Any]) -> str:
+    return (f"{r['phase']:7} {r['bot_tables']:6} {r['clients']:7} {r['p50_ms']:8} "
+            f"{r['p99_ms']:8} {r['actions_per_s']:9} {r['server_cpu_percent']!s:>7} "
+            f"{r['bench_cpu_percent']!s:>7} {r['machine_busy_percent']!s:>7} "
+            f"{r['load_average']:6} {r['errors']:4}   "
+            f"{r['server_cpu_us_per_action']} us CPU an action; loop lag p99/max "
+            f"{r['server_loop_lag_ms']['p99']}/{r['server_loop_lag_ms']['max']} ms, "
+            f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms")
+
+
+def _steps(text: str) -> list[int]:
+    return [int(x) for x in text.split(",") if x.strip()]
+
+
+async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
+    port = _free_port()
+    base = f"http://{HOST}:{port}"
+    results: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(dir=args.db_dir) as tmp:
+        profile_out = str(Path(tmp) / "server.prof") if args.cprofile else ""
+        cmd = [sys.executable, __file__, "--serve", str(port), "--db", str(Path(tmp) / "b.db"),
+               "--bot-delay", str(args.bot_delay), "--trick-pause", str(args.trick_pause),
+               "--deal-pause", str(args.deal_pause), "--profile", args.profile,
+               "--seed", str(args.seed)]
+        if args.no_deflate:
+            cmd.append("--no-deflate")
+        if profile_out:
+            cmd += ["--profile-out", profile_out]
+        server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+                for _ in range(300):
+                    try:
+                        if (await http.get("/")).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        await asyncio.sleep(0.1)
+                else:
+                    raise SystemExit("the server did not start")
+                await _new_browser(http)
+                load = Load(base, port, args, rng=random.Random(args.seed))
+                print(f"{'phase':7} {'bots':>6} {'clients':>7} {'p50 ms':>8} {'p99 ms':>8} "
+                      f"{'actions/s':>9} {'srv cpu':>7} {'clt cpu':>7} {'machine':>7} "
+                      f"{'load':>6} err",
+                      flush=True)
+                await _add_human_tables(load, args.probe_tables, http)
+                passed = 0
+                began = time.perf_counter()
+
+                told: list[bool] = []
+
+                def out_of_time() -> bool:
+                    if time.perf_counter() - began < args.budget:
+                        return False
+                    if not told:
+                        told.append(True)
+                        print(f"(stopped: --budget {args.budget:g} s spent)", flush=True)
+                    return True
+
+                for target in _steps(args.table_steps):
+                    if out_of_time():
+                        break
+                    await _add_bot_tables(load, target - len(load.bot_watchers), http)
+                    r = await _measure(load, server, http, "tables")
+                    results.append(r)
+                    print(_row(r), flush=True)
+                    if r["p99_ms"] > args.p99_ms:
+                        break
+                    passed = target
+                # The clients, over the most tables of bots that passed (at most --base-tables).
+                keep = min(passed, args.base_tables)
+                for task in load.bot_watchers[keep:]:
+                    task.cancel()  # nobody watches: those tables wait
+                await asyncio.gather(*load.bot_watchers[keep:], return_exceptions=True)
+                del load.bot_watchers[keep:]
+                for target in _steps(args.client_steps):
+                    if out_of_time():
+                        break
+                    more = (target - load.clients + 3) // 4
+                    if more > 0:
+                        await _add_human_tables(load, more, http)
+                    r = await _measure(load, server, http, "clients")
+                    results.append(r)
+                    print(_row(r), flush=True)
+                    if r["p99_ms"] > args.p99_ms:
+                        break
+                load.stop.set()
+                for task in load.tasks + load.bot_watchers:
+                    task.cancel()
+                await asyncio.gather(*load.tasks, *load.bot_watchers, return_exceptions=True)
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        if profile_out and Path(profile_out).exists():
+            print("\nthe server's busiest functions (cProfile, own time, then cumulative):")
+            for key in ("tottime", "cumulative"):
+                pstats.Stats(profile_out).sort_stats(key).print_stats(25 if key == "tottime"
+                                                                     else 40)
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="simultaneous tables")
     parser.add_argument("--seats", type=int, default=4, choices=(1, 2, 3, 4),
                         help="seats per table played over WebSockets (the rest: bots)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="measured play time")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="measured play time (default 20; 10 a step with --step)")
     parser.add_argument("--warmup", type=float, default=3.0, help="play before measuring")
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a client seat thinks before it acts (0: at once)")
@@ -288,7 +623,54 @@ def main() -> None:
                         choices=("classic", "moroccan", "coinche", "contree"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    step = parser.add_argument_group("the capacity, step by step")
+    step.add_argument("--step", action="store_true",
+                      help="step the load up (tables of bots, then clients) to p99 > --p99-ms")
+    step.add_argument("--table-steps", default="250,500,1000,1500,2000,2500,3000",
+                      help="tables of bots at each step")
+    step.add_argument("--client-steps", default="100,250,500,750,1000",
+                      help="connected clients (four a table) at each step")
+    step.add_argument("--base-tables", type=int, default=2000,
+                      help="tables of bots kept while the clients step up (at most those "
+                      "that passed)")
+    step.add_argument("--probe-tables", type=int, default=10,
+                      help="tables of four clients timed while the tables of bots step up")
+    step.add_argument("--bots", default="heuristic", choices=("random", "heuristic"),
+                      help="the bots of the tables of bots")
+    step.add_argument("--trick-pause", type=float, default=0.9,
+                      help="seconds more before a bot leads a new trick")
+    step.add_argument("--deal-pause", type=float, default=30.0,
+                      help="seconds a finished deal stays shown (the clients ask next)")
+    step.add_argument("--no-deflate", action="store_true",
+                      help="the server compresses no WebSocket message (uvicorn's "
+                      "ws_per_message_deflate off): what compression costs")
+    step.add_argument("--db-dir", default=None,
+                      help="where the server's database goes (default: the temporary "
+                      "folder; /dev/shm shows what the disk's writes cost)")
+    step.add_argument("--budget", type=float, default=300.0,
+                      help="seconds after which no further step starts (a shared machine)")
+    step.add_argument("--p99-ms", type=float, default=100.0, help="the latency bound")
+    step.add_argument("--cprofile", action="store_true",
+                      help="run the server under cProfile and print where its time goes")
+    parser.add_argument("--serve", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--db", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--profile-out", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        _serve(args)
+        return
+    if args.seconds is None:
+        args.seconds = 10.0 if args.step else 20.0
+    if args.step:
+        if not 0 < args.seconds <= 300 or not 0 <= args.warmup <= 60:
+            parser.error("--seconds: more than 0, at most 300; --warmup: 0 to 60")
+        if max([*_steps(args.table_steps), 0]) > 10_000 or \
+                max([*_steps(args.client_steps), 0]) > 4000:
+            parser.error("--table-steps: at most 10000 tables; --client-steps: 4000 clients")
+        results = asyncio.run(_run_steps(args))
+        if args.json:
+            print(json.dumps(results))
+        return
     if not 1 <= args.tables <= 1000:
         parser.error("--tables: 1 to 1000")
     if not 0 < args.seconds <= 300:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import html
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from belote.cards import card_name, parse_card, scan_forward
 from belote.play import SEAT_NAMES, card_points, played_cards
 from belote.round import Round
 from belote.scoring import GameScore, HandScore, Outcome
+from belote.web import room_state
 from belote.web.present import parse_seat, score_json, trick_json
 from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
 from tests.web.support import (
@@ -593,18 +594,20 @@ def spied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     that moment (the room's driver and the bots included); leaks are collected."""
     leaks: list[str] = []
     counted = [0]
-    original = Room.state_for
+    original = room_state.states_for  # every state goes through it (state_for too)
 
-    def state_for(self: Room, seat: int | None) -> dict[str, Any]:
-        out = original(self, seat)
-        if self.round is not None:
-            counted[0] += 1
-            leaked = cards_in(out) & secrets_of(self.round, seat)
-            if leaked:
-                leaks.append(f"seat {seat}: {sorted(leaked)} at version {self.version}")
+    def states_for(room: room_state.SeenRoom, seats: Sequence[int | None]
+                   ) -> list[dict[str, Any]]:
+        out = original(room, seats)
+        if room.round is not None:
+            for seat, state in zip(seats, out, strict=True):
+                counted[0] += 1
+                leaked = cards_in(state) & secrets_of(room.round, seat)
+                if leaked:
+                    leaks.append(f"seat {seat}: {sorted(leaked)} at version {room.version}")
         return out
 
-    monkeypatch.setattr(Room, "state_for", state_for)
+    monkeypatch.setattr(room_state, "states_for", states_for)
     yield leaks
     assert counted[0] > 50, "the spy saw too few states"
 

@@ -30,7 +30,7 @@ from belote.web.present import (
     suit_order,
     symbol_message,
 )
-from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
+from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
 
 T = TypeVar("T")
@@ -162,9 +162,17 @@ def test_room_manager_checks_what_it_is_asked() -> None:
             manager.create("classic-3p", {"three_deal": "nine_each"})
         room = manager.create("classic", target=500, name="  Friday  ")
         assert isinstance(room, Room) and room.rules.target == 500 and room.name == "Friday"
-        manager.create("moroccan")
+        other = manager.create("moroccan")
+        # The cap: someone watches each room, so none may be closed to make room.
+        async def nothing(text: str) -> None:
+            pass
+        watchers = [Client(nothing), Client(nothing)]
+        room.attach(watchers[0])
+        other.attach(watchers[1])
         with pytest.raises(RoomError, match="holds 2 rooms"):
             manager.create("classic")
+        room.detach(watchers[0])
+        other.detach(watchers[1])
         with pytest.raises(RoomError, match="no room 'nope'"):
             manager.get("nope")
         assert manager.get(room.id) is room

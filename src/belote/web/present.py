@@ -398,6 +398,10 @@ _PATTERNS: Final = [
     (r"seat (?P<seat2>[NESW]) is not empty", N_("The %(seat2)s seat is not empty.")),
     (r"no room '(?P<room>[^']*)' \(it may have closed\)",
      N_("There is no such room (it may have closed).")),
+    (r"room '(?P<room>[^']*)' was closed: the server was full, and this table had been left "
+     r"idle the longest.*",
+     N_("This room was closed: the server was full, and this table was the one left idle "
+        "the longest.")),
     (r"room '(?P<room>[^']*)' was closed: (?P<reason>.+)", N_("This room was closed: %(reason)s")),
     (r"the server holds \d+ rooms already; try later",
      N_("The server is full of rooms right now: try again later.")),

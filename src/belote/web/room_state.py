@@ -20,6 +20,7 @@ private part (:func:`private_deal`); the scores come from
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from belote.auction import COINCHE, NumericAuction
@@ -71,36 +72,65 @@ class SeenRoom(Protocol):
 
 def state_for(room: SeenRoom, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
+    return states_for(room, (seat,))[0]
+
+
+def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+    """:func:`state_for` of each of ``seats`` (a broadcast): what every seat sees
+    alike (the seats, the score, the result, the public deal) is built once and
+    shared by the states, which are only read (serialised) afterwards; each seat's
+    own part (its hand, its legal moves...) is built from its own view."""
     rules = room.rules
-    return {
-        "type": "state",
-        "room": room.id,
-        "name": room.name,
-        "version": room.version,
-        "actions": room.actions,
-        "status": room.status,
-        "profile": rules.profile,
-        "players": room.players,
-        "deal_mode": room.mode,
-        "deck": rules.deck,
-        "direction": rules.direction,
-        "auction": rules.is_auction,
-        "declarations_on": rules.declarations and room.mode != DealMode.DECOUVERTE,
-        "target": rules.target,
-        "bots": room.bot_spec,
-        "visibility": room.visibility,
-        "grace": room.settings.grace,
-        "turn_timer": room.settings.turn_timer,
-        "you": None if seat is None else {
-            "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
-        "seats": [seat_json(room, s) for s in room.seats],
-        "deal": None if room.round is None else deal_json(room, room.round, seat),
-        "result": result_of(room),
-        "between_deals": room.between,
-        "all_pass": room.round is not None and room.round.phase == Phase.ALL_PASS,
-        "score": score_of(room),
-        "error": room.error,
-    }
+    rnd = room.round
+    seats_json = [seat_json(room, s) for s in room.seats]
+    result = result_of(room)
+    score = score_of(room)
+    public: dict[str, Any] | None = None
+    if rnd is not None:
+        view = rnd.spectator_view()
+        trump = view_trump(view)
+        public = public_deal(room, rnd, view, trump)
+        if rnd.mode is DealMode.DECOUVERTE and rnd.play is not None and rnd.piles is not None:
+            public.update(decouverte_piles(rnd, view, trump, room.players))
+    all_pass = rnd is not None and rnd.phase == Phase.ALL_PASS
+    declarations_on = rules.declarations and room.mode != DealMode.DECOUVERTE
+    out = []
+    for seat in seats:
+        deal = public
+        if rnd is not None and seat is not None:
+            view = known_view(room, rnd, seat)
+            deal = dict(public or {})
+            deal.update(private_deal(rules, rnd, view, seat, view_trump(view), room.players))
+        out.append({
+            "type": "state",
+            "room": room.id,
+            "name": room.name,
+            "version": room.version,
+            "actions": room.actions,
+            "status": room.status,
+            "profile": rules.profile,
+            "players": room.players,
+            "deal_mode": room.mode,
+            "deck": rules.deck,
+            "direction": rules.direction,
+            "auction": rules.is_auction,
+            "declarations_on": declarations_on,
+            "target": rules.target,
+            "bots": room.bot_spec,
+            "visibility": room.visibility,
+            "grace": room.settings.grace,
+            "turn_timer": room.settings.turn_timer,
+            "you": None if seat is None else {
+                "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
+            "seats": seats_json,
+            "deal": deal,
+            "result": result,
+            "between_deals": room.between,
+            "all_pass": all_pass,
+            "score": score,
+            "error": room.error,
+        })
+    return out
 
 
 def seat_json(room: SeenRoom, s: Seat) -> dict[str, Any]:

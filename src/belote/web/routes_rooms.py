@@ -31,7 +31,7 @@ from belote.web.network import network_of
 from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import parse_seat
 from belote.web.rooms import Client, NoAccess, Room, RoomError, RoomManager
-from belote.web.seats import RoomStatus, SeatKind, Visibility
+from belote.web.seats import SeatKind, Visibility
 from belote.web.security import (
     BadInput,
     Limits,
@@ -137,7 +137,8 @@ def _create(request: Request, form: Mapping[str, Any], visibility: Visibility) -
     if name is not None and not isinstance(name, str):
         raise RoomError(f"name: {name!r} is not text")
     return _rooms(request).create(profile, options, target_value, bots, name or "",
-                                  visibility=visibility, client=client)
+                                  visibility=visibility, client=client,
+                                  creator=identity(request))
 
 
 def room_link(room: Room) -> str:
@@ -194,9 +195,7 @@ async def room_list(request: Request) -> Response:
 
 def _room_list(request: Request, values: Mapping[str, str], error: str | None) -> Response:
     """The public rooms (their hosts chose to list them) and the new-room form."""
-    rooms = [r for r in _rooms(request).rooms.values()
-             if r.status != RoomStatus.FINISHED and r.visibility == Visibility.PUBLIC]
-    rooms.sort(key=lambda r: -r.created)
+    rooms = _rooms(request).public_rooms(50)
     listed = [{
         "id": r.id,
         "link": room_link(r),

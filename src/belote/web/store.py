@@ -13,7 +13,15 @@ that took it); and each game an append-only log, one row per event in order:
 A move is written (and committed) before the room acknowledges it, so a server
 killed at any moment restarts every game where it was: :meth:`RoomStore.log`
 gives the events back, :meth:`belote.web.rooms.Room.restore` replays them
-through the engine, every action checked again.
+through the engine, every action checked again.  At start-up only the open
+rooms' rows are read (:meth:`RoomStore.open_rooms`, one query); a room's seats
+and log are read when it is first opened again
+(:meth:`belote.web.rooms.RoomManager.get`).
+
+A room remembers who opened it: ``client``, the network it came from
+(:func:`belote.web.network.network_of`), and ``creator``, the browser identity
+(added to databases of older versions when they are opened; NULL for their
+rooms), so the per-client room counts hold over a restart.
 
 Writes happen on the event loop's thread, one short transaction each, in WAL
 mode with ``synchronous = NORMAL``: a committed move survives the process
@@ -51,7 +59,8 @@ _SCHEMA: Final = (
         invite TEXT,
         seed INTEGER NOT NULL,
         client TEXT NOT NULL,
-        closed TEXT)""",
+        closed TEXT,
+        creator TEXT)""",
     """CREATE TABLE IF NOT EXISTS room_seats (
         room TEXT NOT NULL REFERENCES rooms(id),
         seat INTEGER NOT NULL,
@@ -87,6 +96,7 @@ class RoomRow:
     seed: int
     client: str
     closed: str | None
+    creator: str | None = None  # the browser identity that opened it (its room count)
 
 
 @dataclass(frozen=True)
@@ -115,11 +125,19 @@ class RoomStore:
             with self._write():
                 for statement in _SCHEMA:
                     self._conn.execute(statement)
+                self._migrate()
         except sqlite3.Error as exc:
             raise StoreError(f"database {self.path!r}: {exc}") from None
 
     def close(self) -> None:
         self._conn.close()
+
+    def _migrate(self) -> None:
+        """Bring a database of an older version up to this schema (in the opening
+        transaction): the rooms' ``creator`` column (NULL for the rooms made before)."""
+        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(rooms)")}
+        if "creator" not in columns:
+            self._conn.execute("ALTER TABLE rooms ADD COLUMN creator TEXT")
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -162,10 +180,11 @@ class RoomStore:
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO rooms (id, created, touched, profile, options, bots, name, "
-                "visibility, invite, seed, client, closed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                "visibility, invite, seed, client, closed, creator) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, row.created, row.touched, row.profile, json.dumps(row.options),
                  row.bots, row.name, row.visibility, row.invite, row.seed, row.client,
-                 row.closed))
+                 row.closed, row.creator))
             for s in seats:
                 self._put_seat(conn, row.id, s)
 
@@ -201,8 +220,14 @@ class RoomStore:
     def open_rooms(self) -> list[RoomRow]:
         rows = self._read(
             "SELECT id, created, touched, profile, options, bots, name, visibility, invite, "
-            "seed, client, closed FROM rooms WHERE closed IS NULL ORDER BY created")
+            "seed, client, closed, creator FROM rooms WHERE closed IS NULL ORDER BY created")
         return [self._room(r) for r in rows]
+
+    def close_rooms(self, reasons: dict[str, str]) -> None:
+        """Close several rooms at once (one transaction), each with its reason."""
+        with self._write() as conn:
+            conn.executemany("UPDATE rooms SET closed = ? WHERE id = ?",
+                             [(reason, room) for room, reason in reasons.items()])
 
     def closed_reason(self, room: str) -> str | None:
         rows = self._read("SELECT closed FROM rooms WHERE id = ?", (room,))
@@ -212,7 +237,7 @@ class RoomStore:
     def _room(r: Any) -> RoomRow:
         return RoomRow(id=r[0], created=r[1], touched=r[2], profile=r[3],
                        options=json.loads(r[4]), bots=r[5], name=r[6], visibility=r[7],
-                       invite=r[8], seed=r[9], client=r[10], closed=r[11])
+                       invite=r[8], seed=r[9], client=r[10], closed=r[11], creator=r[12])
 
     def seats(self, room: str) -> list[SeatRow]:
         rows = self._read("SELECT seat, kind, name, token, owner FROM room_seats "
