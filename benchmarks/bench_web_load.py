@@ -316,11 +316,12 @@ def _serve(args: argparse.Namespace) -> None:
 
     settings = RoomSettings(bot_delay=args.bot_delay, trick_pause=args.trick_pause,
                             deal_pause=args.deal_pause, max_rooms=100_000)
-    # Every table comes from one address: the per-client limits are lifted (after
-    # the per-network limits are merged, lift those the same way).
+    # Every table comes from one address: the per-client and per-network limits
+    # are lifted.
     limits = Limits(rooms_per_client=100_000, rooms_per_minute=100_000.0,
                     rooms_burst=100_000, messages_per_second=100_000.0,
-                    messages_burst=100_000)
+                    messages_burst=100_000, network_messages_per_second=1_000_000.0,
+                    network_messages_burst=4_000_000, sockets_per_network=1_000_000)
     app = create_app(args.db, settings=settings, seed=args.seed, limits=limits)
 
     @app.post("/bench/bot-tables")
