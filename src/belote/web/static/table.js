@@ -407,7 +407,7 @@
         const said = deal.belote.filter((b) => b.seat === s.seat);
         if (said.length) extra += `<div class="bubble belote">${said.length === 1 ? "belote" : "belote · rebelote"}</div>`;
         if (deal.shown[s.seat]) {
-          extra += deal.shown[s.seat].map((d) => `<div class="shown">${esc(declName(d.name))}: ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
+          extra += deal.shown[s.seat].map((d) => `<div class="shown"><span class="shown-name">${esc(declName(d.name))}:</span> ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
         }
       }
       let backs = "";
@@ -457,6 +457,8 @@
     const trick = $("trick");
     const info = $("center-info");
     info.innerHTML = "";
+    $("trick-pile").hidden = true;
+    trick.classList.remove("last-shown");
     renderTableCards(deal);
     if (!deal) {
       setHtml(trick, "");
@@ -477,6 +479,17 @@
       setHtml(trick, "");
       info.textContent = deal.phase === "all_pass" ? _("Everyone passed: new deal")
         : fmt(_("{who} took {trump} and the kitty, and lays two cards aside"), { who: SEAT_WORDS[deal.taker], trump: suitText(deal.trump) });
+      return;
+    }
+    const pile = $("trick-pile");
+    const lt = deal.phase === "play" || deal.phase === "over" ? deal.last_trick : null;
+    pile.hidden = !lt;
+    pile.setAttribute("aria-pressed", String(!!(lt && showLast)));
+    trick.classList.toggle("last-shown", !!(lt && showLast));
+    if (lt && showLast) {
+      // the last trick, on one tap of the pile (again to see the trick in play)
+      setHtml(trick, lt.cards.map((p) => `<div class="played at-${position(p.seat)}${p.seat === lt.winner ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: "done" })}</div>`).join(""));
+      info.textContent = fmt(_("Last trick: {who} won it ({points})"), { who: SEAT_WORDS[lt.winner], points: lt.points });
       return;
     }
     let cards = deal.trick.cards;
@@ -544,6 +557,7 @@
       let i = 0;
       for (const el of hand.querySelectorAll(".card.deal-in")) el.style.setProperty("--i", String(i++));
     }
+    fitHand();
     const hintBtn = $("hint-btn");
     if (hintBtn) {
       hintBtn.hidden = !(myTurn && ["bidding", "discard", "play"].includes(deal.phase));
@@ -583,6 +597,34 @@
       $("belote-opt").hidden = !deal.holds_belote;
     }
   }
+
+  // The hand never wider than the screen: side by side when the cards fit, else an
+  // overlapping fan where each card shows a strip of at least MIN_STRIP px (its corner,
+  // rank and suit, and a tap there lands on it), on two rows when one row would show
+  // less (twelve cards on a narrow phone).
+  const MIN_STRIP = 30;
+  function fitHand() {
+    const hand = $("hand");
+    const cards = hand.querySelectorAll(".card");
+    hand.classList.remove("fan");
+    hand.style.gridTemplateColumns = "";
+    if (!cards.length) return;
+    const style = getComputedStyle(hand);
+    const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const width = cards[0].offsetWidth;
+    const margins = parseFloat(getComputedStyle(cards[0]).marginLeft) * 2;
+    const n = cards.length;
+    if (n * (width + margins) <= room) return;
+    let perRow = n;
+    let step = (room - width) / (n - 1);
+    if (step < MIN_STRIP) {
+      perRow = Math.ceil(n / 2);
+      step = Math.min(width + margins, (room - width) / (perRow - 1));
+    }
+    hand.classList.add("fan");
+    hand.style.gridTemplateColumns = `repeat(${perRow - 1}, ${Math.floor(step * 10) / 10}px) ${width}px`;
+  }
+  window.addEventListener("resize", () => { if (state) fitHand(); });
 
   function takePassHtml(deal) {
     const buttons = deal.legal.map((call) => {
@@ -927,9 +969,10 @@
     } else if (target.id === "result-toggle") {
       resultFolded = !resultFolded;
       renderResult();
-    } else if (target.id === "last-trick-btn") {
+    } else if (target.id === "last-trick-btn" || target.id === "trick-pile") {
       showLast = !showLast;
       renderSide();
+      renderCenter();
     } else if (target.id === "copy-link") {
       const input = $("share-link");
       input.select();
