@@ -119,6 +119,41 @@ CHECK = """([W, H]) => {
   return bad;
 }""".replace("MIN_STRIP", str(MIN_STRIP)).replace("MIN_TALL", str(MIN_TALL))
 
+# English words that have no place on a French table (its visible text), bots included.
+ENGLISH = ("North", "South", "East", "West", "Bot W", "heuristic", "random", "trump",
+           "trick", "Hint", "Pass", "take", "Take", "dealer", "turn", "to play", "to speak",
+           "kitty", "turned", "last", "Show", "face", "spades", "hearts", "diamonds",
+           "clubs", "jack", "queen", "king", "Deal", "bidding", "Bidding", "won", "wins",
+           "You", "you", "Waiting", "Declarations", "Tricks", "points", "player")
+# The French words of the table, checked at every turn: no English word, the French
+# pack's letters (V D R, never J Q K) on the faces, each card's name in words for a
+# screen reader, illegal cards said to be so, a space before each colon.
+FRENCH_CHECK = r"""(english) => {
+  const bad = [];
+  const text = document.body.innerText;
+  for (const word of english) {
+    const m = new RegExp("(^|[^\\p{L}])" + word + "($|[^\\p{L}])", "u").exec(text);
+    if (m) bad.push(`"${word}" in "${text.slice(Math.max(0, m.index - 30), m.index + 30)}"`);
+  }
+  const colon = /[\p{L}\d)][:;!?]/u.exec(text.replace(/https?:\/\/\S+/g, ""));
+  if (colon) bad.push(`no space before the colon: ${colon[0]}`);
+  for (const el of document.querySelectorAll("#hand .card, #trick .card")) {
+    const face = el.querySelector(".corner").textContent;
+    if (/[JQK]/.test(face)) bad.push(`${el.dataset.card} shows ${face}`);
+    const name = el.getAttribute("aria-label") || "";
+    if (!/^(7|8|9|10|valet|dame|roi|as) de (pique|cœur|carreau|trèfle)/.test(name)) {
+      bad.push(`${el.dataset.card} is called "${name}"`);
+    }
+  }
+  for (const el of document.querySelectorAll("#hand .card")) {
+    const off = el.classList.contains("illegal");
+    if (off !== (el.getAttribute("aria-disabled") === "true")) {
+      bad.push(`${el.dataset.card}: aria-disabled does not say whether it is legal`);
+    }
+  }
+  return bad;
+}"""
+
 # Where to tap a card of the hand: the middle of its visible strip.
 TAP_AT = """(code) => {
   const cards = [...document.querySelectorAll("#hand .card")];
@@ -205,6 +240,8 @@ def play_one_deal(page: Any, screen: str, shots: Path) -> dict[str, int]:
             players = page.get_attribute("#room", "data-players")
             page.screenshot(path=str(shots / f"sizes-failed-{players}-{screen}.png"))
         assert bad == [], f"{phase} at {screen}: {bad}"
+        bad = page.evaluate(FRENCH_CHECK, list(ENGLISH))
+        assert bad == [], f"English at {phase}: {bad}"
         seen[phase] += 1
         before = _version(page)
         if phase == "bidding":
