@@ -119,6 +119,11 @@ CHECK = """([W, H]) => {
   return bad;
 }""".replace("MIN_STRIP", str(MIN_STRIP)).replace("MIN_TALL", str(MIN_TALL))
 
+# The README's pictures (docs/screenshots/, with $BELOTE_SCREENSHOTS=docs/screenshots).
+SHOTS = {(table, screen): f"table-{table.split('-')[0]}p-{way}"
+         for table in ("4", "3-kitty", "2-decouverte")
+         for screen, way in (("390x844", "phone"), ("844x390", "landscape"))}
+
 # English words that have no place on a French table (its visible text), bots included.
 ENGLISH = ("North", "South", "East", "West", "Bot W", "heuristic", "random", "trump",
            "trick", "Hint", "Pass", "take", "Take", "dealer", "turn", "to play", "to speak",
@@ -217,9 +222,10 @@ def open_table(browser: Any, server: str, screen: str, table: str,
     return page
 
 
-def play_one_deal(page: Any, screen: str, shots: Path) -> dict[str, int]:
+def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "") -> dict[str, int]:
     """Play our turns until a deal's result, checking the screen at each; deals where
-    everyone passes are dealt again.  Answers how many turns of each phase were seen."""
+    everyone passes are dealt again; photographed as ``shot`` at the first turn with
+    cards on the felt.  Answers how many turns of each phase were seen."""
     width, height, animated = SCREENS[screen]
     seen = {"bidding": 0, "discard": 0, "play": 0, "last_trick": 0}
     for _ in range(200):
@@ -243,6 +249,9 @@ def play_one_deal(page: Any, screen: str, shots: Path) -> dict[str, int]:
         bad = page.evaluate(FRENCH_CHECK, list(ENGLISH))
         assert bad == [], f"English at {phase}: {bad}"
         seen[phase] += 1
+        if shot and phase == "play" and page.locator("#trick .played").count() >= 1:
+            page.screenshot(path=str(shots / f"{shot}.png"))
+            shot = ""
         before = _version(page)
         if phase == "bidding":
             take = page.locator('#bidding [data-call="take"]')
@@ -278,7 +287,8 @@ def test_a_whole_deal_fits_the_screen(browser: Any, server: str, shots: Path, ta
                                       screen: str) -> None:
     errors: list[str] = []
     page = open_table(browser, server, screen, table, errors)
-    seen = play_one_deal(page, screen, shots)
+    shot = SHOTS.get((table, screen), "")
+    seen = play_one_deal(page, screen, shots, shot)
     assert seen["play"] > 0 and seen["last_trick"] == 1, seen
     page.context.close()
     assert errors == []

@@ -448,7 +448,7 @@
         backs = pilesHtml(deal, s.seat, pos !== "bottom" || !me);
       } else if (pos !== "bottom" || !me) {
         const n = deal ? deal.card_counts[s.seat] : 0;
-        backs = `<div class="backs" aria-label="${esc(fmt(T.nCards, { n: n }))}">${'<span class="back"></span>'.repeat(n)}</div>`;
+        backs = `<div class="backs" role="img" aria-label="${esc(fmt(T.nCards, { n: n }))}">${'<span class="back"></span>'.repeat(n)}</div>`;
       }
       let sit = "";
       if (!me && s.kind === "bot" && state.status === "playing") {
@@ -624,7 +624,7 @@
     if (deal.phase === "play") {
       const first = state.declarations_on && deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
       $("my-decls").textContent = deal.declarations.length
-        ? "(" + deal.declarations.map((d) => `${declName(d.name)}, ${d.points}`).join("; ") + ")" : "";
+        ? "(" + deal.declarations.map((d) => `${declName(d.name)}, ${d.points}`).join(" · ") + ")" : "";
       options.hidden = !(first || deal.holds_belote);
       $("opt-declare").parentElement.hidden = !first;
       $("belote-opt").hidden = !deal.holds_belote;
@@ -705,7 +705,7 @@
     const deal = state.deal;
     let box = "";
     if (deal) {
-      box += `<h3>${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h3>`;
+      box += `<h2 class="side-title">${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h2>`;
       const c = contractText(deal);
       if (c) {
         box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${trumpPicture(deal.contract.trump)}${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
@@ -750,7 +750,7 @@
     }
     let calls = "";
     if (deal && deal.calls.length) {
-      calls = `<h3>${esc(_("Calls"))}</h3><ol class='calls'>` + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
+      calls = `<h2 class="side-title">${esc(_("Calls"))}</h2><ol class='calls'>` + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
     }
     $("calls-box").innerHTML = calls;
   }
@@ -822,13 +822,13 @@
     const seats = state.seats.map((s) => s.seat);
     return `<div class="result-head"><h2 class="outcome-${r.outcome}">${heading}</h2>${action}</div>
       <p>${esc(contractText({ contract: r.contract }))}${r.capot !== null ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: sideName(r, r.capot) }))}` : ""}</p>
-      <table class="result-table" id="result-sides"><thead><tr><th></th><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
+      <table class="result-table" id="result-sides"><thead><tr><td></td><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
       ${row(T.tricks, (i) => `${sideTricks(i)} (${esc(fmt(_("{points} pts"), { points: r.trick_points[i] }))})`)}
       ${row(_("Declarations"), (i) => r.declarations[i])}
       ${row(_("Belote"), (i) => r.belote_points[i])}
       ${row(_("Side score"), (i) => "<b>" + r.side_score[i] + "</b>")}
       </tbody></table>
-      <table class="result-table" id="result-seats"><thead><tr><th></th>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
+      <table class="result-table" id="result-seats"><thead><tr><td></td>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
       <tr><th>${esc(_("This hand"))}</th>${seats.map((seat) => `<td class="num"><b>+${r.seats[seat]}</b></td>`).join("")}</tr>
       <tr><th>${esc(_("Total"))}</th>${seats.map((seat) => `<td class="num"><b>${sc.totals[seat]}</b></td>`).join("")}</tr>
       </tbody></table>${r.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.reserve}</p>` : ""}`;
@@ -872,7 +872,7 @@
       const row = (label, f) => `<tr><th>${esc(label)}</th><td class="num">${f("NS")}</td><td class="num">${f("EW")}</td></tr>`;
       body = `<div class="result-head"><h2 class="outcome-${o}">${esc(fmt(_("{team}: contract {outcome}"), { team: taker, outcome: words[o] || o }))}</h2>${action}</div>
         <p>${esc(contractText({ contract: r.contract }))}${r.capot ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: teamName(r.capot) }))}` : ""}</p>
-        <table class="result-table"><thead><tr><th></th><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
+        <table class="result-table"><thead><tr><td></td><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
         ${row(T.tricks, (t) => `${r.tricks_won[t]} (${esc(fmt(_("{points} pts"), { points: r.trick_points[t] }))})`)}
         ${row(_("Declarations"), (t) => r.declarations[t])}
         ${row(_("Belote"), (t) => r.belote_points[t])}
