@@ -19,6 +19,7 @@ After a trick, one tap on the felt's trick pile shows the last trick."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -86,7 +87,11 @@ CHECK = """([W, H]) => {
   }
   if (phase === "bidding") need("#bidding button", "the bidding buttons");
   if (phase === "discard") need("#discard-confirm", "the lay-aside button");
+  // the scores, even of four digits, never cover the seat at the top
   const top = document.getElementById("pos-top");
+  const totals = [...document.querySelectorAll("#felt-score .fs b")];
+  const was = totals.map((b) => b.textContent);
+  totals.forEach((b) => { b.textContent = "1000"; });
   const score = document.getElementById("felt-score").getBoundingClientRect();
   if (!top.hidden) {
     const t = top.getBoundingClientRect();
@@ -95,6 +100,8 @@ CHECK = """([W, H]) => {
       bad.push("the scores cover the seat at the top");
     }
   }
+  if (score.right > W + 0.5) bad.push("the scores go off the screen");
+  totals.forEach((b, i) => { b.textContent = was[i]; });
   const cards = [...document.querySelectorAll("#hand .card")];
   if (!cards.length) bad.push("no hand");
   for (const el of document.querySelectorAll("#hand .card.illegal")) {
@@ -146,7 +153,10 @@ FRENCH_CHECK = r"""(english) => {
     const face = el.querySelector(".corner").textContent;
     if (/[JQK]/.test(face)) bad.push(`${el.dataset.card} shows ${face}`);
     const name = el.getAttribute("aria-label") || "";
-    if (!/^(7|8|9|10|valet|dame|roi|as) de (pique|cœur|carreau|trèfle)/.test(name)) {
+    const french = /^(7|8|9|10|valet|dame|roi|as) de (pique|cœur|carreau|trèfle)/;
+    const spanish = /^(4|5|6|7|sota|caballo|rey|as) de (oros|copas|espadas|bastos)/;
+    const words = document.getElementById("room").dataset.deck === "spanish" ? spanish : french;
+    if (!words.test(name)) {
       bad.push(`${el.dataset.card} is called "${name}"`);
     }
   }
@@ -158,6 +168,9 @@ FRENCH_CHECK = r"""(english) => {
   }
   return bad;
 }"""
+
+HINT = re.compile(r"Conseil : jouez (le (7|8|9|10|valet|roi|4|5|6|caballo|rey)|la (dame|sota)|l'as)"
+                  r" de (pique|cœur|carreau|trèfle|oros|copas|espadas|bastos)")
 
 # Where to tap a card of the hand: the middle of its visible strip.
 TAP_AT = """(code) => {
@@ -209,7 +222,7 @@ def open_table(browser: Any, server: str, screen: str, table: str,
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    profile, option, value = TABLES[table]
+    profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None)}[table]
     page.goto(server + "/play")
     page.select_option("#profile", profile)
     if option:
@@ -222,12 +235,13 @@ def open_table(browser: Any, server: str, screen: str, table: str,
     return page
 
 
-def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "") -> dict[str, int]:
+def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "",
+                  hint: bool = False) -> dict[str, int]:
     """Play our turns until a deal's result, checking the screen at each; deals where
     everyone passes are dealt again; photographed as ``shot`` at the first turn with
     cards on the felt.  Answers how many turns of each phase were seen."""
     width, height, animated = SCREENS[screen]
-    seen = {"bidding": 0, "discard": 0, "play": 0, "last_trick": 0}
+    seen = {"bidding": 0, "discard": 0, "play": 0, "last_trick": 0, "hint": 0}
     for _ in range(200):
         _wait_turn(page)
         if page.is_visible("#result"):
@@ -246,6 +260,9 @@ def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "") -> dict[s
             players = page.get_attribute("#room", "data-players")
             page.screenshot(path=str(shots / f"sizes-failed-{players}-{screen}.png"))
         assert bad == [], f"{phase} at {screen}: {bad}"
+        # whose turn it is, said aloud (a live region)
+        assert page.get_attribute("#message", "aria-live") == "assertive"
+        assert "vous" in page.inner_text("#message").lower()
         bad = page.evaluate(FRENCH_CHECK, list(ENGLISH))
         assert bad == [], f"English at {phase}: {bad}"
         seen[phase] += 1
@@ -271,6 +288,13 @@ def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "") -> dict[s
                 seen["last_trick"] += 1
                 page.tap("#trick-pile")
                 page.wait_for_selector("#trick:not(.last-shown)")
+            if hint and page.locator("#hand .card").count() <= 2:
+                # the strongest bot's advice names the card as one says it
+                page.tap("#hint-btn")
+                page.wait_for_selector("#message.hint")
+                assert HINT.fullmatch(page.inner_text("#message")), page.inner_text("#message")
+                hint = False
+                seen["hint"] += 1
             legal = page.eval_on_selector_all("#hand .card.legal",
                                               "els => els.map(e => e.dataset.card)")
             dim = page.eval_on_selector_all("#hand .card.illegal",
@@ -290,5 +314,21 @@ def test_a_whole_deal_fits_the_screen(browser: Any, server: str, shots: Path, ta
     shot = SHOTS.get((table, screen), "")
     seen = play_one_deal(page, screen, shots, shot)
     assert seen["play"] > 0 and seen["last_trick"] == 1, seen
+    page.context.close()
+    assert errors == []
+
+
+@pytest.mark.parametrize("profile", ["classic", "moroccan"])
+def test_a_hint_and_the_spanish_pack_in_french(browser: Any, server: str, shots: Path,
+                                               profile: str) -> None:
+    """The hint names its card in French words ("jouez le valet de carreau"); the
+    Spanish pack keeps its own (sota, caballo, rey, as of oros, copas, espadas, bastos)."""
+    errors: list[str] = []
+    page = open_table(browser, server, "390x844", "4" if profile == "classic" else profile,
+                      errors)
+    assert page.get_attribute("#room", "data-deck") == (
+        "spanish" if profile == "moroccan" else "french")
+    seen = play_one_deal(page, "390x844", shots, hint=True)
+    assert seen["play"] > 0 and seen["hint"] == 1, seen
     page.context.close()
     assert errors == []
