@@ -24,12 +24,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
+# French puts a space before a colon (and ; ! ?): a letter or digit glued to one is wrong.
+GLUED_COLON = r"""() => {
+  const text = document.body.innerText.replace(/https?:\/\/\S+/g, "");
+  const m = /[\p{L}\d)»][:;!?](\s|$)/u.exec(text);
+  return m ? text.slice(Math.max(0, m.index - 30), m.index + 10) : "";
+}"""
+
+
 def violations(page: Any) -> list[str]:
-    """What axe-core finds wrong on the page as it stands: rule, impact, where."""
+    """What axe-core finds wrong on the page as it stands: rule, impact, where (and, on
+    a French page, a colon with no space before it)."""
     from axe_playwright_python.sync_playwright import Axe
 
     results = Axe().run(page)
     found: list[str] = []
+    if page.evaluate("document.documentElement.lang") == "fr":
+        glued = page.evaluate(GLUED_COLON)
+        if glued:
+            found.append(f"no space before the colon: {glued!r}")
     for v in results.response["violations"]:
         targets = [" ".join(map(str, n["target"])) for n in v["nodes"]][:4]
         found.append(f"{v['id']} ({v['impact']}, {len(v['nodes'])}): {targets}")
