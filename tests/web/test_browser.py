@@ -165,7 +165,8 @@ def _act(page: Any, shots: Path | None = None, state: dict[str, Any] | None = No
     else:
         if state is not None and not state.get("illegal") and page.locator(
                 "#hand .card.illegal").count():
-            page.locator("#hand .card.illegal").first.click()
+            # said to be disabled (aria-disabled), still tapped: the refusal says why
+            page.locator("#hand .card.illegal").first.click(force=True)
             page.wait_for_selector("#message.error")
             state["illegal"] = page.inner_text("#message")
             if shots is not None:

@@ -312,10 +312,17 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
     assert t("en", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
         "You may not play 10♥: you must follow the suit that was led when you have it.")
     assert t("fr", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
-        "Vous ne pouvez pas jouer le 10♥ : il faut fournir à la couleur demandée quand on "
+        "Vous ne pouvez pas jouer le 10 de cœur : il faut fournir à la couleur demandée quand on "
         "en a.")
     assert t("fr", "trick 3: S may not play 7C: must trump (§6.3b)", seat=2,
              spanish=True).startswith("Vous ne pouvez pas jouer le 4 de bastos : ")
+    assert t("fr", "trick 3: S may not play AH: must trump (§6.3b)", seat=2).startswith(
+        "Vous ne pouvez pas jouer l'as de cœur : ")
+    assert t("fr", "trick 3: S may not play QS: must trump (§6.3b)", seat=2).startswith(
+        "Vous ne pouvez pas jouer la dame de pique : ")
+    assert t("fr", "trick 3: S may not play JC: must trump (§6.3b)", seat=2,
+             spanish=True).startswith("Vous ne pouvez pas jouer la sota de bastos : ")
+    assert t("fr", "S does not hold KD", seat=2) == "Vous n'avez pas le roi de carreau."
     assert t("en", "it is N's turn to play, not S's", seat=2) == (
         "It is not your turn: your partner plays or speaks now.")
     assert t("fr", "it is E's turn to play, not S's", seat=2) == (

@@ -485,12 +485,43 @@ def _seat_text(lang: str, letter: str, you: int | None, players: int) -> str:
     return gettext(lang, SEAT_WORDS[seat])
 
 
-def _card_text(code: str, spanish: bool) -> str:
+# The cards in French words (a French page): the French pack's ranks and suits, the
+# Spanish pack keeping its own words (docs/rules.md §1.2), each with its article.
+_FR_RANKS: Final = {"7": "7", "8": "8", "9": "9", "T": "10", "J": "valet", "Q": "dame",
+                    "K": "roi", "A": "as"}
+_FR_SUITS: Final = {"S": "pique", "H": "cœur", "D": "carreau", "C": "trèfle"}
+_FR_LETTERS: Final = {"J": "V", "Q": "D", "K": "R"}
+_FEMININE: Final = frozenset({"dame", "sota"})
+
+
+def french_card(code: str, spanish: bool = False, article: bool = True) -> str:
+    """A card in French words: ``l'as de cœur``, ``le valet de carreau``, ``la sota
+    de oros`` (without ``article``: ``valet de carreau``)."""
+    c = parse_card(code)
+    name = spanish_name(c) if spanish else f"{_FR_RANKS[code[0]]} de {_FR_SUITS[code[1]]}"
+    if not article:
+        return name
+    first = name.split(" ", 1)[0]
+    if first == "as":
+        return "l'" + name
+    return ("la " if first in _FEMININE else "le ") + name
+
+
+def _card_text(code: str, spanish: bool, lang: str = "en", article: bool = True) -> str:
+    """A card in a sentence of ``lang``: ``10♥`` and ``sota de oros`` in English,
+    ``le 10 de cœur`` and ``la sota de oros`` in French."""
     try:
         c = parse_card(code)
     except Exception:
         return code
+    if lang == "fr":
+        return french_card(code, spanish, article)
     return spanish_name(c) if spanish else card_symbol(c)
+
+
+def french_short(code: str) -> str:
+    """A card's short French name, the letters of a French pack: ``V♦``, ``10♥``."""
+    return _FR_LETTERS.get(code[0], "10" if code[0] == "T" else code[0]) + _SUITS[code[1]]
 
 
 def _bid_text(lang: str, name: str) -> str:
@@ -557,7 +588,7 @@ def _translate_body(lang: str, body: str, seat: int | None, players: int, spanis
             elif key == "seat2":
                 words[key] = gettext(lang, SEAT_WORDS[SEAT_NAMES.index(value)])
             elif key == "card":
-                words[key] = _card_text(value, spanish)
+                words[key] = _card_text(value, spanish, lang)
             elif key == "why":
                 why = _RULE_REF.sub("", value).strip()
                 words[key] = gettext(lang, _WHY_CARD[why]) if why in _WHY_CARD else why
@@ -598,7 +629,10 @@ def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: boo
     """A message no pattern knows: its words, less the § numbers, seats and cards named."""
     text = _RULE_REF.sub("", body).strip()
     text = re.sub(r"\((?:option [^()]*)\)", "", text).strip()
-    text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish), text)
+    if lang == "fr" and not spanish:
+        text = _CARD_CODE.sub(lambda m: french_short(m.group(1)), text)
+    else:
+        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish), text)
     if teams:
         text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
     text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)

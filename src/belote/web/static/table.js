@@ -47,6 +47,12 @@
   const SEQUENCES = { tierce: _("tierce"), cinquante: _("cinquante"), cent: _("cent"), "carré": _("carré") };
   const OUTCOMES = { made: _("made"), failed: _("failed (dedans)"), litige: _("litige: tie, points held in reserve") };
   const SMALL_OUTCOMES = { made: _("contract made"), failed: _("contract failed (dedans)"), litige: _("litige: tie, points held in reserve") };
+  const FRENCH = (document.documentElement.lang || "").slice(0, 2) === "fr";
+  const FR_LETTERS = { J: "V", Q: "D", K: "R" };
+  const FR_RANKS = { 7: "7", 8: "8", 9: "9", T: "10", J: "valet", Q: "dame", K: "roi", A: "as" };
+  const FR_SUITS = { S: "pique", H: "cœur", D: "carreau", C: "trèfle" };
+  const EN_RANKS = { 7: "seven", 8: "eight", 9: "nine", T: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+  const EN_SUITS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
   const SP_SUITS = { S: "espadas", H: "copas", D: "oros", C: "bastos" };
   const SP_NUMBERS = { 7: "4", 8: "5", 9: "6", T: "7", J: "10", Q: "11", K: "12", A: "1" };
   const SP_NAMES = { 7: "4", 8: "5", 9: "6", T: "7", J: "sota", Q: "caballo", K: "rey", A: "as" };
@@ -116,12 +122,31 @@
   }
 
   // --- names of cards, suits and calls ---------------------------------------------------
+  // A card's letter on its face: J Q K A in English, V D R A on a French page (the
+  // French pack's own letters), the Spanish pack's numbers.
   function rankLabel(code) {
     const r = code[0];
-    return spanish ? SP_NUMBERS[r] : (r === "T" ? "10" : r);
+    if (spanish) return SP_NUMBERS[r];
+    if (r === "T") return "10";
+    return FRENCH ? (FR_LETTERS[r] || r) : r;
   }
-  function cardText(code) {
+  // A card in words, as a screen reader says it: "valet de carreau", "jack of diamonds",
+  // "sota de oros".
+  function cardWords(code) {
     if (spanish) return SP_NAMES[code[0]] + " de " + SP_SUITS[code[1]];
+    if (FRENCH) return FR_RANKS[code[0]] + " de " + FR_SUITS[code[1]];
+    return EN_RANKS[code[0]] + " of " + EN_SUITS[code[1]];
+  }
+  // A card in a sentence: "le valet de carreau", "l'as de cœur", "la sota de oros" on a
+  // French page; "J♦", "sota de oros" in English.
+  function cardText(code) {
+    if (FRENCH) {
+      const words = cardWords(code);
+      const first = words.split(" ")[0];
+      if (first === "as") return "l'" + words;
+      return (first === "dame" || first === "sota" ? "la " : "le ") + words;
+    }
+    if (spanish) return cardWords(code);
     return rankLabel(code) + SYMBOLS[code[1]];
   }
   function suitText(s) {
@@ -145,6 +170,10 @@
     if (m) return fmt(_("carré of {rank}"), { rank: RANK_PLURALS[m[1]] || m[1] });
     return SEQUENCES[name] || name;
   }
+  // "Est: 80" said in the page's language ("Est : 80": a space before the colon in French).
+  function colon(label, value) {
+    return fmt(_("{label}: {value}"), { label: label, value: value }).trim();
+  }
   function trumpOf(deal) {
     return deal && deal.contract ? deal.contract.trump : null;
   }
@@ -162,12 +191,14 @@
     if (o.small) cls.push("small");
     if (o.extra) cls.push(o.extra);
     const tag = o.button ? "button" : "div";
-    const attrs = o.button ? ' type="button"' : "";
+    let attrs = o.button ? ' type="button"' : ' role="img"';
+    if (o.dim) attrs += ' aria-disabled="true"';
+    const name = cardWords(code) + (o.trump ? ", " + T.trump : "");
     const face = spanish
       ? `<span class="corner">${rankLabel(code)}</span><span class="pip sp">${spanishPicture(code[1])}</span>`
       : `<span class="corner">${rankLabel(code)}<br>${SYMBOLS[code[1]]}</span><span class="pip">${SYMBOLS[code[1]]}</span>`;
-    const star = o.trump ? `<span class="trump-mark" title="${esc(T.trump)}">★</span>` : "";
-    return `<${tag} class="${cls.join(" ")}" data-card="${code}" title="${esc(cardText(code))}"${attrs}>${face}${star}</${tag}>`;
+    const star = o.trump ? '<span class="trump-mark" aria-hidden="true">★</span>' : "";
+    return `<${tag} class="${cls.join(" ")}" data-card="${code}" title="${esc(cardWords(code))}" aria-label="${esc(name)}"${attrs}><span aria-hidden="true">${face}</span>${star}</${tag}>`;
   }
 
   // --- where each seat sits on the screen ------------------------------------------------
@@ -198,7 +229,9 @@
   // The name a seat was given; the server's default for the player at a bots table is
   // "You", said in the page's language.
   function shown(name) {
-    return name === "You" ? _("You") : name;
+    if (name === "You") return _("You");
+    const bot = /^Bot ([NESW])$/.exec(name || ""); // a bot's name, with the seat's own letter
+    return bot ? "Bot " + SEAT_WORDS[bot[1]][0] : name;
   }
   function seatName(seat) {
     const s = state && state.seats.find((x) => x.seat === seat);
@@ -332,7 +365,7 @@
         if (!me) buttons += `<button class="btn primary small" type="button" data-sit="${s.seat}">${esc(_("Sit here"))}</button>`;
         else buttons += `<button class="btn small" type="button" data-bot="${s.seat}">${esc(_("Add a bot"))}</button>`;
       } else if (s.kind === "bot") {
-        who = `${esc(s.name)} <span class="chip bot">${esc(_("bot"))}</span>`;
+        who = `${esc(shown(s.name))} <span class="chip bot">${esc(_("bot"))}</span>`;
         if (!me) buttons += `<button class="btn small" type="button" data-sit="${s.seat}">${esc(_("Sit here"))}</button>`;
       } else {
         who = `${esc(s.name)}${s.seat === me ? ` <em>${esc(_("(you)"))}</em>` : ""}${s.connected ? "" : ` <span class="muted-light">${esc(_("(away)"))}</span>`}`;
@@ -407,7 +440,7 @@
         const said = deal.belote.filter((b) => b.seat === s.seat);
         if (said.length) extra += `<div class="bubble belote">${said.length === 1 ? "belote" : "belote · rebelote"}</div>`;
         if (deal.shown[s.seat]) {
-          extra += deal.shown[s.seat].map((d) => `<div class="shown">${esc(declName(d.name))}: ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
+          extra += deal.shown[s.seat].map((d) => `<div class="shown"><span class="shown-name">${esc(colon(declName(d.name), ""))}</span> ${d.cards.map((c) => cardHtml(c, { small: true })).join("")}</div>`).join("");
         }
       }
       let backs = "";
@@ -415,7 +448,7 @@
         backs = pilesHtml(deal, s.seat, pos !== "bottom" || !me);
       } else if (pos !== "bottom" || !me) {
         const n = deal ? deal.card_counts[s.seat] : 0;
-        backs = `<div class="backs" aria-label="${esc(fmt(T.nCards, { n: n }))}">${'<span class="back"></span>'.repeat(n)}</div>`;
+        backs = `<div class="backs" role="img" aria-label="${esc(fmt(T.nCards, { n: n }))}">${'<span class="back"></span>'.repeat(n)}</div>`;
       }
       let sit = "";
       if (!me && s.kind === "bot" && state.status === "playing") {
@@ -457,6 +490,8 @@
     const trick = $("trick");
     const info = $("center-info");
     info.innerHTML = "";
+    $("trick-pile").hidden = true;
+    trick.classList.remove("last-shown");
     renderTableCards(deal);
     if (!deal) {
       setHtml(trick, "");
@@ -477,6 +512,17 @@
       setHtml(trick, "");
       info.textContent = deal.phase === "all_pass" ? _("Everyone passed: new deal")
         : fmt(_("{who} took {trump} and the kitty, and lays two cards aside"), { who: SEAT_WORDS[deal.taker], trump: suitText(deal.trump) });
+      return;
+    }
+    const pile = $("trick-pile");
+    const lt = deal.phase === "play" || deal.phase === "over" ? deal.last_trick : null;
+    pile.hidden = !lt;
+    pile.setAttribute("aria-pressed", String(!!(lt && showLast)));
+    trick.classList.toggle("last-shown", !!(lt && showLast));
+    if (lt && showLast) {
+      // the last trick, on one tap of the pile (again to see the trick in play)
+      setHtml(trick, lt.cards.map((p) => `<div class="played at-${position(p.seat)}${p.seat === lt.winner ? " winner" : ""}">${cardHtml(p.card, { trump: trump && isTrump(p.card, trump), extra: "done" })}</div>`).join(""));
+      info.textContent = fmt(_("Last trick: {who} won it ({points})"), { who: SEAT_WORDS[lt.winner], points: lt.points });
       return;
     }
     let cards = deal.trick.cards;
@@ -544,6 +590,7 @@
       let i = 0;
       for (const el of hand.querySelectorAll(".card.deal-in")) el.style.setProperty("--i", String(i++));
     }
+    fitHand();
     const hintBtn = $("hint-btn");
     if (hintBtn) {
       hintBtn.hidden = !(myTurn && ["bidding", "discard", "play"].includes(deal.phase));
@@ -577,12 +624,40 @@
     if (deal.phase === "play") {
       const first = state.declarations_on && deal.tricks === 0 && !deal.announced[me] && deal.declarations.length > 0;
       $("my-decls").textContent = deal.declarations.length
-        ? "(" + deal.declarations.map((d) => `${declName(d.name)}, ${d.points}`).join("; ") + ")" : "";
+        ? "(" + deal.declarations.map((d) => `${declName(d.name)}, ${d.points}`).join(" · ") + ")" : "";
       options.hidden = !(first || deal.holds_belote);
       $("opt-declare").parentElement.hidden = !first;
       $("belote-opt").hidden = !deal.holds_belote;
     }
   }
+
+  // The hand never wider than the screen: side by side when the cards fit, else an
+  // overlapping fan where each card shows a strip of at least MIN_STRIP px (its corner,
+  // rank and suit, and a tap there lands on it), on two rows when one row would show
+  // less (twelve cards on a narrow phone).
+  const MIN_STRIP = 30;
+  function fitHand() {
+    const hand = $("hand");
+    const cards = hand.querySelectorAll(".card");
+    hand.classList.remove("fan");
+    hand.style.gridTemplateColumns = "";
+    if (!cards.length) return;
+    const style = getComputedStyle(hand);
+    const room = hand.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const width = cards[0].offsetWidth;
+    const margins = parseFloat(getComputedStyle(cards[0]).marginLeft) * 2;
+    const n = cards.length;
+    if (n * (width + margins) <= room) return;
+    let perRow = n;
+    let step = (room - width) / (n - 1);
+    if (step < MIN_STRIP) {
+      perRow = Math.ceil(n / 2);
+      step = Math.min(width + margins, (room - width) / (perRow - 1));
+    }
+    hand.classList.add("fan");
+    hand.style.gridTemplateColumns = `repeat(${perRow - 1}, ${Math.floor(step * 10) / 10}px) ${width}px`;
+  }
+  window.addEventListener("resize", () => { if (state) fitHand(); });
 
   function takePassHtml(deal) {
     const buttons = deal.legal.map((call) => {
@@ -620,7 +695,7 @@
     if (!c) return "";
     if (c.value === "decouverte") return fmt(_("Belote découverte: {trump} trumps, no bidding"), { trump: suitText(c.trump) });
     let text = fmt(_("{who} took {trump}"), { who: SEAT_WORDS[c.taker], trump: suitText(c.trump) });
-    if (c.value !== null && c.value !== undefined) text = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
+    if (c.value !== null && c.value !== undefined) text = colon(SEAT_WORDS[c.taker], `${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`);
     if (c.multiplier === 2) text += " · " + _("coinched");
     if (c.multiplier === 4) text += " · " + _("surcoinched");
     return text;
@@ -630,7 +705,7 @@
     const deal = state.deal;
     let box = "";
     if (deal) {
-      box += `<h3>${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h3>`;
+      box += `<h2 class="side-title">${esc(fmt(_("Deal {n}"), { n: deal.number }))}</h2>`;
       const c = contractText(deal);
       if (c) {
         box += `<p class="contract"><span class="trump-badge suit-${deal.contract.trump}">${trumpPicture(deal.contract.trump)}${esc(suitText(deal.contract.trump))}</span> ${esc(c)}</p>`;
@@ -675,7 +750,7 @@
     }
     let calls = "";
     if (deal && deal.calls.length) {
-      calls = `<h3>${esc(_("Calls"))}</h3><ol class='calls'>` + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
+      calls = `<h2 class="side-title">${esc(_("Calls"))}</h2><ol class='calls'>` + deal.calls.map((c) => `<li><span>${SEAT_WORDS[c.seat]}</span> ${esc(callText(c.call))}</li>`).join("") + "</ol>";
     }
     $("calls-box").innerHTML = calls;
   }
@@ -693,7 +768,7 @@
         if (c && c.value === "decouverte") {
           who = _("découverte");
         } else if (c && c.value !== null && c.value !== undefined) {
-          who = `${SEAT_WORDS[c.taker]}: ${c.value === "generale" ? "générale" : c.value}`;
+          who = colon(SEAT_WORDS[c.taker], c.value === "generale" ? "générale" : c.value);
         }
         if (c && c.multiplier === 2) who += " ×2";
         if (c && c.multiplier === 4) who += " ×4";
@@ -741,19 +816,19 @@
     const words = SMALL_OUTCOMES;
     let heading;
     if (r.outcome === "counted") heading = esc(_("Each scores his own points"));
-    else heading = `${esc(seatName(r.contract.taker))}: ${esc(words[r.outcome] || r.outcome)}`;
+    else heading = esc(colon(seatName(r.contract.taker), words[r.outcome] || r.outcome));
     const sideTricks = (i) => r.sides[i].reduce((n, seat) => n + r.tricks_won[seat], 0);
     const row = (label, f) => `<tr><th>${esc(label)}</th><td class="num">${f(0)}</td><td class="num">${f(1)}</td></tr>`;
     const seats = state.seats.map((s) => s.seat);
     return `<div class="result-head"><h2 class="outcome-${r.outcome}">${heading}</h2>${action}</div>
       <p>${esc(contractText({ contract: r.contract }))}${r.capot !== null ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: sideName(r, r.capot) }))}` : ""}</p>
-      <table class="result-table" id="result-sides"><thead><tr><th></th><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
+      <table class="result-table" id="result-sides"><thead><tr><td></td><th>${esc(sideName(r, 0))}</th><th>${esc(sideName(r, 1))}</th></tr></thead><tbody>
       ${row(T.tricks, (i) => `${sideTricks(i)} (${esc(fmt(_("{points} pts"), { points: r.trick_points[i] }))})`)}
       ${row(_("Declarations"), (i) => r.declarations[i])}
       ${row(_("Belote"), (i) => r.belote_points[i])}
       ${row(_("Side score"), (i) => "<b>" + r.side_score[i] + "</b>")}
       </tbody></table>
-      <table class="result-table" id="result-seats"><thead><tr><th></th>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
+      <table class="result-table" id="result-seats"><thead><tr><td></td>${seats.map((seat) => `<th>${esc(seatName(seat))}</th>`).join("")}</tr></thead><tbody>
       <tr><th>${esc(_("This hand"))}</th>${seats.map((seat) => `<td class="num"><b>+${r.seats[seat]}</b></td>`).join("")}</tr>
       <tr><th>${esc(_("Total"))}</th>${seats.map((seat) => `<td class="num"><b>${sc.totals[seat]}</b></td>`).join("")}</tr>
       </tbody></table>${r.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.reserve}</p>` : ""}`;
@@ -797,7 +872,7 @@
       const row = (label, f) => `<tr><th>${esc(label)}</th><td class="num">${f("NS")}</td><td class="num">${f("EW")}</td></tr>`;
       body = `<div class="result-head"><h2 class="outcome-${o}">${esc(fmt(_("{team}: contract {outcome}"), { team: taker, outcome: words[o] || o }))}</h2>${action}</div>
         <p>${esc(contractText({ contract: r.contract }))}${r.capot ? ` · <b>${esc(_("capot"))}</b> ${esc(fmt(_("by {who}"), { who: teamName(r.capot) }))}` : ""}</p>
-        <table class="result-table"><thead><tr><th></th><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
+        <table class="result-table"><thead><tr><td></td><th>${esc(teamName("NS"))}</th><th>${esc(teamName("EW"))}</th></tr></thead><tbody>
         ${row(T.tricks, (t) => `${r.tricks_won[t]} (${esc(fmt(_("{points} pts"), { points: r.trick_points[t] }))})`)}
         ${row(_("Declarations"), (t) => r.declarations[t])}
         ${row(_("Belote"), (t) => r.belote_points[t])}
@@ -927,9 +1002,10 @@
     } else if (target.id === "result-toggle") {
       resultFolded = !resultFolded;
       renderResult();
-    } else if (target.id === "last-trick-btn") {
+    } else if (target.id === "last-trick-btn" || target.id === "trick-pile") {
       showLast = !showLast;
       renderSide();
+      renderCenter();
     } else if (target.id === "copy-link") {
       const input = $("share-link");
       input.select();
