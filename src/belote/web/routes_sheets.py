@@ -14,7 +14,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from fastapi import APIRouter, HTTPException, Request, UploadFile
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -23,7 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, make_rules
 from belote.scoring import hand_entry_to_json, parse_hand_entry, reached, score_hand
-from belote.sheets import SheetNotFoundError, SheetStore
+from belote.sheets import SheetBusyError, SheetNotFoundError, SheetStore
 from belote.web.chart import running_chart
 from belote.web.forms import (
     DECL_KINDS,
@@ -116,8 +116,17 @@ async def sheet_create(request: Request) -> Response:
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
 
 
+SHEETS_BUSY: Final = ("the score sheets are busy: another program is writing to them; "
+                       "nothing was changed, try again in a moment")
+
+
 async def _run(request: Request, fn: Callable[[SheetStore], T]) -> T:
-    return await run_in_threadpool(_with_store, request, fn)
+    """``fn`` on the sheets, in a worker thread; another process holding the database
+    past the web's short wait is a 503 with a plain message, nothing changed."""
+    try:
+        return await run_in_threadpool(_with_store, request, fn)
+    except SheetBusyError:
+        raise HTTPException(status_code=503, detail=SHEETS_BUSY) from None
 
 
 @router.post("/sheets/import")
