@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import random
 import sqlite3
 import subprocess
@@ -311,3 +312,81 @@ def test_an_older_database_gains_the_seats_secret(tmp_path: Path) -> None:
     finally:
         store.close()
     RoomStore(db).close()  # once added, opened again as it is
+
+
+class GatedStore:
+    """A store whose writes wait for the test: each is let through or refused."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[int, str, Any]] = []
+        self.gate: asyncio.Queue[bool] = asyncio.Queue()
+        self.waiting = asyncio.Event()
+
+    async def append_events(self, room: str, events: list[tuple[int, str, Any]],
+                            seats: list[SeatRow] | None = None) -> None:
+        self.waiting.set()
+        if not await self.gate.get():
+            raise StoreBusy(BUSY_MESSAGE)
+        self.events.extend(events)
+
+    async def put_seats(self, room: str, seats: list[SeatRow]) -> None:
+        pass
+
+    def log(self, room: str) -> list[tuple[int, str, Any]]:
+        return list(self.events)
+
+    def touch_later(self, room: str, when: float | None = None) -> None:
+        pass
+
+
+def test_nothing_is_broadcast_while_a_move_is_being_written() -> None:
+    """A connection closing while a move's write is pending: the others are told
+    only once the write is done, so nobody sees a move that is then refused."""
+    from belote.options import make_rules
+    from belote.web.clients import Client
+    from belote.web.rooms import RoomSettings
+
+    async def scenario() -> None:
+        store = GatedStore()
+        room = Room("gated", make_rules("classic", {}), "random", RoomSettings(), seed=4,
+                    store=store)  # type: ignore[arg-type]
+        room.run = lambda: None  # type: ignore[method-assign]  # no driver: the test acts
+        pushed: dict[int, list[str]] = {}
+        clients = []
+        for seat in range(4):
+            async def nothing(text: str) -> None:  # pragma: no cover - never pumped
+                pass
+
+            client = Client(nothing, f"browser {seat}")
+            sink = pushed.setdefault(seat, [])
+            client.push_state = sink.append  # type: ignore[method-assign,assignment]
+            clients.append(client)
+            await room.join(seat, f"P{seat}", client)
+        store.gate.put_nowait(True)
+        await room.start()
+        rnd = room.round
+        assert rnd is not None
+        turn = rnd.current_player()
+        watcher, *leavers = [s for s in range(4) if s != turn]
+        for outcome, leaver in zip((False, True), leavers, strict=True):
+            for sink in pushed.values():
+                sink.clear()
+            store.waiting.clear()
+            move = asyncio.ensure_future(room.call(turn, "pass"))
+            await store.waiting.wait()
+            room.detach(clients[leaver])  # someone leaves meanwhile
+            assert pushed[watcher] == []  # held back while the write is pending
+            store.gate.put_nowait(outcome)
+            if outcome:
+                await move
+            else:
+                with pytest.raises(StoreBusy):
+                    await move
+            assert pushed[watcher], outcome
+            last = json.loads(pushed[watcher][-1])
+            calls = [c["call"] for c in last["deal"]["calls"]]
+            assert calls == (["pass"] if outcome else []), outcome
+            assert room.actions == (1 if outcome else 0)
+        await room.stop()
+
+    run(scenario())

@@ -83,7 +83,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final
 
 from belote.bidding import normalise_call
@@ -178,6 +178,8 @@ class Room:
         # One action at a time: an action holds it from its checks until its write is
         # committed and broadcast (module doc, "Order").
         self.lock = asyncio.Lock()
+        self._writing = False  # a write of the room is pending: nothing is broadcast
+        self._broadcast_due = False  # ... and someone's presence changed meanwhile
 
     # --- the log on disk ---------------------------------------------------------------
 
@@ -192,14 +194,30 @@ class Room:
         acknowledged, all or none: the writer thread commits them
         (:mod:`belote.web.store`) while the room's lock holds every other action back."""
         if self.store is not None:
-            await self.store.append_events(
+            await self._written(self.store.append_events(
                 self.id, [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)],
-                [s.row() for s in self.seats] if seats else None)
+                [s.row() for s in self.seats] if seats else None))
         self.seq += len(events)
 
     async def _save_seats(self) -> None:
         if self.store is not None:
-            await self.store.put_seats(self.id, [s.row() for s in self.seats])
+            await self._written(self.store.put_seats(self.id, [s.row() for s in self.seats]))
+
+    async def _written(self, write: Awaitable[None]) -> None:
+        """Await a write; meanwhile nothing is broadcast (a presence change waits for
+        it: the engine already holds the move being written).  A refused write
+        sends what waited once the room is as on disk again (:meth:`_settle`)."""
+        self._writing = True
+        try:
+            await write
+        finally:
+            self._writing = False
+
+    def _settle(self) -> None:
+        """After a refused write, the game as on disk: send what a presence change
+        held back meanwhile."""
+        if self._broadcast_due:
+            self.broadcast()
 
     def visit(self) -> None:
         """Someone looked at the room: it is not idle (saved at most once a minute,
@@ -331,6 +349,7 @@ class Room:
             await self._save_seats()
         except StoreError:
             s.kind, s.name, s.token, s.owner, s.secret_until = old
+            self._settle()
             raise
         if client is not None:
             self._bind(client, seat)
@@ -349,6 +368,7 @@ class Room:
                 await self._save_seats()
             except StoreError:
                 s.kind, s.name, s.token, s.bot, s.owner = old
+                self._settle()
                 raise
             for client in list(s.clients):
                 client.seat = None
@@ -370,6 +390,7 @@ class Room:
                 await self._save_seats()
             except StoreError:
                 s.kind, s.bot, s.name = SeatKind.OPEN, None, ""
+                self._settle()
                 raise
             self.changed()
 
@@ -480,6 +501,7 @@ class Room:
             except StoreError:
                 for s, (kind, bot, name) in zip(self.seats, before, strict=True):
                     s.kind, s.bot, s.name = kind, bot, name
+                self._settle()
                 raise
             self.match = match
             self.status = RoomStatus.PLAYING
@@ -510,6 +532,7 @@ class Room:
             await self._log(("deal", self._deal_data(rnd)))
         except StoreError:
             self._reload()
+            self._settle()
             raise
         self._dealt(rnd)
 
@@ -608,6 +631,7 @@ class Room:
             await self._log(("action", rnd.actions_json()[-1]))
         except StoreError:
             self._reload()  # the move is taken back: the game as saved
+            self._settle()
             raise
         self.actions += 1
         if rnd.phase in (OVER, ALL_PASS):
@@ -668,7 +692,12 @@ class Room:
         self.broadcast()
 
     def broadcast(self) -> None:
-        """Send each connection the state of its own seat."""
+        """Send each connection the state of its own seat (once the room's pending
+        write, if any, is committed: see :meth:`_written`)."""
+        if self._writing:
+            self._broadcast_due = True
+            return
+        self._broadcast_due = False
         for s in self.seats:
             if s.clients:
                 text = json.dumps(self.state_for(s.index), ensure_ascii=False)
@@ -686,6 +715,12 @@ class Room:
 
     def seat_json(self, s: Seat) -> dict[str, Any]:
         return room_state.seat_json(self, s)
+
+    async def settled_state(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`state_for` once no action of the room is half-done (a write pending
+        is committed or refused): what a page's request reads."""
+        async with self.lock:
+            return self.state_for(seat)
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator, who sees no hand): the

@@ -291,7 +291,8 @@ async def api_room_create(request: Request) -> Response:
 async def api_room(request: Request, room_id: str, invite: str | None = None,
                    token: str | None = None) -> Response:
     """What a spectator sees (no hand): for the room's invitation or a seat's token."""
-    return JSONResponse(_visible(request, room_id, invite, token).state_for(None))
+    room = _visible(request, room_id, invite, token)
+    return JSONResponse(await room.settled_state(None))
 
 
 @router.post("/api/rooms/{room_id}/seats")
