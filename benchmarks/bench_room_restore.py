@@ -39,19 +39,19 @@ from belote.web.store import RoomStore
 SETTINGS = RoomSettings(max_rooms=100_000)
 
 
-def _play(room: Room, actions: int) -> None:
+async def _play(room: Room, actions: int) -> None:
     for _ in range(actions):
         if room.status != RoomStatus.PLAYING:
             return
         if room.between:
-            room.next_deal()
+            await room.next_deal()
             continue
         rnd = room.round
         assert rnd is not None
         seat = rnd.current_player()
         bot = room.seats[seat].bot
         assert bot is not None
-        room.apply(seat, decide(bot, rnd.view(seat)))
+        await room.apply(seat, decide(bot, rnd.view(seat)))
 
 
 def _events(room: Room) -> list[tuple[str, Any]]:
@@ -73,11 +73,11 @@ async def _build(path: Path, rooms: int, seed: int) -> int:
     log: list[tuple[str, int, str, str]] = []
     for i in range(rooms):
         profile = ("classic", "coinche", "classic", "moroccan")[i % 4]
-        room = maker.create(profile, bots="random", client=f"198.51.{i % 250}.0/24",
-                            creator=f"id{i}")
-        room.start()
-        _play(room, rng.randint(20, 300))
-        store.add_room(room.row(), [s.row() for s in room.seats])
+        room = await maker.create(profile, bots="random", client=f"198.51.{i % 250}.0/24",
+                                  creator=f"id{i}")
+        await room.start()
+        await _play(room, rng.randint(20, 300))
+        await store.add_room(room.row(), [s.row() for s in room.seats])
         log.extend((room.id, n + 1, kind, json.dumps(data, separators=(",", ":")))
                    for n, (kind, data) in enumerate(_events(room)))
         await room.stop()

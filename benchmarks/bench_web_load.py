@@ -330,9 +330,9 @@ def _serve(args: argparse.Namespace) -> None:
         rooms: RoomManager = request.app.state.rooms
         out = []
         for _ in range(int(body["count"])):
-            room = rooms.create(args.profile, bots=body["bots"], target=1_000_000,
-                                client="bench", creator="bench")
-            room.start()
+            room = await rooms.create(args.profile, bots=body["bots"], target=1_000_000,
+                                      client="bench", creator="bench")
+            await room.start()
             out.append([room.id, room.invite])
         return JSONResponse(out)
 

@@ -58,6 +58,7 @@ the inputs from the seeded games, the rooms' moves included).
 from __future__ import annotations
 
 import ast
+import asyncio
 import contextlib
 import hashlib
 import io
@@ -731,7 +732,7 @@ class RoomGame:
             msg.update(card=args[0], declare=args[1] == "1", belote=args[2] == "1")
         elif kind == "discard":
             msg["cards"] = args
-        self.room.handle(self.clients[who], msg)
+        asyncio.run(self.room.handle(self.clients[who], msg))  # a write is awaited
         pushed: list[str] = []
         errors: list[str] = []
         for name in self.names:

@@ -275,6 +275,11 @@ class SheetNotFoundError(SheetError):
     """No sheet with this id (or it was deleted)."""
 
 
+class SheetBusyError(SheetError):
+    """Another process held the database's write lock longer than the busy timeout:
+    nothing was changed."""
+
+
 # --- where the database lives ------------------------------------------------------
 
 
@@ -733,7 +738,11 @@ class SheetStore:
     """
 
     def __init__(self, path: str | os.PathLike[str] | None = None,
-                 timeout: float = BUSY_TIMEOUT_S, *, small_tables: bool = False) -> None:
+                 timeout: float = BUSY_TIMEOUT_S, *, small_tables: bool = False,
+                 set_up: bool = True) -> None:
+        """``set_up`` False: the file was set up already (WAL mode, the schema) by an
+        earlier store of this process; only the connection's own settings are made,
+        which neither write nor wait for a lock (a web request's store)."""
         target = default_db_path() if path is None else path
         self.path = target if str(target) == ":memory:" else Path(target).expanduser()
         if isinstance(self.path, Path):
@@ -751,7 +760,14 @@ class SheetStore:
         except sqlite3.Error as exc:
             raise SheetError(f"database {str(self.path)!r}: cannot open: {exc}") from None
         try:
-            self._setup()
+            if set_up:
+                self._setup()
+            else:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+                self._conn.execute("PRAGMA synchronous = FULL")
+        except sqlite3.Error as exc:
+            self._conn.close()
+            raise self._fail(exc) from None
         except BaseException:
             self._conn.close()
             raise
@@ -759,6 +775,8 @@ class SheetStore:
     # -- connection ---------------------------------------------------------------------
 
     def _fail(self, exc: sqlite3.Error) -> SheetError:
+        if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_BUSY:
+            return SheetBusyError(f"database {str(self.path)!r}: {exc}")
         return SheetError(f"database {str(self.path)!r}: {exc}")
 
     def _setup(self) -> None:

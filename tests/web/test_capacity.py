@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from fastapi.testclient import TestClient
 
 from belote.web import create_app, room_state
 from belote.web.network import network_of
@@ -20,7 +19,7 @@ from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
 
-from .support import new_identity
+from .support import TestClient, new_identity
 
 T = TypeVar("T")
 
@@ -57,85 +56,95 @@ def watch(room: Room) -> Client:
     return client
 
 
-def play(room: Room, actions: int) -> None:
+async def play(room: Room, actions: int) -> None:
     """``actions`` calls and cards of the room's bots, as its driver would play them."""
     for _ in range(actions):
         if room.status != RoomStatus.PLAYING:
             return
         if room.between:
-            room.next_deal()
+            await room.next_deal()
             continue
         rnd = room.round
         assert rnd is not None
         seat = rnd.current_player()
         bot = room.seats[seat].bot
         assert bot is not None
-        room.apply(seat, decide(bot, rnd.view(seat)))
+        await room.apply(seat, decide(bot, rnd.view(seat)))
 
 
 # --- per-network and per-identity counts ---------------------------------------------
 
 
 def test_open_rooms_count_against_the_network_and_the_identity(tmp_path: Path) -> None:
-    store = RoomStore(tmp_path / "rooms.db")
-    manager = RoomManager(QUIET, store=store, rooms_per_client=3)
-    home = network_of("192.0.2.10")
-    # One identity moving from network to network: its own count stops it.
-    for i in range(3):
-        manager.create(client=network_of(f"198.51.{i}.7"), creator="ann")
-    with pytest.raises(RoomError, match="3 tables open already"):
-        manager.create(client=home, creator="ann")
-    # Many identities (cookies dropped) from addresses of one /24: its count stops them.
-    for i in range(3):
-        manager.create(client=network_of(f"192.0.2.{20 + i}"), creator=f"fresh{i}")
-    with pytest.raises(RoomError, match="3 tables open already"):
-        manager.create(client=network_of("192.0.2.200"), creator="another")
-    # The same for the addresses of one /64.
-    for i in range(3):
-        manager.create(client=network_of(f"2001:db8:5:6::{i + 1:x}"), creator=f"v6-{i}")
-    with pytest.raises(RoomError, match="3 tables open already"):
-        manager.create(client=network_of("2001:db8:5:6:ffff::1"), creator="v6-new")
-    store.close()
-    # After a restart the counts are the same: network and creator are stored.
-    store = RoomStore(tmp_path / "rooms.db")
-    again = RoomManager(QUIET, store=store, rooms_per_client=3)
-    assert again.restore() == 9 and again.replays == 0
-    with pytest.raises(RoomError, match="3 tables open already"):
-        again.create(client=network_of("203.0.113.1"), creator="ann")
-    with pytest.raises(RoomError, match="3 tables open already"):
-        again.create(client=network_of("192.0.2.99"), creator="someone")
-    assert again.create(client=network_of("203.0.113.1"), creator="bob").creator == "bob"
-    store.close()
+    async def scenario() -> None:
+        store = RoomStore(tmp_path / "rooms.db")
+        manager = RoomManager(QUIET, store=store, rooms_per_client=3)
+        home = network_of("192.0.2.10")
+        # One identity moving from network to network: its own count stops it.
+        for i in range(3):
+            await manager.create(client=network_of(f"198.51.{i}.7"), creator="ann")
+        with pytest.raises(RoomError, match="3 tables open already"):
+            await manager.create(client=home, creator="ann")
+        # Many identities (cookies dropped) from addresses of one /24: its count stops them.
+        for i in range(3):
+            await manager.create(client=network_of(f"192.0.2.{20 + i}"), creator=f"fresh{i}")
+        with pytest.raises(RoomError, match="3 tables open already"):
+            await manager.create(client=network_of("192.0.2.200"), creator="another")
+        # The same for the addresses of one /64.
+        for i in range(3):
+            await manager.create(client=network_of(f"2001:db8:5:6::{i + 1:x}"), creator=f"v6-{i}")
+        with pytest.raises(RoomError, match="3 tables open already"):
+            await manager.create(client=network_of("2001:db8:5:6:ffff::1"), creator="v6-new")
+        store.close()
+        # After a restart the counts are the same: network and creator are stored.
+        store = RoomStore(tmp_path / "rooms.db")
+        again = RoomManager(QUIET, store=store, rooms_per_client=3)
+        assert again.restore() == 9 and again.replays == 0
+        with pytest.raises(RoomError, match="3 tables open already"):
+            await again.create(client=network_of("203.0.113.1"), creator="ann")
+        with pytest.raises(RoomError, match="3 tables open already"):
+            await again.create(client=network_of("192.0.2.99"), creator="someone")
+        bob = await again.create(client=network_of("203.0.113.1"), creator="bob")
+        assert bob.creator == "bob"
+        store.close()
+
+    run_async(scenario)
 
 
 def test_a_finished_game_no_longer_counts(tmp_path: Path) -> None:
-    manager = RoomManager(QUIET, rooms_per_client=1)
-    room = manager.create(client="n", creator="ann")
-    room.status = RoomStatus.FINISHED
-    assert manager.create(client="n", creator="ann").creator == "ann"
+    async def scenario() -> None:
+        manager = RoomManager(QUIET, rooms_per_client=1)
+        room = await manager.create(client="n", creator="ann")
+        room.status = RoomStatus.FINISHED
+        assert (await manager.create(client="n", creator="ann")).creator == "ann"
+
+    run_async(scenario)
 
 
 def test_an_older_database_gets_the_creator_column(tmp_path: Path) -> None:
-    path = tmp_path / "old.db"
-    conn = sqlite3.connect(path)
-    conn.execute(
-        "CREATE TABLE rooms (id TEXT PRIMARY KEY, created REAL NOT NULL, touched REAL "
-        "NOT NULL, profile TEXT NOT NULL, options TEXT NOT NULL, bots TEXT NOT NULL, "
-        "name TEXT NOT NULL, visibility TEXT NOT NULL, invite TEXT, seed INTEGER NOT NULL, "
-        "client TEXT NOT NULL, closed TEXT)")
-    conn.execute("INSERT INTO rooms VALUES ('old1', 1.0, 2.0, 'classic', '{}', 'random', "
-                 "'', 'invite', 'inv', 7, '192.0.2.1', NULL)")
-    conn.commit()
-    conn.close()
-    store = RoomStore(path)
-    [row] = store.open_rooms()
-    assert row.id == "old1" and row.creator is None and row.client == "192.0.2.1"
-    manager = RoomManager(QUIET, store=store)
-    manager.restore()
-    assert manager.get("old1").creator is None
-    assert manager.create(creator="ann").creator == "ann"
-    assert {r.creator for r in store.open_rooms()} == {None, "ann"}
-    store.close()
+    async def scenario() -> None:
+        path = tmp_path / "old.db"
+        conn = sqlite3.connect(path)
+        conn.execute(
+            "CREATE TABLE rooms (id TEXT PRIMARY KEY, created REAL NOT NULL, touched REAL "
+            "NOT NULL, profile TEXT NOT NULL, options TEXT NOT NULL, bots TEXT NOT NULL, "
+            "name TEXT NOT NULL, visibility TEXT NOT NULL, invite TEXT, seed INTEGER NOT NULL, "
+            "client TEXT NOT NULL, closed TEXT)")
+        conn.execute("INSERT INTO rooms VALUES ('old1', 1.0, 2.0, 'classic', '{}', 'random', "
+                     "'', 'invite', 'inv', 7, '192.0.2.1', NULL)")
+        conn.commit()
+        conn.close()
+        store = RoomStore(path)
+        [row] = store.open_rooms()
+        assert row.id == "old1" and row.creator is None and row.client == "192.0.2.1"
+        manager = RoomManager(QUIET, store=store)
+        manager.restore()
+        assert manager.get("old1").creator is None
+        assert (await manager.create(creator="ann")).creator == "ann"
+        assert {r.creator for r in store.open_rooms()} == {None, "ann"}
+        store.close()
+
+    run_async(scenario)
 
 
 def test_the_http_routes_count_the_browser_identity(db: Path) -> None:
@@ -155,8 +164,8 @@ def test_the_http_routes_count_the_browser_identity(db: Path) -> None:
         new_identity(away)
         assert away.post("/api/rooms", json={}).status_code == 201
         manager: RoomManager = app.state.rooms
-        assert sorted(r.client for r in manager.rooms.values()) == [
-            "192.0.2.1", "192.0.2.1", "198.51.100.1"]
+        assert sorted(r.client for r in manager.rooms.values()) == [  # their networks
+            "192.0.2.0/24", "192.0.2.0/24", "198.51.100.0/24"]
         assert len({r.creator for r in manager.rooms.values()}) == 2
 
 
@@ -174,18 +183,19 @@ def test_a_flood_cannot_fill_the_server_against_a_newcomer() -> None:
         manager = RoomManager(QUIET, store=store, rooms_per_client=10_000)
         # Others, before the flood: a table being played (a connection open) and an
         # idle one nobody is at.
-        active = manager.create(client=network_of("203.0.113.5"), creator="carol")
-        active.join(1, "Carol", client=watch(active))
-        active.start()
-        idle = manager.create(client=network_of("198.51.100.8"), creator="dave")
+        active = await manager.create(client=network_of("203.0.113.5"), creator="carol")
+        await active.join(1, "Carol", client=watch(active))
+        await active.start()
+        idle = await manager.create(client=network_of("198.51.100.8"), creator="dave")
         flood: list[str] = []
         for i in range(400):
             address = f"2001:db8:1:2:{i:x}::{i + 1:x}" if i % 2 else f"192.0.2.{i % 250}"
-            flood.append(manager.create(client=network_of(address), creator=f"x{i}").id)
+            room = await manager.create(client=network_of(address), creator=f"x{i}")
+            flood.append(room.id)
             assert len(manager) <= 90  # 90% of the cap: each new room closed an idle one
             assert active.id in manager.rooms  # never the table someone is at
             assert idle.id in manager.rooms  # nor another's while the flood has idle ones
-        newcomer = manager.create(client=network_of("2001:db8:9::1"), creator="eve")
+        newcomer = await manager.create(client=network_of("2001:db8:9::1"), creator="eve")
         assert newcomer.id in manager.rooms and active.id in manager.rooms
         closed = [room_id for room_id in flood if room_id not in manager.rooms]
         assert len(closed) == 400 - (90 - 3)
@@ -208,21 +218,21 @@ def test_rooms_someone_is_at_are_never_closed_to_make_room() -> None:
         manager = RoomManager(settings, rooms_per_client=10_000)
         watched = []
         for i in range(9):
-            room = manager.create(client="flood", creator=f"x{i}")
+            room = await manager.create(client="flood", creator=f"x{i}")
             watch(room)
             watched.append(room.id)
         # At 90% with nothing idle: the last 10% of the cap still admits a room...
-        away = manager.create(client="other", creator="ann")
-        away.join(0, "Ann")  # seated, not connected yet: within the grace
+        away = await manager.create(client="other", creator="ann")
+        await away.join(0, "Ann")  # seated, not connected yet: within the grace
         # ... and then the server is full.
         with pytest.raises(RoomError, match="holds 10 rooms already; try later"):
-            manager.create(client="newcomer", creator="eve")
+            await manager.create(client="newcomer", creator="eve")
         assert set(watched) | {away.id} == set(manager.rooms)
         # Past the grace, the player who never came is no longer waited for.
         seat = away.seats[0]
         assert seat.away_since is not None
         seat.away_since -= 21.0
-        manager.create(client="newcomer", creator="eve")
+        await manager.create(client="newcomer", creator="eve")
         assert away.id not in manager.rooms
         await manager.close()
 
@@ -257,11 +267,11 @@ def test_start_up_replays_no_room_and_a_room_resumes_where_it_was(tmp_path: Path
         store = RoomStore(path)
         manager = RoomManager(QUIET, seed=3, store=store)
         for i in range(12):
-            room = manager.create("coinche" if i % 2 else "classic", bots="random",
+            room = await manager.create("coinche" if i % 2 else "classic", bots="random",
                                   client=f"n{i}", creator=f"c{i}")
-            room.join(2, "Ann", owner=f"c{i}")
-            room.start()
-            play(room, 15 + 11 * i)
+            await room.join(2, "Ann", owner=f"c{i}")
+            await room.start()
+            await play(room, 15 + 11 * i)
             before[room.id] = {str(seat): room.state_for(seat) for seat in (0, 2, None)}
         await manager.close()
         store.close()
@@ -302,9 +312,9 @@ def test_a_room_that_cannot_be_replayed_is_closed_when_opened(tmp_path: Path) ->
     async def first_run() -> str:
         store = RoomStore(path)
         manager = RoomManager(QUIET, seed=3, store=store)
-        room = manager.create(bots="random")
-        room.start()
-        play(room, 6)
+        room = await manager.create(bots="random")
+        await room.start()
+        await play(room, 6)
         await manager.close()
         store.close()
         return room.id
@@ -359,8 +369,8 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
 
     async def scenario() -> None:
         manager = RoomManager(QUIET, seed=11)
-        room = manager.create(profile, options, target=1500, bots="random")
-        room.start()
+        room = await manager.create(profile, options, target=1500, bots="random")
+        await room.start()
         seats: list[int | None] = [*range(room.players), None]
         checked = 0
         while room.status == RoomStatus.PLAYING and checked < 400:
@@ -375,7 +385,7 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
                                               room_state.view_trump(view)) == public
             together = room_state.states_for(room, seats)
             assert together == [room_state.state_for(room, seat) for seat in seats]
-            play(room, 1)
+            await play(room, 1)
             checked += 1
         assert checked > 60
         await manager.close()
@@ -385,21 +395,24 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
 
 def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
         tmp_path: Path) -> None:
-    store = RoomStore(tmp_path / "rooms.db")
-    manager = RoomManager(QUIET, store=store, rooms_per_client=100)
-    for i in range(8):
-        manager.create(name=f"table {i}", visibility=Visibility.PUBLIC)
-        manager.create(name=f"private {i}")
-    store.close()
-    store = RoomStore(tmp_path / "rooms.db")
-    again = RoomManager(QUIET, store=store)
-    again.restore()
-    listed = again.public_rooms(3)
-    assert [r.name for r in listed] == ["table 7", "table 6", "table 5"]
-    assert again.replays == 3
-    assert [r.name for r in again.public_rooms(3)] == ["table 7", "table 6", "table 5"]
-    assert again.replays == 3
-    store.close()
+    async def scenario() -> None:
+        store = RoomStore(tmp_path / "rooms.db")
+        manager = RoomManager(QUIET, store=store, rooms_per_client=100)
+        for i in range(8):
+            await manager.create(name=f"table {i}", visibility=Visibility.PUBLIC)
+            await manager.create(name=f"private {i}")
+        store.close()
+        store = RoomStore(tmp_path / "rooms.db")
+        again = RoomManager(QUIET, store=store)
+        again.restore()
+        listed = again.public_rooms(3)
+        assert [r.name for r in listed] == ["table 7", "table 6", "table 5"]
+        assert again.replays == 3
+        assert [r.name for r in again.public_rooms(3)] == ["table 7", "table 6", "table 5"]
+        assert again.replays == 3
+        store.close()
+
+    run_async(scenario)
 
 
 def test_the_rooms_module_doctests() -> None:

@@ -249,7 +249,7 @@ def test_a_move_that_cannot_be_saved_is_not_acknowledged(db: Path) -> None:
             card = mine["deal"]["legal"][0]
             actions, seq = room.actions, room.seq
             assert room.store is not None
-            conn: sqlite3.Connection = room.store._conn
+            conn: sqlite3.Connection = room.store.writer._conn  # the writer thread's
             conn.execute("PRAGMA query_only = 1")
             try:
                 send(socks[turn], {"type": "play", "card": card})

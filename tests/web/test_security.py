@@ -837,7 +837,7 @@ def test_a_database_that_turns_read_only_gives_a_plain_error(
                 yield store
 
         monkeypatch.setattr(access, "open", read_only)
-        rooms_db = app.state.rooms.store._conn
+        rooms_db = app.state.rooms.store.writer._conn  # the writer thread's
         rooms_db.execute("PRAGMA query_only = 1")
         try:
             for path, form in ((f"/sheets/{sheet_id}/hands", {"taker": "NS", "points": "90"}),

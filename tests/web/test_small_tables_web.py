@@ -292,18 +292,18 @@ def test_room_manager_seats_three_and_two() -> None:
 
     async def scenario() -> None:
         manager = RoomManager(RoomSettings(), seed=3)
-        three = manager.create("classic-3p", {"three_deal": "kitty"})
-        two = manager.create("classic-2p", {"two_deal": "decouverte"}, target=300)
+        three = await manager.create("classic-3p", {"three_deal": "kitty"})
+        two = await manager.create("classic-2p", {"two_deal": "decouverte"}, target=300)
         assert [s.index for s in three.seats] == [0, 1, 2]
         assert [s.index for s in two.seats] == [0, 1] and two.rules.target == 300
         with pytest.raises(RoomError, match="table of 3 seats N, E, S"):
-            three.join(3, "Dan")
+            await three.join(3, "Dan")
         with pytest.raises(RoomError, match="table of 2 seats N, E"):
-            two.fill_bot(2)
+            await two.fill_bot(2)
         with pytest.raises(ValueError, match="three_deal"):
-            manager.create("classic-3p", {"three_deal": "nine_each"})
-        three.join(2, "Ann")
-        three.start()
+            await manager.create("classic-3p", {"three_deal": "nine_each"})
+        await three.join(2, "Ann")
+        await three.start()
         assert three.match is not None and three.round is not None
         state = three.state_for(2)
         assert state["players"] == 3 and state["deal_mode"] == "kitty"

@@ -152,17 +152,17 @@ def test_room_manager_checks_what_it_is_asked() -> None:
     async def scenario() -> None:
         manager = RoomManager(RoomSettings(max_rooms=2, idle_ttl=10), seed=1)
         with pytest.raises(OptionError, match="unknown profile"):
-            manager.create("bridge")
+            await manager.create("bridge")
         with pytest.raises(OptionError, match="unknown bot"):
-            manager.create("classic", bots="minimax")
+            await manager.create("classic", bots="minimax")
         with pytest.raises(BeloteError, match="target"):
-            manager.create("classic", target=0)
+            await manager.create("classic", target=0)
         # The small tables (§12) are seated now; their deal options are checked.
         with pytest.raises(OptionError, match="three_deal"):
-            manager.create("classic-3p", {"three_deal": "nine_each"})
-        room = manager.create("classic", target=500, name="  Friday  ")
+            await manager.create("classic-3p", {"three_deal": "nine_each"})
+        room = await manager.create("classic", target=500, name="  Friday  ")
         assert isinstance(room, Room) and room.rules.target == 500 and room.name == "Friday"
-        other = manager.create("moroccan")
+        other = await manager.create("moroccan")
         # The cap: someone watches each room, so none may be closed to make room.
         async def nothing(text: str) -> None:
             pass
@@ -170,20 +170,20 @@ def test_room_manager_checks_what_it_is_asked() -> None:
         room.attach(watchers[0])
         other.attach(watchers[1])
         with pytest.raises(RoomError, match="holds 2 rooms"):
-            manager.create("classic")
+            await manager.create("classic")
         room.detach(watchers[0])
         other.detach(watchers[1])
         with pytest.raises(RoomError, match="no room 'nope'"):
             manager.get("nope")
         assert manager.get(room.id) is room
         with pytest.raises(RoomError, match="has not started"):
-            room.call(0, "pass")
-        room.join(1, "Ann")
+            await room.call(0, "pass")
+        await room.join(1, "Ann")
         with pytest.raises(RoomError, match="is not empty"):
-            room.fill_bot(1)
-        room.start()
+            await room.fill_bot(1)
+        await room.start()
         with pytest.raises(RoomError, match="already started"):
-            room.start()
+            await room.start()
         # Rooms nobody watches are closed after idle_ttl.
         assert await manager.sweep(now=room.touched + 5) == 0
         assert await manager.sweep(now=room.touched + 11) == 2
@@ -207,8 +207,8 @@ def test_visibility_words_and_their_one_check() -> None:
     async def scenario() -> None:
         manager = RoomManager(seed=1)
         with pytest.raises(RoomError, match="'secret' is not one of private, invite, public"):
-            manager.create("classic", visibility="secret")  # type: ignore[arg-type]
-        room = manager.create("classic", visibility=Visibility.PRIVATE)
+            await manager.create("classic", visibility="secret")  # type: ignore[arg-type]
+        room = await manager.create("classic", visibility=Visibility.PRIVATE)
         assert room.invite is None and room.state_for(None)["visibility"] == "private"
         assert {s["kind"] for s in room.state_for(None)["seats"]} == {"open"}
         await room.stop()
@@ -219,9 +219,9 @@ def test_visibility_words_and_their_one_check() -> None:
 def test_same_seed_same_deals() -> None:
     async def deal(seed: int) -> list[str]:
         manager = RoomManager(seed=seed)
-        room = manager.create("classic")
-        room.join(0, "A")
-        room.start()
+        room = await manager.create("classic")
+        await room.join(0, "A")
+        await room.start()
         state = room.state_for(0)
         await room.stop()
         hand: list[str] = state["deal"]["hand"]

@@ -14,18 +14,22 @@ stand-in bot plays for him (the room says when: ``Room.stand_in_at``).  The
 driver sleeps until then, or until the room wakes it (:meth:`Driver.wake`:
 something changed).  Nobody watching: the table waits.
 
-The driver reads and moves the room through :class:`DrivenRoom`; a failure to
-save a move is shown to everyone and tried again a few seconds later, and a bug
-stops the game with its error shown, not the server.
+The driver reads and moves the room through :class:`DrivenRoom`.  A bot's move
+goes the way of a person's: through the room's lock, written by the store's
+writer thread before it is broadcast, dropped when the room moved on while it
+waited; a failure to save it (another program holding the database) is shown to
+everyone and tried again a few seconds later, and a bug stops the game with its
+error shown, not the server.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, Protocol
 
 from belote.bots import Bot
@@ -82,9 +86,9 @@ class DrivenRoom(Protocol):
 
     def stand_in_at(self, seat: int) -> float: ...
 
-    def apply(self, seat: int, action: Action) -> None: ...
+    async def apply(self, seat: int, action: Action, version: int | None = None) -> bool: ...
 
-    def new_deal(self) -> None: ...
+    async def new_deal(self, version: int | None = None) -> None: ...
 
     def presence(self) -> None: ...
 
@@ -142,7 +146,7 @@ class Driver:
                         continue
                     if (room.version == version and room.between
                             and room.status == RoomStatus.PLAYING):
-                        await self._saving(room.new_deal)
+                        await self._saving(functools.partial(room.new_deal, version))
                     continue
                 rnd = room.round
                 assert rnd is not None
@@ -197,24 +201,27 @@ class Driver:
             action = await asyncio.to_thread(decide, bot, view)
             if not self._bot_still_plays(version, seat):
                 return
+        # Written through the room's lock, as a person's move: dropped if the room
+        # moved on while another action held it.
         try:
-            room.apply(seat, action)
+            await room.apply(seat, action, version)
         except StoreError as exc:
             await self._store_failed(exc)
         except BeloteError as exc:
             # A bot answering an illegal action is a bug; play on with a legal one.
             log.error("room %s: bot %s at %s: %s", room.id, bot.name, SEAT_NAMES[seat], exc)
             if rnd.phase == BIDDING:
-                room.apply(seat, ("call", "pass", None, None))
+                legal: Action = ("call", "pass", None, None)
             elif rnd.phase == DISCARD:
-                room.apply(seat, ("discard", default_discard(rnd.view(seat)), None, None))
+                legal = ("discard", default_discard(rnd.view(seat)), None, None)
             else:
-                room.apply(seat, ("play", rnd.legal_cards()[0], None, True))
+                legal = ("play", rnd.legal_cards()[0], None, True)
+            await self._saving(lambda: room.apply(seat, legal, version))
 
-    async def _saving(self, step: Callable[[], None]) -> bool:
+    async def _saving(self, step: Callable[[], Awaitable[Any]]) -> bool:
         """Run ``step`` (which writes to the log); False when the write failed."""
         try:
-            step()
+            await step()
         except StoreError as exc:
             await self._store_failed(exc)
             return False

@@ -7,6 +7,11 @@ alone, in its language.  ``hello`` binds the connection (a seat's token, the roo
 invitation or a seat its browser holds; else :class:`~belote.web.seats.NoAccess`:
 as if there were no room), ``join`` takes a seat, ``hint`` asks the strongest bot's
 advice (:func:`hint`).  The room is read and moved through :class:`MessagedRoom`.
+
+Each action of the room is a coroutine holding the room's lock from its checks to
+its write's commit and its broadcast; ``hello`` and ``hint``, which read the game,
+take the lock too, so that two messages for one room are handled one after the
+other, and none reads a move whose write is still pending.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ class MessagedRoom(Protocol):
     rules: Rules
     visibility: Visibility
     version: int
+    lock: asyncio.Lock
 
     def visit(self) -> None: ...
 
@@ -46,23 +52,23 @@ class MessagedRoom(Protocol):
 
     def attach(self, client: Client, token: object = None) -> int | None: ...
 
-    def join(self, seat: int, name: object = "", client: Client | None = None,
-             owner: str | None = None) -> str: ...
+    async def join(self, seat: int, name: object = "", client: Client | None = None,
+                   owner: str | None = None) -> str: ...
 
-    def leave(self, seat: int) -> None: ...
+    async def leave(self, seat: int) -> None: ...
 
-    def fill_bot(self, seat: int) -> None: ...
+    async def fill_bot(self, seat: int) -> None: ...
 
-    def start(self) -> None: ...
+    async def start(self) -> None: ...
 
-    def call(self, seat: int, text: object) -> None: ...
+    async def call(self, seat: int, text: object) -> None: ...
 
-    def play(self, seat: int, card_text: object, declare: bool = True,
-             belote: bool = True) -> None: ...
+    async def play(self, seat: int, card_text: object, declare: bool = True,
+                   belote: bool = True) -> None: ...
 
-    def discard(self, seat: int, cards: object) -> None: ...
+    async def discard(self, seat: int, cards: object) -> None: ...
 
-    def next_deal(self) -> None: ...
+    async def next_deal(self) -> None: ...
 
     def live_round(self) -> Round: ...
 
@@ -73,11 +79,11 @@ class MessagedRoom(Protocol):
     def keep(self, task: asyncio.Task[None]) -> None: ...
 
 
-def handle(room: MessagedRoom, client: Client, msg: object) -> None:
+async def handle(room: MessagedRoom, client: Client, msg: object) -> None:
     """One message from a connection; a refusal is answered with an error message."""
     room.visit()
     try:
-        dispatch(room, client, msg)
+        await dispatch(room, client, msg)
     except NoAccess:
         raise
     except BeloteError as exc:
@@ -86,7 +92,7 @@ def handle(room: MessagedRoom, client: Client, msg: object) -> None:
         client.push_json({"type": "error", "message": text})
 
 
-def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
+async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
     """Act on one message for the connection's seat (module doc); raises a refusal."""
     if not isinstance(msg, dict):
         raise RoomError("a message is a JSON object with a 'type'")
@@ -95,24 +101,8 @@ def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
         client.push_json({"type": "pong"})
         return
     if kind == "hello":
-        token = msg.get("token")
-        if room.invited(msg.get("invite")):
-            client.invited = True
-        seat = room.seat_of_token(token)
-        if seat is None and not client.invited:
-            held = room.seat_of_owner(client.identity)
-            if held is None:
-                # Neither a seat nor the room's link: as if there were no room.
-                raise NoAccess(f"no room {room.id!r} (it may have closed)")
-            client.invited = room.visibility != Visibility.PRIVATE
-        client.hello = True
-        seat = room.attach(client, token)
-        if seat is not None:
-            client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
-        elif token:
-            client.push_json({
-                "type": "error", "code": "bad_token",
-                "message": f"room {room.id}: your token holds no seat here (take a seat)"})
+        async with room.lock:
+            hello(room, client, msg)
         return
     if not client.hello:
         raise RoomError("say hello first (with your seat's token or the room's invitation)")
@@ -121,32 +111,56 @@ def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
             raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
         if not client.invited:
             raise RoomError("only someone invited (the room's link) can take a seat")
-        seat = seat_field(room, msg)
-        token = room.join(seat, msg.get("name"), client, owner=client.identity)
-        client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat], "token": token})
+        wanted = seat_field(room, msg)
+        token = await room.join(wanted, msg.get("name"), client, owner=client.identity)
+        client.push_json({"type": "welcome", "seat": SEAT_NAMES[wanted], "token": token})
         return
     seat = client.seat
     if seat is None:
         raise RoomError("take a seat first")
     if kind == "leave":
-        room.leave(seat)
+        await room.leave(seat)
     elif kind == "bot":
-        room.fill_bot(seat_field(room, msg))
+        await room.fill_bot(seat_field(room, msg))
     elif kind == "start":
-        room.start()
+        await room.start()
     elif kind == "call":
-        room.call(seat, msg.get("call"))
+        await room.call(seat, msg.get("call"))
     elif kind == "play":
-        room.play(seat, msg.get("card"), msg.get("declare", True) is not False,
-                  msg.get("belote", True) is not False)
+        await room.play(seat, msg.get("card"), msg.get("declare", True) is not False,
+                        msg.get("belote", True) is not False)
     elif kind == "discard":
-        room.discard(seat, msg.get("cards"))
+        await room.discard(seat, msg.get("cards"))
     elif kind == "next":
-        room.next_deal()
+        await room.next_deal()
     elif kind == "hint":
-        hint(room, client, seat)
+        async with room.lock:
+            hint(room, client, seat)
     else:
         raise RoomError(f"unknown message type {kind!r}")
+
+
+def hello(room: MessagedRoom, client: Client, msg: Mapping[str, Any]) -> None:
+    """Bind the connection: a seat's token, the room's invitation or a seat its
+    browser holds (else :class:`NoAccess`), and send it the state."""
+    token = msg.get("token")
+    if room.invited(msg.get("invite")):
+        client.invited = True
+    seat = room.seat_of_token(token)
+    if seat is None and not client.invited:
+        held = room.seat_of_owner(client.identity)
+        if held is None:
+            # Neither a seat nor the room's link: as if there were no room.
+            raise NoAccess(f"no room {room.id!r} (it may have closed)")
+        client.invited = room.visibility != Visibility.PRIVATE
+    client.hello = True
+    seat = room.attach(client, token)
+    if seat is not None:
+        client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
+    elif token:
+        client.push_json({
+            "type": "error", "code": "bad_token",
+            "message": f"room {room.id}: your token holds no seat here (take a seat)"})
 
 
 def hint(room: MessagedRoom, client: Client, seat: int) -> None:

@@ -41,17 +41,29 @@ BOT_LABELS: Final = {
 }
 
 
+WEB_BUSY_TIMEOUT_S: Final = 0.5
+
+
 class SheetAccess:
     """The sheets database: each use opens its own connection in the thread that
-    runs it (as each ``belote sheet`` command does), SQLite serialising writers."""
+    runs it (as each ``belote sheet`` command does), SQLite serialising writers.
 
-    def __init__(self, path: str | os.PathLike[str] | None) -> None:
+    The file is set up once, here (WAL mode, the schema: what may write or wait for
+    the lock); a request's store only opens a connection, which costs no lock.  A
+    request's write waits at most ``timeout`` (:data:`WEB_BUSY_TIMEOUT_S`) for
+    another process holding the database, then is refused
+    (:class:`~belote.sheets.SheetBusyError`, a 503 with a plain message);
+    ``belote sheet`` keeps its own, longer wait."""
+
+    def __init__(self, path: str | os.PathLike[str] | None,
+                 timeout: float = WEB_BUSY_TIMEOUT_S) -> None:
         self.path = path if path is not None else default_db_path()
-        SheetStore(self.path).close()  # fail now on a database that cannot be opened
+        self.timeout = timeout
+        SheetStore(self.path).close()  # set up, or fail now on a database that cannot be
 
     @contextlib.contextmanager
     def open(self) -> Iterator[SheetStore]:
-        store = SheetStore(self.path)
+        store = SheetStore(self.path, self.timeout, set_up=False)
         try:
             yield store
         finally:

@@ -338,6 +338,15 @@ _PLAIN: Final = {
         "contract: choose the contract (80…, capot or générale)"),
     # said again in plain words
     "this address leads to no page": N_("This address leads to no page."),
+    # the database held by another program (web.store, the sheets' pages)
+    ("the game could not be saved: the database is busy (another program is writing to "
+     "it); nothing was changed, try again in a moment"): N_(
+        "The game could not be saved: the database is busy (another program is writing "
+        "to it). Nothing was changed: try again in a moment."),
+    ("the score sheets are busy: another program is writing to them; nothing was changed, "
+     "try again in a moment"): N_(
+        "The score sheets are busy: another program is writing to them. Nothing was "
+        "changed: try again in a moment."),
     "taker: choose NS or EW": N_("Say which team took."),
     "there is no belote in sans-atout": N_("There is no belote in sans-atout."),
     "both teams have belote: only one team holds trump K and Q": N_(

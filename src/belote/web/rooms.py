@@ -35,11 +35,20 @@ invitation; the newcomer sees that seat's cards from then on, not the cards it
 laid aside before (§12.1).
 
 Durability.  With a :class:`~belote.web.store.RoomStore`, each room, its
-seats and every deal and move are written before the move is acknowledged;
-:meth:`RoomManager.restore` brings every open room back after a restart,
-humans away (within their grace) until they reconnect with their tokens.  A
-room nobody visits for :attr:`RoomSettings.idle_ttl` seconds is closed, and
-says so to whoever opens its link later.
+seats (with what a seat taken over mid-deal may not see) and every deal and move
+are written before the move is acknowledged; :meth:`RoomManager.restore` brings
+every open room back after a restart, humans away (within their grace) until
+they reconnect with their tokens.  A room nobody visits for
+:attr:`RoomSettings.idle_ttl` seconds is closed, and says so to whoever opens its
+link later.
+
+Order.  The actions of a room (``join``, ``start``, ``play``..., the driver's
+``apply`` and ``new_deal``) are coroutines: each holds the room's :attr:`Room.lock`
+from its checks until its write is committed by the store's writer thread and
+broadcast, so two messages for one room are handled one after the other and
+none sees a move still being written.  A write refused (another program holding
+the database) takes the move back: the game as on disk (:meth:`Room._reload`),
+every earlier write of the room committed before it.
 
 Bots act server-side in the room's driver task (:mod:`belote.web.driver`), paced by
 :class:`RoomSettings` so that people can follow the table; the slow ones
@@ -76,7 +85,7 @@ import random
 import secrets
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final
 
 from belote.bidding import normalise_call
@@ -115,6 +124,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("belote.web.rooms")
+
+CLOSED_KEPT: Final = 5000  # rooms closed by this server whose reason is kept in memory
 
 
 # A state as JSON text: as json.dumps(..., ensure_ascii=False), less its check for
@@ -174,6 +185,11 @@ class Room:
         self._turn_since = time.monotonic()  # when the player to act got the turn
         self._driver = Driver(self)  # the bots' turns and the pauses (web.driver)
         self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (kept alive)
+        # One action at a time: an action holds it from its checks until its write is
+        # committed and broadcast (module doc, "Order").
+        self.lock = asyncio.Lock()
+        self._writing = False  # a write of the room is pending: nothing is broadcast
+        self._broadcast_due = False  # ... and someone's presence changed meanwhile
 
     # --- the log on disk ---------------------------------------------------------------
 
@@ -184,24 +200,43 @@ class Room:
                        invite=self.invite, seed=self.seed, client=self.client, closed=None,
                        creator=self.creator)
 
-    def _log(self, kind: str, data: Any, seats: bool = False) -> None:
-        """Write one event of the game (and the seats) before it is acknowledged."""
+    async def _log(self, *events: tuple[str, Any], seats: bool = False) -> None:
+        """Write events of the game (``(kind, data)``, and the seats) before they are
+        acknowledged, all or none: the writer thread commits them
+        (:mod:`belote.web.store`) while the room's lock holds every other action back."""
         if self.store is not None:
-            self.store.append(self.id, self.seq + 1, kind, data,
-                              [s.row() for s in self.seats] if seats else None)
-        self.seq += 1
+            await self._written(self.store.append_events(
+                self.id, [(self.seq + 1 + i, kind, data) for i, (kind, data) in enumerate(events)],
+                [s.row() for s in self.seats] if seats else None))
+        self.seq += len(events)
 
-    def _save_seats(self) -> None:
+    async def _save_seats(self) -> None:
         if self.store is not None:
-            self.store.put_seats(self.id, [s.row() for s in self.seats])
+            await self._written(self.store.put_seats(self.id, [s.row() for s in self.seats]))
+
+    async def _written(self, write: Awaitable[None]) -> None:
+        """Await a write; meanwhile nothing is broadcast (a presence change waits for
+        it: the engine already holds the move being written).  A refused write
+        sends what waited once the room is as on disk again (:meth:`_settle`)."""
+        self._writing = True
+        try:
+            await write
+        finally:
+            self._writing = False
+
+    def _settle(self) -> None:
+        """After a refused write, the game as on disk: send what a presence change
+        held back meanwhile."""
+        if self._broadcast_due:
+            self.broadcast()
 
     def visit(self) -> None:
-        """Someone looked at the room: it is not idle (saved at most once a minute)."""
+        """Someone looked at the room: it is not idle (saved at most once a minute,
+        by the writer, nobody waiting)."""
         self.touched = time.time()
         if self.store is not None and self.touched - self._saved_touch > 60:
             self._saved_touch = self.touched
-            with contextlib.suppress(StoreError):
-                self.store.touch(self.id, self.touched)
+            self.store.touch_later(self.id, self.touched)
 
     def restore(self, seats: Sequence[SeatRow], log: Sequence[tuple[int, str, Any]]) -> None:
         """Bring the room back from its saved seats and log: every deal and move is
@@ -213,6 +248,7 @@ class Room:
                 continue
             s = self.seats[row.seat]
             s.kind, s.name, s.token, s.owner = SeatKind(row.kind), row.name, row.token, row.owner
+            s.secret_until = row.secret_until
             s.clients = set()
             s.bot = self._new_bot() if row.kind == SeatKind.BOT else None
             s.away_since = now if row.kind == SeatKind.HUMAN else None
@@ -250,7 +286,8 @@ class Room:
         self.status = RoomStatus.FINISHED if self.match.finished else RoomStatus.PLAYING
 
     def _reload(self) -> None:
-        """After a write failed: the game as the log on disk has it."""
+        """After a write failed: the game as the log on disk has it (every earlier
+        write of the room was committed: the room's lock orders them)."""
         if self.store is not None:
             with contextlib.suppress(StoreError):
                 self._replay(self.store.log(self.id))
@@ -286,12 +323,17 @@ class Room:
                 return seat.index
         return None
 
-    def join(self, seat: int, name: object = "", client: Client | None = None,
-             owner: str | None = None) -> str:
+    async def join(self, seat: int, name: object = "", client: Client | None = None,
+                   owner: str | None = None) -> str:
         """Take ``seat`` (open, or played by a bot); answers the seat's secret token.
 
         ``owner`` is the browser identity taking it (one seat per browser);
         ``client``, when given, is the connection that now acts for the seat."""
+        async with self.lock:
+            return await self._join(seat, name, client, owner)
+
+    async def _join(self, seat: int, name: object, client: Client | None,
+                    owner: str | None) -> str:
         if self.status == RoomStatus.FINISHED:
             raise RoomError(f"room {self.id}: the game is over")
         s = self.seats[self.check_seat(seat)]
@@ -304,49 +346,64 @@ class Room:
         if (self.visibility == Visibility.PRIVATE
                 and any(x.kind == SeatKind.HUMAN for x in self.seats)):
             raise RoomError("a table against bots is private: nobody else can sit there")
+        old = (s.kind, s.name, s.token, s.owner, s.secret_until)
         if self.status == RoomStatus.PLAYING and s.kind == SeatKind.BOT and self.round is not None:
-            # Taken over mid-deal: what the bot laid aside stays its secret (§12.1).
+            # Taken over mid-deal: what the bot laid aside stays its secret (§12.1),
+            # kept with the seat (a restart shows him no more).
             s.secret_until = self.match.deals if self.match is not None else 0
-        old = (s.kind, s.name, s.token, s.owner)
         s.kind = SeatKind.HUMAN
         s.name = clean_name(name, seat)
         s.token = secrets.token_urlsafe(18)
         s.owner = owner
         s.away_since = None if client is not None else time.monotonic()
         try:
-            self._save_seats()
+            await self._save_seats()
         except StoreError:
-            s.kind, s.name, s.token, s.owner = old
+            s.kind, s.name, s.token, s.owner, s.secret_until = old
+            self._settle()
             raise
         if client is not None:
             self._bind(client, seat)
         self.changed()
         return s.token
 
-    def leave(self, seat: int) -> None:
+    async def leave(self, seat: int) -> None:
         """Give a seat back before the game starts."""
-        if self.status != RoomStatus.WAITING:
-            raise RoomError("a seat can be left only before the game starts")
-        s = self.seats[seat]
-        for client in list(s.clients):
-            client.seat = None
-            self.spectators.add(client)
-        s.clients.clear()
-        s.kind, s.name, s.token, s.bot, s.owner = SeatKind.OPEN, "", None, None, None
-        self._save_seats()
-        self.changed()
+        async with self.lock:
+            if self.status != RoomStatus.WAITING:
+                raise RoomError("a seat can be left only before the game starts")
+            s = self.seats[seat]
+            old = (s.kind, s.name, s.token, s.bot, s.owner)
+            s.kind, s.name, s.token, s.bot, s.owner = SeatKind.OPEN, "", None, None, None
+            try:
+                await self._save_seats()
+            except StoreError:
+                s.kind, s.name, s.token, s.bot, s.owner = old
+                self._settle()
+                raise
+            for client in list(s.clients):
+                client.seat = None
+                self.spectators.add(client)
+            s.clients.clear()
+            self.changed()
 
-    def fill_bot(self, seat: int) -> None:
+    async def fill_bot(self, seat: int) -> None:
         """Put a bot on an open seat."""
-        if self.status == RoomStatus.FINISHED:
-            raise RoomError(f"room {self.id}: the game is over")
-        s = self.seats[self.check_seat(seat)]
-        if s.kind != SeatKind.OPEN:
-            raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
-        s.kind, s.bot = SeatKind.BOT, self._new_bot()
-        s.name = f"Bot {SEAT_NAMES[seat]}"
-        self._save_seats()
-        self.changed()
+        async with self.lock:
+            if self.status == RoomStatus.FINISHED:
+                raise RoomError(f"room {self.id}: the game is over")
+            s = self.seats[self.check_seat(seat)]
+            if s.kind != SeatKind.OPEN:
+                raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
+            s.kind, s.bot = SeatKind.BOT, self._new_bot()
+            s.name = f"Bot {SEAT_NAMES[seat]}"
+            try:
+                await self._save_seats()
+            except StoreError:
+                s.kind, s.bot, s.name = SeatKind.OPEN, None, ""
+                self._settle()
+                raise
+            self.changed()
 
     def check_seat(self, seat: int) -> int:
         """``seat`` when the table has it (N E S with three players, N E with two)."""
@@ -437,26 +494,30 @@ class Room:
 
     # --- the game ---------------------------------------------------------------------
 
-    def start(self) -> None:
+    async def start(self) -> None:
         """Fill the empty seats with bots and deal the first deal."""
-        if self.status != RoomStatus.WAITING:
-            raise RoomError("the game has already started")
-        for s in self.seats:
-            if s.kind == SeatKind.OPEN:
-                s.kind, s.bot, s.name = SeatKind.BOT, self._new_bot(), f"Bot {SEAT_NAMES[s.index]}"
-            elif s.kind == SeatKind.HUMAN and s.bot is None:
-                s.bot = self._new_bot()
-        self.match = Match(self.rules, seed=self._rng.randrange(2**63))
-        rnd = self.match.new_round()
-        try:
-            self._log("start", {}, seats=True)
-            self._log("deal", self._deal_data(rnd))
-        except StoreError:
-            self.match = None
-            self.seq = 0 if self.store is None else len(self.store.log(self.id))
-            raise
-        self.status = RoomStatus.PLAYING
-        self._dealt(rnd)
+        async with self.lock:
+            if self.status != RoomStatus.WAITING:
+                raise RoomError("the game has already started")
+            before = [(s.kind, s.bot, s.name) for s in self.seats]
+            for s in self.seats:
+                if s.kind == SeatKind.OPEN:
+                    s.kind, s.bot = SeatKind.BOT, self._new_bot()
+                    s.name = f"Bot {SEAT_NAMES[s.index]}"
+                elif s.kind == SeatKind.HUMAN and s.bot is None:
+                    s.bot = self._new_bot()
+            match = Match(self.rules, seed=self._rng.randrange(2**63))
+            rnd = match.new_round()
+            try:
+                await self._log(("start", {}), ("deal", self._deal_data(rnd)), seats=True)
+            except StoreError:
+                for s, (kind, bot, name) in zip(self.seats, before, strict=True):
+                    s.kind, s.bot, s.name = kind, bot, name
+                self._settle()
+                raise
+            self.match = match
+            self.status = RoomStatus.PLAYING
+            self._dealt(rnd)
         self.run()
 
     def run(self) -> None:
@@ -467,14 +528,23 @@ class Room:
     def _deal_data(rnd: Round) -> dict[str, Any]:
         return {"dealer": SEAT_NAMES[rnd.dealer], "deck": [card_name(c) for c in rnd.deck]}
 
-    def new_deal(self) -> None:
-        """Deal the next deal (the driver's, once the finished one has been shown)."""
+    async def new_deal(self, version: int | None = None) -> None:
+        """Deal the next deal (the driver's, once the finished one has been shown,
+        unless the room moved on from ``version`` meanwhile)."""
+        async with self.lock:
+            if version is not None and (self.version != version or not self.between
+                                        or self.status != RoomStatus.PLAYING):
+                return
+            await self._new_deal()
+
+    async def _new_deal(self) -> None:
         assert self.match is not None
         rnd = self.match.new_round()
         try:
-            self._log("deal", self._deal_data(rnd))
+            await self._log(("deal", self._deal_data(rnd)))
         except StoreError:
             self._reload()
+            self._settle()
             raise
         self._dealt(rnd)
 
@@ -494,19 +564,26 @@ class Room:
             raise RoomError("the deal is over: ask for the next deal")
         return self.round
 
-    def call(self, seat: int, text: object) -> None:
+    async def call(self, seat: int, text: object) -> None:
         """A call for ``seat`` (its turn, or an out-of-turn coinche where allowed, §4.5)."""
-        rnd = self.live_round()
-        if rnd.phase == DISCARD:
-            raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
-        if rnd.phase != BIDDING:
-            raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the cards are played")
-        rnd.call(normalise_call(text), seat)
-        self._after_action()
+        async with self.lock:
+            rnd = self.live_round()
+            if rnd.phase == DISCARD:
+                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
+            if rnd.phase != BIDDING:
+                raise IllegalActionError(
+                    f"{SEAT_NAMES[seat]}: no call now, the cards are played")
+            rnd.call(normalise_call(text), seat)
+            await self._after_action()
 
-    def play(self, seat: int, card_text: object, declare: bool = True,
-             belote: bool = True) -> None:
+    async def play(self, seat: int, card_text: object, declare: bool = True,
+                   belote: bool = True) -> None:
         """Play a card for ``seat``; the engine names the rule an illegal card breaks."""
+        async with self.lock:
+            self._play(seat, card_text, declare, belote)
+            await self._after_action()
+
+    def _play(self, seat: int, card_text: object, declare: bool, belote: bool) -> None:
         rnd = self.live_round()
         if rnd.phase == DISCARD:
             raise IllegalActionError(
@@ -525,10 +602,14 @@ class Room:
         first = rnd.play.announced[seat] is None and not rnd.play.state.tricks
         decls: list[Declaration] | None = [] if first and not declare else None
         rnd.play_card(c, decls, bool(belote))
-        self._after_action()
 
-    def discard(self, seat: int, cards: object) -> None:
+    async def discard(self, seat: int, cards: object) -> None:
         """The taker of a kitty deal lays two cards aside (docs/rules.md §12.1 ``kitty``)."""
+        async with self.lock:
+            self._discard(seat, cards)
+            await self._after_action()
+
+    def _discard(self, seat: int, cards: object) -> None:
         rnd = self.live_round()
         if rnd.phase != DISCARD:
             raise IllegalActionError(
@@ -542,23 +623,27 @@ class Room:
         if not isinstance(cards, list) or len(cards) != 2:
             raise IllegalActionError(f"lay aside two cards, not {cards!r} (§12.1)")
         rnd.discard([parse_card(c) for c in cards])
-        self._after_action()
 
-    def next_deal(self) -> None:
+    async def next_deal(self) -> None:
         """Deal the next deal now (the finished one has been seen)."""
-        if self.status == RoomStatus.FINISHED:
-            raise RoomError("the game is over")
-        if self.status != RoomStatus.PLAYING or not self.between:
-            raise RoomError("the deal is not over")
-        self.new_deal()
+        async with self.lock:
+            if self.status == RoomStatus.FINISHED:
+                raise RoomError("the game is over")
+            if self.status != RoomStatus.PLAYING or not self.between:
+                raise RoomError("the deal is not over")
+            await self._new_deal()
 
-    def _after_action(self) -> None:
+    async def _after_action(self) -> None:
+        """The action the engine just took is written, then counted and broadcast; a
+        write refused takes it back (the game as on disk) and the refusal goes to
+        whoever acted."""
         rnd = self.round
         assert rnd is not None and self.match is not None
         try:
-            self._log("action", rnd.actions_json()[-1])
+            await self._log(("action", rnd.actions_json()[-1]))
         except StoreError:
             self._reload()  # the move is taken back: the game as saved
+            self._settle()
             raise
         self.actions += 1
         if rnd.phase in (OVER, ALL_PASS):
@@ -569,24 +654,32 @@ class Room:
                 self.status = RoomStatus.FINISHED
         self.changed()
 
-    def apply(self, seat: int, action: Action) -> None:
-        kind, what, decls, belote = action
-        rnd = self.round
-        assert rnd is not None
-        if kind == "call":
-            rnd.call(what, seat)
-        elif kind == "discard":
-            rnd.discard(what)
-        else:
-            rnd.play_card(what, decls, belote)
-        self._after_action()
+    async def apply(self, seat: int, action: Action, version: int | None = None) -> bool:
+        """A bot's action for ``seat`` (the driver's); dropped (False) when the room
+        moved on from ``version`` while it waited for its turn to act."""
+        async with self.lock:
+            if version is not None and (self.version != version
+                                        or self.status != RoomStatus.PLAYING
+                                        or not self.bot_plays(seat)):
+                return False
+            kind, what, decls, belote = action
+            rnd = self.round
+            assert rnd is not None
+            if kind == "call":
+                rnd.call(what, seat)
+            elif kind == "discard":
+                rnd.discard(what)
+            else:
+                rnd.play_card(what, decls, belote)
+            await self._after_action()
+            return True
 
     # --- messages ---------------------------------------------------------------------
 
-    def handle(self, client: Client, msg: object) -> None:
+    async def handle(self, client: Client, msg: object) -> None:
         """One message from a connection; a refusal is answered with an error message
         (:func:`belote.web.messages.handle`)."""
-        messages.handle(self, client, msg)
+        await messages.handle(self, client, msg)
 
     def hint_bot(self) -> Bot:
         """The hint button's adviser (:data:`HINT_BOT`), seeded from the room."""
@@ -611,8 +704,13 @@ class Room:
         self.broadcast()
 
     def broadcast(self) -> None:
-        """Send each connection the state of its own seat (what every seat sees
-        alike built once: :func:`belote.web.room_state.states_for`)."""
+        """Send each connection the state of its own seat (once the room's pending
+        write, if any, is committed: see :meth:`_written`; what every seat sees alike
+        built once: :func:`belote.web.room_state.states_for`)."""
+        if self._writing:
+            self._broadcast_due = True
+            return
+        self._broadcast_due = False
         seated = [s for s in self.seats if s.clients]
         wanted: list[int | None] = [s.index for s in seated]
         if self.spectators:
@@ -636,6 +734,12 @@ class Room:
 
     def seat_json(self, s: Seat) -> dict[str, Any]:
         return room_state.seat_json(self, s)
+
+    async def settled_state(self, seat: int | None) -> dict[str, Any]:
+        """:meth:`state_for` once no action of the room is half-done (a write pending
+        is committed or refused): what a page's request reads."""
+        async with self.lock:
+            return self.state_for(seat)
 
     def state_for(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (``None``: a spectator, who sees no hand): the
@@ -719,6 +823,9 @@ class RoomManager:
         self.store = store
         self.rooms_per_client = rooms_per_client
         self.replays = 0  # rooms brought back by replaying their log since the start
+        # Rooms this server closed, with the reason, while the writer may not have
+        # written it yet (their links say why at once); the newest few thousand.
+        self._closed: dict[str, str] = {}
         self._seed = seed
         self._count = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -742,7 +849,7 @@ class RoomManager:
                     + sum(1 for row in self.dormant.values() if row.creator == creator))
         return 0
 
-    def create(
+    async def create(
         self,
         profile: str = "classic",
         options: Mapping[str, Any] | None = None,
@@ -779,7 +886,7 @@ class RoomManager:
         room = Room(room_id, rules, bots, self.settings, seed=seed, name=name,
                     visibility=visibility, client=client, creator=creator, store=self.store)
         if self.store is not None:
-            self.store.add_room(room.row(), [x.row() for x in room.seats])
+            await self.store.add_room(room.row(), [x.row() for x in room.seats])
         self.rooms[room_id] = room
         return room
 
@@ -831,9 +938,9 @@ class RoomManager:
         if reasons:
             log.info("the server is near its cap of %d rooms: %d idle closed",
                         self.settings.max_rooms, len(reasons))
+            self._remember_closed(reasons)
             if self.store is not None:
-                with contextlib.suppress(StoreError):
-                    self.store.close_rooms(reasons)
+                self.store.close_rooms_later(reasons)
         return list(reasons)
 
     def _drop(self, room_id: str) -> None:
@@ -888,8 +995,8 @@ class RoomManager:
             log.error("room %s cannot be restored: %s", row.id, exc)
             reason = f"it could not be restored ({exc})"
             self.dormant.pop(row.id, None)
-            with contextlib.suppress(StoreError):
-                self.store.close_room(row.id, reason)
+            self._remember_closed({row.id: reason})
+            self.store.close_room_later(row.id, reason)
             raise RoomError(f"room {row.id!r} was closed: {reason}") from None
         self.replays += 1
         self.dormant.pop(row.id, None)
@@ -902,6 +1009,11 @@ class RoomManager:
 
     # --- finding rooms --------------------------------------------------------------
 
+    def _remember_closed(self, reasons: Mapping[str, str]) -> None:
+        self._closed.update(reasons)
+        while len(self._closed) > CLOSED_KEPT:
+            del self._closed[next(iter(self._closed))]
+
     def get(self, room_id: str) -> Room:
         """The open room ``room_id`` (brought back from disk if need be), else a
         :class:`RoomError` that says why it is not there."""
@@ -911,8 +1023,9 @@ class RoomManager:
         row = self.dormant.get(room_id) if isinstance(room_id, str) else None
         if row is not None:
             return self._wake(row)
-        reason = None
-        if self.store is not None and isinstance(room_id, str) and len(room_id) < 40:
+        reason = self._closed.get(room_id) if isinstance(room_id, str) else None
+        if reason is None and self.store is not None and isinstance(room_id, str) \
+                and len(room_id) < 40:
             with contextlib.suppress(StoreError):
                 reason = self.store.closed_reason(room_id)
         if reason:
@@ -954,7 +1067,7 @@ class RoomManager:
         if self.store is not None and closed:
             reason = f"nobody visited it for {span_words(ttl)}"
             with contextlib.suppress(StoreError):
-                self.store.close_rooms(dict.fromkeys(closed, reason))
+                await self.store.close_rooms(dict.fromkeys(closed, reason))
         return len(closed)
 
     async def close(self) -> None:

@@ -40,6 +40,7 @@ from belote.web.security import (
     loads,
     parse_whole,
 )
+from belote.web.store import StoreError
 
 router = APIRouter()
 log = logging.getLogger("belote.web")
@@ -103,7 +104,7 @@ class TooFast(RoomError):
     """A client opening tables faster than its limit (429, retry in a minute)."""
 
 
-def _create(request: Request, form: Mapping[str, Any], visibility: Visibility) -> Room:
+async def _create(request: Request, form: Mapping[str, Any], visibility: Visibility) -> Room:
     limiter: RateLimiter = request.app.state.room_limiter
     client = client_key(request)
     if not limiter.allow(client):
@@ -136,9 +137,9 @@ def _create(request: Request, form: Mapping[str, Any], visibility: Visibility) -
     name = form.get("name")
     if name is not None and not isinstance(name, str):
         raise RoomError(f"name: {name!r} is not text")
-    return _rooms(request).create(profile, options, target_value, bots, name or "",
-                                  visibility=visibility, client=client,
-                                  creator=identity(request))
+    return await _rooms(request).create(profile, options, target_value, bots, name or "",
+                                        visibility=visibility, client=client,
+                                        creator=identity(request))
 
 
 def room_link(room: Room) -> str:
@@ -174,13 +175,13 @@ async def play_create(request: Request) -> Response:
     game starts at once.  The table is private: nobody else sees or joins it."""
     form = await _form(request)
     try:
-        room = _create(request, form, Visibility.PRIVATE)
+        room = await _create(request, form, Visibility.PRIVATE)
         seat = player_seat(room.players)
-        token = room.join(seat, form.get("player") or "You", owner=identity(request))
+        token = await room.join(seat, form.get("player") or "You", owner=identity(request))
         for other in range(room.players):
             if other != seat:
-                room.fill_bot(other)
-        room.start()
+                await room.fill_bot(other)
+        await room.start()
     except BeloteError as exc:
         return render(request, "play.html", {**_choices(), "values": form, "error": str(exc)},
                       status=422)
@@ -222,7 +223,7 @@ async def room_create(request: Request) -> Response:
     form = await _form(request)
     try:
         visibility = Visibility.PUBLIC if form.get("public") else Visibility.INVITE
-        room = _create(request, form, visibility)
+        room = await _create(request, form, visibility)
     except BeloteError as exc:
         return _room_list(request, form, str(exc))
     return RedirectResponse(room_link(room), status_code=303)
@@ -288,9 +289,11 @@ async def api_room_create(request: Request) -> Response:
                              f"{' or '.join(API_VISIBILITIES)} (a private table, against "
                              "bots, is opened by /play)"}, status_code=400)
     try:
-        room = _create(request, body, Visibility.of(visibility))
+        room = await _create(request, body, Visibility.of(visibility))
     except TooFast as exc:
         return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "60"})
+    except StoreError as exc:  # the database is held: nothing was created
+        return JSONResponse({"error": str(exc)}, status_code=503)
     except BeloteError as exc:
         return JSONResponse({"error": str(exc)}, status_code=422)
     return JSONResponse({"id": room.id, "url": room_link(room), "invite": room.invite,
@@ -305,10 +308,12 @@ TOKEN_HEADER: Final = "x-seat-token"
 async def api_room(request: Request, room_id: str, invite: str | None = None) -> Response:
     """What a spectator sees (no hand): for the room's invitation (its link's
     ``?invite=``, or the ``X-Invite`` header) or a seat's token (the
-    ``X-Seat-Token`` header: a token never travels in an address, which logs keep)."""
+    ``X-Seat-Token`` header: a token never travels in an address, which logs keep);
+    once the room's pending write, if any, is settled."""
     invite = request.headers.get(INVITE_HEADER, invite)
     token = request.headers.get(TOKEN_HEADER)
-    return JSONResponse(_visible(request, room_id, invite, token).state_for(None))
+    room = _visible(request, room_id, invite, token)
+    return JSONResponse(await room.settled_state(None))
 
 
 @router.post("/api/rooms/{room_id}/seats")
@@ -324,12 +329,12 @@ async def api_room_join(request: Request, room_id: str) -> Response:
                     body.get("invite")):
                 return JSONResponse({"error": "only a seated player may put a bot at the table"},
                                     status_code=403)
-            room.fill_bot(seat)
+            await room.fill_bot(seat)
             return JSONResponse({"seat": SEAT_NAMES[seat], "bot": True})
         if not room.invited(body.get("invite")):
             return JSONResponse({"error": "taking a seat needs the room's invitation (its link)"},
                                 status_code=403)
-        token = room.join(seat, body.get("name"), owner=identity(request))
+        token = await room.join(seat, body.get("name"), owner=identity(request))
     except (BeloteError, ValueError) as exc:
         return JSONResponse({"error": str(exc)}, status_code=409)
     return JSONResponse({"seat": SEAT_NAMES[seat], "token": token})
@@ -341,7 +346,7 @@ async def api_room_start(request: Request, room_id: str) -> Response:
     body = await _json(request)
     room = _visible(request, room_id, None, body.get("token"))
     try:
-        room.start()
+        await room.start()
     except BeloteError as exc:
         return JSONResponse({"error": str(exc)}, status_code=409)
     return JSONResponse(room.state_for(None))
@@ -406,7 +411,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                 client.push_json({"type": "error", "message": str(exc)})
                 continue
             try:
-                room.handle(client, msg)
+                await room.handle(client, msg)
             except NoAccess as exc:
                 await _fatal(websocket, 4404, str(exc))
                 break

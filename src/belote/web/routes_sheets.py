@@ -52,7 +52,14 @@ from starlette.websockets import WebSocketDisconnect
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, TARGET_CHOICES, Limit, make_rules
 from belote.scoring import Outcome, hand_entry_to_json, parse_hand_entry, reached, score_hand
-from belote.sheets import LINK_KINDS, ROLES, SheetNotFoundError, SheetStore, link_path
+from belote.sheets import (
+    LINK_KINDS,
+    ROLES,
+    SheetBusyError,
+    SheetNotFoundError,
+    SheetStore,
+    link_path,
+)
 from belote.web.chart import running_chart
 from belote.web.forms import (
     DECL_KINDS,
@@ -216,8 +223,17 @@ async def sheet_create(request: Request) -> Response:
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
 
 
+SHEETS_BUSY: Final = ("the score sheets are busy: another program is writing to them; "
+                       "nothing was changed, try again in a moment")
+
+
 async def _run(request: Request, fn: Callable[[SheetStore], T]) -> T:
-    return await run_in_threadpool(_with_store, request, fn)
+    """``fn`` on the sheets, in a worker thread; another process holding the database
+    past the web's short wait is a 503 with a plain message, nothing changed."""
+    try:
+        return await run_in_threadpool(_with_store, request, fn)
+    except SheetBusyError:
+        raise HTTPException(status_code=503, detail=SHEETS_BUSY) from None
 
 
 @router.post("/sheets/import")

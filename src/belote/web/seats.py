@@ -94,7 +94,8 @@ class Seat:
     secret_until: int = 0  # taken over mid-deal: the deal whose past stays hidden
 
     def row(self) -> SeatRow:
-        return SeatRow(self.index, self.kind, self.name, self.token, self.owner)
+        return SeatRow(self.index, self.kind, self.name, self.token, self.owner,
+                       self.secret_until)
 
     @property
     def connected(self) -> bool:

@@ -2,7 +2,9 @@
 
 Each room is a row (its rules, bots, visibility, invitation, seed, status);
 each seat a row (who holds it: kind, name, secret token, the browser identity
-that took it); and each game an append-only log, one row per event in order:
+that took it, and ``secret_until``: the deal whose past stays hidden from a
+human who took the seat over from a bot mid-deal, docs/rules.md §12.1); and
+each game an append-only log, one row per event in order:
 
 * ``start``: the game began (``{}``);
 * ``deal``: a deal was dealt (``{"dealer": "N", "deck": [...]}``, the deck in
@@ -23,26 +25,57 @@ A room remembers who opened it: ``client``, the network it came from
 (added to databases of older versions when they are opened; NULL for their
 rooms), so the per-client room counts hold over a restart.
 
-Writes happen on the event loop's thread, one short transaction each, in WAL
-mode with ``synchronous = NORMAL``: a committed move survives the process
-being killed (the operating system holds the WAL); only a power cut may lose
-the last moves.  The score sheets keep ``synchronous = FULL``.
+Where writes happen.  The event loop never writes: every write of the rooms
+goes to one writer thread (:class:`Writer`) with its own connection, through a
+queue; the room awaits the writer's answer (an :class:`asyncio.Future`).  The
+writer takes what is waiting in the queue and commits it as one transaction (a
+savepoint each, so one refused write does not take the others with it): with
+many tables the moves of a moment share one commit.  While another process
+holds the database's write lock (``belote sheet add``, a backup) the writer
+waits at most :data:`BUSY_WAIT_S` for each write, then refuses it with a plain
+:class:`StoreBusy`; nothing of it is written, and the room takes the move back
+(:meth:`belote.web.rooms.Room._reload`).  Touching a room (someone looked at
+it) and closing one that cannot be restored are written the same way without
+being waited for.
+
+Reads (a room's log after a refused move, the rooms at start-up, a closed
+room's reason) run on the caller's thread over a second connection: in WAL
+mode a reader never waits for a writer.
+
+The database runs in WAL mode with ``synchronous = NORMAL``: a committed move
+survives the process being killed (the operating system holds the WAL); only a
+power cut may lose the last moves.  The score sheets keep ``synchronous = FULL``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import logging
 import os
+import queue
 import secrets
 import sqlite3
+import tempfile
+import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from belote.errors import BeloteError
+
+log = logging.getLogger("belote.web.store")
+
+BUSY_WAIT_S: Final = 0.5  # how long a write waits for another process's lock
+SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server answers
+READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
+MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
+MAX_BATCH: Final = 500  # writes committed together at most
+BUSY_MESSAGE: Final = ("the game could not be saved: the database is busy (another program "
+                       "is writing to it); nothing was changed, try again in a moment")
 
 _SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS web_keys (
@@ -82,6 +115,11 @@ class StoreError(BeloteError):
     """The rooms' database cannot be read or written (full disk, read-only file...)."""
 
 
+class StoreBusy(StoreError):
+    """Another process held the database's write lock longer than :data:`BUSY_WAIT_S`:
+    the write was refused, nothing of it written."""
+
+
 @dataclass(frozen=True)
 class RoomRow:
     id: str
@@ -106,54 +144,257 @@ class SeatRow:
     name: str
     token: str | None
     owner: str | None
+    secret_until: int = 0  # taken over mid-deal: the deal whose past stays hidden (§12.1)
+
+
+Write = Callable[[sqlite3.Connection], Any]
+
+
+@dataclass
+class _Job:
+    write: Write
+    deadline: float  # monotonic: refused as busy if the lock is not had by then
+    future: asyncio.Future[Any] | None  # None: nobody waits (failures are logged)
+    loop: asyncio.AbstractEventLoop | None
+
+
+def _is_busy(exc: sqlite3.Error) -> bool:
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
+
+
+class Writer:
+    """The one thread that writes the rooms (module doc): its own connection, fed
+    by a queue; what waits in the queue is committed as one transaction."""
+
+    def __init__(self, path: str, busy_wait: float = BUSY_WAIT_S) -> None:
+        self.busy_wait = busy_wait
+        self._conn = sqlite3.connect(path, timeout=SETUP_WAIT_S, isolation_level=None,
+                                     check_same_thread=False)
+        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._stopping = False  # the thread saw the stop
+        self._closed = False  # no more writes are taken
+        self._guard = threading.Lock()  # a write is queued before the stop, or refused
+        self.commits = 0  # transactions committed (a measure of the grouping)
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The writer's connection: only for the set-up, before :meth:`start`."""
+        assert self._thread is None
+        return self._conn
+
+    def start(self) -> None:
+        """The busy handler is the writer's own (each write's deadline): SQLite
+        itself does not wait."""
+        self._conn.execute("PRAGMA busy_timeout = 0")
+        self._thread = threading.Thread(target=self._run, name="belote-room-writer",
+                                        daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Write what is queued, then stop the thread and close the connection."""
+        with self._guard:
+            self._closed = True
+            self._queue.put(None)
+        if self._thread is not None:
+            self._thread.join()
+        self._conn.close()
+
+    def submit(self, write: Write) -> asyncio.Future[Any]:
+        """Queue ``write(conn)`` (from the event loop): the future holds its answer
+        once committed, or :class:`StoreError` (:class:`StoreBusy`) when refused."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        self._put(_Job(write, time.monotonic() + self.busy_wait, future, loop))
+        return future
+
+    def post(self, write: Write) -> None:
+        """Queue ``write(conn)`` with nobody waiting: a failure is only logged."""
+        self._put(_Job(write, time.monotonic() + self.busy_wait, None, None))
+
+    def _put(self, job: _Job) -> None:
+        with self._guard:
+            if self._closed:
+                raise StoreError("the game could not be saved (the server is stopping); "
+                                 "nothing was changed")
+            self._queue.put(job)
+
+    # --- the thread ----------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopping:
+            job = self._queue.get()
+            if job is None:
+                break
+            batch = [job]
+            self._drain(batch)
+            self._commit(batch)
+        # Stopped: anything left (queued after the stop) is written too.
+        rest: list[_Job] = []
+        self._drain(rest)
+        if rest:
+            self._commit(rest)
+
+    def _drain(self, batch: list[_Job]) -> None:
+        """Add the writes waiting in the queue to ``batch`` (noting a stop)."""
+        while len(batch) < MAX_BATCH:
+            try:
+                job = self._queue.get_nowait()
+            except queue.Empty:
+                return
+            if job is None:
+                self._stopping = True
+            else:
+                batch.append(job)
+
+    def _lock(self, batch: list[_Job]) -> list[_Job]:
+        """``BEGIN IMMEDIATE``, tried again until each write's deadline (at least
+        :data:`MIN_TRY_S` after the first try): a write whose deadline passes is
+        refused as busy; answers the writes that got the lock, those queued while
+        it waited included."""
+        conn = self._conn
+        first = time.monotonic()
+        while batch:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return batch
+            except sqlite3.Error as exc:
+                if not _is_busy(exc):
+                    self._fail(batch, exc)
+                    return []
+            now = time.monotonic()
+            late = [j for j in batch if max(j.deadline, first + MIN_TRY_S) <= now]
+            if late:
+                self._fail(late, StoreBusy(BUSY_MESSAGE))
+                batch = [j for j in batch if max(j.deadline, first + MIN_TRY_S) > now]
+            time.sleep(0.005)
+            self._drain(batch)
+        return batch
+
+    def _commit(self, batch: list[_Job]) -> None:
+        batch = self._lock(batch)
+        if not batch:
+            return
+        conn = self._conn
+        done: list[tuple[_Job, Any]] = []
+        failed: list[tuple[_Job, BaseException]] = []
+        try:
+            for job in batch:
+                conn.execute("SAVEPOINT job")
+                try:
+                    answer = job.write(conn)
+                except Exception as exc:  # given to the one who asked
+                    conn.execute("ROLLBACK TO job")
+                    conn.execute("RELEASE job")
+                    failed.append((job, exc))
+                    continue
+                conn.execute("RELEASE job")
+                done.append((job, answer))
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+            self._fail([job for job, _ in done], exc)
+            for job, own in failed:
+                self._answer(job, None, own)
+            return
+        self.commits += 1
+        for job, answer in done:
+            self._answer(job, answer, None)
+        for job, own in failed:
+            self._answer(job, None, own)
+
+    def _fail(self, jobs: list[_Job], exc: BaseException) -> None:
+        for job in jobs:
+            self._answer(job, None, exc)
+
+    @staticmethod
+    def _answer(job: _Job, answer: Any, exc: BaseException | None) -> None:
+        if isinstance(exc, sqlite3.Error):
+            exc = StoreBusy(BUSY_MESSAGE) if _is_busy(exc) else StoreError(
+                f"the game could not be saved ({exc}); nothing was changed")
+        if job.future is None or job.loop is None:
+            if exc is not None:
+                log.error("a room's write failed: %s", exc)
+            return
+        future = job.future
+
+        def settle() -> None:
+            if future.done():
+                return
+            if exc is not None:
+                future.set_exception(exc)
+            else:
+                future.set_result(answer)
+
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            job.loop.call_soon_threadsafe(settle)
 
 
 class RoomStore:
-    """The rooms' tables in the database at ``path`` (``":memory:"`` for none kept)."""
+    """The rooms' tables in the database at ``path`` (``":memory:"`` for none kept:
+    a temporary file, removed at :meth:`close`).
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    Writes are coroutines answered by the writer thread (module doc); reads are
+    plain calls."""
+
+    def __init__(self, path: str | os.PathLike[str], busy_wait: float = BUSY_WAIT_S) -> None:
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._temporary: str | None = None
+        if self.path == ":memory:":
+            fd, self._temporary = tempfile.mkstemp(prefix="belote-rooms-", suffix=".db")
+            os.close(fd)
+            self.path = self._temporary
+        Path(self.path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None,
+            self.writer = Writer(self.path, busy_wait)
+            self._setup(self.writer.conn)
+            self._conn = sqlite3.connect(self.path, timeout=READ_WAIT_S, isolation_level=None,
                                          check_same_thread=False)
-            self._conn.execute("PRAGMA busy_timeout = 5000")
-            if self.path != ":memory:":
-                self._conn.execute("PRAGMA journal_mode = WAL")
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            with self._write():
-                for statement in _SCHEMA:
-                    self._conn.execute(statement)
-                self._migrate()
+            self._conn.execute(f"PRAGMA busy_timeout = {int(READ_WAIT_S * 1000)}")
         except sqlite3.Error as exc:
             raise StoreError(f"database {self.path!r}: {exc}") from None
+        self.writer.start()
+
+    @staticmethod
+    def _setup(conn: sqlite3.Connection) -> None:
+        """The tables (and the seats' ``secret_until`` added to an older file) and the
+        server's key, once at start-up."""
+        conn.execute(f"PRAGMA busy_timeout = {int(SETUP_WAIT_S * 1000)}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(room_seats)")}
+            if "secret_until" not in columns:
+                conn.execute("ALTER TABLE room_seats ADD COLUMN "
+                             "secret_until INTEGER NOT NULL DEFAULT 0")
+            columns = {r[1] for r in conn.execute("PRAGMA table_info(rooms)")}
+            if "creator" not in columns:  # NULL for the rooms made before
+                conn.execute("ALTER TABLE rooms ADD COLUMN creator TEXT")
+            conn.execute("INSERT OR IGNORE INTO web_keys (name, value) VALUES ('csrf', ?)",
+                         (secrets.token_hex(32),))
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
+        """Write what is queued, then close (the server stops)."""
+        self.writer.stop()
         self._conn.close()
+        if self._temporary is not None:
+            for suffix in ("", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(self._temporary + suffix)
 
-    def _migrate(self) -> None:
-        """Bring a database of an older version up to this schema (in the opening
-        transaction): the rooms' ``creator`` column (NULL for the rooms made before)."""
-        columns = {r[1] for r in self._conn.execute("PRAGMA table_info(rooms)")}
-        if "creator" not in columns:
-            self._conn.execute("ALTER TABLE rooms ADD COLUMN creator TEXT")
-
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        conn = self._conn
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-                conn.execute("COMMIT")
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-        except sqlite3.Error as exc:
-            raise StoreError(f"the game could not be saved ({exc}); nothing was changed"
-                             ) from None
+    async def _write(self, write: Write) -> Any:
+        return await self.writer.submit(write)
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:
@@ -164,20 +405,13 @@ class RoomStore:
     # --- the server's key ------------------------------------------------------------
 
     def secret_key(self) -> bytes:
-        """The server's secret (CSRF tokens), made once and kept."""
-        rows = self._read("SELECT value FROM web_keys WHERE name = 'csrf'")
-        if rows:
-            return bytes.fromhex(rows[0][0])
-        key = secrets.token_hex(32)
-        with self._write() as conn:
-            conn.execute("INSERT OR IGNORE INTO web_keys (name, value) VALUES ('csrf', ?)",
-                         (key,))
+        """The server's secret (CSRF tokens), made once (at the set-up) and kept."""
         return bytes.fromhex(self._read("SELECT value FROM web_keys WHERE name = 'csrf'")[0][0])
 
     # --- rooms ---------------------------------------------------------------------------
 
-    def add_room(self, row: RoomRow, seats: list[SeatRow]) -> None:
-        with self._write() as conn:
+    async def add_room(self, row: RoomRow, seats: list[SeatRow]) -> None:
+        def write(conn: sqlite3.Connection) -> None:
             conn.execute(
                 "INSERT INTO rooms (id, created, touched, profile, options, bots, name, "
                 "visibility, invite, seed, client, closed, creator) "
@@ -188,46 +422,78 @@ class RoomStore:
             for s in seats:
                 self._put_seat(conn, row.id, s)
 
+        await self._write(write)
+
     @staticmethod
     def _put_seat(conn: sqlite3.Connection, room: str, s: SeatRow) -> None:
         conn.execute(
-            "INSERT OR REPLACE INTO room_seats (room, seat, kind, name, token, owner) "
-            "VALUES (?,?,?,?,?,?)", (room, s.seat, s.kind, s.name, s.token, s.owner))
+            "INSERT OR REPLACE INTO room_seats (room, seat, kind, name, token, owner, "
+            "secret_until) VALUES (?,?,?,?,?,?,?)",
+            (room, s.seat, s.kind, s.name, s.token, s.owner, s.secret_until))
 
-    def put_seats(self, room: str, seats: list[SeatRow]) -> None:
-        with self._write() as conn:
+    async def put_seats(self, room: str, seats: list[SeatRow]) -> None:
+        def write(conn: sqlite3.Connection) -> None:
             for s in seats:
                 self._put_seat(conn, room, s)
 
-    def append(self, room: str, seq: int, kind: str, data: Any,
-               seats: list[SeatRow] | None = None) -> None:
+        await self._write(write)
+
+    async def append(self, room: str, seq: int, kind: str, data: Any,
+                     seats: list[SeatRow] | None = None) -> None:
         """Event ``seq`` of the room's log (and seats changed with it), committed."""
-        with self._write() as conn:
-            conn.execute("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
-                         (room, seq, kind, json.dumps(data, separators=(",", ":"))))
+        await self.append_events(room, [(seq, kind, data)], seats)
+
+    async def append_events(self, room: str, events: list[tuple[int, str, Any]],
+                            seats: list[SeatRow] | None = None) -> None:
+        """Events of the room's log (and seats changed with them), committed together
+        or not at all."""
+        rows = [(room, seq, kind, json.dumps(data, separators=(",", ":")))
+                for seq, kind, data in events]
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
+                             rows)
             for s in seats or ():
                 self._put_seat(conn, room, s)
 
-    def touch(self, room: str, when: float | None = None) -> None:
-        with self._write() as conn:
-            conn.execute("UPDATE rooms SET touched = ? WHERE id = ?",
-                         (time.time() if when is None else when, room))
+        await self._write(write)
 
-    def close_room(self, room: str, reason: str) -> None:
-        with self._write() as conn:
-            conn.execute("UPDATE rooms SET closed = ? WHERE id = ?", (reason, room))
+    def touch_later(self, room: str, when: float | None = None) -> None:
+        """The room was visited: written by the writer, nobody waiting for it."""
+        at = time.time() if when is None else when
+        with contextlib.suppress(StoreError):  # the server stops: it was seen anyway
+            self.writer.post(lambda conn: conn.execute(
+                "UPDATE rooms SET touched = ? WHERE id = ?", (at, room)))
+
+    async def close_room(self, room: str, reason: str) -> None:
+        await self._write(lambda conn: conn.execute(
+            "UPDATE rooms SET closed = ? WHERE id = ?", (reason, room)))
+
+    def close_room_later(self, room: str, reason: str) -> None:
+        """:meth:`close_room`, nobody waiting for it (a room that cannot be restored)."""
+        with contextlib.suppress(StoreError):  # the server stops: tried at the next start
+            self.writer.post(lambda conn: conn.execute(
+                "UPDATE rooms SET closed = ? WHERE id = ?", (reason, room)))
+
+    async def close_rooms(self, reasons: dict[str, str]) -> None:
+        """Close several rooms at once (one transaction), each with its reason."""
+        await self._write(lambda conn: conn.executemany(
+            "UPDATE rooms SET closed = ? WHERE id = ?",
+            [(reason, room) for room, reason in reasons.items()]))
+
+    def close_rooms_later(self, reasons: dict[str, str]) -> None:
+        """:meth:`close_rooms`, nobody waiting for it (rooms closed to make room: a
+        failed write is logged, and the rooms come back asleep after a restart)."""
+        rows = [(reason, room) for room, reason in reasons.items()]
+        with contextlib.suppress(StoreError):  # the server stops: tried at the next start
+            self.writer.post(lambda conn: conn.executemany(
+                "UPDATE rooms SET closed = ? WHERE id = ?", rows))
 
     def open_rooms(self) -> list[RoomRow]:
         rows = self._read(
             "SELECT id, created, touched, profile, options, bots, name, visibility, invite, "
             "seed, client, closed, creator FROM rooms WHERE closed IS NULL ORDER BY created")
         return [self._room(r) for r in rows]
-
-    def close_rooms(self, reasons: dict[str, str]) -> None:
-        """Close several rooms at once (one transaction), each with its reason."""
-        with self._write() as conn:
-            conn.executemany("UPDATE rooms SET closed = ? WHERE id = ?",
-                             [(reason, room) for room, reason in reasons.items()])
 
     def closed_reason(self, room: str) -> str | None:
         rows = self._read("SELECT closed FROM rooms WHERE id = ?", (room,))
@@ -240,7 +506,7 @@ class RoomStore:
                        invite=r[8], seed=r[9], client=r[10], closed=r[11], creator=r[12])
 
     def seats(self, room: str) -> list[SeatRow]:
-        rows = self._read("SELECT seat, kind, name, token, owner FROM room_seats "
+        rows = self._read("SELECT seat, kind, name, token, owner, secret_until FROM room_seats "
                           "WHERE room = ? ORDER BY seat", (room,))
         return [SeatRow(*r) for r in rows]
 
