@@ -115,6 +115,7 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
         room_id, invite, tokens = take_seats(client, 300)
         room: Room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
         sheet = new_sheet(client)
+        owner = dict(client.cookies), client.headers["X-CSRF-Token"]  # the sheet's
         pages = [f"/rooms/{room_id}?invite={invite}", "/rooms", "/sheets", sheet,
                  f"/api/rooms/{room_id}?invite={invite}"]
         for path in pages:  # the templates compiled, as on a running server
@@ -187,6 +188,9 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
             log = room.store.log(room_id) if room.store is not None else []
             assert log[seq][1] == "action" and log[seq][2]["card"] == card
             assert [e for e in log[seq:] if e[2].get("card") == card] == [log[seq]]
+            client.cookies.clear()
+            client.cookies.update(owner[0])  # the sheet's owner again
+            client.headers["X-CSRF-Token"] = owner[1]
             r = add_hand(client, sheet, taker="NS", points_team="NS", points="100")
             assert r.status_code == 303, r.text
             acked = room.actions
@@ -197,7 +201,7 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
         assert room.actions == acked
         log = room.store.log(room_id) if room.store is not None else []
         assert [e for e in log if e[2].get("card") == card] == [log[seq]]
-        new_identity(client)
+        client.cookies.update(owner[0])  # the sheet's owner (his cookie outlives a restart)
         assert len(sheet_state(client, sheet)["hands"]) == 1
 
 

@@ -109,6 +109,7 @@ def test_a_seat_taken_over_mid_deal_keeps_its_secret_over_a_restart(
     # The server restarts.
     app = create_app(db, settings=SETTINGS, seed=9, limits=LOOSE)
     with TestClient(app) as client:
+        new_identity(client)  # the player's browser (its page gives it an identity)
         room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
         assert room.seats[seat].name == "Ann"
         after = shown(client, room_id, token)

@@ -142,10 +142,20 @@ def _role(store: SheetStore, conn: HTTPConnection, sheet_id: int, need: str) -> 
     return role
 
 
+SHEETS_BUSY: Final = ("the score sheets are busy: another program is writing to them; "
+                       "nothing was changed, try again in a moment")
+
+
 def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
+    """``fn`` on the sheets (in the caller's thread: a worker's); another process
+    holding the database past the web's short wait is a 503 with a plain message,
+    nothing changed."""
     access: SheetAccess = request.app.state.sheets
-    with access.open() as store:
-        return fn(store)
+    try:
+        with access.open() as store:
+            return fn(store)
+    except SheetBusyError:
+        raise HTTPException(status_code=503, detail=SHEETS_BUSY) from None
 
 
 def _with_sheet(request: Request, sheet_id: int, need: str,
@@ -223,17 +233,10 @@ async def sheet_create(request: Request) -> Response:
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
 
 
-SHEETS_BUSY: Final = ("the score sheets are busy: another program is writing to them; "
-                       "nothing was changed, try again in a moment")
-
 
 async def _run(request: Request, fn: Callable[[SheetStore], T]) -> T:
-    """``fn`` on the sheets, in a worker thread; another process holding the database
-    past the web's short wait is a 503 with a plain message, nothing changed."""
-    try:
-        return await run_in_threadpool(_with_store, request, fn)
-    except SheetBusyError:
-        raise HTTPException(status_code=503, detail=SHEETS_BUSY) from None
+    """``fn`` on the sheets, in a worker thread (:func:`_with_store`)."""
+    return await run_in_threadpool(_with_store, request, fn)
 
 
 @router.post("/sheets/import")
