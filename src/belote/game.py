@@ -118,6 +118,18 @@ class Match:
             ],
         }
 
+    def to_record(self) -> dict[str, Any]:
+        """The game's record (docs/json.md): the rules once, then each deal's record
+        (``Round.record``: its dealer, deck and actions); :meth:`from_record` reads it
+        back.  The terminal game's save file is this record."""
+        return self.to_json()
+
+    @classmethod
+    def from_record(cls, data: Any, seed: int | None = None) -> Match:
+        """The game of a record written by :meth:`to_record`, every action applied
+        again (``Round.apply``); see :meth:`from_json`."""
+        return cls.from_json(data, seed)
+
     @classmethod
     def from_json(cls, data: Any, seed: int | None = None) -> Match:
         """Rebuild a game saved by :meth:`to_json`; every action is checked again.

@@ -36,6 +36,7 @@ from belote.cards import (
     card_name,
     mask_names,
     mask_of,
+    parse_card,
     scan_forward,
 )
 from belote.deal import (
@@ -52,12 +53,12 @@ from belote.declarations import (
     every_declaration,
     parse_combination,
 )
-from belote.errors import IllegalActionError, allowed
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, allowed
 from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
-from belote.options import Rules
+from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
 from belote.scoring import HandScore, SeatEntry
-from belote.table import DealMode, Phase, Table
+from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
 BIDDING: Final = Phase.BIDDING
@@ -927,6 +928,69 @@ class Round:
         for i, data in enumerate(actions):
             where = f"action {i + 1}"
             self._apply(action_from_json(data, where), where)
+
+    def record(self) -> dict[str, Any]:
+        """The deal's record (docs/json.md): the rules, the dealer, the deck as dealt
+        and every action so far (:meth:`actions_json`), with the litige reserve it
+        carries (``reserve``, when not 0) and the game around it (``game_score`` and
+        ``target``, for the views, when in a game).  :meth:`from_record` reads it
+        back, every action checked again; a game's record (``Match.to_record``) holds
+        one a deal, the rules said once."""
+        out: dict[str, Any] = {
+            "profile": self.rules.profile,
+            "options": self.rules.overrides(),
+            "dealer": SEAT_NAMES[self.dealer],
+            "deck": [card_name(c) for c in self.deck],
+            "actions": self.actions_json(),
+        }
+        if self.reserve:
+            out["reserve"] = self.reserve
+        if self._game:
+            out["game_score"] = list(self._game["game_score"])
+            out["target"] = self._game["target"]
+        return out
+
+    @classmethod
+    def from_record(cls, data: Any, where: str = "deal record") -> Round:
+        """The deal of a record written by :meth:`record`: dealt from its deck, then each
+        action applied again (:meth:`apply`); a record that is not one, or an action
+        refused, raises :class:`~belote.errors.InvalidRecordError` saying where."""
+        if not isinstance(data, dict):
+            raise InvalidRecordError(f"{where}: expected an object, got {type(data).__name__}")
+        try:
+            rules = make_rules(data.get("profile", "classic"), data.get("options") or {})
+            dealer = parse_seat(data.get("dealer"), f"{where}.dealer", rules.players)
+            deck = data.get("deck")
+            if not isinstance(deck, list):
+                raise InvalidRecordError(f"{where}: 'deck' must list the cards as dealt")
+            reserve = data.get("reserve", 0)
+            if isinstance(reserve, bool) or not isinstance(reserve, int) or reserve < 0:
+                raise InvalidRecordError(f"{where}: 'reserve' must be a whole number ≥ 0")
+            score, target = data.get("game_score", []), data.get("target")
+            if not isinstance(score, list) or not all(
+                    isinstance(x, int) and not isinstance(x, bool) for x in score):
+                raise InvalidRecordError(f"{where}: 'game_score' must list whole numbers")
+            if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+                raise InvalidRecordError(f"{where}: 'target' must be a whole number")
+            actions = data.get("actions", [])
+            if not isinstance(actions, list):
+                raise InvalidRecordError(f"{where}: 'actions' must be a list")
+            rnd = cls(rules, dealer, [parse_card(t) for t in deck], reserve,
+                      tuple(score), target)
+            for i, item in enumerate(actions):
+                at = f"action {i + 1}"
+                try:
+                    rnd._apply(action_from_json(item, at), at)
+                except IllegalActionError as exc:
+                    text = str(exc)
+                    raise InvalidRecordError(
+                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}"
+                    ) from None
+        except InvalidRecordError:
+            raise
+        except (BeloteError, ValueError) as exc:
+            raise InvalidRecordError(f"{where}: {exc}") from None
+        return rnd
 
     def _call_text(self, c: Call | AuctionCall) -> str:
         """A call as the record writes it; an out-of-turn coinche carries its seat."""
