@@ -270,6 +270,10 @@ def test_belote_is_asked_only_when_the_seat_may_say_it() -> None:
         rules = make_rules(profile, options)
         play_game(rules, [Ask(seed=s) for s in range(rules.players)], seed=3, max_deals=6)
     assert asked
+    # Belote découverte (§12.2): never asked while the other card lies face down.
+    rules = make_rules("classic-2p", {"two_deal": "decouverte"})
+    for seed in range(12):
+        play_game(rules, [Ask(seed=seed), Ask(seed=seed + 1)], seed=seed, max_deals=8)
 
 
 def _played_by(view: PlayerView, seat: int) -> int:
