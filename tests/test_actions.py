@@ -6,6 +6,7 @@ record for the same seeded game."""
 from __future__ import annotations
 
 import io
+import json
 import random
 from collections.abc import Sequence
 from pathlib import Path
@@ -384,3 +385,33 @@ def test_the_arena_and_the_terminal_game_make_the_same_record(
     assert game.match.to_record() == arena.to_record()
     events = [e for r in arena.rounds for e in r.events()]
     assert any(isinstance(e, CardPlayed) for e in events)
+
+
+@pytest.mark.parametrize(("profile", "options"), TABLES)
+def test_replay_reads_a_deal_record_as_its_hand_record(
+    profile: str, options: dict[str, Any]
+) -> None:
+    from belote.replay import replay
+
+    rules = make_rules(profile, options)
+    match = _game(rules, 2)
+    for rnd in match.rounds:
+        assert replay(json.loads(json.dumps(rnd.record()))) == replay(rnd.to_record())
+    with pytest.raises(InvalidRecordError, match="record: action 1: no discard now"):
+        replay({**match.rounds[0].record(), "actions": [{"discard": ["JH", "9H"]}]})
+
+
+def test_belote_replay_reads_a_deal_record(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from belote.cli import app
+
+    rnd = _game(make_rules("coinche"), 6).rounds[-1]
+    runner = CliRunner()
+    by_deck = runner.invoke(app, ["replay", "--json"], input=json.dumps(rnd.record()))
+    by_hands = runner.invoke(app, ["replay", "--json"], input=json.dumps(rnd.to_record()))
+    assert by_deck.exit_code == 0, by_deck.output
+    assert json.loads(by_deck.stdout) == json.loads(by_hands.stdout)
+    bad = runner.invoke(app, ["replay", "--json"],
+                        input=json.dumps({**rnd.record(), "deck": ["JH"]}))
+    assert bad.exit_code == 2 and "record: the deck must hold" in bad.output
