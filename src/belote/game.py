@@ -7,7 +7,7 @@ through :class:`belote.scoring.GameTally`, the one scoring module, at every tabl
 
 With three or two players (§12) each player keeps his own total
 (:attr:`Match.seat_totals`): the tally is told each deal as a per-seat entry
-(:func:`seat_entry`), as a table would write it on a score sheet; the first to
+(:func:`~belote.round.seat_entry`), as a table would write it on a score sheet; the first to
 reach the target wins, the higher total when several reach it on one deal
 (§11.2, §11.3 applied per player).
 """
@@ -21,11 +21,10 @@ from typing import Any
 from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
-from belote.hand import DECOUVERTE, HandPlay, HandResult
 from belote.options import AllpassDealer, Rules, make_rules
 from belote.play import SEAT_NAMES
-from belote.round import Round
-from belote.scoring import Entry, GameScore, GameTally, SeatEntry
+from belote.round import Round, seat_entry
+from belote.scoring import Entry, GameScore, GameTally
 from belote.table import DealMode, Phase, parse_seat
 
 
@@ -119,6 +118,18 @@ class Match:
             ],
         }
 
+    def to_record(self) -> dict[str, Any]:
+        """The game's record (docs/json.md): the rules once, then each deal's record
+        (``Round.record``: its dealer, deck and actions); :meth:`from_record` reads it
+        back.  The terminal game's save file is this record."""
+        return self.to_json()
+
+    @classmethod
+    def from_record(cls, data: Any, seed: int | None = None) -> Match:
+        """The game of a record written by :meth:`to_record`, every action applied
+        again (``Round.apply``); see :meth:`from_json`."""
+        return cls.from_json(data, seed)
+
     @classmethod
     def from_json(cls, data: Any, seed: int | None = None) -> Match:
         """Rebuild a game saved by :meth:`to_json`; every action is checked again.
@@ -168,8 +179,7 @@ class Match:
             result = rnd.result()
             entry: Entry = result.entry
             if rnd.table.scores_per_seat:
-                assert rnd.play is not None
-                entry = seat_entry(result, rnd.play)
+                entry = rnd.seat_entry()
             entry = dataclasses.replace(entry, reserve=0)
             self.entries.append(entry)
             hand = self._tally.add(entry)
@@ -183,26 +193,4 @@ class Match:
         self.current = None
 
 
-def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
-    """A deal played at a table of three or two, as its score sheet writes it (§12):
-    the taker's seat (none in belote découverte), each seat's trick points (the
-    taker's with the cards laid aside from a kitty), the capot side, the validated
-    declarations (a side's written against its first seat) and each seat's belote."""
-    contract = result.contract
-    n = play.players
-    decouverte = contract.value == DECOUVERTE
-    points = list(result.trick_points)
-    if n == 3:
-        points = play.state.points_by_seat()
-        points[contract.taker] = result.trick_points[0]  # the kitty's discards included
-    sides = contract.teams()
-    decl = [0] * n
-    for side, value in enumerate(result.declarations.points):
-        if value:
-            decl[sides.index(side)] = value
-    return SeatEntry(
-        players=n, taker=None if decouverte else contract.taker, trick_points=tuple(points),
-        capot=result.capot, declarations=tuple(decl), belote=tuple(play.belote_by_seat()),
-        trump=contract.trump, in_play=play.in_play,
-        leader=play.first_leader if n == 3 else None, reserve=play.reserve,
-    )
+__all__ = ["Match", "seat_entry"]

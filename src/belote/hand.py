@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
 from types import MappingProxyType
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, NoReturn
 
 from belote.cards import (
     KING,
@@ -293,10 +293,7 @@ class HandPlay:
             self.announced[seat] = decls
             announced = tuple(decls)
         elif declarations:
-            raise IllegalPlayError(
-                f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
-                "the first card (§7.4)"
-            )
+            self._too_late(seat)
         pairs = self.belote_pairs[seat]  # (0 for most seats: tested first, it saves a shift)
         said = self._say_belote(seat, c, belote) if pairs and pairs >> c & 1 else None
         if self.beneath:
@@ -314,6 +311,22 @@ class HandPlay:
             record = _PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
         self.history.append(record)
         return record
+
+    def verify_announcement(self, declarations: Sequence[Declaration]) -> None:
+        """Raise :class:`IllegalPlayError` when the seat to play may not announce
+        ``declarations`` with its card now (§7.4: with its first card only, what it
+        holds, as the rules allow); :meth:`play_legal` checks the same."""
+        seat = self.state.turn
+        if self._declarations is None and not self.state.tricks and self.announced[seat] is None:
+            self._announcement(seat, declarations)
+        elif declarations:
+            self._too_late(seat)
+
+    def _too_late(self, seat: int) -> NoReturn:
+        raise IllegalPlayError(
+            f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
+            "the first card (§7.4)"
+        )
 
     def _push_turning_up(self, c: Card) -> None:
         """§12.2 découverte: play ``c``; when the trick is complete the card under each
@@ -376,6 +389,11 @@ class HandPlay:
             return "belote" if first is None else "belote-rebelote"
         played.append(c)
         return "rebelote"
+
+    def sees_belote(self, seat: int, c: Card) -> bool:
+        """Whether ``seat`` sees both cards of the belote pair of ``c``, one of its trump
+        king and queen (in belote découverte the other is not face down, §12.2)."""
+        return self._hidden_belote(seat, c) != -1
 
     def _hidden_belote(self, seat: int, c: Card) -> Card | None:
         """Belote découverte (§12.2, §7.7): a seat says belote only from the cards it can

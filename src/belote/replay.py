@@ -24,6 +24,7 @@ from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
 from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
+from belote.round import Round
 from belote.scoring import void_hand
 from belote.table import DealMode, Table, parse_seat
 
@@ -88,8 +89,14 @@ def parse_hands(
 
 def replay(record: Any) -> dict[str, Any]:
     """The output of `belote replay` (docs/json.md) for one HandRecord, at every table: four
-    players, and three or two (§12) with the record forms of :meth:`Round.to_record`."""
+    players, and three or two (§12) with the record forms of :meth:`Round.to_record`.
+
+    A deal's record (:meth:`Round.record`: the deck and the actions) is read through
+    :meth:`Round.from_record`, every action applied again, and answered as its hand
+    record."""
     rec = _object(record, "record")
+    if "deck" in rec:  # a deal's record (the deck and the actions, Round.record)
+        return replay(Round.from_record(rec, "record").to_record())
     unknown = sorted(set(rec) - RECORD_KEYS)
     if unknown:
         raise InvalidRecordError(f"record: unknown key {unknown[0]!r}")

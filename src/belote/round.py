@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, Generic, TypeAlias, TypeVar, overload
 
+from belote import actions as _actions
+from belote.actions import Action, Discard, Play, action_from_json, combination_cards
 from belote.auction import GENERALE, AuctionCall, NumericAuction
 from belote.bidding import Call, TakePassBidding, normalise_call
 from belote.cards import (
@@ -45,11 +47,17 @@ from belote.deal import (
     deal_piles,
     deal_rest,
 )
-from belote.declarations import Declaration, DeclarationResult, every_declaration
-from belote.errors import IllegalActionError, allowed
+from belote.declarations import (
+    Declaration,
+    DeclarationResult,
+    every_declaration,
+    parse_combination,
+)
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, allowed
 from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
-from belote.options import Rules
+from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
+from belote.scoring import HandScore, SeatEntry
 from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
@@ -131,6 +139,9 @@ class PlayerView:
     turn: int
     legal_cards: tuple[Card, ...] = ()  # the seat's legal cards, when its turn to play (§6)
     legal_calls: tuple[str, ...] = ()  # the seat's legal calls, when its turn to call (§3, §4)
+    # The trump kings and queens with which the seat, when its turn to play, would say
+    # belote or rebelote (§7.7): of a pair it holds or held, the other one seen by it.
+    belote_due: CardMask = 0
     public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
     my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
     declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
@@ -564,7 +575,7 @@ class Round:
         """Whether :meth:`discard` would accept ``cards`` now."""
         return allowed(lambda: self.verify_discard(cards))
 
-    def discard(self, cards: Sequence[Card]) -> None:
+    def discard(self, cards: Sequence[Card]) -> Discarded:
         """The taker lays two cards aside after taking the kitty (§12.1 ``kitty``),
         checked as by :meth:`verify_discard`; then the card play starts."""
         self.verify_discard(cards)
@@ -574,6 +585,7 @@ class Round:
         self.hands[taker] &= ~m
         self.discards = m
         self._start_play()
+        return Discarded(taker, m)
 
     def _checked_play(self) -> HandPlay:
         if self.phase != PLAY:
@@ -594,7 +606,8 @@ class Round:
         self, c: Card, declarations: Sequence[Declaration] | None = None, belote: bool = True
     ) -> CardPlayed:
         """Play ``c`` for the seat to play, checked as by :meth:`verify_play`; what the
-        seat announces and says with it: see :meth:`HandPlay.play`."""
+        seat announces and says with it: see :meth:`HandPlay.play` (:meth:`apply` of a
+        :class:`~belote.actions.Play` with the combinations as values)."""
         play = self.play
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
@@ -610,6 +623,156 @@ class Round:
         if play.state.tricks_left == 0:
             self.phase = OVER
         return record
+
+    # --- actions as values (belote.actions) ----------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The actions the seat to act may take now (:meth:`current_player`): its legal
+        calls, every pair of its cards to lay aside (§12.1), or its legal cards, each
+        with the default announcement and belote said when due (the other choices of
+        a card, :class:`~belote.actions.Play`'s ``declarations`` and ``belote``, are
+        checked by :meth:`verify`).  An out-of-turn coinche (§4.5) is not listed.
+        Empty once the deal is over."""
+        phase = self.phase
+        if phase is PLAY:
+            return [_actions.plain_play(c) for c in self.legal_cards()]
+        if phase is BIDDING:
+            return [_actions.Call(c) for c in self.bidding.legal_calls()]
+        if phase is DISCARD:
+            held = list(scan_forward(self.hands[self.current_player()]))
+            return [Discard((a, b)) for i, a in enumerate(held) for b in held[i + 1:]]
+        return []
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` naming the rule when :meth:`apply` would
+        refuse ``action`` now (the messages of :meth:`verify_call`,
+        :meth:`verify_discard`, :meth:`verify_play`, and of the announcement, §7.4)."""
+        if isinstance(action, Play):
+            self.verify_play(action.card)
+            if action.declarations is not None:
+                play = self._checked_play()
+                play.verify_announcement(self._declarations_of(action, "action"))
+        elif isinstance(action, _actions.Call):
+            self.verify_call(action.call, action.seat)
+        elif isinstance(action, Discard):
+            self.verify_discard(action.cards)
+        else:
+            raise IllegalActionError(f"not an action: {action!r}")
+
+    def can(self, action: Action) -> bool:
+        """Whether :meth:`apply` would accept ``action`` now."""
+        return allowed(lambda: self.verify(action))
+
+    def apply(self, action: Action) -> Event:
+        """Do ``action`` for the seat to act, checked as by :meth:`verify`; the event it
+        made, the deal's log's last (:meth:`events`)."""
+        if type(action) is Play:  # (a card: the hot path of the bots' games)
+            if action.declarations is None:
+                return self.play_card(action.card, None, action.belote)
+            return self.play_card(action.card, self._declarations_of(action, "action"),
+                              action.belote)
+        return self._apply(action, "action")
+
+    def _apply(self, action: Action, where: str) -> Event:
+        kind = type(action)
+        if kind is Play:
+            assert isinstance(action, Play)
+            decls = None if action.declarations is None else self._declarations_of(action, where)
+            return self.play_card(action.card, decls, action.belote)
+        if kind is _actions.Call:
+            assert isinstance(action, _actions.Call)
+            return self.call(action.call, action.seat)
+        if kind is Discard:
+            assert isinstance(action, Discard)
+            return self.discard(action.cards)
+        raise IllegalActionError(f"{where}: not an action: {action!r}")
+
+    def _declarations_of(self, action: Play, where: str) -> list[Declaration]:
+        """The combinations a :class:`~belote.actions.Play` announces, read against the
+        hand of the seat to play (§7.2)."""
+        play = self._checked_play()
+        assert action.declarations is not None
+        hand = play.initial_hands[play.turn]
+        return [parse_combination(list(combo), hand, self.rules, play.contract.trump, where)
+                for combo in action.declarations]
+
+    def clone(self) -> Round:
+        """A separate deal in the same state: the same deck and the same actions applied
+        again (each checked); what is done to one leaves the other as it was."""
+        twin = Round(self.rules, self.dealer, self.deck, self.reserve,
+                     self._game.get("game_score", ()), self._game.get("target"))
+        for action in self.actions():
+            twin.apply(action)
+        return twin
+
+    # --- what the faces show (read only) -----------------------------------------
+
+    @property
+    def calls(self) -> tuple[Call | AuctionCall, ...]:
+        """The calls made so far, in order."""
+        return tuple(self.bidding.calls)
+
+    @property
+    def taker(self) -> int | None:
+        """The taker, once known (the bidder of a coinche contract; découverte's
+        leader, §12.2); None before."""
+        if self.play is not None:
+            return self.play.contract.taker
+        return self.bidding.taker if isinstance(self.bidding, TakePassBidding) else None
+
+    def hand(self, seat: int) -> CardMask:
+        """The cards ``seat`` holds now (in découverte, those it may play: the face-up
+        ones, §12.2)."""
+        return self.play.state.hands[seat] if self.play is not None else self.hands[seat]
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks completed so far."""
+        return tuple(self.play.state.tricks) if self.play is not None else ()
+
+    @property
+    def trick(self) -> tuple[Card, ...]:
+        """The cards of the trick in progress, in play order."""
+        return tuple(self.play.state.trick) if self.play is not None else ()
+
+    @property
+    def trick_points(self) -> tuple[int, int]:
+        """The card points each side of the hand has taken so far (§5, §12)."""
+        if self.play is None:
+            return 0, 0
+        points = self.play.state.trick_points
+        return points[0], points[1]
+
+    @property
+    def announced(self) -> tuple[tuple[Declaration, ...] | None, ...]:
+        """Per seat, the combinations it announced with its first card (None before)."""
+        return tuple(None if a is None else tuple(a) for a in self.play.announced) \
+            if self.play is not None else (None,) * self.players
+
+    def declaration_result(self) -> DeclarationResult | None:
+        """The comparison of declarations, once the first card of trick 2 is played
+        (§7.4); None before."""
+        return self.play.declaration_result() if self.play is not None else None
+
+    def covering(self) -> CardMask:
+        """Belote découverte (§12.2): the face-up cards, of both seats, that still cover
+        a face-down card; 0 in any other deal."""
+        if self.play is None or not self.play.beneath:
+            return 0
+        held = self.play.state.hands[0] | self.play.state.hands[1]
+        return sum(1 << c for c in self.play.beneath if held >> c & 1)
+
+    def seat_entry(self) -> SeatEntry:
+        """The finished deal as a per-seat score sheet writes it (§12, :func:`seat_entry`)."""
+        result = self.result()
+        assert self.play is not None
+        return seat_entry(result, self.play)
+
+    def seat_scores(self, score: HandScore) -> tuple[int, ...]:
+        """The sides' ``score`` of this deal shared out per seat (§12.1)."""
+        if self.play is None:
+            raise IllegalActionError(f"the deal has no card play (phase {self.phase})")
+        return self.play.seat_scores(score)
 
     def cards_played(self) -> list[Card]:
         """The cards played so far, in play order."""
@@ -640,16 +803,19 @@ class Round:
 
     # --- what a seat sees -----------------------------------------------------
 
-    def view(self, seat: int) -> PlayerView:
+    def view(self, seat: int | None = None) -> PlayerView:
         """What ``seat`` knows now: its hand, its legal actions when it is its turn, its
-        own announcement and discards, and what the whole table knows.
+        own announcement and discards, and what the whole table knows.  Without a
+        seat: the view of the seat to act (:meth:`current_player`; -1 once over).
 
         A view of the card play is made with what is the seat's own and works out
         the rest on its first read (:class:`_LiveView`)."""
         play = self.play
         if play is None:
-            return self._bidding_view(seat)
+            return self._bidding_view(self.current_player() if seat is None else seat)
         state = play.state
+        if seat is None:
+            seat = state.turn if self.phase is PLAY else -1
         view = _new_view(_LiveView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
@@ -660,6 +826,9 @@ class Round:
             legal = self._legal = state.legal_mask()  # (play_card need not work it out again)
             fields["legal_cards"] = (  # card_tuple(legal), written out
                 _LOW[legal & 0x7FF] + _MIDDLE[legal >> 11 & 0x7FF] + _HIGH[legal >> 22])
+            pairs = play.belote_pairs[seat]  # (0 for most seats: one test)
+            if pairs:
+                self._belote_due(view, play, seat, pairs & state.hands[seat])
         mine = self._announced[seat]
         if mine is not None:
             fields["my_declarations"] = mine
@@ -671,6 +840,15 @@ class Round:
             if self._face_up:
                 self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
         return view
+
+    def _belote_due(self, view: _LiveView, play: HandPlay, seat: int, due: CardMask) -> None:
+        """The trump kings and queens with which ``seat``, to play, would say belote or
+        rebelote (§7.7): those of a pair it holds or held, the other seen by it (in
+        découverte not a face-down card, §12.2)."""
+        if self._face_up:
+            due = sum(1 << c for c in scan_forward(due) if play.sees_belote(seat, c))
+        if due:
+            view.__dict__["belote_due"] = due
 
     def spectator_view(self) -> PlayerView:
         """What someone who holds no seat knows: only what lies face up and what was
@@ -733,56 +911,86 @@ class Round:
             log += self.play.history
         return log
 
+    def actions(self) -> list[Action]:
+        """Every action so far, in order: the deal's log (:meth:`events`) as the
+        actions that made it; applied in order to the same deal they make it again."""
+        return [action_of(e) for e in self.events()]
+
     def actions_json(self) -> list[dict[str, Any]]:
         """Every call and card so far, in order: ``{"call": "take"}``, ``{"card": "JH"}``
         (with ``"declarations"`` when announced explicitly and ``"belote": false`` when
-        belote was not said).  :meth:`apply_actions` replays them."""
-        out: list[dict[str, Any]] = []
-        for e in self.events():
-            action: dict[str, Any]
-            if isinstance(e, CardPlayed):
-                action = {"card": card_name(e.card)}
-                if e.declared:
-                    action["declarations"] = [d.card_names() for d in e.declarations]
-                if not e.says_belote:
-                    action["belote"] = False
-            elif isinstance(e, Discarded):
-                action = {"discard": mask_names(e.cards)}
-            else:
-                action = {"call": e.call}
-                if e.named:
-                    action["seat"] = SEAT_NAMES[e.seat]
-            out.append(action)
-        return out
+        belote was not said): each action's ``to_json``.  :meth:`apply_actions` replays
+        them."""
+        return [action_of(e).to_json() for e in self.events()]
 
     def apply_actions(self, actions: Sequence[Any]) -> None:
         """Replay actions written by :meth:`actions_json`, each checked."""
-        from belote.declarations import parse_combination
-
-        for i, action in enumerate(actions):
+        for i, data in enumerate(actions):
             where = f"action {i + 1}"
-            if not isinstance(action, dict):
-                raise IllegalActionError(f"{where}: expected an object, got {action!r}")
-            if "call" in action:
-                seat = action.get("seat")
-                self.call(str(action["call"]),
-                          None if seat is None else parse_seat(seat, f"{where}.seat"))
-            elif "discard" in action:
-                self.discard([parse_card(str(t)) for t in action["discard"]])
-            elif "card" in action:
-                c = parse_card(str(action["card"]))
-                decls = None
-                if action.get("declarations") is not None:
-                    assert self.play is not None
-                    hand = self.play.initial_hands[self.play.turn]
-                    decls = [
-                        parse_combination([parse_card(t) for t in combo], hand, self.rules,
-                                          self.play.contract.trump, where)
-                        for combo in action["declarations"]
-                    ]
-                self.play_card(c, decls, bool(action.get("belote", True)))
-            else:
-                raise IllegalActionError(f"{where}: neither a call nor a card: {action!r}")
+            self._apply(action_from_json(data, where), where)
+
+    def record(self) -> dict[str, Any]:
+        """The deal's record (docs/json.md): the rules, the dealer, the deck as dealt
+        and every action so far (:meth:`actions_json`), with the litige reserve it
+        carries (``reserve``, when not 0) and the game around it (``game_score`` and
+        ``target``, for the views, when in a game).  :meth:`from_record` reads it
+        back, every action checked again; a game's record (``Match.to_record``) holds
+        one a deal, the rules said once."""
+        out: dict[str, Any] = {
+            "profile": self.rules.profile,
+            "options": self.rules.overrides(),
+            "dealer": SEAT_NAMES[self.dealer],
+            "deck": [card_name(c) for c in self.deck],
+            "actions": self.actions_json(),
+        }
+        if self.reserve:
+            out["reserve"] = self.reserve
+        if self._game:
+            out["game_score"] = list(self._game["game_score"])
+            out["target"] = self._game["target"]
+        return out
+
+    @classmethod
+    def from_record(cls, data: Any, where: str = "deal record") -> Round:
+        """The deal of a record written by :meth:`record`: dealt from its deck, then each
+        action applied again (:meth:`apply`); a record that is not one, or an action
+        refused, raises :class:`~belote.errors.InvalidRecordError` saying where."""
+        if not isinstance(data, dict):
+            raise InvalidRecordError(f"{where}: expected an object, got {type(data).__name__}")
+        try:
+            rules = make_rules(data.get("profile", "classic"), data.get("options") or {})
+            dealer = parse_seat(data.get("dealer"), f"{where}.dealer", rules.players)
+            deck = data.get("deck")
+            if not isinstance(deck, list):
+                raise InvalidRecordError(f"{where}: 'deck' must list the cards as dealt")
+            reserve = data.get("reserve", 0)
+            if isinstance(reserve, bool) or not isinstance(reserve, int) or reserve < 0:
+                raise InvalidRecordError(f"{where}: 'reserve' must be a whole number ≥ 0")
+            score, target = data.get("game_score", []), data.get("target")
+            if not isinstance(score, list) or not all(
+                    isinstance(x, int) and not isinstance(x, bool) for x in score):
+                raise InvalidRecordError(f"{where}: 'game_score' must list whole numbers")
+            if target is not None and (isinstance(target, bool) or not isinstance(target, int)):
+                raise InvalidRecordError(f"{where}: 'target' must be a whole number")
+            actions = data.get("actions", [])
+            if not isinstance(actions, list):
+                raise InvalidRecordError(f"{where}: 'actions' must be a list")
+            rnd = cls(rules, dealer, [parse_card(t) for t in deck], reserve,
+                      tuple(score), target)
+            for i, item in enumerate(actions):
+                at = f"action {i + 1}"
+                try:
+                    rnd._apply(action_from_json(item, at), at)
+                except IllegalActionError as exc:
+                    text = str(exc)
+                    raise InvalidRecordError(
+                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}"
+                    ) from None
+        except InvalidRecordError:
+            raise
+        except (BeloteError, ValueError) as exc:
+            raise InvalidRecordError(f"{where}: {exc}") from None
+        return rnd
 
     def _call_text(self, c: Call | AuctionCall) -> str:
         """A call as the record writes it; an out-of-turn coinche carries its seat."""
@@ -846,3 +1054,42 @@ class Round:
 
 def trump_of(view: PlayerView) -> TrumpMode | None:
     return view.contract.trump if view.contract is not None else None
+
+
+def action_of(event: Event) -> Action:
+    """The action that made ``event`` (one of :meth:`Round.events`)."""
+    if isinstance(event, CardPlayed):
+        if not event.declared:
+            if event.says_belote:
+                return _actions.plain_play(event.card)
+            return Play(event.card, None, False)
+        return Play(event.card, tuple(combination_cards(d.cards) for d in event.declarations),
+                    event.says_belote)
+    if isinstance(event, Discarded):
+        return Discard(tuple(scan_forward(event.cards)))
+    return _actions.Call(event.call, event.seat if event.named else None)
+
+
+def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
+    """A deal played at a table of three or two, as its score sheet writes it (§12):
+    the taker's seat (none in belote découverte), each seat's trick points (the
+    taker's with the cards laid aside from a kitty), the capot side, the validated
+    declarations (a side's written against its first seat) and each seat's belote."""
+    contract = result.contract
+    n = play.players
+    decouverte = contract.value == DECOUVERTE
+    points = list(result.trick_points)
+    if n == 3:
+        points = play.state.points_by_seat()
+        points[contract.taker] = result.trick_points[0]  # the kitty's discards included
+    sides = contract.teams()
+    decl = [0] * n
+    for side, value in enumerate(result.declarations.points):
+        if value:
+            decl[sides.index(side)] = value
+    return SeatEntry(
+        players=n, taker=None if decouverte else contract.taker, trick_points=tuple(points),
+        capot=result.capot, declarations=tuple(decl), belote=tuple(play.belote_by_seat()),
+        trump=contract.trump, in_play=play.in_play,
+        leader=play.first_leader if n == 3 else None, reserve=play.reserve,
+    )

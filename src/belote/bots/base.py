@@ -34,6 +34,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Final, NoReturn, Protocol, TypeGuard, runtime_checkable
 
+from belote.actions import PLAIN_PLAYS as _PLAIN_PLAYS
+from belote.actions import Action, Discard, Play, combination_cards
+from belote.actions import Call as CallAction
 from belote.cards import (
     ACE,
     ALL_TRUMP,
@@ -59,19 +62,21 @@ from belote.errors import IllegalActionError, IllegalPlayError, OptionError
 from belote.game import Match
 from belote.options import Rules
 from belote.play import SEAT_NAMES
-from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
+from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, Event, PlayerView, Round
 
 __all__ = [
     "BaseBot",
     "Bot",
     "BotSetting",
     "GameWeighing",
+    "apply_for",
     "check_settings",
     "check_table",
     "default_discard",
     "discard_trump",
     "legal_calls",
     "legal_cards",
+    "next_action",
     "play_deal",
     "play_game",
     "played_by",
@@ -333,70 +338,108 @@ def _may_say_belote(view: PlayerView, c: Card) -> bool:
 # --- drivers ---------------------------------------------------------------------------
 
 
+def next_action(bot: Bot, view: PlayerView) -> Action:
+    """What ``bot`` does at its turn, as an action: the one place a bot's turn is
+    decided, for every driver (the arena, the tournament, the terminal game).
+
+    - the bidding: its call, one of ``view.legal_calls``;
+    - the kitty discard (§12.1): its two cards (:func:`default_discard`'s for a bot
+      without a ``discard`` method), two different cards of its hand;
+    - the card play: its card; with its first card what it announces (§7.4,
+      :meth:`Bot.declarations`), and with a trump king or queen whose partner card it
+      holds or has played whether it says belote (§7.7, :meth:`Bot.say_belote`).
+
+    An answer that is not an action of the seat raises
+    :class:`~belote.errors.IllegalActionError` naming the bot and the seat; whether the
+    card is legal is the round's to check (:func:`apply_for`, ``Round.apply``).
+    """
+    if view.legal_cards:  # the card play
+        return _card_action(bot, view)
+    seat, phase = view.seat, view.phase
+    if phase is BIDDING:
+        call = bot.call(view)
+        if call not in view.legal_calls:
+            raise IllegalActionError(f"{_where(bot, seat)} answered the call {call!r}, "
+                                     f"not one of {list(view.legal_calls)}")
+        return CallAction(call)
+    if phase is DISCARD:
+        chooser = getattr(bot, "discard", None)
+        cards = list(chooser(view)) if chooser is not None else default_discard(view)
+        _check_discard(_where(bot, seat), view, cards)
+        return Discard(tuple(cards))
+    raise IllegalActionError(f"{_where(bot, seat)}: nothing to do in phase {phase}")
+
+
+def _card_action(bot: Bot, view: PlayerView) -> Play:
+    """:func:`next_action` in the card play (its turn: ``view.legal_cards`` is not empty)."""
+    c = bot.play(view)
+    try:
+        quick = _CARDS[c] is c  # an exact card number, the answer of every bot: one look-up
+    except (IndexError, TypeError):
+        quick = False
+    if not quick and not _is_card(c):
+        _illegal_card(bot, view, c)
+    decls: Sequence[Declaration] | None = None
+    if view.my_declarations is None:  # its first card (§7.4)
+        decls = bot.declarations(view)
+    belote = True
+    due = view.belote_due  # (0 for most seats: tested first, it saves a shift)
+    if due and due >> c & 1:
+        belote = bot.say_belote(view, c)
+    if decls is None:
+        return _PLAIN_PLAYS[c] if belote else Play(c, None, False)
+    return Play(c, tuple(combination_cards(d.cards) for d in decls), belote)
+
+
+def apply_for(rnd: Round, bot: Bot, view: PlayerView, action: Action) -> Event:
+    """``rnd.apply(action)``, the action :func:`next_action` had ``bot`` choose from
+    ``view``: a card that is not legal is refused naming the bot, the seat, the trick
+    and the legal cards; a refused announcement with the hand's own message (§7.4)."""
+    try:
+        return rnd.apply(action)
+    except IllegalPlayError as exc:
+        _refused(bot, view, action, exc)
+
+
+def _refused(bot: Bot, view: PlayerView, action: Action, exc: IllegalPlayError) -> NoReturn:
+    """The round refused a bot's card: an illegal card named with the bot and the
+    seat; a refused announcement with the hand's own message (§7.4)."""
+    if isinstance(action, Play) and action.card not in view.legal_cards:
+        _illegal_card(bot, view, action.card)
+    raise exc  # what the bot announced is refused: the hand's message says why
+
+
 def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
     """Drive ``rnd`` to the end (phase ``over`` or ``all_pass``), seat ``i`` played by ``bots[i]``.
 
     One bot a seat of the profile: four, or three and two (§12).  Each bot is
-    asked with its own seat's view only: its calls, its cards, and as the taker of
-    a kitty deal the two cards it lays aside (§12.1).  A bot answering an action
-    that is not legal raises :class:`~belote.errors.IllegalActionError` naming
-    the bot, the seat and the action.
+    asked with its own seat's view only (:func:`next_action`): its calls, its cards,
+    and as the taker of a kitty deal the two cards it lays aside (§12.1).  A bot
+    answering an action that is not legal raises
+    :class:`~belote.errors.IllegalActionError` naming the bot, the seat and the action.
     """
     check_table(rnd.rules, bots)
-    while (phase := rnd.phase) is BIDDING or phase is DISCARD or phase is PLAY:
-        if phase is PLAY:
-            _play_cards(rnd, bots)
-            break
-        seat = rnd.current_player()
-        bot = bots[seat]
-        view = rnd.view(seat)
-        if phase is BIDDING:
-            call = bot.call(view)
-            if call not in view.legal_calls:
-                raise IllegalActionError(f"{_where(bot, seat)} answered the call {call!r}, "
-                                         f"not one of {list(view.legal_calls)}")
-            rnd.call(call)
-        else:
-            chooser = getattr(bot, "discard", None)
-            cards = list(chooser(view)) if chooser is not None else default_discard(view)
-            _check_discard(_where(bot, seat), view, cards)
-            rnd.discard(cards)
-    assert rnd.phase in (OVER, ALL_PASS)
-
-
-def _play_cards(rnd: Round, bots: Sequence[Bot]) -> None:
-    """The card play of ``rnd`` to its end: each card chosen by the bot of the seat to
-    play from its view, and checked against the hand (§6); what it announces with its
-    first card (§7.4) and whether it says belote (§7.7)."""
-    play = rnd.play
-    assert play is not None
-    state = play.state
-    view_of, play_card = rnd.view, rnd.play_card
-    announced, belote_pairs = play.announced, play.belote_pairs
+    view_of, apply, play_card = rnd.view, rnd.apply, rnd.play_card
+    while (phase := rnd.phase) is BIDDING or phase is DISCARD:
+        view = view_of()  # the seat to act's
+        bot = bots[view.seat]
+        action = next_action(bot, view)
+        try:
+            apply(action)
+        except IllegalPlayError as exc:
+            _refused(bot, view, action, exc)
     while rnd.phase is PLAY:
-        seat = state.turn
-        bot = bots[seat]
-        view = view_of(seat)
-        c = bot.play(view)
+        view = view_of()
+        bot = bots[view.seat]
+        card = _card_action(bot, view)  # (next_action's own branch: a hot path)
         try:
-            quick = _CARDS[c] is c  # an exact card number, the answer of every bot: one look-up
-        except (IndexError, TypeError):
-            quick = False
-        if not quick and not _is_card(c):
-            _illegal_card(bot, view, c)
-        decls: Sequence[Declaration] | None = None
-        if not state.tricks and announced[seat] is None:
-            decls = bot.declarations(view)
-        belote = True
-        pairs = belote_pairs[seat]  # (0 for most seats: tested first, it saves a shift)
-        if pairs and pairs >> c & 1 and _may_say_belote(view, c):
-            belote = bot.say_belote(view, c)
-        try:
-            play_card(c, decls, belote)
-        except IllegalPlayError:
-            if c in view.legal_cards:
-                raise  # what the bot announced is refused: the hand's message says why
-            _illegal_card(bot, view, c)
+            if card.declarations is None:  # Round.apply's branch, without its dispatch
+                play_card(card.card, None, card.belote)
+            else:
+                apply(card)
+        except IllegalPlayError as exc:
+            _refused(bot, view, card, exc)
+    assert rnd.phase in (OVER, ALL_PASS)
 
 
 # The 32 card numbers, each the one int object of its value (small ints are made once):

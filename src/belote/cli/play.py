@@ -21,12 +21,13 @@ hint, ``s`` saves the game, ``q`` saves and quits.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,8 +38,10 @@ from rich.table import Table
 from rich.text import Text
 
 from belote import jsonsafe
+from belote.actions import Call as CallAction
+from belote.actions import Play, plain_play
 from belote.bots import Bot, make_bot
-from belote.bots.base import BaseBot, check_table, discard_trump
+from belote.bots.base import BaseBot, apply_for, check_table, discard_trump, next_action
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
@@ -50,13 +53,12 @@ from belote.cards import (
 )
 from belote.cli.common import check_int, fail, fit, keep, targets_text
 from belote.cli.playtext import Words
-from belote.declarations import Declaration
-from belote.errors import BeloteError, IllegalActionError
-from belote.game import Match, seat_entry
-from belote.hand import DECOUVERTE
+from belote.errors import BeloteError
+from belote.game import Match
+from belote.hand import DECOUVERTE, CardPlayed
 from belote.options import Deck, Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
-from belote.round import PlayerView, Round
+from belote.round import Event, PlayerView, Round
 from belote.scoring import Outcome
 from belote.table import DealMode, Phase
 
@@ -205,10 +207,9 @@ class TerminalGame:
         """Belote découverte: the face-up cards of ``seat`` that still cover a face-down
         card (everybody sees them, §12.2)."""
         rnd = self.match.current
-        if rnd is None or rnd.play is None or not rnd.play.beneath:
+        if rnd is None:
             return 0
-        hand = rnd.play.state.hands[seat]
-        return sum(1 << c for c in rnd.play.beneath if hand >> c & 1)
+        return rnd.covering() & rnd.hand(seat)
 
     def show_public(self, rnd: Round, view: PlayerView) -> None:
         """The cards face up for all: the other player's in découverte; the turned card
@@ -245,7 +246,7 @@ class TerminalGame:
 
     def show_turned(self, rnd: Round) -> None:
         """The turned card, face up for everyone as the bidding starts (§3.1)."""
-        if rnd.phase == Phase.BIDDING and rnd.turned is not None and not rnd.bidding.calls:
+        if rnd.phase == Phase.BIDDING and rnd.turned is not None and not rnd.calls:
             self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
                                f"(dealer {SEAT_WORDS[rnd.dealer]})")
 
@@ -405,13 +406,13 @@ class TerminalGame:
             except BeloteError as exc:
                 self.error(exc, engine=False)
                 continue
+            action = plain_play(c)  # the default announcement, belote said when due
             try:
-                assert rnd.play is not None
-                rnd.play.verify_play(c)
+                rnd.verify(action)
             except BeloteError as exc:
                 self.error(exc)
                 continue
-            self.play_card(rnd, self.seat, c, None, True)
+            self.play_card(rnd, self.seat, functools.partial(rnd.apply, action))
             return
 
     def trick_header(self, view: PlayerView) -> None:
@@ -449,34 +450,35 @@ class TerminalGame:
 
     # --- acting ------------------------------------------------------------------------
 
-    def play_card(
-        self, rnd: Round, seat: int, c: Card, decls: Sequence[Declaration] | None, belote: bool
-    ) -> None:
-        assert rnd.play is not None
-        tricks_before = len(rnd.play.state.tricks)
-        record = rnd.play_card(c, decls, belote)
-        line = f"{self.who(seat)} {'play' if seat == self.seat else 'plays'} {self.name(c)}"
+    def play_card(self, rnd: Round, seat: int, act: Callable[[], Event]) -> None:
+        """A card played by ``act`` (the round's ``apply``), shown with what was said with
+        it, the trick it completes and the declarations compared (§7.4)."""
+        tricks_before = len(rnd.tricks)
+        record = act()
+        assert isinstance(record, CardPlayed)
+        line = (f"{self.who(seat)} {'play' if seat == self.seat else 'plays'} "
+                f"{self.name(record.card)}")
         if record.declarations:
             said = ", ".join(self.words.declaration(d) for d in record.declarations)
             line += f" and {'announce' if seat == self.seat else 'announces'} {said}"
         if record.belote:
             line += f" — {record.belote.capitalize()}!"
         self.console.print(line)
-        state = rnd.play.state
-        if len(state.tricks) > tricks_before:
-            trick = state.tricks[-1]
+        tricks = rnd.tricks
+        if len(tricks) > tricks_before:
+            trick = tricks[-1]
             self.console.print(
-                f"  → trick {len(state.tricks)} to {self.who(trick.winner)} "
+                f"  → trick {len(tricks)} to {self.who(trick.winner)} "
                 f"({trick.points} points) · so far {self.running_points(rnd)}"
             )
-        if len(state.tricks) == 1 and len(state.trick) == 1:
+        if len(tricks) == 1 and len(rnd.trick) == 1:
             self.show_declarations(rnd)
 
     def running_points(self, rnd: Round) -> str:
         """The card points each side has taken so far this deal: ``NS 42 – EW 19``."""
-        assert rnd.play is not None
-        taker = rnd.play.contract.taker
-        points = rnd.play.state.trick_points
+        taker = rnd.taker
+        assert taker is not None
+        points = rnd.trick_points
         return " – ".join(f"{self.side_name(i, taker)} {points[i]}" for i in (0, 1))
 
     def show_last_trick(self, view: PlayerView) -> None:
@@ -496,14 +498,15 @@ class TerminalGame:
     def show_declarations(self, rnd: Round) -> None:
         """The declarations compared as the first card of trick 2 is played (§7.4–§7.6):
         who scores them, and the combinations the winners show."""
-        assert rnd.play is not None
-        result = rnd.play.declaration_result()
-        if result is None or not any(rnd.play.announced):
+        result = rnd.declaration_result()
+        if result is None or not any(rnd.announced):
             return
         if result.winner is None:
             self.console.print("  Declarations: equal, nobody scores them (§7.5)")
             return
-        side = self.side_name(result.winner, rnd.play.contract.taker)
+        taker = rnd.taker
+        assert taker is not None
+        side = self.side_name(result.winner, taker)
         shown = rnd.view(self.seat).shown
         parts = [
             f"{self.who(s)} {'show' if s == self.seat else 'shows'} "
@@ -522,20 +525,15 @@ class TerminalGame:
         bot = self.bots[seat]
         assert bot is not None
         view = rnd.view(seat)
-        if rnd.phase == Phase.BIDDING:
-            call = bot.call(view)
-            rnd.call(call)
-            self.console.print(f"{self.who(seat)}: {self.words.call(call)}")
+        action = next_action(bot, view)  # (the arena's driver: the same answers)
+        if isinstance(action, Play):
+            self.play_card(rnd, seat, lambda: apply_for(rnd, bot, view, action))
             return
-        if rnd.phase == Phase.DISCARD:
-            rnd.discard(bot.discard(view))
+        apply_for(rnd, bot, view, action)
+        if isinstance(action, CallAction):
+            self.console.print(f"{self.who(seat)}: {self.words.call(action.call)}")
+        else:
             self.console.print(f"{self.who(seat)} takes the kitty and lays two cards aside")
-            return
-        c = bot.play(view)
-        if c not in view.legal_cards:
-            raise IllegalActionError(f"bot {bot.name} at {SEAT_NAMES[seat]} chose an illegal card")
-        decls = bot.declarations(view) if not view.tricks and view.announced[seat] is None else None
-        self.play_card(rnd, seat, c, decls, bot.say_belote(view, c))
 
     # --- the game ----------------------------------------------------------------------------
 
@@ -558,8 +556,7 @@ class TerminalGame:
                     self.show_resumed(rnd)
                 while rnd.phase in (Phase.BIDDING, Phase.PLAY, Phase.DISCARD):
                     seat = rnd.current_player()
-                    if (rnd.phase == Phase.PLAY and rnd.play is not None
-                            and not rnd.play.state.trick):
+                    if rnd.phase == Phase.PLAY and not rnd.trick:
                         self.trick_header(rnd.view(self.seat))
                     if seat == self.seat:
                         if rnd.phase == Phase.BIDDING:
@@ -602,14 +599,14 @@ class TerminalGame:
             return
         self.console.print("The deal goes on where it stopped.")
         if rnd.phase == Phase.BIDDING:
-            if rnd.turned is not None and rnd.bidding.calls:
+            if rnd.turned is not None and rnd.calls:
                 self.console.print(f"Turned card: [bold]{self.name(rnd.turned)}[/bold] "
                                    f"(dealer {SEAT_WORDS[rnd.dealer]})")
             said = ", ".join(f"{self.who(call.seat)} {self.words.call(call.call)}"
-                             for call in rnd.bidding.calls)
+                             for call in rnd.calls)
             if said:
                 self.console.print(f"Calls so far: {said}", soft_wrap=True)
-        elif rnd.phase == Phase.PLAY and rnd.play is not None:
+        elif rnd.phase == Phase.PLAY:
             view = rnd.view(self.seat)
             if view.tricks:
                 self.console.print(f"Tricks so far: {len(view.tricks)} · "
@@ -657,9 +654,9 @@ class TerminalGame:
             table.add_column("")
             for name in self.score_names():
                 table.add_column(name, justify="right")
-            if self.players == 3 and rnd.play is not None:
+            if self.players == 3:
                 # each seat's own points, the defenders' too: their shares start there
-                own = seat_entry(res, rnd.play)
+                own = rnd.seat_entry()
                 table.add_row("own tricks", *(str(p) for p in own.trick_points))
                 if any(own.belote or ()):
                     table.add_row("own belote", *(str(p) for p in own.belote or ()))

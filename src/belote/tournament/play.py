@@ -130,8 +130,7 @@ def deal_seat_scores(rnd: Round) -> tuple[int, ...]:
         return result.seats
     score = _one_deal(rnd.rules, result.entry)
     if rnd.table.scores_per_seat:
-        assert rnd.play is not None
-        return rnd.play.seat_scores(score)  # §12.1: the defenders share their side's
+        return rnd.seat_scores(score)  # §12.1: the defenders share their side's
     return _per_seat(rnd.table, score.score)
 
 
