@@ -25,7 +25,7 @@ from belote.hand import DECOUVERTE, HandPlay, HandResult
 from belote.options import AllpassDealer, Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.round import Round
-from belote.scoring import Entry, GameScore, GameTally, SeatEntry
+from belote.scoring import Entry, GameScore, GameTally, HandEntry
 from belote.table import DealMode, Phase, parse_seat
 
 
@@ -183,7 +183,7 @@ class Match:
         self.current = None
 
 
-def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
+def seat_entry(result: HandResult, play: HandPlay) -> HandEntry:
     """A deal played at a table of three or two, as its score sheet writes it (§12):
     the taker's seat (none in belote découverte), each seat's trick points (the
     taker's with the cards laid aside from a kitty), the capot side, the validated
@@ -200,7 +200,7 @@ def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
     for side, value in enumerate(result.declarations.points):
         if value:
             decl[sides.index(side)] = value
-    return SeatEntry(
+    return HandEntry(
         players=n, taker=None if decouverte else contract.taker, trick_points=tuple(points),
         capot=result.capot, declarations=tuple(decl), belote=tuple(play.belote_by_seat()),
         trump=contract.trump, in_play=play.in_play,

@@ -60,7 +60,7 @@ one player leads alone: ``finished`` is then true, ``winner`` stays null (no
 team wins) and ``player_winner`` names the player.
 
 Three and two players (docs/rules.md §12): a sheet of ``classic-3p`` or
-``classic-2p`` keeps per-seat hand entries (:class:`belote.scoring.SeatEntry`)
+``classic-2p`` keeps per-seat hand entries (:class:`belote.scoring.HandEntry` per seat)
 in the same history, scored by :func:`belote.scoring.score_game` per seat: each
 seat's total, the game ending by §11 per player as :class:`belote.game.Match`
 ends it.  Its ``players`` is 3 or 2 and its ``player_names`` name the seats.
@@ -95,7 +95,6 @@ from belote.scoring import (
     Entry,
     GameScore,
     HandEntry,
-    SeatEntry,
     check_object,
     entry_to_json,
     parse_entry,
@@ -404,7 +403,7 @@ def _rotation(info: SheetInfo, rules: Rules, game: GameScore, count: int) -> Rot
 
 
 def _team_entries(entries: Sequence[Entry]) -> list[HandEntry]:
-    return [e for e in entries if isinstance(e, HandEntry)]
+    return [e for e in entries if not e.per_seat]
 
 
 def is_small(info: SheetInfo) -> bool:
@@ -588,7 +587,7 @@ def _small_info(
 
 
 def _entry_of(hand: Mapping[str, Any] | Entry, rules: Rules, number: int) -> Entry:
-    obj: Any = entry_to_json(hand) if isinstance(hand, (HandEntry, SeatEntry)) else hand
+    obj: Any = entry_to_json(hand) if isinstance(hand, HandEntry) else hand
     return parse_entry(obj, rules, f"hand {number}", allow_reserve=False)
 
 
@@ -702,8 +701,8 @@ def _csv_cells(
 ) -> tuple[Sequence[int], Sequence[int], list[Any], list[Any], Any]:
     """The cells of a hand that differ by table (:func:`csv_columns`): declarations,
     belote, the trick total, the contract, and the multiplier or the leader."""
-    if isinstance(entry, SeatEntry):
-        return entry.decl, entry.bel, [entry.in_play or ""], [], j.get("leader", "")
+    if entry.per_seat:
+        return entry.declarations, entry.belote, [entry.in_play or ""], [], j.get("leader", "")
     return entry.declarations, entry.belote, [], [j.get("contract", "")], entry.multiplier
 
 

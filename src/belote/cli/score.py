@@ -52,6 +52,7 @@ from belote.scoring import (
     SIDE_NAMES_3P,
     TEAM_NAMES,
     GameScore,
+    declaration_total_problem,
     entry_to_json,
     is_decouverte,
     parse_game,
@@ -205,26 +206,16 @@ DECLARATION_NAMES: dict[str, int] = {
     "carré de 9": 150, "carre de neuf": 150, "carré de neuf": 150,
     "carrej": 200, "carréj": 200, "carre de valets": 200, "carré de valets": 200,
 }
-DECLARATION_VALUES = (20, 50, 100, 150, 200)
-
-
-def _possible_declaration_totals() -> frozenset[int]:
-    """Every total a team can declare: up to 8 declarations (two players' hands)."""
-    totals = {0}
-    for _ in range(8):
-        totals |= {t + v for t in totals for v in DECLARATION_VALUES}
-    return frozenset(totals)
-
-
-POSSIBLE_DECLARATIONS = _possible_declaration_totals()
 
 
 Best = tuple[int, bool, str]  # value, a carré (beats a sequence of its value), name
 
 
-def parse_declarations(answer: str) -> tuple[int, Best | None]:
+def parse_declarations(answer: str, rules: Rules | None = None) -> tuple[int, Best | None]:
     """A team's declarations: their points, and the best one (value, carré, name)
-    when they are given by name (None when given as points)."""
+    when they are given by name (None when given as points); a total no hand makes
+    under ``rules`` (the scoring's rule, §7; a four-player table's when None) is
+    refused."""
     text = answer.strip().lower()
     if not text or text in ("no", "none", "-"):
         return 0, None
@@ -244,8 +235,9 @@ def parse_declarations(answer: str) -> tuple[int, Best | None]:
                              "quinte 100, carre 100, carre9 150, carreJ 200) nor points")
         total += int(word)
         best = None
-    if total not in POSSIBLE_DECLARATIONS or total > 1000:
-        raise ValueError(f"{total} is not a sum of declaration values (20, 50, 100, 150, 200)")
+    problem = declaration_total_problem(total, rules)
+    if problem:
+        raise ValueError(problem)
     return total, best
 
 
@@ -419,7 +411,7 @@ def _ask_hand_once(console: Console, rules: Rules, number: int, undo: bool,
             given = [
                 _ask_until(console, f"Declarations of {name}: names or points "
                            "(tierce, quarte, quinte, carre, carre9, carreJ; tierce+carre)",
-                           parse_declarations, "0")
+                           lambda answer: parse_declarations(answer, rules), "0")
                 for name in TEAM_NAMES
             ]
             decl = [given[NS][0], given[EW][0]]
@@ -591,7 +583,7 @@ def _ask_seat_declarations(console: Console, rules: Rules, seats: tuple[str, ...
         given = [
             _ask_until(console, f"Declarations of {seats[s]}: names or points "
                        "(tierce, quarte, quinte, carre, carre9, carreJ; tierce+carre)",
-                       parse_declarations, "0")
+                       lambda answer: parse_declarations(answer, rules), "0")
             for s in range(n)
         ]
         by_side: list[list[tuple[int, Best | None]]] = [[], []]
