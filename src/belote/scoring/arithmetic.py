@@ -60,10 +60,14 @@ _TIE_OUTCOME: Final = {TieRule.LITIGE: Outcome.LITIGE, TieRule.FAIL: Outcome.FAI
 _POINTS, _DECL, _BELOTE, _CONTRACT, _BASE, _FLAT, _RESERVE = tuple(Term)
 
 
+_Parts = tuple[tuple[Part, ...], tuple[Part, ...]]
+# A part and a breakdown are named tuples, made with tuple.__new__: a few every deal.
+_new_tuple: Final = tuple.__new__
+
+
 def _part(*terms: tuple[Term, int], factor: int = 1) -> Part:
-    """A part of the terms given, a side's 0 declarations, belote or reserve left out
-    (its trick points kept, even 0: they say the side scored its own points)."""
-    return Part(tuple(t for t in terms if t[1] or t[0] is _POINTS), factor)
+    """A part of the terms given."""
+    return _new_tuple(Part, (terms, factor))
 
 
 def score_valid_hand(
@@ -103,14 +107,23 @@ def score_valid_hand(
         outcome, parts, reserve = _classic(rules, entry, points, decl, totals, rounding,
                                            last_deal)
         contract, m = None, 1
-    breakdown = Breakdown(outcome, (points[0], points[1]), (decl[0], decl[1]),
-                          (belote[0], belote[1]), totals, contract, m, rounding, parts,
-                          reserve)
-    return record_of(HandScore, outcome=outcome, totals=totals, score=breakdown.score,
+    breakdown = _new_tuple(Breakdown, (
+        outcome, (points[0], points[1]), (decl[0], decl[1]), (belote[0], belote[1]), totals,
+        contract, m, rounding, parts, reserve))
+    return record_of(HandScore, outcome=outcome, totals=totals, score=_score_of(parts),
                      reserve=reserve, breakdown=breakdown)
 
 
-_Parts = tuple[tuple[Part, ...], tuple[Part, ...]]
+def _score_of(parts: _Parts) -> tuple[int, int]:
+    """Each side's score: the sum of its parts (:attr:`Breakdown.score`)."""
+    score = [0, 0]
+    for side in (0, 1):
+        for terms, factor in parts[side]:
+            value = 0
+            for _, v in terms:
+                value += v
+            score[side] += value * factor
+    return (score[0], score[1])
 
 
 def _sides(taker: int, taker_parts: tuple[Part, ...], defender_parts: tuple[Part, ...]
@@ -122,8 +135,8 @@ def _own(points: list[int], decl: list[int], belote: Sequence[int], rounding: Ro
          side: int, *extra: tuple[Term, int]) -> tuple[Part, ...]:
     """What ``side`` scores of its own: its trick points rounded (§10), its declarations
     and belote (and ``extra`` terms)."""
-    return (_part((_POINTS, round_points(points[side], rounding)), (_DECL, decl[side]),
-                  (_BELOTE, belote[side]), *extra),)
+    return (_new_tuple(Part, (((_POINTS, round_points(points[side], rounding)),
+                               (_DECL, decl[side]), (_BELOTE, belote[side]), *extra), 1)),)
 
 
 def _classic(
@@ -150,20 +163,20 @@ def _classic(
         moved_decl = decl[t] if rules.taker_decl_on_failure is TakerDeclOnFailure.TRANSFER \
             else 0
         defenders_belote = rules.belote_on_failure is BeloteOnFailure.DEFENDERS
-        defender = (_part((_POINTS, round_points(base, rounding)), (_DECL, decl[d]),
+        defender = (_new_tuple(Part, (((_POINTS, round_points(base, rounding)), (_DECL, decl[d]),
                           (_BELOTE, belote[d]), (_DECL, moved_decl),
                           (_BELOTE, belote[t] if defenders_belote else 0),
-                          (_RESERVE, entry.reserve)),)
-        taker = (_part((_BELOTE, 0 if defenders_belote else belote[t])),)
+                          (_RESERVE, entry.reserve)), 1)),)
+        taker = (_new_tuple(Part, (((_BELOTE, 0 if defenders_belote else belote[t]),), 1)),)
     elif last_deal:
         # §8.4: a litige on the last deal of a deal-limited match: each team its own
         taker = _own(points, decl, belote, rounding, t)
         defender = _own(points, decl, belote, rounding, d)
     else:
         defender = _own(points, decl, belote, rounding, d)
-        taker = (_part((_BELOTE, belote[t])),)
+        taker = (_new_tuple(Part, (((_BELOTE, belote[t]),), 1)),)
         reserve = entry.reserve + round_points(points[t], rounding) + decl[t]
-    return outcome, _sides(t, taker, defender), reserve
+    return outcome, ((taker, defender) if t == 0 else (defender, taker)), reserve
 
 
 def _auction(

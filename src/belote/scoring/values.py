@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from belote.cards import ALL_TRUMP
 from belote.options import Rounding, Rules, TaValues
@@ -166,28 +166,37 @@ class Term(StrEnum):
     RESERVE = "reserve"  # the litige reserve won (§8.4)
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """Terms added, then multiplied by ``factor``: ``(160 + 100) × 2``."""
+class Part(NamedTuple):
+    """Terms added, then multiplied by ``factor``: ``(160 + 100) × 2``.  (A named
+    tuple: a hand's score is made of a few, every deal.)"""
 
     terms: tuple[tuple[Term, int], ...]
     factor: int = 1
 
     @property
     def value(self) -> int:
-        return sum(v for _, v in self.terms) * self.factor
+        total = 0
+        for _, v in self.terms:
+            total += v
+        return total * self.factor
+
+    @property
+    def shown(self) -> tuple[int, ...]:
+        """The terms a formula writes: a side's 0 declarations, belote or reserve are
+        left out, its trick points kept even at 0."""
+        return tuple(v for kind, v in self.terms if v or kind is Term.POINTS)
 
     def text(self) -> str:
-        inner = " + ".join(str(v) for _, v in self.terms) or "0"
+        shown = self.shown
+        inner = " + ".join(map(str, shown)) or "0"
         if self.factor == 1:
             return inner
-        if len(self.terms) > 1:
+        if len(shown) > 1:
             inner = f"({inner})"
         return f"{inner} × {self.factor}"
 
 
-@dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(NamedTuple):
     """How one hand's two sides were scored: what the rules computed, term by term.
 
     ``points`` are each side's trick points as scored (scaled in scaled tout-atout, a
@@ -222,7 +231,7 @@ class Breakdown:
 
     def formula(self, side: int) -> str:
         """``side``'s score as the rules count it: ``(160 + 100 + 20) × 2``."""
-        return " + ".join(p.text() for p in self.parts[side] if p.terms) or "0"
+        return " + ".join(p.text() for p in self.parts[side] if p.shown) or "0"
 
 
 @dataclass(frozen=True)
