@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from belote.cli import app
-from belote.cli.score import _read_declarations
+from belote.cli.questions import _read_declarations
 from belote.scoring import declaration_total_problem
 from tests.cli_support import run, runner, sheet_json
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import belote.scoring
 from belote.cards import ACE, JACK, NINE, NO_TRUMP, QUEEN, RANK_MASKS, TEN, parse_card
-from belote.cli.score import parse_declarations
+from belote.cli.questions import parse_declarations
 from belote.declarations import best_announcement, carre_points
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import make_rules
