@@ -227,7 +227,7 @@ def check_base(base: str) -> str:
     >>> check_base("ftp://x")
     Traceback (most recent call last):
     ...
-    belote.sheets.SheetError: --base: 'ftp://x' is not an http:// or https:// address
+    belote.sheet_state.SheetError: --base: 'ftp://x' is not an http:// or https:// address
     """
     shown = base if len(base) <= 60 else base[:56] + "..."
     try:
