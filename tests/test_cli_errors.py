@@ -495,9 +495,9 @@ def test_fit_wraps_between_words_never_inside_a_name() -> None:
 
 def test_calculator_questions_wrap_between_words_on_a_narrow_terminal(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from belote.cli import score
+    from belote.cli import questions
 
-    monkeypatch.setattr(score, "terminal_width", lambda: 40)
+    monkeypatch.setattr(questions, "terminal_width", lambda: 40)
     result = CliRunner().invoke(app, ["score", "--sheet", "F"], input="NS\n92\nno\n0\n0\nno\nq\n",
                                 env={"BELOTE_DB": str(tmp_path / "s.db")})
     assert result.exit_code == 0, result.output

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import doctest
+import importlib
 from typing import Any
 
 import pytest
@@ -1025,8 +1026,9 @@ def classic_entries(draw: st.DrawFn) -> HandEntry:
 
 
 def mirror(e: HandEntry) -> HandEntry:
-    def swap(p: tuple[int, int]) -> tuple[int, int]:
+    def swap(p: tuple[int, ...]) -> tuple[int, int]:
         return (p[1], p[0])
+    assert e.taker is not None
     return dataclasses.replace(
         e, taker=1 - e.taker, trick_points=swap(e.trick_points),
         capot=None if e.capot is None else 1 - e.capot,
@@ -1042,6 +1044,7 @@ def test_classic_properties(e: HandEntry) -> None:
     total (+ the reserve to the takers); failed → the takers keep only their
     belote; litige → reserve += T_takers − belote; outcome by the totals."""
     s = score_hand(CLASSIC, e)
+    assert e.taker is not None
     t, d = e.taker, 1 - e.taker
     assert min(s.score) >= 0 and s.reserve >= 0
     if s.totals[t] > s.totals[d]:
@@ -1112,6 +1115,7 @@ def test_auction_properties(case: tuple[str, dict[str, Any], HandEntry]) -> None
     rules = make_rules(profile, options)
     s = score_hand(rules, e)
     t = e.taker
+    assert t is not None
     assert min(s.score) >= 0 and s.reserve == 0
     if s.outcome == "failed":
         kept = rules.belote_on_failure == "kept" and rules.count_mode != "bid_only"
@@ -1152,7 +1156,12 @@ def test_game_properties(entries: list[HandEntry]) -> None:
 
 def test_doctests() -> None:
     """The examples in the module's docstrings (§8.3 seed 002, §10, §11) run as written."""
-    failures, tried = doctest.testmod(belote.scoring)
+    failures = tried = 0
+    for module in (belote.scoring, *(importlib.import_module(f"belote.scoring.{name}")
+                                     for name in ("values", "arithmetic", "checks", "codec",
+                                                  "game"))):
+        result = doctest.testmod(module)
+        failures, tried = failures + result.failed, tried + result.attempted
     assert failures == 0 and tried > 5
 
 

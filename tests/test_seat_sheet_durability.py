@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from belote.options import make_rules
-from belote.scoring import SeatEntry, parse_seat_entry, score_game, seat_entry_to_json
+from belote.scoring import parse_seat_entry, score_game, seat_entry_to_json
 from belote.sheets import SheetStore
 
 HIGH_TARGET = 10**9  # the game never ends
@@ -45,7 +45,7 @@ def stored_hands(db: Path, sheet_id: int) -> list[str]:
     with SheetStore(db, small_tables=True) as store:
         info, entries = store.load_entries(sheet_id)
         state = store.state(sheet_id)
-    seat_entries = [e for e in entries if isinstance(e, SeatEntry)]
+    seat_entries = [e for e in entries if e.per_seat]
     assert len(seat_entries) == len(entries)
     # The sheet opens and scores: its state is the per-seat game of its hands.
     game = score_game(info.rules(), seat_entries, info.target).to_json()

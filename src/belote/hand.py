@@ -56,8 +56,8 @@ from belote.records import record_of
 from belote.scoring import (
     HandEntry,
     HandScore,
-    Outcome,
     capot_trick_points,
+    score_counted,
     score_valid_hand,
     seat_shares,
 )
@@ -514,16 +514,16 @@ class HandPlay:
         self, decls: DeclarationResult, capot: int | None, belote: tuple[int, int],
         trick_points: list[int],
     ) -> HandResult:
-        """Belote découverte has no contract: each player scores his own points (§12.2)."""
-        totals = (trick_points[0] + belote[0], trick_points[1] + belote[1])
+        """Belote découverte has no contract: each player scores his own points (§12.2),
+        as :func:`belote.scoring.score_counted` counts them."""
         entry = HandEntry(taker=self.contract.team, trick_points=(trick_points[0],
                           trick_points[1]), capot=capot, belote=belote)
-        score = HandScore(Outcome.COUNTED, totals, totals, 0)
+        score = score_counted(trick_points, belote)
         return HandResult(
             contract=self.contract, tricks=tuple(self.state.tricks), declarations=decls,
             belote_team=self.belote_team(), belote_points=belote,
             trick_points=(trick_points[0], trick_points[1]), capot=capot, score=score,
-            entry=entry, seats=totals,
+            entry=entry, seats=score.score,
         )
 
     def seat_scores(self, score: HandScore) -> tuple[int, ...]:

@@ -57,7 +57,7 @@ from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, a
 from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
-from belote.scoring import HandScore, SeatEntry
+from belote.scoring import HandEntry, HandScore
 from belote.table import DealMode, Phase, Table, parse_seat
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
@@ -762,7 +762,7 @@ class Round:
         held = self.play.state.hands[0] | self.play.state.hands[1]
         return sum(1 << c for c in self.play.beneath if held >> c & 1)
 
-    def seat_entry(self) -> SeatEntry:
+    def seat_entry(self) -> HandEntry:
         """The finished deal as a per-seat score sheet writes it (§12, :func:`seat_entry`)."""
         result = self.result()
         assert self.play is not None
@@ -1070,7 +1070,7 @@ def action_of(event: Event) -> Action:
     return _actions.Call(event.call, event.seat if event.named else None)
 
 
-def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
+def seat_entry(result: HandResult, play: HandPlay) -> HandEntry:
     """A deal played at a table of three or two, as its score sheet writes it (§12):
     the taker's seat (none in belote découverte), each seat's trick points (the
     taker's with the cards laid aside from a kitty), the capot side, the validated
@@ -1087,7 +1087,7 @@ def seat_entry(result: HandResult, play: HandPlay) -> SeatEntry:
     for side, value in enumerate(result.declarations.points):
         if value:
             decl[sides.index(side)] = value
-    return SeatEntry(
+    return HandEntry(
         players=n, taker=None if decouverte else contract.taker, trick_points=tuple(points),
         capot=result.capot, declarations=tuple(decl), belote=tuple(play.belote_by_seat()),
         trump=contract.trump, in_play=play.in_play,

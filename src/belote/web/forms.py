@@ -32,6 +32,7 @@ from belote.declarations import (
 )
 from belote.errors import InvalidRecordError
 from belote.options import Rules
+from belote.scoring import declaration_total_problem
 from belote.web.i18n import N_
 from belote.web.security import parse_whole
 
@@ -48,32 +49,21 @@ FORM_FIELDS: Final = (
     "contract", "trump", "multiplier", "decl_tie", *DECL_NAME_FIELDS,
 )
 DECLARATION_VALUES: Final = (20, 40, 50, 70, 100, 120, 150, 200, 250, 300)
-# The most one team can declare in a hand (docs/rules.md §7.2): carrés give the most
-# points per card, and a team's 16 cards hold at most four of them, of jacks (200),
-# nines (150), aces and tens (100 each; sans-atout: aces 200, tens 150) = 550.
-# Sequences add less than the carrés they would break.
-DECLARATION_MAX: Final = 550
-DECLARATION_RULE: Final = ("a team declares tierces (20), cinquantes (50), cents (100) "
-                           "and carrés (100, 150 or 200)")
 
 
-def check_declaration(points: int) -> None:
-    """Refuse a team's declaration total that no hand can make (§7.2).
+def check_declaration(points: int, rules: Rules) -> None:
+    """Refuse a team's declaration total that no hand can make: the scoring's rule
+    (:func:`belote.scoring.declaration_total_problem`, §7).
 
-    >>> check_declaration(1000)  # doctest: +ELLIPSIS
+    >>> from belote.options import make_rules
+    >>> check_declaration(1000, make_rules("classic"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     belote.errors.InvalidRecordError: declarations: 1000 is more than one team can declare...
     """
-    if points < 0:
-        raise InvalidRecordError(f"declarations: {points} is negative; {DECLARATION_RULE}")
-    if points > DECLARATION_MAX:
-        raise InvalidRecordError(
-            f"declarations: {points} is more than one team can declare in a hand "
-            f"(at most {DECLARATION_MAX}: carrés of jacks, nines, aces and tens)")
-    if points % 10 or points in (10, 30):
-        raise InvalidRecordError(
-            f"declarations: no hand makes {points}; {DECLARATION_RULE}")
+    problem = declaration_total_problem(points, rules)
+    if problem:
+        raise InvalidRecordError(f"declarations: {problem}")
 
 
 def _text(form: Mapping[str, Any], name: str) -> str:
@@ -212,11 +202,11 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
                 "declarations: enter them by name or as points after the comparison, not both")
         compared = compare_declarations(named, rules, trump_mode(form),
                                         _text(form, "decl_tie") or None)
-        check_declaration(compared["points"])
+        check_declaration(compared["points"], rules)
         if compared["winner"] is not None and compared["points"]:
             entry["declarations"] = {compared["winner"]: compared["points"]}
     elif decl_points:
-        check_declaration(decl_points)
+        check_declaration(decl_points, rules)
         if decl_team is None:
             raise InvalidRecordError("declarations: say which team scores them")
         entry["declarations"] = {decl_team: decl_points}

@@ -38,18 +38,15 @@ from belote.cards import (
 )
 from belote.declarations import CARRE, Declaration
 from belote.hand import Contract, HandResult
-from belote.options import BeloteOnFailure, BidCapotScoring, CountMode, DoubleScope
+from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
 from belote.round import Announced
 from belote.scoring import (
-    CAPOT_CONTRACT_VALUE,
-    DOUBLED_BASE,
-    FLAT_CAPOT_VALUE,
-    UNBID_CAPOT_BASE,
     GameScore,
+    HandEntry,
     Outcome,
-    multiplier_factor,
     score_dict,
+    score_hand,
     score_names,
 )
 from belote.table import Table, seat_named
@@ -715,77 +712,25 @@ def declaration_comparison(lang: str, compared: Mapping[str, Any],
     return " · ".join(parts) + (". " + verdict if verdict else "")
 
 
-def score_calculation(rules: Any, entry: Mapping[str, Any],
-                      score: Mapping[str, Any]) -> str | None:
+def score_calculation(rules: Rules, entry: HandEntry) -> str | None:
     """How a coinched or surcoinched hand (and a failed contract) was counted, as the
-    sheet writes it: ``(160 + 100) × 2`` (docs/rules.md §9.2-9.4); None for the
-    hands whose score is just the points.  The formula is shown only when it gives
-    the engine's score (:func:`belote.scoring.score_hand`).
+    sheet writes it: ``(160 + 100) × 2`` (docs/rules.md §9.2-9.4), the winner's side
+    of the score's breakdown (:class:`belote.scoring.Breakdown`); None for the hands
+    whose winner scores his own trick points (§8, and a made hand at M = 1).
 
     >>> from belote.options import make_rules
-    >>> e = {"taker": "NS", "contract": 100, "multiplier": 2, "capot": None,
-    ...      "declarations": {"NS": 0, "EW": 20}, "belote": None}
-    >>> score_calculation(make_rules("coinche"), e, {"outcome": "made",
-    ...                   "score": {"NS": 560, "EW": 0}})
+    >>> from belote.scoring import HandEntry
+    >>> e = HandEntry(taker=0, trick_points=(102, 60), contract=100, multiplier=2,
+    ...               declarations=(0, 20))
+    >>> score_calculation(make_rules("coinche"), e)
     '(160 + 100 + 20) × 2'
     """
-    if not rules.is_auction or entry.get("contract") is None:
+    hand = score_hand(rules, entry)
+    breakdown = hand.breakdown
+    if breakdown is None or entry.taker is None:
         return None
-    taker = entry["taker"]
-    defender = "EW" if taker == "NS" else "NS"
-    made = score["outcome"] == Outcome.MADE
-    winner = taker if made else defender
-    level = int(entry.get("multiplier") or 1)
-    m = multiplier_factor(rules, level)
-    contract = entry["contract"]
-    decl = entry.get("declarations") or {"NS": 0, "EW": 0}
-    belote = entry.get("belote")
-    bel = {"NS": 0, "EW": 0}
-    if isinstance(belote, str):
-        bel[belote] = 20
-    elif isinstance(belote, Mapping):
-        bel.update({k: int(v) for k, v in belote.items()})
-    if not made and rules.belote_on_failure is BeloteOnFailure.DEFENDERS:
-        bel[defender] += bel[taker]
-        bel[taker] = 0
-    decls = [decl.get(taker, 0), decl.get(defender, 0)]
-    c = contract if isinstance(contract, int) else CAPOT_CONTRACT_VALUE
-    times = f" × {m}" if m > 1 else ""
-    if rules.count_mode is CountMode.BID_ONLY:
-        value = contract if isinstance(contract, int) else (
-            CAPOT_CONTRACT_VALUE if contract == "capot" else rules.generale_value)
-        text, total = f"{value}{times}", value * m
-    elif contract == "generale" or (contract == "capot" and (
-            rules.bid_capot_scoring is BidCapotScoring.FLAT
-            or rules.count_mode is CountMode.MADE_ONLY)):
-        value = rules.generale_value if contract == "generale" else (
-            FLAT_CAPOT_VALUE if made else rules.capot_fail_value)
-        text, total = f"{value}{times}", value * m
-    elif rules.count_mode is CountMode.MADE_ONLY:
-        if m == 1:
-            return None
-        text, total = f"{DOUBLED_BASE}{times}", DOUBLED_BASE * m
-    elif m == 1:
-        if made:
-            return None
-        terms = [rules.fail_base, c, *[d for d in decls if d]]
-        text, total = " + ".join(map(str, terms)), sum(terms)
-    else:
-        unbid_capot = isinstance(contract, int) and entry.get("capot") == taker and made
-        base = UNBID_CAPOT_BASE if unbid_capot else DOUBLED_BASE
-        d = [x for x in decls if x]
-        if rules.double_scope is DoubleScope.WHOLE:
-            text = "(" + " + ".join(map(str, [base, c, *d])) + f"){times}"
-            total = (base + c + sum(d)) * m
-        elif rules.double_scope is DoubleScope.CONTRACT_ONLY:
-            text = " + ".join(map(str, [base, *d, f"{c}{times}"]))
-            total = base + sum(d) + c * m
-        else:
-            text = f"{DOUBLED_BASE}{times} + {c}{times}"
-            total = DOUBLED_BASE * m + c * m
-    if bel[winner]:
-        text += f" + {bel[winner]}"
-        total += bel[winner]
-    if total != score["score"][winner]:
+    taker = entry.side_of(entry.taker)
+    winner = taker if hand.outcome is Outcome.MADE else 1 - taker
+    if breakdown.counted_by_points(winner):
         return None
-    return text
+    return breakdown.formula(winner)

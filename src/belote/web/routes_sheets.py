@@ -51,7 +51,14 @@ from starlette.websockets import WebSocketDisconnect
 
 from belote.errors import BeloteError, InvalidRecordError
 from belote.options import PROFILES, TARGET_CHOICES, Limit, make_rules
-from belote.scoring import Outcome, hand_entry_to_json, parse_hand_entry, reached, score_hand
+from belote.scoring import (
+    Outcome,
+    declaration_max,
+    hand_entry_to_json,
+    parse_hand_entry,
+    reached,
+    score_hand,
+)
 from belote.sheets import (
     LINK_KINDS,
     ROLES,
@@ -63,7 +70,6 @@ from belote.sheets import (
 from belote.web.chart import running_chart
 from belote.web.forms import (
     DECL_KINDS,
-    DECLARATION_MAX,
     DECLARATION_VALUES,
     FORM_FIELDS,
     TEAMS,
@@ -328,7 +334,7 @@ def _sheet_context(
             "out": out,
             "reserve_won": reserve_won,
             "reserve_kept": score["reserve"] if score["outcome"] == Outcome.LITIGE else 0,
-            "calculation": score_calculation(rules, entry, score),
+            "calculation": score_calculation(rules, parse_hand_entry(entry, rules)),
         })
         carried = score["reserve"]
     next_out: list[str] = []
@@ -350,7 +356,7 @@ def _sheet_context(
         "trumps": trump_choices(rules),
         "wants_trump": wants_trump(rules),
         "declaration_values": DECLARATION_VALUES,
-        "declaration_max": DECLARATION_MAX,
+        "declaration_max": declaration_max(rules),
         "decl_kinds": [(k, DECL_LABELS[k]) for k in DECL_KINDS],
         "decl_points": carre_values(rules),
         "deciding_hand": _deciding_hand(state, rules),
@@ -644,8 +650,7 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
             "score": score,
         }
         out.update(_comparison(form, rules, state, lang))
-        full = hand_entry_to_json(entry)
-        calc = score_calculation(rules, full, score)
+        calc = score_calculation(rules, dataclasses.replace(entry, reserve=reserve))
         if calc:
             out["calculation"] = calc
         return out
