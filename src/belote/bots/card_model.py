@@ -154,7 +154,9 @@ class PlayModel:
     def views(self, world: World) -> Iterator[tuple[int, Card, PlayerView]]:
         """Each card read that was a choice, with its seat's view then in ``world``
         (in play order, with its index among the cards read; a forced card is left
-        out)."""
+        out).  The view has the seat's hand and legal cards in ``world``, not what the
+        seat would have said with its card (its own declarations, ``belote_due``): the
+        model reads which card is played."""
         view, n = self._view, self._table.players
         assert view.contract is not None
         cards, played = self._cards, self._played
