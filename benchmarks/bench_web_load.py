@@ -414,14 +414,17 @@ class Load:
         return sum(len(t.tokens) for t in self.human_tables)
 
 
-async def _watch(load: Load, room: str, invite: str) -> None:
-    """One connection watching a table of bots (they play only while watched).  It
-    asks for no compression (a browser would), so that this process keeps up with
+async def _watch(load: Load, room: str, invite: str, cookie: str) -> None:
+    """One connection watching a table of bots (they play only while watched), with
+    a browser's identity cookie (the server refuses a socket without one).  It asks
+    for no compression (a browser would), so that this process keeps up with
     thousands of them; the clients' connections are compressed."""
     url = f"ws://{HOST}:{load.port}/ws/rooms/{room}"
     with contextlib.suppress(websockets.ConnectionClosed, OSError):
         async with websockets.connect(url, max_size=None, ping_interval=None,
-                                      compression=None) as ws:
+                                      compression=None,
+                                      additional_headers={"Cookie": f"belote_id={cookie}"}
+                                      ) as ws:
             await ws.send(json.dumps({"type": "hello", "invite": invite}))
             async for _raw in ws:
                 load.watched_states += 1
@@ -430,13 +433,16 @@ async def _watch(load: Load, room: str, invite: str) -> None:
 
 
 async def _add_bot_tables(load: Load, count: int, http: httpx.AsyncClient) -> None:
+    if "belote_id" not in http.cookies:
+        (await http.get("/api/session")).raise_for_status()
+    cookie = http.cookies["belote_id"]  # one browser watches every table of bots
     while count > 0:
         chunk = min(count, 100)
         r = await http.post("/bench/bot-tables", json={"count": chunk, "bots": load.args.bots})
         if r.status_code != 200:
             raise SystemExit(f"/bench/bot-tables: {r.status_code} {r.text[:300]}")
         for room, invite in r.json():
-            load.bot_watchers.append(asyncio.create_task(_watch(load, room, invite)))
+            load.bot_watchers.append(asyncio.create_task(_watch(load, room, invite, cookie)))
             if len(load.bot_watchers) % 50 == 0:
                 await asyncio.sleep(0)  # let the connections open as they come
         count -= chunk
