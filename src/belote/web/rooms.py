@@ -71,7 +71,9 @@ visibilities, :class:`RoomSettings` and the errors), :mod:`belote.web.messages`
 (what each message asks, the hint), :mod:`belote.web.room_state` (the state a seat
 receives), :mod:`belote.web.driver` (the bots' turns and the pauses) and this one
 (:class:`Room`: its seats, the actions and their log on disk; :class:`RoomManager`).
-Every name this module used to define is importable from it still.
+Every name this module used to define is importable from it still, but ``decide``:
+a bot's turn is :func:`belote.bots.base.next_action`'s, and :data:`Action` the
+engine's action value (:mod:`belote.actions`).
 """
 
 from __future__ import annotations
