@@ -185,7 +185,9 @@ def test_a_bots_action_is_checked_as_a_persons(tmp_path: Path) -> None:
             await room.apply(turn, Play(rnd.legal_cards()[0] if rnd.legal_cards() else 0))
         with pytest.raises(IllegalActionError, match="nothing to lay aside now"):
             await room.apply(turn, Discard((0, 1)))
-        with pytest.raises(IllegalActionError, match="may not call"):
+        with pytest.raises(IllegalActionError, match="may not call for"):
+            await room.apply(other, Call("pass", turn))  # a seat acts for itself only
+        with pytest.raises(IllegalActionError, match="may not call 'coinche'"):
             await room.apply(turn, Call("coinche"))  # the engine's rule
         assert len(store.log(room.id)) == written and rnd.calls == ()
         assert await room.apply(turn, Call("pass"))

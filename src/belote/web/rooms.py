@@ -683,6 +683,9 @@ class Room:
             if isinstance(action, Call) and action.seat is None and turn != seat:
                 raise IllegalActionError(
                     f"it is {SEAT_NAMES[turn]}'s turn to call, not {SEAT_NAMES[seat]}'s")
+            if isinstance(action, Call) and action.seat not in (None, seat):
+                raise IllegalActionError(f"{SEAT_NAMES[seat]} may not call for "
+                                         f"{SEAT_NAMES[action.seat]}")  # acts for its own seat
             await self._act(action)
             return True
 
