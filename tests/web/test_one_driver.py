@@ -15,13 +15,14 @@ import pytest
 from rich.console import Console
 
 from belote.actions import Call, Discard, Play
-from belote.bots.base import next_action, play_deal
+from belote.bots.base import BaseBot, next_action, play_deal
 from belote.bots.registry import make_bot
 from belote.cards import card_name, parse_card
 from belote.cli.play import Quit, TerminalGame
 from belote.errors import IllegalActionError
 from belote.game import Match
 from belote.options import Rules, make_rules
+from belote.round import PlayerView
 from belote.table import parse_seat
 from belote.web.clients import Client
 from belote.web.rooms import Room, RoomSettings
@@ -199,3 +200,58 @@ def test_a_bots_action_is_checked_as_a_persons(tmp_path: Path) -> None:
         asyncio.run(scenario())
     finally:
         store.close()
+
+
+class _Wrong(BaseBot):
+    """A bot with bugs: a call that is no call, a card that is not legal."""
+
+    kind = "wrong"
+
+    def call(self, view: PlayerView) -> str:
+        return "nonsense"
+
+    def play(self, view: PlayerView) -> int:
+        illegal = [c for c in range(32) if c not in view.legal_cards]
+        return illegal[0]
+
+
+def test_a_bot_answering_what_is_not_legal_plays_on_with_a_legal_action(
+    tmp_path: Path
+) -> None:
+    """A bot's wrong answer (refused by ``next_action`` or by the engine) is logged and
+    a legal action played for it: the deal goes on to its end, nothing refused written."""
+    rules = make_rules("classic", {})
+    store = RoomStore(tmp_path / "rooms.db")
+
+    async def scenario() -> Room:
+        room = Room("wrong", rules, "random", SETTINGS, seed=5, store=store)
+        await store.add_room(room.row(), [s.row() for s in room.seats])
+
+        async def no_next_deal(version: int | None = None) -> None:
+            pass
+
+        async def send(text: str) -> None:
+            pass
+
+        room.new_deal = no_next_deal  # type: ignore[method-assign]
+        room.attach(Client(send, "a watcher"))
+        await room.start()
+        assert room.round is not None
+        room.seats[(room.round.dealer + 1) % 4].bot = _Wrong()  # the first to call
+        async with asyncio.timeout(LIVENESS_S):
+            while not room.between and room.error is None:
+                await asyncio.sleep(0.005)
+        await room.stop()
+        return room
+
+    try:
+        room = asyncio.run(scenario())
+        record = _room_record(store, room.id)
+    finally:
+        store.close()
+    assert room.error is None and room.round is not None
+    assert str(room.round.phase) in ("over", "all_pass")
+    assert record == _deal(room.round.record())  # the log: the engine's legal actions
+    assert record["actions"][0] == {"call": "pass"}  # its call turned into a pass
+    cards = [a["card"] for a in record["actions"] if "card" in a]
+    assert len(cards) == 32  # and its cards into legal ones
