@@ -30,9 +30,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from belote.bots.base import next_action
 from belote.cards import card_name
 from belote.play import SEAT_NAMES
-from belote.web.rooms import Room, RoomManager, RoomSettings, decide
+from belote.web.rooms import Room, RoomManager, RoomSettings
 from belote.web.seats import RoomStatus
 from belote.web.store import RoomStore
 
@@ -51,7 +52,7 @@ async def _play(room: Room, actions: int) -> None:
         seat = rnd.current_player()
         bot = room.seats[seat].bot
         assert bot is not None
-        await room.apply(seat, decide(bot, rnd.view(seat)))
+        await room.apply(seat, next_action(bot, rnd.view(seat)))
 
 
 def _events(room: Room) -> list[tuple[str, Any]]:

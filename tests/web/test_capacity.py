@@ -12,9 +12,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+from belote.bots.base import next_action
 from belote.web import create_app, room_state
 from belote.web.network import network_of
-from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings, decide
+from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
@@ -69,7 +70,7 @@ async def play(room: Room, actions: int) -> None:
         seat = rnd.current_player()
         bot = room.seats[seat].bot
         assert bot is not None
-        await room.apply(seat, decide(bot, rnd.view(seat)))
+        await room.apply(seat, next_action(bot, rnd.view(seat)))
 
 
 # --- per-network and per-identity counts ---------------------------------------------

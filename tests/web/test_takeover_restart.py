@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
+from belote.bots.base import next_action
 from belote.play import SEAT_NAMES
 from belote.round import DISCARD, PLAY
 from belote.table import DealMode
 from belote.web import create_app
-from belote.web.driver import decide
 from belote.web.rooms import Room
 from tests.web.support import TestClient, new_identity, receive, send
 from tests.web.test_room_durability import LOOSE, SETTINGS
@@ -43,13 +43,12 @@ def play_bots_until(client: TestClient, room: Room, tricks: int) -> None:
         if room.between:
             client.portal.call(room.next_deal)
             continue
-        if rnd.phase == PLAY and rnd.play is not None \
-                and len(rnd.play.state.tricks) >= tricks:
+        if rnd.phase == PLAY and len(rnd.tricks) >= tricks:
             return
         seat = rnd.current_player()
         bot = room.seats[seat].bot
         assert bot is not None
-        assert client.portal.call(room.apply, seat, decide(bot, rnd.view(seat)))
+        assert client.portal.call(room.apply, seat, next_action(bot, rnd.view(seat)))
     raise AssertionError("the deal never reached its play")
 
 

@@ -14,12 +14,14 @@ stand-in bot plays for him (the room says when: ``Room.stand_in_at``).  The
 driver sleeps until then, or until the room wakes it (:meth:`Driver.wake`:
 something changed).  Nobody watching: the table waits.
 
-The driver reads and moves the room through :class:`DrivenRoom`.  A bot's move
-goes the way of a person's: through the room's lock, written by the store's
-writer thread before it is broadcast, dropped when the room moved on while it
-waited; a failure to save it (another program holding the database) is shown to
-everyone and tried again a few seconds later, and a bug stops the game with its
-error shown, not the server.
+The driver reads and moves the room through :class:`DrivenRoom`.  A bot's turn
+is decided by :func:`belote.bots.base.next_action` (the arena's and the terminal
+game's driver: the same answers from the same view), and its action goes the way
+of a person's (``Room.apply``): through the room's lock, checked and applied by the
+engine (``Round.apply``), written by the store's writer thread before it is
+broadcast, dropped when the room moved on while it waited; a failure to save it
+(another program holding the database) is shown to everyone and tried again a few
+seconds later, and a bug stops the game with its error shown, not the server.
 """
 
 from __future__ import annotations
@@ -29,16 +31,14 @@ import contextlib
 import functools
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
-from belote.bots import Bot
-from belote.bots.base import default_discard
-from belote.cards import KING, QUEEN, rank_of
-from belote.declarations import Declaration
+from belote.actions import Action, Call, Discard
+from belote.bots.base import default_discard, next_action
 from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
-from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.round import ALL_PASS, BIDDING, DISCARD, PLAY, Round
 from belote.web.clients import Client
 from belote.web.seats import RoomSettings, RoomStatus, Seat, SeatKind
 from belote.web.store import StoreError
@@ -47,27 +47,6 @@ log = logging.getLogger("belote.web.rooms")
 
 # Bots quick enough to answer on the event loop itself (tens of microseconds).
 INLINE_BOTS: Final = frozenset({"random", "heuristic"})
-
-Action = tuple[str, Any, Any, Any]
-
-
-def decide(bot: Bot, view: PlayerView) -> Action:
-    """What ``bot`` does from a seat's view: ``("call", text, _, _)``,
-    ``("discard", [card, card], _, _)`` (the taker of a kitty deal, §12.1) or
-    ``("play", card, declarations, say_belote)``."""
-    if view.phase == BIDDING:
-        return ("call", bot.call(view), None, None)
-    if view.phase == DISCARD:
-        chooser = getattr(bot, "discard", None)
-        cards = list(chooser(view)) if chooser is not None else default_discard(view)
-        return ("discard", cards, None, None)
-    c = bot.play(view)
-    decls: Sequence[Declaration] | None = None
-    if not view.tricks and view.announced[view.seat] is None:
-        decls = bot.declarations(view)
-    belote = bot.say_belote(view, c) if isinstance(c, int) and rank_of(c) in (KING, QUEEN) else True
-    return ("play", c, decls, belote)
-
 
 class DrivenRoom(Protocol):
     """What the driver reads and does of a room (:class:`belote.web.rooms.Room`)."""
@@ -184,10 +163,8 @@ class Driver:
         room = self.room
         version = room.version
         delay = room.settings.bot_delay
-        if rnd.phase == PLAY and rnd.play is not None:
-            state = rnd.play.state
-            if not state.trick and state.tricks:
-                delay += room.settings.trick_pause
+        if rnd.phase == PLAY and not rnd.trick and rnd.tricks:
+            delay += room.settings.trick_pause  # a bot leads to a new trick
         await asyncio.sleep(delay)  # a pause so people see; 0 yields to the others
         if not self._bot_still_plays(version, seat):
             return
@@ -195,27 +172,28 @@ class Driver:
         assert bot is not None
         view = rnd.view(seat)
         kind = getattr(bot, "kind", "")
-        if kind in INLINE_BOTS:
-            action = decide(bot, view)
-        else:
-            action = await asyncio.to_thread(decide, bot, view)
-            if not self._bot_still_plays(version, seat):
-                return
-        # Written through the room's lock, as a person's move: dropped if the room
-        # moved on while another action held it.
+        action: Action | None = None
         try:
+            if kind in INLINE_BOTS:
+                action = next_action(bot, view)
+            else:
+                action = await asyncio.to_thread(next_action, bot, view)
+                if not self._bot_still_plays(version, seat):
+                    return
+            # Written through the room's lock, as a person's move: dropped if the room
+            # moved on while another action held it.
             await room.apply(seat, action, version)
         except StoreError as exc:
             await self._store_failed(exc)
         except BeloteError as exc:
-            # A bot answering an illegal action is a bug; play on with a legal one.
+            # A bot answering an action that is not legal is a bug: play on with a legal one.
             log.error("room %s: bot %s at %s: %s", room.id, bot.name, SEAT_NAMES[seat], exc)
             if rnd.phase == BIDDING:
-                legal: Action = ("call", "pass", None, None)
+                legal: Action = Call("pass")
             elif rnd.phase == DISCARD:
-                legal = ("discard", default_discard(rnd.view(seat)), None, None)
+                legal = Discard(tuple(default_discard(rnd.view(seat))))
             else:
-                legal = ("play", rnd.legal_cards()[0], None, True)
+                legal = rnd.legal_actions()[0]
             await self._saving(lambda: room.apply(seat, legal, version))
 
     async def _saving(self, step: Callable[[], Awaitable[Any]]) -> bool:

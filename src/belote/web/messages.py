@@ -17,19 +17,23 @@ other, and none reads a move whose write is still pending.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from typing import Any, Protocol
 
+from belote.actions import Call, Discard
 from belote.bots import Bot
+from belote.bots.base import next_action
 from belote.cards import card_name
 from belote.errors import BeloteError
 from belote.options import Deck, Rules
 from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.clients import Client
-from belote.web.driver import decide
 from belote.web.present import parse_seat, translate_error
 from belote.web.seats import NoAccess, RoomError, Visibility
+
+log = logging.getLogger("belote.web.rooms")
 
 
 class MessagedRoom(Protocol):
@@ -174,16 +178,21 @@ def hint(room: MessagedRoom, client: Client, seat: int) -> None:
     bot = room.hint_bot()
 
     async def advise() -> None:
-        kind, what, _decls, _belote = await asyncio.to_thread(decide, bot, view)
+        try:
+            action = await asyncio.to_thread(next_action, bot, view)
+        except BeloteError as exc:  # the adviser's bug: no hint, the game goes on
+            log.error("room %s: the hint's bot at %s: %s", room.id, SEAT_NAMES[seat], exc)
+            return
         if room.version != version or client.closed:
             return
-        if kind == "call":
-            client.push_json({"type": "hint", "version": version, "call": what})
-        elif kind == "discard":
+        if isinstance(action, Call):
+            client.push_json({"type": "hint", "version": version, "call": action.call})
+        elif isinstance(action, Discard):
             client.push_json({"type": "hint", "version": version,
-                              "cards": [card_name(c) for c in what]})
+                              "cards": [card_name(c) for c in action.cards]})
         else:
-            client.push_json({"type": "hint", "version": version, "card": card_name(what)})
+            client.push_json({"type": "hint", "version": version,
+                              "card": card_name(action.card)})
 
     room.keep(asyncio.get_running_loop().create_task(advise()))
 

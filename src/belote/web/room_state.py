@@ -23,7 +23,8 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from belote.auction import COINCHE, NumericAuction
+from belote.actions import Call
+from belote.auction import COINCHE
 from belote.bots.base import discard_trump
 from belote.cards import Card, TrumpMode, card_name, mask_of, trump_name
 from belote.declarations import belote_suits, best_announcement
@@ -90,7 +91,7 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
         view = rnd.spectator_view()
         trump = view_trump(view)
         public = public_deal(room, rnd, view, trump)
-        if rnd.mode is DealMode.DECOUVERTE and rnd.play is not None and rnd.piles is not None:
+        if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
             public.update(decouverte_piles(rnd, view, trump, room.players))
     all_pass = rnd is not None and rnd.phase == Phase.ALL_PASS
     declarations_on = rules.declarations and room.mode != DealMode.DECOUVERTE
@@ -176,7 +177,7 @@ def deal_json(room: SeenRoom, rnd: Round, seat: int | None) -> dict[str, Any]:
     view = rnd.spectator_view() if seat is None else known_view(room, rnd, seat)
     trump = view_trump(view)
     deal = public_deal(room, rnd, view, trump)
-    if rnd.mode is DealMode.DECOUVERTE and rnd.play is not None and rnd.piles is not None:
+    if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
         deal.update(decouverte_piles(rnd, view, trump, room.players))
     if seat is not None:
         deal.update(private_deal(room.rules, rnd, view, seat, trump, room.players))
@@ -197,10 +198,8 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
     n = room.players
     names = SEAT_NAMES[:n]
     contract = view.contract
-    play = rnd.play
     tricks_json, points_json = tricks_won_json(view.tricks, n)
-    hands = play.state.hands if play is not None else rnd.hands
-    counts = [hands[s].bit_count() for s in range(n)]
+    counts = [rnd.hand(s).bit_count() for s in range(n)]
     return {
         "number": room.match.deals if room.match is not None else 0,
         "dealer": SEAT_NAMES[view.dealer],
@@ -231,7 +230,7 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
         # §12: the turned card stays on the table in the six-each and stock deals,
         # and the bergère is turned up beside it once the cards are all dealt.
         "turned_stays": rnd.mode.leaves_cards_out,
-        "bergere": None if rnd.bergere is None or play is None else card_name(rnd.bergere),
+        "bergere": None if rnd.bergere is None or rnd.contract is None else card_name(rnd.bergere),
         "face_up": None,
         "face_down": None,
         "covering": [],
@@ -260,11 +259,11 @@ def decouverte_piles(rnd: Round, view: PlayerView, trump: TrumpMode | None, n: i
                      ) -> dict[str, Any]:
     """§12.2: every face-up card is seen by both players; of the face-down cards
     only how many still lie under each player's face-up cards."""
-    play, piles = rnd.play, rnd.piles
-    assert play is not None and piles is not None
+    piles = rnd.piles
+    assert piles is not None
     covering = view.covering
     return {
-        "face_up": {SEAT_NAMES[s]: sort_hand(play.state.hands[s], trump) for s in range(n)},
+        "face_up": {SEAT_NAMES[s]: sort_hand(rnd.hand(s), trump) for s in range(n)},
         "face_down": {
             SEAT_NAMES[s]: (covering & mask_of(up for _down, up in piles[s])).bit_count()
             for s in range(n)},
@@ -276,24 +275,23 @@ def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
                  trump: TrumpMode | None, n: int) -> dict[str, Any]:
     """What only ``seat`` sees: its hand, its legal moves on its turn, the cards it
     laid aside, its declarations and whether it holds the belote."""
-    play = rnd.play
-    bidding = rnd.bidding
+    contract = rnd.contract  # (once the card play starts)
     out: dict[str, Any] = {"hand": sort_hand(view.hand, trump)}
     # §4.5 coinche_in_turn false: an opponent may coinche out of turn.
     out["can_coinche"] = (
-        view.phase == Phase.BIDDING and view.turn != seat and isinstance(bidding, NumericAuction)
-        and not rules.coinche_in_turn and bidding.can(COINCHE, seat))
+        view.phase == Phase.BIDDING and view.turn != seat and rnd.mode is DealMode.AUCTION
+        and not rules.coinche_in_turn and rnd.can(Call(COINCHE, seat)))
     if view.turn == seat:
         out["legal"] = [*view.legal_calls, *map(card_name, view.legal_cards)]
         if view.phase == Phase.DISCARD:
             out["must_discard"] = 2  # §12.1: two of the twelve cards laid aside
     out["discards"] = [card_name(c) for c in cards_of(view.discards)]  # the taker's own
-    if play is not None and rules.declarations and rnd.mode is not DealMode.DECOUVERTE:
+    if contract is not None and rules.declarations and rnd.mode is not DealMode.DECOUVERTE:
         own = view.my_declarations
         if own is None and view.phase == Phase.PLAY and not view.tricks:
-            own = tuple(best_announcement(view.hand, rules, play.contract.trump))
+            own = tuple(best_announcement(view.hand, rules, contract.trump))
         out["declarations"] = [declaration_json(d) for d in own or ()]
-    if play is not None and trump is not None:
+    if contract is not None and trump is not None:
         # Only the cards the seat knows: in découverte a face-down card is unknown
         # to its owner too (§12.2).
         known = view.hand | played_by(view, seat, n)

@@ -71,7 +71,9 @@ visibilities, :class:`RoomSettings` and the errors), :mod:`belote.web.messages`
 (what each message asks, the hint), :mod:`belote.web.room_state` (the state a seat
 receives), :mod:`belote.web.driver` (the bots' turns and the pauses) and this one
 (:class:`Room`: its seats, the actions and their log on disk; :class:`RoomManager`).
-Every name this module used to define is importable from it still.
+Every name this module used to define is importable from it still, but ``decide``:
+a bot's turn is :func:`belote.bots.base.next_action`'s, and :data:`Action` the
+engine's action value (:mod:`belote.actions`).
 """
 
 from __future__ import annotations
@@ -88,12 +90,12 @@ from collections import Counter
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any, Final
 
+from belote.actions import Action, Call, Discard, Play
 from belote.bidding import normalise_call
 from belote.bots import Bot, make_bot
 from belote.bots.base import check_table
 from belote.cards import card_name, parse_card
 from belote.deal import deal_mode
-from belote.declarations import Declaration
 from belote.errors import BeloteError, IllegalActionError
 from belote.game import Match
 from belote.hand import HandResult
@@ -102,7 +104,7 @@ from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 from belote.web import messages, room_state
 from belote.web.clients import Client
-from belote.web.driver import INLINE_BOTS, Action, Driver, decide
+from belote.web.driver import INLINE_BOTS, Driver
 from belote.web.seats import (
     NAME_LENGTH,
     NoAccess,
@@ -119,8 +121,7 @@ from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError
 
 __all__ = [
     "HINT_BOT", "INLINE_BOTS", "NAME_LENGTH", "Action", "Client", "NoAccess", "Room", "RoomError",
-    "RoomManager", "RoomSettings", "RoomStatus", "Seat", "SeatKind", "Visibility", "decide",
-    "make_bot",
+    "RoomManager", "RoomSettings", "RoomStatus", "Seat", "SeatKind", "Visibility", "make_bot",
 ]
 
 log = logging.getLogger("belote.web.rooms")
@@ -565,64 +566,78 @@ class Room:
         return self.round
 
     async def call(self, seat: int, text: object) -> None:
-        """A call for ``seat`` (its turn, or an out-of-turn coinche where allowed, §4.5)."""
+        """A call for ``seat`` (its turn, or an out-of-turn coinche where allowed, §4.5):
+        the engine checks whose turn it is, the call naming the seat."""
         async with self.lock:
-            rnd = self.live_round()
-            if rnd.phase == DISCARD:
-                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
-            if rnd.phase != BIDDING:
-                raise IllegalActionError(
-                    f"{SEAT_NAMES[seat]}: no call now, the cards are played")
-            rnd.call(normalise_call(text), seat)
-            await self._after_action()
+            self._turn(seat, Call)
+            await self._act(Call(normalise_call(text), seat))
 
     async def play(self, seat: int, card_text: object, declare: bool = True,
                    belote: bool = True) -> None:
-        """Play a card for ``seat``; the engine names the rule an illegal card breaks."""
-        async with self.lock:
-            self._play(seat, card_text, declare, belote)
-            await self._after_action()
+        """Play a card for ``seat``; the engine names the rule an illegal card breaks.
 
-    def _play(self, seat: int, card_text: object, declare: bool, belote: bool) -> None:
-        rnd = self.live_round()
-        if rnd.phase == DISCARD:
-            raise IllegalActionError(
-                f"{SEAT_NAMES[seat]}: no card now, {SEAT_NAMES[rnd.current_player()]} lays "
-                "two cards aside first (§12.1)")
-        if rnd.phase != PLAY or rnd.play is None:
-            raise IllegalActionError(f"{SEAT_NAMES[seat]}: no card now, the bidding goes on")
-        turn = rnd.current_player()
-        if turn != seat:
-            raise IllegalActionError(
-                f"it is {SEAT_NAMES[turn]}'s turn to play, not {SEAT_NAMES[seat]}'s")
-        if not isinstance(card_text, str):
-            raise IllegalActionError(f"not a card: {card_text!r}")
-        c = parse_card(card_text)
-        rnd.play.verify_play(c)
-        first = rnd.play.announced[seat] is None and not rnd.play.state.tricks
-        decls: list[Declaration] | None = [] if first and not declare else None
-        rnd.play_card(c, decls, bool(belote))
+        ``declare`` false announces nothing with the seat's first card (§7.4), ``belote``
+        false declines belote / rebelote (§7.7)."""
+        async with self.lock:
+            rnd = self._turn(seat, Play)
+            if not isinstance(card_text, str):
+                raise IllegalActionError(f"not a card: {card_text!r}")
+            c = parse_card(card_text)
+            first = rnd.announced[seat] is None and not rnd.tricks
+            await self._act(Play(c, () if first and not declare else None, bool(belote)))
 
     async def discard(self, seat: int, cards: object) -> None:
         """The taker of a kitty deal lays two cards aside (docs/rules.md §12.1 ``kitty``)."""
         async with self.lock:
-            self._discard(seat, cards)
-            await self._after_action()
+            self._turn(seat, Discard)
+            if not isinstance(cards, list) or len(cards) != 2:
+                raise IllegalActionError(f"lay aside two cards, not {cards!r} (§12.1)")
+            await self._act(Discard(tuple(parse_card(c) for c in cards)))
 
-    def _discard(self, seat: int, cards: object) -> None:
+    def _turn(self, seat: int, kind: type[Action]) -> Round:
+        """The deal on the table, once the room has checked that ``seat`` may act
+        there now with an action of ``kind``, in the room's own words (the deal is
+        over, no card during the bidding, not his turn...); the rules of the action
+        itself are the engine's (:meth:`Round.apply`)."""
         rnd = self.live_round()
-        if rnd.phase != DISCARD:
+        phase = rnd.phase
+        if kind is Call:  # whose turn it is to call: the engine's (an out-of-turn coinche)
+            if phase == DISCARD:
+                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
+            if phase != BIDDING:
+                raise IllegalActionError(
+                    f"{SEAT_NAMES[seat]}: no call now, the cards are played")
+            return rnd
+        turn = rnd.current_player()
+        if kind is Play:
+            if phase == DISCARD:
+                raise IllegalActionError(
+                    f"{SEAT_NAMES[seat]}: no card now, {SEAT_NAMES[turn]} lays "
+                    "two cards aside first (§12.1)")
+            if phase != PLAY:
+                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no card now, the bidding goes on")
+            if turn != seat:
+                raise IllegalActionError(
+                    f"it is {SEAT_NAMES[turn]}'s turn to play, not {SEAT_NAMES[seat]}'s")
+            return rnd
+        if phase != DISCARD:
             raise IllegalActionError(
                 f"{SEAT_NAMES[seat]}: nothing to lay aside now (only the taker of a kitty "
                 "deal, once he took it, §12.1)")
-        taker = rnd.current_player()
-        if seat != taker:
+        if seat != turn:
             raise IllegalActionError(
-                f"{SEAT_NAMES[taker]} took the kitty and lays two cards aside, "
+                f"{SEAT_NAMES[turn]} took the kitty and lays two cards aside, "
                 f"not {SEAT_NAMES[seat]}")
-        if not isinstance(cards, list) or len(cards) != 2:
-            raise IllegalActionError(f"lay aside two cards, not {cards!r} (§12.1)")
-        rnd.discard([parse_card(c) for c in cards])
+        return rnd
+
+    async def _act(self, action: Action) -> None:
+        """Apply ``action`` to the deal on the table (:meth:`Round.apply`, which checks
+        it as :meth:`Round.verify` says and refuses it with the rule), then write it
+        before it is acknowledged (:meth:`_after_action`).  Under the room's lock."""
+        rnd = self.round
+        assert rnd is not None
+        rnd.apply(action)
+        await self._after_action()
 
     async def next_deal(self) -> None:
         """Deal the next deal now (the finished one has been seen)."""
@@ -655,23 +670,23 @@ class Room:
         self.changed()
 
     async def apply(self, seat: int, action: Action, version: int | None = None) -> bool:
-        """A bot's action for ``seat`` (the driver's); dropped (False) when the room
-        moved on from ``version`` while it waited for its turn to act."""
+        """A bot's action for ``seat`` (the driver's, :func:`belote.bots.base.next_action`),
+        checked and applied as a person's (:meth:`_turn`, :meth:`_act`); dropped (False)
+        when the room moved on from ``version`` while it waited for its turn to act."""
         async with self.lock:
             if version is not None and (self.version != version
                                         or self.status != RoomStatus.PLAYING
                                         or not self.bot_plays(seat)):
                 return False
-            kind, what, decls, belote = action
-            rnd = self.round
-            assert rnd is not None
-            if kind == "call":
-                rnd.call(what, seat)
-            elif kind == "discard":
-                rnd.discard(what)
-            else:
-                rnd.play_card(what, decls, belote)
-            await self._after_action()
+            rnd = self._turn(seat, type(action))
+            turn = rnd.current_player()
+            if isinstance(action, Call) and action.seat is None and turn != seat:
+                raise IllegalActionError(
+                    f"it is {SEAT_NAMES[turn]}'s turn to call, not {SEAT_NAMES[seat]}'s")
+            if isinstance(action, Call) and action.seat not in (None, seat):
+                raise IllegalActionError(f"{SEAT_NAMES[seat]} may not call for "
+                                         f"{SEAT_NAMES[action.seat]}")  # acts for its own seat
+            await self._act(action)
             return True
 
     # --- messages ---------------------------------------------------------------------
