@@ -31,8 +31,11 @@ def _page(browser: Any, errors: list[str]) -> Any:
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    # A 404 is the stranger's page; a 422 the form's live preview of a hand not yet
+    # complete (the taker chosen before the points are typed): both are answers.
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "status of 404" not in msg.text else None)
+            and "status of 404" not in msg.text and "status of 422" not in msg.text
+            else None)
     return page
 
 
