@@ -3,18 +3,20 @@ the test, and a server started on a free loopback port."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 import anyio
@@ -58,6 +60,29 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--no-first-run",
 ]
+
+
+
+T = TypeVar("T")
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """``asyncio.run`` in a thread of its own (whatever loop this thread may hold)."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(main()))
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return out[0]
 
 
 def receive(ws: WebSocketTestSession, timeout: float = 10.0) -> dict[str, Any]:

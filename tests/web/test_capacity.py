@@ -3,10 +3,7 @@ global cap, and a start-up that replays no room until someone opens it."""
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import threading
-from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -20,30 +17,11 @@ from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
 
-from .support import TestClient, new_identity
+from .support import TestClient, new_identity, run_async
 
 T = TypeVar("T")
 
 QUIET = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0, max_rooms=100)
-
-
-def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """``asyncio.run`` in a thread of its own (whatever loop this thread may hold)."""
-    out: list[T] = []
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            out.append(asyncio.run(main()))
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return out[0]
 
 
 async def _nothing(text: str) -> None:

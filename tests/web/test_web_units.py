@@ -3,12 +3,9 @@ form, the chart, the room manager."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
-import threading
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pytest
 from hypothesis import given
@@ -32,27 +29,9 @@ from belote.web.present import (
 )
 from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
+from tests.web.support import run_async
 
 T = TypeVar("T")
-
-
-def run_async(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """``asyncio.run`` in a thread of its own (whatever loop this thread may hold)."""
-    out: list[T] = []
-    errors: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            out.append(asyncio.run(main()))
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if errors:
-        raise errors[0]
-    return out[0]
 
 
 def _mask(text: str) -> int:
