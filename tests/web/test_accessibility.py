@@ -1,6 +1,7 @@
 """Accessibility as a test: axe-core (``axe-playwright-python``) in Debian's chromium on
 every page of the web app, in French and in English, with no violation: the home
-page, the play and rooms forms, a table in play, the sheets list, a score sheet and a
+page, the play and rooms forms, a table in play, the sheets list, a score sheet (its
+owner's page with a share link, and the page of a browser that opened the link) and a
 rotation sheet."""
 
 from __future__ import annotations
@@ -75,6 +76,19 @@ def test_every_page_passes_axe(browser: Any, server: str, locale: str) -> None:
     _add_hand(page, "NS", "100", ("NS", "50"))
     _add_hand(page, "EW", "90")
     found["a sheet"] = violations(page)
+    # Shared: the owner's page with its follow link made, and the sheet as the second
+    # browser that opened the link sees it (read only, followed live).
+    with page.expect_navigation():
+        page.click("#make-follow")
+    found["a sheet with its link"] = violations(page)
+    follower = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    shared = follower.new_page()
+    shared.set_default_timeout(WAIT_MS)
+    shared.on("pageerror", lambda exc: errors.append(str(exc)))
+    shared.goto(page.input_value("#link-follow"))
+    shared.wait_for_selector("#role-note")
+    found["a shared sheet"] = violations(shared)
+    follower.close()
     _rotation_sheet(page, server)
     assert page.locator("#hands-table tbody tr").count() == 1
     found["a rotation sheet"] = violations(page)
