@@ -117,7 +117,7 @@ def create_app(
                        secure_cookie=secure_cookie, allowed_hosts=hosts,
                        trusted_proxies=proxies, known=lambda identity: any(
                            room.seat_of_owner(identity) is not None
-                           for room in rooms.rooms.values()))
+                           for room in rooms.rooms.values()) or store.holds_seat(identity))
     app.state.sheets = sheets
     app.state.local_owner = local_owner
     app.state.sheet_live = live

@@ -505,6 +505,14 @@ class RoomStore:
                        options=json.loads(r[4]), bots=r[5], name=r[6], visibility=r[7],
                        invite=r[8], seed=r[9], client=r[10], closed=r[11], creator=r[12])
 
+    def holds_seat(self, identity: str) -> bool:
+        """Whether the browser ``identity`` holds a person's seat in an open room (the
+        rooms asleep on disk included)."""
+        return bool(self._read(
+            "SELECT 1 FROM room_seats JOIN rooms ON rooms.id = room_seats.room "
+            "WHERE room_seats.owner = ? AND room_seats.kind = 'human' "
+            "AND rooms.closed IS NULL LIMIT 1", (identity,)))
+
     def seats(self, room: str) -> list[SeatRow]:
         rows = self._read("SELECT seat, kind, name, token, owner, secret_until FROM room_seats "
                           "WHERE room = ? ORDER BY seat", (room,))
