@@ -34,7 +34,7 @@ Play(card=12, declarations=None, belote=False)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, TypeAlias, TypeVar
 
 from belote.cards import Card, card_name, parse_card, scan_forward
 from belote.errors import IllegalActionError
@@ -59,10 +59,7 @@ class Call:
 
     @staticmethod
     def from_json(data: Any, where: str = "action") -> Call:
-        action = action_from_json(data, where)
-        if not isinstance(action, Call):
-            raise IllegalActionError(f"{where}: not a call: {data!r}")
-        return action
+        return _read_one(Call, "call", data, where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +73,7 @@ class Discard:
 
     @staticmethod
     def from_json(data: Any, where: str = "action") -> Discard:
-        action = action_from_json(data, where)
-        if not isinstance(action, Discard):
-            raise IllegalActionError(f"{where}: not a discard: {data!r}")
-        return action
+        return _read_one(Discard, "discard", data, where)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +95,7 @@ class Play:
 
     @staticmethod
     def from_json(data: Any, where: str = "action") -> Play:
-        action = action_from_json(data, where)
-        if not isinstance(action, Play):
-            raise IllegalActionError(f"{where}: not a card: {data!r}")
-        return action
+        return _read_one(Play, "card", data, where)
 
 
 # One action of a deal.
@@ -123,6 +114,17 @@ def plain_play(c: Card) -> Play:
 def combination_cards(cards: int) -> tuple[Card, ...]:
     """A combination's cards (a mask) as a :class:`Play` holds them: in card order."""
     return tuple(scan_forward(cards))
+
+
+_A = TypeVar("_A")
+
+
+def _read_one(kind: type[_A], word: str, data: Any, where: str) -> _A:
+    """An action of one kind read from JSON (``from_json`` of each), another refused."""
+    action = action_from_json(data, where)
+    if not isinstance(action, kind):
+        raise IllegalActionError(f"{where}: not a {word}: {data!r}")
+    return action
 
 
 def action_from_json(data: Any, where: str = "action") -> Action:
