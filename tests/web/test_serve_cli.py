@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -89,3 +90,55 @@ def test_bad_network_flags_are_plain_errors(args: list[str], message: str | None
     assert result.output.startswith("error: ") and "Traceback" not in result.output
     if message is not None:
         assert result.output == f"error: {message}\n"
+
+
+def _served_settings(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> dict[str, Any]:
+    """The settings ``belote serve ARGS`` hands to the app (the server is not started)."""
+    import uvicorn
+
+    import belote.web
+
+    seen: dict[str, Any] = {}
+
+    def fake_create_app(db: Any, **kwargs: Any) -> object:
+        seen.update(kwargs)
+        return object()
+
+    monkeypatch.setattr(belote.web, "create_app", fake_create_app, raising=False)
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    result = runner.invoke(app, ["serve", "--port", "0", *args])
+    assert result.exit_code == 0, result.output
+    return seen
+
+
+def test_every_settings_flag_comes_from_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The options of `belote serve` are made from the settings fields: each flagged
+    field is an option whose default is the field's, and no flag sets a field twice."""
+    from belote.web.settings import Limits, RoomSettings, flags_of
+
+    out = runner.invoke(app, ["serve", "--help"], terminal_width=300).output
+    names = [how.name for cls in (RoomSettings, Limits) for _, how in flags_of(cls)]
+    assert len(names) == len(set(names)) >= 12
+    for name in names:
+        assert name in out
+    seen = _served_settings(monkeypatch, [])
+    assert seen["settings"] == RoomSettings() and seen["limits"] == Limits()
+
+
+def test_settings_flags_reach_the_app_in_their_units(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = _served_settings(monkeypatch, [
+        "--bot-delay", "0.1", "--idle-hours", "2", "--turn-timer", "45", "--max-rooms", "77",
+        "--messages-per-second", "3", "--rooms-per-minute", "5", "--sockets-per-network", "9"])
+    rooms, limits = seen["settings"], seen["limits"]
+    assert (rooms.bot_delay, rooms.idle_ttl, rooms.turn_timer, rooms.max_rooms) == (
+        0.1, 7200.0, 45.0, 77)
+    assert (limits.messages_per_second, limits.messages_burst) == (3.0, 12)
+    assert (limits.rooms_per_minute, limits.rooms_burst, limits.sockets_per_network) == (
+        5.0, 10, 9)
+    assert _served_settings(monkeypatch, ["--turn-timer", "0"])["settings"].turn_timer is None
+
+
+def test_a_whole_number_flag_out_of_range_names_its_bound() -> None:
+    result = runner.invoke(app, ["serve", "--max-rooms", "0"])
+    assert result.exit_code == 2
+    assert result.output == "error: --max-rooms: 0 is too small (at least 1)\n"

@@ -13,7 +13,9 @@ rooms and their games live in the same database as ``belote sheet`` (``--db``,
 from __future__ import annotations
 
 import errno
+import inspect
 import socket
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -57,14 +59,36 @@ def _check_port(host: str, port: int) -> None:
             fail(f"cannot listen on {host}:{port}: {why}")
 
 
-def _check_range(flag: str, value: float, what: str, low: float, high: float) -> None:
-    """Fail with a plain message (exit 2) unless ``low <= value <= high`` (NaN fails)."""
-    if not low <= value <= high:
-        fail(f"{flag}: {value!r} is not {what} in {low}..{high}")
+def _setting_options() -> list[inspect.Parameter]:
+    """The options made from the settings fields that carry a flag
+    (:mod:`belote.web.settings`): name, default, help and type come from there."""
+    from belote.web.settings import Limits, RoomSettings, flags_of, option_default
+
+    params = []
+    for cls in (RoomSettings, Limits):
+        for f, how in flags_of(cls):
+            default = option_default(f, how)
+            kind = float if isinstance(default, float) else int
+            params.append(inspect.Parameter(
+                f.name, inspect.Parameter.KEYWORD_ONLY, default=default,
+                annotation=Annotated[kind, typer.Option(how.name, help=how.help)]))
+    return params
+
+
+def _with_setting_options(fn: Callable[..., None]) -> Callable[..., None]:
+    """``fn`` (which takes the settings as ``**settings``) with the settings' options
+    added to its signature, where typer reads its options."""
+    signature = inspect.signature(fn, eval_str=True)
+    fixed = [p for p in signature.parameters.values() if p.kind is not p.VAR_KEYWORD]
+    params = fixed + _setting_options()
+    fn.__signature__ = signature.replace(parameters=params)  # type: ignore[attr-defined]
+    fn.__annotations__ = {p.name: p.annotation for p in params}
+    return fn
 
 
 def register(app: typer.Typer) -> None:
     @app.command("serve")
+    @_with_setting_options
     def serve(
         host: Annotated[str, typer.Option(
             "--host", help="Address to listen on (loopback by default).")] = "127.0.0.1",
@@ -73,39 +97,6 @@ def register(app: typer.Typer) -> None:
         db: Annotated[Path | None, typer.Option(
             "--db", envvar="BELOTE_DB", show_envvar=True,
             help="The sheets database (default: ~/.local/share/belote/sheets.db).")] = None,
-        bot_delay: Annotated[float, typer.Option(
-            "--bot-delay", help="Seconds a bot waits before it acts.")] = 0.6,
-        trick_pause: Annotated[float, typer.Option(
-            "--trick-pause",
-            help="More seconds before a bot leads a new trick (the last stays shown).")] = 0.9,
-        deal_pause: Annotated[float, typer.Option(
-            "--deal-pause",
-            help="Seconds a finished deal stays shown unless a player asks for the next.",
-        )] = 30.0,
-        grace: Annotated[float, typer.Option(
-            "--grace",
-            help="Seconds a dropped player keeps his seat before a bot plays for him.")] = 20.0,
-        turn_timer: Annotated[float, typer.Option(
-            "--turn-timer",
-            help="Seconds a player has for each move before a bot plays it (0: no limit).",
-        )] = 0.0,
-        idle_hours: Annotated[float, typer.Option(
-            "--idle-hours", help="A room nobody visits for this long is closed.")] = 6.0,
-        rooms_per_client: Annotated[int, typer.Option(
-            "--rooms-per-client", help="Open tables one address may hold.")] = 30,
-        rooms_per_minute: Annotated[float, typer.Option(
-            "--rooms-per-minute",
-            help="New tables one network (/24 or /64) may open a minute.")] = 10.0,
-        messages_per_second: Annotated[float, typer.Option(
-            "--messages-per-second",
-            help="WebSocket messages a connection may send a second (bursts of 4x).")] = 10.0,
-        network_messages_per_second: Annotated[float, typer.Option(
-            "--network-messages-per-second",
-            help="WebSocket messages all the connections of one network (/24 or /64) may "
-                 "send a second (bursts of 4x).")] = 100.0,
-        sockets_per_network: Annotated[int, typer.Option(
-            "--sockets-per-network",
-            help="WebSocket connections one network (/24 or /64) may hold open.")] = 64,
         allowed_host: Annotated[list[str] | None, typer.Option(
             "--allowed-host",
             help="A name the server answers to besides localhost, 127.0.0.1, [::1] and "
@@ -123,26 +114,28 @@ def register(app: typer.Typer) -> None:
         log_level: Annotated[str, typer.Option(
             "--log-level", help="uvicorn's log level: critical, error, warning, info, debug.",
         )] = "info",
+        **settings: float,
     ) -> None:
         """Serve the web app: score sheets, a table against bots, rooms with friends."""
         check_int("--port", port, 0, 65535)
-        for flag, seconds in (("--bot-delay", bot_delay), ("--trick-pause", trick_pause),
-                              ("--deal-pause", deal_pause), ("--grace", grace),
-                              ("--turn-timer", turn_timer)):
-            _check_range(flag, seconds, "a number of seconds", 0, 3600)
-        _check_range("--idle-hours", idle_hours, "a number of hours", 0.01, 24 * 365)
-        check_int("--rooms-per-client", rooms_per_client, 1, 100_000)
-        _check_range("--rooms-per-minute", rooms_per_minute, "a rate", 0.1, 100_000)
-        _check_range("--messages-per-second", messages_per_second, "a rate", 0.1, 100_000)
-        _check_range("--network-messages-per-second", network_messages_per_second, "a rate",
-                     0.1, 1_000_000)
-        check_int("--sockets-per-network", sockets_per_network, 1, 1_000_000)
+        from belote.web.settings import (
+            Limits,
+            RoomSettings,
+            check_option,
+            flags_of,
+            settings_from_options,
+        )
+
+        for cls in (RoomSettings, Limits):
+            for f, how in flags_of(cls):
+                why = check_option(how, settings[f.name])
+                if why:
+                    fail(why)
         try:
             import uvicorn
 
             from belote.web import create_app
-            from belote.web.rooms import RoomSettings
-            from belote.web.security import Limits, install_log_redaction
+            from belote.web.security import install_log_redaction
         except ImportError as exc:
             fail(f"the web app needs the 'web' extra (pip install 'belote[web]'): {exc}")
         hosts = list(allowed_host or [])
@@ -151,20 +144,12 @@ def register(app: typer.Typer) -> None:
         if log_level not in ("critical", "error", "warning", "info", "debug"):
             fail(f"--log-level: {log_level!r} is not critical, error, warning, info or debug")
         _check_port(host, port)
-        settings = RoomSettings(bot_delay=bot_delay, trick_pause=trick_pause,
-                                deal_pause=deal_pause, grace=grace,
-                                turn_timer=turn_timer or None, idle_ttl=idle_hours * 3600)
-        limits = Limits(rooms_per_client=rooms_per_client, rooms_per_minute=rooms_per_minute,
-                        rooms_burst=max(1, int(rooms_per_minute * 2)),
-                        messages_per_second=messages_per_second,
-                        messages_burst=max(1, int(messages_per_second * 4)),
-                        network_messages_per_second=network_messages_per_second,
-                        network_messages_burst=max(1, int(network_messages_per_second * 4)),
-                        sockets_per_network=sockets_per_network)
+        room_settings = settings_from_options(RoomSettings, settings)
+        limits = settings_from_options(Limits, settings)
         if host not in WILDCARD:  # the address it listens on is a name it answers to
             hosts.append(host)
         try:
-            web = create_app(db, settings=settings, seed=seed, limits=limits,
+            web = create_app(db, settings=room_settings, seed=seed, limits=limits,
                              secure_cookie=secure_cookie, local_owner=host in LOOPBACK,
                              allowed_hosts=hosts, trusted_proxies=proxies)
         except BeloteError as exc:

@@ -20,6 +20,7 @@ from belote.bots import Bot
 from belote.errors import BeloteError
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
+from belote.web.settings import RoomSettings as RoomSettings
 from belote.web.store import SeatRow
 
 
@@ -65,20 +66,6 @@ class Visibility(StrEnum):
 
 
 NAME_LENGTH: Final = 24
-
-
-@dataclass(frozen=True)
-class RoomSettings:
-    """Pace and limits of the rooms of one server."""
-
-    bot_delay: float = 0.6  # seconds a bot waits before it acts, so people can follow
-    trick_pause: float = 0.9  # more before a bot leads to a new trick (the last one stays shown)
-    deal_pause: float = 30.0  # a finished deal stays shown this long unless someone asks "next"
-    all_pass_pause: float = 3.0  # an all-pass deal stays shown this long, then the next is dealt
-    idle_ttl: float = 6 * 3600.0  # a room nobody visits for this long is closed
-    max_rooms: int = 2000
-    grace: float = 20.0  # seconds a dropped player keeps his seat before a bot plays for him
-    turn_timer: float | None = None  # seconds a connected player has for a move (None: no limit)
 
 
 @dataclass

@@ -54,7 +54,6 @@ import secrets
 import time
 from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
-from dataclasses import dataclass
 from html import escape
 from http.cookies import SimpleCookie
 from typing import Any, Final
@@ -65,6 +64,7 @@ from belote.errors import BeloteError
 from belote.web.i18n import COOKIE as LANG_COOKIE
 from belote.web.i18n import N_, choose, gettext
 from belote.web.network import network_of
+from belote.web.settings import Limits as Limits
 
 COOKIE: Final = "belote_id"
 CSRF_HEADER: Final = "x-csrf-token"
@@ -91,25 +91,6 @@ class BadInput(BeloteError):
 
 class NotJSON(BadInput):
     """A text that is not JSON at all (or not UTF-8)."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Sizes and rates one client cannot exceed (``belote serve`` options)."""
-
-    max_body: int = 1_000_000  # bytes of one HTTP request body (a sheet import fits)
-    max_json: int = 64_000  # bytes of a JSON body or WebSocket message
-    max_depth: int = 20  # nesting of JSON arrays and objects
-    max_digits: int = 18  # digits of a JSON number
-    rooms_per_minute: float = 10.0  # rooms one client may create, sustained
-    rooms_burst: int = 20  # ... and at once
-    rooms_per_client: int = 30  # rooms one client may hold open
-    messages_per_second: float = 10.0  # WebSocket messages of one connection, sustained
-    messages_burst: int = 40  # ... and at once
-    network_messages_per_second: float = 100.0  # ... of all the connections of one network
-    network_messages_burst: int = 400  # ... and at once
-    sockets_per_network: int = 64  # WebSockets one network may hold open at once
-    hello_seconds: float = 10.0  # a WebSocket silent this long after opening is closed
 
 
 # --- JSON ----------------------------------------------------------------------------
