@@ -90,6 +90,7 @@
   let state = null;
   let ws = null;
   let retries = 0;
+  let identityRefusals = 0; // WebSockets closed for want of an identity cookie (4401)
   let stopped = false;
   let lastError = "";
   let errorVersion = -1;
@@ -261,6 +262,7 @@
         return;
       }
       if (msg.type === "state") {
+        identityRefusals = 0;
         if (state && msg.version !== state.version) {
           showLast = false;
           hint = null;
@@ -290,12 +292,33 @@
         renderMessage();
       }
     };
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (stopped) return;
       retries += 1;
-      const wait = Math.min(5000, 500 * retries);
+      if (event.code === 4401) {
+        // No identity cookie (cleared, or blocked by the browser): ask the server for
+        // one, then connect again; refused again, the cookie does not stick: say so.
+        identityRefusals += 1;
+        if (identityRefusals > 1) {
+          stopped = true;
+          notice(_("This table needs a cookie to know your seat: allow cookies for this site, then reload the page."));
+          return;
+        }
+        notice(_("Connection lost; reconnecting…"));
+        fetch("/api/session", { credentials: "same-origin" })
+          .catch(() => null)
+          .finally(() => setTimeout(connect, 500));
+        return;
+      }
+      if (event.code === 1013) {
+        // Too many connections from this network (the refusal opens, then closes, the
+        // socket): try again in 10 to 15 s, not all the network's pages at once.
+        notice(_("Too many connections from your network; trying again shortly…"));
+        setTimeout(connect, 10000 + Math.random() * 5000);
+        return;
+      }
       notice(_("Connection lost; reconnecting…"));
-      setTimeout(connect, wait);
+      setTimeout(connect, Math.min(5000, 500 * retries));
     };
   }
   // What the server says before the room's refusals are in the page's language (they are
