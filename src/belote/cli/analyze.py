@@ -22,7 +22,7 @@ from rich.table import Table
 from belote.analysis import DealAnalysis, analyze_record, game_summary
 from belote.cards import SUIT_LETTERS, SUIT_SYMBOLS
 from belote.cli.common import CommandError, dumps, echo, fail, read_text
-from belote.cli.flags import JsonlOpt, JsonOpt, NoProgressOpt, progress_bar
+from belote.cli.flags import JsonOpt, NoProgressOpt, progress_bar
 from belote.errors import BeloteError
 from belote.jsonsafe import loads
 from belote.play import SEAT_NAMES
@@ -156,7 +156,8 @@ def register(app: typer.Typer) -> None:
             metavar="RECORD", help="A deal's or a game's record, or a `belote play` save "
             "file (JSON, docs/json.md); - reads stdin.")],
         json_mode: JsonOpt = False,
-        jsonl: JsonlOpt = False,
+        jsonl: Annotated[bool, typer.Option(
+            "--jsonl", help="One deal's analysis per line (a game's deals).")] = False,
         seat: Annotated[list[str] | None, typer.Option(
             "--seat", metavar="SEAT", help="Work out what these seats knew (N, E, S, W; "
             "repeatable or N,S; default: every seat).")] = None,
