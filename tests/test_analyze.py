@@ -364,6 +364,36 @@ def test_progress_is_reported_for_every_action() -> None:
     analyze_deal(record, seats=[], progress=lambda d, t: seen.append((d, t)))
     n = len(record["actions"])
     assert seen == [(i, n) for i in range(1, n + 1)]
+    match = Match(make_rules(), seed=5)
+    for _ in range(2):
+        rnd = match.new_round()
+        play_deal(rnd, [HeuristicBot(i) for i in range(4)])
+        match.finish_round()
+    seen.clear()
+    analyze_record(match.to_record(), seats=[], max_nodes=30_000,
+                   progress=lambda d, t: seen.append((d, t)))
+    total = sum(len(r.actions()) for r in match.rounds)
+    assert seen == [(i, total) for i in range(1, total + 1)]
+
+
+@pytest.mark.parametrize("name", ["3p-kitty", "3p-24", "2p-stock", "2p-decouverte"])
+def test_the_information_view_at_the_small_tables(name: str) -> None:
+    record = played(name)
+    table = Table.of(make_rules(*TABLES[name]))
+    rnd = Round.from_record(record)
+    assert rnd.contract is not None
+    seat = rnd.contract.taker
+    analysis = fast(record, seats=[seat], worlds=4, seed=2)
+    late = [c for c in analysis.cards
+            if c.seat == seat and len(c.legal) > 1 and c.trick > table.tricks - 4]
+    assert late, "no decision of the taker late in the deal"
+    for c in late:
+        assert c.info is not None and set(c.info) == set(c.legal) and c.worlds > 0
+        assert c.info_best == max(c.info.values()) and c.info_loss is not None
+        assert c.info_loss >= 0
+        assert c.verdict in ("best", "mistake", "unlucky", "lucky")
+    assert analysis.summary[seat].info_lost is not None
+    assert all(c.info is None for c in analysis.cards if c.seat != seat)
 
 
 def test_json_shape() -> None:

@@ -295,7 +295,9 @@ def analyze_record(
     (``{"profile", "options", "dealer", "deck", "actions"}``), a game's
     (``{"version": 1, ..., "deals"}``), or a `belote play` save file (the game under
     ``"match"``).  A record that is not one, or an action refused, raises
-    :class:`~belote.errors.InvalidRecordError` saying where."""
+    :class:`~belote.errors.InvalidRecordError` saying where.  Deal *k* (from 0) draws
+    its worlds from ``seed + k``; ``progress(done, total)`` counts the actions of
+    every deal together."""
     if isinstance(data, dict) and isinstance(data.get("match"), dict) and "deck" not in data:
         data = data["match"]
     if isinstance(data, dict) and ("deals" in data or "version" in data):
@@ -304,9 +306,24 @@ def analyze_record(
             raise InvalidRecordError("saved game: no deal to analyse")
     else:
         rounds = [Round.from_record(data)]
-    return [analyze_deal(rnd, worlds=worlds, seed=seed + i, seats=seats, max_nodes=max_nodes,
-                         tolerance=tolerance, progress=progress)
-            for i, rnd in enumerate(rounds)]
+    sizes = [len(rnd.actions()) for rnd in rounds]
+    total = sum(sizes)
+    out = []
+    for i, rnd in enumerate(rounds):
+        step: Progress | None = None
+        if progress is not None:
+            step = _offset(progress, sum(sizes[:i]), total)
+        out.append(analyze_deal(rnd, worlds=worlds, seed=seed + i, seats=seats,
+                                max_nodes=max_nodes, tolerance=tolerance, progress=step))
+    return out
+
+
+def _offset(progress: Progress, before: int, total: int) -> Progress:
+    """A deal's progress as the whole record's: its actions after ``before`` others."""
+    def step(done: int, _of: int) -> None:
+        progress(before + done, total)
+
+    return step
 
 
 def analyze_deal(
