@@ -25,8 +25,10 @@ For every card played (:class:`CardAnalysis`):
   double-dummy, averaged, in the same units.  The bot is given the seat's
   :class:`~belote.round.PlayerView` and nothing else, so no hidden card reaches it.
   A defender's values (side 1 of the solver) are turned into his side's points
-  with the dix de der counted as 10 (a capot by that side counted as 10 too in the
-  information view: the average does not tell the worlds apart);
+  from what he sees: the points not yet taken (at the tables that leave cards out
+  of play, those he cannot see counted in) and the dix de der as 10 (a capot by
+  his side counted as 10 too: the average does not tell the worlds apart); the
+  same for every card, this shifts his numbers, never his losses;
 - a **verdict**: ``forced`` (one legal card), ``best`` (no double-dummy loss, and
   none beyond ``tolerance`` in the information view), ``lucky`` (no double-dummy
   loss, but a loss beyond ``tolerance`` given what the seat knew), ``mistake``
@@ -344,21 +346,15 @@ def analyze_deal(
     ``tolerance``: the information-view points within which a card counts as best;
     ``progress(done, total)`` is called after each action.
     """
-    if isinstance(record_or_round, Round):
-        record = record_or_round.record()
-    else:
-        record = record_or_round
-        Round.from_record(record)  # checked whole first: a refusal says where
-    if isinstance(record, dict) and isinstance(record.get("actions"), list):
-        start = Round.from_record({**record, "actions": []})
-    else:  # pragma: no cover - from_record refused it above
-        raise InvalidRecordError("deal record: 'actions' must be a list")
-    full = Round.from_record(record)
+    record = (record_or_round.record() if isinstance(record_or_round, Round)
+              else record_or_round)
+    full = Round.from_record(record)  # the whole record checked first: a refusal says where
+    start = Round.from_record({**record, "actions": []})
     actions = full.actions()
     table = start.table
     asked = tuple(sorted(set(range(table.players) if seats is None else seats)))
     for s in asked:
-        if not 0 <= s < table.players:
+        if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < table.players:
             raise InvalidRecordError(f"seats: {s!r} is not a seat of this table")
     if max_nodes is None:
         compiled = table.players == 4 and solver_engine().compiled
@@ -446,7 +442,8 @@ class _Job:
             info, worlds = information_values(view, worlds=self.worlds,
                                               seed=self._seed(action))
             if info:
-                info = {c: v if side == 0 else rest + LAST_TRICK + v for c, v in info.items()}
+                known = _points_left_seen(view, self.table)
+                info = {c: v if side == 0 else known + LAST_TRICK + v for c, v in info.items()}
             else:
                 info = None
         dd_best = max(dd.values()) if dd else None
@@ -682,6 +679,19 @@ def _points_left(state: PlayState, beneath: Mapping[Card, Card]) -> int:
     for c in beneath.values():
         alive |= 1 << c
     return sum(pts[c] for c in scan_forward(alive))
+
+
+def _points_left_seen(view: PlayerView, table: Table) -> int:
+    """The card points still to be taken as the seat counts them: the pack's less the
+    tricks completed and its own kitty discards (cards out of play that it does not
+    see counted in: it cannot tell them apart)."""
+    assert view.contract is not None
+    pts = card_points(view.rules, view.contract.trump)
+    gone = view.discards
+    for t in view.tricks:
+        for c in t.cards:
+            gone |= 1 << c
+    return sum(pts[c] for c in table.deck if not gone >> c & 1)
 
 
 def _for_side(v: int, side: int, rest: int, won0: int) -> int:
