@@ -57,8 +57,8 @@ def test_the_human_face(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     code, out, err = belote(["analyze", write(tmp_path, played("classic")), *FAST],
                             monkeypatch, capsys)
     assert code == 0, err
-    for words in ("Donne 1", "prend à", "Double mort", "Enchères", "Pli 1", "Pli 8",
-                  "carte jouée", "meilleure", "perte (double mort)", "Par joueur"):
+    for words in ("Donne 1", "prend à", "en double mort", "Enchères", "Pli 1", "Pli 8",
+                  "carte jouée", "meilleure", "perte DM", "perte vu", "Par joueur", "double mort"):
         assert words in out, words
     assert "Traceback" not in out + err
 

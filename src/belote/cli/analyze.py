@@ -39,6 +39,10 @@ VERDICTS = {
 """The verdicts in the words a French player reads (docs/json.md gives their meaning)."""
 
 
+LEGEND = ("DM: double mort, toutes les mains connues; vu: ce que le joueur savait "
+          "(la moyenne du bot sur les donnes possibles); points du camp du joueur.")
+
+
 def _card(name: str | None) -> str:
     """``TH`` → ``10♥``."""
     if not name:
@@ -87,11 +91,11 @@ def render(a: dict[str, Any], number: int, console: Console) -> None:
         head += " [yellow](donne inachevée: analysée jusqu'où elle s'arrête)[/yellow]"
     console.print(head)
     if a["trumps"]:
-        console.print("Double mort (toutes les mains connues), points du camp du preneur: "
+        console.print("Le camp du preneur, en double mort, à chaque atout: "
                       + ", ".join(f"{_trump(t)} {_num(v)}" for t, v in a["trumps"].items()))
     if a["calls"]:
         calls = Table(title="Enchères", title_justify="left")
-        for col in ("joueur", "annonce", "bot", "valeurs (double mort, écart de score)", "perte"):
+        for col in ("joueur", "annonce", "bot", "valeurs DM (écart de score)", "perte"):
             calls.add_column(col)
         for c in a["calls"]:
             values = ", ".join(f"{k} {_num(v)}" for k, v in c["values"].items())
@@ -103,12 +107,13 @@ def render(a: dict[str, Any], number: int, console: Console) -> None:
         tricks.setdefault(c["trick"], []).append(c)
     for number_, cards in tricks.items():
         table = Table(title=f"Pli {number_}", title_justify="left")
-        for col in ("joueur", "carte jouée", "meilleure", "perte (double mort)",
-                    "perte (ce que vous saviez)", "verdict"):
+        for col in ("joueur", "carte jouée", "meilleure", "perte DM", "perte vu",
+                    "verdict"):
             table.add_column(col, justify="right" if col.startswith("perte") else "left")
         for c in cards:
             best = _best(c["dd"], c["card"]) or _best(c["info"], c["card"])
-            table.add_row(c["seat"], _card(c["card"]), _card(best if best else c["card"]),
+            table.add_row(c["seat"], _card(c["card"]),
+                          _card(best if best or c["verdict"] != "forced" else c["card"]),
                           _num(c["dd_loss"]), _num(c["info_loss"]),
                           VERDICTS.get(c["verdict"], c["verdict"]))
         console.print(table)
@@ -116,18 +121,19 @@ def render(a: dict[str, Any], number: int, console: Console) -> None:
 
 def render_summary(summary: list[dict[str, Any]], console: Console) -> None:
     table = Table(title="Par joueur", title_justify="left")
-    for col in ("joueur", "cartes", "perdu (double mort)", "perdu (ce qu'il savait)",
-                "erreurs", "malchance", "enchères perdues", "prises", "faites",
-                "plus grosses erreurs"):
-        table.add_column(col)
+    for col in ("", "perdu DM", "perdu vu", "erreurs", "malchance", "enchères DM",
+                "prises/faites"):
+        table.add_column(col, justify="left" if not col else "right")
     for p in summary:
-        worst = "; ".join(
-            f"donne {b['deal']} pli {b['trick']}: {_card(b['card'])} au lieu de "
-            f"{_card(b['best'])} (-{_num(_loss(b))})" for b in p["biggest"])
-        table.add_row(p["seat"], str(p["cards"]), str(p["dd_lost"]), _num(p["info_lost"]),
+        table.add_row(p["seat"], str(p["dd_lost"]), _num(p["info_lost"]),
                       str(p["mistakes"]), str(p["unlucky"]), str(p["calls_lost"]),
-                      str(p["taken"]), str(p["made"]), worst or "-")
+                      f"{p['taken']}/{p['made']}")
     console.print(table)
+    for p in summary:
+        if p["biggest"]:
+            console.print(f"{p['seat']}, plus grosses erreurs: " + "; ".join(
+                f"donne {b['deal']} pli {b['trick']}: {_card(b['card'])} au lieu de "
+                f"{_card(b['best'])} (-{_num(_loss(b))})" for b in p["biggest"]))
 
 
 def _loss(b: dict[str, Any]) -> float | None:
@@ -210,6 +216,7 @@ def _answer(analyses: list[DealAnalysis], json_mode: bool, jsonl: bool, game: bo
             echo(dumps(analyses[0].to_json()))
         return
     console = Console()
+    console.print(LEGEND)
     for i, a in enumerate(analyses, start=1):
         render(a.to_json(), i, console)
     render_summary(summary, console)
