@@ -37,21 +37,21 @@ For every card played (:class:`CardAnalysis`):
   double-dummy loss, the information view not asked), ``unsolved`` (a position
   past the ``max_nodes`` budget of the exact search, no information view).
 
-For the bidding (:class:`CallAnalysis`, four players): each call's score
+For the bidding (:class:`CallAnalysis`), at four players: each call's score
 difference for the caller's team, double dummy (the hands of the deal as it
 would have been played, every hand announcing its best declarations and saying
 its belote, scored by the real scoring), for the call made, the bot's, a pass,
 and every take (take-or-pass) or the best bid in each trump (auction; coinche and
 surcoinche too): a take or a bid as if it ended the bidding, undoubled; a pass as
 the contract the record then reached (when the player did pass; ``None`` when he
-did not: what the others would have said is not known); and the bot's call from
-the seat's view (:func:`belote.bots.base.next_action`, the one driver, default
-preset).  The deal's double-dummy value under each trump (and SA / TA where the
+did not: what the others would have said is not known); at every table, for the
+seats asked, the bot's call from the seat's view (:func:`belote.bots.base.next_action`,
+the one driver, default preset).  The deal's double-dummy value under each trump (and SA / TA where the
 rules have them) for the taker's side, from the opening lead with the hands of
 the card play, is :attr:`DealAnalysis.trumps`.
 
 A record cut short is analysed up to where it stops (``finished`` false); the
-kitty discard (§12.1) is shown, not analysed.  Everything is reproducible: the
+kitty discard (§12.1) is not analysed.  Everything is reproducible: the
 information view's worlds come from ``seed`` (one seed per decision).
 """
 
