@@ -46,9 +46,9 @@ surcoinche too): a take or a bid as if it ended the bidding, undoubled; a pass a
 the contract the record then reached (when the player did pass; ``None`` when he
 did not: what the others would have said is not known); at every table, for the
 seats asked, the bot's call from the seat's view (:func:`belote.bots.base.next_action`,
-the one driver, default preset).  The deal's double-dummy value under each trump (and SA / TA where the
-rules have them) for the taker's side, from the opening lead with the hands of
-the card play, is :attr:`DealAnalysis.trumps`.
+the one driver, default preset).  The deal's double-dummy value under each trump
+(and SA / TA where the rules have them) for the taker's side, from the opening lead
+with the hands of the card play, is :attr:`DealAnalysis.trumps`.
 
 A record cut short is analysed up to where it stops (``finished`` false); the
 kitty discard (§12.1) is not analysed.  Everything is reproducible: the
