@@ -135,6 +135,18 @@ def test_refusals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     assert_refused(run(three, "--seat", "W"), "seats", json_mode=json_mode)
 
 
+def test_double_dummy_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, played("classic"))
+    code, out, err = belote(["analyze", path, "--json", "--dd-only"], monkeypatch, capsys)
+    assert code == 0, err
+    deal = json.loads(out)
+    assert deal["seats"] == [] and all(c["info"] is None for c in deal["cards"])
+    assert all(c["bot_call"] is None for c in deal["calls"])
+    assert_refused(belote(["analyze", path, "--json", "--dd-only", "--seat", "N"],
+                          monkeypatch, capsys), "--dd-only", json_mode=True)
+
+
 def test_an_unfinished_deal_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     record = played("classic")

@@ -178,6 +178,9 @@ def register(app: typer.Typer) -> None:
             "--max-nodes", metavar="N", min=1,
             help="Positions one exact solve may search (then the card is left "
             "unsolved).")] = None,
+        dd_only: Annotated[bool, typer.Option(
+            "--dd-only", help="Double dummy only: no seat's view, no bot calls (faster; "
+            "--seat is then refused).")] = False,
         no_progress: NoProgressOpt = False,
     ) -> None:
         """Where each card and each call of a played deal won or lost points.
@@ -192,6 +195,10 @@ def register(app: typer.Typer) -> None:
             text = read_text(None if record == "-" else Path(record))
             data = loads(text, "record" if record == "-" else record)
             seats = _seats(seat)
+            if dd_only:
+                if seats is not None:
+                    raise CommandError("--dd-only: no seat's view is worked out; drop --seat")
+                seats = []
             console = Console(stderr=True)
             with progress_bar("analyze", "actions", console,
                               not no_progress and not json_out) as update:
