@@ -115,7 +115,7 @@ def test_help_is_plain(
 
 @pytest.mark.parametrize("path", [
     ["score", "hand"], ["score", "game"], ["replay"], ["solve"], ["rotation"], ["rules"],
-    ["sheet", "add"], ["sheet", "edit"], ["simulate"], ["tournament"],
+    ["sheet", "add"], ["sheet", "edit"], ["simulate"], ["tournament"], ["analyze"],
 ], ids=" ".join)
 def test_json_commands_point_to_their_keys(
     path: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]

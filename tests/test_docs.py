@@ -99,7 +99,7 @@ def test_json_doc_covers_every_json_command() -> None:
     text = (DOCS / "json.md").read_text(encoding="utf-8")
     headings = set(re.findall(r"^## `(belote [a-z ]+)`", text, re.M))
     for command in ("score hand", "score game", "sheet", "replay", "solve", "rotation",
-                    "rules", "simulate", "tournament"):
+                    "rules", "simulate", "tournament", "analyze"):
         assert f"belote {command}" in headings, command
 
 

@@ -45,6 +45,7 @@ COMMANDS: Final[tuple[tuple[str, str, str], ...]] = (
     ("rules", "belote.cli.rules", "The profiles and every option, its values and defaults."),
     ("replay", "belote.cli.replay", "Check and score one played hand from its record."),
     ("solve", "belote.cli.solve", "The double-dummy value of a position and of each card."),
+    ("analyze", "belote.cli.analyze", "Where each card and call of a played deal lost points."),
     ("play", "belote.cli.play", "Play a game against bots in the terminal."),
     ("simulate", "belote.cli.simulate", "Bots play deals at one table; the score and contracts."),
     ("tournament", "belote.cli.tournament",
