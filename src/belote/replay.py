@@ -23,6 +23,7 @@ from belote.declarations import (
     parse_combination,
 )
 from belote.errors import BeloteError, IllegalActionError, IllegalBidError, InvalidRecordError
+from belote.game import Match
 from belote.hand import DECOUVERTE, TAKEN, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
@@ -102,6 +103,8 @@ def replay(record: Any) -> dict[str, Any]:
     rec = _object(record, "record")
     if "deck" in rec:  # a deal's record (the deck and the actions, Round.record)
         return replay(Round.from_record(rec, "record").to_record())
+    if "deals" in rec:  # a game's record (Match.to_record): each deal, and the game
+        return replay_game(rec)
     unknown = sorted(set(rec) - RECORD_KEYS)
     if unknown:
         raise InvalidRecordError(f"record: unknown key {unknown[0]!r}")
@@ -170,6 +173,15 @@ def replay(record: Any) -> dict[str, Any]:
             }
         rnd.discard(list(scan_forward(_parse_discards(rec["discards"], rnd.hand(taker), taker))))
     return _play_out(rec, rnd, plays)
+
+
+def replay_game(record: Any) -> dict[str, Any]:
+    """The answer for a game's record (:meth:`Match.to_record`, as `belote history show
+    ID --json` prints it): ``{"deals": [each deal's answer], "game": the game's score}``
+    (``belote score game``'s answer), every action checked again."""
+    match = Match.from_record(record)
+    return {"deals": [replay(r.to_record()) for r in match.rounds],
+            "game": match.score.to_json()}
 
 
 def deck_of(

@@ -46,6 +46,8 @@ COMMANDS: Final[tuple[tuple[str, str, str], ...]] = (
     ("replay", "belote.cli.replay", "Check and score one played hand from its record."),
     ("solve", "belote.cli.solve", "The double-dummy value of a position and of each card."),
     ("play", "belote.cli.play", "Play a game against bots in the terminal."),
+    ("history", "belote.cli.history",
+     "The games played: their deals and results, statistics per player."),
     ("simulate", "belote.cli.simulate", "Bots play deals at one table; the score and contracts."),
     ("tournament", "belote.cli.tournament",
      "Bots against each other over duplicate deals: win rates, Elo."),
