@@ -180,7 +180,7 @@ def test_list_newest_first_filtered_and_limited(tmp_path: Path) -> None:
             m = game_of(profile, options, seed=i)
             store.keep(m.to_record(), game_id=f"g{i}", source="play", seats=seats(4),
                        created=1000.0 + i)
-        assert [g.id for g in store.games()][0] == "g3"
+        assert store.games()[0].id == "g3"
         assert [g.id for g in store.games(profile="coinche")] == ["g2"]
         assert len(store.games(limit=2)) == 2
 
