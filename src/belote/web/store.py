@@ -12,6 +12,13 @@ each game an append-only log, one row per event in order:
 * ``action``: a call, a kitty discard or a card, as
   :meth:`belote.round.Round.actions_json` writes it.
 
+The log is the game's record (docs/json.md) written a row at a time: read in order it
+is :meth:`belote.game.Match.to_record`'s record (:func:`record_of_log`), which the room
+reads back after a restart and the players' history (:meth:`RoomStore.games_of`) keeps.
+A room's finished game (or a closed room's finished deals) is summed up once in the
+history's tables (:mod:`belote.history`, ``source`` ``web``, the room's id as the game's)
+when a player first asks for it; who may see it is read from the seats each time.
+
 A move is written (and committed) before the room acknowledges it, so a server
 killed at any moment restarts every game where it was: :meth:`RoomStore.log`
 gives the events back, :meth:`belote.web.rooms.Room.restore` replays them
@@ -65,7 +72,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from belote import history
 from belote.errors import BeloteError
+from belote.history import GameSummary, Player
+from belote.play import SEAT_NAMES
 
 log = logging.getLogger("belote.web.store")
 
@@ -109,6 +119,25 @@ _SCHEMA: Final = (
         data TEXT NOT NULL,
         PRIMARY KEY (room, seq))""",
 )
+
+
+def record_of_log(profile: str, options: dict[str, Any],
+                  log: list[tuple[int, str, Any]]) -> dict[str, Any] | None:
+    """The game's record (:meth:`belote.game.Match.to_record`) that a room's log holds
+    (its ``deal`` and ``action`` rows in order), or None before the game started."""
+    deals: list[dict[str, Any]] = []
+    started = False
+    for _seq, kind, data in log:
+        if kind == "start":
+            started = True
+        elif kind == "deal":
+            deals.append({"dealer": data["dealer"], "deck": data["deck"], "actions": []})
+        elif kind == "action":
+            deals[-1]["actions"].append(data)
+    if not started:
+        return None
+    return {"version": 1, "profile": profile, "options": options,
+            "first_dealer": deals[0]["dealer"] if deals else "N", "deals": deals}
 
 
 class StoreError(BeloteError):
@@ -369,6 +398,7 @@ class RoomStore:
         try:
             for statement in _SCHEMA:
                 conn.execute(statement)
+            history.setup(conn)
             columns = {r[1] for r in conn.execute("PRAGMA table_info(room_seats)")}
             if "secret_until" not in columns:
                 conn.execute("ALTER TABLE room_seats ADD COLUMN "
@@ -522,3 +552,62 @@ class RoomStore:
         rows = self._read("SELECT seq, kind, data FROM room_log WHERE room = ? ORDER BY seq",
                           (room,))
         return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
+
+
+    # --- the players' history ----------------------------------------------------------
+
+    def rooms_of(self, identity: str, limit: int = 50) -> list[tuple[str, bool]]:
+        """The rooms where the browser ``identity`` holds a person's seat, the last
+        opened first: each id and whether the room is closed."""
+        return [(r[0], r[1] is not None) for r in self._read(
+            "SELECT rooms.id, rooms.closed FROM rooms JOIN room_seats "
+            "ON rooms.id = room_seats.room WHERE room_seats.owner = ? "
+            "AND room_seats.kind = 'human' GROUP BY rooms.id "
+            "ORDER BY rooms.created DESC, rooms.id LIMIT ?", (identity, limit))]
+
+    def holds_room_seat(self, identity: str, room: str) -> bool:
+        """Whether ``identity`` holds a person's seat of ``room``."""
+        return bool(self._read(
+            "SELECT 1 FROM room_seats WHERE room = ? AND owner = ? AND kind = 'human'",
+            (room, identity)))
+
+    def kept_games(self, ids: list[str]) -> dict[str, GameSummary]:
+        """The games of ``ids`` already summed up in the history (without their deals)."""
+        try:
+            return {g.id: g for g in history.list_games(self._conn, source="web", ids=ids)}
+        except sqlite3.Error as exc:
+            raise StoreError(f"the history could not be read ({exc})") from None
+
+    def kept_game(self, room: str) -> GameSummary | None:
+        """The game of ``room`` summed up in the history, with its deals, or None."""
+        try:
+            return history.get_game(self._conn, room)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the history could not be read ({exc})") from None
+
+    def summarise_room(self, room: str, closed: bool) -> GameSummary | None:
+        """The game of ``room`` read from its log and summed up (:func:`belote.history.summarise`):
+        only a finished game, or the finished deals of a closed room's; None for a game
+        still played (its deals are the players' to see at the table) or without a
+        finished deal.  Kept in the history's tables (by the writer, nobody waiting)."""
+        rows = self._read("SELECT profile, options, created, touched FROM rooms WHERE id = ?",
+                          (room,))
+        if not rows:
+            return None
+        profile, options, created, touched = rows[0]
+        record = record_of_log(profile, json.loads(options), self.log(room))
+        if record is None:
+            return None
+        players = [Player(SEAT_NAMES[s.seat], s.name or SEAT_NAMES[s.seat],
+                          "human" if s.kind == "human" else "bot") for s in self.seats(room)]
+        try:
+            game = history.summarise(record, game_id=room, source="web", seats=players,
+                                     created=created, updated=touched)
+        except BeloteError as exc:
+            log.warning("room %s: its game cannot be read back: %s", room, exc)
+            return None
+        if not (game.finished or closed) or not game.deals:
+            return None
+        with contextlib.suppress(StoreError):  # the server stops: summed up again later
+            self.writer.post(lambda conn: history.put(conn, game))
+        return game
