@@ -335,7 +335,7 @@ def test_play_history_default_is_the_data_folder(tmp_path: Path,
 def test_an_old_save_file_resumes_and_its_game_is_kept(tmp_path: Path) -> None:
     """A save written before the history (no game id, the game under "match" in the
     record format) still resumes; the game gets an id and its deals are kept."""
-    match = game_of("classic", {}, seed=3, target=150)
+    match = game_of("classic", {}, seed=3, target=1000)
     record = match.to_record()
     record["deals"] = record["deals"][:1]  # one deal done, the game goes on
     old = {"belote_play": {"seat": "S", "bots": "random"}, "match": record}
@@ -379,3 +379,36 @@ def test_a_history_that_cannot_be_written_does_not_stop_the_game(tmp_path: Path)
     assert "not kept in the history" in res.stdout and "Game over" in res.stdout
     with pytest.raises(sqlite3.DatabaseError):
         sqlite3.connect(hist).execute("SELECT * FROM history_games").fetchall()
+
+
+# --- tournaments on request -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("profile", "mode"), [("classic", "--deals"), ("classic-2p", "--games")])
+def test_tournament_keeps_every_table_on_request(tmp_path: Path, profile: str, mode: str) -> None:
+    db = tmp_path / "t.db"
+    args = ["tournament", "--bots", "random,heuristic", mode, "2", "--seed", "5",
+            "--workers", "1", "--no-progress", "--profile", profile, "--option",
+            "target=300", "--json"]
+    plain = runner.invoke(app, args)
+    kept = runner.invoke(app, [*args, "--keep-records", str(db)])
+    assert plain.exit_code == kept.exit_code == 0, kept.output
+    def strip(out: str) -> dict[str, Any]:
+        return {k: v for k, v in json.loads(out).items() if k != "run"}
+
+    assert strip(plain.stdout) == strip(kept.stdout)  # the answer is the same
+    with HistoryStore(db) as store:
+        games = store.all_games()
+    tables = 2 * 2  # boards × tables a board (two at four players, one a seat at two)
+    assert len(games) == tables
+    for game in games:
+        assert game.source == "tournament"
+        assert {p.name for p in game.seats} == {"random", "heuristic"}
+        assert Match.from_record(game.record).to_record() == game.record
+        if mode == "--games":
+            assert game.finished
+    again = runner.invoke(app, [*args, "--keep-records", str(db)])
+    assert again.exit_code == 0
+    with HistoryStore(db) as store:
+        assert len(store.games()) == 2 * tables  # a second run adds its own
+

@@ -433,6 +433,15 @@ class HistoryStore:
             raise HistoryError(f"cannot write the history {str(self.path)!r}: {exc}") from None
         return game
 
+    def keep_all(self, games: Sequence[GameSummary]) -> None:
+        """Keep games already summed up (:func:`summarise`), in one transaction."""
+        try:
+            with self.conn:
+                for game in games:
+                    put(self.conn, game)
+        except sqlite3.Error as exc:
+            raise HistoryError(f"cannot write the history {str(self.path)!r}: {exc}") from None
+
     def games(self, *, profile: str | None = None, limit: int | None = None
               ) -> list[GameSummary]:
         try:
