@@ -158,12 +158,17 @@ def test_games_survive_a_restart(db: Path) -> None:
     with TestClient(app) as client:
         ann = Browser(client)
         game = play_out(ann, {2: me(ann)})
-        before = ann.get(f"/history/{game}/record.json").json()
+        before = ann.get(f"/history/{game}/record.json").json()  # summed up and kept
+        unseen = play_out(ann, {2: me(ann)})  # never looked at: read from its log later
+        manager: RoomManager = app.state.rooms
+        unseen_record = manager.rooms[unseen].match.to_record()  # type: ignore[union-attr]
     again = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
     with TestClient(again) as client:
         client.cookies.set(COOKIE, str(ann.cookie))
-        assert f'href="/history/{game}"' in client.get("/history").text
+        listed = client.get("/history").text
+        assert f'href="/history/{game}"' in listed and f'href="/history/{unseen}"' in listed
         assert client.get(f"/history/{game}/record.json").json() == before
+        assert client.get(f"/history/{unseen}/record.json").json() == unseen_record
 
 
 def test_an_old_room_log_reads_as_a_game_record(db: Path) -> None:
