@@ -230,3 +230,25 @@ def test_my_games_pages_pass_axe_on_a_phone(browser: Any, tmp_path: Path, locale
         context.close()
     bad = {k: v for k, v in found.items() if v}
     assert bad == {}, "\n".join(f"{k}: {x}" for k, v in bad.items() for x in v)
+
+
+def test_a_game_still_played_is_read_again_only_once_it_moved(
+        two: tuple[Browser, Browser], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list does not replay a game still played at every visit: only once its log
+    grew (or its room closed)."""
+    from belote.web import store as store_module
+
+    ann, _bob = two
+    game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
+    ann.client.app.state.rooms.rooms.pop(game)  # type: ignore[attr-defined]  # asleep on disk
+    reads: list[str] = []
+    summarise = store_module.history.summarise
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(kwargs["game_id"])
+        return summarise(*args, **kwargs)
+
+    monkeypatch.setattr(store_module.history, "summarise", counted)
+    for _ in range(3):
+        assert game not in ann.get("/history").text
+    assert reads == [game]

@@ -84,6 +84,7 @@ SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server ans
 READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together at most
+MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = ("the game could not be saved: the database is busy (another program "
                        "is writing to it); nothing was changed, try again in a moment")
 
@@ -371,6 +372,9 @@ class RoomStore:
 
     def __init__(self, path: str | os.PathLike[str], busy_wait: float = BUSY_WAIT_S) -> None:
         self.path = str(path)
+        # rooms whose log was read as a game still played: their log's length then
+        # (RoomStore.summarise_room reads such a log again only once it grew)
+        self._in_play: dict[str, tuple[int, bool]] = {}
         self._temporary: str | None = None
         if self.path == ":memory:":
             fd, self._temporary = tempfile.mkstemp(prefix="belote-rooms-", suffix=".db")
@@ -595,7 +599,11 @@ class RoomStore:
         if not rows:
             return None
         profile, options, created, touched = rows[0]
-        record = record_of_log(profile, json.loads(options), self.log(room))
+        count = self._read("SELECT COUNT(*) FROM room_log WHERE room = ?", (room,))[0][0]
+        if self._in_play.get(room) == (count, closed):
+            return None  # read already as a game still played, and nothing came since
+        events = self.log(room)
+        record = record_of_log(profile, json.loads(options), events)
         if record is None:
             return None
         players = [Player(SEAT_NAMES[s.seat], s.name or SEAT_NAMES[s.seat],
@@ -607,7 +615,11 @@ class RoomStore:
             log.warning("room %s: its game cannot be read back: %s", room, exc)
             return None
         if not (game.finished or closed) or not game.deals:
+            if len(self._in_play) >= MAX_IN_PLAY:
+                self._in_play.clear()
+            self._in_play[room] = (len(events), closed)
             return None
+        self._in_play.pop(room, None)
         with contextlib.suppress(StoreError):  # the server stops: summed up again later
             self.writer.post(lambda conn: history.put(conn, game))
         return game
