@@ -236,19 +236,19 @@ def test_a_game_still_played_is_read_again_only_once_it_moved(
         two: tuple[Browser, Browser], monkeypatch: pytest.MonkeyPatch) -> None:
     """The list does not replay a game still played at every visit: only once its log
     grew (or its room closed)."""
-    from belote.web import store as store_module
+    from belote import history
 
     ann, _bob = two
     game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
     ann.client.app.state.rooms.rooms.pop(game)  # type: ignore[attr-defined]  # asleep on disk
     reads: list[str] = []
-    summarise = store_module.history.summarise
+    summarise = history.summarise
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         reads.append(kwargs["game_id"])
         return summarise(*args, **kwargs)
 
-    monkeypatch.setattr(store_module.history, "summarise", counted)
+    monkeypatch.setattr(history, "summarise", counted)
     for _ in range(3):
         assert game not in ann.get("/history").text
     assert reads == [game]
