@@ -48,6 +48,7 @@ from typing import Any, Final
 from belote.errors import BeloteError, InvalidRecordError
 from belote.game import Match
 from belote.play import SEAT_NAMES, TEAM_NAMES
+from belote.scoring import Outcome
 from belote.table import Phase
 
 HISTORY_FILE: Final = "history.db"
@@ -188,7 +189,7 @@ def deal_result(match: Match, index: int, scored: int) -> dict[str, Any]:
     dealer = SEAT_NAMES[rnd.dealer]
     if rnd.phase is Phase.ALL_PASS:
         names = TEAM_NAMES if match.players == 4 else SEAT_NAMES[:match.players]
-        return {"dealer": dealer, "outcome": "void", "taker": None, "contract": None,
+        return {"dealer": dealer, "outcome": str(Outcome.VOID), "taker": None, "contract": None,
                 "score": {name: 0 for name in names}}
     hand = match.score.hands[scored].to_json()
     contract = rnd.contract
@@ -360,7 +361,7 @@ def stats(games: Iterable[GameSummary],
     for game in games:
         for deal in game.deals:
             res = deal.result
-            if res["outcome"] == "void":
+            if res["outcome"] == Outcome.VOID:
                 continue
             for player in game.seats:
                 seat = SEAT_NAMES.index(player.seat)
@@ -373,7 +374,7 @@ def stats(games: Iterable[GameSummary],
                 row["points"] += res["score"].get(_column(seat, game.players), 0)
                 if res.get("taker") == player.seat:
                     row["taken"] += 1
-                    row["made"] += res["outcome"] == "made"
+                    row["made"] += res["outcome"] == Outcome.MADE
                 for name, measure in measures.items():
                     got = measure(deal.record, seat)
                     if got is not None:
