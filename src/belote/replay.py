@@ -5,6 +5,12 @@ docs/json.md describes: the contract, the tricks, declarations, belote, trick
 points, capot and the score, or, for a record that stops early, the legal cards (or calls) of
 the seat to act.  Anything illegal or malformed raises a
 :class:`~belote.errors.BeloteError` naming the trick, seat, card and rule.
+
+Every record is read as the engine's own deal or game: a hand record as the
+:class:`~belote.round.Round` its hands make (:func:`deck_of`, then its calls, discard and
+cards applied), a deal's record through :meth:`Round.from_record`, a game's through
+:meth:`~belote.game.Match.from_record` (:func:`replay_game`).  Nothing of the rules is
+worked out here: the contract, the points in play and the score are the deal's.
 """
 
 from __future__ import annotations
