@@ -252,3 +252,50 @@ def test_a_game_still_played_is_read_again_only_once_it_moved(
     for _ in range(3):
         assert game not in ann.get("/history").text
     assert reads == [game]
+
+
+def test_a_room_written_before_the_history_is_listed(db: Path) -> None:
+    """A room's rows as an earlier server wrote them (no history tables, the log's
+    start, deal and action rows) are read as a finished game's record."""
+    from belote.bots.base import play_game
+    from belote.options import make_rules
+    from belote.play import SEAT_NAMES
+
+    app = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
+    with TestClient(app) as client:
+        ann = Browser(client)
+    rules = make_rules("classic-3p", {"three_deal": "six_each", "target": 300})
+    match = play_game(rules, [make_bot("random")] * 3, seed=4)
+    assert match.finished
+    rows: list[tuple[str, Any]] = [("start", {})]
+    for rnd in match.rounds:
+        rows.append(("deal", {"dealer": SEAT_NAMES[rnd.dealer],
+                              "deck": rnd.record()["deck"]}))
+        rows += [("action", a) for a in rnd.actions_json()]
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("DROP TABLE IF EXISTS history_deals")
+        conn.execute("DROP TABLE IF EXISTS history_games")
+        conn.execute(
+            "INSERT INTO rooms (id, created, touched, profile, options, bots, name, "
+            "visibility, invite, seed, client, closed, creator) "
+            "VALUES ('oldroom1', 1.0, 2.0, 'classic-3p', ?, 'random', '', 'private', NULL, "
+            "1, 'net', NULL, ?)", (json.dumps(rules.overrides()), me(ann)))
+        for seat in range(3):
+            conn.execute("INSERT INTO room_seats (room, seat, kind, name, token, owner) "
+                         "VALUES ('oldroom1', ?, ?, ?, ?, ?)",
+                         (seat, "human" if seat == 0 else "bot", f"S{seat}",
+                          "tok" if seat == 0 else None, me(ann) if seat == 0 else None))
+        conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
+                         [("oldroom1", i + 1, kind, json.dumps(data))
+                          for i, (kind, data) in enumerate(rows)])
+    conn.close()
+    again = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
+    with TestClient(again) as client:
+        client.cookies.set(COOKIE, str(ann.cookie))
+        assert 'href="/history/oldroom1"' in client.get("/history").text
+        assert client.get("/history/oldroom1/record.json").json() == match.to_record()
+        page = client.get("/history/oldroom1")
+        assert page.status_code == 200 and page.text.count("<tr>") == len(match.rounds) + 1
