@@ -5,28 +5,37 @@ docs/json.md describes: the contract, the tricks, declarations, belote, trick
 points, capot and the score, or, for a record that stops early, the legal cards (or calls) of
 the seat to act.  Anything illegal or malformed raises a
 :class:`~belote.errors.BeloteError` naming the trick, seat, card and rule.
+
+Every record is read as the engine's own deal or game: a hand record as the
+:class:`~belote.round.Round` its hands make (:func:`deck_of`, then its calls, discard and
+cards applied), a deal's record through :meth:`Round.from_record`, a game's through
+:meth:`~belote.game.Match.from_record` (:func:`replay_game`).  Nothing of the rules is
+worked out here: the contract, the points in play and the score are the deal's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
-from belote.auction import GENERALE, NumericAuction
+from belote.auction import NumericAuction
 from belote.bidding import TakePassBidding, normalise_call
-from belote.cards import Card, CardMask, card_name, mask_names, mask_of, parse_card, suit_of
+from belote.cards import Card, CardMask, card_name, mask_names, mask_of, parse_card, scan_forward
+from belote.deal import packet_seats, rest_seats
 from belote.declarations import (
     Declaration,
     belote_suits,
     check_announcement,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
-from belote.hand import DECOUVERTE, Contract, HandPlay
+from belote.errors import BeloteError, IllegalActionError, IllegalBidError, InvalidRecordError
+from belote.game import Match
+from belote.hand import DECOUVERTE, TAKEN, Contract, HandPlay
 from belote.options import Rules, make_rules
-from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
+from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import Round
 from belote.scoring import void_hand
-from belote.table import DealMode, Table, parse_seat
+from belote.table import DealMode, Phase, Table, parse_seat
 
 SMALL_TABLE_KEYS: Final = ("kitty", "discards", "bergere", "piles")
 RECORD_KEYS: Final = frozenset(
@@ -91,12 +100,17 @@ def replay(record: Any) -> dict[str, Any]:
     """The output of `belote replay` (docs/json.md) for one HandRecord, at every table: four
     players, and three or two (§12) with the record forms of :meth:`Round.to_record`.
 
-    A deal's record (:meth:`Round.record`: the deck and the actions) is read through
+    The hand record is read as a deal (:class:`~belote.round.Round`): the deck that deals
+    its hands (:func:`deck_of`), then its calls, kitty discard and cards applied as
+    actions; the contract, the points in play and the answer are the deal's own.  A deal's
+    record (:meth:`Round.record`: the deck and the actions) is read through
     :meth:`Round.from_record`, every action applied again, and answered as its hand
     record."""
     rec = _object(record, "record")
     if "deck" in rec:  # a deal's record (the deck and the actions, Round.record)
         return replay(Round.from_record(rec, "record").to_record())
+    if "deals" in rec:  # a game's record (Match.to_record): each deal, and the game
+        return replay_game(rec)
     unknown = sorted(set(rec) - RECORD_KEYS)
     if unknown:
         raise InvalidRecordError(f"record: unknown key {unknown[0]!r}")
@@ -109,7 +123,8 @@ def replay(record: Any) -> dict[str, Any]:
     n = table.players
     dealer = parse_seat(rec["dealer"], "dealer", n)
     if mode is DealMode.DECOUVERTE:
-        return _replay_decouverte(rules, rec, dealer, _list(rec.get("plays", []), "plays"))
+        rnd = Round(rules, dealer, _decouverte_deck(rec, dealer))
+        return _play_out(rec, rnd, _list(rec.get("plays", []), "plays"))
     if "hands" not in rec:
         raise InvalidRecordError("record: 'hands' is missing")
     seen: dict[Card, str] = {}
@@ -121,62 +136,129 @@ def replay(record: Any) -> dict[str, Any]:
     plays = _list(rec.get("plays", []), "plays")
     if len(plays) > table.cards_in_play:
         raise InvalidRecordError(f"plays: {len(plays)} cards, at most {table.cards_in_play}")
-    kitty: list[Card] = []
     if mode is DealMode.AUCTION:
         if rec.get("turned") is not None:
             raise InvalidRecordError(
                 f"turned: no card is turned up in {rules.profile} (§4.1)"
             )
-        bidding: TakePassBidding | NumericAuction = _run_auction(rules, dealer, bids)
-        turned = -1
+        turned, kitty = -1, list[Card]()
     else:
         turned, kitty = _turned_and_kitty(rec, table, seen)
-        bidding = _run_take_pass(rules, dealer, turned, bids, n)
-    if mode is DealMode.KITTY and rec.get("discards") is not None and bidding.taker is None:
+    bergere = -1
+    if mode.leaves_cards_out and "bergere" in rec:
+        bergere = _card(rec["bergere"], "bergere")
+    rnd = Round(rules, dealer, deck_of(rules, dealer, hands, turned, kitty, bergere))
+    _call_all(rnd, bids)
+    if mode is DealMode.KITTY and rec.get("discards") is not None and rnd.taker is None:
         raise InvalidRecordError("discards: only a taker lays cards aside (§12.1)")
-    early = _without_contract(bidding, plays, n)
+    early = _without_contract(rnd, plays, n)
     if early is not None:
         return early
-    leader = table.next(dealer)
-    discards = 0
-    in_play: int | None = None
-    if isinstance(bidding, NumericAuction):
-        assert bidding.bidder is not None and bidding.best is not None
-        best = bidding.best
-        contract = Contract(bidding.bidder, best.trump, best.value, bidding.multiplier)
-        if best.value == GENERALE:
-            leader = bidding.bidder  # §4.9
+    taker = rnd.taker
+    assert taker is not None
+    if mode.takes_turned and not hands[taker] >> turned & 1:
+        rule = ", §3.4" if mode is DealMode.CLASSIC else ""
+        raise InvalidRecordError(
+            f"turned: {card_name(turned)} must end in the taker's hand "
+            f"({SEAT_NAMES[taker]}{rule})"
+        )
+    if rnd.phase is Phase.DISCARD:  # §12.1: the taker lays two cards aside first
+        if rec.get("discards") is None:
+            if plays:
+                raise InvalidRecordError(
+                    "discards: the taker lays two cards aside first (§12.1)"
+                )
+            assert isinstance(rnd.bidding, TakePassBidding)
+            trump = rnd.bidding.trump
+            assert trump is not None
+            return {
+                "complete": False, "contract": TAKEN[taker, trump, n].to_json(),
+                "tricks": [], "score": None,
+                "next": {"seat": SEAT_NAMES[taker], "discard": 2,
+                         "legal": mask_names(rnd.hand(taker))},
+            }
+        rnd.discard(list(scan_forward(_parse_discards(rec["discards"], rnd.hand(taker), taker))))
+    return _play_out(rec, rnd, plays)
+
+
+def replay_game(record: Any) -> dict[str, Any]:
+    """The answer for a game's record (:meth:`Match.to_record`, as `belote history show
+    ID --json` prints it): ``{"deals": [each deal's answer], "game": the game's score}``
+    (``belote score game``'s answer), every action checked again."""
+    match = Match.from_record(record)
+    return {"deals": [replay(r.to_record()) for r in match.rounds],
+            "game": match.score.to_json()}
+
+
+def deck_of(
+    rules: Rules, dealer: int, hands: Sequence[CardMask], turned: Card = -1,
+    kitty: Sequence[Card] = (), bergere: Card = -1,
+) -> list[Card]:
+    """The deck, top card first, that ``dealer`` deals into ``hands`` (each seat's cards
+    after the whole deal) by the rules' dealing (:mod:`belote.deal`: the same plans of
+    packets), with ``turned`` turned up (§3.1, §12), the ``kitty`` (§12.1) and the
+    ``bergere`` (§12) where the deal has them; the cards of no hand follow in deck order.
+
+    In take-or-pass the second deal depends on the taker (§3.4): the deck is the one
+    where the seat holding ``turned`` takes, the only taker the hands allow."""
+    table = Table.of(rules)
+    mode = table.mode
+    n = table.players
+    if mode is DealMode.AUCTION:
+        plan = list(packet_seats(dealer, rules.deal_pattern, n))
+        middle: list[Card] = []
+        rest: tuple[int, ...] = ()
+    elif mode is DealMode.KITTY:
+        plan, middle, rest = list(packet_seats(dealer, "3-2-3-2", n)), list(kitty), ()
     else:
-        assert bidding.taker is not None and bidding.trump is not None
-        taker = bidding.taker
-        contract = Contract(taker, bidding.trump, players=n)
-        if mode.takes_turned and not hands[taker] >> turned & 1:
-            rule = ", §3.4" if mode is DealMode.CLASSIC else ""
-            raise InvalidRecordError(
-                f"turned: {card_name(turned)} must end in the taker's hand "
-                f"({SEAT_NAMES[taker]}{rule})"
-            )
-        if mode.leaves_cards_out:
-            pts = card_points(rules, bidding.trump)
-            in_play = sum(pts[c] for c in seen) + 10  # §12: what is played, and 10
-        if mode is DealMode.KITTY:
-            hands[taker] |= mask_of(kitty)
-            if rec.get("discards") is None:
-                if plays:
-                    raise InvalidRecordError(
-                        "discards: the taker lays two cards aside first (§12.1)"
-                    )
-                return {
-                    "complete": False, "contract": contract.to_json(), "tricks": [],
-                    "score": None,
-                    "next": {"seat": SEAT_NAMES[taker], "discard": 2,
-                             "legal": mask_names(hands[taker])},
-                }
-            discards = _parse_discards(rec["discards"], hands[taker], taker)
-            hands[taker] &= ~discards
-    play = HandPlay(rules, contract, hands, leader=leader, discards=discards,
-                    in_play=in_play, table=table)
-    return _play_out(rules, rec, play, plays)
+        pattern = "3-3" if mode.leaves_cards_out else rules.deal_pattern
+        plan = list(packet_seats(dealer, pattern, n))
+        middle = [turned]
+        holder = next((s for s in range(n) if hands[s] >> turned & 1), -1)
+        rest = rest_seats(dealer, holder if mode.takes_turned else -1, n)
+    queues = [[c for c in scan_forward(h) if c != turned] for h in hands]
+    deck = [queues[s].pop(0) for s in plan]
+    deck += middle
+    deck += [queues[s].pop(0) for s in rest]
+    if bergere >= 0:
+        deck.append(bergere)
+    placed = set(deck)
+    return deck + [c for c in table.deck if c not in placed]
+
+
+def _decouverte_deck(rec: dict[str, Any], dealer: int) -> list[Card]:
+    """The deck that deals a découverte record's ``piles`` (§12.2, :func:`deal_piles`):
+    four face-down cards to the non-dealer, four to the dealer, a face-up card on each,
+    the same again."""
+    for key in ("hands", "turned", "bids"):
+        if rec.get(key):
+            raise InvalidRecordError(f"record: {key!r} has no place in belote découverte (§12.2)")
+    raw = _seat_map(rec.get("piles"), "piles", 2) if "piles" in rec else None
+    if raw is None or len(raw) != 2:
+        raise InvalidRecordError("piles: each of N and E needs eight [face-down, face-up] pairs")
+    seen: set[Card] = set()
+    piles: list[list[tuple[Card, Card]]] = [[], []]
+    for seat in (0, 1):
+        where = f"piles.{SEAT_NAMES[seat]}"
+        pairs = _list(raw[seat], where)
+        if len(pairs) != 8:
+            raise InvalidRecordError(f"{where}: {len(pairs)} piles, expected 8")
+        for j, pair in enumerate(pairs):
+            cards = [_card(t, f"{where}[{j}]") for t in _list(pair, f"{where}[{j}]")]
+            if len(cards) != 2:
+                raise InvalidRecordError(f"{where}[{j}]: a pile is [face-down, face-up]")
+            for c in cards:
+                if c in seen:
+                    raise InvalidRecordError(f"{where}[{j}]: {card_name(c)} is dealt twice")
+                seen.add(c)
+            piles[seat].append((cards[0], cards[1]))
+    other = 1 - dealer
+    deck: list[Card] = []
+    for half in (0, 4):
+        for face in (0, 1):
+            for seat in (other, dealer):
+                deck += [piles[seat][half + j][face] for j in range(4)]
+    return deck
 
 
 def _check_table_keys(rec: dict[str, Any], table: Table) -> None:
@@ -242,12 +324,12 @@ def _parse_discards(value: Any, hand: CardMask, taker: int) -> CardMask:
     return discards
 
 
-def _play_out(
-    rules: Rules, rec: dict[str, Any], play: HandPlay, plays: list[Any]
-) -> dict[str, Any]:
+def _play_out(rec: dict[str, Any], rnd: Round, plays: list[Any]) -> dict[str, Any]:
     """Check the announcements, play the cards, answer the output."""
+    play = rnd.play
+    assert play is not None
     n = play.players
-    announced = _parse_declarations(rec, rules, list(play.holdings), play.contract)
+    announced = _parse_declarations(rec, rnd.rules, list(play.holdings), play.contract)
     belote_flags = _parse_belote_flags(rec, n)
     for seat, flag in belote_flags.items():
         if flag and not belote_suits(play.holdings[seat], play.contract.trump):
@@ -259,55 +341,44 @@ def _play_out(
         c = _card(raw, f"plays[{i}]")
         seat = play.turn
         decls = announced[seat] if announced is not None else None
-        first = play.announced[seat] is None
-        play.play(c, declarations=decls if first else None, belote=belote_flags.get(seat, True))
-    return _output(play, complete=play.is_over())
+        first = rnd.announced[seat] is None
+        rnd.play_card(c, decls if first else None, belote_flags.get(seat, True))
+    return _output(play, complete=rnd.phase is Phase.OVER)
 
 
-def _run_take_pass(
-    rules: Rules, dealer: int, turned: Card, bids: list[Any], players: int = 4
-) -> TakePassBidding:
-    bidding = TakePassBidding(rules, dealer, turned, players)
-    for i, raw in enumerate(bids):
-        try:
-            call = normalise_call(raw)
-            if bidding.finished:
-                raise IllegalBidError(
-                    f"{SEAT_NAMES[bidding.turn]} may not call {call!r}: the bidding is over"
-                    if not bidding.all_pass else f"no call after the all-pass ({call!r})"
-                )
-            bidding.call(call)
-        except IllegalBidError as exc:
-            raise IllegalBidError(f"bid {i + 1}: {exc}") from None
-    return bidding
-
-
-def _run_auction(rules: Rules, dealer: int, bids: list[Any]) -> NumericAuction:
-    auction = NumericAuction(rules, dealer)
+def _call_all(rnd: Round, bids: list[Any]) -> None:
+    """The record's calls, in order, each made in the deal (§3, §4); a call after the
+    bidding ended is refused in the bidding's own words."""
+    bidding = rnd.bidding
+    auction = isinstance(bidding, NumericAuction)
     for i, raw in enumerate(bids):
         try:
             seat: int | None = None
             call = normalise_call(raw)
-            if ":" in call:  # an out-of-turn coinche: "E:coinche"
+            if auction and ":" in call:  # an out-of-turn coinche: "E:coinche"
                 who, _, call = call.partition(":")
                 seat = parse_seat(who, "seat")
                 call = normalise_call(call)
-            auction.call(call, seat)
-        except (IllegalBidError, InvalidRecordError) as exc:
+            if rnd.phase is not Phase.BIDDING:
+                if auction:
+                    bidding.verify(call, seat)  # raises: the auction is over
+                raise IllegalBidError(
+                    f"{SEAT_NAMES[bidding.turn]} may not call {call!r}: the bidding is over"
+                    if not bidding.all_pass else f"no call after the all-pass ({call!r})"
+                )
+            rnd.call(call, seat)
+        except (IllegalActionError, InvalidRecordError) as exc:
             raise IllegalBidError(f"bid {i + 1}: {exc}") from None
-    return auction
 
 
-def _without_contract(
-    bidding: TakePassBidding | NumericAuction, plays: list[Any], players: int
-) -> dict[str, Any] | None:
+def _without_contract(rnd: Round, plays: list[Any], players: int) -> dict[str, Any] | None:
     """The answer of a record whose bidding is unfinished or ended in an all-pass (§2.4),
     or None once somebody has taken."""
-    if not bidding.finished:
+    if rnd.phase is Phase.BIDDING:
         if plays:
             raise InvalidRecordError("plays: cards played before the bidding ended")
-        return _incomplete_bidding(bidding)
-    if not bidding.all_pass:
+        return _incomplete_bidding(rnd.bidding)
+    if rnd.phase is not Phase.ALL_PASS:
         return None
     if plays:
         raise InvalidRecordError("plays: cards played after an all-pass deal (§2.4)")
@@ -431,40 +502,3 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
                 "cards": [card_name(c) for c in state.trick],
             }
     return out
-
-
-
-def _replay_decouverte(
-    rules: Rules, rec: dict[str, Any], dealer: int, plays: list[Any]
-) -> dict[str, Any]:
-    for key in ("hands", "turned", "bids"):
-        if rec.get(key):
-            raise InvalidRecordError(f"record: {key!r} has no place in belote découverte (§12.2)")
-    raw = _seat_map(rec.get("piles"), "piles", 2) if "piles" in rec else None
-    if raw is None or len(raw) != 2:
-        raise InvalidRecordError("piles: each of N and E needs eight [face-down, face-up] pairs")
-    seen: set[Card] = set()
-    piles: list[list[tuple[Card, Card]]] = [[], []]
-    for seat in (0, 1):
-        where = f"piles.{SEAT_NAMES[seat]}"
-        pairs = _list(raw[seat], where)
-        if len(pairs) != 8:
-            raise InvalidRecordError(f"{where}: {len(pairs)} piles, expected 8")
-        for j, pair in enumerate(pairs):
-            cards = [_card(t, f"{where}[{j}]") for t in _list(pair, f"{where}[{j}]")]
-            if len(cards) != 2:
-                raise InvalidRecordError(f"{where}[{j}]: a pile is [face-down, face-up]")
-            for c in cards:
-                if c in seen:
-                    raise InvalidRecordError(f"{where}[{j}]: {card_name(c)} is dealt twice")
-                seen.add(c)
-            piles[seat].append((cards[0], cards[1]))
-    # §12.2: the last card dealt, the dealer's last face-up card, fixes trump.
-    trump = suit_of(piles[dealer][7][1])
-    table = Table.of(rules)
-    leader = table.next(dealer)
-    contract = Contract(leader, trump, DECOUVERTE, players=2)
-    hands = [mask_of(up for _down, up in p) for p in piles]
-    beneath = {up: down for p in piles for down, up in p}
-    play = HandPlay(rules, contract, hands, leader, beneath=beneath, table=table)
-    return _play_out(rules, rec, play, plays)

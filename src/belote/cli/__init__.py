@@ -47,6 +47,8 @@ COMMANDS: Final[tuple[tuple[str, str, str], ...]] = (
     ("solve", "belote.cli.solve", "The double-dummy value of a position and of each card."),
     ("analyze", "belote.cli.analyze", "Where each card and call of a played deal lost points."),
     ("play", "belote.cli.play", "Play a game against bots in the terminal."),
+    ("history", "belote.cli.history",
+     "The games played: their deals and results, statistics per player."),
     ("simulate", "belote.cli.simulate", "Bots play deals at one table; the score and contracts."),
     ("tournament", "belote.cli.tournament",
      "Bots against each other over duplicate deals: win rates, Elo."),

@@ -29,7 +29,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import typer
 from rich.console import Console
@@ -56,6 +56,13 @@ from belote.cli.playtext import Words
 from belote.errors import BeloteError
 from belote.game import Match
 from belote.hand import DECOUVERTE, CardPlayed
+from belote.history import (
+    HistoryStore,
+    Player,
+    check_game_id,
+    default_history_path,
+    new_game_id,
+)
 from belote.options import Deck, Rules, make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import Event, PlayerView, Round
@@ -103,8 +110,14 @@ class TerminalGame:
         console: Console,
         save_path: Path,
         seed: int | None = None,
+        *,
+        history: Path | None = None,
+        game_id: str | None = None,
     ) -> None:
         self.match = match
+        # where every finished deal is kept (`belote history`), None: not kept
+        self.history = history
+        self.game_id = game_id or new_game_id()
         self.rules: Rules = match.rules
         self.seat = seat
         self.bot_spec = bot_spec
@@ -279,8 +292,9 @@ class TerminalGame:
         """Write the game, the deal in progress included (its deck and every call and
         card so far: resuming replays them); True when the file is written."""
         data = {
-            "belote_play": {"seat": SEAT_NAMES[self.seat], "bots": self.bot_spec},
-            "match": self.match.to_json(),
+            "belote_play": {"seat": SEAT_NAMES[self.seat], "bots": self.bot_spec,
+                            "game_id": self.game_id},
+            "match": self.match.to_record(),
         }
         tmp = self.save_path.with_name(self.save_path.name + ".tmp")
         try:
@@ -569,6 +583,7 @@ class TerminalGame:
                         self.bot_turn(rnd, seat)
                 self.show_result(rnd)
                 self.match.finish_round()
+                self.keep_history()
                 if not self.match.finished:
                     self.save()  # at every deal's end
                     self.wait_for_next_deal()
@@ -583,6 +598,26 @@ class TerminalGame:
                 self.leave()
             raise typer.Exit(130) from None
         self.show_end()
+
+    def history_seats(self) -> list[Player]:
+        """Who sits where, as the history keeps it: you, and the bots by name."""
+        return [Player(SEAT_NAMES[s], "you", "human") if s == self.seat
+                else Player(SEAT_NAMES[s], self.bot_spec, "bot")
+                for s in range(self.match.players)]
+
+    def keep_history(self) -> None:
+        """Keep the game's finished deals in the history (at every deal's end; the
+        game is kept again each time, under its id).  A history that cannot be
+        written is said once a deal and the game goes on."""
+        if self.history is None:
+            return
+        try:
+            with HistoryStore(self.history) as store:
+                store.keep(self.match.to_record(), game_id=self.game_id, source="play",
+                           seats=self.history_seats())
+        except BeloteError as exc:
+            self.console.print(f"[red]the deal is not kept in the history: "
+                               f"{escape(str(exc))}[/red]", soft_wrap=True)
 
     def wait_for_next_deal(self) -> None:
         """The deal's result stays on screen until the person asks for the next deal
@@ -716,7 +751,7 @@ def hold_interrupts() -> Iterator[None]:
 def describe_save(path: Path) -> str:
     """A saved game in a few words, for the question before overwriting it."""
     try:
-        match, _seat, _bots = load_saved(path)
+        match = load_saved(path).match
     except BeloteError:
         return "a file that is not a readable saved game"
     names = TEAM_NAMES if match.players == 4 else SEAT_WORDS[:match.players]
@@ -748,7 +783,21 @@ def ask_before_overwrite(console: Console, path: Path) -> str:
     return "keep"
 
 
-def load_saved(path: Path) -> tuple[Match, int, str]:
+class Saved(NamedTuple):
+    """A game saved by `belote play`: the game, the person's seat, the bots, the game's
+    id in the history."""
+
+    match: Match
+    seat: int
+    bots: str
+    game_id: str
+
+
+def load_saved(path: Path) -> Saved:
+    """The game saved at ``path``.  The game is a game's record (docs/json.md), read
+    through :meth:`Match.from_record`; a save of an earlier version, without a
+    ``game_id``, gets a new one (its finished deals are kept in the history from the
+    next deal's end)."""
     try:
         text = jsonsafe.decode(path.read_bytes(), str(path))
         # a saved game may hold a generator's state: numbers longer than an input's
@@ -763,11 +812,15 @@ def load_saved(path: Path) -> tuple[Match, int, str]:
     seat = "NESW".find(str(meta.get("seat", "")))
     if seat < 0:
         raise BeloteError(f"{str(path)!r}: bad seat {meta.get('seat')!r}")
-    match = Match.from_json(data.get("match"))
+    match = Match.from_record(data.get("match"))
     if seat >= match.players:
         raise BeloteError(f"{str(path)!r}: bad seat {meta.get('seat')!r} for "
                           f"{match.players} players")
-    return match, seat, str(meta.get("bots", "heuristic"))
+    game_id = meta.get("game_id")
+    if game_id is None:  # a save of before the history: a new id
+        game_id = new_game_id()
+    check_game_id(game_id, f"{str(path)!r}: game_id")
+    return Saved(match, seat, str(meta.get("bots", "heuristic")), game_id)
 
 
 def register(app: typer.Typer) -> None:
@@ -798,6 +851,11 @@ def register(app: typer.Typer) -> None:
             metavar="PATH", help="resume a saved game (the deal in progress included)")] = None,
         overwrite: Annotated[bool, typer.Option(
             "--overwrite", help="start a new game over a saved one without asking")] = False,
+        history: Annotated[Path | None, typer.Option(
+            metavar="PATH", help="where every finished deal is kept (`belote history`); "
+            "default: $BELOTE_HISTORY, else history.db in the user's data folder")] = None,
+        no_history: Annotated[bool, typer.Option(
+            "--no-history", help="keep nothing in the history")] = False,
     ) -> None:
         """Play a game against bots in the terminal."""
         check_int("--target", target, 1, 1_000_000)
@@ -813,8 +871,9 @@ def register(app: typer.Typer) -> None:
                 if choice == "resume":
                     resume = path
         try:
+            game_id: str | None = None
             if resume is not None:
-                match, seat_no, bot_spec = load_saved(resume)
+                match, seat_no, bot_spec, game_id = load_saved(resume)
                 save_path = save or resume
             else:
                 options: dict[str, Any] = {}
@@ -837,7 +896,9 @@ def register(app: typer.Typer) -> None:
                 bot_spec = bots
                 match = Match(rules, seed=seed)
                 save_path = save or default_save_path()
-            game = TerminalGame(match, seat_no, bot_spec, console, save_path, seed)
+            kept = None if no_history else (history or default_history_path())
+            game = TerminalGame(match, seat_no, bot_spec, console, save_path, seed,
+                                history=kept, game_id=game_id)
         except BeloteError as exc:
             fail(str(exc))
         game.run()

@@ -27,7 +27,15 @@ def _pairs(points: dict[str, int]) -> str:
 
 
 def render(out: dict[str, Any], console: Console) -> None:
-    """The human form of a replay: the hand trick by trick."""
+    """The human form of a replay: the hand trick by trick (a game: deal by deal)."""
+    if "deals" in out:
+        for i, deal in enumerate(out["deals"], start=1):
+            console.print(f"[bold]Deal {i}[/bold]")
+            render(deal, console)
+        game = out["game"]
+        console.print(f"[bold]Game[/bold]: {_pairs(game['totals'])}"
+                      + (f", won by {game['winner']}" if game["winner"] else ""))
+        return
     contract = out.get("contract")
     if contract is None:
         if out.get("complete"):

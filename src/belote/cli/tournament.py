@@ -28,6 +28,8 @@ from belote.cli.common import (
 )
 from belote.cli.flags import JsonOpt, NoProgressOpt, OptionOpt, ProfileOpt, SeedOpt, progress_bar
 from belote.errors import BeloteError
+from belote.history import HistoryStore, Player, summarise
+from belote.play import SEAT_NAMES
 from belote.tournament import (
     Estimate,
     Record,
@@ -59,6 +61,27 @@ OutOpt = Annotated[Path | None, typer.Option(
     "--out", metavar="PATH", help="Save the results as JSON here.")]
 PlotOpt = Annotated[Path | None, typer.Option(
     "--plot", metavar="PATH", help="Save a PNG plot of win rates and Elo here.")]
+KeepOpt = Annotated[Path | None, typer.Option(
+    "--keep-records", metavar="PATH",
+    help="Keep every table's game (its record, deal by deal) in the history file PATH "
+    "(`belote history --db PATH` reads it).")]
+
+
+def keep_records(path: Path, result: TournamentResult) -> int:
+    """Every table of ``result`` (run with ``keep_records``) kept in the history file
+    ``path``, one game a table (deals mode: a game of its one deal), its id
+    ``{run}-{pairing}-{board}-{table}`` (from 1; ``run`` new for each tournament, so
+    that a second run adds to the file); answers how many."""
+    run = "t" + secrets.token_hex(3)
+    games = []
+    for (pairing, board, table), played in result.tables:
+        assert played.record is not None
+        seats = [Player(SEAT_NAMES[s], bot, "bot") for s, bot in enumerate(played.seats)]
+        games.append(summarise(played.record, game_id=f"{run}-{pairing + 1}-{board + 1}-"
+                               f"{table + 1}", source="tournament", seats=seats))
+    with HistoryStore(path) as store:
+        store.keep_all(games)
+    return len(games)
 
 
 def _rate(e: Estimate) -> str:
@@ -186,6 +209,7 @@ def register(app: typer.Typer) -> None:
         ray: RayOpt = None,
         out: OutOpt = None,
         plot: PlotOpt = None,
+        keep: KeepOpt = None,
         json_mode: JsonOpt = False,
         no_progress: NoProgressOpt = False,
     ) -> None:
@@ -203,10 +227,13 @@ def register(app: typer.Typer) -> None:
             config = _config(bots, deals, games, seed, profile, option)
             with progress_bar("tournament", "boards", err, not no_progress) as update:
                 result = run_tournament(
-                    config, workers=workers, ray_address=ray, progress=update
+                    config, workers=workers, ray_address=ray, progress=update,
+                    keep_records=keep is not None,
                 )
             if out is not None:
                 result.save(out)
+            if keep is not None:
+                keep_records(keep, result)
             if plot is not None:
                 plot_results(result, plot)
         except BeloteError as exc:
@@ -218,6 +245,6 @@ def register(app: typer.Typer) -> None:
             return
         console = Console()
         render(result, console)
-        for path, what in ((out, "results"), (plot, "plot")):
+        for path, what in ((out, "results"), (plot, "plot"), (keep, "records")):
             if path is not None:
                 console.print(f"{what} saved to {path}")

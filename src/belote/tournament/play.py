@@ -18,12 +18,13 @@ from __future__ import annotations
 import dataclasses
 import traceback
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from belote.errors import BeloteError
 from belote.game import Match
 from belote.options import Rules
+from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, OVER, Round
 from belote.scoring import HandEntry, HandScore, Outcome, score_hand
 from belote.table import Table
@@ -72,6 +73,10 @@ class TableResult:
     deals: int
     deal_record: tuple[int, int, int]
     winner: int | None = None
+    # With Chunk.keep_records: the table's game record (docs/json.md; deals mode: a
+    # game of its one deal) and the bot at each seat.
+    record: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    seats: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,7 @@ class Chunk:
     stop: int
     make_bot: BotFactory
     play_deal: DealDriver
+    keep_records: bool = False  # each table's record in its TableResult (--keep-records)
 
     def where(self, board: int, table: int) -> str:
         """The pairing, board and table, as errors name them."""
@@ -169,7 +175,14 @@ def _play_deal_table(job: Chunk, board: int, table: int) -> TableResult:
     job.play_deal(rnd, _seat_bots(job, places, board, table))
     _check_finished(rnd, job, board, table, 0)
     a, b = _bot_points(places, deal_seat_scores(rnd))
-    return TableResult((a, b), 1, _record(a, b))
+    if not job.keep_records:
+        return TableResult((a, b), 1, _record(a, b))
+    deal = rnd.record()
+    record = {"version": 1, "profile": deal["profile"], "options": deal["options"],
+              "first_dealer": SEAT_NAMES[dealer],
+              "deals": [{k: deal[k] for k in ("dealer", "deck", "actions")}]}
+    return TableResult((a, b), 1, _record(a, b), record=record,
+                       seats=tuple(job.bots[p] for p in places))
 
 
 def _play_game_table(job: Chunk, board: int, table: int) -> TableResult:
@@ -199,7 +212,10 @@ def _play_game_table(job: Chunk, board: int, table: int) -> TableResult:
     # Match.winner: the winning seat (§12), or the winning team, which holds seat 0 or 1
     winner = None if match.winner is None else places[match.winner]
     totals = _bot_points(places, _per_seat(layout, match.score.totals))
-    return TableResult(totals, match.deals, (won[0], won[1], won[2]), winner)
+    if not job.keep_records:
+        return TableResult(totals, match.deals, (won[0], won[1], won[2]), winner)
+    return TableResult(totals, match.deals, (won[0], won[1], won[2]), winner,
+                       record=match.to_record(), seats=tuple(job.bots[p] for p in places))
 
 
 def play_chunk(job: Chunk) -> list[BoardResult]:

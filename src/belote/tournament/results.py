@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from belote.tournament.config import TournamentConfig, TournamentError
-from belote.tournament.play import BoardResult
+from belote.tournament.play import BoardResult, TableResult
 from belote.tournament.seeding import tables_per_board
 from belote.tournament.stats import Estimate, fit_elo, mean_estimate, rate_estimate
 
@@ -113,6 +113,10 @@ class TournamentResult:
     runner: str = "local"
     workers: int = 1
     seconds: float = 0.0
+    # with keep_records: each table ((pairing, board, table), its result with its
+    # record), in order; not part of the JSON answer
+    tables: tuple[tuple[tuple[int, int, int], TableResult], ...] = field(
+        default=(), compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         small: dict[str, Any] = {}

@@ -48,11 +48,11 @@ def default_chunk_size(boards: int, pairings: int, workers: int) -> int:
 
 def _jobs(
     config: TournamentConfig, rules: Rules, chunk: int,
-    make_bot: BotFactory, play_deal: DealDriver,
+    make_bot: BotFactory, play_deal: DealDriver, keep_records: bool = False,
 ) -> list[Chunk]:
     return [
         Chunk(rules, config.mode, config.seed, index, (config.bots[i], config.bots[j]),
-              start, min(start + chunk, config.boards), make_bot, play_deal)
+              start, min(start + chunk, config.boards), make_bot, play_deal, keep_records)
         for index, (i, j) in enumerate(config.pairings)
         for start in range(0, config.boards, chunk)
     ]
@@ -165,6 +165,7 @@ def run_tournament(
     chunk_size: int | None = None,
     make_bot: BotFactory | None = None,
     play_deal: DealDriver | None = None,
+    keep_records: bool = False,
 ) -> TournamentResult:
     """Play a round robin of duplicate boards and summarise it.
 
@@ -193,7 +194,7 @@ def run_tournament(
 
     def make_jobs(n: int) -> list[Chunk]:
         chunk = chunk_size or default_chunk_size(config.boards, pairings, n)
-        return _jobs(config, rules, chunk, make_bot, play_deal)
+        return _jobs(config, rules, chunk, make_bot, play_deal, keep_records)
 
     start = time.perf_counter()
     if ray_address is not None:
@@ -203,8 +204,12 @@ def run_tournament(
         runner = "local"
         # One worker: every board is its own chunk, for a smooth progress bar.
         _run_local(make_jobs(workers) if workers > 1 else
-                   _jobs(config, rules, chunk_size or 1, make_bot, play_deal),
+                   _jobs(config, rules, chunk_size or 1, make_bot, play_deal, keep_records),
                    workers, tracker)
     seconds = time.perf_counter() - start
     results, ladder = summarize(config, tracker.boards)
-    return TournamentResult(config, results, ladder, runner, workers, round(seconds, 3))
+    kept = tuple(sorted((((b.pairing, b.board, i), t) for b in tracker.boards
+                         for i, t in enumerate(b.tables) if t.record is not None),
+                        key=lambda item: item[0]))
+    return TournamentResult(config, results, ladder, runner, workers, round(seconds, 3),
+                            tables=kept)

@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
 from belote.errors import BeloteError
-from belote.web import i18n, pwa, routes_rooms, routes_sheets
+from belote.web import i18n, pwa, routes_history, routes_rooms, routes_sheets
 from belote.web.i18n import lang_of
 from belote.web.pages import (
     BOT_LABELS,
@@ -130,6 +130,7 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(routes_sheets.router)
     app.include_router(routes_rooms.router)
+    app.include_router(routes_history.router)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

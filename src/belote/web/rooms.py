@@ -117,7 +117,7 @@ from belote.web.seats import (
     clean_name,
 )
 from belote.web.security import secret_equal
-from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError
+from belote.web.store import RoomRow, RoomStore, SeatRow, StoreError, record_of_log
 
 __all__ = [
     "HINT_BOT", "INLINE_BOTS", "NAME_LENGTH", "Action", "Client", "NoAccess", "Room", "RoomError",
@@ -256,15 +256,8 @@ class Room:
         self._replay(log)
 
     def _replay(self, log: Sequence[tuple[int, str, Any]]) -> None:
-        deals: list[dict[str, Any]] = []
-        started = False
-        for _seq, kind, data in log:
-            if kind == "start":
-                started = True
-            elif kind == "deal":
-                deals.append({"dealer": data["dealer"], "deck": data["deck"], "actions": []})
-            elif kind == "action":
-                deals[-1]["actions"].append(data)
+        record = record_of_log(self.rules.profile, self.rules.overrides(), list(log))
+        started = record is not None
         self.seq = len(log)
         self.actions = sum(1 for _seq, kind, _data in log if kind == "action")
         self.version += 1
@@ -272,10 +265,7 @@ class Room:
             self.status, self.match, self.round, self.result = RoomStatus.WAITING, None, None, None
             self.between = False
             return
-        self.match = Match.from_json({
-            "version": 1, "profile": self.rules.profile, "options": self.rules.overrides(),
-            "first_dealer": deals[0]["dealer"] if deals else "N", "deals": deals,
-        }, seed=self._rng.randrange(2**63))
+        self.match = Match.from_record(record, seed=self._rng.randrange(2**63))
         for s in self.seats:
             if s.kind == SeatKind.HUMAN and s.bot is None:
                 s.bot = self._new_bot()

@@ -12,6 +12,13 @@ each game an append-only log, one row per event in order:
 * ``action``: a call, a kitty discard or a card, as
   :meth:`belote.round.Round.actions_json` writes it.
 
+The log is the game's record (docs/json.md) written a row at a time: read in order it
+is :meth:`belote.game.Match.to_record`'s record (:func:`record_of_log`), which the room
+reads back after a restart and the players' history (:meth:`RoomStore.games_of`) keeps.
+A room's finished game (or a closed room's finished deals) is summed up once in the
+history's tables (:mod:`belote.history`, ``source`` ``web``, the room's id as the game's)
+when a player first asks for it; who may see it is read from the seats each time.
+
 A move is written (and committed) before the room acknowledges it, so a server
 killed at any moment restarts every game where it was: :meth:`RoomStore.log`
 gives the events back, :meth:`belote.web.rooms.Room.restore` replays them
@@ -65,7 +72,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from belote import history
 from belote.errors import BeloteError
+from belote.history import GameSummary, Player
+from belote.play import SEAT_NAMES
 
 log = logging.getLogger("belote.web.store")
 
@@ -74,6 +84,7 @@ SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server ans
 READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together at most
+MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = ("the game could not be saved: the database is busy (another program "
                        "is writing to it); nothing was changed, try again in a moment")
 
@@ -109,6 +120,25 @@ _SCHEMA: Final = (
         data TEXT NOT NULL,
         PRIMARY KEY (room, seq))""",
 )
+
+
+def record_of_log(profile: str, options: dict[str, Any],
+                  log: list[tuple[int, str, Any]]) -> dict[str, Any] | None:
+    """The game's record (:meth:`belote.game.Match.to_record`) that a room's log holds
+    (its ``deal`` and ``action`` rows in order), or None before the game started."""
+    deals: list[dict[str, Any]] = []
+    started = False
+    for _seq, kind, data in log:
+        if kind == "start":
+            started = True
+        elif kind == "deal":
+            deals.append({"dealer": data["dealer"], "deck": data["deck"], "actions": []})
+        elif kind == "action":
+            deals[-1]["actions"].append(data)
+    if not started:
+        return None
+    return {"version": 1, "profile": profile, "options": options,
+            "first_dealer": deals[0]["dealer"] if deals else "N", "deals": deals}
 
 
 class StoreError(BeloteError):
@@ -342,6 +372,9 @@ class RoomStore:
 
     def __init__(self, path: str | os.PathLike[str], busy_wait: float = BUSY_WAIT_S) -> None:
         self.path = str(path)
+        # rooms whose log was read as a game still played: their log's length then
+        # (RoomStore.summarise_room reads such a log again only once it grew)
+        self._in_play: dict[str, tuple[int, bool]] = {}
         self._temporary: str | None = None
         if self.path == ":memory:":
             fd, self._temporary = tempfile.mkstemp(prefix="belote-rooms-", suffix=".db")
@@ -369,6 +402,7 @@ class RoomStore:
         try:
             for statement in _SCHEMA:
                 conn.execute(statement)
+            history.setup(conn)
             columns = {r[1] for r in conn.execute("PRAGMA table_info(room_seats)")}
             if "secret_until" not in columns:
                 conn.execute("ALTER TABLE room_seats ADD COLUMN "
@@ -522,3 +556,70 @@ class RoomStore:
         rows = self._read("SELECT seq, kind, data FROM room_log WHERE room = ? ORDER BY seq",
                           (room,))
         return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
+
+
+    # --- the players' history ----------------------------------------------------------
+
+    def rooms_of(self, identity: str, limit: int = 50) -> list[tuple[str, bool]]:
+        """The rooms where the browser ``identity`` holds a person's seat, the last
+        opened first: each id and whether the room is closed."""
+        return [(r[0], r[1] is not None) for r in self._read(
+            "SELECT rooms.id, rooms.closed FROM rooms JOIN room_seats "
+            "ON rooms.id = room_seats.room WHERE room_seats.owner = ? "
+            "AND room_seats.kind = 'human' GROUP BY rooms.id "
+            "ORDER BY rooms.created DESC, rooms.id LIMIT ?", (identity, limit))]
+
+    def holds_room_seat(self, identity: str, room: str) -> bool:
+        """Whether ``identity`` holds a person's seat of ``room``."""
+        return bool(self._read(
+            "SELECT 1 FROM room_seats WHERE room = ? AND owner = ? AND kind = 'human'",
+            (room, identity)))
+
+    def kept_games(self, ids: list[str]) -> dict[str, GameSummary]:
+        """The games of ``ids`` already summed up in the history (without their deals)."""
+        try:
+            return {g.id: g for g in history.list_games(self._conn, source="web", ids=ids)}
+        except sqlite3.Error as exc:
+            raise StoreError(f"the history could not be read ({exc})") from None
+
+    def kept_game(self, room: str) -> GameSummary | None:
+        """The game of ``room`` summed up in the history, with its deals, or None."""
+        try:
+            return history.get_game(self._conn, room)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the history could not be read ({exc})") from None
+
+    def summarise_room(self, room: str, closed: bool) -> GameSummary | None:
+        """The game of ``room`` read from its log and summed up (:func:`belote.history.summarise`):
+        only a finished game, or the finished deals of a closed room's; None for a game
+        still played (its deals are the players' to see at the table) or without a
+        finished deal.  Kept in the history's tables (by the writer, nobody waiting)."""
+        rows = self._read("SELECT profile, options, created, touched FROM rooms WHERE id = ?",
+                          (room,))
+        if not rows:
+            return None
+        profile, options, created, touched = rows[0]
+        count = self._read("SELECT COUNT(*) FROM room_log WHERE room = ?", (room,))[0][0]
+        if self._in_play.get(room) == (count, closed):
+            return None  # read already as a game still played, and nothing came since
+        events = self.log(room)
+        record = record_of_log(profile, json.loads(options), events)
+        if record is None:
+            return None
+        players = [Player(SEAT_NAMES[s.seat], s.name or SEAT_NAMES[s.seat],
+                          "human" if s.kind == "human" else "bot") for s in self.seats(room)]
+        try:
+            game = history.summarise(record, game_id=room, source="web", seats=players,
+                                     created=created, updated=touched)
+        except BeloteError as exc:
+            log.warning("room %s: its game cannot be read back: %s", room, exc)
+            return None
+        if not (game.finished or closed) or not game.deals:
+            if len(self._in_play) >= MAX_IN_PLAY:
+                self._in_play.clear()
+            self._in_play[room] = (len(events), closed)
+            return None
+        self._in_play.pop(room, None)
+        with contextlib.suppress(StoreError):  # the server stops: summed up again later
+            self.writer.post(lambda conn: history.put(conn, game))
+        return game
