@@ -100,6 +100,29 @@ def test_a_finished_game_no_longer_counts(tmp_path: Path) -> None:
     run_async(scenario)
 
 
+def test_a_finished_game_on_disk_no_longer_counts_after_a_restart(tmp_path: Path) -> None:
+    """The row says the game is over: after a restart, before anyone opens the room
+    again, its creator and network may open another table (and it is not listed)."""
+    async def scenario() -> None:
+        store = RoomStore(tmp_path / "rooms.db")
+        manager = RoomManager(QUIET, store=store, rooms_per_client=1)
+        room = await manager.create(target=1, bots="random", client="n", creator="ann",
+                                    visibility=Visibility.PUBLIC)
+        await room.start()
+        await play(room, 400)
+        assert room.status == RoomStatus.FINISHED
+        await store.writer.submit(lambda conn: None)  # what was posted is written
+        store.close()
+        store = RoomStore(tmp_path / "rooms.db")
+        again = RoomManager(QUIET, store=store, rooms_per_client=1)
+        assert again.restore() == 1 and [row.finished for row in again.dormant.values()] == [True]
+        assert again.public_rooms() == [] and again.replays == 0
+        assert (await again.create(client="n", creator="ann")).creator == "ann"
+        store.close()
+
+    run_async(scenario)
+
+
 def test_an_older_database_gets_the_creator_column(tmp_path: Path) -> None:
     async def scenario() -> None:
         path = tmp_path / "old.db"

@@ -657,6 +657,8 @@ class Room:
             self.between = True
             if self.match.finished:
                 self.status = RoomStatus.FINISHED
+                if self.store is not None:
+                    self.store.finish_later(self.id)
         self.changed()
 
     async def apply(self, seat: int, action: Action, version: int | None = None) -> bool:
@@ -843,15 +845,17 @@ class RoomManager:
     def held(self, *, client: str = "", creator: str | None = None) -> int:
         """Open rooms (a finished game no longer counts) of a network or an identity.
 
-        A room on disk only counts as open: its status is known once replayed."""
+        A room on disk only counts unless its row says its game is over."""
         if client:
             return (sum(1 for r in self.rooms.values()
                         if r.client == client and r.status != RoomStatus.FINISHED)
-                    + sum(1 for row in self.dormant.values() if row.client == client))
+                    + sum(1 for row in self.dormant.values()
+                          if row.client == client and not row.finished))
         if creator:
             return (sum(1 for r in self.rooms.values()
                         if r.creator == creator and r.status != RoomStatus.FINISHED)
-                    + sum(1 for row in self.dormant.values() if row.creator == creator))
+                    + sum(1 for row in self.dormant.values()
+                          if row.creator == creator and not row.finished))
         return 0
 
     async def create(
@@ -1043,7 +1047,8 @@ class RoomManager:
         to be listed (once: it stays in memory); the older ones stay on disk."""
         live = [r for r in self.rooms.values()
                 if r.status != RoomStatus.FINISHED and r.visibility == Visibility.PUBLIC]
-        asleep = [row for row in self.dormant.values() if row.visibility == Visibility.PUBLIC]
+        asleep = [row for row in self.dormant.values()
+                  if row.visibility == Visibility.PUBLIC and not row.finished]
         newest = sorted([(-r.created, r.id) for r in live]
                         + [(-row.created, row.id) for row in asleep])[:limit]
         for _created, room_id in newest:

@@ -104,7 +104,8 @@ _SCHEMA: Final = (
         seed INTEGER NOT NULL,
         client TEXT NOT NULL,
         closed TEXT,
-        creator TEXT)""",
+        creator TEXT,
+        finished REAL)""",
     """CREATE TABLE IF NOT EXISTS room_seats (
         room TEXT NOT NULL REFERENCES rooms(id),
         seat INTEGER NOT NULL,
@@ -165,6 +166,7 @@ class RoomRow:
     client: str
     closed: str | None
     creator: str | None = None  # the browser identity that opened it (its room count)
+    finished: bool = False  # its game is over (it no longer counts as an open table)
 
 
 @dataclass(frozen=True)
@@ -410,6 +412,8 @@ class RoomStore:
             columns = {r[1] for r in conn.execute("PRAGMA table_info(rooms)")}
             if "creator" not in columns:  # NULL for the rooms made before
                 conn.execute("ALTER TABLE rooms ADD COLUMN creator TEXT")
+            if "finished" not in columns:  # NULL (played, or not known) for those before
+                conn.execute("ALTER TABLE rooms ADD COLUMN finished REAL")
             conn.execute("INSERT OR IGNORE INTO web_keys (name, value) VALUES ('csrf', ?)",
                          (secrets.token_hex(32),))
             conn.execute("COMMIT")
@@ -499,6 +503,15 @@ class RoomStore:
             self.writer.post(lambda conn: conn.execute(
                 "UPDATE rooms SET touched = ? WHERE id = ?", (at, room)))
 
+    def finish_later(self, room: str, when: float | None = None) -> None:
+        """The room's game is over (its last action is written before): kept so that,
+        after a restart, the room no longer counts among its creator's open tables
+        before anyone opens it again."""
+        at = time.time() if when is None else when
+        with contextlib.suppress(StoreError):  # the server stops: the log says it anyway
+            self.writer.post(lambda conn: conn.execute(
+                "UPDATE rooms SET finished = ? WHERE id = ?", (at, room)))
+
     async def close_room(self, room: str, reason: str) -> None:
         await self._write(lambda conn: conn.execute(
             "UPDATE rooms SET closed = ? WHERE id = ?", (reason, room)))
@@ -526,7 +539,8 @@ class RoomStore:
     def open_rooms(self) -> list[RoomRow]:
         rows = self._read(
             "SELECT id, created, touched, profile, options, bots, name, visibility, invite, "
-            "seed, client, closed, creator FROM rooms WHERE closed IS NULL ORDER BY created")
+            "seed, client, closed, creator, finished FROM rooms WHERE closed IS NULL "
+            "ORDER BY created")
         return [self._room(r) for r in rows]
 
     def closed_reason(self, room: str) -> str | None:
@@ -537,7 +551,8 @@ class RoomStore:
     def _room(r: Any) -> RoomRow:
         return RoomRow(id=r[0], created=r[1], touched=r[2], profile=r[3],
                        options=json.loads(r[4]), bots=r[5], name=r[6], visibility=r[7],
-                       invite=r[8], seed=r[9], client=r[10], closed=r[11], creator=r[12])
+                       invite=r[8], seed=r[9], client=r[10], closed=r[11], creator=r[12],
+                       finished=r[13] is not None)
 
     def holds_seat(self, identity: str) -> bool:
         """Whether the browser ``identity`` holds a person's seat in an open room (the
