@@ -20,7 +20,7 @@ from belote.declarations import (
     check_announcement,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalBidError, InvalidRecordError
+from belote.errors import BeloteError, IllegalBidError, InvalidRecordError, RuleCode
 from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
@@ -273,12 +273,11 @@ def _run_take_pass(
             call = normalise_call(raw)
             if bidding.finished:
                 raise IllegalBidError(
-                    f"{SEAT_NAMES[bidding.turn]} may not call {call!r}: the bidding is over"
-                    if not bidding.all_pass else f"no call after the all-pass ({call!r})"
-                )
+                    RuleCode.BIDDING_OVER, call=call,
+                    seat=None if bidding.all_pass else bidding.turn)
             bidding.call(call)
         except IllegalBidError as exc:
-            raise IllegalBidError(f"bid {i + 1}: {exc}") from None
+            raise exc.within(f"bid {i + 1}") from None
     return bidding
 
 
@@ -293,7 +292,9 @@ def _run_auction(rules: Rules, dealer: int, bids: list[Any]) -> NumericAuction:
                 seat = parse_seat(who, "seat")
                 call = normalise_call(call)
             auction.call(call, seat)
-        except (IllegalBidError, InvalidRecordError) as exc:
+        except IllegalBidError as exc:
+            raise exc.within(f"bid {i + 1}") from None
+        except InvalidRecordError as exc:
             raise IllegalBidError(f"bid {i + 1}: {exc}") from None
     return auction
 

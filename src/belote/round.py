@@ -53,7 +53,7 @@ from belote.declarations import (
     every_declaration,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, allowed
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, RuleCode, allowed
 from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
@@ -470,7 +470,7 @@ class Round:
 
     def result(self) -> HandResult:
         if self.phase is not OVER:
-            raise IllegalActionError(f"the deal is not over (phase {self.phase})")
+            raise IllegalActionError(RuleCode.DEAL_NOT_OVER, phase=self.phase)
         assert self.play is not None
         return self.play.result()
 
@@ -480,11 +480,11 @@ class Round:
         """``call`` spelt as the bidding knows it, after the checks that are the round's:
         the phase, and (take or pass) the seat to call."""
         if self.phase is not BIDDING:
-            raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, act="call", phase=self.phase)
         text = normalise_call(call)
         bidding = self.bidding
         if seat is not None and isinstance(bidding, TakePassBidding) and seat != bidding.turn:
-            raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
+            raise IllegalActionError(RuleCode.NOT_YOUR_TURN, turn=bidding.turn, act="call")
         return text
 
     def verify_call(self, call: str, seat: int | None = None) -> None:
@@ -561,15 +561,15 @@ class Round:
         """Raise :class:`IllegalActionError` saying why the taker may not lay ``cards``
         aside now (§12.1 ``kitty``: two different cards of his twelve)."""
         if self.phase != DISCARD:
-            raise IllegalActionError(f"no discard now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.NO_DISCARD_NOW, phase=self.phase)
         taker = self.bidding.taker
         assert taker is not None
         m = mask_of(cards)
         if len(cards) != 2 or m.bit_count() != 2:
-            raise IllegalActionError(f"{SEAT_NAMES[taker]} must lay aside two different cards")
+            raise IllegalActionError(RuleCode.DISCARD_TWO_CARDS, seat=taker)
         if m & ~self.hands[taker]:
-            missing = " ".join(card_name(c) for c in scan_forward(m & ~self.hands[taker]))
-            raise IllegalActionError(f"{SEAT_NAMES[taker]} does not hold {missing}")
+            missing = [card_name(c) for c in scan_forward(m & ~self.hands[taker])]
+            raise IllegalActionError(RuleCode.CARD_NOT_HELD, seat=taker, cards=missing)
 
     def can_discard(self, cards: Sequence[Card]) -> bool:
         """Whether :meth:`discard` would accept ``cards`` now."""
@@ -589,7 +589,7 @@ class Round:
 
     def _checked_play(self) -> HandPlay:
         if self.phase != PLAY:
-            raise IllegalActionError(f"no card now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, act="card", phase=self.phase)
         assert self.play is not None
         return self.play
 
@@ -771,7 +771,7 @@ class Round:
     def seat_scores(self, score: HandScore) -> tuple[int, ...]:
         """The sides' ``score`` of this deal shared out per seat (§12.1)."""
         if self.play is None:
-            raise IllegalActionError(f"the deal has no card play (phase {self.phase})")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, phase=self.phase)
         return self.play.seat_scores(score)
 
     def cards_played(self) -> list[Card]:
@@ -983,9 +983,10 @@ class Round:
                     rnd._apply(action_from_json(item, at), at)
                 except IllegalActionError as exc:
                     text = str(exc)
-                    raise InvalidRecordError(
-                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}"
-                    ) from None
+                    err = InvalidRecordError(
+                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}")
+                    err.code = exc.code  # the rule the record's action breaks
+                    raise err from None
         except InvalidRecordError:
             raise
         except (BeloteError, ValueError) as exc:
