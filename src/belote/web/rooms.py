@@ -61,8 +61,9 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 ``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``discard``
 (``cards``: the two cards the taker of a kitty deal lays aside, §12.1),
 ``next``, ``hint``, ``ping``.  Server to client: ``state`` (see
-:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``),
-``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
+:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``,
+in the reader's language, and ``code``, the rule refused, for a refusal of the rules:
+docs/json.md), ``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
 connection only), ``pong``.
 
 The modules of a room: :mod:`belote.web.clients` (a connection's queue of
