@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, TrumpMode, trump_name
 from belote.errors import IllegalBidError, RuleCode, allowed
@@ -33,14 +33,17 @@ SEATS: Final = "NESW"
 
 
 
-@dataclass(frozen=True, slots=True)
-class _Why:
+class _Why(NamedTuple):
     """Why a call is refused: the rule, and the fields its message names."""
 
     code: RuleCode
     trump: str | None = None
     limit: int | None = None
     bid: str | None = None
+
+
+# The refusals that name no field, made once (legal_calls asks of every bid).
+_BECAUSE: Final = {code: _Why(code) for code in RuleCode}
 
 
 # §4.3 suit_ranking (PC variant): ♣ < ♦ < ♥ < ♠ < SA < TA.
@@ -148,18 +151,18 @@ class NumericAuction:
         if bid.trump not in self._denominations():
             return _Why(RuleCode.DENOMINATION_OFF, trump=trump_name(bid.trump))
         if bid.value == GENERALE and not rules.generale:
-            return _Why(RuleCode.GENERALE_OFF)
+            return _BECAUSE[RuleCode.GENERALE_OFF]
         if isinstance(bid.value, int):
             if bid.value < 80 or bid.value % 10:
-                return _Why(RuleCode.BID_NOT_A_MULTIPLE)
+                return _BECAUSE[RuleCode.BID_NOT_A_MULTIPLE]
             if rules.max_bid is not None and bid.value > rules.max_bid:
                 return _Why(RuleCode.BID_ABOVE_MAX, limit=rules.max_bid)
         if self.coincher is not None and rules.coinche_freezes:
-            return _Why(RuleCode.AUCTION_FROZEN)
+            return _BECAUSE[RuleCode.AUCTION_FROZEN]
         best = self.best
         if best is not None:
             if best.value == CAPOT and isinstance(bid.value, int):
-                return _Why(RuleCode.NUMBER_AFTER_CAPOT)
+                return _BECAUSE[RuleCode.NUMBER_AFTER_CAPOT]
             if bid.level < best.level or (
                 bid.level == best.level
                 and not (
@@ -169,7 +172,7 @@ class NumericAuction:
             ):
                 return _Why(RuleCode.BID_TOO_LOW, bid=best.name())
             if self._reopen_offered and seat == self.bidder and bid.trump == best.trump:
-                return _Why(RuleCode.REOPEN_SAME_SUIT)
+                return _BECAUSE[RuleCode.REOPEN_SAME_SUIT]
         return None
 
     def legal_calls(self) -> list[str]:
@@ -207,24 +210,24 @@ class NumericAuction:
 
     def _coinche_refusal(self, seat: int) -> _Why | None:
         if self.best is None:
-            return _Why(RuleCode.NO_BID_TO_COINCHE)
+            return _BECAUSE[RuleCode.NO_BID_TO_COINCHE]
         if not self._is_opponent_of_bidder(seat):
-            return _Why(RuleCode.COINCHE_BY_OPPONENTS)
+            return _BECAUSE[RuleCode.COINCHE_BY_OPPONENTS]
         if self.coincher is not None:
-            return _Why(RuleCode.ALREADY_COINCHED)
+            return _BECAUSE[RuleCode.ALREADY_COINCHED]
         if self.best.value == CAPOT and not self.rules.capot_doublable:
-            return _Why(RuleCode.CAPOT_NOT_COINCHED)
+            return _BECAUSE[RuleCode.CAPOT_NOT_COINCHED]
         if self.rules.coinche_in_turn and seat != self.turn:
-            return _Why(RuleCode.COINCHE_IN_TURN)
+            return _BECAUSE[RuleCode.COINCHE_IN_TURN]
         return None
 
     def _surcoinche_refusal(self, seat: int) -> _Why | None:
         if self.coincher is None:
-            return _Why(RuleCode.NO_COINCHE_TO_ANSWER)
+            return _BECAUSE[RuleCode.NO_COINCHE_TO_ANSWER]
         if self.multiplier > 2:
-            return _Why(RuleCode.ALREADY_SURCOINCHED)
+            return _BECAUSE[RuleCode.ALREADY_SURCOINCHED]
         if self._is_opponent_of_bidder(seat):
-            return _Why(RuleCode.SURCOINCHE_BY_BIDDERS)
+            return _BECAUSE[RuleCode.SURCOINCHE_BY_BIDDERS]
         return None
 
     # --- the checked triad ----------------------------------------------------
@@ -244,7 +247,7 @@ class NumericAuction:
         elif call == SURCOINCHE:
             why = self._surcoinche_refusal(who)
         elif self._frozen_answers:
-            why = _Why(RuleCode.PASS_OR_SURCOINCHE)
+            why = _BECAUSE[RuleCode.PASS_OR_SURCOINCHE]
         else:
             bid = parse_bid(call)
             if bid is None:

@@ -18,6 +18,7 @@ language writes its own from the same code and fields, never from the English wo
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -252,6 +253,7 @@ ENGLISH: Final[MappingProxyType[RuleCode, tuple[str, ...]]] = MappingProxyType({
 })
 
 
+@functools.cache
 def template_fields(template: str) -> frozenset[str]:
     """The fields a message of :data:`ENGLISH` (or any ``str.format`` text) names."""
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
@@ -325,7 +327,8 @@ class IllegalActionError(BeloteError):
         self.act = act
         self.declaration = declaration
         self.given = given
-        super().__init__(str(self))
+        # (the message is written when asked for: a verify that is only asked "can?"
+        # writes none)
 
     def fields(self) -> dict[str, object]:
         """The fields given (not None), by name: what the message is written from."""
@@ -371,14 +374,13 @@ class IllegalActionError(BeloteError):
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)
         out.where = (where, *self.where)
-        ValueError.__init__(out, str(out))
+        out.args = self.args
         return out
 
 
 def _rebuilt(kind: type[IllegalActionError], state: dict[str, object]) -> IllegalActionError:
     out = kind.__new__(kind)
     out.__dict__.update(state)
-    ValueError.__init__(out, str(out))
     return out
 
 
