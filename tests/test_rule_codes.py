@@ -256,6 +256,37 @@ def test_7_1_7_4_7_6_12_2_announcements_refused_by_code() -> None:
     assert (err.code, err.where) == (RuleCode.ANNOUNCE_WITH_FIRST_CARD, ("trick 2",))
 
 
+def _record(**changes: Any) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "profile": "classic", "dealer": "W", "turned": "JH", "bids": ["take"],
+        "hands": {"N": ["7S", "8S", "9S", "TS", "JS", "QS", "KS", "JH"],  # N takes JH
+                  "E": ["7H", "8H", "9H", "TH", "QH", "KH", "AH", "7D"],
+                  "S": ["8D", "9D", "TD", "JD", "QD", "KD", "AD", "7C"],
+                  "W": ["8C", "9C", "TC", "JC", "QC", "KC", "AC", "AS"]}}
+    record.update(changes)
+    return record
+
+
+@pytest.mark.parametrize(("changes", "code", "message"), [
+    ({"belote": {"N": True}}, RuleCode.BELOTE_WITHOUT_THE_PAIR,
+     "belote.N: N does not hold the trump king and queen (§7.7)"),
+    ({"profile": "contree", "bids": ["80H", "pass", "pass", "pass"],
+      "declarations": {"N": [["7S", "8S", "9S"]]}}, RuleCode.DECLARATIONS_OFF,
+     "declarations.N: declarations are off (§7.1 declarations)"),
+    ({"declarations": {"N": [["7S", "8S", "TS"]]}}, RuleCode.NOT_A_COMBINATION,
+     "declarations.N[0]: '7S 8S TS' is not a sequence"),
+])
+def test_7_a_hand_record_refused_by_the_rules_names_the_code(
+        changes: dict[str, Any], code: RuleCode, message: str) -> None:
+    """docs/rules.md §7.1, §7.2, §7.7: belote said without the pair, declarations where
+    there are none, a combination that is none, in a record `belote replay` reads."""
+    record = _record(**changes)
+    if record["profile"] == "contree":
+        record.pop("turned")
+    err = refused(lambda: replay(record))
+    assert err.code is code and str(err).startswith(message), str(err)
+
+
 def test_12_1_the_kitty_discard_refused_by_code() -> None:
     rnd = Round(make_rules("classic-3p", {"three_deal": "kitty"}), 0, DECK)
     assert refused(lambda: rnd.verify_discard([0, 1])).code is RuleCode.NO_DISCARD_NOW

@@ -83,6 +83,7 @@ class RuleCode(StrEnum):
     NOT_A_COMBINATION = "not_a_combination"
     CARD_IN_TWO_COMBINATIONS = "card_in_two_combinations"
     LONG_RUN_SPLIT = "long_run_split"
+    BELOTE_WITHOUT_THE_PAIR = "belote_without_the_pair"
     # the kitty (§12.1)
     DISCARD_TWO_CARDS = "discard_two_cards"
     DISCARD_FIRST = "discard_first"
@@ -147,6 +148,7 @@ SECTIONS: Final = MappingProxyType({
     RuleCode.NOT_A_COMBINATION: "§7.2",
     RuleCode.CARD_IN_TWO_COMBINATIONS: "§7.3",
     RuleCode.LONG_RUN_SPLIT: "§7.3",
+    RuleCode.BELOTE_WITHOUT_THE_PAIR: "§7.7",
     RuleCode.DISCARD_TWO_CARDS: "§12.1",
     RuleCode.DISCARD_FIRST: "§12.1",
     RuleCode.NO_DISCARD_NOW: "§12.1",
@@ -222,9 +224,11 @@ ENGLISH: Final[MappingProxyType[RuleCode, tuple[str, ...]]] = MappingProxyType({
     **{code: (_PLAY + why,) for code, why in WHY.items() if code.section.startswith("§6")},
     **{code: (_CALL + why,) for code, why in WHY.items() if code.section.startswith("§4")},
     RuleCode.ANNOUNCE_WITH_FIRST_CARD: ("{seat} may announce only with the first card (§7.4)",),
-    RuleCode.DECLARATIONS_OFF: ("{seat}: declarations are off (§7.1 declarations)",),
+    RuleCode.DECLARATIONS_OFF: ("{seat}: declarations are off (§7.1 declarations)",
+                                "declarations are off (§7.1 declarations)"),
     RuleCode.NO_DECLARATIONS_DECOUVERTE: (
-        "{seat}: no declarations in belote découverte (§12.2)",),
+        "{seat}: no declarations in belote découverte (§12.2)",
+        "no declarations in belote découverte (§12.2)"),
     RuleCode.DECLARATION_NOT_HELD: (
         "{seat} announces {declaration} without holding it (§7.6)",),
     RuleCode.COMBINATION_REPEATS_A_CARD: ("combination {cards!r} repeats a card",),
@@ -238,6 +242,7 @@ ENGLISH: Final[MappingProxyType[RuleCode, tuple[str, ...]]] = MappingProxyType({
     RuleCode.LONG_RUN_SPLIT: (
         "{cards} and {other} split one run; a run of 6 to 8 is one cent "
         "(§7.3 split_long_runs)",),
+    RuleCode.BELOTE_WITHOUT_THE_PAIR: ("{seat} does not hold the trump king and queen (§7.7)",),
     RuleCode.DISCARD_TWO_CARDS: ("{seat} must lay aside two different cards",
                                  "lay aside two cards, not {given} (§12.1)"),
     RuleCode.DISCARD_FIRST: ("{seat}: no card now, {turn} lays two cards aside first (§12.1)",),

@@ -20,7 +20,13 @@ from belote.declarations import (
     check_announcement,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalBidError, InvalidRecordError, RuleCode
+from belote.errors import (
+    BeloteError,
+    IllegalBidError,
+    IllegalDeclarationError,
+    InvalidRecordError,
+    RuleCode,
+)
 from belote.hand import DECOUVERTE, Contract, HandPlay
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, card_points
@@ -251,10 +257,8 @@ def _play_out(
     belote_flags = _parse_belote_flags(rec, n)
     for seat, flag in belote_flags.items():
         if flag and not belote_suits(play.holdings[seat], play.contract.trump):
-            raise InvalidRecordError(
-                f"belote.{SEAT_NAMES[seat]}: {SEAT_NAMES[seat]} does not hold the trump king "
-                "and queen (§7.7)"
-            )
+            raise IllegalDeclarationError(RuleCode.BELOTE_WITHOUT_THE_PAIR,
+                                          where=(f"belote.{SEAT_NAMES[seat]}",), seat=seat)
     for i, raw in enumerate(plays):
         c = _card(raw, f"plays[{i}]")
         seat = play.turn
@@ -344,9 +348,9 @@ def _parse_declarations(
                 parse_combination(cards, hands[seat], rules, contract.trump, f"{where}[{j}]")
             )
         if out[seat] and contract.value == DECOUVERTE:
-            raise InvalidRecordError(f"{where}: no declarations in belote découverte (§12.2)")
+            raise IllegalDeclarationError(RuleCode.NO_DECLARATIONS_DECOUVERTE, where=(where,))
         if out[seat] and not rules.declarations:
-            raise InvalidRecordError(f"{where}: declarations are off (§7.1 declarations)")
+            raise IllegalDeclarationError(RuleCode.DECLARATIONS_OFF, where=(where,))
         check_announcement(out[seat], rules, where)
     return out
 

@@ -349,6 +349,8 @@ RULE_TEXTS: Final[Mapping[RuleCode, str]] = {
     RuleCode.CARD_IN_TWO_COMBINATIONS: N_("A card counts in one combination only."),
     RuleCode.LONG_RUN_SPLIT: N_(
         "A run of six to eight cards is one cent: it may not be cut in two."),
+    RuleCode.BELOTE_WITHOUT_THE_PAIR: N_(
+        "Belote is said only by the player who holds the king and queen of trumps."),
     RuleCode.DISCARD_TWO_CARDS: N_("Lay aside two different cards."),
     RuleCode.DISCARD_FIRST: N_("No card yet: %(turn)s first lays two cards aside."),
     RuleCode.NO_DISCARD_NOW: N_(
