@@ -29,7 +29,6 @@ SURCOINCHE: Final = "surcoinche"
 CAPOT: Final = "capot"
 GENERALE: Final = "generale"
 CAPOT_VALUE: Final = 250
-SEATS: Final = "NESW"
 
 
 
