@@ -83,6 +83,10 @@ def test_a_refusal_keeps_its_code_and_fields_through_a_context_and_pickling() ->
     again = pickle.loads(pickle.dumps(outer))
     assert type(again) is IllegalBidError and str(again) == str(outer)
     assert again.code is RuleCode.BID_TOO_LOW and again.call == "80C"
+    # fields that no message names exactly: one naming some of them, else the code
+    odd = IllegalPlayError(RuleCode.FOLLOW_SUIT, seat=1, card="7H", trick=3)
+    assert str(odd) == "E may not play 7H: must follow suit (§6.1)"
+    assert str(IllegalPlayError(RuleCode.FOLLOW_SUIT)) == "follow_suit (§6.1)"
     bare = IllegalActionError("a bot answered nonsense")  # no rule: a bare message
     assert bare.code is None and str(bare) == "a bot answered nonsense"
 

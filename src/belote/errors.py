@@ -350,8 +350,11 @@ class IllegalActionError(BeloteError):
             return self.text
         fields = self.fields()
         templates = ENGLISH[self.code]
-        chosen = next((t for t in templates if template_fields(t) == fields.keys()),
-                      templates[0])
+        # the message naming exactly the fields given, else one naming some of them
+        chosen = next((t for t in templates if template_fields(t) == fields.keys()), None)
+        if chosen is None:
+            chosen = next((t for t in templates if template_fields(t) <= fields.keys()),
+                          f"{self.code} (§{self.code.section.lstrip('§')})")
         words: dict[str, object] = {}
         for name, value in fields.items():
             if name in ("seat", "turn"):
