@@ -197,7 +197,8 @@ def test_cli_json_and_jsonl() -> None:
 def test_cli_error_exit_2_no_traceback() -> None:
     res = runner.invoke(app, ["replay", "--json"], input=json.dumps(record(plays=["7S"])))
     assert res.exit_code == 2
-    assert json.loads(res.stdout) == {"error": "trick 1: N does not hold 7S"}
+    assert json.loads(res.stdout) == {"error": "trick 1: N does not hold 7S",
+                                      "code": "card_not_held"}
     assert "error: trick 1: N does not hold 7S" in res.stderr
     assert "Traceback" not in res.output
 

@@ -15,9 +15,10 @@ from belote.auction import NumericAuction
 from belote.bidding import TakePassBidding
 from belote.cards import card_name, parse_card
 from belote.declarations import Declaration
-from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError
+from belote.errors import IllegalActionError, IllegalBidError, IllegalPlayError, RuleCode
 from belote.hand import CardPlayed
 from belote.options import make_rules
+from belote.play import illegal_code
 from belote.round import OVER, PLAY, PlayerView, Round
 from belote.table import Table
 
@@ -37,8 +38,9 @@ def test_call_out_of_turn_at_take_or_pass() -> None:
     rnd = classic()
     assert rnd.can_call("pass") and rnd.can_call("take", 1)
     assert not rnd.can_call("pass", 2)
-    with pytest.raises(IllegalActionError, match=r"^it is E's turn to call$"):
+    with pytest.raises(IllegalActionError, match=r"^it is E's turn to call$") as refused:
         rnd.verify_call("pass", 2)
+    assert refused.value.code is RuleCode.NOT_YOUR_TURN and refused.value.turn == 1
     with pytest.raises(IllegalActionError, match=r"^it is E's turn to call$"):
         rnd.call("pass", 2)
     assert rnd.bidding.calls == []  # nothing was done
@@ -48,8 +50,11 @@ def test_round_one_call_is_take_or_pass() -> None:
     """docs/rules.md §3.2 First round: each player either takes or passes."""
     rnd = classic()
     assert not rnd.can_call("H")
-    with pytest.raises(IllegalBidError, match=r"E may not call 'H' in round 1: .*\(§3\.2\)"):
+    with pytest.raises(IllegalBidError,
+                       match=r"E may not call 'H' in round 1: .*\(§3\.2\)") as refused:
         rnd.verify_call("h")  # spelt as the bidding knows it
+    assert refused.value.code is RuleCode.FIRST_ROUND_TAKE_OR_PASS
+    assert (refused.value.seat, refused.value.call) == (1, "H")
     rnd.call("Pass")
     assert [c.call for c in rnd.bidding.calls] == ["pass"]
 
@@ -61,10 +66,12 @@ def test_round_two_refuses_the_turned_suit() -> None:
         rnd.call("pass")
     assert rnd.turned is not None
     turned_suit = "SHDC"[rnd.turned >> 3]
-    with pytest.raises(IllegalBidError, match=r"it is the turned suit \(§3\.3\)"):
+    with pytest.raises(IllegalBidError, match=r"it is the turned suit \(§3\.3\)") as refused:
         rnd.verify_call(turned_suit)
-    with pytest.raises(IllegalBidError, match=r"may not call 'take' in round 2"):
+    assert refused.value.code is RuleCode.TURNED_SUIT_AGAIN
+    with pytest.raises(IllegalBidError, match=r"may not call 'take' in round 2") as refused:
         rnd.call("take")
+    assert refused.value.code is RuleCode.SECOND_ROUND_NO_TAKE
     assert not rnd.can_call(turned_suit) and rnd.can_call("pass")
 
 
@@ -73,8 +80,10 @@ def test_no_call_after_the_bidding() -> None:
     rnd = classic()
     rnd.call("take")
     assert rnd.phase == "play" and not rnd.can_call("pass")
-    with pytest.raises(IllegalActionError, match=r"^no call now: the deal is in phase play$"):
+    with pytest.raises(IllegalActionError,
+                       match=r"^no call now: the deal is in phase play$") as refused:
         rnd.verify_call("pass")
+    assert refused.value.code is RuleCode.WRONG_PHASE and refused.value.phase == "play"
 
 
 def test_take_pass_bidding_alone_checks_the_seat() -> None:
@@ -91,8 +100,9 @@ def test_auction_coinche_refusals_name_the_rule() -> None:
     by default."""
     rnd = Round(make_rules("coinche"), 0, DECK)
     assert isinstance(rnd.bidding, NumericAuction)
-    with pytest.raises(IllegalBidError, match=r"there is no bid to coinche \(§4\.5\)"):
+    with pytest.raises(IllegalBidError, match=r"there is no bid to coinche \(§4\.5\)") as no_bid:
         rnd.verify_call("coinche")
+    assert no_bid.value.code is RuleCode.NO_BID_TO_COINCHE
     rnd.call("80H")  # E
     with pytest.raises(IllegalBidError, match=r"^N may not call 'coinche': a coinche is made "
                        r"in turn \(§4\.5 coinche_in_turn\)$"):
@@ -100,15 +110,18 @@ def test_auction_coinche_refusals_name_the_rule() -> None:
     with pytest.raises(IllegalBidError, match=r"^W may not call '90H': it is S's turn$"):
         rnd.verify_call("90H", 3)
     assert rnd.can_call("coinche") and not rnd.can_call("coinche", 0)
-    with pytest.raises(IllegalBidError, match=r"does not go higher than 80H \(§4\.3\)"):
+    with pytest.raises(IllegalBidError, match=r"does not go higher than 80H \(§4\.3\)") as low:
         rnd.call("80C")
+    assert low.value.code is RuleCode.BID_TOO_LOW and low.value.bid == "80H"
 
 
 def test_discard_only_in_its_phase() -> None:
     """docs/rules.md §12.1 kitty: the taker lays 2 cards aside after taking."""
     rnd = kitty()
-    with pytest.raises(IllegalActionError, match=r"^no discard now: the deal is in phase bidding$"):
+    with pytest.raises(IllegalActionError,
+                       match=r"^no discard now: the deal is in phase bidding$") as refused:
         rnd.verify_discard([0, 1])
+    assert refused.value.code is RuleCode.NO_DISCARD_NOW
     assert not rnd.can_discard([0, 1])
 
 
@@ -121,12 +134,16 @@ def test_discard_two_different_cards_held() -> None:
     hand = rnd.hands[1]
     held = [c for c in range(32) if hand >> c & 1]
     foreign = next(c for c in range(32) if not hand >> c & 1)
-    with pytest.raises(IllegalActionError, match=r"^E must lay aside two different cards$"):
+    with pytest.raises(IllegalActionError,
+                       match=r"^E must lay aside two different cards$") as refused:
         rnd.verify_discard([held[0], held[0]])
+    assert refused.value.code is RuleCode.DISCARD_TWO_CARDS and refused.value.seat == 1
     with pytest.raises(IllegalActionError, match=r"^E must lay aside two different cards$"):
         rnd.discard(held[:3])
-    with pytest.raises(IllegalActionError, match=r"^E does not hold "):
+    with pytest.raises(IllegalActionError, match=r"^E does not hold ") as refused:
         rnd.discard([held[0], foreign])
+    assert refused.value.code is RuleCode.CARD_NOT_HELD
+    assert refused.value.cards == (card_name(foreign),)
     assert not rnd.can_discard([held[0], foreign]) and rnd.can_discard(held[:2])
     assert rnd.phase == "discard" and rnd.hands[1] == hand  # refusals change nothing
     rnd.discard(held[:2])
@@ -151,11 +168,15 @@ def test_card_refusals_name_the_rule() -> None:
     refused = [c for c in range(32) if hand >> c & 1 and c not in legal]
     if refused:
         assert not rnd.can_play(refused[0])
-        with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] may not play \w\w: "):
+        with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] may not play \w\w: ") as no:
             rnd.verify_play(refused[0])
+        assert no.value.code is illegal_code(rnd.play.state, refused[0])
+        assert no.value.code is not None and no.value.code.section.startswith("§6")
+        assert no.value.card == card_name(refused[0])
     foreign = next(c for c in range(32) if not hand >> c & 1 and c != lead)
-    with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] does not hold \w\w$"):
+    with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] does not hold \w\w$") as no:
         rnd.play_card(foreign)
+    assert no.value.code is RuleCode.CARD_NOT_HELD and no.value.where == ("trick 1",)
     assert rnd.current_player() == seat != leader
 
 

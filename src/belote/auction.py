@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, TrumpMode, trump_name
-from belote.errors import IllegalBidError, allowed
+from belote.errors import IllegalBidError, RuleCode, allowed
 from belote.options import Rules
 
 PASS: Final = "pass"
@@ -29,7 +29,21 @@ SURCOINCHE: Final = "surcoinche"
 CAPOT: Final = "capot"
 GENERALE: Final = "generale"
 CAPOT_VALUE: Final = 250
-SEATS: Final = "NESW"
+
+
+
+class _Why(NamedTuple):
+    """Why a call is refused: the rule, and the fields its message names."""
+
+    code: RuleCode
+    trump: str | None = None
+    limit: int | None = None
+    bid: str | None = None
+
+
+# The refusals that name no field, made once (legal_calls asks of every bid).
+_BECAUSE: Final = {code: _Why(code) for code in RuleCode}
+
 
 # §4.3 suit_ranking (PC variant): ♣ < ♦ < ♥ < ♠ < SA < TA.
 _DENOMINATION_RANK: Final = {3: 0, 2: 1, 1: 2, 0: 3, NO_TRUMP: 4, ALL_TRUMP: 5}
@@ -130,24 +144,24 @@ class NumericAuction:
     def _is_opponent_of_bidder(self, seat: int) -> bool:
         return self.bidder is not None and (seat & 1) != (self.bidder & 1)
 
-    def _bid_refusal(self, seat: int, bid: Bid) -> str | None:
+    def _bid_refusal(self, seat: int, bid: Bid) -> _Why | None:
         """Why ``seat`` may not make ``bid`` now (None when it may)."""
         rules = self.rules
         if bid.trump not in self._denominations():
-            return f"{trump_name(bid.trump)} is not allowed (§4.3 sa_ta)"
+            return _Why(RuleCode.DENOMINATION_OFF, trump=trump_name(bid.trump))
         if bid.value == GENERALE and not rules.generale:
-            return "the générale is off (§4.8 generale)"
+            return _BECAUSE[RuleCode.GENERALE_OFF]
         if isinstance(bid.value, int):
             if bid.value < 80 or bid.value % 10:
-                return "a bid is a multiple of 10 from 80 (§4.3)"
+                return _BECAUSE[RuleCode.BID_NOT_A_MULTIPLE]
             if rules.max_bid is not None and bid.value > rules.max_bid:
-                return f"the highest numeric bid is {rules.max_bid} (§4.3 max_bid)"
+                return _Why(RuleCode.BID_ABOVE_MAX, limit=rules.max_bid)
         if self.coincher is not None and rules.coinche_freezes:
-            return "the auction is frozen by the coinche (§4.5 coinche_freezes)"
+            return _BECAUSE[RuleCode.AUCTION_FROZEN]
         best = self.best
         if best is not None:
             if best.value == CAPOT and isinstance(bid.value, int):
-                return "after a capot bid no number may be bid (§4.6)"
+                return _BECAUSE[RuleCode.NUMBER_AFTER_CAPOT]
             if bid.level < best.level or (
                 bid.level == best.level
                 and not (
@@ -155,9 +169,9 @@ class NumericAuction:
                     and _DENOMINATION_RANK[bid.trump] > _DENOMINATION_RANK[best.trump]
                 )
             ):
-                return f"it does not go higher than {best.name()} (§4.3)"
+                return _Why(RuleCode.BID_TOO_LOW, bid=best.name())
             if self._reopen_offered and seat == self.bidder and bid.trump == best.trump:
-                return "the last bidder may go on only in another suit (§4.4 reopen_by_suit_change)"
+                return _BECAUSE[RuleCode.REOPEN_SAME_SUIT]
         return None
 
     def legal_calls(self) -> list[str]:
@@ -193,26 +207,26 @@ class NumericAuction:
             values.append(GENERALE)
         return values
 
-    def _coinche_refusal(self, seat: int) -> str | None:
+    def _coinche_refusal(self, seat: int) -> _Why | None:
         if self.best is None:
-            return "there is no bid to coinche (§4.5)"
+            return _BECAUSE[RuleCode.NO_BID_TO_COINCHE]
         if not self._is_opponent_of_bidder(seat):
-            return "only an opponent of the highest bidder may coinche (§4.5)"
+            return _BECAUSE[RuleCode.COINCHE_BY_OPPONENTS]
         if self.coincher is not None:
-            return "the contract is already coinched (§4.5)"
+            return _BECAUSE[RuleCode.ALREADY_COINCHED]
         if self.best.value == CAPOT and not self.rules.capot_doublable:
-            return "a capot bid may not be coinched (§4.6 capot_doublable)"
+            return _BECAUSE[RuleCode.CAPOT_NOT_COINCHED]
         if self.rules.coinche_in_turn and seat != self.turn:
-            return "a coinche is made in turn (§4.5 coinche_in_turn)"
+            return _BECAUSE[RuleCode.COINCHE_IN_TURN]
         return None
 
-    def _surcoinche_refusal(self, seat: int) -> str | None:
+    def _surcoinche_refusal(self, seat: int) -> _Why | None:
         if self.coincher is None:
-            return "there is no coinche to answer (§4.5)"
+            return _BECAUSE[RuleCode.NO_COINCHE_TO_ANSWER]
         if self.multiplier > 2:
-            return "the contract is already surcoinched (§4.5)"
+            return _BECAUSE[RuleCode.ALREADY_SURCOINCHED]
         if self._is_opponent_of_bidder(seat):
-            return "only the bidding side may surcoinche (§4.5)"
+            return _BECAUSE[RuleCode.SURCOINCHE_BY_BIDDERS]
         return None
 
     # --- the checked triad ----------------------------------------------------
@@ -220,31 +234,27 @@ class NumericAuction:
     def verify(self, call: str, seat: int | None = None) -> None:
         """Raise :class:`IllegalBidError` naming the rule when ``call`` is refused."""
         who = self.turn if seat is None else seat
-        name = SEATS[who]
         if self.finished:
-            raise IllegalBidError(f"{name} may not call {call!r}: the auction is over")
+            raise IllegalBidError(RuleCode.AUCTION_OVER, seat=who, call=call)
         if seat is not None and seat != self.turn and call != COINCHE:
-            raise IllegalBidError(
-                f"{name} may not call {call!r}: it is {SEATS[self.turn]}'s turn"
-            )
+            raise IllegalBidError(RuleCode.NOT_YOUR_TURN, seat=who, call=call, turn=self.turn)
         if call == PASS:
             return
+        why: _Why | None
         if call == COINCHE:
             why = self._coinche_refusal(who)
         elif call == SURCOINCHE:
             why = self._surcoinche_refusal(who)
         elif self._frozen_answers:
-            why = "after a coinche the bidding side may only pass or surcoinche (§4.5)"
+            why = _BECAUSE[RuleCode.PASS_OR_SURCOINCHE]
         else:
             bid = parse_bid(call)
             if bid is None:
-                raise IllegalBidError(
-                    f"{name}: {call!r} is not a call (pass, a bid such as 80H or capotS, "
-                    "coinche, surcoinche)"
-                )
+                raise IllegalBidError(RuleCode.NOT_A_CALL, seat=who, call=call)
             why = self._bid_refusal(who, bid)
         if why is not None:
-            raise IllegalBidError(f"{name} may not call {call!r}: {why}")
+            raise IllegalBidError(why.code, seat=who, call=call, trump=why.trump,
+                                  limit=why.limit, bid=why.bid)
 
     def can(self, call: str, seat: int | None = None) -> bool:
         """Whether :meth:`call` would accept ``call`` (from ``seat``, when given)."""

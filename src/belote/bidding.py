@@ -18,7 +18,7 @@ from types import MappingProxyType
 from typing import Final
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS, Card, TrumpMode, suit_of, trump_name
-from belote.errors import IllegalBidError
+from belote.errors import IllegalBidError, RuleCode
 from belote.options import Rules
 from belote.records import record_of
 
@@ -106,29 +106,19 @@ class TakePassBidding:
         ``seat``, when given, must be the seat to call (§3.2: one call a turn)."""
         if (seat is None or seat == self.turn) and call in self.legal_calls():
             return  # (most calls: legal, in turn)
-        name = SEATS[self.turn if seat is None else seat]
+        who = self.turn if seat is None else seat
         if self.finished:
-            raise IllegalBidError(f"{name} may not call {call!r}: the bidding is over")
+            raise IllegalBidError(RuleCode.BIDDING_OVER, seat=who, call=call)
         if seat is not None and seat != self.turn:
-            raise IllegalBidError(
-                f"{name} may not call {call!r}: it is {SEATS[self.turn]}'s turn"
-            )
+            raise IllegalBidError(RuleCode.NOT_YOUR_TURN, seat=who, call=call, turn=self.turn)
         if self.round == 1:
-            raise IllegalBidError(
-                f"{name} may not call {call!r} in round 1: only 'take' or 'pass' (§3.2)"
-            )
+            raise IllegalBidError(RuleCode.FIRST_ROUND_TAKE_OR_PASS, seat=who, call=call)
         if call == TAKE:
-            raise IllegalBidError(
-                f"{name} may not call 'take' in round 2: name a suit or pass (§3.3)"
-            )
+            raise IllegalBidError(RuleCode.SECOND_ROUND_NO_TAKE, seat=who)
         if self.turned >= 0 and call == SUIT_LETTERS[suit_of(self.turned)]:
-            raise IllegalBidError(
-                f"{name} may not name {call!r} in round 2: it is the turned suit (§3.3)"
-            )
-        raise IllegalBidError(
-            f"{name} may not call {call!r} in round 2: name one of "
-            f"{', '.join(self.legal_calls()[1:])} or pass (§3.3)"
-        )
+            raise IllegalBidError(RuleCode.TURNED_SUIT_AGAIN, seat=who, call=call)
+        raise IllegalBidError(RuleCode.SECOND_ROUND_NAME_A_SUIT, seat=who, call=call,
+                              calls=self.legal_calls()[1:])
 
     def can(self, call: str, seat: int | None = None) -> bool:
         """Whether :meth:`call` would accept ``call`` (from ``seat``, when given)."""

@@ -34,7 +34,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.errors import IllegalDeclarationError
+from belote.errors import IllegalDeclarationError, RuleCode
 from belote.options import DeclTie, Rules
 from belote.records import record_of
 
@@ -260,20 +260,21 @@ def parse_combination(
     cards: Sequence[Card], hand: CardMask, rules: Rules, trump: TrumpMode, where: str
 ) -> Declaration:
     """Check one announced combination of cards held in ``hand`` (§7.2)."""
-    names = " ".join(card_name(c) for c in cards)
+    names = [card_name(c) for c in cards]
     mask = mask_of(cards)
     if mask.bit_count() != len(cards):
-        raise IllegalDeclarationError(f"{where}: combination {names!r} repeats a card")
+        raise IllegalDeclarationError(RuleCode.COMBINATION_REPEATS_A_CARD, where=(where,),
+                                      cards=names)
     if mask & ~hand:
-        missing = " ".join(card_name(c) for c in scan_forward(mask & ~hand))
-        raise IllegalDeclarationError(f"{where}: combination {names!r}: does not hold {missing}")
+        missing = [card_name(c) for c in scan_forward(mask & ~hand)]
+        raise IllegalDeclarationError(RuleCode.COMBINATION_NOT_HELD, where=(where,),
+                                      cards=names, other=missing)
     if len(cards) == 4:
         for rank in range(8):
             if mask == RANK_MASKS[rank]:
                 if carre_points(rank, trump) == 0:
-                    raise IllegalDeclarationError(
-                        f"{where}: carré {names!r} scores nothing (7s and 8s, §7.2)"
-                    )
+                    raise IllegalDeclarationError(RuleCode.CARRE_SCORES_NOTHING,
+                                                  where=(where,), cards=names)
                 return make_carre(rank, trump)
     if len(cards) >= 3:
         for suit in range(4):
@@ -281,9 +282,7 @@ def parse_combination(
                 low = (mask & -mask).bit_length() - 1
                 if mask == ((1 << len(cards)) - 1) << low:
                     return make_sequence(suit, low - suit * 8, len(cards))
-    raise IllegalDeclarationError(
-        f"{where}: {names!r} is not a sequence of 3 or more of one suit nor a carré (§7.2)"
-    )
+    raise IllegalDeclarationError(RuleCode.NOT_A_COMBINATION, where=(where,), cards=names)
 
 
 def check_announcement(
@@ -293,10 +292,8 @@ def check_announcement(
     for i, d in enumerate(decls):
         for e in decls[i + 1:]:
             if d.cards & e.cards and (not rules.card_reuse or d.kind == e.kind):
-                raise IllegalDeclarationError(
-                    f"{where}: {' '.join(d.card_names())} and {' '.join(e.card_names())} share "
-                    "a card; a card counts in one combination only (§7.3 card_reuse)"
-                )
+                raise IllegalDeclarationError(RuleCode.CARD_IN_TWO_COMBINATIONS, where=(where,),
+                                              cards=d.card_names(), other=e.card_names())
     if rules.split_long_runs:
         return
     for d in decls:
@@ -305,10 +302,8 @@ def check_announcement(
         touching = (d.cards << 1 | d.cards >> 1) & SUIT_MASKS[d.suit] & ~d.cards
         for e in decls:
             if e is not d and e.kind == SEQUENCE and e.cards & touching:
-                raise IllegalDeclarationError(
-                    f"{where}: {' '.join(d.card_names())} and {' '.join(e.card_names())} "
-                    "split one run; a run of 6 to 8 is one cent (§7.3 split_long_runs)"
-                )
+                raise IllegalDeclarationError(RuleCode.LONG_RUN_SPLIT, where=(where,),
+                                              cards=d.card_names(), other=e.card_names())
 
 
 @dataclass(frozen=True)  # (no slots: made by records.record_of, once a deal)

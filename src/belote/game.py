@@ -20,7 +20,7 @@ from typing import Any
 
 from belote.cards import Card, card_name, parse_card
 from belote.deal import Rng, cut, make_rng, new_deck, shuffle
-from belote.errors import BeloteError, IllegalActionError, InvalidRecordError
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, RuleCode
 from belote.options import AllpassDealer, Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.round import Round, seat_entry
@@ -90,9 +90,9 @@ class Match:
     def new_round(self, deck: Sequence[Card] | None = None) -> Round:
         """Deal the next deal (§2.2 shuffle, §2.3 cut), or deal ``deck`` as given."""
         if self.finished:
-            raise IllegalActionError("the game is over: no further deal")
+            raise IllegalActionError(RuleCode.GAME_OVER)
         if self.current is not None:
-            raise IllegalActionError("the current deal is not finished and scored")
+            raise IllegalActionError(RuleCode.DEAL_IN_PROGRESS)
         if deck is None:
             deck = list(self._pack)
             if self.rules.shuffle_each_deal:
@@ -169,7 +169,7 @@ class Match:
         """Score the current deal and pass the deal on (§2.1, §2.4)."""
         rnd = self.current
         if rnd is None or rnd.phase not in (Phase.OVER, Phase.ALL_PASS):
-            raise IllegalActionError("no finished deal to score")
+            raise IllegalActionError(RuleCode.NO_DEAL_TO_SCORE)
         if rnd.phase == Phase.ALL_PASS:
             # §2.4: cards collected, no score; the next dealer (or the same) deals.
             self._pack = list(rnd.deck)

@@ -42,7 +42,7 @@ from belote.declarations import (
     check_announcement,
     resolve,
 )
-from belote.errors import IllegalPlayError
+from belote.errors import IllegalPlayError, RuleCode
 from belote.options import Rules
 from belote.play import (
     SEAT_NAMES,
@@ -50,7 +50,8 @@ from belote.play import (
     PlayState,
     Trick,
     card_points,
-    explain_illegal,
+    illegal_card,
+    illegal_code,
 )
 from belote.records import record_of
 from belote.scoring import (
@@ -245,21 +246,13 @@ class HandPlay:
     def verify_play(self, c: Card) -> None:
         seat = self.state.turn
         if self.is_over():
-            raise IllegalPlayError(f"{SEAT_NAMES[seat]} may not play {card_name(c)}: "
-                                   "the hand is over")
-        if not self.state.hands[seat] >> c & 1:
-            raise IllegalPlayError(
-                f"trick {self.trick_number()}: {SEAT_NAMES[seat]} does not hold {card_name(c)}"
-            )
-        why = explain_illegal(self.state, c)
-        if why is not None:
-            raise IllegalPlayError(
-                f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may not play "
-                f"{card_name(c)}: {why}"
-            )
+            raise IllegalPlayError(RuleCode.HAND_OVER, seat=seat, card=card_name(c))
+        err = illegal_card(self.state, c, (f"trick {self.trick_number()}",))
+        if err is not None:
+            raise err
 
     def can_play(self, c: Card) -> bool:
-        return not self.is_over() and explain_illegal(self.state, c) is None
+        return not self.is_over() and illegal_code(self.state, c) is None
 
     def play(
         self,
@@ -323,10 +316,8 @@ class HandPlay:
             self._too_late(seat)
 
     def _too_late(self, seat: int) -> NoReturn:
-        raise IllegalPlayError(
-            f"trick {self.trick_number()}: {SEAT_NAMES[seat]} may announce only with "
-            "the first card (§7.4)"
-        )
+        raise IllegalPlayError(RuleCode.ANNOUNCE_WITH_FIRST_CARD,
+                               where=(f"trick {self.trick_number()}",), seat=seat)
 
     def _push_turning_up(self, c: Card) -> None:
         """§12.2 découverte: play ``c``; when the trick is complete the card under each
@@ -350,22 +341,17 @@ class HandPlay:
             return best_announcement(self.initial_hands[seat], self.rules, self.contract.trump)
         if self.contract.value == DECOUVERTE:
             if declarations:
-                raise IllegalPlayError(
-                    f"{SEAT_NAMES[seat]}: no declarations in belote découverte (§12.2)"
-                )
+                raise IllegalPlayError(RuleCode.NO_DECLARATIONS_DECOUVERTE, seat=seat)
             return []
         if not self.rules.declarations:
             if declarations:
-                raise IllegalPlayError(
-                    f"{SEAT_NAMES[seat]}: declarations are off (§7.1 declarations)"
-                )
+                raise IllegalPlayError(RuleCode.DECLARATIONS_OFF, seat=seat)
             return []
         hand = self.initial_hands[seat]
         for d in declarations:
             if d.cards & ~hand:
-                raise IllegalPlayError(
-                    f"{SEAT_NAMES[seat]} announces {d} without holding it (§7.6)"
-                )
+                raise IllegalPlayError(RuleCode.DECLARATION_NOT_HELD, seat=seat,
+                                       declaration=str(d))
         check_announcement(declarations, self.rules, f"seat {SEAT_NAMES[seat]}")
         return list(declarations)
 
@@ -454,10 +440,8 @@ class HandPlay:
 
     def result(self) -> HandResult:
         if not self.is_over():
-            raise IllegalPlayError(
-                f"the hand is not over: trick {self.trick_number()}, "
-                f"{SEAT_NAMES[self.turn]} to play"
-            )
+            raise IllegalPlayError(RuleCode.DEAL_NOT_OVER, trick=self.trick_number(),
+                                   turn=self.turn)
         state = self.state
         contract = self.contract
         decls = self._declarations or NOTHING_DECLARED

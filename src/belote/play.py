@@ -3,7 +3,7 @@
 :class:`PlayState` is the fast, mutable state that search and bots use:
 ``push(card)`` is unchecked, ``pop()`` undoes it, ``legal_mask()`` is a few
 table look-ups and bit operations.  The checked path (errors that name the
-rule broken) is :func:`explain_illegal`, used by :mod:`belote.hand`.
+rule broken) is :func:`illegal_card`, used by :mod:`belote.hand`.
 
 Seats are numbered in play order 0..3 (N E S W); teams are seats 0+2 (NS) and
 1+3 (EW); the partner of seat ``p`` is ``p ^ 2``.  With two or three players
@@ -32,6 +32,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
+from belote.errors import WHY, IllegalPlayError, RuleCode
 from belote.options import Rules, TaValues
 from belote.table import NO_SEAT, Table
 
@@ -379,12 +380,12 @@ def played_cards(tricks: Sequence[Trick], trick: Sequence[Card]) -> CardMask:
     return m
 
 
-def explain_illegal(state: PlayState, c: Card) -> str | None:
-    """Why the seat to play may not play ``c`` now (the rule broken), or None if legal."""
+def illegal_code(state: PlayState, c: Card) -> RuleCode | None:
+    """The rule the seat to play breaks by playing ``c`` now, or None if legal."""
     seat = state.turn
     hand = state.hands[seat]
     if not hand >> c & 1:
-        return f"{SEAT_NAMES[seat]} does not hold {card_name(c)}"
+        return RuleCode.CARD_NOT_HELD
     legal = state.legal_mask()
     if legal >> c & 1:
         return None
@@ -393,16 +394,35 @@ def explain_illegal(state: PlayState, c: Card) -> str | None:
     trump = state.trump
     if hand & SUIT_MASKS[led]:
         if trump == ALL_TRUMP or led == trump:
-            return "must play higher than the master card of the led suit (§6.1, §6.2)"
-        return "must follow suit (§6.1)"
+            return RuleCode.BEAT_THE_MASTER  # §6.1 (TA), §6.2
+        return RuleCode.FOLLOW_SUIT
     master_card, master_seat = state.master()
     trumps = hand & SUIT_MASKS[trump] if trump < NO_TRUMP else 0
     if master_seat == state.partner(seat) and state.rules.partner_master_exemption:
         if hand == trumps:
-            return "must overtrump the partner when holding only trumps (§6.3a)"
-        return "may not undertrump the partner while holding other cards (§6.3a)"
+            return RuleCode.OVERTRUMP_PARTNER  # §6.3a
+        return RuleCode.UNDERTRUMP_PARTNER
     if suit_of(master_card) == trump and trumps & state._above[master_card]:
-        return "must overtrump (§6.3c)"
+        return RuleCode.OVERTRUMP  # §6.3c
     if suit_of(master_card) == trump:
-        return "must play a trump, even a lower one (§6.3c must_undertrump)"
-    return "must trump (§6.3b)"
+        return RuleCode.UNDERTRUMP  # §6.3c must_undertrump
+    return RuleCode.MUST_TRUMP  # §6.3b
+
+
+def illegal_card(state: PlayState, c: Card, where: Sequence[str] = ()) -> IllegalPlayError | None:
+    """The refusal of ``c`` by the seat to play now (:func:`illegal_code`), its message
+    opening with ``where`` (``("trick 3",)``); None if legal."""
+    code = illegal_code(state, c)
+    if code is None:
+        return None
+    return IllegalPlayError(code, where=where, seat=state.turn, card=card_name(c))
+
+
+def explain_illegal(state: PlayState, c: Card) -> str | None:
+    """Why the seat to play may not play ``c`` now (the rule broken, in English), or
+    None if legal."""
+    err = illegal_card(state, c)
+    if err is None:
+        return None
+    assert err.code is not None
+    return err.english() if err.code is RuleCode.CARD_NOT_HELD else WHY[err.code]

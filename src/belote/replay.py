@@ -28,7 +28,14 @@ from belote.declarations import (
     check_announcement,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalActionError, IllegalBidError, InvalidRecordError
+from belote.errors import (
+    BeloteError,
+    IllegalActionError,
+    IllegalBidError,
+    IllegalDeclarationError,
+    InvalidRecordError,
+    RuleCode,
+)
 from belote.game import Match
 from belote.hand import DECOUVERTE, TAKEN, Contract, HandPlay
 from belote.options import Rules, make_rules
@@ -333,10 +340,8 @@ def _play_out(rec: dict[str, Any], rnd: Round, plays: list[Any]) -> dict[str, An
     belote_flags = _parse_belote_flags(rec, n)
     for seat, flag in belote_flags.items():
         if flag and not belote_suits(play.holdings[seat], play.contract.trump):
-            raise InvalidRecordError(
-                f"belote.{SEAT_NAMES[seat]}: {SEAT_NAMES[seat]} does not hold the trump king "
-                "and queen (§7.7)"
-            )
+            raise IllegalDeclarationError(RuleCode.BELOTE_WITHOUT_THE_PAIR,
+                                          where=(f"belote.{SEAT_NAMES[seat]}",), seat=seat)
     for i, raw in enumerate(plays):
         c = _card(raw, f"plays[{i}]")
         seat = play.turn
@@ -363,10 +368,11 @@ def _call_all(rnd: Round, bids: list[Any]) -> None:
                 if auction:
                     bidding.verify(call, seat)  # raises: the auction is over
                 raise IllegalBidError(
-                    f"{SEAT_NAMES[bidding.turn]} may not call {call!r}: the bidding is over"
-                    if not bidding.all_pass else f"no call after the all-pass ({call!r})"
-                )
+                    RuleCode.BIDDING_OVER, call=call,
+                    seat=None if bidding.all_pass else bidding.turn)
             rnd.call(call, seat)
+        except IllegalBidError as exc:
+            raise exc.within(f"bid {i + 1}") from None
         except (IllegalActionError, InvalidRecordError) as exc:
             raise IllegalBidError(f"bid {i + 1}: {exc}") from None
 
@@ -414,9 +420,9 @@ def _parse_declarations(
                 parse_combination(cards, hands[seat], rules, contract.trump, f"{where}[{j}]")
             )
         if out[seat] and contract.value == DECOUVERTE:
-            raise InvalidRecordError(f"{where}: no declarations in belote découverte (§12.2)")
+            raise IllegalDeclarationError(RuleCode.NO_DECLARATIONS_DECOUVERTE, where=(where,))
         if out[seat] and not rules.declarations:
-            raise InvalidRecordError(f"{where}: declarations are off (§7.1 declarations)")
+            raise IllegalDeclarationError(RuleCode.DECLARATIONS_OFF, where=(where,))
         check_announcement(out[seat], rules, where)
     return out
 

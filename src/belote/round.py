@@ -19,10 +19,8 @@ ever added to, so it is cheap to make and stays what it was.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any, Final, Generic, TypeAlias, TypeVar, overload
+from collections.abc import Sequence
+from typing import Any, Final
 
 from belote import actions as _actions
 from belote.actions import Action, Discard, Play, action_from_json, combination_cards
@@ -32,7 +30,6 @@ from belote.cards import (
     MASK_PIECES,
     Card,
     CardMask,
-    TrumpMode,
     card_name,
     mask_names,
     mask_of,
@@ -50,15 +47,32 @@ from belote.deal import (
 from belote.declarations import (
     Declaration,
     DeclarationResult,
-    every_declaration,
     parse_combination,
 )
-from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, allowed
+from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, RuleCode, allowed
 from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
 from belote.scoring import HandEntry, HandScore
 from belote.table import DealMode, Phase, Table, parse_seat
+from belote.views import (
+    Announced,
+    BidRecord,
+    BidView,
+    Discarded,
+    Event,
+    LiveView,
+    PlayerView,
+    PlayRecord,
+    heard_of,
+    new_view,
+    trump_of,
+)
+
+__all__ = [  # (the views are belote.views's, named here too as they always were)
+    "ALL_PASS", "BIDDING", "DISCARD", "OVER", "PLAY", "Announced", "Discarded", "Event",
+    "PlayerView", "Round", "action_of", "seat_entry", "trump_of",
+]
 
 # The phases by their old names (``Phase.BIDDING``...): they compare equal to the words.
 BIDDING: Final = Phase.BIDDING
@@ -70,311 +84,9 @@ DISCARD: Final = Phase.DISCARD  # three players, kitty deal: the taker lays two 
 _AUCTION: Final = DealMode.AUCTION
 _DECOUVERTE: Final = DealMode.DECOUVERTE
 _KITTY: Final = DealMode.KITTY
-
-
-@dataclass(frozen=True, slots=True)
-class Announced:
-    """What the table hears when a player announces at trick 1 (§7.4): the kind of
-    combination and its height, never its cards (those are shown at trick 2 by the
-    winning side only, §7.6)."""
-
-    kind: str  # "sequence" or "carre"
-    name: str  # tierce, cinquante, cent, or "carré of J"...
-    points: int
-    length: int
-    rank: int  # the top rank of a sequence, the rank of a carré
-
-    @classmethod
-    def of(cls, d: Declaration) -> Announced:
-        return cls(d.kind, d.name, d.points, d.length, d.rank)
-
-
-# What the table hears of each combination, made once (keyed by cards and points).
-_HEARD: Final = MappingProxyType(
-    {(d.cards, d.points): Announced.of(d) for d in every_declaration()})
-
-
-def _announced(d: Declaration) -> Announced:
-    """:meth:`Announced.of` ``d``, from the table when it is there."""
-    heard = _HEARD.get((d.cards, d.points))
-    return heard if heard is not None else Announced.of(d)
-
-
-@dataclass(frozen=True, slots=True)
-class Discarded:
-    """The taker's kitty discard (§12.1 ``kitty``): two cards laid aside."""
-
-    seat: int
-    cards: CardMask
-
-
-# One event of a deal, in the order of :meth:`Round.events`: a call (§3, §4), the kitty
-# discard (§12.1), a card played with what was said with it (§7.4, §7.7).
-Event: TypeAlias = Call | AuctionCall | Discarded | CardPlayed
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What one seat knows: its cards, the calls, the cards played, what was said.
-
-    Bots receive this and nothing else (the other hands are never in it).  Its legal
-    actions are two typed lists: ``legal_cards`` in the card play, ``legal_calls`` in
-    the bidding (empty when it is not the seat's turn).
-    """
-
-    seat: int
-    rules: Rules
-    dealer: int
-    phase: Phase
-    hand: CardMask  # the seat's cards now
-    turned: Card | None  # the card turned up (§3.1); None in an auction (§4.1)
-    calls: tuple[Call | AuctionCall, ...]
-    contract: Contract | None
-    tricks: tuple[Trick, ...]  # completed tricks
-    trick_leader: int
-    trick: tuple[Card, ...]  # cards of the current trick, in play order
-    announced: tuple[tuple[Announced, ...] | None, ...]  # per seat, once said (§7.4)
-    shown: tuple[tuple[Declaration, ...], ...]  # per seat: combinations shown at trick 2 (§7.6)
-    belote_cards: tuple[tuple[int, Card], ...]  # (seat, card) said "belote"/"rebelote" with
-    turn: int
-    legal_cards: tuple[Card, ...] = ()  # the seat's legal cards, when its turn to play (§6)
-    legal_calls: tuple[str, ...] = ()  # the seat's legal calls, when its turn to call (§3, §4)
-    # The trump kings and queens with which the seat, when its turn to play, would say
-    # belote or rebelote (§7.7): of a pair it holds or held, the other one seen by it.
-    belote_due: CardMask = 0
-    public: CardMask = 0  # other cards face up for all: the bergère, découverte's top cards
-    my_declarations: tuple[Declaration, ...] | None = None  # the seat's own, once announced
-    declaration_result: DeclarationResult | None = None  # the comparison, once trick 2 starts
-    reserve: int = 0  # the litige reserve carried into this deal (§8.4)
-    discards: CardMask = 0  # the taker's own kitty discards, to him only (§12.1)
-    # Belote découverte (§12.2): the face-up cards, of both seats, that still cover a
-    # face-down card (the cards of the current trick included: theirs turn after it).
-    covering: CardMask = 0
-    # The game as the whole table knows it (§11): each score column's total (per team;
-    # per seat at §12's tables) and the target; () and None for a deal outside a game.
-    game_score: tuple[int, ...] = ()
-    target: int | None = None
-
-    @property
-    def played(self) -> CardMask:
-        return played_cards(self.tricks, self.trick)
-
-
-class _Public:
-    """The deal's card play as the whole table sees it, for the views (:class:`_LiveView`).
-
-    Fixed when the play starts, then only added to (by :meth:`Round.play_card`): the
-    cards in play order, the tricks, what was said with them, each with the number
-    of cards played before it.  A view holds this record and the number of cards
-    played when it was made, and reads no further.  Nothing hidden is in it: no
-    hand, no announced combination's cards before they are shown (§7.4, §7.6).
-    """
-
-    __slots__ = ("belote", "calls", "cards", "cards_in_play", "contract", "dealer", "heard",
-                 "heard_at", "leader", "orders", "players", "public", "reserve", "result",
-                 "result_at", "rules", "shown", "tricks", "turned")
-
-    rules: Rules
-    dealer: int
-    turned: Card | None
-    reserve: int
-    players: int
-    calls: tuple[Call | AuctionCall, ...]
-    contract: Contract
-    leader: int
-    orders: tuple[tuple[int, ...], ...]  # the seats in play order from each leader
-    cards_in_play: int  # the cards the play will see played
-    public: CardMask
-    cards: list[Card]
-    tricks: list[Trick]
-    heard: list[tuple[Announced, ...]]  # per seat: what it announced with its first card
-    heard_at: list[int]  # per seat: the cards played before that one
-    belote: list[tuple[int, int, Card]]  # (cards played before, seat, card) of each belote
-    result: DeclarationResult | None  # the comparison of declarations (§7.4) ...
-    result_at: int  # ... made when this many cards had been played
-    shown: tuple[tuple[Declaration, ...], ...]  # what the winning side shows then (§7.6)
-
-    def __init__(self, rnd: Round, play: HandPlay) -> None:
-        n = rnd.players
-        self.rules = rnd.rules
-        self.dealer = rnd.dealer
-        self.turned = turned = rnd.turned
-        self.reserve = rnd.reserve
-        self.players = n
-        self.calls = tuple(rnd.bidding.calls)
-        self.contract = play.contract
-        self.leader = play.first_leader
-        self.orders = play.table.orders
-        self.cards_in_play = play.state.tricks_left * n
-        # What lies face up for all: the bergère and the turned card of a deal that
-        # leaves cards out (§12).
-        self.public = 0
-        if rnd.bergere is not None:
-            self.public |= 1 << rnd.bergere
-        if rnd.mode.leaves_cards_out and turned is not None:
-            self.public |= 1 << turned  # §12: the turned card stays on the table
-        self.cards = []
-        self.tricks = play.state.tricks  # (the hand's own list: only ever added to)
-        self.heard = [()] * n
-        self.heard_at = [_NEVER] * n
-        self.belote = []
-        self.result = None
-        self.result_at = _NEVER
-        self.shown = ((),) * n
-
-
-_NEVER: Final = 99  # more cards than a deal has
-
-# A view without its dataclass __init__ (its fields are written into its __dict__), the
-# method read once: a view is made for every card and call.
-_new_view: Final = object.__new__
-
 # The cards of each value of three pieces of a mask (cards.MASK_PIECES), for the view's
 # legal tuple.
 _LOW, _MIDDLE, _HIGH = MASK_PIECES
-
-
-_T = TypeVar("_T")
-_V = TypeVar("_V", bound=PlayerView)
-
-
-class _Lazy(Generic[_V, _T]):
-    """A field of a view (:class:`_LiveView`, :class:`_BidView`), worked out on its
-    first read and kept."""
-
-    __slots__ = ("compute", "name")
-
-    def __init__(self, compute: Callable[[_V], _T]) -> None:
-        self.compute = compute
-        self.name = ""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, view: None, owner: type) -> _Lazy[_V, _T]: ...
-
-    @overload
-    def __get__(self, view: _V, owner: type) -> _T: ...
-
-    def __get__(self, view: _V | None, owner: type) -> _T | _Lazy[_V, _T]:
-        if view is None:
-            return self
-        value = view.__dict__[self.name] = self.compute(view)
-        return value
-
-
-def _live(compute: Callable[[_LiveView], _T]) -> _Lazy[_LiveView, _T]:
-    """A lazy field of a view of the card play."""
-    return _Lazy(compute)
-
-
-def _bid(compute: Callable[[_BidView], _T]) -> _Lazy[_BidView, _T]:
-    """A lazy field of a view of the bidding."""
-    return _Lazy(compute)
-
-
-class _LiveView(PlayerView):
-    """A :class:`PlayerView` of the card play made by :meth:`Round.view`, cheap to make.
-
-    Made with what is the seat's own (its hand, legal cards, announcement,
-    discards), the phase and the turn, the deal's :class:`_Public` record and the
-    number of cards played; the other fields are worked out from those on their
-    first read.  The record is only added to, and a view reads it only up to its
-    number of cards: a view stays what it was when made, and holds nothing of
-    another seat's cards.
-    """
-
-    _pub: _Public
-    _played: int  # cards played when the view was made
-
-    def _seen(self, at: int) -> bool:
-        """Whether what was said with a card played after ``at`` others is in the view."""
-        return at < self._played
-
-    def _tricks_done(self) -> int:
-        return self._played // self._pub.players
-
-    rules = _live(lambda v: v._pub.rules)
-    dealer = _live(lambda v: v._pub.dealer)
-    turned = _live(lambda v: v._pub.turned)
-    reserve = _live(lambda v: v._pub.reserve)
-    calls = _live(lambda v: v._pub.calls)
-    contract = _live(lambda v: v._pub.contract)
-    public = _live(lambda v: v._pub.public)
-    tricks = _live(lambda v: tuple(v._pub.tricks[:v._tricks_done()]))
-    trick_leader = _live(
-        lambda v: v._pub.tricks[v._tricks_done() - 1].winner if v._tricks_done()
-        else v._pub.leader)
-    trick = _live(
-        lambda v: tuple(v._pub.cards[v._tricks_done() * v._pub.players:v._played]))
-    phase = _live(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
-    turn = _live(lambda v: v._pub.orders[v.trick_leader][v._played % v._pub.players]
-                 if v._played < v._pub.cards_in_play else -1)
-    announced = _live(lambda v: tuple(
-        heard if v._seen(at) else None for heard, at in zip(v._pub.heard, v._pub.heard_at,
-                                                             strict=True)))
-    belote_cards = _live(
-        lambda v: tuple((seat, c) for at, seat, c in v._pub.belote if v._seen(at)))
-    declaration_result = _live(
-        lambda v: v._pub.result if v._seen(v._pub.result_at) else None)
-    shown = _live(lambda v: v._pub.shown if v._seen(v._pub.result_at)
-                  else ((),) * v._pub.players)
-
-
-class _Said:
-    """What the whole table knows before the card play, for the views of the bidding
-    (:class:`_BidView`): fixed when the deal is dealt, but for the calls, a list the
-    bidding only adds to.  No hand is in it."""
-
-    __slots__ = ("calls", "dealer", "eldest", "game_score", "players", "reserve", "rules",
-                 "target", "turned")
-
-    rules: Rules
-    dealer: int
-    turned: Card | None
-    reserve: int
-    players: int
-    eldest: int
-    calls: Sequence[Call | AuctionCall]
-    game_score: tuple[int, ...]
-    target: int | None
-
-    def __init__(self, rnd: Round) -> None:
-        self.rules = rnd.rules
-        self.dealer = rnd.dealer
-        self.turned = rnd.turned
-        self.reserve = rnd.reserve
-        self.players = rnd.players
-        self.eldest = rnd.eldest
-        self.calls = rnd.bidding.calls
-        self.game_score = rnd._game.get("game_score", ())
-        self.target = rnd._game.get("target")
-
-
-class _BidView(PlayerView):
-    """A :class:`PlayerView` before the card play (the bidding, the kitty discard, an
-    all-pass) made by :meth:`Round.view`: with the seat's own fields, the phase, the
-    turn, the round's :class:`_Said` record and the number of calls made; the rest is
-    worked out on first read, and stays what it was when the view was made."""
-
-    _said: _Said
-    _called: int  # calls made when the view was made
-
-    rules = _bid(lambda v: v._said.rules)
-    dealer = _bid(lambda v: v._said.dealer)
-    turned = _bid(lambda v: v._said.turned)
-    reserve = _bid(lambda v: v._said.reserve)
-    calls = _bid(lambda v: tuple(v._said.calls[:v._called]))
-    trick_leader = _bid(lambda v: v._said.eldest)
-    announced = _bid(lambda v: (None,) * v._said.players)
-    shown = _bid(lambda v: ((),) * v._said.players)
-    game_score = _bid(lambda v: v._said.game_score)
-    target = _bid(lambda v: v._said.target)
-    contract = _bid(lambda v: None)
-    tricks = _bid(lambda v: ())
-    trick = _bid(lambda v: ())
-    belote_cards = _bid(lambda v: ())
 
 
 class Round:
@@ -413,12 +125,12 @@ class Round:
         # Views (:meth:`view`): the card play as the table sees it (made when it starts:
         # read only once ``play`` is set; no None to test for every card), what was said
         # so far, each seat's own announcement.
-        self._pub: _Public
+        self._pub: PlayRecord
         self._announced: list[tuple[Declaration, ...] | None] = [None] * self.players
         # The legal cards of the seat to play, as its last view worked them out: they
         # serve the next card only (0: none worked out since the last card).
         self._legal: CardMask = 0
-        self._said: _Said | None = None  # the views' record of the bidding, once asked
+        self._said: BidRecord | None = None  # the views' record of the bidding, once asked
         self._more_to_see = False  # (set when the card play starts, see _begin)
         if self.mode is _AUCTION:
             self.hands: list[CardMask] = deal_all(self.deck, dealer, rules.deal_pattern)
@@ -470,7 +182,7 @@ class Round:
 
     def result(self) -> HandResult:
         if self.phase is not OVER:
-            raise IllegalActionError(f"the deal is not over (phase {self.phase})")
+            raise IllegalActionError(RuleCode.DEAL_NOT_OVER, phase=self.phase)
         assert self.play is not None
         return self.play.result()
 
@@ -480,11 +192,11 @@ class Round:
         """``call`` spelt as the bidding knows it, after the checks that are the round's:
         the phase, and (take or pass) the seat to call."""
         if self.phase is not BIDDING:
-            raise IllegalActionError(f"no call now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, act="call", phase=self.phase)
         text = normalise_call(call)
         bidding = self.bidding
         if seat is not None and isinstance(bidding, TakePassBidding) and seat != bidding.turn:
-            raise IllegalActionError(f"it is {SEAT_NAMES[bidding.turn]}'s turn to call")
+            raise IllegalActionError(RuleCode.NOT_YOUR_TURN, turn=bidding.turn, act="call")
         return text
 
     def verify_call(self, call: str, seat: int | None = None) -> None:
@@ -552,7 +264,13 @@ class Round:
         """The card play starts (and with it the views' record of it)."""
         self.play = play
         self.phase = PLAY
-        self._pub = _Public(self, play)
+        public = 0  # face up for all: the bergère, the turned card of a deal leaving cards out
+        if self.bergere is not None:
+            public |= 1 << self.bergere
+        if self.mode.leaves_cards_out and self.turned is not None:
+            public |= 1 << self.turned  # §12: the turned card stays on the table
+        self._pub = PlayRecord(self.rules, self.dealer, self.turned, self.reserve,
+                               tuple(self.bidding.calls), public, play)
         # Whether a view shows more than the seat's hand, legal cards and announcement:
         # the game's score, the kitty discards, découverte's face-up cards (one test a view).
         self._more_to_see = bool(self._game or self.discards or self._face_up)
@@ -561,15 +279,15 @@ class Round:
         """Raise :class:`IllegalActionError` saying why the taker may not lay ``cards``
         aside now (§12.1 ``kitty``: two different cards of his twelve)."""
         if self.phase != DISCARD:
-            raise IllegalActionError(f"no discard now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.NO_DISCARD_NOW, phase=self.phase)
         taker = self.bidding.taker
         assert taker is not None
         m = mask_of(cards)
         if len(cards) != 2 or m.bit_count() != 2:
-            raise IllegalActionError(f"{SEAT_NAMES[taker]} must lay aside two different cards")
+            raise IllegalActionError(RuleCode.DISCARD_TWO_CARDS, seat=taker)
         if m & ~self.hands[taker]:
-            missing = " ".join(card_name(c) for c in scan_forward(m & ~self.hands[taker]))
-            raise IllegalActionError(f"{SEAT_NAMES[taker]} does not hold {missing}")
+            missing = [card_name(c) for c in scan_forward(m & ~self.hands[taker])]
+            raise IllegalActionError(RuleCode.CARD_NOT_HELD, seat=taker, cards=missing)
 
     def can_discard(self, cards: Sequence[Card]) -> bool:
         """Whether :meth:`discard` would accept ``cards`` now."""
@@ -589,7 +307,7 @@ class Round:
 
     def _checked_play(self) -> HandPlay:
         if self.phase != PLAY:
-            raise IllegalActionError(f"no card now: the deal is in phase {self.phase}")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, act="card", phase=self.phase)
         assert self.play is not None
         return self.play
 
@@ -771,14 +489,14 @@ class Round:
     def seat_scores(self, score: HandScore) -> tuple[int, ...]:
         """The sides' ``score`` of this deal shared out per seat (§12.1)."""
         if self.play is None:
-            raise IllegalActionError(f"the deal has no card play (phase {self.phase})")
+            raise IllegalActionError(RuleCode.WRONG_PHASE, phase=self.phase)
         return self.play.seat_scores(score)
 
     def cards_played(self) -> list[Card]:
         """The cards played so far, in play order."""
         return list(self._pub.cards) if self.play is not None else []
 
-    def _hear(self, pub: _Public, play: HandPlay, record: CardPlayed) -> None:
+    def _hear(self, pub: PlayRecord, play: HandPlay, record: CardPlayed) -> None:
         """What the table heard with the card of ``record``: a seat's announcement at
         trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
         comparison of declarations shows (§7.6)."""
@@ -787,7 +505,7 @@ class Round:
         if self._announced[seat] is None:
             self._announced[seat] = declared
             if declared:  # (nothing announced: the () it holds already)
-                pub.heard[seat] = tuple(_announced(d) for d in declared)
+                pub.heard[seat] = tuple(heard_of(d) for d in declared)
             pub.heard_at[seat] = played
         if belote:
             pub.belote.append((played, seat, card))
@@ -809,14 +527,14 @@ class Round:
         seat: the view of the seat to act (:meth:`current_player`; -1 once over).
 
         A view of the card play is made with what is the seat's own and works out
-        the rest on its first read (:class:`_LiveView`)."""
+        the rest on its first read (:class:`LiveView`)."""
         play = self.play
         if play is None:
             return self._bidding_view(self.current_player() if seat is None else seat)
         state = play.state
         if seat is None:
             seat = state.turn if self.phase is PLAY else -1
-        view = _new_view(_LiveView)
+        view = new_view(LiveView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
         fields["_played"] = len(pub.cards)
@@ -841,7 +559,7 @@ class Round:
                 self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
         return view
 
-    def _belote_due(self, view: _LiveView, play: HandPlay, seat: int, due: CardMask) -> None:
+    def _belote_due(self, view: LiveView, play: HandPlay, seat: int, due: CardMask) -> None:
         """The trump kings and queens with which ``seat``, to play, would say belote or
         rebelote (§7.7): those of a pair it holds or held, the other seen by it (in
         découverte not a face-down card, §12.2)."""
@@ -858,7 +576,7 @@ class Round:
         play = self.play
         if play is None:
             return self._bidding_view(-1)
-        view = object.__new__(_LiveView)
+        view = object.__new__(LiveView)
         view.__dict__.update(
             seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
             hand=0, _pub=self._pub, _played=len(self._pub.cards), **self._game,
@@ -867,7 +585,7 @@ class Round:
             self._decouverte(view, play.state.hands[0] | play.state.hands[1])
         return view
 
-    def _decouverte(self, view: _LiveView, public: CardMask) -> None:
+    def _decouverte(self, view: LiveView, public: CardMask) -> None:
         """Belote découverte (§12.2): the face-up cards the view shows, and those of
         them that still cover a face-down card."""
         assert self.piles is not None
@@ -881,8 +599,10 @@ class Round:
         phase = self.phase
         said = self._said
         if said is None:
-            said = self._said = _Said(self)
-        view = _new_view(_BidView)
+            said = self._said = BidRecord(
+                self.rules, self.dealer, self.turned, self.reserve, self.players, self.eldest,
+                self.bidding.calls, self._game.get("game_score", ()), self._game.get("target"))
+        view = new_view(BidView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         fields["_said"] = said
         fields["_called"] = len(said.calls)
@@ -983,9 +703,10 @@ class Round:
                     rnd._apply(action_from_json(item, at), at)
                 except IllegalActionError as exc:
                     text = str(exc)
-                    raise InvalidRecordError(
-                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}"
-                    ) from None
+                    err = InvalidRecordError(
+                        f"{where}: {text if text.startswith(at + ':') else f'{at}: {text}'}")
+                    err.code = exc.code  # the rule the record's action breaks
+                    raise err from None
         except InvalidRecordError:
             raise
         except (BeloteError, ValueError) as exc:
@@ -1050,10 +771,6 @@ class Round:
             if refused:
                 record["belote"] = {SEAT_NAMES[s]: False for s in refused}
         return record
-
-
-def trump_of(view: PlayerView) -> TrumpMode | None:
-    return view.contract.trump if view.contract is not None else None
 
 
 def action_of(event: Event) -> Action:

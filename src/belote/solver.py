@@ -87,7 +87,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
-from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
+from belote.errors import BeloteError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 from belote.play import (
     ABOVE,
@@ -96,7 +96,7 @@ from belote.play import (
     TRICKS_PER_HAND,
     PlayState,
     card_points,
-    explain_illegal,
+    illegal_card,
 )
 
 if TYPE_CHECKING:
@@ -812,11 +812,9 @@ def parse_position(obj: Any) -> PlayState:
         hands[seat & 3] |= 1 << c
     state = PlayState(rules, trump, hands, leader, tricks_left=left, tricks_won=won)
     for i, c in enumerate(trick):
-        reason = explain_illegal(state, c)
-        if reason is not None:
-            raise IllegalPlayError(
-                f"trick[{i}]: {SEAT_NAMES[state.turn]} may not play {card_name(c)}: {reason}"
-            )
+        err = illegal_card(state, c, (f"trick[{i}]",))
+        if err is not None:
+            raise err
         state.push(c)
     return state
 

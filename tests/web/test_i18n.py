@@ -16,6 +16,15 @@ import pytest
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
+from belote.errors import (
+    ENGLISH,
+    IllegalActionError,
+    IllegalBidError,
+    IllegalDeclarationError,
+    IllegalPlayError,
+    RuleCode,
+    template_fields,
+)
 from belote.web import i18n, present
 from belote.web.i18n import LOCALE_DIR, choose, from_accept_language, safe_next
 from belote.web.present import translate_error
@@ -247,38 +256,43 @@ def test_labels_named_elsewhere_are_translated() -> None:
 
 # --- refusals in plain words ------------------------------------------------------------
 
-ENGINE_MESSAGES = [
-    # (the engine's words, the reader's seat)
-    ("trick 3: S may not play TH: must follow suit (§6.1)", 2),
-    ("trick 3: S may not play 7C: must trump (§6.3b)", 2),
-    ("trick 5: W may not play JS: must overtrump (§6.3c)", 3),
-    ("trick 2: S may not play 8S: must play higher than the master card of the led suit "
-     "(§6.1, §6.2)", 2),
-    ("trick 4: S may not play AD: must overtrump the partner when holding only trumps (§6.3a)",
-     2),
-    ("trick 4: S may not play AD: may not undertrump the partner while holding other cards "
-     "(§6.3a)", 2),
-    ("trick 6: E may not play 9H: must play a trump, even a lower one (§6.3c must_undertrump)",
-     1),
-    ("trick 1: S does not hold AS", 2),
-    ("it is N's turn to play, not S's", 2),
-    ("it is W's turn to call", 2),
-    ("S may not call 'H' in round 1: only 'take' or 'pass' (§3.2)", 2),
-    ("S may not call 'take' in round 2: name a suit or pass (§3.3)", 2),
-    ("S may not name 'H' in round 2: it is the turned suit (§3.3)", 2),
-    ("S may not call 'D' in round 2: name one of S, C, SA, TA or pass (§3.3)", 2),
-    ("E may not call 'coinche': only an opponent of the highest bidder may coinche (§4.5)", 1),
-    ("E may not call 'surcoinche': there is no coinche to answer (§4.5)", 1),
-    ("E may not call '80H': it does not go higher than 90S (§4.3)", 1),
-    ("E may not call '85H': a bid is a multiple of 10 from 80 (§4.3)", 1),
-    ("E may not call '80SA': SA is not allowed (§4.3 sa_ta)", 1),
-    ("E may not call 'capotS': a coinche is made in turn (§4.5 coinche_in_turn)", 1),
-    ("E may not call 'coinche': a capot bid may not be coinched (§4.6 capot_doublable)", 1),
-    ("E may not call '90S': it is N's turn", 1),
-    ("N: no card now, E lays two cards aside first (§12.1)", 0),
-    ("E: no card now, E lays two cards aside first (§12.1)", 1),
-    ("N: nothing to lay aside now (only the taker of a kitty deal, once he took it, §12.1)", 0),
-    ("lay aside two cards, not ['7S'] (§12.1)", 0),
+# A refusal of the rules made as the engine makes it (belote.errors), and its reader's seat.
+R = RuleCode
+RULE_REFUSALS: list[tuple[IllegalActionError, int | None]] = [
+    (IllegalPlayError(R.FOLLOW_SUIT, where=("trick 3",), seat=2, card="TH"), 2),
+    (IllegalPlayError(R.MUST_TRUMP, where=("trick 3",), seat=2, card="7C"), 2),
+    (IllegalPlayError(R.OVERTRUMP, where=("trick 5",), seat=3, card="JS"), 3),
+    (IllegalPlayError(R.BEAT_THE_MASTER, where=("trick 2",), seat=2, card="8S"), 2),
+    (IllegalPlayError(R.OVERTRUMP_PARTNER, where=("trick 4",), seat=2, card="AD"), 2),
+    (IllegalPlayError(R.UNDERTRUMP_PARTNER, where=("trick 4",), seat=2, card="AD"), 2),
+    (IllegalPlayError(R.UNDERTRUMP, where=("trick 6",), seat=1, card="9H"), 1),
+    (IllegalPlayError(R.CARD_NOT_HELD, where=("trick 1",), seat=2, card="AS"), 2),
+    (IllegalActionError(R.NOT_YOUR_TURN, seat=2, turn=0, act="play"), 2),
+    (IllegalActionError(R.NOT_YOUR_TURN, turn=3, act="call"), 2),
+    (IllegalBidError(R.FIRST_ROUND_TAKE_OR_PASS, seat=2, call="H"), 2),
+    (IllegalBidError(R.SECOND_ROUND_NO_TAKE, seat=2), 2),
+    (IllegalBidError(R.TURNED_SUIT_AGAIN, seat=2, call="H"), 2),
+    (IllegalBidError(R.SECOND_ROUND_NAME_A_SUIT, seat=2, call="D",
+                     calls=("S", "C", "SA", "TA")), 2),
+    (IllegalBidError(R.COINCHE_BY_OPPONENTS, seat=1, call="coinche"), 1),
+    (IllegalBidError(R.NO_COINCHE_TO_ANSWER, seat=1, call="surcoinche"), 1),
+    (IllegalBidError(R.BID_TOO_LOW, seat=1, call="80H", bid="90S"), 1),
+    (IllegalBidError(R.BID_NOT_A_MULTIPLE, seat=1, call="85H"), 1),
+    (IllegalBidError(R.DENOMINATION_OFF, seat=1, call="80SA", trump="SA"), 1),
+    (IllegalBidError(R.COINCHE_IN_TURN, seat=1, call="coinche"), 1),
+    (IllegalBidError(R.CAPOT_NOT_COINCHED, seat=1, call="coinche"), 1),
+    (IllegalBidError(R.NOT_YOUR_TURN, seat=1, call="90S", turn=0), 1),
+    (IllegalActionError(R.DISCARD_FIRST, seat=0, turn=1), 0),
+    (IllegalActionError(R.DISCARD_FIRST, seat=1, turn=1), 1),
+    (IllegalActionError(R.NO_DISCARD_NOW, seat=0), 0),
+    (IllegalActionError(R.DISCARD_TWO_CARDS, given="['7S']"), 0),
+    (IllegalActionError(R.CARD_NOT_HELD, seat=1, cards=("7S", "AH")), 1),
+    (IllegalDeclarationError(R.COMBINATION_NOT_HELD, where=("action",), cards=("7S", "8S", "9S"),
+                             other=("9S",)), 0),
+]
+
+# Refusals that name no rule (the rooms, the sheets' forms), said from their messages.
+OTHER_MESSAGES = [
     ("seat N is taken by Ann", None),
     ("you already hold seat W at this table: one seat per player", None),
     ("hand 5: trick_points.NS: 170 is outside 0..162", None),
@@ -293,48 +307,104 @@ ENGINE_MESSAGES = [
 ]
 
 
-@pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize(("message", "seat"), ENGINE_MESSAGES)
-def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, message: str,
-                                                           seat: int | None) -> None:
-    out = translate_error(lang, message, seat=seat, teams={"NS": "Nous", "EW": "Eux"})
+def _plain_words(out: str) -> None:
     assert "§" not in out, out
     assert not re.search(r"(?<![\w'’-])[NESW](?![\w'’-])", out), out
     assert not re.search(r"\b(?:trick_points|NS|EW)\b", out), out
     assert not re.search(r"\b[789TJQKA][SHDC]\b", out), out  # cards drawn for people
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize(("exc", "seat"), RULE_REFUSALS,
+                         ids=[f"{e.code}-{i}" for i, (e, _) in enumerate(RULE_REFUSALS)])
+def test_rule_refusals_have_no_section_numbers_nor_seat_letters(
+        lang: str, exc: IllegalActionError, seat: int | None) -> None:
+    out = present.say_refusal(lang, exc, seat=seat)
+    _plain_words(out)
+    if lang == "fr":
+        assert out != present.say_refusal("en", exc, seat=seat), out
+
+
+@pytest.mark.parametrize("lang", i18n.LANGS)
+@pytest.mark.parametrize(("message", "seat"), OTHER_MESSAGES)
+def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, message: str,
+                                                           seat: int | None) -> None:
+    out = translate_error(lang, message, seat=seat, teams={"NS": "Nous", "EW": "Eux"})
+    _plain_words(out)
     if lang == "fr" and "never seen" not in message:
         assert out != translate_error("en", message, seat=seat,
                                       teams={"NS": "Nous", "EW": "Eux"}), out
 
 
 def test_refusals_name_the_reader_and_the_cards() -> None:
-    t = translate_error
-    assert t("en", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
+    def t(lang: str, exc: IllegalActionError, seat: int | None = None,
+          spanish: bool = False) -> str:
+        return present.say_refusal(lang, exc, seat=seat, spanish=spanish)
+
+    def card(code: RuleCode, c: str) -> IllegalPlayError:
+        return IllegalPlayError(code, where=("trick 3",), seat=2, card=c)
+
+    assert t("en", card(R.FOLLOW_SUIT, "TH"), seat=2) == (
         "You may not play 10♥: you must follow the suit that was led when you have it.")
-    assert t("fr", "trick 3: S may not play TH: must follow suit (§6.1)", seat=2) == (
+    assert t("fr", card(R.FOLLOW_SUIT, "TH"), seat=2) == (
         "Vous ne pouvez pas jouer le 10 de cœur : il faut fournir à la couleur demandée quand on "
         "en a.")
-    assert t("fr", "trick 3: S may not play 7C: must trump (§6.3b)", seat=2,
+    assert t("fr", card(R.MUST_TRUMP, "7C"), seat=2,
              spanish=True).startswith("Vous ne pouvez pas jouer le 4 de bastos : ")
-    assert t("fr", "trick 3: S may not play AH: must trump (§6.3b)", seat=2).startswith(
+    assert t("fr", card(R.MUST_TRUMP, "AH"), seat=2).startswith(
         "Vous ne pouvez pas jouer l'as de cœur : ")
-    assert t("fr", "trick 3: S may not play QS: must trump (§6.3b)", seat=2).startswith(
+    assert t("fr", card(R.MUST_TRUMP, "QS"), seat=2).startswith(
         "Vous ne pouvez pas jouer la dame de pique : ")
-    assert t("fr", "trick 3: S may not play JC: must trump (§6.3b)", seat=2,
+    assert t("fr", card(R.MUST_TRUMP, "JC"), seat=2,
              spanish=True).startswith("Vous ne pouvez pas jouer la sota de bastos : ")
-    assert t("fr", "S does not hold KD", seat=2) == "Vous n'avez pas le roi de carreau."
-    assert t("en", "it is N's turn to play, not S's", seat=2) == (
+    assert t("fr", IllegalPlayError(R.CARD_NOT_HELD, seat=2, card="KD"), seat=2) == (
+        "Vous n'avez pas le roi de carreau.")
+    assert t("en", IllegalActionError(R.NOT_YOUR_TURN, seat=2, turn=0, act="play"), seat=2) == (
         "It is not your turn: your partner plays or speaks now.")
-    assert t("fr", "it is E's turn to play, not S's", seat=2) == (
+    assert t("fr", IllegalActionError(R.NOT_YOUR_TURN, seat=2, turn=1, act="play"), seat=2) == (
         "Ce n'est pas votre tour : c'est à Est.")
-    assert t("fr", "S may not call 'take' in round 2: name a suit or pass (§3.3)", seat=2) == (
+    assert t("fr", IllegalBidError(R.SECOND_ROUND_NO_TAKE, seat=2), seat=2) == (
         "Au second tour, on nomme une autre couleur d'atout, ou on passe.")
-    assert t("fr", "hand 5: trick_points.NS: 170 is outside 0..162",
-             teams={"NS": "Nous", "EW": "Eux"}).startswith(
+    assert t("fr", IllegalActionError(R.DISCARD_FIRST, seat=2, turn=2), seat=2) == (
+        "Pas encore de carte : écartez d'abord deux cartes.")
+    assert t("fr", IllegalActionError(R.NOT_THE_TAKER, seat=2, turn=0), seat=2) == (
+        "Votre partenaire a pris le talon : c'est le preneur qui écarte deux cartes, pas vous.")
+    assert translate_error("fr", "hand 5: trick_points.NS: 170 is outside 0..162",
+                           teams={"NS": "Nous", "EW": "Eux"}).startswith(
         "Donne 5 : Nous ne peut pas avoir fait 170 points de plis")
-    assert t("en", "the deal is not over") == "the deal is not over"
-    assert t("fr", "the deal is not over") == "la donne n'est pas finie"
-    assert t("en", "something new (§9.2)") == "something new"
+    assert translate_error("en", "the deal is not over") == "the deal is not over"
+    assert translate_error("fr", "the deal is not over") == "la donne n'est pas finie"
+    assert translate_error("en", "something new (§9.2)") == "something new"
+
+
+def test_every_rule_code_has_its_english_and_french() -> None:
+    """Each refusal of the rules has its sentence in the catalogue, and its French."""
+    assert set(present.RULE_TEXTS) == set(RuleCode)
+    catalogue = dict(_po("fr", "messages"))
+    for code, text in present.RULE_TEXTS.items():
+        assert catalogue.get(text), (code, text)
+        assert i18n.gettext("fr", text) != text, (code, text)
+    for whys in (present._WHY_CARD, present._WHY_CALL):
+        for code, why in whys.items():
+            assert i18n.gettext("fr", why) != why, (code, why)
+
+
+@pytest.mark.parametrize("code", list(RuleCode))
+def test_every_rule_code_is_said_in_both_languages(code: RuleCode) -> None:
+    """A refusal of each code, with every field its English names, said in English and in
+    French from the code: no field left unsaid, no § number, no English in the French."""
+    fields: dict[str, object] = {"seat": 2, "turn": 1, "card": "AH", "cards": ("7S", "8S"),
+                                 "other": ("9S",), "call": "80H", "calls": ("S", "C"),
+                                 "bid": "90S", "trump": "SA", "limit": 160, "trick": 3,
+                                 "phase": "play", "act": "call", "declaration": "tierce",
+                                 "given": "[]"}
+    for template in ENGLISH[code]:
+        exc = IllegalActionError(code, **{k: v for k, v in fields.items()  # type: ignore[arg-type]
+                                          if k in template_fields(template)})
+        en = present.say_refusal("en", exc, seat=2)
+        fr = present.say_refusal("fr", exc, seat=2)
+        assert en and fr and en != fr, (code, en, fr)
+        assert "%(" not in en + fr and "§" not in en + fr, (en, fr)
 
 
 def test_the_chart_speaks_the_page_language() -> None:

@@ -506,10 +506,13 @@ def test_the_taker_lays_two_cards_aside_and_only_he_sees_them(client: TestClient
         version = table.room.version
         answer = table.act(others[0], {"type": "discard", "cards": mine["hand"][:2]})
         assert answer["type"] == "error" and "lays two cards aside, not" in answer["message"]
+        assert answer["code"] == "not_the_taker"  # §12.1
         answer = table.act(taker, {"type": "play", "card": mine["hand"][0]})
         assert answer["type"] == "error" and "first lay two cards aside" in answer["message"]
+        assert answer["code"] == "discard_first"
         answer = table.act(taker, {"type": "call", "call": "pass"})
         assert answer["type"] == "error" and "bidding is over" in answer["message"]
+        assert answer["code"] == "bidding_over"
         for bad in (mine["hand"][:1], [mine["hand"][0]] * 2, mine["hand"][:3], "JH QH"):
             answer = table.act(taker, {"type": "discard", "cards": bad})
             assert answer["type"] == "error", bad

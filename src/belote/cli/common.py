@@ -4,7 +4,9 @@ docs/json.md: input is one JSON object on stdin (or ``--file PATH``), or JSON
 Lines with ``--jsonl`` (one answer line per input line, a bad line answering
 ``{"error": "..."}`` while the others are still answered).  Errors exit with
 status 2 and one ``error: ...`` line on stderr, never a traceback; with
-``--json`` stdout carries ``{"error": "..."}`` too.
+``--json`` stdout carries ``{"error": "..."}`` too, and ``"code"`` beside it when
+the error is a refusal of the rules (``{"error": "trick 2: ...", "code":
+"follow_suit"}``, :class:`~belote.errors.RuleCode`).
 
 JSON is read by :mod:`belote.jsonsafe` (depth, number size and kinds checked
 before use).  This module imports neither typer nor rich: the fast paths of
@@ -53,17 +55,20 @@ def dumps(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
-def error_line(message: str, json_mode: bool = False) -> None:
-    """``error: message`` on stderr, and ``{"error": message}`` on stdout in JSON mode."""
+def error_line(message: str, json_mode: bool = False, code: str | None = None) -> None:
+    """``error: message`` on stderr, and ``{"error": message}`` on stdout in JSON mode,
+    with ``"code"`` beside it for a refusal of the rules (docs/json.md, the
+    :class:`~belote.errors.RuleCode` it names)."""
     message = " ".join(message.split()) or "error"
     if json_mode:
-        echo(dumps({"error": message}))
+        echo(dumps({"error": message} if code is None else {"error": message, "code": code}))
     echo(f"error: {message}", err=True)
 
 
-def fail(message: str, json_mode: bool = False) -> NoReturn:
-    """Print ``error: message`` (and the JSON form when ``json_mode``) and exit 2."""
-    error_line(message, json_mode)
+def fail(message: str, json_mode: bool = False, code: str | None = None) -> NoReturn:
+    """Print ``error: message`` (and the JSON form when ``json_mode``, with the rule's
+    ``code`` when given) and exit 2."""
+    error_line(message, json_mode, code)
     raise SystemExit(EXIT_ERROR)
 
 
@@ -117,7 +122,7 @@ def run_json(fn: JsonFn, file: PathArg | None, jsonl: bool, json_mode: bool = Tr
         try:
             result = fn(parse_object(text))
         except (BeloteError, ValueError, TypeError, KeyError, RecursionError) as exc:
-            fail(_message(exc), json_mode)
+            fail(_message(exc), json_mode, rule_code(exc))
         echo(dumps(result))
         return
     failed = False
@@ -131,11 +136,18 @@ def run_json(fn: JsonFn, file: PathArg | None, jsonl: bool, json_mode: bool = Tr
             message = _message(exc)
             if not message.startswith("line "):
                 message = f"line {number}: {message}"
-            error_line(message, json_mode=True)
+            error_line(message, json_mode=True, code=rule_code(exc))
             continue
         echo(dumps(answer))
     if failed:
         raise SystemExit(EXIT_ERROR)
+
+
+def rule_code(exc: BaseException) -> str | None:
+    """The code of the rule ``exc`` refuses (a :class:`~belote.errors.BeloteError` naming
+    one), None for an error of the input's form."""
+    code = exc.code if isinstance(exc, BeloteError) else None
+    return None if code is None else str(code)
 
 
 def _message(exc: BaseException) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from belote.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, echo, error_line
+from belote.cli.common import EXIT_ERROR, EXIT_INTERRUPTED, echo, error_line, rule_code
 from belote.errors import BeloteError
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
@@ -93,7 +93,7 @@ class BeloteGroup(TyperGroup):
             error_line("interrupted", json_mode)
             raise SystemExit(EXIT_INTERRUPTED) from None
         except BeloteError as exc:
-            error_line(str(exc), json_mode)
+            error_line(str(exc), json_mode, rule_code(exc))
             raise SystemExit(EXIT_ERROR) from None
         except Exception as exc:
             if type(exc).__name__ == "NoArgsIsHelpError":  # `belote sheet`: its help

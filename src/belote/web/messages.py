@@ -30,7 +30,7 @@ from belote.options import Deck, Rules
 from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.clients import Client
-from belote.web.present import parse_seat, translate_error
+from belote.web.present import parse_seat, say_refusal
 from belote.web.seats import NoAccess, RoomError, Visibility
 
 log = logging.getLogger("belote.web.rooms")
@@ -91,9 +91,12 @@ async def handle(room: MessagedRoom, client: Client, msg: object) -> None:
     except NoAccess:
         raise
     except BeloteError as exc:
-        text = translate_error(client.lang, str(exc), seat=client.seat,
-                               players=room.players, spanish=room.rules.deck is Deck.SPANISH)
-        client.push_json({"type": "error", "message": text})
+        text = say_refusal(client.lang, exc, seat=client.seat, players=room.players,
+                           spanish=room.rules.deck is Deck.SPANISH)
+        answer = {"type": "error", "message": text}
+        if exc.code is not None:
+            answer["code"] = str(exc.code)  # the rule refused (docs/json.md's codes)
+        client.push_json(answer)
 
 
 async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:

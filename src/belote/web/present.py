@@ -37,6 +37,7 @@ from belote.cards import (
     trump_name,
 )
 from belote.declarations import CARRE, Declaration
+from belote.errors import BeloteError, IllegalActionError, RuleCode
 from belote.hand import Contract, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
@@ -253,12 +254,13 @@ ROOM_LABELS: Final = (
 
 # --- refusals in plain words ----------------------------------------------------------
 #
-# The engine's messages (English, with the rule book's § numbers and seat letters, as
-# the command line shows them) are rewritten here for people at the table: what is
+# Refusals are said here for people at the table and on the sheets' pages: what is
 # wrong and what the rule is, the seats named ("North", "your partner", "you") and the
-# cards drawn, in the page's language.  Each rule below is an engine message's pattern
-# and the texts that say it; a message no pattern knows keeps its words, less its §
-# numbers.  The engine itself never changes.
+# cards drawn, in the page's language.  A refusal of the rules is said from its code
+# (:func:`rule_text`); the other refusals of the rooms and the score sheets' forms,
+# which name no rule, from their messages (:func:`translate_error`: each is a message
+# or a pattern with the texts that say it; a message none knows keeps its words, less
+# its § numbers).
 
 SEAT_WORDS: Final = (N_("North"), N_("East"), N_("South"), N_("West"))
 _RULE_REF: Final = re.compile(r"\s*\((?:[^()]*?)§[^()]*\)|\s*§\s*\d+(?:\.\d+)*[a-z]?(?: \w+)?")
@@ -266,49 +268,175 @@ _SEAT_LETTER: Final = re.compile(r"(?<![\w'’-])([NESW])(?![\w'’-])")
 _PREFIX: Final = re.compile(r"^(?:hand(?: (?P<hand>\d+))?: |trick \d+: |trick\[\d+\]: )")
 _SUITS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
-# Why a card may not be played (play.explain_illegal), said as the rule.
+# --- refusals of the rules, by code ---------------------------------------------------
+#
+# A refusal of the rules (belote.errors.IllegalActionError) is said from its RuleCode and
+# its fields, never from its English words: RULE_TEXTS gives each code its sentence, the
+# %(names)s of which are the refusal's fields in words (:func:`_field_words`).
+
+# Why a card may not be played (§6), said as the rule: "You may not play %(card)s: ...".
 _WHY_CARD: Final = {
-    "must follow suit": N_("you must follow the suit that was led when you have it."),
-    "must play higher than the master card of the led suit": N_(
+    RuleCode.FOLLOW_SUIT: N_("you must follow the suit that was led when you have it."),
+    RuleCode.BEAT_THE_MASTER: N_(
         "in trumps you must play higher than the best trump of the trick when you can."),
-    "must overtrump the partner when holding only trumps": N_(
+    RuleCode.OVERTRUMP_PARTNER: N_(
         "holding nothing but trumps, you must play higher than your partner's trump."),
-    "may not undertrump the partner while holding other cards": N_(
+    RuleCode.UNDERTRUMP_PARTNER: N_(
         "you may not play a lower trump than your partner's while you hold other cards."),
-    "must overtrump": N_(
+    RuleCode.OVERTRUMP: N_(
         "when the trick is trumped and you cannot follow suit, you must play a higher "
         "trump if you have one."),
-    "must play a trump, even a lower one": N_(
+    RuleCode.UNDERTRUMP: N_(
         "without the suit that was led you must play a trump, even a lower one."),
-    "must trump": N_(
+    RuleCode.MUST_TRUMP: N_(
         "without the suit that was led you must play a trump when you have one."),
-    "the hand is over": N_("the hand is over."),
+    RuleCode.HAND_OVER: N_("the hand is over."),
 }
 
-# Why a call is refused (bidding, auction).
+# Why a call is refused (§4): "You may not call %(call)s: ...".
 _WHY_CALL: Final = {
-    "the bidding is over": N_("the bidding is over."),
-    "the auction is over": N_("the bidding is over."),
-    "there is no bid to coinche": N_("there is no bid to coinche yet."),
-    "only an opponent of the highest bidder may coinche": N_(
-        "only an opponent of the highest bidder may coinche."),
-    "the contract is already coinched": N_("the contract is already coinched."),
-    "a capot bid may not be coinched": N_("a capot bid may not be coinched at this table."),
-    "a coinche is made in turn": N_("at this table one coinches only in turn."),
-    "there is no coinche to answer": N_("there is no coinche to answer with a surcoinche."),
-    "the contract is already surcoinched": N_("the contract is already surcoinched."),
-    "only the bidding side may surcoinche": N_(
-        "only the side that made the bid may surcoinche."),
-    "after a coinche the bidding side may only pass or surcoinche": N_(
+    RuleCode.NO_BID_TO_COINCHE: N_("there is no bid to coinche yet."),
+    RuleCode.COINCHE_BY_OPPONENTS: N_("only an opponent of the highest bidder may coinche."),
+    RuleCode.ALREADY_COINCHED: N_("the contract is already coinched."),
+    RuleCode.CAPOT_NOT_COINCHED: N_("a capot bid may not be coinched at this table."),
+    RuleCode.COINCHE_IN_TURN: N_("at this table one coinches only in turn."),
+    RuleCode.NO_COINCHE_TO_ANSWER: N_("there is no coinche to answer with a surcoinche."),
+    RuleCode.ALREADY_SURCOINCHED: N_("the contract is already surcoinched."),
+    RuleCode.SURCOINCHE_BY_BIDDERS: N_("only the side that made the bid may surcoinche."),
+    RuleCode.PASS_OR_SURCOINCHE: N_(
         "after a coinche, the side that made the bid may only pass or surcoinche."),
-    "the générale is off": N_("the générale is not played at this table."),
-    "a bid is a multiple of 10 from 80": N_("a bid is a multiple of 10, from 80 up."),
-    "the auction is frozen by the coinche": N_("after a coinche nobody may bid any more."),
-    "after a capot bid no number may be bid": N_(
-        "after a capot bid, no bid in points may follow."),
-    "the last bidder may go on only in another suit": N_(
-        "the last bidder may go on only in another suit."),
+    RuleCode.GENERALE_OFF: N_("the générale is not played at this table."),
+    RuleCode.BID_NOT_A_MULTIPLE: N_("a bid is a multiple of 10, from 80 up."),
+    RuleCode.AUCTION_FROZEN: N_("after a coinche nobody may bid any more."),
+    RuleCode.NUMBER_AFTER_CAPOT: N_("after a capot bid, no bid in points may follow."),
+    RuleCode.REOPEN_SAME_SUIT: N_("the last bidder may go on only in another suit."),
 }
+
+# Each code's sentence, for the reader of the refusal (a player acts for his own seat
+# only: the seat refused is "you"); %(why)s is the rule of _WHY_CARD or _WHY_CALL.
+RULE_TEXTS: Final[Mapping[RuleCode, str]] = {
+    RuleCode.NOT_YOUR_TURN: N_("It is not your turn: %(turn)s plays or speaks now."),
+    RuleCode.WRONG_PHASE: N_("Not now: wait for your turn."),
+    RuleCode.BIDDING_OVER: N_("The bidding is over: no more calls."),
+    RuleCode.BIDDING_GOES_ON: N_("No card yet: the bidding is not over."),
+    RuleCode.FIRST_ROUND_TAKE_OR_PASS: N_(
+        "In the first round you may only take the turned card or pass."),
+    RuleCode.SECOND_ROUND_NO_TAKE: N_(
+        "In the second round you name another suit as trump, or pass."),
+    RuleCode.TURNED_SUIT_AGAIN: N_(
+        "In the second round the suit of the turned card may no longer be chosen."),
+    RuleCode.SECOND_ROUND_NAME_A_SUIT: N_(
+        "In the second round, name one of %(calls)s as trump, or pass."),
+    RuleCode.AUCTION_OVER: N_("The bidding is over: no more calls."),
+    RuleCode.NOT_A_CALL: N_(
+        "That is not a call: pass, a bid such as 80♥ or capot♠, coinche or surcoinche."),
+    RuleCode.DENOMINATION_OFF: N_("A bid in %(trump)s is not played at this table."),
+    RuleCode.BID_ABOVE_MAX: N_("The highest bid in points is %(limit)s."),
+    RuleCode.BID_TOO_LOW: N_("A bid must go higher than %(bid)s."),
+    **dict.fromkeys(_WHY_CALL, N_("You may not call %(call)s: %(why)s")),
+    RuleCode.CARD_NOT_HELD: N_("You do not hold %(card)s."),
+    **dict.fromkeys(_WHY_CARD, N_("You may not play %(card)s: %(why)s")),
+    RuleCode.ANNOUNCE_WITH_FIRST_CARD: N_(
+        "Declarations are announced with your first card only."),
+    RuleCode.DECLARATIONS_OFF: N_("This game is played without declarations."),
+    RuleCode.NO_DECLARATIONS_DECOUVERTE: N_("There are no declarations in belote découverte."),
+    RuleCode.DECLARATION_NOT_HELD: N_("You cannot announce a combination you do not hold."),
+    RuleCode.COMBINATION_REPEATS_A_CARD: N_("A combination holds each of its cards once."),
+    RuleCode.COMBINATION_NOT_HELD: N_("You do not hold %(other)s."),
+    RuleCode.CARRE_SCORES_NOTHING: N_("A carré of sevens or eights scores nothing."),
+    RuleCode.NOT_A_COMBINATION: N_(
+        "Declare a sequence of three cards or more of one suit, or a carré."),
+    RuleCode.CARD_IN_TWO_COMBINATIONS: N_("A card counts in one combination only."),
+    RuleCode.LONG_RUN_SPLIT: N_(
+        "A run of six to eight cards is one cent: it may not be cut in two."),
+    RuleCode.BELOTE_WITHOUT_THE_PAIR: N_(
+        "Belote is said only by the player who holds the king and queen of trumps."),
+    RuleCode.DISCARD_TWO_CARDS: N_("Lay aside two different cards."),
+    RuleCode.DISCARD_FIRST: N_("No card yet: %(turn)s first lays two cards aside."),
+    RuleCode.NO_DISCARD_NOW: N_(
+        "There is nothing to lay aside now: only the taker of a deal with a kitty lays two "
+        "cards aside, once he has taken it."),
+    RuleCode.NOT_THE_TAKER: N_(
+        "%(turn)s took the kitty: the taker lays two cards aside, not you."),
+    RuleCode.DEAL_NOT_OVER: N_("the deal is not over"),
+    RuleCode.GAME_OVER: N_("the game is over"),
+    RuleCode.DEAL_IN_PROGRESS: N_("The deal on the table is not finished yet."),
+    RuleCode.NO_DEAL_TO_SCORE: N_("No deal is finished yet."),
+}
+# The same rule said otherwise for some fields: a call out of turn, a discard of the
+# wrong form, the seat to lay aside reading its own refusal.
+_IN_THE_BIDDING: Final = N_("It is not your turn: %(turn)s speaks now.")
+_NOT_TWO_CARDS: Final = N_("Lay aside exactly two cards.")
+_SELF_DISCARD: Final = N_("No card yet: first lay two cards aside.")
+
+
+def rule_text(lang: str, exc: IllegalActionError, *, seat: int | None = None,
+              players: int = 4, spanish: bool = False) -> str:
+    """A refusal of the rules in plain words in ``lang``, from its code and fields
+    (:data:`RULE_TEXTS`): the seats named ("you" for ``seat``, the reader, "your
+    partner"), the cards in words (Spanish ones when ``spanish``), no § number.
+
+    >>> from belote.errors import IllegalPlayError
+    >>> err = IllegalPlayError(RuleCode.FOLLOW_SUIT, seat=2, card="AH", where=("trick 3",))
+    >>> rule_text("fr", err, seat=2).split(" : ")[0]
+    "Vous ne pouvez pas jouer l'as de cœur"
+    >>> rule_text("en", err, seat=0)
+    'You may not play A♥: you must follow the suit that was led when you have it.'
+    """
+    code = exc.code
+    assert code is not None
+    message = RULE_TEXTS[code]
+    if code is RuleCode.NOT_YOUR_TURN and exc.call is not None:
+        message = _IN_THE_BIDDING
+    elif code is RuleCode.DISCARD_TWO_CARDS and exc.given is not None:
+        message = _NOT_TWO_CARDS
+    elif code is RuleCode.DISCARD_FIRST and seat is not None and exc.turn == seat:
+        message = _SELF_DISCARD
+    words = _field_words(lang, exc, seat, players, spanish)
+    if code in _WHY_CARD:
+        words["why"] = gettext(lang, _WHY_CARD[code])
+    elif code in _WHY_CALL:
+        words["why"] = gettext(lang, _WHY_CALL[code])
+    text = gettext(lang, message) % words
+    # a message that opens with a name ("your partner took the kitty") opens a sentence
+    return text[:1].upper() + text[1:] if message.startswith("%(") else text
+
+
+def _field_words(lang: str, exc: IllegalActionError, seat: int | None, players: int,
+                 spanish: bool) -> dict[str, str]:
+    """A refusal's fields in words of ``lang``, by the names of :data:`RULE_TEXTS`."""
+    words: dict[str, str] = {}
+    if exc.turn is not None:
+        words["turn"] = _seat_text(lang, SEAT_NAMES[exc.turn], seat, players)
+    if exc.card is not None:
+        words["card"] = _card_text(exc.card, spanish, lang)
+    for name in ("cards", "other"):
+        cards = getattr(exc, name)
+        if cards is not None:
+            words[name] = ", ".join(_card_text(c, spanish, lang) for c in cards)
+    if exc.cards is not None and "card" not in words:
+        words["card"] = words["cards"]  # the cards a kitty discard names, not held
+    if exc.call is not None:
+        words["call"] = _call_text(lang, exc.call)
+    if exc.calls is not None:
+        words["calls"] = ", ".join(_trump_text(lang, c) for c in exc.calls)
+    if exc.bid is not None:
+        words["bid"] = _bid_text(lang, exc.bid)
+    if exc.trump is not None:
+        words["trump"] = _trump_text(lang, exc.trump)
+    if exc.limit is not None:
+        words["limit"] = str(exc.limit)
+    return words
+
+
+def say_refusal(lang: str, exc: BeloteError, *, seat: int | None = None, players: int = 4,
+                spanish: bool = False) -> str:
+    """Any refusal in plain words in ``lang``: a refusal of the rules from its code
+    (:func:`rule_text`), any other from its message (:func:`translate_error`)."""
+    if isinstance(exc, IllegalActionError) and exc.code is not None:
+        return rule_text(lang, exc, seat=seat, players=players, spanish=spanish)
+    return translate_error(lang, str(exc), seat=seat, players=players, spanish=spanish)
+
 
 # Whole messages of the rooms, the table and the forms (after the prefix "hand N: ").
 _PLAIN: Final = {
@@ -353,48 +481,6 @@ _PLAIN: Final = {
 # Patterns, tried in order: (regex, message); the message's %(names)s are the groups,
 # turned into words by _words().
 _PATTERNS: Final = [
-    (r"(?P<seat>[NESW]) may not play (?P<card>\w\w): (?P<why>.+)",
-     N_("You may not play %(card)s: %(why)s")),
-    (r"(?P<seat>[NESW]) does not hold (?P<card>\w\w)",
-     N_("You do not hold %(card)s.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)' in round 1: .*",
-     N_("In the first round you may only take the turned card or pass.")),
-    (r"(?P<seat>[NESW]) may not call 'take' in round 2: .*",
-     N_("In the second round you name another suit as trump, or pass.")),
-    (r"(?P<seat>[NESW]) may not name '(?P<call>[^']*)' in round 2: .*",
-     N_("In the second round the suit of the turned card may no longer be chosen.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)' in round 2: name one of (?P<list>.+) "
-     r"or pass.*",
-     N_("In the second round, name one of %(list)s as trump, or pass.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': it is (?P<turn>[NESW])'s turn",
-     N_("It is not your turn: %(turn)s speaks now.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': (?P<trump>SA|TA|[SHDC]) is not allowed.*",
-     N_("A bid in %(trump)s is not played at this table.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': the highest numeric bid is (?P<n>\d+).*",
-     N_("The highest bid in points is %(n)s.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': it does not go higher than "
-     r"(?P<bid>\w+).*",
-     N_("A bid must go higher than %(bid)s.")),
-    (r"(?P<seat>[NESW]) may not call '(?P<call>[^']*)': (?P<whycall>.+)",
-     N_("You may not call %(call)s: %(whycall)s")),
-    (r"(?P<seat>[NESW]): '(?P<call>[^']*)' is not a call.*",
-     N_("That is not a call: pass, a bid such as 80♥ or capot♠, coinche or surcoinche.")),
-    (r"it is (?P<turn>[NESW])'s turn to (?:play|call)(?:, not [NESW]'s)?",
-     N_("It is not your turn: %(turn)s plays or speaks now.")),
-    (r"(?P<seat>[NESW]): no card now, (?P<turn>[NESW]) lays two cards aside first.*",
-     N_("No card yet: %(turn)s first lays two cards aside.")),
-    (r"(?P<seat>[NESW]): no card now, the bidding goes on",
-     N_("No card yet: the bidding is not over.")),
-    (r"(?P<seat>[NESW]): no call now, the (?:bidding is over|cards are played)",
-     N_("The bidding is over: no more calls.")),
-    (r"(?P<seat>[NESW]): nothing to lay aside now.*",
-     N_("There is nothing to lay aside now: only the taker of a deal with a kitty lays two "
-        "cards aside, once he has taken it.")),
-    (r"(?P<turn>[NESW]) took the kitty and lays two cards aside, not (?P<seat>[NESW])",
-     N_("%(turn)s took the kitty: the taker lays two cards aside, not you.")),
-    (r"lay aside two cards, not .*", N_("Lay aside exactly two cards.")),
-    (r"(?P<seat>[NESW]) must lay aside two different cards", N_("Lay aside two different cards.")),
-    (r"no (?:call|card|discard) now: the deal is in phase .*", N_("Not now: wait for your turn.")),
     (r"not a card: .*", N_("That is not a card.")),
     (r"\w+: '.*' is not NS or EW", N_("Choose one of the two teams.")),
     (r"room [\w-]+: the game is over", N_("the game is over")),
@@ -475,11 +561,6 @@ _PATTERNS: Final = [
     (r"players: '(?P<text>.*)' is not 4, 5, 6 or 7", N_("A sheet has 4, 5, 6 or 7 players.")),
 ]
 _COMPILED: Final = [(re.compile(p), m) for p, m in _PATTERNS]
-# The same said to the seat it names.
-_SELF: Final = {
-    "No card yet: %(turn)s first lays two cards aside.": N_(
-        "No card yet: first lay two cards aside."),
-}
 
 
 def _seat_text(lang: str, letter: str, you: int | None, players: int) -> str:
@@ -548,16 +629,15 @@ def _trump_text(lang: str, trump: str) -> str:
 
 def translate_error(lang: str, text: str, *, seat: int | None = None, players: int = 4,
                     spanish: bool = False, teams: Mapping[str, str] | None = None) -> str:
-    """A refusal (of the engine, the rooms, the forms) in plain words in ``lang``.
+    """A refusal that names no rule (of the rooms, the forms) in plain words in ``lang``,
+    from its message; a refusal of the rules is said from its code (:func:`say_refusal`).
 
     ``seat`` is the seat of whoever reads it (named "you", its partner "your
     partner"), ``spanish`` draws the cards with Spanish names, ``teams`` names the
     teams of a score sheet (``{"NS": "Nous", "EW": "Eux"}``).
 
-    >>> translate_error("en", "trick 3: S may not play TC: must trump (§6.3b)", seat=2)
-    'You may not play 10♣: without the suit that was led you must play a trump when you have one.'
-    >>> translate_error("fr", "it is N's turn to play, not S's", seat=2)
-    "Ce n'est pas votre tour : c'est à votre partenaire."
+    >>> translate_error("fr", "seat N is taken by Ann")
+    'La place Nord est prise par Ann.'
     >>> translate_error("en", "something new (§9.2)")
     'something new'
     """
@@ -586,39 +666,16 @@ def _translate_body(lang: str, body: str, seat: int | None, players: int, spanis
         if m is None:
             continue
         groups = {k: v for k, v in m.groupdict().items() if v is not None}
-        # "seat" is whoever acted: the reader (a player acts for his own seat only)
         words: dict[str, str] = {}
         for key, value in groups.items():
-            if key == "turn":
-                words[key] = _seat_text(lang, value, seat, players)
-            elif key == "seat2":
+            if key == "seat2":
                 words[key] = gettext(lang, SEAT_WORDS[SEAT_NAMES.index(value)])
-            elif key == "card":
-                words[key] = _card_text(value, spanish, lang)
-            elif key == "why":
-                why = _RULE_REF.sub("", value).strip()
-                words[key] = gettext(lang, _WHY_CARD[why]) if why in _WHY_CARD else why
-            elif key == "whycall":
-                why = _RULE_REF.sub("", value).strip()
-                words[key] = gettext(lang, _WHY_CALL[why]) if why in _WHY_CALL else why
-            elif key == "call":
-                words[key] = _call_text(lang, value)
-            elif key == "bid":
-                words[key] = _bid_text(lang, value)
-            elif key == "trump":
-                words[key] = _trump_text(lang, value)
-            elif key == "list":
-                words[key] = ", ".join(_trump_text(lang, t.strip()) for t in value.split(","))
             elif key == "team":
                 words[key] = (teams or {}).get(value, value)
             else:
                 words[key] = value
         words.setdefault("team", gettext(lang, N_("A team")))
-        if seat is not None and groups.get("turn") == SEAT_NAMES[seat]:
-            message = _SELF.get(message, message)  # "you first lay two cards aside"
-        text = gettext(lang, message) % words
-        # a message that opens with a name ("your partner took the kitty") opens a sentence
-        return text[:1].upper() + text[1:] if message.startswith("%(") else text
+        return gettext(lang, message) % words
     return None
 
 

@@ -61,8 +61,9 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 ``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``discard``
 (``cards``: the two cards the taker of a kitty deal lays aside, §12.1),
 ``next``, ``hint``, ``ping``.  Server to client: ``state`` (see
-:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``),
-``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
+:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``,
+in the reader's language, and ``code``, the rule refused, for a refusal of the rules:
+docs/json.md), ``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
 connection only), ``pong``.
 
 The modules of a room: :mod:`belote.web.clients` (a connection's queue of
@@ -96,7 +97,7 @@ from belote.bots import Bot, make_bot
 from belote.bots.base import check_table
 from belote.cards import card_name, parse_card
 from belote.deal import deal_mode
-from belote.errors import BeloteError, IllegalActionError
+from belote.errors import BeloteError, IllegalActionError, RuleCode
 from belote.game import Match
 from belote.hand import HandResult
 from belote.options import Rules, make_rules
@@ -581,7 +582,7 @@ class Room:
         async with self.lock:
             self._turn(seat, Discard)
             if not isinstance(cards, list) or len(cards) != 2:
-                raise IllegalActionError(f"lay aside two cards, not {cards!r} (§12.1)")
+                raise IllegalActionError(RuleCode.DISCARD_TWO_CARDS, given=repr(cards))
             await self._act(Discard(tuple(parse_card(c) for c in cards)))
 
     def _turn(self, seat: int, kind: type[Action]) -> Round:
@@ -592,32 +593,22 @@ class Room:
         rnd = self.live_round()
         phase = rnd.phase
         if kind is Call:  # whose turn it is to call: the engine's (an out-of-turn coinche)
-            if phase == DISCARD:
-                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no call now, the bidding is over")
             if phase != BIDDING:
-                raise IllegalActionError(
-                    f"{SEAT_NAMES[seat]}: no call now, the cards are played")
+                raise IllegalActionError(RuleCode.BIDDING_OVER, seat=seat)
             return rnd
         turn = rnd.current_player()
         if kind is Play:
             if phase == DISCARD:
-                raise IllegalActionError(
-                    f"{SEAT_NAMES[seat]}: no card now, {SEAT_NAMES[turn]} lays "
-                    "two cards aside first (§12.1)")
+                raise IllegalActionError(RuleCode.DISCARD_FIRST, seat=seat, turn=turn)
             if phase != PLAY:
-                raise IllegalActionError(f"{SEAT_NAMES[seat]}: no card now, the bidding goes on")
+                raise IllegalActionError(RuleCode.BIDDING_GOES_ON, seat=seat)
             if turn != seat:
-                raise IllegalActionError(
-                    f"it is {SEAT_NAMES[turn]}'s turn to play, not {SEAT_NAMES[seat]}'s")
+                raise IllegalActionError(RuleCode.NOT_YOUR_TURN, seat=seat, turn=turn, act="play")
             return rnd
         if phase != DISCARD:
-            raise IllegalActionError(
-                f"{SEAT_NAMES[seat]}: nothing to lay aside now (only the taker of a kitty "
-                "deal, once he took it, §12.1)")
+            raise IllegalActionError(RuleCode.NO_DISCARD_NOW, seat=seat)
         if seat != turn:
-            raise IllegalActionError(
-                f"{SEAT_NAMES[turn]} took the kitty and lays two cards aside, "
-                f"not {SEAT_NAMES[seat]}")
+            raise IllegalActionError(RuleCode.NOT_THE_TAKER, seat=seat, turn=turn)
         return rnd
 
     async def _act(self, action: Action) -> None:
@@ -673,8 +664,7 @@ class Room:
             rnd = self._turn(seat, type(action))
             turn = rnd.current_player()
             if isinstance(action, Call) and action.seat is None and turn != seat:
-                raise IllegalActionError(
-                    f"it is {SEAT_NAMES[turn]}'s turn to call, not {SEAT_NAMES[seat]}'s")
+                raise IllegalActionError(RuleCode.NOT_YOUR_TURN, seat=seat, turn=turn, act="call")
             if isinstance(action, Call) and action.seat not in (None, seat):
                 raise IllegalActionError(f"{SEAT_NAMES[seat]} may not call for "
                                          f"{SEAT_NAMES[action.seat]}")  # acts for its own seat
