@@ -260,6 +260,10 @@
       } catch (e) {
         return;
       }
+      if (msg.type === "chat" || msg.type === "chat_log" || (msg.type === "error" && msg.chat)) {
+        root.dispatchEvent(new CustomEvent("belote:chat", { detail: msg })); // chat.js
+        return;
+      }
       if (msg.type === "state") {
         if (state && msg.version !== state.version) {
           showLast = false;
@@ -1035,6 +1039,10 @@
     });
   }
 
+  // What chat.js says to the table goes on our connection (a chat message, nothing else).
+  root.addEventListener("belote:say", (event) => {
+    if (event.detail && event.detail.type === "chat") send(event.detail);
+  });
   readToken();
   connect();
 })();
