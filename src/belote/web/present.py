@@ -514,15 +514,22 @@ def french_card(code: str, spanish: bool = False, article: bool = True) -> str:
 
 
 def _card_text(code: str, spanish: bool, lang: str = "en", article: bool = True) -> str:
-    """A card in a sentence of ``lang``: ``10♥`` and ``sota de oros`` in English,
-    ``le 10 de cœur`` and ``la sota de oros`` in French."""
+    """A card in a sentence of ``lang``: ``10♥`` and ``the sota de oros`` in English
+    (a card named in words takes its article, as in French), ``le 10 de cœur`` and
+    ``la sota de oros`` in French; without ``article``: ``sota de oros``.
+
+    >>> _card_text("AD", True), _card_text("AD", True, "fr"), _card_text("AD", False)
+    ('the as de oros', "l'as de oros", 'A♦')
+    """
     try:
         c = parse_card(code)
     except Exception:
         return code
     if lang == "fr":
         return french_card(code, spanish, article)
-    return spanish_name(c) if spanish else card_symbol(c)
+    if spanish:
+        return ("the " if article else "") + spanish_name(c)
+    return card_symbol(c)
 
 
 def french_short(code: str) -> str:

@@ -138,7 +138,7 @@
     return EN_RANKS[code[0]] + " of " + EN_SUITS[code[1]];
   }
   // A card in a sentence: "le valet de carreau", "l'as de cœur", "la sota de oros" on a
-  // French page; "J♦", "sota de oros" in English.
+  // French page; "J♦", "the sota de oros" in English (a card named in words takes "the").
   function cardText(code) {
     if (FRENCH) {
       const words = cardWords(code);
@@ -146,7 +146,7 @@
       if (first === "as") return "l'" + words;
       return (first === "dame" || first === "sota" ? "la " : "le ") + words;
     }
-    if (spanish) return cardWords(code);
+    if (spanish) return "the " + cardWords(code);
     return rankLabel(code) + SYMBOLS[code[1]];
   }
   function suitText(s) {
