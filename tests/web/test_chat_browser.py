@@ -2,8 +2,9 @@
 one table, one on a phone in English and one in French on a wider screen, exchange a
 quick message (each reads it in his language) and a text; a payload of markup shows as
 text; a muted player's messages disappear, and stay muted after a reload; an over-long
-message and a flood are refused in the panel; a stranger's socket is refused; axe finds
-nothing wrong with the panel open."""
+message and a flood are refused in the panel; folded and scrolled past on the phone, a
+message shows its count in a corner pill; a stranger's socket is refused; axe finds
+nothing wrong with the panel open, in the lobby and at the table in play."""
 
 from __future__ import annotations
 
@@ -145,6 +146,29 @@ def test_two_friends_chat_mute_and_refusals(browser: Any, server: str) -> None:
     luc.wait_for_function("() => [...document.querySelectorAll('#chat-log .chat-said')]"
                           ".some((e) => e.textContent === 'Salut !')")
     assert "spam from outside" not in luc.inner_text("#chat-log")
+    # The game on: the panel open at the table, axe still finds nothing.
+    ann.click("#start")
+    ann.wait_for_selector("#hand .card")
+    luc.wait_for_selector("#hand .card")
+    assert ann.is_visible("#chat-body") and luc.is_visible("#chat-body")
+    # Folded and scrolled past on the phone: a message shows its count in a corner pill,
+    # which opens the panel.
+    ann.click("#chat-toggle")
+    ann.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    ann.wait_for_function("() => document.getElementById('chat-toggle')"
+                          ".getBoundingClientRect().bottom < 0")
+    assert ann.is_hidden("#chat-ping")
+    luc.click('#chat [data-quick="come_on"]')
+    ann.wait_for_selector("#chat-ping:not([hidden])")
+    assert ann.inner_text("#chat-ping-count") == "1"
+    box = ann.locator("#chat-ping").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert violations(ann) == []
+    ann.click("#chat-ping")
+    assert ann.is_visible("#chat-body") and ann.is_hidden("#chat-ping")
+    assert _lines(ann)[-1] == "Come on!"
+    found = {"phone, en, in play": violations(ann), "wide, fr, in play": violations(luc)}
+    assert found == {"phone, en, in play": [], "wide, fr, in play": []}, found
     assert not errors, errors
     for page in (ann, luc, stranger):
         page.context.close()

@@ -24,6 +24,9 @@
   const QUICK = {};
   for (const b of panel.querySelectorAll("[data-quick]")) QUICK[b.dataset.quick] = b.textContent;
 
+  const ping = $("chat-ping");
+  const pingCount = $("chat-ping-count");
+  let toggleInView = true;
   let messages = []; // what was said, oldest first (the server keeps the last 50)
   let unread = 0;
   let muted = readMuted(); // who → how he was named when muted
@@ -100,8 +103,12 @@
   function drawBadge() {
     badge.hidden = unread === 0;
     badge.textContent = unread ? String(unread) : "";
-    toggle.setAttribute("aria-label", unread
-      ? fmt(_("Chat, {n} unread"), { n: unread }) : _("Chat"));
+    const label = unread ? fmt(_("Chat, {n} unread"), { n: unread }) : _("Chat");
+    toggle.setAttribute("aria-label", label);
+    // The folded panel scrolled out of sight: the unread count in a pill in the corner.
+    ping.hidden = !(unread && !isOpen() && !toggleInView);
+    pingCount.textContent = String(unread);
+    ping.setAttribute("aria-label", label);
   }
   function open(on) {
     body.hidden = !on;
@@ -144,6 +151,17 @@
     root.dispatchEvent(new CustomEvent("belote:say", { detail: { type: "chat", ...obj } }));
   }
   toggle.addEventListener("click", () => open(!isOpen()));
+  ping.addEventListener("click", () => {
+    open(true);
+    panel.scrollIntoView({ block: "start" });
+    input.focus({ preventScroll: true });
+  });
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((seen) => {
+      toggleInView = seen[seen.length - 1].isIntersecting;
+      drawBadge();
+    }).observe(toggle);
+  }
   panel.addEventListener("click", (event) => {
     const b = event.target.closest("button");
     if (!b) return;
