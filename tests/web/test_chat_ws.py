@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from belote.web.chat import CHAT_LENGTH, QUICK, RING
+from belote.web.chat import CHAT_LENGTH, QUICK, RING, RoomChat
+from belote.web.clients import Client
 from belote.web.rooms import Room
+from belote.web.seats import RoomSettings
 from belote.web.security import RateLimiter
 from tests.web.support import TestClient, WebSocketTestSession, new_identity, receive, send
 
@@ -187,3 +189,21 @@ def test_a_table_against_bots_has_no_chat(client: TestClient) -> None:
         send(ws, {"type": "hello", "token": token})
         send(ws, {"type": "chat", "quick": "hello"})
         assert next_of(ws, "error", "chat")["code"] == "chat_private"
+
+
+def test_a_message_id_is_new_after_a_restart() -> None:
+    """A room brought back after a restart has a new chat (the talk is not in its log): its
+    first message's id is not that of a message a page kept from before."""
+
+    async def nowhere(text: str) -> None:  # pragma: no cover - nothing is sent
+        return None
+
+    client = Client(nowhere, "an-identity")
+    client.hello = client.invited = True
+    ids = []
+    for _run in range(2):
+        chat = RoomChat("room", RoomSettings())
+        chat.say(client, {"type": "chat", "text": "bonjour"}, private=False, seats=[],
+                 everyone=[])
+        ids.append(chat.messages[-1]["id"])
+    assert ids[0] != ids[1]

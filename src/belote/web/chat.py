@@ -34,6 +34,7 @@ message (no token, no identity, no invitation).
 from __future__ import annotations
 
 import hashlib
+import secrets
 import time
 from collections import deque
 from typing import Any, Final
@@ -106,7 +107,10 @@ class RoomChat:
         self.room_id = room_id
         self.messages: deque[dict[str, Any]] = deque(maxlen=RING)
         self.limiter = RateLimiter(settings.chat_per_second, settings.chat_burst)
-        self.count = 0  # messages said since the room came to memory (their ids)
+        self.count = 0  # messages said since the room came to memory
+        # A message's id: this run's mark and its number (a page that saw the messages of
+        # before a restart takes a new one for a new message, not for one it holds).
+        self.run = secrets.token_hex(4)
 
     def who(self, client: Client) -> str:
         """The person behind a connection, in this room: a digest of the room and his
@@ -154,7 +158,7 @@ class RoomChat:
             raise ChatRefused("chat_too_fast")
         seat = client.seat
         self.count += 1
-        return {"type": "chat", "id": self.count, "from": {
+        return {"type": "chat", "id": f"{self.run}.{self.count}", "from": {
             "who": who, "seat": SEAT_NAMES[seat] if seat is not None else None,
             "name": seats[seat].name if seat is not None else ""},
             **said, "time": int(time.time())}
