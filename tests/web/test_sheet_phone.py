@@ -183,3 +183,7 @@ def test_a_spanish_card_takes_its_article_in_english() -> None:
             f"Vous ne pouvez pas jouer {fr} : ")
         assert translate_error("en", text, seat=2).startswith("You may not play ")
         assert "the" not in translate_error("en", text, seat=2).split(":")[0]
+    # A message the pages do not know keeps its own words: the card's name, no article.
+    for lang in ("en", "fr"):
+        assert translate_error(lang, "something about KH", spanish=True) == (
+            "something about rey de copas")

@@ -645,7 +645,8 @@ def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: boo
     if lang == "fr" and not spanish:
         text = _CARD_CODE.sub(lambda m: french_short(m.group(1)), text)
     else:
-        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish), text)
+        # the message's own words around it: the card's name alone, no article added
+        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish, article=False), text)
     if teams:
         text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
     text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)
