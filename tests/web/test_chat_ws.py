@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from belote.web.chat import CHAT_LENGTH, QUICK, RING, RoomChat
+from belote.web.chat import CHAT_BURST, CHAT_LENGTH, QUICK, RING, RoomChat
 from belote.web.clients import Client
 from belote.web.rooms import Room
-from belote.web.seats import RoomSettings
 from belote.web.security import RateLimiter
 from tests.web.support import TestClient, WebSocketTestSession, new_identity, receive, send
 
@@ -127,9 +126,9 @@ def test_a_refusal_is_said_in_the_readers_language(friends: Friends, client: Tes
 
 def test_a_flood_is_refused_per_person(friends: Friends) -> None:
     # The bucket's clock stands still: exactly the burst passes, whatever the machine.
-    friends.room.chat.limiter = RateLimiter(0.5, 5, clock=lambda: 100.0)
+    friends.room.chat.limiter = RateLimiter(0.5, CHAT_BURST, clock=lambda: 100.0)
     ann, bob = friends.sockets["Ann"], friends.sockets["Bob"]
-    for i in range(5):
+    for i in range(CHAT_BURST):
         send(ann, {"type": "chat", "text": f"message {i}"})
         assert next_of(ann, "chat", "error")["type"] == "chat"
     send(ann, {"type": "chat", "quick": "oops"})
@@ -137,10 +136,10 @@ def test_a_flood_is_refused_per_person(friends: Friends) -> None:
     assert refusal["code"] == "chat_too_fast", refusal
     assert "wait a few seconds" in refusal["message"]
     send(bob, {"type": "chat", "quick": "thanks"})  # another person is not held back
-    heard = [next_of(bob, "chat", "error") for _ in range(6)]
-    assert [m.get("text") for m in heard[:5]] == [f"message {i}" for i in range(5)]
-    assert heard[5]["quick"] == "thanks" and heard[5]["mine"]
-    assert len(friends.room.chat.messages) == 6
+    heard = [next_of(bob, "chat", "error") for _ in range(CHAT_BURST + 1)]
+    assert [m.get("text") for m in heard[:-1]] == [f"message {i}" for i in range(CHAT_BURST)]
+    assert heard[-1]["quick"] == "thanks" and heard[-1]["mine"]
+    assert len(friends.room.chat.messages) == CHAT_BURST + 1
 
 
 def test_a_stranger_is_refused(friends: Friends, client: TestClient) -> None:
@@ -202,7 +201,7 @@ def test_a_message_id_is_new_after_a_restart() -> None:
     client.hello = client.invited = True
     ids = []
     for _run in range(2):
-        chat = RoomChat("room", RoomSettings())
+        chat = RoomChat("room")
         chat.say(client, {"type": "chat", "text": "bonjour"}, private=False, seats=[],
                  everyone=[])
         ids.append(chat.messages[-1]["id"])

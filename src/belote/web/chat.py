@@ -10,14 +10,15 @@ What is sent.  ``{"type": "chat", "quick": CODE}`` (one of :data:`QUICK`: the pa
 shows each reader its words in his own language) or ``{"type": "chat", "text": ...}``:
 at most :data:`CHAT_LENGTH` characters, control characters made spaces; a longer or
 empty text is refused, never cut.  Each person (his browser identity, else his seat)
-may send :attr:`RoomSettings.chat_burst` messages at once and
-:attr:`RoomSettings.chat_per_second` sustained (:class:`belote.web.security.RateLimiter`,
-one bucket per person and room); beyond that a message is refused.  A refusal goes to
-its sender alone, in his language, as ``{"type": "error", "chat": true, "code": ...,
-"message": ...}``: the connection stays open.
+may send :data:`CHAT_BURST` messages at once and :data:`CHAT_PER_SECOND` sustained
+(:class:`belote.web.security.RateLimiter`, one bucket per person and room); beyond
+that a message is refused.  A refusal goes to its sender alone, in his language, as
+``{"type": "error", "chat": true, "code": ..., "message": ...}``: the connection stays
+open.
 
 What everyone receives.  ``{"type": "chat", "id", "from": {"who", "seat", "name"},
-"quick" | "text", "time"}``: ``who`` names the person in this room alone (a digest of
+"quick" | "text", "time"}``: ``id`` is new for every message, a restart included;
+``who`` names the person in this room alone (a digest of
 the room and his identity: no secret, the same after a reload or a restart, so that a
 reader's mute of him holds); ``seat`` is his seat's letter (null: a spectator) and
 ``name`` his seat's name; ``mine`` is true in the copies sent to its author's own
@@ -25,9 +26,9 @@ connections.  The page shows the text as text, never as markup.
 
 The last :data:`RING` messages are kept in memory, and sent to a connection after its
 ``hello`` (``{"type": "chat_log", "messages": [...]}``, when there are some), so that
-a player who reconnects sees what was said.  They are not written to the room's log: that log
-holds the game's events alone (what a restart replays), and a chat is talk at the
-table, not part of the game; a restart forgets it.  Nothing secret is kept with a
+a player who reconnects sees what was said.  They are not written to the room's log:
+that log holds the game's events alone (what a restart replays), and a chat is talk at
+the table, not part of the game; a restart forgets it.  Nothing secret is kept with a
 message (no token, no identity, no invitation).
 """
 
@@ -42,11 +43,13 @@ from typing import Any, Final
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
 from belote.web.i18n import N_, gettext
-from belote.web.seats import RoomSettings, Seat
+from belote.web.seats import Seat
 from belote.web.security import RateLimiter
 
 CHAT_LENGTH: Final = 200  # characters of a free message
 RING: Final = 50  # messages a room keeps for whoever reconnects
+CHAT_BURST: Final = 5  # messages one person may send at once in a room...
+CHAT_PER_SECOND: Final = 0.5  # ... and sustained (one every two seconds)
 
 # The quick messages: their code (what travels) and their words (the page's language).
 QUICK: Final = {
@@ -103,10 +106,10 @@ def clean_text(text: object) -> str:
 class RoomChat:
     """One room's chat: the ring of recent messages and the senders' buckets."""
 
-    def __init__(self, room_id: str, settings: RoomSettings) -> None:
+    def __init__(self, room_id: str) -> None:
         self.room_id = room_id
         self.messages: deque[dict[str, Any]] = deque(maxlen=RING)
-        self.limiter = RateLimiter(settings.chat_per_second, settings.chat_burst)
+        self.limiter = RateLimiter(CHAT_PER_SECOND, CHAT_BURST)
         self.count = 0  # messages said since the room came to memory
         # A message's id: this run's mark and its number (a page that saw the messages of
         # before a restart takes a new one for a new message, not for one it holds).

@@ -188,7 +188,7 @@ class Room:
         self._turn_since = time.monotonic()  # when the player to act got the turn
         self._driver = Driver(self)  # the bots' turns and the pauses (web.driver)
         self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (kept alive)
-        self.chat = RoomChat(room_id, settings)  # the table's talk, in memory (web.chat)
+        self.chat = RoomChat(room_id)  # the table's talk, in memory (web.chat)
         # One action at a time: an action holds it from its checks until its write is
         # committed and broadcast (module doc, "Order").
         self.lock = asyncio.Lock()

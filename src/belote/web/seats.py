@@ -79,8 +79,6 @@ class RoomSettings:
     max_rooms: int = 2000
     grace: float = 20.0  # seconds a dropped player keeps his seat before a bot plays for him
     turn_timer: float | None = None  # seconds a connected player has for a move (None: no limit)
-    chat_per_second: float = 0.5  # chat messages of one person in a room, sustained
-    chat_burst: int = 5  # ... and at once (web.chat)
 
 
 @dataclass
