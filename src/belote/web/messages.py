@@ -6,7 +6,9 @@ never for a seat named in the message, and answers a refusal to that connection
 alone, in its language.  ``hello`` binds the connection (a seat's token, the room's
 invitation or a seat its browser holds; else :class:`~belote.web.seats.NoAccess`:
 as if there were no room), ``join`` takes a seat, ``hint`` asks the strongest bot's
-advice (:func:`hint`).  The room is read and moved through :class:`MessagedRoom`.
+advice (:func:`hint`), ``chat`` says something to the table (:mod:`belote.web.chat`:
+a player or a spectator, after his hello; its recent messages follow the hello).  The
+room is read and moved through :class:`MessagedRoom`.
 
 Each action of the room is a coroutine holding the room's lock from its checks to
 its write's commit and its broadcast; ``hello`` and ``hint``, which read the game,
@@ -29,9 +31,10 @@ from belote.errors import BeloteError
 from belote.options import Deck, Rules
 from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
+from belote.web.chat import RoomChat
 from belote.web.clients import Client
 from belote.web.present import parse_seat, say_refusal
-from belote.web.seats import NoAccess, RoomError, Visibility
+from belote.web.seats import NoAccess, RoomError, Seat, Visibility
 
 log = logging.getLogger("belote.web.rooms")
 
@@ -45,6 +48,8 @@ class MessagedRoom(Protocol):
     visibility: Visibility
     version: int
     lock: asyncio.Lock
+    seats: list[Seat]
+    chat: RoomChat
 
     def visit(self) -> None: ...
 
@@ -82,6 +87,8 @@ class MessagedRoom(Protocol):
 
     def keep(self, task: asyncio.Task[None]) -> None: ...
 
+    def clients(self) -> list[Client]: ...
+
 
 async def handle(room: MessagedRoom, client: Client, msg: object) -> None:
     """One message from a connection; a refusal is answered with an error message."""
@@ -113,6 +120,10 @@ async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
         return
     if not client.hello:
         raise RoomError("say hello first (with your seat's token or the room's invitation)")
+    if kind == "chat":  # a player or a spectator (web.chat), the game untouched
+        room.chat.say(client, msg, private=room.visibility == Visibility.PRIVATE,
+                      seats=room.seats, everyone=room.clients())
+        return
     if kind == "join":
         if client.seat is not None:
             raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
@@ -168,6 +179,8 @@ def hello(room: MessagedRoom, client: Client, msg: Mapping[str, Any]) -> None:
         client.push_json({
             "type": "error", "code": "bad_token",
             "message": f"room {room.id}: your token holds no seat here (take a seat)"})
+    if room.visibility != Visibility.PRIVATE:
+        room.chat.log(client)  # what was said lately (web.chat)
 
 
 def hint(room: MessagedRoom, client: Client, seat: int) -> None:

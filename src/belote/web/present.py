@@ -595,15 +595,22 @@ def french_card(code: str, spanish: bool = False, article: bool = True) -> str:
 
 
 def _card_text(code: str, spanish: bool, lang: str = "en", article: bool = True) -> str:
-    """A card in a sentence of ``lang``: ``10♥`` and ``sota de oros`` in English,
-    ``le 10 de cœur`` and ``la sota de oros`` in French."""
+    """A card in a sentence of ``lang``: ``10♥`` and ``the sota de oros`` in English
+    (a card named in words takes its article, as in French), ``le 10 de cœur`` and
+    ``la sota de oros`` in French; without ``article``: ``sota de oros``.
+
+    >>> _card_text("AD", True), _card_text("AD", True, "fr"), _card_text("AD", False)
+    ('the as de oros', "l'as de oros", 'A♦')
+    """
     try:
         c = parse_card(code)
     except Exception:
         return code
     if lang == "fr":
         return french_card(code, spanish, article)
-    return spanish_name(c) if spanish else card_symbol(c)
+    if spanish:
+        return ("the " if article else "") + spanish_name(c)
+    return card_symbol(c)
 
 
 def french_short(code: str) -> str:
@@ -695,7 +702,8 @@ def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: boo
     if lang == "fr" and not spanish:
         text = _CARD_CODE.sub(lambda m: french_short(m.group(1)), text)
     else:
-        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish), text)
+        # the message's own words around it: the card's name alone, no article added
+        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish, article=False), text)
     if teams:
         text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
     text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)

@@ -27,7 +27,7 @@ THEME_COLOUR: Final = "#14532d"
 BACKGROUND: Final = "#f6f4ef"
 # What the service worker keeps at install (every file of static/ the pages use).
 ASSETS: Final = ("style.css", "table.js", "sheet.js", "app.js", "favicon.svg", "icon.svg",
-                 "icon-192.png", "icon-512.png")
+                 "icon-192.png", "icon-512.png", "chat.js", "chat.css")
 
 router = APIRouter()
 

@@ -60,11 +60,12 @@ Every message is JSON text.  Client to server: ``hello`` (``token``),
 ``join`` (``seat``, ``name``), ``leave``, ``bot`` (``seat``), ``start``,
 ``call`` (``call``), ``play`` (``card``, ``declare``, ``belote``), ``discard``
 (``cards``: the two cards the taker of a kitty deal lays aside, §12.1),
-``next``, ``hint``, ``ping``.  Server to client: ``state`` (see
-:meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error`` (``message``,
-in the reader's language, and ``code``, the rule refused, for a refusal of the rules:
-docs/json.md), ``hint`` (``call``, ``card`` or ``cards``: the strongest bot's advice, to the asking
-connection only), ``pong``.
+``next``, ``hint``, ``ping``, ``chat`` (``quick`` or ``text``).  Server to client:
+``state`` (see :meth:`Room.state_for`), ``welcome`` (``seat``, ``token``), ``error``
+(``message``, in the reader's language, and ``code``, the rule refused, for a refusal
+of the rules: docs/json.md), ``hint`` (``call``, ``card`` or ``cards``: the strongest
+bot's advice, to the asking connection only), ``pong``, ``chat`` and ``chat_log`` (the
+table's talk, :mod:`belote.web.chat`).
 
 The modules of a room: :mod:`belote.web.clients` (a connection's queue of
 messages), :mod:`belote.web.seats` (a seat, the seat kinds, the statuses, the
@@ -104,6 +105,7 @@ from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES
 from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
 from belote.web import messages, room_state
+from belote.web.chat import RoomChat
 from belote.web.clients import Client
 from belote.web.driver import INLINE_BOTS, Driver
 from belote.web.seats import (
@@ -187,6 +189,7 @@ class Room:
         self._turn_since = time.monotonic()  # when the player to act got the turn
         self._driver = Driver(self)  # the bots' turns and the pauses (web.driver)
         self._hints: set[asyncio.Task[None]] = set()  # hints being worked out (kept alive)
+        self.chat = RoomChat(room_id)  # the table's talk, in memory (web.chat)
         # One action at a time: an action holds it from its checks until its write is
         # committed and broadcast (module doc, "Order").
         self.lock = asyncio.Lock()

@@ -26,6 +26,7 @@ from belote.bots import BOT_NAMES
 from belote.errors import BeloteError
 from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
+from belote.web.chat import CHAT_LENGTH, QUICK
 from belote.web.i18n import lang_of
 from belote.web.network import network_of
 from belote.web.pages import PROFILE_LABELS, render
@@ -249,7 +250,8 @@ async def room_page(request: Request, room_id: str, invite: str | None = None) -
     return render(request, "room.html", {
         "room": room, "profile": room.rules.profile, "deal_label": _deal_label(room),
         "profile_labels": {**PROFILE_LABELS, **SMALL_LABELS},
-        "share": room_link(room) if room.invite is not None else None})
+        "share": room_link(room) if room.invite is not None else None, "quick": QUICK,
+        "chat_length": CHAT_LENGTH})
 
 
 # --- JSON ---------------------------------------------------------------------------

@@ -685,7 +685,9 @@ def _comparison(form: Mapping[str, Any], rules: Any, state: Mapping[str, Any],
     compared = compare_declarations(named, rules, trump_mode(form),
                                     str(form.get("decl_tie") or "") or None)
     return {"declarations": declaration_comparison(lang, compared, _page_names(state, lang)),
-            "declarations_tied": compared["tied"]}
+            "declarations_tied": compared["tied"],
+            # what the comparison scores: the form's "declarations won" shows it
+            "declarations_won": {"team": compared["winner"], "points": compared["points"]}}
 
 
 # --- the live page's WebSocket ----------------------------------------------------------

@@ -155,10 +155,37 @@
     else declPoints.removeAttribute("aria-invalid");
   }
 
+  // Declarations entered by name: the "declarations won" fields show what the comparison
+  // scores (the team, or nobody on a tie said equal, and the points), read only; the
+  // name grid is what is sent. Emptied by name: the fields are free again.
+  const declTeam = form.elements.namedItem("decl_team");
+  function byNameEntered() {
+    let any = false;
+    for (const el of form.querySelectorAll('input[name^="decl_NS_"], input[name^="decl_EW_"]')) {
+      if (el.value.trim() && el.value.trim() !== "0") any = true;
+    }
+    return any;
+  }
+  function showDeclarationsWon(won) {
+    if (!declTeam || !declPoints) return;
+    const byName = byNameEntered();
+    if (byName) {
+      // a tie not yet settled scores nobody yet: the fields wait, empty
+      declTeam.value = won && won.team ? won.team : "";
+      declPoints.value = won && won.team ? String(won.points) : "";
+    } else if (declTeam.disabled) {
+      declTeam.value = "";
+      declPoints.value = "";
+    }
+    declTeam.disabled = byName;
+    declPoints.disabled = byName;
+    checkDecl();
+  }
+
   function fields() {
     const out = {};
     for (const el of form.elements) {
-      if (!el.name) continue;
+      if (!el.name || (el.disabled && el.name.startsWith("decl_"))) continue; // read only
       if ((el.type === "radio" || el.type === "checkbox") && !el.checked) continue;
       out[el.name] = el.value;
     }
@@ -195,6 +222,7 @@
       if (ticket !== asked) return;
       // Declarations by name: the comparison as the server works it out (docs/rules.md §7.5).
       if (declCompare) declCompare.textContent = data.declarations || "";
+      showDeclarationsWon(data.declarations_won);
       if (declTie && (data.declarations_tied || value("decl_tie"))) declTie.hidden = false;
       if (declTie && data.error && /equal|égales/.test(data.error)) declTie.hidden = false;
       if (data.error) {
@@ -205,7 +233,9 @@
       const n = names();
       const s = data.score;
       preview.className = "preview outcome-" + s.outcome;
-      preview.textContent = `${OUTCOMES[s.outcome] || s.outcome}: ${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` +
+      // "fait : Nous +8, Eux +0": the colon as the page's language writes it
+      preview.textContent = fmt(_("{label}: {value}"), {
+        label: OUTCOMES[s.outcome] || s.outcome, value: `${n.NS} +${s.score.NS}, ${n.EW} +${s.score.EW}` }) +
         (s.reserve ? " " + fmt(_("(reserve {points})"), { points: s.reserve }) : "") +
         (data.calculation ? " — " + data.calculation : "");
     } catch (e) {

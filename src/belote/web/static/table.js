@@ -139,7 +139,7 @@
     return EN_RANKS[code[0]] + " of " + EN_SUITS[code[1]];
   }
   // A card in a sentence: "le valet de carreau", "l'as de cœur", "la sota de oros" on a
-  // French page; "J♦", "sota de oros" in English.
+  // French page; "J♦", "the sota de oros" in English (a card named in words takes "the").
   function cardText(code) {
     if (FRENCH) {
       const words = cardWords(code);
@@ -147,7 +147,7 @@
       if (first === "as") return "l'" + words;
       return (first === "dame" || first === "sota" ? "la " : "le ") + words;
     }
-    if (spanish) return cardWords(code);
+    if (spanish) return "the " + cardWords(code);
     return rankLabel(code) + SYMBOLS[code[1]];
   }
   function suitText(s) {
@@ -259,6 +259,10 @@
       try {
         msg = JSON.parse(event.data);
       } catch (e) {
+        return;
+      }
+      if (msg.type === "chat" || msg.type === "chat_log" || (msg.type === "error" && msg.chat)) {
+        root.dispatchEvent(new CustomEvent("belote:chat", { detail: msg })); // chat.js
         return;
       }
       if (msg.type === "state") {
@@ -1058,6 +1062,10 @@
     });
   }
 
+  // What chat.js says to the table goes on our connection (a chat message, nothing else).
+  root.addEventListener("belote:say", (event) => {
+    if (event.detail && event.detail.type === "chat") send(event.detail);
+  });
   readToken();
   connect();
 })();
