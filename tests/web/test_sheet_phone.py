@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from belote.web.present import translate_error
+from belote.errors import IllegalPlayError, RuleCode
+from belote.web.present import rule_text, translate_error
 from tests.web.support import live_server
 from tests.web.test_accessibility import violations
 from tests.web.test_phone import _radio
@@ -176,13 +177,14 @@ def test_a_spanish_card_takes_its_article_in_english() -> None:
     for code, en, fr in (("JH", "the sota de copas", "la sota de copas"),
                          ("AS", "the as de espadas", "l'as de espadas"),
                          ("KC", "the rey de bastos", "le rey de bastos")):
-        text = f"trick 3: S may not play {code}: must follow suit (§6.1)"
-        assert translate_error("en", text, seat=2, spanish=True).startswith(
+        refusal = IllegalPlayError(RuleCode.FOLLOW_SUIT, seat=2, card=code,
+                                   where=("trick 3",))
+        assert rule_text("en", refusal, seat=2, spanish=True).startswith(
             f"You may not play {en}: ")
-        assert translate_error("fr", text, seat=2, spanish=True).startswith(
+        assert rule_text("fr", refusal, seat=2, spanish=True).startswith(
             f"Vous ne pouvez pas jouer {fr} : ")
-        assert translate_error("en", text, seat=2).startswith("You may not play ")
-        assert "the" not in translate_error("en", text, seat=2).split(":")[0]
+        assert rule_text("en", refusal, seat=2).startswith("You may not play ")
+        assert "the" not in rule_text("en", refusal, seat=2).split(":")[0]
     # A message the pages do not know keeps its own words: the card's name, no article.
     for lang in ("en", "fr"):
         assert translate_error(lang, "something about KH", spanish=True) == (
