@@ -13,7 +13,7 @@ one deal's analysis per line.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 import typer
 from rich.console import Console
@@ -26,6 +26,7 @@ from belote.cli.flags import JsonOpt, NoProgressOpt, progress_bar
 from belote.errors import BeloteError
 from belote.jsonsafe import loads
 from belote.play import SEAT_NAMES
+from belote.scoring import Outcome
 
 VERDICTS = {
     "best": "meilleure",
@@ -71,20 +72,25 @@ def _best(values: dict[str, float] | None, played: str) -> str | None:
     return next(c for c, v in values.items() if v == top)
 
 
+# The outcomes in the words of French tables (a failed contract is "dedans").
+OUTCOME_WORDS: Final = {Outcome.MADE: "fait", Outcome.FAILED: "dedans",
+                        Outcome.LITIGE: "litige", Outcome.COUNTED: "points comptés"}
+
+
 def render(a: dict[str, Any], number: int, console: Console) -> None:
     """One deal's analysis for people."""
     contract = a["contract"]
     head = f"[bold]Donne {number}[/bold] ({a['profile']}, donneur {a['dealer']})"
     if contract is None:
-        head += ": tout le monde passe" if a["outcome"] == "void" else ": pas de contrat"
+        head += ": tout le monde passe" if a["outcome"] == Outcome.VOID else ": pas de contrat"
     elif contract["value"] == "decouverte":
         head += f": belote découverte, atout {_trump(contract['trump'])}"
     else:
         head += (f": {contract['taker']} prend à {_trump(contract['trump'])}"
                  + (f" pour {contract['value']}" if contract["value"] is not None else "")
                  + (f" ×{contract['multiplier']}" if contract["multiplier"] > 1 else ""))
-    if a["outcome"] is not None and a["outcome"] != "void":
-        head += f" → {a['outcome']}"
+    if a["outcome"] is not None and a["outcome"] != Outcome.VOID:
+        head += f" → {OUTCOME_WORDS.get(a['outcome'], a['outcome'])}"
         if a["score"] is not None:
             head += f" ({', '.join(str(s) for s in a['score'])})"
     if not a["finished"]:
