@@ -252,6 +252,7 @@ from belote.table import Table
 
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
+    from belote.bots.small_bid import SmallMemo
 
 __all__ = [
     "PRESETS",
@@ -306,6 +307,7 @@ class PimcBot(BaseBot):
         self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
         self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
         self._memo: BidMemo | None = None
+        self._small_memo: SmallMemo | None = None
         # read_fit=table: the opponents' cards checked against the model in the deals
         # played so far (how many it missed, how many were read), and the last deal checked
         self.fit_misses = 0
@@ -322,10 +324,11 @@ class PimcBot(BaseBot):
         self.last_bid_skipped = 0
         current = current_contract(view)
         if (self.config.bidding is Bidding.HEURISTIC or len(calls) <= 1
-                or view.rules.players != 4
                 or (current is not None and current[0].call.startswith(GENERALE))):
             return self.heuristic.call(view)  # (a générale is not searched, §4.8)
         prior = self.heuristic.call(view) if self.config.bid_prior is BidPrior.HEURISTIC else None
+        if view.rules.players != 4:
+            return self._small_call(view, calls, prior)
         options, stay = self._bid_options(view, calls, prior)
         if not options:
             return stay.call
@@ -334,6 +337,13 @@ class PimcBot(BaseBot):
         if worlds is None:
             self.last_bid_fallback = True
             return self.heuristic.call(view)
+        return self._choose(every, stay, worlds, prior)
+
+    def _choose(self, every: list[Option], stay: Option, worlds: dict[str, list[float]],
+                prior: str | None) -> str:
+        """The call of ``every`` (``stay`` the pass) given each one's values over the same
+        worlds: the heuristic's ``prior`` unless a call beats it by ``bid_z`` standard
+        errors, margins counted; without a prior the best average."""
         n = len(worlds[stay.call])
         values = {call: sum(v) / n for call, v in worlds.items()}
         self.last_bid_values = values
@@ -357,6 +367,47 @@ class PimcBot(BaseBot):
             if bound > best_bound:
                 best, best_bound = o.call, bound
         return best
+
+    def _small_call(self, view: PlayerView, calls: list[str], prior: str | None) -> str:
+        """A call at two or three players (§12; :mod:`belote.bots.small_bid`): the calls
+        within ``bid_band`` of the heuristic's take searched over the worlds, the pass
+        among them; the heuristic's call when none is, or too few worlds were solved."""
+        from belote.bots.small_bid import SmallBidSearch, small_options
+
+        settings = self.small_config
+        if view.rules.players == 2 and view.rules.two_deal == "decouverte":
+            return self.heuristic.call(view)  # pragma: no cover - découverte has no bidding
+        options = small_options(view, calls, settings.bid_band, settings.bid_trumps,
+                                settings.bid_margin)
+        heuristic = prior if prior is not None else self.heuristic.call(view)
+        if not options:
+            return heuristic
+        stay = Option("pass")
+        if prior is not None and prior != stay.call and all(o.call != prior for o in options):
+            options += small_options(view, [prior], 10_000, 1, settings.bid_margin)
+        every = [stay, *options]
+        search = SmallBidSearch(
+            view, worlds=settings.bid_worlds, nodes=settings.bid_nodes,
+            min_worlds=settings.bid_min_worlds, caution=settings.bid_caution,
+            hints=settings.calls is CallReading.HINTS,
+            rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
+            memo=self._small_memo, own_need=self.heuristic_need(view))
+        worlds = search.values(every, self.rng)
+        self._small_memo = search.memo
+        self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes
+        self.last_bid_skipped, self.last_bid_relaxed = search.skipped, search.relaxed
+        if worlds is None:
+            self.last_bid_fallback = True
+            return heuristic
+        return self._choose(every, stay, worlds, prior)
+
+    def heuristic_need(self, view: PlayerView) -> int:
+        """The strength with which the bot's own heuristic takes at this small table."""
+        from belote.bots.heuristic import SMALL_TAKE, TAKE_THRESHOLD
+        from belote.bots.small_bid import deal_of
+
+        threshold: int = self.heuristic.settings["threshold"]
+        return SMALL_TAKE[deal_of(view)] + threshold - TAKE_THRESHOLD
 
     def _bid_options(
         self, view: PlayerView, calls: list[str], prior: str | None = None

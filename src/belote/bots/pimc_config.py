@@ -23,6 +23,7 @@ __all__ = [
     "PRESETS",
     "RANDOM_MISS_ODDS",
     "SETTINGS",
+    "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
     "BidPrior",
     "Bidding",
@@ -122,6 +123,12 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
 }
+# The bidding search at two and three players (§12): the defaults of the settings not
+# given (sized for the pure-Python search of the small tables: a call's median under
+# 0.3 s of CPU, none over 1.5 s, measured by benchmarks/bench_pimc.py --small).
+SMALL_BID_DEFAULTS: Final[Mapping[str, Any]] = {
+    "bid_worlds": 16, "bid_nodes": 50_000, "bid_min_worlds": 4,
+}
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -190,6 +197,8 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
                               "against double dummy", 0),
     "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
+    "bid_band": BotSetting(int, 20, "two and three players: search a call only when the "
+                           "hand's strength lies within this of the heuristic's take", 0),
     "game": BotSetting(
         GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
         "or its score weighed by the game so far (aware)"),
@@ -234,6 +243,7 @@ class PimcConfig:
     bid_floor: int
     bid_caution: int
     bid_noise: int
+    bid_band: int
     game: GameWeighing
     loose: int
 
@@ -264,10 +274,11 @@ class PimcConfig:
         return cls(**{**values, **defaults})
 
     def small_table(self, given: frozenset[str]) -> PimcConfig:
-        """The card play's config at two and three players (§12): the settings not
-        ``given`` take :data:`SMALL_TABLE_DEFAULTS`."""
-        return dataclasses.replace(
-            self, **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in given})
+        """The config at two and three players (§12): the settings not ``given`` take
+        :data:`SMALL_TABLE_DEFAULTS` (the card play) and :data:`SMALL_BID_DEFAULTS` (the
+        bidding)."""
+        small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS}
+        return dataclasses.replace(self, **{k: v for k, v in small.items() if k not in given})
 
     def as_dict(self) -> dict[str, Any]:
         """Every setting by name."""
