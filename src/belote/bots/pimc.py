@@ -226,6 +226,7 @@ from belote.bots.pimc_config import (
     PRESETS,
     RANDOM_MISS_ODDS,
     SETTINGS,
+    SMALL_BID_DEFAULTS,
     SMALL_TABLE_DEFAULTS,
     Bidding,
     BidPrior,
@@ -257,6 +258,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PRESETS",
     "SETTINGS",
+    "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
     "BidPrior",
     "Bidding",
