@@ -138,7 +138,7 @@ def plot(entries: Sequence[Pooled], path: Path) -> None:
     figure_mod = import_optional("matplotlib.figure", "a plot")
     agg = import_optional("matplotlib.backends.backend_agg", "a plot")
     n = len(entries)
-    fig = figure_mod.Figure(figsize=(10, max(2.5, 0.45 * n + 1.5)), layout="constrained")
+    fig = figure_mod.Figure(figsize=(14, max(2.5, 0.45 * n + 1.5)), layout="constrained")
     agg.FigureCanvasAgg(fig)
     ax = fig.subplots()
     rates = [e.rate for e in entries]
@@ -151,7 +151,7 @@ def plot(entries: Sequence[Pooled], path: Path) -> None:
     ax.set_yticks(ys, [f"{e.label()}  n={e.played}" for e in entries])
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(-0.02, 1.02)
-    ax.set_xlabel("rate of the first bot (a tie counting half), pooled over fresh-seed runs, "
+    ax.set_xlabel("the first bot's rate (a tie counting half), runs pooled, "
                   "95% Wilson interval")
     fig.savefig(str(path), format="png", dpi=110)
 
