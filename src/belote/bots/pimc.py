@@ -12,8 +12,9 @@ découverte's face-down cards), solves each world double-dummy with
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
-hints of the calls are not read, and the bidding and the kitty discard are the
-heuristic's.
+hints of the calls are not read in the card play, and the kitty discard is the
+heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
+below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
 option, a solved world's outcome, its score, the pass rollout) are
@@ -184,6 +185,20 @@ reaches half of that), the trump of the contract on the table, and the
 heuristic's call; a coinche is weighed from a strength of 40 in the contract's
 trump.  A call with nothing to search is a pass.  The worlds drawn and solved
 are kept for the bot's later calls in the same deal.
+
+At three and two players (§12; :mod:`belote.bots.small_bid`) the worlds are the
+deals of the table's mode (``24_cards``, ``kitty``, ``six_each``, ``stock``; the
+kitty and the stock unseen, dealt as the engine deals them; découverte has no
+bidding), kept when every pass fits a hand the heuristic passes with; each world is
+asked of the solver whether the takers make the contract, their points less
+``bid_caution`` (``bid_noise`` is not used there), and scored with the real scoring of
+§12 (a defender counting half his side's score at three players).  Only the calls of
+the trumps whose strength lies within ``bid_band`` (default 20) of the heuristic's
+take are searched (``bid_trumps`` of them at most), and the pass; outside the band the
+call is the heuristic's.  The settings not given take :data:`SMALL_BID_DEFAULTS`
+(16 worlds, 50,000 positions, at least 4 worlds: sized for the pure-Python search
+of these tables); the choice is made as at four players (``bid_prior``, ``bid_z``,
+``bid_margin``).
 """
 
 from __future__ import annotations
