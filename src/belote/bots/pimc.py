@@ -271,7 +271,9 @@ if TYPE_CHECKING:
     from belote.bots.small_bid import SmallMemo
 
 __all__ = [
+    "FIT_PRIOR",
     "PRESETS",
+    "RANDOM_MISS_ODDS",
     "SETTINGS",
     "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
