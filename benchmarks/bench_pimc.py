@@ -12,6 +12,13 @@ the heuristic for want of worlds.  The solver engine in use (pure or compiled,
     .venv/bin/python benchmarks/bench_pimc.py [--deals N] [--seed S] [--bot SPEC]
         [--profile classic|moroccan|coinche|contree|classic-3p|classic-2p]
         [--option KEY=VALUE ...]   (e.g. --profile classic-3p --option three_deal=kitty)
+    .venv/bin/python benchmarks/bench_pimc.py --small [--deals N] [--seed S] [--bot SPEC]
+
+``--small``: the calls at every deal of two and three players that has a bidding
+(``24_cards``, ``kitty``, ``six_each``, ``stock``; docs/rules.md §12) one after the
+other, the PIMC bot's cards played by the heuristic (only the calls are timed: CPU
+seconds by ``process_time``, median and max of every call and of those searched,
+with the load average of ``uptime``).  ``--bidding-only`` does the same at one profile.
 """
 
 from __future__ import annotations
@@ -20,8 +27,10 @@ import argparse
 import os
 import random
 import statistics
+import subprocess
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from belote.bots import make_bot, play_deal
 from belote.bots.base import BaseBot, legal_cards
@@ -43,9 +52,11 @@ class Timed(BaseBot):
 
     kind = "timed"
 
-    def __init__(self, inner: PimcBot, log: list[Row], calls: list[Row]) -> None:
+    def __init__(self, inner: PimcBot, log: list[Row], calls: list[Row],
+                 cards: BaseBot | None = None) -> None:
         super().__init__(None)
         self.inner = inner
+        self.cards = cards  # plays the cards instead of the PIMC bot (calls timed alone)
         self.name = inner.name
         self.log = log
         self.calls = calls
@@ -61,6 +72,8 @@ class Timed(BaseBot):
         return answer
 
     def play(self, view: PlayerView) -> int:
+        if self.cards is not None:
+            return self.cards.play(view)
         start, cpu = time.perf_counter(), time.process_time()
         card = self.inner.play(view)
         seconds = time.perf_counter() - start
@@ -87,6 +100,13 @@ def _line(label: str, rows: list[Row]) -> str:
             f"max {max(cpu):6.3f} s)  worlds {worlds:5.1f}  nodes max {nodes:,}")
 
 
+SMALL_DEALS: Final = (("classic-3p", ("three_deal=24_cards",)),
+                      ("classic-3p", ("three_deal=kitty",)),
+                      ("classic-3p", ("three_deal=six_each",)),
+                      ("classic-2p", ("two_deal=stock",)))
+"""The deals of two and three players that have a bidding (§12), for ``--small``."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=12)
@@ -94,22 +114,38 @@ def main() -> None:
     parser.add_argument("--bot", default="pimc", help="the PIMC spec, e.g. pimc:worlds=40")
     parser.add_argument("--profile", default="classic")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--small", action="store_true",
+                        help="the calls at every small-table deal with a bidding (§12)")
+    parser.add_argument("--bidding-only", action="store_true",
+                        help="time the calls only: the PIMC bot's cards played by the heuristic")
     args = parser.parse_args()
-    rules = make_rules(args.profile, dict(o.split("=", 1) for o in args.option))
+    if args.small:
+        for profile, options in SMALL_DEALS:
+            run(args.bot, profile, list(options), args.deals, args.seed, bidding_only=True)
+            print()
+        return
+    run(args.bot, args.profile, args.option, args.deals, args.seed, args.bidding_only)
+
+
+def run(spec: str, profile: str, options: list[str], deals: int, seed: int,
+        bidding_only: bool = False) -> None:
+    """Play ``deals`` seeded deals, the PIMC bot at the even seats, and print its times."""
+    rules = make_rules(profile, dict(o.split("=", 1) for o in options))
     players = rules.players
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     log: list[Row] = []
     calls: list[Row] = []
     played = 0
     start = time.perf_counter()
-    while played < args.deals:
+    while played < deals:
         deck = new_deck(players, rules.three_deal)
         rng.shuffle(deck)
         bots: list[BaseBot] = []
         for seat in range(players):
-            bot = make_bot(args.bot if seat % 2 == 0 else "heuristic", args.seed * 1000 + seat)
+            bot = make_bot(spec if seat % 2 == 0 else "heuristic", seed * 1000 + seat)
             if isinstance(bot, PimcBot):
-                bots.append(Timed(bot, log, calls))
+                cards = make_bot("heuristic", seat) if bidding_only else None
+                bots.append(Timed(bot, log, calls, cards))
             else:
                 bots.append(bot)
         rnd = Round(rules, rng.randrange(players), deck)
@@ -118,22 +154,22 @@ def main() -> None:
     total = time.perf_counter() - start
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     seats = " ".join(SEAT_NAMES[s] for s in range(0, players, 2))
-    print(f"{args.bot} ({seats}) against heuristic: {args.deals} deals played in "
-          f"{total:.1f} s ({args.profile} {' '.join(args.option)}, seed {args.seed}, "
-          f"{solver_engine().name} solver)")
-    print(f"load average at the end {load} on {os.cpu_count()} CPUs; times are wall "
-          "(perf_counter), CPU in brackets (process_time)")
-    if not log:
+    print(f"{spec} ({seats}) against heuristic: {deals} deals played in "
+          f"{total:.1f} s ({profile} {' '.join(options)}, seed {seed}, "
+          f"{solver_engine().name} solver{', calls only' if bidding_only else ''})")
+    print(f"load average at the end {load} on {os.cpu_count()} CPUs (uptime: "
+          f"{_uptime()}); times are wall (perf_counter), CPU in brackets (process_time)")
+    if log:
+        searched = [r for r in log if r[2] > 0]
+        print(f"CPU of every card decision: {sum(r[4] for r in log):.2f} s; of every call: "
+              f"{sum(r[4] for r in calls):.2f} s")
+        print(_line("all", log))
+        if searched:
+            print(_line("searched", searched))
+        for left in sorted({r[0] for r in log}, reverse=True):
+            print(_line(f"{left} left", [r for r in log if r[0] == left]))
+    elif not bidding_only:
         print("no decision timed")
-        return
-    searched = [r for r in log if r[2] > 0]
-    print(f"CPU of every card decision: {sum(r[4] for r in log):.2f} s; of every call: "
-          f"{sum(r[4] for r in calls):.2f} s")
-    print(_line("all", log))
-    if searched:
-        print(_line("searched", searched))
-    for left in sorted({r[0] for r in log}, reverse=True):
-        print(_line(f"{left} left", [r for r in log if r[0] == left]))
     if not calls:
         return
     print("calls:")
@@ -142,6 +178,16 @@ def main() -> None:
     if searched_calls:
         fallbacks = sum(r[0] for r in searched_calls)
         print(_line("searched", searched_calls) + f"  fallbacks {fallbacks}")
+
+
+def _uptime() -> str:
+    """What ``uptime`` says (the load of the shared machine), or why not."""
+    try:
+        done = subprocess.run(["uptime"], capture_output=True, text=True, timeout=5,
+                              check=False)
+    except OSError as exc:
+        return f"not run: {exc.strerror or exc}"
+    return done.stdout.strip() or done.stderr.strip()
 
 
 if __name__ == "__main__":

@@ -102,8 +102,8 @@ from belote.play import (
 if TYPE_CHECKING:
     from belote._dds import Engine
 
-__all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "solve", "solve_json",
-           "solve_value", "solver_engine"]
+__all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "reaches", "solve",
+           "solve_json", "solve_value", "solver_engine"]
 
 
 # Undertrump codes (docs/rules.md §6.3a `undertrump_partner`), as in belote.play.
@@ -600,6 +600,24 @@ def _solve_table(
         search.pop()
     value = max(values.values()) if maximise else min(values.values())
     return SolveResult(value, values, search.nodes)
+
+
+def reaches(state: PlayState, points: int, max_nodes: int | None = None) -> tuple[bool, int, int]:
+    """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
+    with perfect play (the last trick's 10 included), by a null-window search of
+    :class:`_TableSearch` (every table; far fewer positions than :func:`solve`'s
+    value: the PIMC bot's bidding at two and three players asks this of each world).
+
+    Returns the answer, a bound of side 0's value (at least it when the answer is
+    yes, at most it when no: the fail-soft search's) and the positions searched.
+    ``max_nodes`` as in :func:`solve` (:class:`SearchLimitError`); ``state`` is left
+    as it was.
+    """
+    if state.is_over():
+        return points <= 0, 0, 0
+    search = _TableSearch(state, None, max_nodes)
+    value = search.search(points - 1, points)
+    return value >= points, value, search.nodes
 
 
 def solve(

@@ -73,6 +73,7 @@ __all__ = [
     "check_settings",
     "check_table",
     "default_discard",
+    "discard_of",
     "discard_trump",
     "legal_calls",
     "legal_cards",
@@ -296,8 +297,11 @@ def default_discard(view: PlayerView) -> list[Card]:
     >>> [card_name(c) for c in default_discard(rnd.view(1))]  # a void in diamonds
     ['7D', '8D']
     """
-    hand = view.hand
-    trump = discard_trump(view)
+    return discard_of(view.hand, discard_trump(view))
+
+
+def discard_of(hand: CardMask, trump: TrumpMode | None) -> list[Card]:
+    """:func:`default_discard`'s two cards of ``hand`` under ``trump`` (None: not known)."""
     cards = list(scan_forward(hand))
     plain = [c for c in cards if trump is None or trump >= NO_TRUMP or suit_of(c) != trump]
     pool = plain if len(plain) >= 2 else cards

@@ -76,6 +76,7 @@ __all__ = [
     "bid_strength",
     "game_needs",
     "game_shift",
+    "small_call",
     "small_strength",
     "suit_strength",
 ]
@@ -546,17 +547,22 @@ def small_strength(hand: CardMask, trump: int) -> int:
 
 
 def _small_call(view: PlayerView, calls: list[str], offset: int) -> str:
-    """Take or name a suit when the hand is strong enough for the deal (§12.1, §12.2).
+    """Take or name a suit when the hand is strong enough for the deal (§12.1, §12.2):
+    :func:`small_call` of the view's cards."""
+    mode: ThreeDeal | TwoDeal = (view.rules.three_deal if view.rules.players == 3
+                                 else view.rules.two_deal)
+    return small_call(view.hand, view.turned, calls, mode, SMALL_TAKE.get(mode, 60) + offset)
+
+
+def small_call(hand: CardMask, turned: Card | None, calls: Sequence[str],
+               mode: ThreeDeal | TwoDeal, need: int) -> str:
+    """The heuristic's call at a table of three or two with ``hand`` (a strength of
+    ``need`` takes, :data:`SMALL_TAKE` and the ``threshold`` setting's offset):
 
     ``24_cards``: the turned card joins the taker's hand (§3.4); ``six_each`` and
     ``stock``: it stays on the table; ``kitty``: one round naming any suit, the two
     unseen kitty cards to come.
     """
-    mode: ThreeDeal | TwoDeal = (view.rules.three_deal if view.rules.players == 3
-                                 else view.rules.two_deal)
-    need = SMALL_TAKE.get(mode, 60) + offset
-    hand = view.hand
-    turned = view.turned
     if "take" in calls and turned is not None:
         held = hand | 1 << turned if mode is ThreeDeal.CARDS_24 else hand
         return "take" if small_strength(held, suit_of(turned)) >= need else "pass"

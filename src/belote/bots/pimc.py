@@ -12,8 +12,9 @@ découverte's face-down cards), solves each world double-dummy with
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
-hints of the calls are not read, and the bidding and the kitty discard are the
-heuristic's.
+hints of the calls are not read in the card play, and the kitty discard is the
+heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
+below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
 option, a solved world's outcome, its score, the pass rollout) are
@@ -184,6 +185,20 @@ reaches half of that), the trump of the contract on the table, and the
 heuristic's call; a coinche is weighed from a strength of 40 in the contract's
 trump.  A call with nothing to search is a pass.  The worlds drawn and solved
 are kept for the bot's later calls in the same deal.
+
+At three and two players (§12; :mod:`belote.bots.small_bid`) the worlds are the
+deals of the table's mode (``24_cards``, ``kitty``, ``six_each``, ``stock``; the
+kitty and the stock unseen, dealt as the engine deals them; découverte has no
+bidding), kept when every pass fits a hand the heuristic passes with; each world is
+asked of the solver whether the takers make the contract, their points less
+``bid_caution`` (``bid_noise`` is not used there), and scored with the real scoring of
+§12 (a defender counting half his side's score at three players).  Only the calls of
+the trumps whose strength lies within ``bid_band`` (default 20) of the heuristic's
+take are searched (``bid_trumps`` of them at most), and the pass; outside the band the
+call is the heuristic's.  The settings not given take :data:`SMALL_BID_DEFAULTS`
+(16 worlds, 50,000 positions, at least 4 worlds: sized for the pure-Python search
+of these tables); the choice is made as at four players (``bid_prior``, ``bid_z``,
+``bid_margin``).
 """
 
 from __future__ import annotations
@@ -194,8 +209,6 @@ import math
 import random
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from belote.auction import CAPOT, GENERALE, parse_bid
@@ -203,7 +216,6 @@ from belote.bots.base import (
     BaseBot,
     BotSetting,
     GameWeighing,
-    check_settings,
     legal_calls,
     legal_cards,
     played_by,
@@ -223,11 +235,27 @@ from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import InconsistentViewError, Knowledge, World, infer, relax
+from belote.bots.pimc_config import (
+    _NAMED,
+    FIT_PRIOR,
+    PRESETS,
+    RANDOM_MISS_ODDS,
+    SETTINGS,
+    SMALL_BID_DEFAULTS,
+    SMALL_TABLE_DEFAULTS,
+    Bidding,
+    BidPrior,
+    CallReading,
+    CardReads,
+    HeardReads,
+    Objective,
+    PassModel,
+    PimcConfig,
+    Preset,
+    ReadFit,
+)
 from belote.bots.sampling import DealSampler
 from belote.cards import (
-    ALL_TRUMP,
-    NO_TRUMP,
-    SUIT_LETTERS,
     Card,
     CardMask,
     TrumpMode,
@@ -240,10 +268,14 @@ from belote.table import Table
 
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
+    from belote.bots.small_bid import SmallMemo
 
 __all__ = [
+    "FIT_PRIOR",
     "PRESETS",
+    "RANDOM_MISS_ODDS",
     "SETTINGS",
+    "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
     "BidPrior",
     "Bidding",
@@ -261,244 +293,6 @@ __all__ = [
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
-
-
-class Preset(StrEnum):
-    """The defaults of the settings a spec does not give (setting ``preset``)."""
-
-    V7 = "v7"  # today's defaults, the SETTINGS' (sized for the compiled solver)
-    V1 = "v1"  # the baseline: the defaults of before the compiled solver
-
-
-class Objective(StrEnum):
-    """What the card play maximises (setting ``objective``)."""
-
-    SCORE = "score"
-    POINTS = "points"
-    GAME = "game"
-
-
-class Bidding(StrEnum):
-    """How the bot calls (setting ``bidding``)."""
-
-    SAMPLING = "sampling"
-    HEURISTIC = "heuristic"
-
-
-class CallReading(StrEnum):
-    """How the others' calls are read (settings ``calls`` and ``play_calls``)."""
-
-    HINTS = "hints"
-    IGNORE = "ignore"
-
-
-class CardReads(StrEnum):
-    """How the others' cards played are read (setting ``card_reads``)."""
-
-    IGNORE = "ignore"
-    LOW = "low"
-    MODEL = "model"
-
-
-class ReadFit(StrEnum):
-    """Whether the card model's weight is fitted to the table (setting ``read_fit``)."""
-
-    TABLE = "table"
-    FIXED = "fixed"
-
-
-class HeardReads(StrEnum):
-    """Whether the others' announcements are read (setting ``heard_reads``)."""
-
-    MODEL = "model"
-    IGNORE = "ignore"
-
-
-class PassModel(StrEnum):
-    """A pass's value in take-or-pass (setting ``pass_model``)."""
-
-    ROLLOUT = "rollout"
-    ZERO = "zero"
-
-
-class BidPrior(StrEnum):
-    """The call kept unless the worlds show a better one (setting ``bid_prior``)."""
-
-    HEURISTIC = "heuristic"
-    NONE = "none"
-
-
-# The defaults of the settings not given in a spec, by ``preset``: ``v7`` (the SETTINGS
-# defaults) and ``v1`` (those of before the compiled solver).
-PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
-    Preset.V7: {},
-    Preset.V1: {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
-                "play_calls": CallReading.IGNORE, "loose": 0,
-                "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
-                "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE},
-}
-# read_fit=table: the opponents' cards the model is taken to have matched before any deal
-# is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
-# against a match in a world drawn at random among those the voids allow, for players the
-# model matches (measured over 40 seeded heuristic deals, views at tricks 4 and 6: 1,161 of
-# 5,517 cards missed, 21%; tests/test_card_model.py checks that such worlds miss some).
-FIT_PRIOR: Final = 10
-RANDOM_MISS_ODDS: Final = 0.21 / 0.79
-# The card play at two and three players (§12): the defaults of the settings not given
-# (measured there: the deals are shorter and the worlds more alike).
-SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
-    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
-}
-_NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
-                 "SA": NO_TRUMP, "TA": ALL_TRUMP}
-
-
-SETTINGS: Final[Mapping[str, BotSetting]] = {
-    "preset": BotSetting(
-        Preset, Preset.V7, "the defaults of the settings not given: v7 [default], or v1 "
-        "(the baseline: the budgets of before the compiled solver, the others' choices not "
-        "read, no take without two master trumps)"),
-    "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
-    "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
-    "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
-    "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
-    "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
-    "objective": BotSetting(
-        Objective, Objective.GAME, "card play: the hand's score difference (score), the "
-        "card points (points), or the score weighed by the game so far (game: four "
-        "players, a game to a target)"),
-    "bidding": BotSetting(Bidding, Bidding.SAMPLING, "sampling or heuristic"),
-    "calls": BotSetting(CallReading, CallReading.HINTS,
-                        "read the others' calls as hints, or ignore them"),
-    "play_calls": BotSetting(
-        CallReading, CallReading.HINTS, "card play: keep the worlds that fit the others' "
-        "calls (hints), or ignore the calls"),
-    "card_reads": BotSetting(
-        CardReads, CardReads.MODEL, "card play: keep a world that breaks the reading of "
-        "the others' cards played (a seat that lost a trick played its cheapest card of "
-        "the suit) only by chance (low), weigh each world by the opponents' cards and the "
-        "others' calls the heuristic would not have made in it (model), or ignore the "
-        "cards' choice (ignore)"),
-    "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
-                              "per clue it breaks; model: a world's weight per call or "
-                              "card the heuristic would not have made", 0),
-    "read_fit": BotSetting(
-        ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
-        "cards against the model in the deal as it was and soften read_weight towards 1 "
-        "(no reading) as they stray from it (table), or keep read_weight (fixed)"),
-    "heard_reads": BotSetting(
-        HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
-        "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
-        "or ignore it"),
-    "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
-                              "card at most", 1),
-    "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
-                               "and cards the heuristic would not have made is left out",
-                               1),
-    "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
-                          "later cards are one plan for the worlds it cannot tell apart "
-                          "(αμ at full depth, four players; 0: off, each world's best)", 0),
-    "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
-    "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
-                            "solver nodes", 1),
-    "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
-    "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
-    "partner_margin": BotSetting(float, 30.0, "more points to bid over our own contract"),
-    "coinche_margin": BotSetting(float, 20.0, "points a coinche or a surcoinche must gain"),
-    "pass_model": BotSetting(
-        PassModel, PassModel.ROLLOUT, "take-or-pass: the others call as the heuristic "
-        "after a pass (rollout), or a pass is 0 (zero)"),
-    "bid_prior": BotSetting(
-        BidPrior, BidPrior.HEURISTIC, "the call kept unless the worlds show a better one "
-        "(heuristic), or none: the best average"),
-    "bid_z": BotSetting(float, 1.0, "standard errors a call must beat the prior by", 0),
-    "bid_trumps": BotSetting(int, 1, "own trumps searched per call at most", 1),
-    "bid_floor": BotSetting(int, 40, "trump_strength below which a trump is not searched"),
-    "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
-                              "against double dummy", 0),
-    "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
-    "game": BotSetting(
-        GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
-        "or its score weighed by the game so far (aware)"),
-    "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
-                        "master trumps from this strength (0: never)", 0),
-}
-"""Every setting of the bot by name: its kind, default and help (``pimc:NAME=VALUE``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PimcConfig:
-    """The settings of one PIMC bot, checked, with its preset's defaults (see the
-    module docstring, and :data:`SETTINGS` for each)."""
-
-    preset: Preset
-    worlds: int
-    tricks: int
-    nodes: int
-    min_worlds: int
-    seconds: float
-    objective: Objective
-    bidding: Bidding
-    calls: CallReading
-    play_calls: CallReading
-    card_reads: CardReads
-    read_weight: float
-    read_fit: ReadFit
-    heard_reads: HeardReads
-    model_draws: int
-    model_misses: int
-    endgame: int
-    bid_worlds: int
-    bid_nodes: int
-    bid_min_worlds: int
-    bid_margin: float
-    partner_margin: float
-    coinche_margin: float
-    pass_model: PassModel
-    bid_prior: BidPrior
-    bid_z: float
-    bid_trumps: int
-    bid_floor: int
-    bid_caution: int
-    bid_noise: int
-    game: GameWeighing
-    loose: int
-
-    @classmethod
-    def of(cls, settings: Mapping[str, Any] | None = None) -> PimcConfig:
-        """The config of a spec's settings (``{"worlds": "12"}``, as text or values):
-        each checked (an unknown or a bad one refused by name), the others its
-        preset's defaults.
-
-        >>> PimcConfig.of({"worlds": "12"}).worlds, PimcConfig.of().objective
-        (12, <Objective.GAME: 'game'>)
-        >>> PimcConfig.of({"preset": "v1", "worlds": 7}).nodes
-        200000
-        >>> PimcConfig.of({"preset": "auto"})
-        Traceback (most recent call last):
-        ...
-        belote.errors.OptionError: bot 'pimc': setting 'preset': 'auto' is not one of v7, v1
-        """
-        given = settings or {}
-        return cls.resolved(check_settings("pimc", SETTINGS, given), frozenset(given))
-
-    @classmethod
-    def resolved(cls, values: Mapping[str, Any], given: frozenset[str]) -> PimcConfig:
-        """The config of every setting's checked value (``values``), those not ``given``
-        taking the preset's defaults."""
-        preset = Preset(values["preset"])
-        defaults = {k: v for k, v in PRESETS[preset].items() if k not in given}
-        return cls(**{**values, **defaults})
-
-    def small_table(self, given: frozenset[str]) -> PimcConfig:
-        """The card play's config at two and three players (§12): the settings not
-        ``given`` take :data:`SMALL_TABLE_DEFAULTS`."""
-        return dataclasses.replace(
-            self, **{k: v for k, v in SMALL_TABLE_DEFAULTS.items() if k not in given})
-
-    def as_dict(self) -> dict[str, Any]:
-        """Every setting by name."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
 
 class PimcBot(BaseBot):
@@ -532,6 +326,7 @@ class PimcBot(BaseBot):
         self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
         self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
         self._memo: BidMemo | None = None
+        self._small_memo: SmallMemo | None = None
         # read_fit=table: the opponents' cards checked against the model in the deals
         # played so far (how many it missed, how many were read), and the last deal checked
         self.fit_misses = 0
@@ -548,10 +343,11 @@ class PimcBot(BaseBot):
         self.last_bid_skipped = 0
         current = current_contract(view)
         if (self.config.bidding is Bidding.HEURISTIC or len(calls) <= 1
-                or view.rules.players != 4
                 or (current is not None and current[0].call.startswith(GENERALE))):
             return self.heuristic.call(view)  # (a générale is not searched, §4.8)
         prior = self.heuristic.call(view) if self.config.bid_prior is BidPrior.HEURISTIC else None
+        if view.rules.players != 4:
+            return self._small_call(view, calls, prior)
         options, stay = self._bid_options(view, calls, prior)
         if not options:
             return stay.call
@@ -560,6 +356,13 @@ class PimcBot(BaseBot):
         if worlds is None:
             self.last_bid_fallback = True
             return self.heuristic.call(view)
+        return self._choose(every, stay, worlds, prior)
+
+    def _choose(self, every: list[Option], stay: Option, worlds: dict[str, list[float]],
+                prior: str | None) -> str:
+        """The call of ``every`` (``stay`` the pass) given each one's values over the same
+        worlds: the heuristic's ``prior`` unless a call beats it by ``bid_z`` standard
+        errors, margins counted; without a prior the best average."""
         n = len(worlds[stay.call])
         values = {call: sum(v) / n for call, v in worlds.items()}
         self.last_bid_values = values
@@ -583,6 +386,47 @@ class PimcBot(BaseBot):
             if bound > best_bound:
                 best, best_bound = o.call, bound
         return best
+
+    def _small_call(self, view: PlayerView, calls: list[str], prior: str | None) -> str:
+        """A call at two or three players (§12; :mod:`belote.bots.small_bid`): the calls
+        within ``bid_band`` of the heuristic's take searched over the worlds, the pass
+        among them; the heuristic's call when none is, or too few worlds were solved."""
+        from belote.bots.small_bid import SmallBidSearch, small_options
+
+        settings = self.small_config
+        if view.rules.players == 2 and view.rules.two_deal == "decouverte":
+            return self.heuristic.call(view)  # pragma: no cover - découverte has no bidding
+        options = small_options(view, calls, settings.bid_band, settings.bid_trumps,
+                                settings.bid_margin)
+        heuristic = prior if prior is not None else self.heuristic.call(view)
+        if not options:
+            return heuristic
+        stay = Option("pass")
+        if prior is not None and prior != stay.call and all(o.call != prior for o in options):
+            options += small_options(view, [prior], 10_000, 1, settings.bid_margin)
+        every = [stay, *options]
+        search = SmallBidSearch(
+            view, worlds=settings.bid_worlds, nodes=settings.bid_nodes,
+            min_worlds=settings.bid_min_worlds, caution=settings.bid_caution,
+            hints=settings.calls is CallReading.HINTS,
+            rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
+            memo=self._small_memo, own_need=self.heuristic_need(view))
+        worlds = search.values(every, self.rng)
+        self._small_memo = search.memo
+        self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes
+        self.last_bid_skipped, self.last_bid_relaxed = search.skipped, search.relaxed
+        if worlds is None:
+            self.last_bid_fallback = True
+            return heuristic
+        return self._choose(every, stay, worlds, prior)
+
+    def heuristic_need(self, view: PlayerView) -> int:
+        """The strength with which the bot's own heuristic takes at this small table."""
+        from belote.bots.heuristic import SMALL_TAKE, TAKE_THRESHOLD
+        from belote.bots.small_bid import deal_of
+
+        threshold: int = self.heuristic.settings["threshold"]
+        return SMALL_TAKE[deal_of(view)] + threshold - TAKE_THRESHOLD
 
     def _bid_options(
         self, view: PlayerView, calls: list[str], prior: str | None = None

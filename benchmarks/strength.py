@@ -1,0 +1,227 @@
+"""Strength runs on fresh deals: a tournament whose seed is drawn when it runs, and the
+runs of the same pairings pooled across files with Wilson intervals.
+
+A claim about the bots' strength is made on deals nobody chose: by default ``run``
+draws the tournament seed from the operating system (:func:`secrets.randbits`) when
+it starts, and records it in the result's JSON (``seed``, with ``seed_source``:
+``fresh``, or ``given`` when ``--seed`` chose it: settings are tuned on given
+*development* seeds, and claims come from fresh ones).  ``pool`` adds up the runs of
+each pairing (same bots, profile, options and mode) over several files, refuses a
+seed seen twice (the same deals are not new evidence), counts only fresh runs unless
+``--with-given`` says otherwise, and prints each pairing's pooled record with its 95%
+Wilson interval (:func:`belote.tournament.stats.rate_estimate`); ``--plot`` draws them
+with their intervals (matplotlib, as ``belote tournament --plot``).
+
+    .venv/bin/python benchmarks/strength.py run --bots heuristic,pimc --games 200 \\
+        --profile classic-3p --out benchmarks/results/3p-1.json [--workers 2] [--seed S]
+    .venv/bin/python benchmarks/strength.py pool benchmarks/results/3p-*.json \\
+        [--plot pooled.png] [--with-given] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import shlex
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from belote.errors import BeloteError
+from belote.tournament import TournamentConfig, run_tournament
+from belote.tournament.config import TournamentError, import_optional
+from belote.tournament.stats import Estimate, rate_estimate
+
+FRESH = "fresh"
+GIVEN = "given"
+
+
+def fresh_seed() -> int:
+    """A tournament seed drawn from the operating system's randomness (63 bits)."""
+    return secrets.randbits(63)
+
+
+def run(bots: Sequence[str], profile: str, options: dict[str, str], mode: str, boards: int,
+        seed: int | None, workers: int, out: Path | None) -> dict[str, Any]:
+    """Play the tournament (``seed`` None: a fresh one) and answer its JSON, with the
+    seed's source and the command; written to ``out`` when given."""
+    source = GIVEN if seed is not None else FRESH
+    chosen = seed if seed is not None else fresh_seed()
+    config = TournamentConfig(bots=tuple(bots), mode=mode, boards=boards, seed=chosen,
+                              profile=profile, options=dict(options))
+    started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    result = run_tournament(config, workers=workers)
+    answer = result.to_json()
+    answer["seed_source"] = source
+    answer["started"] = started
+    answer["command"] = " ".join(shlex.quote(a) for a in sys.argv)
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(answer, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return answer
+
+
+@dataclass
+class Pooled:
+    """One pairing's runs added up: the first bot's wins, losses and ties (games, or
+    boards in deals mode) and the seeds of the runs."""
+
+    key: tuple[str, str, str, str, str]  # bot A, bot B, profile, options, mode
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    seeds: tuple[int, ...] = ()
+
+    @property
+    def played(self) -> int:
+        return self.wins + self.losses + self.ties
+
+    @property
+    def rate(self) -> Estimate:
+        """The first bot's rate (a tie counting half) and its 95% Wilson interval."""
+        return rate_estimate(self.wins + self.ties / 2, self.played)
+
+    def label(self) -> str:
+        a, b, profile, options, mode = self.key
+        extra = f" {options}" if options != "{}" else ""
+        return f"{a} vs {b} ({profile}{extra}, {mode})"
+
+
+def pool(paths: Sequence[Path], with_given: bool = False) -> list[Pooled]:
+    """The runs of ``paths`` added up by pairing (see the module); refuses a file that
+    is not a tournament's answer and a seed seen twice for the same pairing."""
+    pooled: dict[tuple[str, str, str, str, str], Pooled] = {}
+    for path in paths:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise TournamentError(f"{path}: not a readable JSON file ({exc})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("pairings"), list):
+            raise TournamentError(f"{path}: not the answer of a tournament (no pairings)")
+        source = data.get("seed_source", GIVEN)  # (a plain `belote tournament` answer: given)
+        if source != FRESH and not with_given:
+            continue
+        seed = data.get("seed")
+        if not isinstance(seed, int):
+            raise TournamentError(f"{path}: no whole-number seed")
+        options = json.dumps(data.get("options", {}), sort_keys=True)
+        for p in data["pairings"]:
+            a, b = p["bots"]
+            key = (a, b, str(data.get("profile")), options, str(data.get("mode")))
+            record = p["games"] if data.get("mode") == "games" else p["deal_results"]
+            entry = pooled.setdefault(key, Pooled(key))
+            if seed in entry.seeds:
+                raise TournamentError(
+                    f"{path}: seed {seed} of {a} vs {b} is pooled already (the same deals "
+                    "twice are not new evidence)")
+            entry.seeds += (seed,)
+            entry.wins += int(record["wins"])
+            entry.losses += int(record["losses"])
+            entry.ties += int(record["ties"])
+    return sorted(pooled.values(), key=lambda e: e.key)
+
+
+def describe(entry: Pooled) -> str:
+    r = entry.rate
+    low = f"{r.low:.1%}" if r.low is not None else "?"
+    high = f"{r.high:.1%}" if r.high is not None else "?"
+    return (f"{entry.label()}: {entry.wins}-{entry.losses}-{entry.ties} of {entry.played} "
+            f"over {len(entry.seeds)} runs, {r.value:.1%} [{low}, {high}]")
+
+
+def plot(entries: Sequence[Pooled], path: Path) -> None:
+    """Each pairing's pooled rate with its 95% Wilson interval, as a PNG."""
+    figure_mod = import_optional("matplotlib.figure", "a plot")
+    agg = import_optional("matplotlib.backends.backend_agg", "a plot")
+    n = len(entries)
+    fig = figure_mod.Figure(figsize=(14, max(2.5, 0.45 * n + 1.5)), layout="constrained")
+    agg.FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    rates = [e.rate for e in entries]
+    values = [r.value for r in rates]
+    below = [r.value - (r.low if r.low is not None else r.value) for r in rates]
+    above = [(r.high if r.high is not None else r.value) - r.value for r in rates]
+    ys = list(range(n))
+    ax.errorbar(values, ys, xerr=[below, above], fmt="o", capsize=4, color="tab:blue")
+    ax.axvline(0.5, linestyle="--", color="grey", linewidth=1)
+    ax.set_yticks(ys, [f"{e.label()}  n={e.played}" for e in entries])
+    ax.set_ylim(n - 0.5, -0.5)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_xlabel("the first bot's rate (a tie counting half), runs pooled, "
+                  "95% Wilson interval")
+    fig.savefig(str(path), format="png", dpi=110)
+
+
+def _options(pairs: Sequence[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise TournamentError(f"--option {pair!r}: not KEY=VALUE")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="a tournament on fresh deals (the seed drawn now)")
+    r.add_argument("--bots", required=True, help="two or more specs, comma-separated")
+    r.add_argument("--profile", default="classic")
+    r.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    size = r.add_mutually_exclusive_group()
+    size.add_argument("--games", type=int, help="games mode: boards (games per table)")
+    size.add_argument("--deals", type=int, help="deals mode: boards")
+    r.add_argument("--seed", type=int, help="a development seed (default: a fresh one)")
+    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--out", type=Path)
+    p = sub.add_parser("pool", help="pool runs of the same pairings")
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--with-given", action="store_true",
+                   help="count runs of given (development) seeds too")
+    p.add_argument("--plot", type=Path)
+    p.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    from belote.bots.registry import split_bot_specs
+
+    try:
+        if args.command == "run":
+            mode, boards = ("deals", args.deals) if args.deals else ("games", args.games or 50)
+            answer = run(split_bot_specs(args.bots), args.profile, _options(args.option), mode,
+                         boards, args.seed, args.workers, args.out)
+            print(f"seed {answer['seed']} ({answer['seed_source']}), {mode} x {boards}")
+            for pairing in answer["pairings"]:
+                record = pairing["games"] or pairing["deal_results"]
+                rate = record["rate"]
+                print(f"  {pairing['bots'][0]} vs {pairing['bots'][1]}: {record['wins']}-"
+                      f"{record['losses']}-{record['ties']}, {rate['value']:.1%} "
+                      f"[{rate['low']:.1%}, {rate['high']:.1%}]")
+            return 0
+        entries = pool(args.files, args.with_given)
+        if not entries:
+            print("error: no run to pool (only fresh-seed runs count without --with-given)",
+                  file=sys.stderr)
+            return 2
+        if args.json:
+            print(json.dumps([{"bots": list(e.key[:2]), "profile": e.key[2],
+                               "options": json.loads(e.key[3]), "mode": e.key[4],
+                               "wins": e.wins, "losses": e.losses, "ties": e.ties,
+                               "seeds": list(e.seeds), "rate": e.rate.to_json()}
+                              for e in entries], indent=2))
+        else:
+            for e in entries:
+                print(describe(e))
+        if args.plot is not None:
+            plot(entries, args.plot)
+        return 0
+    except BeloteError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

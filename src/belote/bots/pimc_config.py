@@ -1,0 +1,285 @@
+"""The settings of the PIMC bot (:mod:`belote.bots.pimc`): each setting's kind, default and
+help (:data:`SETTINGS`), the enums of the settings that take a word, the presets
+(:data:`PRESETS`), the defaults of the card play at two and three players
+(:data:`SMALL_TABLE_DEFAULTS`) and of the bidding search there
+(:data:`SMALL_BID_DEFAULTS`), and the frozen :class:`PimcConfig` of one bot.  What each
+setting does is told in :mod:`belote.bots.pimc`'s docstring; :mod:`belote.bots.pimc`
+re-exports every name here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Final
+
+from belote.bots.base import BotSetting, GameWeighing, check_settings
+from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS
+
+__all__ = [
+    "FIT_PRIOR",
+    "PRESETS",
+    "RANDOM_MISS_ODDS",
+    "SETTINGS",
+    "SMALL_BID_DEFAULTS",
+    "SMALL_TABLE_DEFAULTS",
+    "BidPrior",
+    "Bidding",
+    "CallReading",
+    "CardReads",
+    "HeardReads",
+    "Objective",
+    "PassModel",
+    "PimcConfig",
+    "Preset",
+    "ReadFit",
+]
+
+class Preset(StrEnum):
+    """The defaults of the settings a spec does not give (setting ``preset``)."""
+
+    V7 = "v7"  # today's defaults, the SETTINGS' (sized for the compiled solver)
+    V1 = "v1"  # the baseline: the defaults of before the compiled solver
+
+
+class Objective(StrEnum):
+    """What the card play maximises (setting ``objective``)."""
+
+    SCORE = "score"
+    POINTS = "points"
+    GAME = "game"
+
+
+class Bidding(StrEnum):
+    """How the bot calls (setting ``bidding``)."""
+
+    SAMPLING = "sampling"
+    HEURISTIC = "heuristic"
+
+
+class CallReading(StrEnum):
+    """How the others' calls are read (settings ``calls`` and ``play_calls``)."""
+
+    HINTS = "hints"
+    IGNORE = "ignore"
+
+
+class CardReads(StrEnum):
+    """How the others' cards played are read (setting ``card_reads``)."""
+
+    IGNORE = "ignore"
+    LOW = "low"
+    MODEL = "model"
+
+
+class ReadFit(StrEnum):
+    """Whether the card model's weight is fitted to the table (setting ``read_fit``)."""
+
+    TABLE = "table"
+    FIXED = "fixed"
+
+
+class HeardReads(StrEnum):
+    """Whether the others' announcements are read (setting ``heard_reads``)."""
+
+    MODEL = "model"
+    IGNORE = "ignore"
+
+
+class PassModel(StrEnum):
+    """A pass's value in take-or-pass (setting ``pass_model``)."""
+
+    ROLLOUT = "rollout"
+    ZERO = "zero"
+
+
+class BidPrior(StrEnum):
+    """The call kept unless the worlds show a better one (setting ``bid_prior``)."""
+
+    HEURISTIC = "heuristic"
+    NONE = "none"
+
+
+# The defaults of the settings not given in a spec, by ``preset``: ``v7`` (the SETTINGS
+# defaults) and ``v1`` (those of before the compiled solver).
+PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
+    Preset.V7: {},
+    Preset.V1: {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
+                "play_calls": CallReading.IGNORE, "loose": 0,
+                "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
+                "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE},
+}
+# read_fit=table: the opponents' cards the model is taken to have matched before any deal
+# is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
+# against a match in a world drawn at random among those the voids allow, for players the
+# model matches (measured over 40 seeded heuristic deals, views at tricks 4 and 6: 1,161 of
+# 5,517 cards missed, 21%; tests/test_card_model.py checks that such worlds miss some).
+FIT_PRIOR: Final = 10
+RANDOM_MISS_ODDS: Final = 0.21 / 0.79
+# The card play at two and three players (§12): the defaults of the settings not given
+# (measured there: the deals are shorter and the worlds more alike).
+SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
+    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
+}
+# The bidding search at two and three players (§12): the defaults of the settings not
+# given (sized for the pure-Python search of the small tables: a call's median under
+# 0.3 s of CPU, none over 1.5 s, measured by benchmarks/bench_pimc.py --small).
+SMALL_BID_DEFAULTS: Final[Mapping[str, Any]] = {
+    "bid_worlds": 16, "bid_nodes": 50_000, "bid_min_worlds": 4,
+}
+_NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
+                 "SA": NO_TRUMP, "TA": ALL_TRUMP}
+
+
+SETTINGS: Final[Mapping[str, BotSetting]] = {
+    "preset": BotSetting(
+        Preset, Preset.V7, "the defaults of the settings not given: v7 [default], or v1 "
+        "(the baseline: the budgets of before the compiled solver, the others' choices not "
+        "read, no take without two master trumps)"),
+    "worlds": BotSetting(int, 64, "worlds solved per card at most", 1),
+    "tricks": BotSetting(int, 8, "search from this many tricks left (earlier: heuristic)", 1),
+    "nodes": BotSetting(int, 6_000_000, "stop adding worlds past this many solver nodes", 1),
+    "min_worlds": BotSetting(int, 2, "worlds solved unless past twice the node budget", 1),
+    "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
+    "objective": BotSetting(
+        Objective, Objective.GAME, "card play: the hand's score difference (score), the "
+        "card points (points), or the score weighed by the game so far (game: four "
+        "players, a game to a target)"),
+    "bidding": BotSetting(Bidding, Bidding.SAMPLING, "sampling or heuristic"),
+    "calls": BotSetting(CallReading, CallReading.HINTS,
+                        "read the others' calls as hints, or ignore them"),
+    "play_calls": BotSetting(
+        CallReading, CallReading.HINTS, "card play: keep the worlds that fit the others' "
+        "calls (hints), or ignore the calls"),
+    "card_reads": BotSetting(
+        CardReads, CardReads.MODEL, "card play: keep a world that breaks the reading of "
+        "the others' cards played (a seat that lost a trick played its cheapest card of "
+        "the suit) only by chance (low), weigh each world by the opponents' cards and the "
+        "others' calls the heuristic would not have made in it (model), or ignore the "
+        "cards' choice (ignore)"),
+    "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
+                              "per clue it breaks; model: a world's weight per call or "
+                              "card the heuristic would not have made", 0),
+    "read_fit": BotSetting(
+        ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
+        "cards against the model in the deal as it was and soften read_weight towards 1 "
+        "(no reading) as they stray from it (table), or keep read_weight (fixed)"),
+    "heard_reads": BotSetting(
+        HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
+        "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
+        "or ignore it"),
+    "model_draws": BotSetting(int, 128, "card_reads=model: worlds drawn and read per "
+                              "card at most", 1),
+    "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
+                               "and cards the heuristic would not have made is left out",
+                               1),
+    "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
+                          "later cards are one plan for the worlds it cannot tell apart "
+                          "(αμ at full depth, four players; 0: off, each world's best)", 0),
+    "bid_worlds": BotSetting(int, 40, "worlds solved per call at most", 1),
+    "bid_nodes": BotSetting(int, 8_000_000, "stop adding bidding worlds past this many "
+                            "solver nodes", 1),
+    "bid_min_worlds": BotSetting(int, 4, "fewer worlds solved: the heuristic's call", 1),
+    "bid_margin": BotSetting(float, 0.0, "points a take or a bid must gain over a pass"),
+    "partner_margin": BotSetting(float, 30.0, "more points to bid over our own contract"),
+    "coinche_margin": BotSetting(float, 20.0, "points a coinche or a surcoinche must gain"),
+    "pass_model": BotSetting(
+        PassModel, PassModel.ROLLOUT, "take-or-pass: the others call as the heuristic "
+        "after a pass (rollout), or a pass is 0 (zero)"),
+    "bid_prior": BotSetting(
+        BidPrior, BidPrior.HEURISTIC, "the call kept unless the worlds show a better one "
+        "(heuristic), or none: the best average"),
+    "bid_z": BotSetting(float, 1.0, "standard errors a call must beat the prior by", 0),
+    "bid_trumps": BotSetting(int, 1, "own trumps searched per call at most", 1),
+    "bid_floor": BotSetting(int, 40, "trump_strength below which a trump is not searched"),
+    "bid_caution": BotSetting(int, 10, "card points the takers are expected to lose "
+                              "against double dummy", 0),
+    "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
+    "bid_band": BotSetting(int, 20, "two and three players: search a call only when the "
+                           "hand's strength lies within this of the heuristic's take", 0),
+    "game": BotSetting(
+        GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
+        "or its score weighed by the game so far (aware)"),
+    "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
+                        "master trumps from this strength (0: never)", 0),
+}
+"""Every setting of the bot by name: its kind, default and help (``pimc:NAME=VALUE``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PimcConfig:
+    """The settings of one PIMC bot, checked, with its preset's defaults (see the
+    module docstring, and :data:`SETTINGS` for each)."""
+
+    preset: Preset
+    worlds: int
+    tricks: int
+    nodes: int
+    min_worlds: int
+    seconds: float
+    objective: Objective
+    bidding: Bidding
+    calls: CallReading
+    play_calls: CallReading
+    card_reads: CardReads
+    read_weight: float
+    read_fit: ReadFit
+    heard_reads: HeardReads
+    model_draws: int
+    model_misses: int
+    endgame: int
+    bid_worlds: int
+    bid_nodes: int
+    bid_min_worlds: int
+    bid_margin: float
+    partner_margin: float
+    coinche_margin: float
+    pass_model: PassModel
+    bid_prior: BidPrior
+    bid_z: float
+    bid_trumps: int
+    bid_floor: int
+    bid_caution: int
+    bid_noise: int
+    bid_band: int
+    game: GameWeighing
+    loose: int
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any] | None = None) -> PimcConfig:
+        """The config of a spec's settings (``{"worlds": "12"}``, as text or values):
+        each checked (an unknown or a bad one refused by name), the others its
+        preset's defaults.
+
+        >>> PimcConfig.of({"worlds": "12"}).worlds, PimcConfig.of().objective
+        (12, <Objective.GAME: 'game'>)
+        >>> PimcConfig.of({"preset": "v1", "worlds": 7}).nodes
+        200000
+        >>> PimcConfig.of({"preset": "auto"})
+        Traceback (most recent call last):
+        ...
+        belote.errors.OptionError: bot 'pimc': setting 'preset': 'auto' is not one of v7, v1
+        """
+        given = settings or {}
+        return cls.resolved(check_settings("pimc", SETTINGS, given), frozenset(given))
+
+    @classmethod
+    def resolved(cls, values: Mapping[str, Any], given: frozenset[str]) -> PimcConfig:
+        """The config of every setting's checked value (``values``), those not ``given``
+        taking the preset's defaults."""
+        preset = Preset(values["preset"])
+        defaults = {k: v for k, v in PRESETS[preset].items() if k not in given}
+        return cls(**{**values, **defaults})
+
+    def small_table(self, given: frozenset[str]) -> PimcConfig:
+        """The config at two and three players (§12): the settings not ``given`` take
+        :data:`SMALL_TABLE_DEFAULTS` (the card play) and :data:`SMALL_BID_DEFAULTS` (the
+        bidding)."""
+        small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS}
+        return dataclasses.replace(self, **{k: v for k, v in small.items() if k not in given})
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every setting by name."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

@@ -1,0 +1,501 @@
+"""The PIMC bot's bidding search at three and two players (docs/rules.md §3.2–§3.4, §7,
+§8, §12): the same worlds-and-solver idea as at four players
+(:mod:`belote.bots.bid_sampling`, :mod:`belote.bots.bid_search`), on §12's deals.
+
+A *world* (:class:`SmallWorld`) places every card the seat cannot see during the
+bidding, as the deal of the table's mode places them (:data:`FIRST_HAND`): the cards
+dealt to each other seat before the bidding, and the rest of the pack in dealing
+order (the stock).  The seat sees its own cards and, except in the ``kitty`` deal,
+the turned card; nothing else is shown before the play.  So:
+
+- ``24_cards`` (three players, 24 cards): five cards each, the turned card, eight to
+  deal; the taker gets the turned card and two more, the others three (§3.4);
+- ``kitty`` (three): ten each and the two kitty cards, which the taker adds to his
+  hand; he lays two aside (the heuristic's choice,
+  :func:`belote.bots.base.discard_of`), counted in his tricks (§12.1);
+- ``six_each`` (three) and ``stock`` (two): six each, the turned card (it stays on
+  the table), three more each, the bergère, the rest out of play (§12.1, §12.2);
+- ``decouverte`` has no bidding (§12.2): nothing to search.
+
+:class:`SmallBidSampler` draws worlds uniformly among those consistent with the
+seat's cards and the turned card (one uniform shuffle of the unseen cards, cut into
+the other hands and the stock), and keeps by rejection those that fit the calls
+(:class:`PassHint`: a seat that passed holds a hand the heuristic passes with,
+:func:`belote.bots.heuristic.small_call` at the deal's take of :data:`SMALL_TAKE`);
+when none fits within the draws allowed, the calls are dropped.
+
+Each world is completed for a taker and a trump as the engine deals it
+(:func:`belote.deal.deal_rest`), and the solver answers one question of it: do the
+takers make the contract with perfect play, their points less ``caution`` counted
+(:func:`belote.solver.reaches`, a null-window search: at three players a full
+solve of a deal takes about 300,000 positions in the median and millions at worst,
+far beyond a call's time in the pure-Python search of the small tables, where the
+question takes some 1,000 to 50,000).  The hand is then scored with the real
+scoring (:func:`belote.scoring.score_hand`, §8 and §12: every seat announcing its
+best declarations, compared with the sides of §12.1, and saying its belote; the
+trick total of a deal that leaves cards out; the kitty's discards in the taker's
+tricks), the takers' points taken as the search's bound of their points less
+``caution``, on the side of the answer.  A capot is not counted.  A call's value
+for the bot is its score less the others' mean (three players: each defender
+counted half his side's score; two: the difference).
+
+:class:`SmallBidSearch` solves the worlds within a budget of positions (never a
+clock, unless ``seconds`` is set), as the four-player search does; the choice
+between the calls is :class:`belote.bots.pimc.PimcBot`'s.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from belote.bidding import PASS, TAKE
+from belote.bots.base import discard_of
+from belote.bots.bid_search import Option
+from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
+from belote.cards import (
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_LETTERS,
+    Card,
+    CardMask,
+    TrumpMode,
+    card,
+    scan_forward,
+    suit_of,
+)
+from belote.deal import FirstDeal, deal_rest
+from belote.declarations import best_announcement, resolve
+from belote.errors import BeloteError
+from belote.options import ThreeDeal, TwoDeal
+from belote.play import PlayState, card_points
+from belote.round import BIDDING, PlayerView
+from belote.scoring import HandEntry, score_hand
+from belote.scoring import Outcome as HandOutcome
+from belote.table import DealMode, Table
+
+__all__ = [
+    "FIRST_HAND",
+    "PassHint",
+    "SmallBidSampler",
+    "SmallBidSearch",
+    "SmallOutcome",
+    "SmallWorld",
+    "small_options",
+]
+
+FIRST_HAND: Final = {DealMode.CARDS_24: 5, DealMode.KITTY: 10, DealMode.SIX_EACH: 6,
+                     DealMode.STOCK: 6}
+"""Cards each seat holds during the bidding, per deal of §12 that has one."""
+
+
+def deal_of(view: PlayerView) -> ThreeDeal | TwoDeal:
+    """The §12 deal option of a view's table."""
+    return view.rules.three_deal if view.rules.players == 3 else view.rules.two_deal
+
+
+@dataclass(frozen=True, slots=True)
+class SmallWorld:
+    """One deal as far as the bidding goes at a table of three or two: per seat the
+    cards dealt before the bidding (the seat's own included) and the rest of the pack
+    in dealing order (``kitty``: the two kitty cards)."""
+
+    hands: tuple[CardMask, ...]
+    stock: tuple[Card, ...]
+
+    def complete(self, table: Table, dealer: int, turned: Card | None,
+                 taker: int) -> list[CardMask]:
+        """Each seat's cards once ``taker`` took, as the engine deals them (§3.4, §12;
+        ``kitty``: the taker's twelve, before he lays two aside)."""
+        first = FirstDeal(self.hands, -1 if turned is None else turned, self.stock)
+        return deal_rest(first, dealer, taker, table.players, table.mode)
+
+
+def _legal_then(view: PlayerView, index: int) -> tuple[str, ...]:
+    """The calls that were legal for the ``index``-th call of the bidding (§3.2, §3.3,
+    §12.1: the kitty deal's single round names any suit)."""
+    turned = view.turned
+    if turned is not None and index < view.rules.players:
+        return (PASS, TAKE)
+    return (PASS, *(SUIT_LETTERS[s] for s in range(4)
+                    if turned is None or s != suit_of(turned)))
+
+
+@dataclass(frozen=True, slots=True)
+class PassHint:
+    """``seat`` passed when ``calls`` were legal: its cards dealt before the bidding are a
+    hand the heuristic passes with (soft: a player may pass anything)."""
+
+    seat: int
+    calls: tuple[str, ...]
+
+    def fits(self, hand: CardMask, turned: Card | None, mode: ThreeDeal | TwoDeal,
+             need: int) -> bool:
+        return small_call(hand, turned, self.calls, mode, need) == PASS
+
+
+def call_hints(view: PlayerView) -> tuple[PassHint, ...]:
+    """A :class:`PassHint` for each pass of another seat so far (a take ends the
+    bidding, so every earlier call is a pass)."""
+    return tuple(PassHint(c.seat, _legal_then(view, i))
+                 for i, c in enumerate(view.calls) if c.seat != view.seat and c.call == PASS)
+
+
+class SmallBidSampler:
+    """Uniform worlds of a small table's bidding for one seat (see the module), kept by
+    rejection when they fit the hints (:meth:`fits`)."""
+
+    def __init__(self, view: PlayerView, hints: bool = True, max_draws: int = 2_000) -> None:
+        table = Table.of(view.rules)
+        if view.phase != BIDDING or table.players == 4 or table.mode not in FIRST_HAND:
+            raise BeloteError(
+                f"no small-table bidding worlds in phase {view.phase!r} at a table of "
+                f"{table.players} ({table.mode})")
+        self.table = table
+        self.seat = view.seat
+        self.hand = view.hand
+        self.turned = view.turned
+        self.dealer = view.dealer
+        seen = view.hand | (0 if view.turned is None else 1 << view.turned)
+        self.unseen = tuple(c for c in table.deck if not seen >> c & 1)
+        self.dealt = FIRST_HAND[table.mode]
+        self.others = tuple(s for s in range(table.players) if s != view.seat)
+        self.mode = deal_of(view)
+        self.need = SMALL_TAKE[self.mode]
+        self.hints = call_hints(view) if hints else ()
+        self.max_draws = max_draws
+
+    def draw(self, rng: random.Random) -> SmallWorld:
+        """One world drawn uniformly, hints ignored."""
+        pool = list(self.unseen)
+        rng.shuffle(pool)
+        hands = [0] * self.table.players
+        hands[self.seat] = self.hand
+        d = self.dealt
+        for i, s in enumerate(self.others):
+            m = 0
+            for c in pool[i * d:(i + 1) * d]:
+                m |= 1 << c
+            hands[s] = m
+        return SmallWorld(tuple(hands), tuple(pool[len(self.others) * d:]))
+
+    def fits(self, world: SmallWorld) -> bool:
+        """Whether every seat's passes fit its cards in ``world``."""
+        return all(h.fits(world.hands[h.seat], self.turned, self.mode, self.need)
+                   for h in self.hints)
+
+    def possible(self, world: SmallWorld) -> bool:
+        """Whether ``world`` agrees with everything the seat knows for certain: its own
+        cards, the turned card out of every hand and the stock, each other seat dealt
+        as many cards as the deal gives, every card of the pack placed once."""
+        n = self.table.players
+        if len(world.hands) != n or world.hands[self.seat] != self.hand:
+            return False
+        if len(world.stock) != len(self.unseen) - len(self.others) * self.dealt:
+            return False
+        if any(world.hands[s].bit_count() != self.dealt for s in self.others):
+            return False
+        placed = 0
+        for h in world.hands:
+            if placed & h:
+                return False
+            placed |= h
+        for c in world.stock:
+            if placed >> c & 1:
+                return False
+            placed |= 1 << c
+        if self.turned is not None:
+            if placed >> self.turned & 1:
+                return False
+            placed |= 1 << self.turned
+        return placed == self.table.deck_mask
+
+
+def small_options(view: PlayerView, calls: Sequence[str], band: int, most: int,
+                  margin: float) -> list[Option]:
+    """The calls worth a search (each a take by the seat, ``team`` being its seat): the
+    ``most`` strongest trumps by :func:`~belote.bots.heuristic.small_strength` (the
+    turned card counted as the heuristic counts it) within ``band`` of the deal's take
+    (:data:`SMALL_TAKE`) either way; outside it the heuristic's call is clear."""
+    mode = deal_of(view)
+    need = SMALL_TAKE[mode]
+    turned = view.turned
+    held = (view.hand | 1 << turned if mode is ThreeDeal.CARDS_24 and turned is not None
+            else view.hand)
+    named: dict[str, TrumpMode] = {}
+    for call in calls:
+        if call == TAKE and turned is not None:
+            named[call] = suit_of(turned)
+        elif len(call) == 1 and call in SUIT_LETTERS:
+            named[call] = SUIT_LETTERS.index(call)
+    ranked = sorted(((small_strength(held, t), -t, call) for call, t in named.items()),
+                    reverse=True)
+    return [Option(call, view.seat, -neg, None, 1, margin)
+            for strength, neg, call in ranked[:most] if abs(strength - need) <= band]
+
+
+@dataclass(frozen=True, slots=True)
+class SmallOutcome:
+    """A world completed for one taker and trump and asked of the solver: the
+    takers' trick points as estimated (the kitty's discards included), the trick
+    total, the declarations and belote per side, and the board's trick total
+    (``in_play``, a deal that leaves cards out; None: the whole pack's)."""
+
+    takers: int
+    total: int
+    declarations: tuple[int, int]
+    belote: tuple[int, int]
+    in_play: int | None
+
+
+@dataclass(slots=True)
+class SmallMemo:
+    """The worlds drawn for one seat in one deal's bidding, and what was asked of them."""
+
+    key: tuple[Any, ...]
+    calls: tuple[Any, ...]
+    draws: list[SmallWorld] = field(default_factory=list)
+    solved: list[dict[tuple[int, int], SmallOutcome | None]] = field(default_factory=list)
+
+
+class SmallBidSearch:
+    """The worlds of one call solved within a budget (see the module): each option's
+    value for the seat in each world used (:meth:`values`)."""
+
+    def __init__(self, view: PlayerView, *, worlds: int, nodes: int, min_worlds: int,
+                 caution: int, hints: bool, rollout: bool, seconds: float = 0.0,
+                 memo: SmallMemo | None = None, own_need: int | None = None) -> None:
+        self.view = view
+        self.rules = view.rules
+        self.table = Table.of(view.rules)
+        self.sampler = SmallBidSampler(view, hints=hints)
+        self.worlds, self.budget, self.min_worlds = worlds, nodes, min_worlds
+        self.caution = caution
+        self.rollout = rollout
+        self.seconds = seconds
+        key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
+        if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
+            memo = SmallMemo(key, view.calls)
+        memo.calls = view.calls
+        self.memo = memo
+        self.own_need = self.sampler.need if own_need is None else own_need
+        self.leader = self.table.next(view.dealer)  # the eldest leads (§3.4, §12)
+        self.used: list[int] = []
+        self.nodes = 0
+        self.skipped = 0
+        self.relaxed = False
+        self._made: dict[tuple[Any, ...], int] = {}
+
+    # --- the pass: who takes after it ----------------------------------------------------
+
+    def after_pass(self, world: SmallWorld) -> tuple[int, int] | None:
+        """(trump, taker) of the contract reached when the seat passes now and every
+        seat (the bot too, later) calls as the heuristic with its cards in ``world``;
+        None for an all-pass."""
+        view, sampler = self.view, self.sampler
+        n = self.table.players
+        rounds = 2 if view.turned is not None else 1
+        index = len(view.calls) + 1
+        seat = (view.seat + 1) % n
+        while index < rounds * n:
+            legal = _legal_then(view, index)
+            need = self.own_need if seat == view.seat else sampler.need
+            call = small_call(world.hands[seat], view.turned, legal, sampler.mode, need)
+            if call == TAKE:
+                assert view.turned is not None
+                return (suit_of(view.turned), seat)
+            if call != PASS:
+                return (SUIT_LETTERS.index(call), seat)
+            index += 1
+            seat = (seat + 1) % n
+        return None
+
+    # --- one world, one contract ---------------------------------------------------------
+
+    def made_at(self, trump: TrumpMode, declarations: tuple[int, int],
+                belote: tuple[int, int], total: int, in_play: int | None, taker: int) -> int:
+        """The fewest trick points (the kitty's discards included) with which the takers
+        make the contract (§8, §12), found with the scoring itself."""
+        key = (trump, declarations, belote, total, in_play, taker)
+        got = self._made.get(key)
+        if got is not None:
+            return got
+        low, high = 0, total + 1  # made at ``high`` (total + 1: never)
+        while low < high:
+            mid = (low + high) // 2
+            if self._score(trump, declarations, belote, total, in_play, taker, mid)[1]:
+                high = mid
+            else:
+                low = mid + 1
+        self._made[key] = low
+        return low
+
+    def _score(self, trump: TrumpMode, declarations: tuple[int, int],
+               belote: tuple[int, int], total: int, in_play: int | None, taker: int,
+               takers: int) -> tuple[tuple[int, int], bool]:
+        """The hand's score per side (the taker's first) when the takers make ``takers``
+        trick points of ``total``, and whether that is made."""
+        n = self.table.players
+        side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
+        tp = [0, 0]
+        tp[side], tp[1 - side] = takers, total - takers
+        entry = HandEntry(taker=side, trick_points=(tp[0], tp[1]), declarations=declarations,
+                          belote=belote, trump=trump, reserve=self.view.reserve,
+                          in_play=in_play)
+        try:
+            result = score_hand(self.rules, entry)
+        except BeloteError:  # pragma: no cover - an entry the scoring refuses
+            made = takers > total - takers
+            score = (takers, total - takers)
+        else:
+            made = result.outcome is HandOutcome.MADE
+            s = result.score
+            score = (s[side], s[1 - side]) if n == 2 else (s[0], s[1])
+        return score, made
+
+    def solve(self, world: SmallWorld, trump: TrumpMode, taker: int,
+              cap: int) -> tuple[SmallOutcome, int]:
+        """``world`` dealt for ``taker`` in ``trump`` and asked of the solver (see the
+        module), with the positions searched; :class:`~belote.solver.SearchLimitError`
+        past ``cap``."""
+        from belote.solver import reaches  # loaded when a call is searched
+
+        view, table, rules = self.view, self.table, self.rules
+        hands = world.complete(table, view.dealer, view.turned, taker)
+        pts = card_points(rules, trump)
+        aside = 0
+        if table.mode is DealMode.KITTY:
+            laid = discard_of(hands[taker], trump)
+            for c in laid:
+                hands[taker] &= ~(1 << c)
+                aside += pts[c]
+        play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
+        total = play_total + aside
+        in_play = play_total if table.mode.leaves_cards_out else None
+        sides = table.sides(taker)
+        declarations = (0, 0)
+        if rules.declarations:
+            announced = [best_announcement(h, rules, trump) for h in hands]
+            points = resolve(announced, rules, trump, self.leader, sides).points
+            declarations = (points[0], points[1])
+        belote = _belote(hands, trump, sides)
+        made_at = self.made_at(trump, declarations, belote, total, in_play, taker)
+        need = made_at - aside + self.caution  # the takers' points in play, double dummy
+        state = PlayState(rules, trump, hands, self.leader, teams=sides, table=table)
+        if sides[taker] == 0:
+            made, bound, nodes = reaches(state, need, cap)
+        else:  # two players, the taker East: side 0 is North
+            reached, low, nodes = reaches(state, play_total - need + 1, cap)
+            made, bound = not reached, play_total - low
+        estimate = bound - self.caution + aside
+        estimate = max(estimate, made_at) if made else min(estimate, made_at - 1)
+        estimate = max(0, min(total, estimate))
+        return SmallOutcome(estimate, total, declarations, belote, in_play), nodes
+
+    def value(self, trump: TrumpMode, taker: int, out: SmallOutcome) -> float:
+        """The hand's score for the seat less the others' mean (three players: each
+        defender half his side's score; two: the difference)."""
+        (takers, defence), _ = self._score(trump, out.declarations, out.belote, out.total,
+                                           out.in_play, taker, out.takers)
+        if self.table.players == 2:
+            return float(takers - defence) if taker == self.view.seat else float(
+                defence - takers)
+        if taker == self.view.seat:
+            return takers - defence / 2
+        return defence / 4 - takers / 2
+
+    # --- the worlds ----------------------------------------------------------------------
+
+    def values(self, options: Sequence[Option],
+               rng: random.Random) -> dict[str, list[float]] | None:
+        """Each option's value in each world solved within the budget (the same worlds
+        for all; a pass with ``rollout`` is the contract the others reach after it, 0
+        without); None when fewer than ``min_worlds`` worlds could be solved."""
+        from belote.solver import SearchLimitError
+
+        memo, sampler = self.memo, self.sampler
+        keys = sorted({(o.trump, o.team) for o in options if o.team is not None})
+        budget = self.budget
+        start = time.perf_counter()
+        index = drawn = 0
+        filtered = bool(sampler.hints)
+        used = self.used
+        while len(used) < self.worlds:
+            if self.nodes >= 2 * budget or (len(used) >= self.min_worlds and (
+                self.nodes >= budget
+                or (self.seconds > 0 and time.perf_counter() - start >= self.seconds)
+            )):
+                break
+            if index == len(memo.draws):
+                if drawn >= sampler.max_draws:
+                    if filtered and len(used) < self.min_worlds:
+                        filtered = False  # no world fits the calls: drop them
+                        self.relaxed = True
+                        index = 0
+                        used.clear()
+                        continue
+                    break
+                memo.draws.append(sampler.draw(rng))
+                memo.solved.append({})
+                drawn += 1
+            world = memo.draws[index]
+            solved = memo.solved[index]
+            index += 1
+            if filtered and not sampler.fits(world):
+                continue
+            after = self.after_pass(world) if self.rollout else None
+            wanted = keys if after is None or after in keys else [*keys, after]
+            complete = True
+            for key in wanted:
+                if key in solved:
+                    if solved[key] is None:
+                        complete = False
+                        break
+                    continue
+                cap = min(budget, 2 * budget - self.nodes)
+                try:
+                    out, nodes = self.solve(world, key[0], key[1], cap)
+                except SearchLimitError as stop:
+                    self.nodes += stop.nodes
+                    complete = False
+                    if cap == budget:
+                        solved[key] = None  # a world too hard for one budget: skipped
+                        self.skipped += 1
+                    break
+                self.nodes += nodes
+                solved[key] = out
+            if complete:
+                used.append(index - 1)
+        if len(used) < self.min_worlds:
+            return None
+        values: dict[str, list[float]] = {}
+        for o in options:
+            row: list[float] = []
+            for i in used:
+                contract = ((o.trump, o.team) if o.team is not None
+                            else self.after_pass(memo.draws[i]) if self.rollout else None)
+                got = memo.solved[i].get(contract) if contract is not None else None
+                row.append(0.0 if contract is None or got is None
+                           else self.value(contract[0], contract[1], got))
+            values[o.call] = row
+        return values
+
+
+def _belote(hands: Sequence[CardMask], trump: TrumpMode,
+            sides: Sequence[int]) -> tuple[int, int]:
+    """Belote per side when every holder of trump K+Q says it (§7.7; one per suit in TA)."""
+    if trump == NO_TRUMP:
+        return (0, 0)
+    points = [0, 0]
+    for suit in range(4) if trump == ALL_TRUMP else (trump,):
+        both = 1 << card(suit, KING) | 1 << card(suit, QUEEN)
+        for seat, h in enumerate(hands):
+            if h & both == both:
+                points[sides[seat]] += 20
+    return (points[0], points[1])
+

@@ -1,0 +1,379 @@
+"""The PIMC bot's worlds at the tables of three and two (docs/rules.md §12): the bidding
+search's worlds (bots/small_bid.py) and the card play's, checked against what each seat
+said and showed, over many seeds of every small-table deal; the solver's yes-or-no of
+the bidding against the full solve; the search's calls."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from belote.bots import play_deal
+from belote.bots.base import played_by
+from belote.bots.heuristic import SMALL_TAKE, HeuristicBot, small_call
+from belote.bots.knowledge import infer
+from belote.bots.pimc import SMALL_BID_DEFAULTS, PimcBot
+from belote.bots.sampling import DealSampler
+from belote.bots.small_bid import (
+    FIRST_HAND,
+    SmallBidSampler,
+    SmallBidSearch,
+    SmallWorld,
+    deal_of,
+    small_options,
+)
+from belote.cards import KING, QUEEN, SUIT_MASKS, card, rank_of, scan_forward, suit_of
+from belote.deal import new_deck
+from belote.errors import BeloteError
+from belote.options import Rules, make_rules
+from belote.play import PlayState, card_points
+from belote.round import BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
+from belote.solver import SearchLimitError, reaches, solve
+from belote.table import DealMode, Table
+from tests.test_small_bots import _truth
+
+MODES: list[tuple[str, dict[str, Any]]] = [
+    ("classic-3p", {}),
+    ("classic-3p", {"three_deal": "kitty"}),
+    ("classic-3p", {"three_deal": "six_each"}),
+    ("classic-2p", {}),
+    ("classic-2p", {"two_deal": "decouverte"}),
+]
+MODE_IDS = ["24_cards", "kitty", "six_each", "stock", "decouverte"]
+BIDDING_MODES = range(4)  # découverte has no bidding (§12.2)
+
+
+def _rules(i: int) -> Rules:
+    profile, options = MODES[i]
+    return make_rules(profile, options)
+
+
+def _deal(rules: Rules, seed: int) -> Round:
+    deck = new_deck(rules.players, rules.three_deal)
+    rng = random.Random(seed)
+    rng.shuffle(deck)
+    return Round(rules, rng.randrange(rules.players), deck)
+
+
+def _true_world(rnd: Round) -> SmallWorld:
+    """The real deal as far as the bidding goes."""
+    assert rnd.first is not None
+    return SmallWorld(tuple(rnd.first.hands), tuple(rnd.first.stock))
+
+
+# --- the bidding's worlds ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", BIDDING_MODES, ids=MODE_IDS[:4])
+def test_bidding_worlds_fit_what_each_seat_said_and_the_true_deal_is_one(mode: int) -> None:
+    """At every call of 30 seeded deals bid by the heuristic: each world drawn holds the
+    seat's own cards, never the turned card, every other card of the pack once, as
+    many cards a seat as the deal gives (§3.1, §12); those kept fit every pass; and the
+    deal as it was is a possible world that fits the passes (the sampler accepts it)."""
+    rules = _rules(mode)
+    table = Table.of(rules)
+    rng = random.Random(mode)
+    checked = 0
+    for seed in range(30):
+        rnd = _deal(rules, 1000 * mode + seed)
+        truth = _true_world(rnd)
+        heuristic = HeuristicBot(0)
+        while rnd.phase is BIDDING:
+            view = rnd.view()
+            sampler = SmallBidSampler(view)
+            assert sampler.possible(truth) and sampler.fits(truth), (seed, view.calls)
+            passed = {c.seat for c in view.calls if c.seat != view.seat}
+            assert {h.seat for h in sampler.hints} == passed
+            for _ in range(20):
+                world = sampler.draw(rng)
+                assert sampler.possible(world)
+                assert world.hands[view.seat] == view.hand
+                assert len(world.hands) == table.players
+                for s in range(table.players):
+                    if s != view.seat:
+                        assert world.hands[s].bit_count() == FIRST_HAND[table.mode]
+                    assert view.turned is None or not world.hands[s] >> view.turned & 1
+                if sampler.fits(world):  # a seat that passed holds a hand the heuristic passes
+                    for hint in sampler.hints:
+                        assert small_call(world.hands[hint.seat], view.turned, hint.calls,
+                                          deal_of(view), SMALL_TAKE[deal_of(view)]) == "pass"
+                checked += 1
+            rnd.call(heuristic.call(view))
+    assert checked >= 30 * 20
+
+
+def test_the_sampler_refuses_impossible_worlds_and_other_phases() -> None:
+    """A world that moves the seat's card, deals the turned card or places a card twice is
+    not possible; a view outside the bidding, or at four players, has no such worlds."""
+    rules = _rules(3)
+    rnd = _deal(rules, 5)
+    view = rnd.view()
+    sampler = SmallBidSampler(view)
+    truth = _true_world(rnd)
+    assert sampler.possible(truth)
+    other = 1 - view.seat
+    mine = truth.hands[view.seat]
+    swapped = list(truth.hands)
+    swapped[view.seat], swapped[other] = truth.hands[other], mine
+    assert not sampler.possible(SmallWorld(tuple(swapped), truth.stock))
+    assert view.turned is not None
+    turned_in = list(truth.hands)
+    c = next(iter(truth.stock))
+    turned_in[other] = (truth.hands[other] & ~(1 << (truth.hands[other].bit_length() - 1))
+                        | 1 << view.turned)
+    assert not sampler.possible(SmallWorld(tuple(turned_in), truth.stock))
+    twice = (*truth.stock[:-1], c)
+    assert not sampler.possible(SmallWorld(truth.hands, twice))
+    with pytest.raises(BeloteError):
+        SmallBidSampler(_deal(make_rules("classic"), 1).view())
+    rnd.call("take")
+    with pytest.raises(BeloteError):
+        SmallBidSampler(rnd.view())
+
+
+def test_the_kitty_world_gives_the_taker_the_kitty() -> None:
+    """§12.1 kitty: the true deal completed for its taker is the engine's hands; the
+    taker lays two aside before the solver sees the hands."""
+    rules = _rules(1)
+    rnd = _deal(rules, 3)
+    truth = _true_world(rnd)
+    view = rnd.view()
+    search = SmallBidSearch(view, worlds=2, nodes=10**6, min_worlds=1, caution=0,
+                            hints=False, rollout=False)
+    hands = truth.complete(search.table, view.dealer, view.turned, view.seat)
+    assert hands[view.seat].bit_count() == 12 and sum(h.bit_count() for h in hands) == 32
+    rnd.call("H")
+    assert rnd.phase is DISCARD and rnd.hands == hands
+
+
+# --- the card play's worlds ----------------------------------------------------------------
+
+
+def _check_world(view: PlayerView, hands: tuple[int, ...], rnd: Round) -> None:
+    """The hands of a card-play world against the view, read straight from the view
+    (not through the knowledge): §6 voids, §7.6 shown declarations, §7.7 belote, the
+    cards seen face up, laid aside or played."""
+    n = rnd.players
+    assert hands[view.seat] == view.hand
+    assert rnd.play is not None
+    true_hands = rnd.play.state.hands
+    played = played_by(view)
+    seen = view.played | view.public | view.discards | view.hand
+    for s in range(n):
+        assert hands[s].bit_count() == true_hands[s].bit_count()
+        if s != view.seat:
+            assert not hands[s] & seen & ~view.public or rnd.mode == "decouverte"
+            assert not hands[s] & (view.played | view.discards)
+    if rnd.mode.leaves_cards_out and view.turned is not None:  # §12: on the table
+        assert not any(h >> view.turned & 1 for h in hands)
+    # §6: a seat that did not follow the suit led holds none of it
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        tricks.append((view.trick_leader, view.trick))
+    for leader, cards in tricks:
+        led = suit_of(cards[0])
+        for i, c in enumerate(cards[1:], 1):
+            seat = (leader + i) % n
+            if suit_of(c) != led and rnd.mode != "decouverte":
+                assert not hands[seat] & SUIT_MASKS[led], (seat, led)
+    # §7.6: the cards shown and not yet played are in the hand that showed them
+    for s, shown in enumerate(view.shown):
+        for d in shown:
+            assert d.cards & ~played[s] & ~hands[s] == 0, (s, d)
+    # §7.7: a seat that said belote with one card holds or has played the other
+    for s, c in view.belote_cards:
+        other = card(suit_of(c), QUEEN if rank_of(c) == KING else KING)
+        assert (hands[s] | played[s]) >> other & 1 or rnd.mode == "decouverte"
+    # the turned card taken at 24 cards (§3.4) is the taker's until played
+    if rnd.mode is DealMode.CARDS_24 and view.contract is not None and view.turned is not None:
+        taker = view.contract.taker
+        if taker != view.seat and not view.played >> view.turned & 1:
+            assert hands[taker] >> view.turned & 1
+
+
+@pytest.mark.parametrize("mode", range(5), ids=MODE_IDS)
+def test_card_worlds_never_contradict_what_was_said_or_shown(mode: int) -> None:
+    """At every card of 25 seeded deals played by the heuristic (declarations, belote
+    and a taker's kitty included): every world the PIMC bot's sampler draws agrees with
+    the view, checked rule by rule, and the true deal is allowed by its knowledge."""
+    rules = _rules(mode)
+    rng = random.Random(10 + mode)
+    pimc = PimcBot(1)
+    checked = 0
+    for seed in range(25):
+        rnd = _deal(rules, 500 + seed)
+        bots = [HeuristicBot(s) for s in range(rules.players)]
+        while rnd.phase is BIDDING or rnd.phase is DISCARD:
+            seat = rnd.current_player()
+            view = rnd.view(seat)
+            if rnd.phase is DISCARD:
+                rnd.discard(bots[seat].discard(view))
+            else:
+                rnd.call(bots[seat].call(view))
+        while rnd.phase is PLAY:
+            seat = rnd.current_player()
+            view = rnd.view(seat)
+            sampler = pimc.sampler(view)
+            assert sampler is not None
+            if rnd.mode != "decouverte":
+                assert infer(view).allows(_truth(rnd, seat))
+            for _ in range(4):
+                _check_world(view, sampler.sample(rng).hands, rnd)
+                checked += 1
+            action = bots[seat].play(view)
+            rnd.play_card(action, belote=True)
+    assert checked > 400
+
+
+def test_the_card_sampler_is_the_pimc_bots() -> None:
+    """(The sampler checked above is the one the bot draws its card worlds from.)"""
+    rnd = _deal(_rules(0), 1)
+    while rnd.phase is BIDDING:
+        rnd.call(HeuristicBot(0).call(rnd.view()))
+    if rnd.phase is PLAY:
+        sampler = PimcBot(0).sampler(rnd.view())
+        assert isinstance(sampler, DealSampler)
+
+
+# --- the solver's question ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [0, 3], ids=["24_cards", "stock"])
+def test_the_null_window_answer_is_the_full_solves(mode: int) -> None:
+    """solver.reaches: yes exactly when the full solve's value reaches the points, with
+    a bound on the right side; the search's made-or-not per world agrees with it (the
+    deals whose full solve is quick in the pure-Python search: 24 cards and stock)."""
+    rules = _rules(mode)
+    table = Table.of(rules)
+    rng = random.Random(mode)
+    for seed in range(2 if rules.players == 2 else 1):
+        rnd = _deal(rules, 70 + seed)
+        view = rnd.view()
+        search = SmallBidSearch(view, worlds=1, nodes=10**7, min_worlds=1, caution=0,
+                                hints=False, rollout=False)
+        world = search.sampler.draw(rng)
+        for taker in range(rules.players):
+            trump = rng.randrange(4)
+            out, _ = search.solve(world, trump, taker, 10**7)
+            hands = world.complete(table, view.dealer, view.turned, taker)
+            if table.mode is DealMode.KITTY:
+                from belote.bots.base import discard_of
+
+                for c in discard_of(hands[taker], trump):
+                    hands[taker] &= ~(1 << c)
+            state = PlayState(rules, trump, hands, table.next(view.dealer),
+                              teams=table.sides(taker), table=table)
+            value = solve(state, moves=False).value
+            for points in (value - 7, value, value + 1, value + 30):
+                yes, bound, _ = reaches(state, points)
+                assert yes == (value >= points)
+                assert (bound >= points) if yes else (bound < points)
+            made_at = search.made_at(trump, out.declarations, out.belote, out.total,
+                                     out.in_play, taker)
+            pts = card_points(rules, trump)
+            play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
+            aside = out.total - play_total  # the kitty's discards (§12.1), else 0
+            takers_dd = value if table.sides(taker)[taker] == 0 else play_total - value
+            assert (takers_dd + aside >= made_at) == (out.takers >= made_at)
+    with pytest.raises(SearchLimitError):
+        reaches(state, value, max_nodes=1)
+
+
+# --- the calls ------------------------------------------------------------------------------
+
+
+def test_small_options_search_only_near_the_take() -> None:
+    """Only the calls within bid_band of the heuristic's take are searched, the
+    strongest first; far from it (either way) the heuristic's call stands."""
+    rules = _rules(3)
+    near = far = 0
+    for seed in range(60):
+        view = _deal(rules, seed).view()
+        options = small_options(view, list(view.legal_calls), 20, 1, 0.0)
+        wide = small_options(view, list(view.legal_calls), 10_000, 1, 0.0)
+        assert len(wide) == 1 and all(o.team == view.seat for o in options)
+        near += bool(options)
+        far += not options
+        bot = PimcBot(seed)
+        call = bot.call(view)
+        assert call in view.legal_calls
+        if not options:
+            assert call == HeuristicBot(0).call(view) and bot.last_bid_worlds == 0
+    assert near and far
+
+
+@pytest.mark.parametrize("mode", BIDDING_MODES, ids=MODE_IDS[:4])
+def test_pimc_bids_by_search_at_every_small_deal(mode: int) -> None:
+    """Whole deals with the search bidding at every seat: legal calls, worlds solved
+    within twice the positions budget, the same seed the same calls."""
+    rules = _rules(mode)
+    budget = SMALL_BID_DEFAULTS["bid_nodes"]
+    searched = 0
+    for seed in range(8):
+        if seed >= 2 and searched:
+            break
+        calls = []
+        for _ in range(2):
+            rnd = _deal(rules, 40 + seed)
+            bots = [PimcBot(seed * 10 + s, worlds=2, tricks=3, nodes=2000)
+                    for s in range(rules.players)]
+            made: list[str] = []
+            while rnd.phase is BIDDING:
+                view = rnd.view()
+                bot = bots[view.seat]
+                call = bot.call(view)
+                assert call in view.legal_calls
+                assert bot.last_bid_nodes <= 2 * budget + 1  # (the search stops one past)
+                searched += bot.last_bid_nodes > 0
+                made.append(call)
+                rnd.call(call)
+            calls.append(made)
+        assert calls[0] == calls[1]
+    assert searched
+
+
+def test_bidding_heuristic_setting_turns_the_search_off() -> None:
+    rules = _rules(3)
+    for seed in range(20):
+        view = _deal(rules, seed).view()
+        bot = PimcBot(seed, bidding="heuristic")
+        assert bot.call(view) == HeuristicBot(0).call(view)
+        assert bot.last_bid_nodes == 0
+
+
+def _seeded(rules: Rules, seed: int) -> Round:
+    """The deal of ``seed``: the pack shuffled by ``random.Random(seed)``, dealt by the
+    seat ``seed`` modulo the players."""
+    deck = new_deck(rules.players, rules.three_deal)
+    random.Random(seed).shuffle(deck)
+    return Round(rules, seed % rules.players, deck)
+
+
+def _pimc_takes_and_wins(rules: Rules, seed: int) -> None:
+    """The eldest's hand falls short of the heuristic's take; the search's worlds show
+    the contract made: the bot takes (no fallback to the heuristic), plays the deal
+    against the heuristic, makes the contract and scores the most."""
+    view = _seeded(rules, seed).view()
+    seat = view.seat
+    assert HeuristicBot(0).call(view) == "pass"
+    bot = PimcBot(seed)
+    call = bot.call(view)
+    assert call != "pass" and bot.last_bid_worlds >= 4 and not bot.last_bid_fallback
+    assert bot.last_bid_values[call] > bot.last_bid_values["pass"]
+    bots = [PimcBot(seed) if s == seat else HeuristicBot(s) for s in range(rules.players)]
+    played = _seeded(rules, seed)
+    play_deal(played, bots)
+    assert played.phase is OVER and played.contract is not None
+    assert played.contract.taker == seat
+    result = played.result()
+    assert str(result.score.outcome) == "made"
+    score = result.score.score
+    assert score[seat] > max(s for i, s in enumerate(score) if i != seat)
+
+
+def test_stock_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() -> None:
+    """§12.2 stock, seed 206: East's six cards and the turned card fall short of the
+    heuristic's take (35); the search takes, and makes it, 92 to 28."""
+    _pimc_takes_and_wins(_rules(3), 206)

@@ -1,0 +1,81 @@
+"""benchmarks/strength.py: runs on fresh seeds, recorded, pooled with Wilson intervals."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from belote.tournament.stats import wilson_interval
+
+
+def _script() -> ModuleType:
+    path = Path(__file__).parent.parent / "benchmarks" / "strength.py"
+    spec = importlib.util.spec_from_file_location("strength", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["strength"] = module  # (its dataclass looks its module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(tmp_path: Path, name: str, *extra: str) -> dict[str, object]:
+    out = tmp_path / name
+    assert _script().main(["run", "--bots", "random,heuristic", "--deals", "3",
+                           "--profile", "classic-2p", "--out", str(out), *extra]) == 0
+    data: dict[str, object] = json.loads(out.read_text())
+    return data
+
+
+def test_a_run_draws_its_seed_when_it_runs_and_records_it(tmp_path: Path) -> None:
+    a = _run(tmp_path, "a.json")
+    b = _run(tmp_path, "b.json")
+    assert a["seed_source"] == b["seed_source"] == "fresh"
+    assert isinstance(a["seed"], int) and isinstance(b["seed"], int)
+    assert a["seed"] != b["seed"]  # (two draws of 63 bits)
+    assert "strength" in str(a["command"]) or "--bots" in str(a["command"])
+    given = _run(tmp_path, "c.json", "--seed", "7")
+    assert given["seed"] == 7 and given["seed_source"] == "given"
+
+
+def test_pool_adds_fresh_runs_refuses_a_seed_twice_and_leaves_given_seeds_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    strength = _script()
+    runs = [_run(tmp_path, f"{i}.json") for i in range(2)]
+    _run(tmp_path, "dev.json", "--seed", "3")
+    entries = strength.pool([tmp_path / "0.json", tmp_path / "1.json", tmp_path / "dev.json"])
+    assert len(entries) == 1
+    entry = entries[0]
+    records = [r["pairings"][0]["deal_results"] for r in runs]  # type: ignore[index]
+    assert entry.wins == sum(r["wins"] for r in records)
+    assert entry.played == sum(r["played"] for r in records) == 6
+    assert set(entry.seeds) == {r["seed"] for r in runs}
+    low, high = wilson_interval(entry.wins + entry.ties / 2, entry.played)
+    assert (entry.rate.low, entry.rate.high) == (low, high)
+    with_dev = strength.pool([tmp_path / "0.json", tmp_path / "dev.json"], with_given=True)
+    assert with_dev[0].played == 6
+    # the same deals twice: refused, with the file and the seed named
+    copy = tmp_path / "copy.json"
+    copy.write_text((tmp_path / "0.json").read_text())
+    assert strength.main(["pool", str(tmp_path / "0.json"), str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "copy.json" in err and "pooled already" in err
+    # only given seeds: nothing to pool
+    assert strength.main(["pool", str(tmp_path / "dev.json")]) == 2
+    assert "no run to pool" in capsys.readouterr().err
+    not_json = tmp_path / "x.json"
+    not_json.write_text("{")
+    assert strength.main(["pool", str(not_json)]) == 2
+    assert "x.json: not a readable JSON file" in capsys.readouterr().err
+
+
+def test_pool_plots_the_intervals(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    _run(tmp_path, "a.json")
+    png = tmp_path / "pooled.png"
+    assert _script().main(["pool", str(tmp_path / "a.json"), "--plot", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
