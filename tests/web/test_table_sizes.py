@@ -249,13 +249,16 @@ def _tap_card(page: Any, code: str) -> None:
 
 
 def open_table(browser: Any, server: str, screen: str, table: str,
-               errors: list[str]) -> Any:
-    """A French table against the random bots at ``table`` on ``screen``: its page."""
+               errors: list[str], script: str = "") -> Any:
+    """A French table against the random bots at ``table`` on ``screen``: its page
+    (``script`` runs in it before the page's own)."""
     width, height, animated = SCREENS[screen]
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=1, is_mobile=True, has_touch=True,
                                   locale="fr-FR",
                                   reduced_motion="no-preference" if animated else "reduce")
+    if script:
+        context.add_init_script(script)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
