@@ -135,9 +135,13 @@ CHECK = """([W, H]) => {
   return bad;
 }""".replace("MIN_STRIP", str(MIN_STRIP)).replace("MIN_TALL", str(MIN_TALL))
 
-# The README's pictures (docs/screenshots/, with $BELOTE_SCREENSHOTS=docs/screenshots).
-SHOTS = {(table, screen): f"table-{table.split('-')[0]}p-{way}"
-         for table in ("4", "3-kitty", "2-decouverte")
+# The README's pictures (docs/screenshots/, made by scripts/screenshots.sh, which runs
+# these tests with $BELOTE_SCREENSHOTS=docs/screenshots): each table size on a phone
+# and on a phone on its side.
+SHOT_TABLES = {"4": "table-4p", "3-kitty": "table-3p-kitty", "2-stock": "table-2p-stock",
+               "2-decouverte": "table-2p-decouverte"}
+SHOTS = {(table, screen): f"{name}-{way}"
+         for table, name in SHOT_TABLES.items()
          for screen, way in (("390x844", "phone"), ("844x390", "landscape"))}
 
 # English words that have no place on a French table (its visible text), bots included.

@@ -10,6 +10,11 @@ taker's discards (to the taker only, §12.1), the cards left out of the deal or 
 face-down card of belote découverte (§12.2).  A spectator (``seat`` None) sees no
 hand.
 
+Besides the deal, the state gives the game's ``history`` (each scored deal's
+contract, outcome and capot, beside the score's points: :func:`history_of`) and, when
+the room has a turn timer, ``turn_left``, the seconds left to the person whose turn it
+is (:func:`turn_left_of`).
+
 The deal is put together in parts: the public deal every seat sees
 (:func:`public_deal`), découverte's piles (:func:`decouverte_piles`) and the seat's
 private part (:func:`private_deal`); the scores come from

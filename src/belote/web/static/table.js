@@ -1032,6 +1032,12 @@
     const el = $("toast");
     if (!el || !lines.length) return;
     el.innerHTML = lines.map((l) => `<p>${l}</p>`).join("");
+    // over the seat at the top (a partner's or opponent's backs), else the trick's top
+    const top = $("pos-top");
+    const anchor = top.hidden ? $("center") : top;
+    el.style.left = `${anchor.offsetLeft + anchor.offsetWidth / 2}px`;
+    el.style.top = `${anchor.offsetTop + (top.hidden ? 0 : anchor.offsetHeight / 2)}px`;
+    el.classList.toggle("at-seat", !top.hidden);
     el.hidden = false;
     el.classList.remove("toast-in");
     void el.offsetWidth; // the fade starts again for a new pop-up
