@@ -125,13 +125,17 @@ def _table(browser: Any, server: str, table: str, errors: list[str], screen: str
 
 
 def _play_turn(page: Any) -> None:
-    """Our one move: take (or name the first suit), lay aside two cards, or play the
-    last legal card; then wait for the state it makes."""
+    """Our one move: take (or name the first suit, or pass), lay aside two cards, or
+    play the last legal card; then wait for the state it makes."""
     before = _version(page)
     phase = page.get_attribute("#room", "data-phase")
     if phase == "bidding":
-        take = '#bidding [data-call="take"]'
-        _tap(page, take if page.locator(take).count() else "#bidding button.suit-btn")
+        # take, else bid (the first suit), else pass (the auction beyond our bids)
+        for call in ('#bidding [data-call="take"]', "#bidding button.suit-btn",
+                     '#bidding [data-call="pass"]'):
+            if page.locator(call).count():
+                _tap(page, call)
+                break
     elif phase == "discard":
         cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
         _tap_card(page, cards[-1])
@@ -174,7 +178,10 @@ def expected_pop_ups(states: list[dict[str, Any]]) -> list[str]:
             if c["call"] == "take" or re.fullmatch(r"[SHDC]", c["call"]):
                 out.append(f"{NAMES[c['seat']]} prend à")
             elif c["call"] in ("coinche", "surcoinche"):
-                out.append(f"{NAMES[c['seat']]} {c['call']} !")
+                out.append(f"{NAMES[c['seat']]} {c['call']} ! Contrat :")
+        if st["auction"] and d["contract"] and not p["contract"]:
+            value = str(d["contract"]["value"]).replace("generale", "générale")
+            out.append(f"Contrat : {value}")
         said: dict[str, int] = {}
         for i, b in enumerate(d["belote"]):
             said[b["seat"]] = said.get(b["seat"], 0) + 1
@@ -189,15 +196,19 @@ def expected_pop_ups(states: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-KINDS = ("prend à", "annonce", "Les annonces vont", "belote", "Capot pour")
+KINDS = {"classic": ("prend à", "annonce", "Les annonces vont", "belote", "Capot pour"),
+         "coinche": ("coinche !", "Contrat :", "Capot pour")}
 
 
-def test_pop_ups_say_the_take_the_declarations_belote_and_capot(browser: Any,
-                                                                 server: str) -> None:
+@pytest.mark.parametrize("profile", list(KINDS))
+def test_pop_ups_say_the_take_the_declarations_belote_and_capot(browser: Any, server: str,
+                                                                 profile: str) -> None:
     """Each pop-up says what happened, and each thing that happened has its pop-up
-    (deals played until each kind was seen; the first deal's result made a capot)."""
+    (deals played until each kind was seen; the first deal's result made a capot):
+    the take, the declarations, belote; with the auction a coinche and the contract."""
     errors: list[str] = []
-    page = _table(browser, server, "4", errors)
+    kinds = KINDS[profile]
+    page = _table(browser, server, "4" if profile == "classic" else profile, errors)
     seen: set[str] = set()
     checked = False
     for deal in range(10):
@@ -228,12 +239,12 @@ def test_pop_ups_say_the_take_the_declarations_belote_and_capot(browser: Any,
             assert any(line in t for t in toasts), (line, toasts)
         for t in toasts:
             assert any(line in t for line in wanted), (t, wanted)
-        seen |= {k for k in KINDS for line in wanted if k in line}
-        if seen == set(KINDS):
+        seen |= {k for k in kinds for line in wanted if k in line}
+        if seen == set(kinds):
             break
         _next_deal(page)
     assert checked
-    assert seen == set(KINDS), seen
+    assert seen == set(kinds), seen
     # it goes away by itself
     page.wait_for_selector("#toast", state="hidden", timeout=8000)
     page.context.close()

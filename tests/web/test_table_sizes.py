@@ -267,7 +267,8 @@ def open_table(browser: Any, server: str, screen: str, table: str,
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None)}[table]
+    profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None),
+                              "coinche": ("coinche", None, None)}[table]
     page.goto(server + "/play")
     page.select_option("#profile", profile)
     if option:

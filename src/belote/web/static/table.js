@@ -996,12 +996,17 @@
         const bid = [...d.calls].reverse().find((x) => /^(\d+|capot|generale)(SA|TA|[SHDC])$/.test(x.call));
         const words = c.call === "coinche" ? _("{who} coinches!") : _("{who} surcoinches!");
         let line = fmt(esc(words), { who: who(c.seat) });
-        if (bid) line += " " + esc(colon(_("Contract"), `${seatName(bid.seat)} ${callText(bid.call)}`));
+        if (bid) line += " " + esc(fmt(_("Contract: {contract} for {who}"), { contract: callText(bid.call), who: seatName(bid.seat) }));
         lines.push(line);
       }
     }
-    if (st.auction && d.contract && !p.contract && d.contract.value !== "decouverte") {
-      lines.push(esc(colon(_("Contract"), contractText(d))));
+    const c = d.contract;
+    if (st.auction && c && !p.contract && c.value !== "decouverte") {
+      // the auction's end: its contract, coinched or not
+      let bid = `${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
+      if (c.multiplier === 2) bid += " · " + _("coinched");
+      if (c.multiplier === 4) bid += " · " + _("surcoinched");
+      lines.push(esc(fmt(_("Contract: {contract} for {who}"), { contract: bid, who: seatName(c.taker) })));
     }
     const said = {};
     d.belote.forEach((b, i) => {
