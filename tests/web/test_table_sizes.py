@@ -20,6 +20,7 @@ After a trick, one tap on the felt's trick pile shows the last trick."""
 from __future__ import annotations
 
 import re
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ import pytest
 from tests.web.support import live_server
 
 SERVER_ARGS = ("--bot-delay", "0", "--trick-pause", "0.02", "--deal-pause", "60",
-               "--seed", "7", "--rooms-per-minute", "6000", "--rooms-per-client", "1000")
+               "--rooms-per-minute", "6000", "--rooms-per-client", "1000")
 WAIT_MS = 20_000
 MIN_STRIP = 28  # px of a card's face showing when the fan overlaps them
 MIN_TALL = 44
@@ -134,9 +135,13 @@ CHECK = """([W, H]) => {
   return bad;
 }""".replace("MIN_STRIP", str(MIN_STRIP)).replace("MIN_TALL", str(MIN_TALL))
 
-# The README's pictures (docs/screenshots/, with $BELOTE_SCREENSHOTS=docs/screenshots).
-SHOTS = {(table, screen): f"table-{table.split('-')[0]}p-{way}"
-         for table in ("4", "3-kitty", "2-decouverte")
+# The README's pictures (docs/screenshots/, made by scripts/screenshots.sh, which runs
+# these tests with $BELOTE_SCREENSHOTS=docs/screenshots): each table size on a phone
+# and on a phone on its side.
+SHOT_TABLES = {"4": "table-4p", "3-kitty": "table-3p-kitty", "2-stock": "table-2p-stock",
+               "2-decouverte": "table-2p-decouverte"}
+SHOTS = {(table, screen): f"{name}-{way}"
+         for table, name in SHOT_TABLES.items()
          for screen, way in (("390x844", "phone"), ("844x390", "landscape"))}
 
 # English words that have no place on a French table (its visible text), bots included.
@@ -192,9 +197,18 @@ TAP_AT = """(code) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with live_server(tmp_path_factory.mktemp("sizes") / "sheets.db", *SERVER_ARGS) as url:
+def seed_of(test: str) -> int:
+    """A test's own seed, from its name: its room (the server's first) is dealt the
+    same cards whatever ran before it, in this process or another (xdist)."""
+    return zlib.crc32(test.encode()) % 100_000
+
+
+@pytest.fixture
+def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A server of the test's own, seeded from the test's name (a room's seed is the
+    server's plus the rooms it opened before)."""
+    seed = str(seed_of(request.node.name))
+    with live_server(tmp_path / "sheets.db", *SERVER_ARGS, "--seed", seed) as url:
         yield url
 
 
@@ -213,24 +227,48 @@ def _wait_turn(page: Any) -> None:
         " return r.dataset.myturn === '1' || !document.getElementById('result').hidden; }")
 
 
+# Where a player sees an element: the middle of its box, when it is in view and not
+# under something else (None otherwise).
+SEEN_AT = """(sel) => {
+  const el = document.querySelector(sel);
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.width === 0 || x < 0 || y < 0 || x > innerWidth || y > innerHeight) return null;
+  const hit = document.elementFromPoint(x, y);
+  return hit && (el === hit || el.contains(hit)) ? [x, y] : null;
+}"""
+
+
+def _tap(page: Any, selector: str) -> None:
+    """Tap ``selector`` where it shows, as a finger does: never scrolling the page to
+    it (``page.tap`` would), so that a control out of view or covered fails the test."""
+    at = page.evaluate(SEEN_AT, selector)
+    assert at is not None, f"{selector} is out of view or covered"
+    page.touchscreen.tap(*at)
+
+
 def _tap_card(page: Any, code: str) -> None:
     x, y = page.evaluate(TAP_AT, code)
     page.touchscreen.tap(x, y)
 
 
 def open_table(browser: Any, server: str, screen: str, table: str,
-               errors: list[str]) -> Any:
-    """A French table against the random bots at ``table`` on ``screen``: its page."""
+               errors: list[str], script: str = "") -> Any:
+    """A French table against the random bots at ``table`` on ``screen``: its page
+    (``script`` runs in it before the page's own)."""
     width, height, animated = SCREENS[screen]
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=1, is_mobile=True, has_touch=True,
                                   locale="fr-FR",
                                   reduced_motion="no-preference" if animated else "reduce")
+    if script:
+        context.add_init_script(script)
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None)}[table]
+    profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None),
+                              "coinche": ("coinche", None, None)}[table]
     page.goto(server + "/play")
     page.select_option("#profile", profile)
     if option:
@@ -256,7 +294,7 @@ def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "",
             if seen["play"] and (seen["discard"] or not discard):
                 return seen
             before = _version(page)
-            page.click("#next-deal")
+            _tap(page, "#next-deal")
             _wait_change(page, before)
             continue
         phase = str(page.get_attribute("#room", "data-phase"))
@@ -279,27 +317,27 @@ def play_one_deal(page: Any, screen: str, shots: Path, shot: str = "",
             shot = ""
         before = _version(page)
         if phase == "bidding":
-            take = page.locator('#bidding [data-call="take"]')
-            (take if take.count() else page.locator("#bidding button.suit-btn").first).tap()
+            take = '#bidding [data-call="take"]'
+            _tap(page, take if page.locator(take).count() else "#bidding button.suit-btn")
         elif phase == "discard":
             cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
             _tap_card(page, cards[-1])
             _tap_card(page, cards[0])
             assert page.locator("#hand .card.chosen").count() == 2
-            page.tap("#discard-confirm")
+            _tap(page, "#discard-confirm")
         else:
             if page.locator("#trick-pile:not([hidden])").count() and not seen["last_trick"]:
                 # once a deal: the last trick on one tap of the pile, then the trick again
-                page.tap("#trick-pile")
+                _tap(page, "#trick-pile")
                 page.wait_for_selector("#trick.last-shown")
                 shown = page.locator("#trick .played").count()
                 assert shown == page.locator(".seat-box:not([hidden])").count()
                 seen["last_trick"] += 1
-                page.tap("#trick-pile")
+                _tap(page, "#trick-pile")
                 page.wait_for_selector("#trick:not(.last-shown)")
             if hint and page.locator("#hand .card").count() <= 2:
                 # the strongest bot's advice names the card as one says it
-                page.tap("#hint-btn")
+                _tap(page, "#hint-btn")
                 page.wait_for_selector("#message.hint")
                 assert HINT.fullmatch(page.inner_text("#message")), page.inner_text("#message")
                 hint = False

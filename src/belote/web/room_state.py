@@ -10,6 +10,11 @@ taker's discards (to the taker only, §12.1), the cards left out of the deal or 
 face-down card of belote découverte (§12.2).  A spectator (``seat`` None) sees no
 hand.
 
+Besides the deal, the state gives the game's ``history`` (each scored deal's
+contract, outcome and capot, beside the score's points: :func:`history_of`) and, when
+the room has a turn timer, ``turn_left``, the seconds left to the person whose turn it
+is (:func:`turn_left_of`).
+
 The deal is put together in parts: the public deal every seat sees
 (:func:`public_deal`), découverte's piles (:func:`decouverte_piles`) and the seat's
 private part (:func:`private_deal`); the scores come from
@@ -20,6 +25,7 @@ private part (:func:`private_deal`); the scores come from
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
@@ -40,6 +46,7 @@ from belote.web.present import (
     declaration_json,
     result_json,
     score_json,
+    side_seats,
     sort_hand,
     trick_json,
     tricks_won_json,
@@ -70,6 +77,8 @@ class SeenRoom(Protocol):
 
     def bot_plays(self, seat: int, now: float | None = None) -> bool: ...
 
+    def stand_in_at(self, seat: int) -> float: ...
+
 
 def state_for(room: SeenRoom, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may know (``None``: a spectator, who sees no hand)."""
@@ -94,6 +103,8 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
         if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
             public.update(decouverte_piles(rnd, view, trump, room.players))
     all_pass = rnd is not None and rnd.phase == Phase.ALL_PASS
+    history = history_of(room)
+    turn_left = turn_left_of(room)
     declarations_on = rules.declarations and room.mode != DealMode.DECOUVERTE
     out = []
     for seat in seats:
@@ -121,6 +132,7 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
             "visibility": room.visibility,
             "grace": room.settings.grace,
             "turn_timer": room.settings.turn_timer,
+            "turn_left": turn_left,
             "you": None if seat is None else {
                 "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
             "seats": seats_json,
@@ -129,8 +141,54 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
             "between_deals": room.between,
             "all_pass": all_pass,
             "score": score,
+            "history": history,
             "error": room.error,
         })
+    return out
+
+
+def turn_left_of(room: SeenRoom) -> float | None:
+    """The seconds left to the player whose turn it is, when the room has a turn timer
+    (``--turn-timer``) and a connected person holds that turn; None otherwise (no
+    timer, a bot's turn, a player away, whose grace runs instead)."""
+    rnd = room.round
+    if room.settings.turn_timer is None or rnd is None or room.between \
+            or room.status != RoomStatus.PLAYING:
+        return None
+    seat = rnd.current_player()
+    if seat < 0 or room.seats[seat].kind != SeatKind.HUMAN \
+            or not room.seats[seat].connected:
+        return None
+    ends = room.stand_in_at(seat)
+    if ends == float("inf"):
+        return None
+    return round(max(0.0, ends - time.monotonic()), 1)
+
+
+def history_of(room: SeenRoom) -> list[dict[str, Any]]:
+    """Each scored deal of the game, in the order of the score's hands (the score
+    holds its points): its number among the deals dealt (all-passes count), its
+    contract, its outcome and the seats of the side that made a capot (None: no
+    capot)."""
+    match = room.match
+    if match is None:
+        return []
+    out: list[dict[str, Any]] = []
+    scored = len(match.entries)
+    for number, rnd in enumerate(match.rounds, start=1):
+        if len(out) == scored:
+            break
+        if rnd.phase != Phase.OVER:
+            continue
+        result = rnd.result()
+        capot: list[str] | None = None
+        if result.capot is not None:
+            if room.players == 4:
+                capot = [SEAT_NAMES[s] for s in range(4) if s % 2 == result.capot]
+            else:
+                capot = side_seats(result.contract, room.players)[result.capot]
+        out.append({"deal": number, "contract": result.contract.to_json(),
+                    "outcome": str(result.score.outcome), "capot": capot})
     return out
 
 

@@ -379,6 +379,7 @@
     renderFelt();
     renderResult();
     renderMessage();
+    renderFeedback();
   }
 
   function renderLobby() {
@@ -815,8 +816,8 @@
     } else if (sc) {
       line = ["NS", "EW"].map((t) => `<span class="fs team-${t}"><span class="fs-name">${esc(teamName(t))}</span> <b>${sc.totals[t]}</b></span>`).join("");
     }
-    if (line) line += `<span class="fs fs-target">${esc(fmt(_("to {target}"), { target: state.target }))}</span>`;
-    $("felt-score").innerHTML = line;
+    if (line) line += historyButtonHtml();
+    setHtml($("felt-score"), line);
   }
 
   // Three and two players (§12): each seat keeps its own total.
@@ -978,6 +979,287 @@
     el.innerHTML = html;
     el.dataset.html = html;
     return true;
+  }
+
+  // --- what the players' usual apps give: pop-ups, the deals' history, sounds, the turn timer
+  // Kept in functions of their own, called once at the end of render() (renderFeedback).
+  let feedbackPrev = null; // the state the pop-ups and sounds were worked out from
+  let toastTimer = null;
+  let timerEnds = null; // performance.now() at which the turn timer runs out
+  let timerTick = null;
+  let historyOpen = false;
+  let historyReturn = null; // what had the focus before the history opened
+  let audio = null;
+  const SOUND_KEY = "belote-sound";
+  // Sounds and vibration: on unless turned off here; off by default when the system
+  // asks for reduced motion (a switch turned on here keeps them).
+  function soundOn() {
+    const saved = localStorage.getItem(SOUND_KEY);
+    if (saved) return saved === "on";
+    return !(reducedMotion && reducedMotion.matches);
+  }
+  // A suit named for the ear and the eye: "♦" shown, "carreau" said.
+  function suitSpoken(s) {
+    if (s === "SA" || s === "TA" || spanish) return esc(suitText(s));
+    return `<span aria-hidden="true">${SYMBOLS[s]}</span><span class="sr-only">${esc(SUIT_WORDS[s])}</span>`;
+  }
+  function sideWords(seats) {
+    if (seats.length === 2 && !small()) return teamName(seats[0] === "N" || seats[0] === "S" ? "NS" : "EW");
+    return seats.map(seatName).join(" & ");
+  }
+  // What happened between two states of one deal, as short pop-ups (HTML lines).
+  function feedbackLines(prev, st) {
+    const lines = [];
+    const d = st.deal;
+    const p = prev.deal;
+    if (!d || !p || d.number !== p.number) return lines;
+    const who = (seat) => esc(seatName(seat));
+    for (const c of d.calls.slice(p.calls.length)) {
+      if (c.call === "take" && d.turned) {
+        lines.push(fmt(esc(_("{who} takes {trump}")), { who: who(c.seat), trump: suitSpoken(d.turned[1]) }));
+      } else if (/^([SHDC]|SA|TA)$/.test(c.call)) {
+        lines.push(fmt(esc(_("{who} takes {trump}")), { who: who(c.seat), trump: suitSpoken(c.call) }));
+      } else if (c.call === "coinche" || c.call === "surcoinche") {
+        const bid = [...d.calls].reverse().find((x) => /^(\d+|capot|generale)(SA|TA|[SHDC])$/.test(x.call));
+        const words = c.call === "coinche" ? _("{who} coinches!") : _("{who} surcoinches!");
+        let line = fmt(esc(words), { who: who(c.seat) });
+        if (bid) line += " " + esc(fmt(_("Contract: {contract} for {who}"), { contract: callText(bid.call), who: seatName(bid.seat) }));
+        lines.push(line);
+      }
+    }
+    const c = d.contract;
+    if (st.auction && c && !p.contract && c.value !== "decouverte") {
+      // the auction's end: its contract, coinched or not
+      let bid = `${c.value === "generale" ? "générale" : c.value} ${suitText(c.trump)}`;
+      if (c.multiplier === 2) bid += " · " + _("coinched");
+      if (c.multiplier === 4) bid += " · " + _("surcoinched");
+      lines.push(esc(fmt(_("Contract: {contract} for {who}"), { contract: bid, who: seatName(c.taker) })));
+    }
+    const said = {};
+    d.belote.forEach((b, i) => {
+      said[b.seat] = (said[b.seat] || 0) + 1;
+      if (i >= p.belote.length) {
+        lines.push(esc(colon(seatName(b.seat), said[b.seat] === 1 ? "belote" : "rebelote")));
+      }
+    });
+    for (const seat of Object.keys(d.announced)) {
+      if (!p.announced[seat]) {
+        lines.push(esc(fmt(_("{who} announces {what}"), { who: seatName(seat), what: d.announced[seat].map(declName).join(", ") })));
+      }
+    }
+    for (const seat of Object.keys(d.shown)) {
+      if (!p.shown[seat]) {
+        const what = d.shown[seat].map((x) => declName(x.name)).join(", ");
+        lines.push(esc(fmt(_("{who} wins the declarations: {what}"), { who: seatName(seat), what: what })));
+      }
+    }
+    if (st.between_deals && !prev.between_deals && st.result && st.result.capot !== null && st.result.capot !== undefined) {
+      const r = st.result;
+      const seats = small() ? r.sides[r.capot] : (r.capot === "NS" ? ["N", "S"] : ["E", "W"]);
+      lines.push(esc(fmt(_("Capot by {who}!"), { who: sideWords(seats) })));
+    }
+    return lines;
+  }
+  function showToast(lines) {
+    const el = $("toast");
+    if (!el || !lines.length) return;
+    el.innerHTML = lines.map((l) => `<p>${l}</p>`).join("");
+    // over the seat at the top (a partner's or opponent's backs), else the trick's top
+    const top = $("pos-top");
+    const anchor = top.hidden ? $("center") : top;
+    el.style.left = `${anchor.offsetLeft + anchor.offsetWidth / 2}px`;
+    el.style.top = `${anchor.offsetTop + (top.hidden ? 0 : anchor.offsetHeight / 2)}px`;
+    el.classList.toggle("at-seat", !top.hidden);
+    el.hidden = false;
+    el.classList.remove("toast-in");
+    void el.offsetWidth; // the fade starts again for a new pop-up
+    el.classList.add("toast-in");
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { el.hidden = true; }, 1400 + 700 * lines.length);
+  }
+
+  // Sounds made with WebAudio (no file): a card laid down, our turn, a trick won.
+  function tone(freqs, length, type) {
+    if (!soundOn()) return;
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    try {
+      if (!audio) audio = new Ctx();
+      if (audio.state === "suspended") audio.resume().catch(() => {});
+      let at = audio.currentTime;
+      for (const f of freqs) {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.type = type;
+        osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.0001, at);
+        gain.gain.exponentialRampToValueAtTime(0.18, at + 0.01);
+        gain.gain.exponentialRampToValueAtTime(0.0001, at + length);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(at);
+        osc.stop(at + length + 0.02);
+        at += length * 0.8;
+      }
+    } catch (e) {
+      // no sound on this browser: the game goes on
+    }
+  }
+  const SOUNDS = {
+    card: () => tone([220], 0.07, "triangle"),
+    turn: () => tone([660, 880], 0.12, "sine"),
+    trick: () => tone([440, 330], 0.1, "triangle"),
+  };
+  function feedbackSounds(prev, st) {
+    const d = st.deal;
+    const p = prev.deal;
+    if (!d || !p || d.number !== p.number) return;
+    const me = mySeat();
+    const played = (x) => x.tricks * players() + x.trick.cards.length;
+    if (d.phase !== "bidding" && played(d) > played(p)) SOUNDS.card();
+    if (d.tricks > p.tricks) SOUNDS.trick();
+    const mine = (s) => s.deal && me && s.deal.turn === me && !s.between_deals;
+    if (mine(st) && !mine(prev)) {
+      SOUNDS.turn();
+      if (soundOn() && navigator.vibrate) {
+        try { navigator.vibrate(80); } catch (e) { /* not allowed here */ }
+      }
+    }
+  }
+
+  // The turn timer, when the room has one (the server's --turn-timer): the seconds left
+  // to the player whose turn it is, on his seat.
+  function renderTurnTimer() {
+    const left = state.turn_left;
+    timerEnds = typeof left === "number" ? performance.now() + left * 1000 : null;
+    clearInterval(timerTick);
+    timerTick = timerEnds === null ? null : setInterval(drawTurnTimer, 250);
+    drawTurnTimer();
+  }
+  function drawTurnTimer() {
+    const chip = document.querySelector("#table .seat-box.turn .chip.to-play");
+    let el = $("turn-timer");
+    if (timerEnds === null || !chip) {
+      if (el) el.remove();
+      return;
+    }
+    if (!el || el.parentElement !== chip.parentElement) {
+      if (el) el.remove();
+      el = document.createElement("span");
+      el.id = "turn-timer";
+      el.setAttribute("role", "timer");
+      chip.insertAdjacentElement("afterend", el);
+    }
+    const seconds = Math.max(0, Math.ceil((timerEnds - performance.now()) / 1000));
+    el.className = "chip turn-timer" + (seconds <= 5 ? " urgent" : "");
+    el.textContent = fmt(_("{seconds} s"), { seconds: seconds });
+    el.title = _("Time left to play (then a bot plays this move)");
+  }
+
+  // The deals' history: a button by the felt's scores opens it over the table.
+  function historyButtonHtml() {
+    const target = esc(fmt(_("to {target}"), { target: state.target }));
+    return `<button type="button" class="fs fs-target history-btn" id="history-btn" aria-haspopup="dialog" aria-expanded="${historyOpen}" aria-controls="history" title="${esc(_("Score by deal"))}">${target} <span class="history-icon" aria-hidden="true">☰</span><span class="sr-only">${esc(_("Score by deal"))}</span></button>`;
+  }
+  function historyColumns() {
+    const sc = state.score;
+    if (!sc) return [];
+    if (small()) return sc.seats.map((seat) => ({ key: seat, name: seatName(seat) }));
+    return [{ key: "NS", name: teamName("NS") }, { key: "EW", name: teamName("EW") }];
+  }
+  function historyHtml() {
+    const sc = state.score;
+    const cols = historyColumns();
+    const deals = state.history || [];
+    const head = `<tr><th scope="col">${esc(_("Deal"))}</th><th scope="col">${esc(_("Contract"))}</th>${cols.map((c) => `<th scope="col" class="num">${esc(c.name)}</th>`).join("")}</tr>`;
+    let rows = "";
+    if (sc) {
+      rows = sc.hands.map((h, i) => {
+        const info = deals[i];
+        const points = small() ? h : h.score;
+        const running = sc.running[i];
+        let what = "";
+        if (info) {
+          const outcome = small() ? SMALL_OUTCOMES : OUTCOMES;
+          what = esc(contractText({ contract: info.contract }));
+          const word = info.outcome === "counted" ? _("each scores his own points") : (outcome[info.outcome] || info.outcome);
+          what += `<br><span class="outcome-${info.outcome}">${esc(word)}</span>`;
+          if (info.capot) what += ` · <b>${esc(fmt(_("capot by {who}"), { who: sideWords(info.capot) }))}</b>`;
+        }
+        return `<tr><th scope="row">${info ? info.deal : i + 1}</th><td class="history-contract">${what}</td>${cols.map((c) => `<td class="num"><span class="delta">+${points[c.key]}</span> <b>${running[c.key]}</b></td>`).join("")}</tr>`;
+      }).join("");
+    }
+    if (!rows) rows = `<tr><td colspan="${cols.length + 2}">${esc(_("no hand scored yet"))}</td></tr>`;
+    const totals = sc ? `<tr class="history-total"><th scope="row" colspan="2">${esc(_("Total"))}</th>${cols.map((c) => `<td class="num"><b>${sc.totals[c.key]}</b></td>`).join("")}</tr>` : "";
+    const reserve = sc && sc.reserve ? `<p class="reserve-note">${esc(_("Reserve (litige):"))} ${sc.reserve}</p>` : "";
+    return `<table class="history-table" id="history-table" aria-labelledby="history-title"><thead>${head}</thead><tbody>${rows}</tbody><tfoot>${totals}</tfoot></table>${reserve}` +
+      `<p class="muted-light history-note">${esc(fmt(_("Each deal: its points, then the running total (game to {target})."), { target: state.target }))}</p>`;
+  }
+  function renderHistory() {
+    const el = $("history");
+    if (!el) return;
+    el.hidden = !historyOpen;
+    if (historyOpen) setHtml($("history-body"), historyHtml());
+  }
+  function openHistory() {
+    historyReturn = document.activeElement;
+    historyOpen = true;
+    renderHistory();
+    const btn = $("history-btn");
+    if (btn) btn.setAttribute("aria-expanded", "true");
+    $("history-close").focus();
+  }
+  function closeHistory() {
+    if (!historyOpen) return;
+    historyOpen = false;
+    renderHistory();
+    const btn = $("history-btn");
+    if (btn) btn.setAttribute("aria-expanded", "false");
+    const back = btn || historyReturn;
+    if (back && back.focus) back.focus();
+  }
+  const historyEl = $("history");
+  if (historyEl) {
+    historyEl.addEventListener("click", (event) => {
+      // a tap outside the card (on the shade) or on the close button closes it
+      if (event.target === historyEl || event.target.closest("#history-close")) closeHistory();
+    });
+    document.addEventListener("keydown", (event) => {
+      if (!historyOpen) return;
+      if (event.key === "Escape") {
+        event.preventDefault();
+        closeHistory();
+      } else if (event.key === "Tab") {
+        // the focus stays in the dialog while it is open
+        const items = [...historyEl.querySelectorAll("button, [href], [tabindex]:not([tabindex='-1'])")];
+        const first = items[0];
+        const last = items[items.length - 1];
+        if (event.shiftKey && document.activeElement === first) { event.preventDefault(); last.focus(); }
+        else if (!event.shiftKey && document.activeElement === last) { event.preventDefault(); first.focus(); }
+        else if (!historyEl.contains(document.activeElement)) { event.preventDefault(); first.focus(); }
+      }
+    });
+  }
+  root.addEventListener("click", (event) => {
+    if (event.target.closest("#history-btn")) openHistory();
+  });
+  const soundBox = $("opt-sound");
+  if (soundBox) {
+    soundBox.checked = soundOn();
+    soundBox.addEventListener("change", () => {
+      localStorage.setItem(SOUND_KEY, soundBox.checked ? "on" : "off");
+      if (soundBox.checked) SOUNDS.turn(); // a first sound, from the tap that allows it
+    });
+  }
+
+  function renderFeedback() {
+    if (feedbackPrev && feedbackPrev.version !== state.version) {
+      showToast(feedbackLines(feedbackPrev, state));
+      feedbackSounds(feedbackPrev, state);
+    }
+    feedbackPrev = state;
+    if (soundBox) soundBox.checked = soundOn();
+    renderTurnTimer();
+    renderHistory();
   }
 
   // --- what we do -----------------------------------------------------------------------
