@@ -60,6 +60,7 @@ __all__ = [
     "deal_hash",
     "loss_measure",
     "loss_measures",
+    "not_analysed",
     "scored_deals",
     "setup",
     "store_analysis",
@@ -274,3 +275,15 @@ def loss_measures(conn: sqlite3.Connection, games: Iterable[GameSummary]
     dd = {**viewed, **cached_analyses(conn, keys, DD_ONLY)}
     return {DD_MEASURE: loss_measure(dd, "dd", hashes),
             VIEW_MEASURE: loss_measure(viewed, "info", hashes)}
+
+
+def not_analysed(conn: sqlite3.Connection, games: Iterable[GameSummary]
+                 ) -> list[dict[str, Any]]:
+    """The records of ``games``' played deals (:func:`scored_deals`) without a
+    double-dummy analysis kept (double dummy only, or with the views), in the games'
+    order."""
+    records = scored_deals(games)
+    hashes = [deal_hash(r) for r in records]
+    kept = set(cached_analyses(conn, hashes, DD_ONLY)) | set(
+        cached_analyses(conn, hashes, EVERY_VIEW))
+    return [r for r, h in zip(records, hashes, strict=True) if h not in kept]
