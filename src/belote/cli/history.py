@@ -232,7 +232,7 @@ def analyze_command(
     """Analyse the deals kept that are not analysed yet, the last played first, and keep
     each analysis for --stats (double dummy; --view: every player's view too)."""
     if limit is not None:
-        check_int("--limit", limit, 1, 1_000_000)
+        check_int("--limit", limit, 1, 1_000_000, json_mode)
     if profile is not None and profile not in ALL_PROFILES:
         fail(f"--profile: unknown profile {profile!r} (one of {', '.join(ALL_PROFILES)})",
              json_mode)
