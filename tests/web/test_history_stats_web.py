@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from belote.analysis_cache import DD_ONLY, cached_analysis, card_losses, scored_deals
 from belote.analysis import analyze_deal
-from belote.history import get_game, stats
+from belote.analysis_cache import DD_ONLY, cached_analysis, card_losses, scored_deals
+from belote.history import GameSummary, Player, get_game, stats
 from belote.web import create_app
 from belote.web.security import COOKIE
 from tests.web.conftest import FAST, GENEROUS
@@ -63,9 +63,11 @@ def test_my_stats_count_my_seats_only(db: Path) -> None:
     games = {g: kept(db, g) for g in (shared, own)}
     expected = {}
     for name, seats in (("ann", {(shared, "N"), (own, "S")}), ("bob", {(shared, "E")})):
-        rows = stats(games.values(), {}, who=lambda g, p, s=seats: ("human", "me")
-                     if (g.id, p.seat) in s else None)
-        expected[name] = rows[0]
+        def who(g: GameSummary, p: Player, s: set[tuple[str, str]] = seats
+                ) -> tuple[str, str] | None:
+            return ("human", "me") if (g.id, p.seat) in s else None
+
+        expected[name] = stats(games.values(), {}, who=who)[0]
     for name, page in (("ann", ann_page), ("bob", bob_page)):
         text, row = panel(page), expected[name]
         assert cell(text, "Deals played") == str(row["deals"])
