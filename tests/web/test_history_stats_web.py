@@ -171,3 +171,40 @@ def test_the_panel_on_a_phone_in_french(browser: Any, tmp_path: Path, width: int
         assert not page.evaluate(wide)
         context.close()
     assert found == [], "\n".join(found)
+
+
+def test_the_background_analyses_are_bounded_and_stop_with_the_store(tmp_path: Path) -> None:
+    """A deal is queued once; no more than the bound wait; a deal the analysis refuses
+    is not asked again; the thread ends when the store closes."""
+    from belote.analysis_cache import deal_hash
+    from belote.bots import make_bot
+    from belote.bots.base import play_game
+    from belote.options import make_rules
+    from belote.web.analysis_fill import AnalysisFiller
+    from belote.web.store import RoomStore
+
+    match = play_game(make_rules("classic", {"target": 1000}), [make_bot("random")] * 4,
+                      seed=2)
+    records = [r.record() for r in match.rounds[:3]]
+    assert len(records) == 3
+    store = RoomStore(tmp_path / "s.db")
+    try:
+        bad = {**records[0], "deck": records[0]["deck"][::-1]}  # a card played not held
+        filler = AnalysisFiller(store, max_queued=2)
+        assert filler.want([bad, records[0], records[1]]) == 2
+        assert filler.want([records[0]]) == 0  # waiting already
+        deadline = time.monotonic() + 300  # a bound for a stuck thread, not a speed
+        while filler.waiting() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert filler.want([bad]) == 0  # refused once: not asked again
+        assert filler.want([records[0], records[2]]) == 1  # analysed: not again
+        thread = filler._thread
+        assert thread is not None
+    finally:
+        store.close()
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
+    conn.close()
+    assert deal_hash(records[0]) in kept and deal_hash(bad) not in kept

@@ -103,6 +103,10 @@ class AnalysisFiller:
                 log.warning("a deal of the history cannot be analysed: %s", exc)
                 self._done(key)
                 continue
+            except Exception:  # a bug of the analysis: logged, the others go on
+                log.exception("a deal of the history could not be analysed")
+                self._done(key)
+                continue
             try:
                 self.store.writer.post(_keeper(record, found))
             except StoreError:
