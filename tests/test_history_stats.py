@@ -301,3 +301,32 @@ def test_history_analyze_refusals(tmp_path: Path, args: list[str], message: str)
     res = runner.invoke(app, ["history", "analyze", "--db", str(tmp_path / "none.db")])
     assert res.exit_code == 2 and "no history" in res.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_the_statistics_read_any_analysis_of_the_deal(tmp_path: Path) -> None:
+    """An analysis kept with other settings (a review's: one seat's view) counts too:
+    double dummy for every seat, given what he knew for the seat asked only; one past
+    another search budget or of another version does not."""
+    records = [real_deal(seed=3), real_deal(seed=4)]
+    deals = [DealSummary(i + 1, r, {"dealer": "N", "outcome": "made", "taker": "N",
+                                    "contract": None, "score": {"NS": 100, "EW": 62}})
+             for i, r in enumerate(records)]
+    games = [game("a", MONDAY_W48, [Player("N", "Ann", "human"), Player("E", "random"),
+                                    Player("S", "Bob", "human"), Player("W", "random")],
+                  deals)]
+    conn = sqlite3.connect(tmp_path / "c.db")
+    review = AnalysisSettings(seats=(2,), worlds=4)
+    viewed = analysis_cache.analyse(records[0], review)
+    with conn:
+        analysis_cache.setup(conn)
+        store_analysis(conn, records[0], review, viewed)
+        store_analysis(conn, records[1], AnalysisSettings(max_nodes=10), {"cards": []})
+    assert analysis_cache.not_analysed(conn, games) == [records[1]]
+    rows = {r["name"]: r for r in stats(games, loss_measures(conn, games))}
+    bob, ann = rows["Bob"], rows["Ann"]
+    assert bob["measured"] == {DD_MEASURE: 1, VIEW_MEASURE: 1}
+    assert ann["measured"] == {DD_MEASURE: 1, VIEW_MEASURE: 0}
+    lost, cards = card_losses(viewed, 0)
+    assert ann["measures"] == {DD_MEASURE: round(lost / cards, 3), VIEW_MEASURE: None}
+    lost, cards = card_losses(viewed, 2, "info")
+    assert bob["measures"][VIEW_MEASURE] == round(lost / cards, 3)

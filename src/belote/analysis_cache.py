@@ -37,7 +37,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -54,6 +54,7 @@ __all__ = [
     "VIEW_MEASURE",
     "AnalysisSettings",
     "analyse",
+    "analyses_for_stats",
     "cached_analyses",
     "cached_analysis",
     "card_losses",
@@ -212,12 +213,14 @@ def card_losses(analysis: Mapping[str, Any], seat: int, kind: LossKind = "dd"
     return total, count
 
 
-def loss_measure(analyses: Mapping[str, Mapping[str, Any]], kind: LossKind = "dd",
+def loss_measure(analyses: Mapping[str, Sequence[Mapping[str, Any]]], kind: LossKind = "dd",
                  hashes: dict[int, tuple[dict[str, Any], str]] | None = None) -> SeatMeasure:
     """A measure for :func:`belote.history.stats`: the points a seat's cards lost
     (:func:`card_losses`) in the deal's analysis found in ``analyses`` (by
-    :func:`deal_hash`, :func:`cached_analyses`'s answer), None for a deal not
-    analysed (the statistics then count it as not covered)."""
+    :func:`deal_hash`, :func:`analyses_for_stats`'s answer): double dummy, the first
+    analysis of the deal; given what he knew, the first whose seats asked include the
+    seat's.  None for a deal not analysed so (the statistics then count it as not
+    covered)."""
     if hashes is None:
         hashes = {}  # each record hashed once: id -> (the record, kept alive; its hash)
 
@@ -225,15 +228,41 @@ def loss_measure(analyses: Mapping[str, Mapping[str, Any]], kind: LossKind = "dd
         known = hashes.get(id(record))
         if known is None or known[0] is not record:
             known = hashes[id(record)] = (record, deal_hash(record))
-        found = analyses.get(known[1])
-        if found is None:
-            return None
-        if kind == "info" and found.get("seats") is not None \
-                and SEAT_NAMES[seat] not in found["seats"]:
-            return None
-        return card_losses(found, seat, kind)
+        for found in analyses.get(known[1], ()):
+            if kind == "info" and SEAT_NAMES[seat] not in (found.get("seats") or ()):
+                continue
+            return card_losses(found, seat, kind)
+        return None
 
     return measure
+
+
+def analyses_for_stats(conn: sqlite3.Connection, hashes: Iterable[str]
+                       ) -> dict[str, list[dict[str, Any]]]:
+    """Every analysis kept for the deals of ``hashes`` that the statistics may read: of
+    this :data:`VERSION`, with the default ``max_nodes`` (whatever the seats whose view
+    was asked, a review's included), by hash, double dummy only first."""
+    if not _has_table(conn):
+        return {}
+    wanted = sorted(set(hashes))
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for i in range(0, len(wanted), MAX_VARIABLES):
+        part = wanted[i:i + MAX_VARIABLES]
+        rows = conn.execute(
+            f"SELECT deal, settings, analysis FROM analysis_cache "
+            f"WHERE deal IN ({','.join('?' * len(part))})", part)
+        for deal, key, text in rows:
+            try:
+                settings = json.loads(key)
+            except ValueError:
+                continue
+            if not isinstance(settings, dict) or settings.get("v") != VERSION \
+                    or settings.get("max_nodes") is not None:
+                continue
+            found.setdefault(deal, []).append((key, json.loads(text)))
+    first = DD_ONLY.key()
+    return {deal: [a for _, a in sorted(items, key=lambda ka: (ka[0] != first, ka[0]))]
+            for deal, items in found.items()}
 
 
 # --- the history's deals ----------------------------------------------------------------
@@ -262,28 +291,24 @@ def loss_measures(conn: sqlite3.Connection, games: Iterable[GameSummary]
                   ) -> dict[str, SeatMeasure]:
     """The measures of the statistics read from this cache for ``games``' deals
     (:func:`belote.history.stats`'s ``measures``): :data:`DD_MEASURE`, the points lost
-    per card double dummy (an analysis double dummy only or with the views),
-    :data:`VIEW_MEASURE`, given what the player knew (an analysis with every seat's
-    view, :data:`EVERY_VIEW`).  Nothing is analysed here: a deal not in the cache is
-    not covered."""
+    per card double dummy, :data:`VIEW_MEASURE`, given what the player knew (an
+    analysis that asked his seat's view), from the analyses
+    :func:`analyses_for_stats` reads.  Nothing is analysed here: a deal not in the
+    cache is not covered."""
     hashes: dict[int, tuple[dict[str, Any], str]] = {}
     for game in games:
         for deal in game.deals:
             hashes[id(deal.record)] = (deal.record, deal_hash(deal.record))
-    keys = {h for _, h in hashes.values()}
-    viewed = cached_analyses(conn, keys, EVERY_VIEW)
-    dd = {**viewed, **cached_analyses(conn, keys, DD_ONLY)}
-    return {DD_MEASURE: loss_measure(dd, "dd", hashes),
-            VIEW_MEASURE: loss_measure(viewed, "info", hashes)}
+    found = analyses_for_stats(conn, {h for _, h in hashes.values()})
+    return {DD_MEASURE: loss_measure(found, "dd", hashes),
+            VIEW_MEASURE: loss_measure(found, "info", hashes)}
 
 
 def not_analysed(conn: sqlite3.Connection, games: Iterable[GameSummary]
                  ) -> list[dict[str, Any]]:
-    """The records of ``games``' played deals (:func:`scored_deals`) without a
-    double-dummy analysis kept (double dummy only, or with the views), in the games'
-    order."""
+    """The records of ``games``' played deals (:func:`scored_deals`) without an
+    analysis the statistics read (:func:`analyses_for_stats`), in the games' order."""
     records = scored_deals(games)
     hashes = [deal_hash(r) for r in records]
-    kept = set(cached_analyses(conn, hashes, DD_ONLY)) | set(
-        cached_analyses(conn, hashes, EVERY_VIEW))
+    kept = analyses_for_stats(conn, hashes)
     return [r for r, h in zip(records, hashes, strict=True) if h not in kept]

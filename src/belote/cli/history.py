@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime
 import sqlite3
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -244,7 +245,9 @@ def analyze_command(
                 analysis_cache.setup(store.conn)
             records = analysis_cache.scored_deals(store.all_games(profile=profile))
             hashes = [analysis_cache.deal_hash(r) for r in records]
-            kept = analysis_cache.cached_analyses(store.conn, hashes, settings)
+            kept: Collection[str] = (
+                analysis_cache.cached_analyses(store.conn, hashes, settings) if view
+                else analysis_cache.analyses_for_stats(store.conn, hashes))
             todo = [r for r, h in zip(records, hashes, strict=True) if h not in kept]
             if limit is not None:
                 todo = todo[:limit]
