@@ -27,10 +27,13 @@ server's database, where they hold the finished games of its rooms.
 
 Statistics per player (:func:`stats`) count each scored deal of each game: the deals
 played, the contracts taken and made, the points per deal (the seat's score column: its
-team's at four players).  A measure worked out from a deal's record and a seat (the
-points lost per card of an analysis, say) is added with :func:`register_measure`: each
-registered measure appears in the statistics as its mean per player, and none is
-reported before one is registered.
+team's at four players), over every game and per ISO week of the game's start; who
+counts as whom is the caller's (``who``: by name by default, the web counts its
+identity's seats).  A measure worked out from a deal's record and a seat is added with
+:func:`register_measure`, or given to one call (``measures``: the points lost per card
+read from the analyses kept, :func:`belote.analysis_cache.loss_measures`, which need the
+file's connection): each appears as its mean per player with the deals it covered, and
+none is reported before one is given.
 """
 
 from __future__ import annotations
