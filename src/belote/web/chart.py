@@ -118,7 +118,8 @@ def running_chart(
     return "".join(parts)
 
 
-WEEK_HEIGHT: Final = 200
+WEEK_WIDTH: Final = 420  # narrower than the score sheet's: its words stay readable on a phone
+WEEK_HEIGHT: Final = 180
 WEEK_COLOUR: Final = "#1f6feb"
 
 
@@ -140,7 +141,7 @@ def week_chart(
     known = [v for v in values if v is not None]
     top = max([*known, 1.0]) * 1.1
     step: float = _nice_step(top) if top >= 5 else 1.0
-    inner_w = WIDTH - LEFT - RIGHT
+    inner_w = WEEK_WIDTH - LEFT - RIGHT
     inner_h = WEEK_HEIGHT - TOP - BOTTOM
     slot = inner_w / n
     bar = min(slot * 0.7, 60)
@@ -149,8 +150,9 @@ def week_chart(
         return TOP + inner_h * (1 - v / top)
 
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {WEEK_HEIGHT}" role="img" '
-        f'aria-label="{label}" xmlns="http://www.w3.org/2000/svg">',
+        f'<svg class="chart" viewBox="0 0 {WEEK_WIDTH} {WEEK_HEIGHT}" role="img" '
+        f'aria-label="{label}" style="max-width: {WIDTH}px" '
+        f'xmlns="http://www.w3.org/2000/svg">',
         f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
         f'<text x="{LEFT}" y="18" class="chart-legend">{label}</text>',
     ]
@@ -158,12 +160,12 @@ def week_chart(
     while v <= top:
         shown = f"{v:g}"
         parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'<line x1="{LEFT}" x2="{WEEK_WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
             f'class="chart-grid"/>'
             f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
             f'text-anchor="end">{shown}</text>')
         v += step
-    label_every = max(1, (n + 7) // 8)
+    label_every = max(1, (n + 5) // 6)
     for i, (week, value) in enumerate(zip(weeks, values, strict=True)):
         middle = LEFT + slot * (i + 0.5)
         if value is not None:
