@@ -27,14 +27,18 @@ server's database, where they hold the finished games of its rooms.
 
 Statistics per player (:func:`stats`) count each scored deal of each game: the deals
 played, the contracts taken and made, the points per deal (the seat's score column: its
-team's at four players).  A measure worked out from a deal's record and a seat (the
-points lost per card of an analysis, say) is added with :func:`register_measure`: each
-registered measure appears in the statistics as its mean per player, and none is
-reported before one is registered.
+team's at four players), over every game and per ISO week of the game's start; who
+counts as whom is the caller's (``who``: by name by default, the web counts its
+identity's seats).  A measure worked out from a deal's record and a seat is added with
+:func:`register_measure`, or given to one call (``measures``: the points lost per card
+read from the analyses kept, :func:`belote.analysis_cache.loss_measures`, which need the
+file's connection): each appears as its mean per player with the deals it covered, and
+none is reported before one is given.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import secrets
@@ -348,48 +352,105 @@ def _column(seat: int, players: int) -> str:
     return TEAM_NAMES[seat % 2] if players == 4 else SEAT_NAMES[seat]
 
 
+PlayerKey = Callable[["GameSummary", Player], tuple[str, str] | None]
+"""Who a seat of a game counts as in the statistics: ``(kind, name)``, or None to
+leave the seat out (the web counts only its identity's seats)."""
+
+
+def by_name(game: GameSummary, player: Player) -> tuple[str, str] | None:
+    """A person by the name he played under, a bot by its name (:func:`stats`'
+    default)."""
+    return (player.kind, player.name)
+
+
+def iso_week(when: float) -> str:
+    """The ISO week (UTC) of a Unix time: ``2026-W49``."""
+    year, week, _ = datetime.datetime.fromtimestamp(when, datetime.UTC).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+class _Tally:
+    """One player's counts (over every game, or over one week's)."""
+
+    def __init__(self) -> None:
+        self.games: set[str] = set()
+        self.deals = self.taken = self.made = self.points = 0
+        self.sums: dict[str, list[float]] = {}  # name: [total, count, deals measured]
+
+    def add(self, game: GameSummary, deal: DealSummary, player: Player,
+            got: dict[str, tuple[float, int]]) -> None:
+        res = deal.result
+        self.games.add(game.id)
+        self.deals += 1
+        self.points += res["score"].get(
+            _column(SEAT_NAMES.index(player.seat), game.players), 0)
+        if res.get("taker") == player.seat:
+            self.taken += 1
+            self.made += res["outcome"] == Outcome.MADE
+        for name, (total, count) in got.items():
+            acc = self.sums.setdefault(name, [0.0, 0, 0])
+            acc[0] += total
+            acc[1] += count
+            acc[2] += 1
+
+    def measures(self, names: Iterable[str]) -> dict[str, Any]:
+        out: dict[str, Any] = {"measures": {}, "measured": {}}
+        for name in names:
+            total, count, deals = self.sums.get(name, (0.0, 0, 0))
+            out["measures"][name] = round(total / count, 3) if count else None
+            out["measured"][name] = int(deals)
+        return out
+
+
 def stats(games: Iterable[GameSummary],
-          measures: dict[str, SeatMeasure] | None = None) -> list[dict[str, Any]]:
-    """Per player (a person by the name he played under, a bot by its name), over the
-    scored deals of ``games`` (given with their deals): ``deals``, ``taken`` (contracts
-    taken), ``made``, ``points`` (the seat's score column: its team's at four players)
-    and ``points_per_deal``; one entry per registered measure (:data:`MEASURES`) under
-    ``measures``.  Sorted by the deals played, the most first."""
+          measures: dict[str, SeatMeasure] | None = None, *,
+          who: PlayerKey = by_name) -> list[dict[str, Any]]:
+    """Per player (``who``: by default a person by the name he played under, a bot by
+    its name), over the scored deals of ``games`` (given with their deals):
+    ``deals``, ``taken`` (contracts taken), ``made``, ``points`` (the seat's score
+    column: its team's at four players) and ``points_per_deal``; with measures
+    (``measures``, else the registered ones, :data:`MEASURES`), one mean per measure
+    under ``measures`` (None where it never applied) and under ``measured`` the deals
+    it applied to (a measure read from a cache covers only the deals analysed);
+    ``weeks``: the same per ISO week of the game's start (UTC), the oldest first.
+    Sorted by the deals played, the most first."""
     measures = MEASURES if measures is None else measures
-    table: dict[tuple[str, str], dict[str, Any]] = {}
-    sums: dict[tuple[str, str], dict[str, list[float]]] = {}
+    table: dict[tuple[str, str], _Tally] = {}
+    weeks: dict[tuple[str, str], dict[str, _Tally]] = {}
     for game in games:
+        week = iso_week(game.created)
         for deal in game.deals:
-            res = deal.result
-            if res["outcome"] == Outcome.VOID:
+            if deal.result["outcome"] == Outcome.VOID:
                 continue
             for player in game.seats:
+                key = who(game, player)
+                if key is None:
+                    continue
                 seat = SEAT_NAMES.index(player.seat)
-                key = (player.kind, player.name)
-                row = table.setdefault(key, {"name": player.name, "kind": player.kind,
-                                             "games": set(), "deals": 0, "taken": 0,
-                                             "made": 0, "points": 0})
-                row["games"].add(game.id)
-                row["deals"] += 1
-                row["points"] += res["score"].get(_column(seat, game.players), 0)
-                if res.get("taker") == player.seat:
-                    row["taken"] += 1
-                    row["made"] += res["outcome"] == Outcome.MADE
+                got = {}
                 for name, measure in measures.items():
-                    got = measure(deal.record, seat)
-                    if got is not None:
-                        acc = sums.setdefault(key, {}).setdefault(name, [0.0, 0])
-                        acc[0] += got[0]
-                        acc[1] += got[1]
+                    value = measure(deal.record, seat)
+                    if value is not None:
+                        got[name] = value
+                table.setdefault(key, _Tally()).add(game, deal, player, got)
+                weeks.setdefault(key, {}).setdefault(week, _Tally()).add(
+                    game, deal, player, got)
     out = []
-    for key, row in table.items():
-        row["games"] = len(row["games"])
-        row["points_per_deal"] = round(row["points"] / row["deals"], 2)
+    for key, tally in table.items():
+        row: dict[str, Any] = {
+            "name": key[1], "kind": key[0], "games": len(tally.games), "deals": tally.deals,
+            "taken": tally.taken, "made": tally.made, "points": tally.points,
+            "points_per_deal": round(tally.points / tally.deals, 2)}
         if measures:
-            acc_of = sums.get(key, {})
-            row["measures"] = {name: (round(acc_of[name][0] / acc_of[name][1], 3)
-                                      if name in acc_of and acc_of[name][1] else None)
-                               for name in measures}
+            row.update(tally.measures(measures))
+        row["weeks"] = []
+        for week, part in sorted(weeks[key].items()):
+            entry: dict[str, Any] = {"week": week, "games": len(part.games),
+                                     "deals": part.deals, "points": part.points,
+                                     "points_per_deal": round(part.points / part.deals, 2)}
+            if measures:
+                entry.update(part.measures(measures))
+            row["weeks"].append(entry)
         out.append(row)
     out.sort(key=lambda r: (-r["deals"], r["kind"], r["name"]))
     return out

@@ -3,14 +3,19 @@
 ``belote history`` lists the games, the last played first (``--profile``,
 ``--limit``); ``belote history show ID`` shows one game's deals and results
 (``--json``: the game's record, which ``belote replay`` and ``Match.from_record``
-read); ``belote history --stats`` counts per player.  The history is the terminal
-game's (``belote play``), or any history file given with ``--db`` (a tournament's
-``--keep-records``).
+read); ``belote history --stats`` counts per player, and by ISO week; ``belote
+history analyze`` analyses the deals not analysed yet (double dummy; ``--view``: every
+seat's view too) and keeps each analysis in the file's cache
+(:mod:`belote.analysis_cache`), from which ``--stats`` reads the points lost per card
+and says how many deals it covers.  The history is the terminal game's (``belote
+play``), or any history file given with ``--db`` (a tournament's ``--keep-records``).
 """
 
 from __future__ import annotations
 
 import datetime
+import sqlite3
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,10 +24,20 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from belote.cli.common import check_int, dumps, echo, fail
+from belote import analysis_cache
+from belote.analysis_cache import DD_MEASURE, DD_ONLY, EVERY_VIEW, VIEW_MEASURE
+from belote.cli.common import check_int, dumps, echo, fail, fail_interrupted
+from belote.cli.flags import NoProgressOpt, progress_bar
 from belote.cli.typerapp import sub_app
 from belote.errors import BeloteError
-from belote.history import GameSummary, HistoryStore, default_history_path, stats
+from belote.history import (
+    MEASURES,
+    GameSummary,
+    HistoryError,
+    HistoryStore,
+    default_history_path,
+    stats,
+)
 from belote.options import ALL_PROFILES
 
 DbOpt = Annotated[Path | None, typer.Option(
@@ -33,7 +48,8 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Answer in JSON (docs/json
 
 history_app = sub_app(
     "The games kept after they were played: the list (the last first), `show ID` (the "
-    "deals and results; --json: the game's record), --stats (per player).",
+    "deals and results; --json: the game's record), --stats (per player and by week), "
+    "`analyze` (the points lost per card, kept for --stats).",
     name="history", invoke_without_command=True,
 )
 
@@ -100,21 +116,47 @@ def _show(game: GameSummary, console: Console) -> None:
     console.print(f"Score: {_score(game.totals)} ({end})")
 
 
+def _loss(row: dict[str, Any], name: str) -> str:
+    value = row["measures"].get(name)
+    return "–" if value is None else f"{value:.2f}"
+
+
 def _stats(rows: list[dict[str, Any]], console: Console) -> None:
     if not rows:
         console.print("No deal kept yet.")
         return
+    view = any(r["measured"][VIEW_MEASURE] for r in rows)
     table = Table(title="Per player")
-    cols = ["player", "games", "deals", "taken", "made", "points/deal"]
-    measures = list(rows[0].get("measures", {}))
-    for col in cols + measures:
+    cols = ["player", "games", "deals", "taken", "made", "points/deal", "lost/card",
+            "analysed"]
+    if view:
+        cols.append("lost/card, his view")
+    others = [m for m in rows[0]["measures"] if m not in (DD_MEASURE, VIEW_MEASURE)]
+    for col in cols + others:
         table.add_column(col, justify="left" if col == "player" else "right")
     for r in rows:
         name = r["name"] + (" (bot)" if r["kind"] == "bot" else "")
-        extra = ["–" if r["measures"][m] is None else str(r["measures"][m]) for m in measures]
-        table.add_row(escape(name), str(r["games"]), str(r["deals"]), str(r["taken"]),
-                      str(r["made"]), f"{r['points_per_deal']:.1f}", *extra)
+        cells = [escape(name), str(r["games"]), str(r["deals"]), str(r["taken"]),
+                 str(r["made"]), f"{r['points_per_deal']:.1f}", _loss(r, DD_MEASURE),
+                 f"{r['measured'][DD_MEASURE]}/{r['deals']}"]
+        if view:
+            cells.append(_loss(r, VIEW_MEASURE))
+        table.add_row(*cells, *(_loss(r, m) for m in others))
     console.print(table)
+    console.print("lost/card: the points a card lost on average against the best card, "
+                  "every hand known (double dummy), over the deals analysed "
+                  "(`belote history analyze`).", soft_wrap=True)
+    weeks = Table(title="By week")
+    for col in ("player", "week", "deals", "pts/deal", "", "lost/card", "analysed"):
+        weeks.add_column(col, justify="left" if col in ("player", "week", "") else "right")
+    top = max((abs(w["points_per_deal"]) for r in rows for w in r["weeks"]), default=0) or 1
+    for r in rows:
+        for k, w in enumerate(r["weeks"]):
+            bar = "█" * round(12 * max(w["points_per_deal"], 0) / top)
+            weeks.add_row(escape(r["name"]) if k == 0 else "", w["week"], str(w["deals"]),
+                          f"{w['points_per_deal']:.1f}", bar, _loss(w, DD_MEASURE),
+                          f"{w['measured'][DD_MEASURE]}/{w['deals']}")
+    console.print(weeks)
 
 
 @history_app.callback()
@@ -126,7 +168,8 @@ def history_command(
         metavar="NAME", help="only the games of this profile")] = None,
     limit: Annotated[int, typer.Option(metavar="N", help="at most N games")] = 20,
     show_stats: Annotated[bool, typer.Option(
-        "--stats", help="per player: deals, contracts taken and made, points per deal")] = False,
+        "--stats", help="per player and by week: deals, contracts taken and made, points "
+        "per deal, points lost per card over the deals analysed")] = False,
 ) -> None:
     """The games kept, the last played first."""
     if ctx.invoked_subcommand is not None:
@@ -138,7 +181,9 @@ def history_command(
     with _open(db, json_mode) as store:
         try:
             if show_stats:
-                rows = stats(store.all_games(profile=profile))
+                kept = store.all_games(profile=profile)
+                rows = stats(kept, {**analysis_cache.loss_measures(store.conn, kept),
+                                    **MEASURES})
             else:
                 games = store.games(profile=profile, limit=limit)
         except BeloteError as exc:
@@ -171,6 +216,72 @@ def show_command(
         echo(dumps(game.record))
     else:
         _show(game, Console(highlight=False))
+
+
+@history_app.command("analyze")
+def analyze_command(
+    db: DbOpt = None,
+    json_mode: JsonOpt = False,
+    profile: Annotated[str | None, typer.Option(
+        metavar="NAME", help="only the games of this profile")] = None,
+    limit: Annotated[int | None, typer.Option(
+        metavar="N", help="analyse at most N deals (the last played first)")] = None,
+    view: Annotated[bool, typer.Option(
+        "--view", help="every seat's view too (what each player knew: much slower)")] = False,
+    no_progress: NoProgressOpt = False,
+) -> None:
+    """Analyse the deals kept that are not analysed yet, the last played first, and keep
+    each analysis for --stats (double dummy; --view: every player's view too)."""
+    if limit is not None:
+        check_int("--limit", limit, 1, 1_000_000, json_mode)
+    if profile is not None and profile not in ALL_PROFILES:
+        fail(f"--profile: unknown profile {profile!r} (one of {', '.join(ALL_PROFILES)})",
+             json_mode)
+    settings = EVERY_VIEW if view else DD_ONLY
+    done = failed = 0
+    with _open(db, json_mode) as store:
+        try:
+            with store.conn:
+                analysis_cache.setup(store.conn)
+            records = analysis_cache.scored_deals(store.all_games(profile=profile))
+            hashes = [analysis_cache.deal_hash(r) for r in records]
+            kept: Collection[str] = (
+                analysis_cache.cached_analyses(store.conn, hashes, settings) if view
+                else analysis_cache.analyses_for_stats(store.conn, hashes))
+            todo = [r for r, h in zip(records, hashes, strict=True) if h not in kept]
+            if limit is not None:
+                todo = todo[:limit]
+            console = Console(stderr=True)
+            with progress_bar("analyze", "deals", console, not no_progress and not json_mode,
+                              total=len(todo)) as update:
+                for record in todo:
+                    try:
+                        found = analysis_cache.analyse(record, settings)
+                    except BeloteError:
+                        failed += 1  # a record the engine no longer reads: left out
+                    else:
+                        with store.conn:  # each kept at once: an interruption loses none
+                            analysis_cache.store_analysis(store.conn, record, settings, found)
+                        done += 1
+                    if update is not None:
+                        update(done + failed, len(todo))
+        except KeyboardInterrupt:
+            fail_interrupted(json_mode)
+        except (BeloteError, sqlite3.Error) as exc:
+            message = str(exc) if isinstance(exc, BeloteError) else \
+                str(HistoryError(f"cannot use the history {str(store.path)!r}: {exc}"))
+            fail(message, json_mode)
+    answer = {"analysed": done, "failed": failed, "covered": len(kept) + done,
+              "deals": len(records), "view": view}
+    if json_mode:
+        echo(dumps(answer))
+        return
+    line = (f"{done} deal{'s' if done != 1 else ''} analysed; "
+            f"{answer['covered']} of {answer['deals']} now analysed"
+            f"{' with every view' if view else ''}.")
+    if failed:
+        line += f" {failed} could not be read and were left out."
+    Console(highlight=False).print(line)
 
 
 def register(app: typer.Typer) -> None:

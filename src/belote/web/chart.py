@@ -116,3 +116,71 @@ def running_chart(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+WEEK_WIDTH: Final = 420  # narrower than the score sheet's: its words stay readable on a phone
+WEEK_HEIGHT: Final = 180
+WEEK_COLOUR: Final = "#1f6feb"
+
+
+def week_chart(
+    weeks: Sequence[str], values: Sequence[float | None], title: str,
+    gettext: Callable[[str], str] = _same,
+) -> str:
+    """One value a week as bars (a week without one, ``None``, shows none), each bar
+    with its week and value as a tooltip; ``title`` (already in the page's language)
+    names the chart, the other words through ``gettext``.
+
+    >>> svg = week_chart(["2026-W48", "2026-W49"], [81.5, None], "Points per deal")
+    >>> svg.count("<rect") - 1, "2026-W49: –" in svg, "W49" in svg
+    (1, True, True)
+    """
+    no_value = gettext(N_("no deal analysed"))
+    label = escape(title)
+    n = max(len(weeks), 1)
+    known = [v for v in values if v is not None]
+    top = max([*known, 1.0]) * 1.1
+    step: float = _nice_step(top) if top >= 5 else 1.0
+    inner_w = WEEK_WIDTH - LEFT - RIGHT
+    inner_h = WEEK_HEIGHT - TOP - BOTTOM
+    slot = inner_w / n
+    bar = min(slot * 0.7, 60)
+
+    def y(v: float) -> float:
+        return TOP + inner_h * (1 - v / top)
+
+    parts = [
+        f'<svg class="chart" viewBox="0 0 {WEEK_WIDTH} {WEEK_HEIGHT}" role="img" '
+        f'aria-label="{label}" style="max-width: {WIDTH}px" '
+        f'xmlns="http://www.w3.org/2000/svg">',
+        f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
+        f'<text x="{LEFT}" y="18" class="chart-legend">{label}</text>',
+    ]
+    v = 0.0
+    while v <= top:
+        shown = f"{v:g}"
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WEEK_WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'class="chart-grid"/>'
+            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
+            f'text-anchor="end">{shown}</text>')
+        v += step
+    label_every = max(1, (n + 5) // 6)
+    for i, (week, value) in enumerate(zip(weeks, values, strict=True)):
+        middle = LEFT + slot * (i + 0.5)
+        if value is not None:
+            text = escape(f"{week}: {value:g}")
+            parts.append(
+                f'<rect x="{middle - bar / 2:.1f}" y="{y(value):.1f}" width="{bar:.1f}" '
+                f'height="{max(y(0) - y(value), 0):.1f}" fill="{WEEK_COLOUR}" '
+                f'class="chart-bar"><title>{text}</title></rect>')
+        else:
+            tip = escape(f"{week}: – ({no_value})")
+            parts.append(f'<text x="{middle:.1f}" y="{y(0) - 4:.1f}" class="chart-label" '
+                         f'text-anchor="middle"><title>{tip}</title>–</text>')
+        if i % label_every == 0:
+            parts.append(
+                f'<text x="{middle:.1f}" y="{WEEK_HEIGHT - BOTTOM + 16}" class="chart-label" '
+                f'text-anchor="middle">{escape(week.split("-")[-1])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

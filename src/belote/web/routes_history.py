@@ -9,6 +9,14 @@ and ``/history/{id}/record.json`` gives its record (docs/json.md, the game's rec
 (:meth:`belote.web.store.RoomStore.summarise_room`) and kept summed up in the history's
 tables, so they survive a restart as the rooms do.
 
+The list carries the player's statistics (:func:`my_stats`): over the games of his
+last :data:`MAX_STATS` rooms, the deals played at the seats his identity held, the
+contracts taken and made, the points per deal, the points his cards lost on average
+(double dummy, and given what he knew) over the deals whose analysis is kept
+(:mod:`belote.analysis_cache`: the page analyses nothing, it hands the deals not
+analysed yet to the server's background analyses, :mod:`belote.web.analysis_fill`),
+and a chart of each by ISO week (:func:`belote.web.chart.week_chart`).
+
 Nobody sees another identity's games: a game of another browser, one that does not
 exist, a malformed id and a browser without an identity all get the same 404, which
 says nothing of whether the game exists.
@@ -23,8 +31,11 @@ from typing import Any, Final
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 
+from belote.analysis_cache import DD_MEASURE, VIEW_MEASURE
 from belote.errors import BeloteError
-from belote.history import GameSummary, check_game_id
+from belote.history import GameSummary, Player, check_game_id, stats
+from belote.web.analysis_fill import AnalysisFiller
+from belote.web.chart import week_chart
 from belote.web.i18n import N_, gettext, lang_of
 from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import OUTCOME_LABELS
@@ -36,6 +47,7 @@ from belote.web.store import RoomStore
 router = APIRouter()
 
 MAX_LISTED: Final = 50
+MAX_STATS: Final = 200  # the rooms whose games the statistics count, the last first
 NO_PAGE: Final = "this address leads to no page"  # the one refusal (module doc)
 
 # The words of the pages that come from here, for the catalogue.
@@ -95,6 +107,68 @@ def my_game(request: Request, game_id: str) -> GameSummary:
     return game
 
 
+def my_stats(request: Request, listed: list[GameSummary]) -> dict[str, Any] | None:
+    """This browser's statistics (module doc): :func:`belote.history.stats`'s row for
+    the seats its identity held, or None before any scored deal.  ``listed``: the
+    games just read for the list (those summed up from their logs are not in the
+    history's tables yet)."""
+    store = _store(request)
+    me = identity(request)
+    if store is None or me is None:
+        return None
+    fresh = {g.id: g for g in listed if g.deals}
+    games = []
+    for room, _closed in store.rooms_of(me, MAX_STATS):
+        game = fresh.get(room) or store.kept_game(room)
+        if game is not None:
+            games.append(game)
+    held = store.seats_held(me, [g.id for g in games])
+
+    def mine(game: GameSummary, player: Player) -> tuple[str, str] | None:
+        return ("human", "me") if player.seat in held.get(game.id, ()) else None
+
+    rows = stats(games, store.loss_measures(games), who=mine)
+    manager: RoomManager = request.app.state.rooms
+    if rows and manager.settings.background_analyses:
+        _filler(request, store).want(store.not_analysed(games))
+    return rows[0] if rows else None
+
+
+def _filler(request: Request, store: RoomStore) -> AnalysisFiller:
+    """The server's one :class:`AnalysisFiller` (made on the first visit)."""
+    filler: AnalysisFiller | None = getattr(request.app.state, "analysis_filler", None)
+    if filler is None:
+        filler = request.app.state.analysis_filler = AnalysisFiller(store)
+    return filler
+
+
+def _stats_context(row: dict[str, Any] | None, lang: str) -> dict[str, Any]:
+    """The stats panel's numbers and its two charts by week."""
+    if row is None:
+        return {"stats": None}
+
+    def num(value: float, places: int) -> str:
+        text = f"{value:.{places}f}"
+        return text.replace(".", ",") if lang == "fr" else text
+
+    weeks = [w["week"] for w in row["weeks"]]
+    return {
+        "stats": row,
+        "num": num,
+        "dd_loss": row["measures"][DD_MEASURE],
+        "dd_deals": row["measured"][DD_MEASURE],
+        "view_loss": row["measures"][VIEW_MEASURE],
+        "view_deals": row["measured"][VIEW_MEASURE],
+        "points_chart": week_chart(
+            weeks, [w["points_per_deal"] for w in row["weeks"]],
+            gettext(lang, N_("Points per deal, by week")), lambda t: gettext(lang, t)),
+        "loss_chart": week_chart(
+            weeks, [w["measures"][DD_MEASURE] for w in row["weeks"]],
+            gettext(lang, N_("Points lost per card, by week")),
+            lambda t: gettext(lang, t)),
+    }
+
+
 SUIT_SYMBOLS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 TRUMP_WORDS: Final = {"SA": N_("sans-atout"), "TA": N_("tout-atout")}
 
@@ -137,7 +211,8 @@ async def history_page(request: Request) -> Response:
             .strftime("%Y-%m-%d %H:%M UTC") for g in games}
     return render(request, "history.html", {
         "games": games, "when": when, "nav": "history",
-        "profile_labels_all": {**PROFILE_LABELS, **SMALL_LABELS}})
+        "profile_labels_all": {**PROFILE_LABELS, **SMALL_LABELS},
+        **_stats_context(my_stats(request, games), lang_of(request))})
 
 
 @router.get("/history/{game_id}")

@@ -123,6 +123,9 @@ class RoomSettings:
         None, "--turn-timer",
         "Seconds a player has for each move before a bot plays it (0: no limit).", 0, 3600,
         _SECONDS, zero_is_none=True)
+    # "My games" has the deals of its statistics analysed by a background thread
+    # (web/analysis_fill.py); off, only the analyses kept already are counted
+    background_analyses: bool = True
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from belote import history
+from belote import analysis_cache, history
 from belote.errors import BeloteError
 from belote.history import GameSummary, Player
 from belote.play import SEAT_NAMES
@@ -223,6 +223,11 @@ class Writer:
         self._thread = threading.Thread(target=self._run, name="belote-room-writer",
                                         daemon=True)
         self._thread.start()
+
+    @property
+    def closed(self) -> bool:
+        """Whether the writer takes no more writes (the server stops)."""
+        return self._closed
 
     def stop(self) -> None:
         """Write what is queued, then stop the thread and close the connection."""
@@ -405,6 +410,7 @@ class RoomStore:
             for statement in _SCHEMA:
                 conn.execute(statement)
             history.setup(conn)
+            analysis_cache.setup(conn)
             columns = {r[1] for r in conn.execute("PRAGMA table_info(room_seats)")}
             if "secret_until" not in columns:
                 conn.execute("ALTER TABLE room_seats ADD COLUMN "
@@ -421,6 +427,11 @@ class RoomStore:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
+
+    @property
+    def closed(self) -> bool:
+        """Whether the store is closing or closed (the server stops)."""
+        return self.writer.closed
 
     def close(self) -> None:
         """Write what is queued, then close (the server stops)."""
@@ -589,6 +600,34 @@ class RoomStore:
         return bool(self._read(
             "SELECT 1 FROM room_seats WHERE room = ? AND owner = ? AND kind = 'human'",
             (room, identity)))
+
+    def seats_held(self, identity: str, rooms: list[str]) -> dict[str, set[str]]:
+        """The seats (letters) where ``identity`` holds a person's seat, in each of
+        ``rooms`` where it holds one."""
+        out: dict[str, set[str]] = {}
+        for i in range(0, len(rooms), 500):
+            part = rooms[i:i + 500]
+            for room, seat in self._read(
+                    "SELECT room, seat FROM room_seats WHERE owner = ? AND kind = 'human' "
+                    f"AND room IN ({','.join('?' * len(part))})", (identity, *part)):
+                out.setdefault(room, set()).add(SEAT_NAMES[seat])
+        return out
+
+    def not_analysed(self, games: list[GameSummary]) -> list[dict[str, Any]]:
+        """The records of ``games``' played deals without a double-dummy analysis kept
+        (:func:`belote.analysis_cache.not_analysed`), the games' order."""
+        try:
+            return analysis_cache.not_analysed(self._conn, games)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the analyses could not be read ({exc})") from None
+
+    def loss_measures(self, games: list[GameSummary]) -> dict[str, history.SeatMeasure]:
+        """The points lost per card of ``games``' deals analysed and kept
+        (:func:`belote.analysis_cache.loss_measures`), for the statistics."""
+        try:
+            return analysis_cache.loss_measures(self._conn, games)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the analyses could not be read ({exc})") from None
 
     def kept_games(self, ids: list[str]) -> dict[str, GameSummary]:
         """The games of ``ids`` already summed up in the history (without their deals)."""

@@ -1,0 +1,314 @@
+"""Analyses of played deals kept so that each deal is analysed once (docs/json.md,
+`belote history analyze`).
+
+An analysis (:func:`belote.analysis.analyze_deal`) costs CPU time: some 0.7 s for a
+deal of four players double dummy only, much more at three and two players or with
+the player's view.  Whoever needs one (the statistics of the history, a review page)
+asks this cache first and keeps what it works out:
+
+- :func:`cached_analysis` ``(conn, deal_record, settings)``: the analysis kept for that
+  deal's record and those settings (the JSON of :meth:`DealAnalysis.to_json
+  <belote.analysis.DealAnalysis.to_json>`), or None;
+- :func:`analyse` ``(deal_record, settings, progress=None)``: the analysis worked out
+  (no database: run it off the event loop, in a thread);
+- :func:`store_analysis` ``(conn, deal_record, settings, analysis)``: keep it, in the
+  caller's transaction (on the web server, through the store's writer thread);
+- :func:`cached_analyses` ``(conn, records, settings)``: those kept for many deals at
+  once, by deal hash (the statistics).
+
+The table (:func:`setup`) sits beside the history's, in the same SQLite file:
+
+``analysis_cache``
+    ``deal`` (text: :func:`deal_hash`, the SHA-256 of the deal's record as canonical
+    JSON), ``settings`` (text: :meth:`AnalysisSettings.key`, canonical JSON, the
+    analysis's :data:`VERSION` included), ``analysis`` (JSON), ``created`` (Unix time);
+    the key is (``deal``, ``settings``).
+
+A deal is known by its record alone (the deck, the dealer, the rules, the actions), so
+the same deal kept twice (a game kept again after each deal, the same board at two
+tables) is analysed once, and a record that changed is a new deal.  The settings are
+those of :func:`~belote.analysis.analyze_deal` that change its numbers; a change to the
+analysis that changes them bumps :data:`VERSION`, leaving the old rows unread.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from belote.analysis import Progress, analyze_deal
+from belote.history import GameSummary, SeatMeasure
+from belote.play import SEAT_NAMES
+from belote.scoring import Outcome
+
+__all__ = [
+    "DD_MEASURE",
+    "DD_ONLY",
+    "EVERY_VIEW",
+    "VERSION",
+    "VIEW_MEASURE",
+    "AnalysisSettings",
+    "analyse",
+    "analyses_for_stats",
+    "cached_analyses",
+    "cached_analysis",
+    "card_losses",
+    "deal_hash",
+    "loss_measure",
+    "loss_measures",
+    "not_analysed",
+    "scored_deals",
+    "setup",
+    "store_analysis",
+]
+
+VERSION: Final = 1  # of the analysis's numbers (module doc)
+MAX_VARIABLES: Final = 500  # hashes asked per query (SQLite's limit is higher)
+
+SCHEMA: Final = (
+    """CREATE TABLE IF NOT EXISTS analysis_cache (
+        deal TEXT NOT NULL,
+        settings TEXT NOT NULL,
+        analysis TEXT NOT NULL,
+        created REAL NOT NULL,
+        PRIMARY KEY (deal, settings))""",
+)
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """What an analysis was asked (:func:`~belote.analysis.analyze_deal`'s arguments):
+    ``seats`` whose view is worked out (``()``: double dummy only; None: every seat),
+    ``worlds`` and ``seed`` of that view (unused double dummy only), ``max_nodes`` of
+    one exact solve (None: the analysis's default)."""
+
+    seats: tuple[int, ...] | None = ()
+    worlds: int | None = None
+    seed: int = 0
+    max_nodes: int | None = None
+
+    @property
+    def dd_only(self) -> bool:
+        return self.seats == ()
+
+    def key(self) -> str:
+        """The settings as canonical JSON, :data:`VERSION` included; the worlds and the
+        seed left out double dummy only (they change nothing there)."""
+        seats: Any = "all" if self.seats is None else sorted(set(self.seats))
+        data: dict[str, Any] = {"v": VERSION, "seats": seats, "max_nodes": self.max_nodes}
+        if not self.dd_only:
+            data["worlds"] = self.worlds
+            data["seed"] = self.seed
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+DD_ONLY: Final = AnalysisSettings()
+"""Double dummy only, the analysis's defaults: the statistics' own."""
+
+EVERY_VIEW: Final = AnalysisSettings(seats=None)
+"""Every seat's view too (the bot's worlds, seed 0): `belote history analyze --view`."""
+
+
+def setup(conn: sqlite3.Connection) -> None:
+    """Create the cache's table where it is missing."""
+    for sql in SCHEMA:
+        conn.execute(sql)
+
+
+def deal_hash(record: Mapping[str, Any]) -> str:
+    """The deal's key: the SHA-256 (hex) of its record as canonical JSON (sorted keys,
+    no spaces)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _has_table(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                        "AND name = 'analysis_cache'").fetchone() is not None
+
+
+def cached_analysis(conn: sqlite3.Connection, deal_record: Mapping[str, Any],
+                    settings: AnalysisSettings = DD_ONLY) -> dict[str, Any] | None:
+    """The analysis kept for ``deal_record`` with ``settings`` (its JSON), or None (none
+    kept, or a file without the cache's table)."""
+    if not _has_table(conn):
+        return None
+    row = conn.execute("SELECT analysis FROM analysis_cache WHERE deal = ? AND settings = ?",
+                       (deal_hash(deal_record), settings.key())).fetchone()
+    return None if row is None else dict(json.loads(row[0]))
+
+
+def cached_analyses(conn: sqlite3.Connection, hashes: Iterable[str],
+                    settings: AnalysisSettings = DD_ONLY) -> dict[str, dict[str, Any]]:
+    """The analyses kept with ``settings`` for the deals of ``hashes``
+    (:func:`deal_hash`), by hash; those not kept are left out."""
+    if not _has_table(conn):
+        return {}
+    wanted = sorted(set(hashes))
+    out: dict[str, dict[str, Any]] = {}
+    key = settings.key()
+    for i in range(0, len(wanted), MAX_VARIABLES):
+        part = wanted[i:i + MAX_VARIABLES]
+        rows = conn.execute(
+            f"SELECT deal, analysis FROM analysis_cache WHERE settings = ? "
+            f"AND deal IN ({','.join('?' * len(part))})", [key, *part])
+        for deal, text in rows:
+            out[deal] = json.loads(text)
+    return out
+
+
+def analyse(deal_record: Mapping[str, Any], settings: AnalysisSettings = DD_ONLY,
+            progress: Progress | None = None) -> dict[str, Any]:
+    """The deal analysed with ``settings`` (:func:`~belote.analysis.analyze_deal`; its
+    refusals, an :class:`~belote.errors.InvalidRecordError`, pass through), as JSON.
+    Touches no database: run it where the CPU time may be spent."""
+    return analyze_deal(dict(deal_record), seats=settings.seats, worlds=settings.worlds,
+                        seed=settings.seed, max_nodes=settings.max_nodes,
+                        progress=progress).to_json()
+
+
+def store_analysis(conn: sqlite3.Connection, deal_record: Mapping[str, Any],
+                   settings: AnalysisSettings, analysis: Mapping[str, Any],
+                   created: float | None = None) -> None:
+    """Keep ``analysis`` (:func:`analyse`'s) for the deal and ``settings``, replacing
+    one kept before, in the caller's transaction."""
+    conn.execute(
+        "INSERT OR REPLACE INTO analysis_cache (deal, settings, analysis, created) "
+        "VALUES (?,?,?,?)",
+        (deal_hash(deal_record), settings.key(),
+         json.dumps(analysis, separators=(",", ":")), time.time() if created is None
+         else created))
+
+
+# --- what the statistics read from an analysis ------------------------------------------
+
+LossKind = str  # "dd" (double dummy) or "info" (given what the player knew)
+
+
+def card_losses(analysis: Mapping[str, Any], seat: int, kind: LossKind = "dd"
+                ) -> tuple[float, int]:
+    """The points the seat's cards lost in an analysis (its JSON) and how many cards
+    are counted: double dummy (``dd``: each card's ``dd_loss``, a forced card's 0; a
+    card left unsolved not counted) or given what the player knew (``info``: each
+    card's ``info_loss``, a forced card's 0; none counted where his view was not
+    asked)."""
+    name = SEAT_NAMES[seat]
+    total = 0.0
+    count = 0
+    for card in analysis.get("cards", ()):
+        if card.get("seat") != name:
+            continue
+        if card.get("verdict") == "forced":
+            loss: float | None = 0.0
+        else:
+            loss = card.get("dd_loss") if kind == "dd" else card.get("info_loss")
+        if loss is not None:
+            total += loss
+            count += 1
+    return total, count
+
+
+def loss_measure(analyses: Mapping[str, Sequence[Mapping[str, Any]]], kind: LossKind = "dd",
+                 hashes: dict[int, tuple[dict[str, Any], str]] | None = None) -> SeatMeasure:
+    """A measure for :func:`belote.history.stats`: the points a seat's cards lost
+    (:func:`card_losses`) in the deal's analysis found in ``analyses`` (by
+    :func:`deal_hash`, :func:`analyses_for_stats`'s answer): double dummy, the first
+    analysis of the deal; given what he knew, the first whose seats asked include the
+    seat's.  None for a deal not analysed so (the statistics then count it as not
+    covered)."""
+    if hashes is None:
+        hashes = {}  # each record hashed once: id -> (the record, kept alive; its hash)
+
+    def measure(record: dict[str, Any], seat: int) -> tuple[float, int] | None:
+        known = hashes.get(id(record))
+        if known is None or known[0] is not record:
+            known = hashes[id(record)] = (record, deal_hash(record))
+        for found in analyses.get(known[1], ()):
+            if kind == "info" and SEAT_NAMES[seat] not in (found.get("seats") or ()):
+                continue
+            return card_losses(found, seat, kind)
+        return None
+
+    return measure
+
+
+def analyses_for_stats(conn: sqlite3.Connection, hashes: Iterable[str]
+                       ) -> dict[str, list[dict[str, Any]]]:
+    """Every analysis kept for the deals of ``hashes`` that the statistics may read: of
+    this :data:`VERSION`, with the default ``max_nodes`` (whatever the seats whose view
+    was asked, a review's included), by hash, double dummy only first."""
+    if not _has_table(conn):
+        return {}
+    wanted = sorted(set(hashes))
+    found: dict[str, list[tuple[str, dict[str, Any]]]] = {}
+    for i in range(0, len(wanted), MAX_VARIABLES):
+        part = wanted[i:i + MAX_VARIABLES]
+        rows = conn.execute(
+            f"SELECT deal, settings, analysis FROM analysis_cache "
+            f"WHERE deal IN ({','.join('?' * len(part))})", part)
+        for deal, key, text in rows:
+            try:
+                settings = json.loads(key)
+            except ValueError:
+                continue
+            if not isinstance(settings, dict) or settings.get("v") != VERSION \
+                    or settings.get("max_nodes") is not None:
+                continue
+            found.setdefault(deal, []).append((key, json.loads(text)))
+    first = DD_ONLY.key()
+    return {deal: [a for _, a in sorted(items, key=lambda ka: (ka[0] != first, ka[0]))]
+            for deal, items in found.items()}
+
+
+# --- the history's deals ----------------------------------------------------------------
+
+DD_MEASURE: Final = "dd_lost_per_card"
+VIEW_MEASURE: Final = "info_lost_per_card"
+
+
+def scored_deals(games: Iterable[GameSummary]) -> list[dict[str, Any]]:
+    """The records of the deals of ``games`` that were played (all-passes left out:
+    no card to analyse), in the games' order, each deal once."""
+    seen: set[str] = set()
+    out = []
+    for game in games:
+        for deal in game.deals:
+            if deal.result["outcome"] == Outcome.VOID:
+                continue
+            key = deal_hash(deal.record)
+            if key not in seen:
+                seen.add(key)
+                out.append(deal.record)
+    return out
+
+
+def loss_measures(conn: sqlite3.Connection, games: Iterable[GameSummary]
+                  ) -> dict[str, SeatMeasure]:
+    """The measures of the statistics read from this cache for ``games``' deals
+    (:func:`belote.history.stats`'s ``measures``): :data:`DD_MEASURE`, the points lost
+    per card double dummy, :data:`VIEW_MEASURE`, given what the player knew (an
+    analysis that asked his seat's view), from the analyses
+    :func:`analyses_for_stats` reads.  Nothing is analysed here: a deal not in the
+    cache is not covered."""
+    hashes: dict[int, tuple[dict[str, Any], str]] = {}
+    for game in games:
+        for deal in game.deals:
+            hashes[id(deal.record)] = (deal.record, deal_hash(deal.record))
+    found = analyses_for_stats(conn, {h for _, h in hashes.values()})
+    return {DD_MEASURE: loss_measure(found, "dd", hashes),
+            VIEW_MEASURE: loss_measure(found, "info", hashes)}
+
+
+def not_analysed(conn: sqlite3.Connection, games: Iterable[GameSummary]
+                 ) -> list[dict[str, Any]]:
+    """The records of ``games``' played deals (:func:`scored_deals`) without an
+    analysis the statistics read (:func:`analyses_for_stats`), in the games' order."""
+    records = scored_deals(games)
+    hashes = [deal_hash(r) for r in records]
+    kept = analyses_for_stats(conn, hashes)
+    return [r for r, h in zip(records, hashes, strict=True) if h not in kept]
