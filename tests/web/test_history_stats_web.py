@@ -208,3 +208,39 @@ def test_the_background_analyses_are_bounded_and_stop_with_the_store(tmp_path: P
     kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
     conn.close()
     assert deal_hash(records[0]) in kept and deal_hash(bad) not in kept
+
+
+def test_the_background_analyses_run_in_another_process(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search holds the interpreter's lock: it must not run in the server's own
+    process.  Here the server's copy of the analysis is broken; the child's is not."""
+    from belote import analysis_cache
+    from belote.analysis_cache import deal_hash
+    from belote.bots import make_bot
+    from belote.bots.base import play_game
+    from belote.options import make_rules
+    from belote.web import analysis_fill
+    from belote.web.store import RoomStore
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise AssertionError("analysed in the server's process")
+
+    monkeypatch.setattr(analysis_cache, "analyse", broken)
+    monkeypatch.setattr(analysis_fill, "analyse", broken)
+    match = play_game(make_rules("classic", {"target": 1000}), [make_bot("random")] * 4,
+                      seed=3)
+    record = match.rounds[0].record()
+    store = RoomStore(tmp_path / "s.db")
+    try:
+        filler = analysis_fill.AnalysisFiller(store)
+        assert filler.want([record]) == 1
+        deadline = time.monotonic() + 300  # a bound for a stuck child, not a speed
+        while filler.waiting() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        store.writer.post(lambda conn: None)
+    finally:
+        store.close()
+    conn = sqlite3.connect(tmp_path / "s.db")
+    kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
+    conn.close()
+    assert deal_hash(record) in kept

@@ -7,9 +7,14 @@ page never analyses: it hands the deals not analysed yet to this server's one
 first, and keeps each analysis through the store's writer thread; the next visit
 counts them ("average over 37 deals analysed out of 52").
 
+The search itself runs in a child process (one, made on the first deal asked and
+kept): the compiled solver holds the interpreter's lock for the whole of a search,
+so run on a thread of the server it would stall the event loop, and every table
+with it, for tens of milliseconds at a time.  The thread only waits for the child.
+
 The work is bounded: at most :data:`MAX_QUEUED` deals wait (those asked beyond are
 asked again at a later visit), a deal is queued once, and the thread stops with the
-server's store (an analysis under way is abandoned at its next action).  A deal the
+server's store (the child is then shut down, an analysis under way abandoned).  A deal the
 analysis refuses (a record the engine no longer reads) is logged and not asked again
 while the server runs.
 """
@@ -17,10 +22,14 @@ while the server runs.
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
 from belote.analysis_cache import DD_ONLY, analyse, deal_hash, store_analysis
@@ -33,8 +42,9 @@ MAX_QUEUED: Final = 200  # deals waiting at most
 MAX_REMEMBERED: Final = 10_000  # deals remembered as done or refused (then forgotten)
 
 
-class _Stopped(Exception):
-    """The store closed while a deal was analysed."""
+def _analyse_dd(record: dict[str, Any]) -> dict[str, Any]:
+    """One deal's double-dummy analysis (in the child process)."""
+    return analyse(record, DD_ONLY)
 
 
 def _keeper(record: dict[str, Any], analysis: dict[str, Any]
@@ -59,6 +69,7 @@ class AnalysisFiller:
         self._waiting: set[str] = set()  # queued or under way
         self._seen: set[str] = set()  # analysed (being written) or refused
         self._thread: threading.Thread | None = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def want(self, records: Iterable[dict[str, Any]]) -> int:
         """Queue the deals of ``records`` neither waiting nor done, up to the bound;
@@ -85,32 +96,45 @@ class AnalysisFiller:
         with self._guard:
             return len(self._waiting)
 
-    def _check(self, _done: int, _total: int) -> None:
-        if self.store.closed:
-            raise _Stopped
-
     def _run(self) -> None:
+        # A fresh interpreter (spawn), not a fork of a server that runs threads.
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        try:
+            self._serve(self._pool)
+        finally:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _serve(self, pool: ProcessPoolExecutor) -> None:
         while not self.store.closed:
             try:
                 key, record = self._queue.get(timeout=1.0)
             except queue.Empty:
                 continue
-            try:
-                found = analyse(record, DD_ONLY, progress=self._check)
-            except _Stopped:
-                return
-            except BeloteError as exc:
-                log.warning("a deal of the history cannot be analysed: %s", exc)
-                self._done(key)
-                continue
-            except Exception:  # a bug of the analysis: logged, the others go on
-                log.exception("a deal of the history could not be analysed")
-                self._done(key)
-                continue
-            try:
-                self.store.writer.post(_keeper(record, found))
-            except StoreError:
-                return  # the server stops: analysed again at a later start
+            job = pool.submit(_analyse_dd, record)
+            while True:  # waiting for the child; the store closing abandons the job
+                try:
+                    found = job.result(timeout=1.0)
+                    break
+                except FuturesTimeout:
+                    if self.store.closed:
+                        return
+                except BeloteError as exc:
+                    log.warning("a deal of the history cannot be analysed: %s", exc)
+                    found = None
+                    break
+                except BrokenProcessPool:
+                    log.error("the analyses' process stopped: no more analyses until "
+                              "the server restarts")
+                    return
+                except Exception:  # a bug of the analysis: logged, the others go on
+                    log.exception("a deal of the history could not be analysed")
+                    found = None
+                    break
+            if found is not None:
+                try:
+                    self.store.writer.post(_keeper(record, found))
+                except StoreError:
+                    return  # the server stops: analysed again at a later start
             self._done(key)
 
     def _done(self, key: str) -> None:
