@@ -886,6 +886,7 @@
     } else {
       action = `<span class="muted">${esc(_("The next deal starts soon."))}</span>`;
     }
+    if (mySeat() && state.deal && state.deal.number && !state.all_pass) action += ` <a class="btn" id="review-deal" href="/review/${encodeURIComponent(roomId)}/${state.deal.number}">${esc(_("Review the deal"))}</a>`;
     let body;
     if (state.all_pass || !r) {
       body = `<div class="result-head"><h2>${esc(_("Everyone passed"))}</h2>${action}</div>
