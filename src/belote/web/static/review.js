@@ -58,6 +58,7 @@
   function lossClass(a) {
     if (!a) return "";
     if (a.verdict === "forced") return "loss-forced";
+    if (a.verdict === "best") return "loss-none";
     const worst = Math.max(a.dd_loss || 0, a.info_loss || 0);
     if (a.verdict === "mistake" || worst >= 10) return "loss-big";
     if (worst > 0) return "loss-small";
@@ -66,7 +67,8 @@
   function lossText(a) {
     if (!a) return "";
     if (a.verdict === "forced") return "";
-    return a.info_loss === null || a.info_loss === undefined ? `−${num(a.dd_loss)}` : `−${num(a.dd_loss)}/−${num(a.info_loss)}`;
+    const lost = (x) => (x ? "−" + x : num(x));
+    return a.info_loss === null || a.info_loss === undefined ? lost(a.dd_loss) : `${lost(a.dd_loss)}/${lost(a.info_loss)}`;
   }
   function best(values, played) {
     if (!values) return null;
@@ -159,13 +161,13 @@
     $("review-tricks").innerHTML = tricks.map((cards, t) => `<li><span class="muted">${t + 1}.</span> ${cards.map(([st, i]) => {
       const a = byAction[st.action];
       const label = fmt(_("{seat} plays {card}"), { seat: seatName(st.seat), card: cardPlain(st.card) }) + (a ? ": " + (VERDICTS[a.verdict] || a.verdict) : "");
-      return `<button type="button" class="rv-step ${lossClass(a)}" data-step="${i}" aria-label="${esc(label)}">${esc(st.seat)} ${cardHtml(st.card)}<small>${esc(lossText(a))}</small></button>`;
+      return `<button type="button" class="rv-step ${lossClass(a)}" data-step="${i}" aria-label="${esc(label)}">${esc(seatName(st.seat)[0])} ${cardHtml(st.card)}<small>${esc(lossText(a))}</small></button>`;
     }).join("")}</li>`).join("");
   }
 
   function drawCalls() {
     const calls = analysis ? analysis.calls : data.calls.map((c) => ({ ...c, bot_call: null, values: {}, loss: null }));
-    const head = `<thead><tr><th>${esc(_("Player"))}</th><th>${esc(_("Call"))}</th><th>${esc(_("The bot's call"))}</th><th class="num">${esc(_("Lost"))}</th><th>${esc(_("Value of each call"))}</th></tr></thead>`;
+    const head = `<thead><tr><th>${esc(_("Player"))}</th><th>${esc(_("Call"))}</th><th>${esc(_("Bot"))}</th><th class="num">${esc(_("Lost"))}</th><th>${esc(_("Value of each call"))}</th></tr></thead>`;
     const rows = calls.map((c) => {
       const values = Object.entries(c.values || {}).map(([k, v]) => `${esc(callText(k))} ${num(v)}`).join(" · ");
       return `<tr><td>${esc(seatName(c.seat))}</td><td>${esc(callText(c.call))}</td><td>${esc(callText(c.bot_call))}</td><td class="num">${num(c.loss)}</td><td>${values || "—"}</td></tr>`;
@@ -178,7 +180,7 @@
       $("review-summary").innerHTML = "";
       return;
     }
-    const head = `<thead><tr><th>${esc(_("Player"))}</th><th class="num">${esc(_("Points lost (double dummy)"))}</th><th class="num">${esc(_("Points lost (given what he knew)"))}</th><th class="num">${esc(_("Mistakes"))}</th><th class="num">${esc(_("Calls: points lost"))}</th><th class="num">${esc(_("Contracts taken / made"))}</th></tr></thead>`;
+    const head = `<thead><tr><th>${esc(_("Player"))}</th><th class="num">${esc(_("Lost, open"))}</th><th class="num">${esc(_("Lost, as known"))}</th><th class="num">${esc(_("Mistakes"))}</th><th class="num">${esc(_("Bidding"))}</th><th class="num">${esc(_("Taken / made"))}</th></tr></thead>`;
     const rows = analysis.summary.map((p) => `<tr><td>${esc(seatName(p.seat))}</td><td class="num">${p.dd_lost}</td><td class="num">${num(p.info_lost)}</td><td class="num">${p.mistakes}</td><td class="num">${p.calls_lost}</td><td class="num">${p.taken} / ${p.made}</td></tr>`).join("");
     $("review-summary").innerHTML = head + `<tbody>${rows}</tbody>`;
   }
