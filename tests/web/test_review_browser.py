@@ -74,7 +74,8 @@ class Server:
                     continue
                 rnd = room.round
                 assert rnd is not None
-                await room.apply(rnd.current_player(), next_action(bot, rnd.view(rnd.current_player())))
+                seat = rnd.current_player()
+                await room.apply(seat, next_action(bot, rnd.view(seat)))
             return room.id, token
 
         loop = manager._loop
