@@ -886,7 +886,6 @@
     } else {
       action = `<span class="muted">${esc(_("The next deal starts soon."))}</span>`;
     }
-    if (mySeat() && state.deal && state.deal.number && !state.all_pass) action += ` <a class="btn" id="review-deal" href="/review/${encodeURIComponent(roomId)}/${state.deal.number}">${esc(_("Review the deal"))}</a>`;
     let body;
     if (state.all_pass || !r) {
       body = `<div class="result-head"><h2>${esc(_("Everyone passed"))}</h2>${action}</div>
@@ -908,6 +907,7 @@
         ${row(_("Total"), (t) => "<b>" + sc.totals[t] + "</b>")}
         </tbody></table>${r.score.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.score.reserve}</p>` : ""}`;
     }
+    if (mySeat() && state.deal && state.deal.number && !state.all_pass) body += `<p><a class="btn small" id="review-deal" href="/review/${encodeURIComponent(roomId)}/${state.deal.number}">${esc(_("Review the deal"))}</a></p>`;
     const dealNo = state.deal ? state.deal.number : null;
     if (dealNo !== resultOf) {
       resultOf = dealNo;
