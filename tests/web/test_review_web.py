@@ -168,6 +168,26 @@ def test_who_may_not_review(two: tuple[Player, Player]) -> None:
         _same_404(ann.get(bad + "/analysis"))
 
 
+def test_the_rooms_invitation_opens_its_finished_deals(two: tuple[Player, Player]) -> None:
+    """Whoever was invited to the room (its invitation, as its link carries it) may
+    review its finished deals, never make a share link; a wrong or another room's
+    invitation opens nothing."""
+    ann, bob = two
+    game = play_out(ann, {2: me(ann)})
+    other = play_out(ann, {2: me(ann)})
+    rooms = ann.client.app.state.rooms.rooms  # type: ignore[attr-defined]
+    invite, foreign = rooms[game].invite, rooms[other].invite
+    assert invite and foreign and invite != foreign
+    page = bob.get(f"/review/{game}/1?invite={invite}")
+    assert page.status_code == 200
+    assert f"/analysis?invite={invite}" in page.text  # the script asks with it
+    assert bob.get(f"/review/{game}/1/analysis?invite={invite}").json() == {"state": "none"}
+    for wrong in (foreign, invite[:-1], invite + "x", "A" * len(invite), ""):
+        _same_404(bob.get(f"/review/{game}/1?invite={wrong}"))
+        _same_404(bob.get(f"/review/{game}/1/analysis?invite={wrong}"))
+    _same_404(bob.post(f"/review/{game}/1/link?invite={invite}"))
+
+
 def test_a_deal_in_progress_is_nobodys_to_review(two: tuple[Player, Player]) -> None:
     """Not even its players see a deal still played: no hand, no analysis."""
     ann, bob = two
@@ -186,6 +206,8 @@ def test_a_deal_in_progress_is_nobodys_to_review(two: tuple[Player, Player]) -> 
         assert not any(f'"{card}"' in answer.text for card in deck)
         assert "still being played" in answer.text
     _same_404(bob.get(f"/review/{game}/2"))
+    invited = bob.get(f"/review/{game}/2?invite={room.invite}")
+    assert invited.status_code == 403 and not any(f'"{card}"' in invited.text for card in deck)
     _same_404(ann.get(f"/review/{game}/3"))  # not dealt yet
 
 
@@ -278,3 +300,32 @@ def test_cache_key_is_the_deal_and_the_settings(tmp_path: Path) -> None:
     assert analysis_cache.get(conn, key) is None
     analysis_cache.put(conn, key, {"a": 1})
     assert analysis_cache.get(conn, key) == {"a": 1}
+
+
+def test_a_failed_analysis_says_so_and_may_be_asked_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from belote.errors import BeloteError
+
+    def broken(self: Any, record: dict[str, Any], args: dict[str, Any],
+               progress: Any) -> dict[str, Any]:
+        raise BeloteError("the analysis stopped before its end")
+
+    monkeypatch.setattr(review_module._Process, "run", broken)
+    store = RoomStore(tmp_path / "r.db")
+    reviews = Reviews(store, ReviewSettings())
+    record = played_deal(7)
+
+    async def scenario() -> None:
+        job = reviews.start("ann", record)
+        assert job.task is not None
+        await job.task
+        assert job.state == "failed" and job.error
+        assert reviews.cached(record) is None
+        again = reviews.start("ann", record)  # not counted as under way
+        assert again is not job
+        assert again.task is not None
+        await again.task
+
+    asyncio.run(scenario())
+    reviews.close()
+    store.close()

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import multiprocessing
 import secrets
@@ -48,6 +47,7 @@ from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.table import Phase
 from belote.web.present import sort_hand
+from belote.web.security import secret_equal
 from belote.web.store import READ_WAIT_S, RoomStore, StoreError, record_of_log
 
 LINKS_SCHEMA: Final = (
@@ -82,7 +82,12 @@ class ReviewSettings:
 
 
 class ReviewBusy(BeloteError):
-    """No analysis can start now (the limits, module doc): try later."""
+    """No analysis can start now (the limits, module doc): try later.  ``mine``: this
+    browser already has one under way (else the server's queue is full)."""
+
+    def __init__(self, message: str, mine: bool) -> None:
+        super().__init__(message)
+        self.mine = mine
 
 
 @dataclass
@@ -223,11 +228,22 @@ class Reviews:
         (no such room, no such deal, a log that cannot be read back)."""
         if not 1 <= n <= MAX_DEAL:
             return None
-        rows = self._conn.execute("SELECT profile, options FROM rooms WHERE id = ?",
-                                  (room,)).fetchall()
+        # its own connection: it runs in a worker thread (routes_review), beside the loop's
+        try:
+            conn = sqlite3.connect(self.store.path, timeout=READ_WAIT_S)
+            try:
+                rows = conn.execute("SELECT profile, options FROM rooms WHERE id = ?",
+                                    (room,)).fetchall()
+                log = [(seq, kind, json.loads(data)) for seq, kind, data in conn.execute(
+                    "SELECT seq, kind, data FROM room_log WHERE room = ? ORDER BY seq",
+                    (room,))]
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"the rooms could not be read ({exc})") from None
         if not rows:
             return None
-        record = record_of_log(rows[0][0], json.loads(rows[0][1]), self.store.log(room))
+        record = record_of_log(rows[0][0], json.loads(rows[0][1]), log)
         if record is None or len(record["deals"]) < n:
             return None
         try:
@@ -268,9 +284,15 @@ class Reviews:
         """Whether ``key`` is the secret of deal ``n``'s link (compared in constant time)."""
         if not key:
             return False
-        secret = self.link_secret(room, n)
-        return secret is not None and hmac.compare_digest(
-            secret.encode("utf-8"), key.encode("utf-8", "replace"))
+        return secret_equal(self.link_secret(room, n), key)
+
+    def invite_opens(self, room: str, invite: str | None) -> bool:
+        """Whether ``invite`` is the invitation of ``room`` (a room with friends: whoever
+        was invited may watch its game, and so review its finished deals)."""
+        if not invite:
+            return False
+        row = self._conn.execute("SELECT invite FROM rooms WHERE id = ?", (room,)).fetchone()
+        return row is not None and secret_equal(row[0], invite)
 
     # --- the analyses ----------------------------------------------------------------
 
@@ -296,9 +318,10 @@ class Reviews:
         active = [j for j in self.jobs.values() if j.active]
         if any(j.owner == owner for j in active):
             raise ReviewBusy("one analysis at a time: wait for the one under way, "
-                             "then try again")
+                             "then try again", mine=True)
         if len(active) >= self.settings.running + self.settings.waiting:
-            raise ReviewBusy("the server is busy analysing other deals: try again later")
+            raise ReviewBusy("the server is busy analysing other deals: try again later",
+                             mine=False)
         job = Job(key, record, owner)
         self.jobs[key] = job
         job.task = asyncio.create_task(self._run(job))

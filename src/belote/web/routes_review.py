@@ -7,8 +7,10 @@ The work, the limits, the cache and the links are :mod:`belote.web.review`'s.
 Who may see a review:
 
 * a browser whose identity held a person's seat of the game (the history's rule,
-  :mod:`belote.web.routes_history`), or one that brings the deal's share link
-  (``?key=SECRET``, compared in constant time; it opens that one deal only);
+  :mod:`belote.web.routes_history`), one that brings the deal's share link
+  (``?key=SECRET``; it opens that one deal only), or the room's invitation
+  (``?invite=``, as the room's link: whoever was invited could watch the game); each
+  secret compared in constant time (:func:`belote.web.security.secret_equal`);
 * only once the deal is over: nobody sees the hands of a deal still played, not even
   its players (refused with 403 for them, 404 for everyone else).
 
@@ -72,9 +74,11 @@ def seat_of_game(request: Request, game_id: str) -> bool:
     return me is not None and store is not None and store.holds_room_seat(me, game_id)
 
 
-async def access(request: Request, game_id: str, n: int, key: str | None) -> tuple[FoundDeal, bool]:
+async def access(request: Request, game_id: str, n: int, key: str | None,
+                 invite: str | None = None) -> tuple[FoundDeal, bool]:
     """Deal ``n`` of game ``game_id`` if this browser may review it (module doc), and
-    whether it holds a seat of the game (else it came with the share link)."""
+    whether it holds a seat of the game (else it came with the deal's share link or the
+    room's invitation)."""
     try:
         check_game_id(game_id)
     except BeloteError:
@@ -83,7 +87,8 @@ async def access(request: Request, game_id: str, n: int, key: str | None) -> tup
         raise HTTPException(status_code=404, detail=NO_PAGE)
     reviews = _reviews(request)
     seat = seat_of_game(request, game_id)
-    if not seat and not reviews.link_opens(game_id, n, key):
+    if not (seat or reviews.link_opens(game_id, n, key)
+            or reviews.invite_opens(game_id, invite)):
         raise HTTPException(status_code=404, detail=NO_PAGE)
     deal = await asyncio.to_thread(reviews.find_deal, game_id, n)
     if deal is None:
@@ -96,6 +101,16 @@ async def access(request: Request, game_id: str, n: int, key: str | None) -> tup
 def review_path(game_id: str, n: int, key: str | None = None) -> str:
     path = f"/review/{quote(game_id)}/{n}"
     return path if key is None else f"{path}?key={quote(key)}"
+
+
+def _query(seat: bool, key: str | None, invite: str | None) -> str:
+    """What the page's script adds to its requests: the key or the invitation it came
+    with (nothing for a seat of the game)."""
+    if seat:
+        return ""
+    if key:
+        return f"?key={quote(key)}"
+    return f"?invite={quote(invite)}" if invite else ""
 
 
 def _deal_link(game_id: str, n: int) -> str | None:
@@ -123,9 +138,10 @@ def _json_error(request: Request, exc: HTTPException) -> Response:
 
 
 @router.get("/review/{game_id}/{n}")
-async def review_page(request: Request, game_id: str, n: int, key: str | None = None) -> Response:
+async def review_page(request: Request, game_id: str, n: int, key: str | None = None,
+                      invite: str | None = None) -> Response:
     try:
-        deal, seat = await access(request, game_id, n, key)
+        deal, seat = await access(request, game_id, n, key, invite)
     except Refusal as exc:
         return _refused(request, exc, page=True)
     reviews = _reviews(request)
@@ -137,8 +153,7 @@ async def review_page(request: Request, game_id: str, n: int, key: str | None = 
     data: dict[str, Any] = {
         **replay,
         "game": game_id, "deal": n,
-        "endpoint": review_path(game_id, n).rstrip("/") + "/analysis"
-                    + ("" if seat or key is None else f"?key={quote(key)}"),
+        "endpoint": review_path(game_id, n) + "/analysis" + _query(seat, key, invite),
         "link_endpoint": review_path(game_id, n) + "/link" if seat else None,
         "share": share,
         "analysis": reviews.cached(deal.record),
@@ -152,11 +167,11 @@ async def review_page(request: Request, game_id: str, n: int, key: str | None = 
 
 @router.get("/review/{game_id}/{n}/analysis")
 async def analysis_state(request: Request, game_id: str, n: int,
-                         key: str | None = None) -> Response:
+                         key: str | None = None, invite: str | None = None) -> Response:
     """The analysis if done (``{"state": "done", "analysis": ...}``), else how far it
     is (``waiting``, ``running`` with ``done`` and ``total``, ``failed``, ``none``)."""
     try:
-        deal, _seat = await access(request, game_id, n, key)
+        deal, _seat = await access(request, game_id, n, key, invite)
     except Refusal as exc:
         return _refused(request, exc, page=False)
     except HTTPException as exc:
@@ -180,10 +195,10 @@ def _state(request: Request, deal: FoundDeal) -> dict[str, Any]:
 
 @router.post("/review/{game_id}/{n}/analysis")
 async def analysis_start(request: Request, game_id: str, n: int,
-                         key: str | None = None) -> Response:
+                         key: str | None = None, invite: str | None = None) -> Response:
     """Start the analysis (the server's settings), unless it is done or under way."""
     try:
-        deal, _seat = await access(request, game_id, n, key)
+        deal, _seat = await access(request, game_id, n, key, invite)
         me = identity(request)
         if me is None:
             raise Refusal(403, NO_IDENTITY)
@@ -192,8 +207,7 @@ async def analysis_start(request: Request, game_id: str, n: int,
             try:
                 reviews.start(me, deal.record)
             except ReviewBusy as exc:
-                raise Refusal(429, BUSY_MINE if "one analysis" in str(exc)
-                              else BUSY_SERVER) from None
+                raise Refusal(429, BUSY_MINE if exc.mine else BUSY_SERVER) from None
     except Refusal as exc:
         return _refused(request, exc, page=False)
     except HTTPException as exc:
