@@ -94,6 +94,7 @@ def test_a_seat_reviews_a_finished_deal_analysed_once(two: tuple[Player, Player]
     # kept: Bob's visit is answered at once, the page carries it
     assert bob.get(f"{path}/analysis").json() == {"state": "done", "analysis": result}
     assert '"verdict"' in bob.get(path).text
+    assert "Review of deal 1" in page.text  # English unless the browser asks for French
     # the history's page of the game links each deal's review
     assert f'href="{path}"' in ann.get(f"/history/{game}").text
     ann.client.app.state.reviews.close()  # type: ignore[attr-defined]
@@ -329,3 +330,28 @@ def test_a_failed_analysis_says_so_and_may_be_asked_again(
     asyncio.run(scenario())
     reviews.close()
     store.close()
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("classic-3p", {"three_deal": "kitty"}),
+    ("classic-2p", {"two_deal": "decouverte"})])
+def test_the_page_replays_every_card_from_the_hands(profile: str, options: dict[str, Any]) -> None:
+    """Each step shows the hands as they were: the card played is in its player's hand,
+    the trick on the table is the cards before it, each trick ends with its taker."""
+    match = Match(make_rules(profile, options), seed=3)
+    rnd = match.new_round()
+    bot = make_bot("random")
+    while rnd.phase not in (Phase.OVER, Phase.ALL_PASS):
+        rnd.apply(next_action(bot, rnd.view(rnd.current_player())))
+    replay = review_module.replay_steps(rnd.record())
+    steps = replay["steps"]
+    assert len(steps) == sum(len(t.cards) for t in rnd.tricks)
+    assert len(replay["calls"]) == len(rnd.calls)
+    for i, st in enumerate(steps):
+        assert st["card"] in st["hands"][st["seat"]]
+        assert all(st["card"] not in cards for seat, cards in st["hands"].items()
+                   if seat != st["seat"])
+        first = i == 0 or "winner" in steps[i - 1]
+        assert (st["table"] == []) == first
+    assert [st["winner"] for st in steps if "winner" in st] == [
+        "NESW"[t.winner] for t in rnd.tricks]
