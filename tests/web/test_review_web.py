@@ -355,3 +355,42 @@ def test_the_page_replays_every_card_from_the_hands(profile: str, options: dict[
         assert (st["table"] == []) == first
     assert [st["winner"] for st in steps if "winner" in st] == [
         "NESW"[t.winner] for t in rnd.tricks]
+
+
+def test_the_page_sees_the_progress_and_is_told_to_try_later(
+        two: tuple[Player, Player], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over HTTP: the analysis's progress while it runs; a second analysis of the same
+    browser, and one beyond the queue, refused with 429 and words to try later."""
+    release = threading.Event()
+
+    def slow(self: Any, record: dict[str, Any], args: dict[str, Any],
+             progress: Any) -> dict[str, Any]:
+        progress(3, 40)
+        release.wait(30)
+        return {"cards": [], "summary": []}
+
+    monkeypatch.setattr(review_module._Process, "run", slow)
+    ann, bob = two
+    ann.client.app.state.reviews.settings = ReviewSettings(  # type: ignore[attr-defined]
+        worlds=2, running=1, waiting=0)
+    game = play_out(ann, {0: me(ann), 2: me(bob)})
+    other = play_out(ann, {0: me(ann), 2: me(bob)})
+    try:
+        assert ann.post(f"/review/{game}/1/analysis").status_code == 202
+        deadline = time.monotonic() + 30
+        while (state := ann.get(f"/review/{game}/1/analysis").json())["done"] != 3:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert state == {"state": "running", "done": 3, "total": 40, "error": None}
+        mine = ann.post(f"/review/{other}/1/analysis")
+        assert mine.status_code == 429 and "One analysis at a time" in mine.json()["error"]
+        full = bob.post(f"/review/{other}/1/analysis")
+        assert full.status_code == 429 and "try again in a minute" in full.json()["error"]
+        assert bob.post(f"/review/{game}/1/analysis").status_code == 202  # the same one
+    finally:
+        release.set()
+    deadline = time.monotonic() + 30
+    while ann.get(f"/review/{game}/1/analysis").json()["state"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert bob.post(f"/review/{other}/1/analysis").status_code == 202  # room again
