@@ -47,7 +47,6 @@ BUSY_MINE: Final = N_("One analysis at a time: wait for the one under way, then 
 BUSY_SERVER: Final = N_("The server is busy analysing other deals: try again in a minute.")
 NO_IDENTITY: Final = N_("Reload the page first: this browser has no identity yet.")
 FAILED: Final = N_("The analysis could not be finished.")
-NO_STORE: Final = 503
 
 
 class Refusal(Exception):
