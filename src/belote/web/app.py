@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
 from belote.errors import BeloteError
-from belote.web import i18n, pwa, routes_history, routes_rooms, routes_sheets
+from belote.web import i18n, pwa, routes_history, routes_review, routes_rooms, routes_sheets
 from belote.web.i18n import lang_of
 from belote.web.pages import (
     BOT_LABELS,
@@ -35,6 +35,7 @@ from belote.web.pages import (
     render,
 )
 from belote.web.present import translate_error
+from belote.web.review import Reviews
 from belote.web.rooms import RoomManager, RoomSettings
 from belote.web.security import (
     Guard,
@@ -96,6 +97,7 @@ def create_app(
     rooms = RoomManager(settings, seed=seed, store=store,
                         rooms_per_client=limits.rooms_per_client)
     live = SheetLive(sheets)  # the sheets' live pages
+    reviews = Reviews(store)  # the deals' analyses (web/review.py)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -108,6 +110,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
             await live.close()
+            reviews.close()
             await rooms.close()
             store.close()
 
@@ -122,6 +125,7 @@ def create_app(
     app.state.local_owner = local_owner
     app.state.sheet_live = live
     app.state.rooms = rooms
+    app.state.reviews = reviews
     app.state.limits = limits
     app.state.room_limiter = RateLimiter(limits.rooms_per_minute / 60.0, limits.rooms_burst)
     app.state.message_limiter = RateLimiter(limits.network_messages_per_second,
@@ -131,6 +135,7 @@ def create_app(
     app.include_router(routes_sheets.router)
     app.include_router(routes_rooms.router)
     app.include_router(routes_history.router)
+    app.include_router(routes_review.router)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

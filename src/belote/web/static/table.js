@@ -908,6 +908,7 @@
         ${row(_("Total"), (t) => "<b>" + sc.totals[t] + "</b>")}
         </tbody></table>${r.score.reserve ? `<p class="reserve-note">${esc(_("Reserve carried:"))} ${r.score.reserve}</p>` : ""}`;
     }
+    if ((mySeat() || invite) && state.deal && state.deal.number && !state.all_pass) body += `<p><a class="btn small" id="review-deal" href="/review/${encodeURIComponent(roomId)}/${state.deal.number}${mySeat() ? "" : "?invite=" + encodeURIComponent(invite)}">${esc(_("Review the deal"))}</a></p>`;
     const dealNo = state.deal ? state.deal.number : null;
     if (dealNo !== resultOf) {
       resultOf = dealNo;

@@ -1,0 +1,401 @@
+"""The review of a finished deal (/review/{game}/{deal}): who may see it (a seat of the
+game, or the deal's share link; never a deal still played), its analysis worked out in
+another process and kept in the database (a second visit and a restart answer at once),
+the limits on analyses, the share links."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from belote import analysis_cache
+from belote.bots import make_bot
+from belote.bots.base import next_action
+from belote.game import Match
+from belote.options import make_rules
+from belote.table import Phase
+from belote.web import create_app
+from belote.web import review as review_module
+from belote.web.review import ReviewBusy, Reviews, ReviewSettings
+from belote.web.security import COOKIE
+from belote.web.store import RoomStore
+from tests.web.conftest import FAST, GENEROUS
+from tests.web.support import TestClient
+from tests.web.test_history_web import Browser, me, play_out
+
+QUICK = ReviewSettings(worlds=2)  # the server's settings in these tests: quick
+
+
+class Player(Browser):
+    """A browser that also posts (with its own CSRF token, as its pages do)."""
+
+    def __init__(self, client: TestClient) -> None:
+        super().__init__(client)
+        self.client.cookies.set(COOKIE, str(self.cookie))
+        self.token = str(client.get("/api/session").json()["csrf"])
+
+    def post(self, path: str) -> Any:
+        self.client.cookies.clear()
+        if self.cookie is not None:
+            self.client.cookies.set(COOKIE, self.cookie)
+        return self.client.post(path, headers={"X-CSRF-Token": self.token})
+
+
+@pytest.fixture
+def two(db: Path) -> Iterator[tuple[Player, Player]]:
+    app = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
+    app.state.reviews.settings = QUICK
+    with TestClient(app) as client:
+        yield Player(client), Player(client)
+
+
+def analysed(player: Player, path: str) -> dict[str, Any]:
+    """Start the analysis of the review at ``path`` and wait for it (a generous bound:
+    a few seconds on an idle machine)."""
+    started = player.post(f"{path}/analysis")
+    assert started.status_code == 202, started.text
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        state = player.get(f"{path}/analysis").json()
+        if state["state"] == "done":
+            return dict(state["analysis"])
+        assert state["state"] in ("waiting", "running"), state
+        time.sleep(0.2)
+    raise AssertionError("the analysis did not end")
+
+
+def played_deal(seed: int) -> dict[str, Any]:
+    match = Match(make_rules("classic"), seed=seed)
+    rnd = match.new_round()
+    bot = make_bot("random")
+    while rnd.phase not in (Phase.OVER, Phase.ALL_PASS):
+        rnd.apply(next_action(bot, rnd.view(rnd.current_player())))
+    return rnd.record()
+
+
+def test_a_seat_reviews_a_finished_deal_analysed_once(two: tuple[Player, Player], db: Path) -> None:
+    ann, bob = two
+    game = play_out(ann, {0: me(ann), 2: me(bob)})
+    path = f"/review/{game}/1"
+    page = ann.get(path)
+    assert page.status_code == 200
+    assert 'id="review-data"' in page.text and "no-store" in page.headers["cache-control"]
+    assert ann.get(f"{path}/analysis").json() == {"state": "none"}
+    result = analysed(ann, path)
+    assert result["finished"] and result["worlds"] == QUICK.worlds  # the server's settings
+    record = ann.client.app.state.reviews.find_deal(game, 1).record  # type: ignore[attr-defined]
+    assert len(result["cards"]) == sum("card" in a for a in record["actions"])
+    # kept: Bob's visit is answered at once, the page carries it
+    assert bob.get(f"{path}/analysis").json() == {"state": "done", "analysis": result}
+    assert '"verdict"' in bob.get(path).text
+    assert "Review of deal 1" in page.text  # English unless the browser asks for French
+    # the history's page of the game links each deal's review
+    assert f'href="{path}"' in ann.get(f"/history/{game}").text
+    ann.client.app.state.reviews.close()  # type: ignore[attr-defined]
+    # a restart keeps it: the same analysis, nothing started
+    again = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
+    again.state.reviews.settings = QUICK
+    with TestClient(again) as client:
+        client.cookies.set(COOKIE, str(ann.cookie))
+        assert client.get(f"{path}/analysis").json() == {"state": "done", "analysis": result}
+        assert again.state.reviews.jobs == {}
+
+
+def test_a_client_cannot_choose_the_settings(two: tuple[Player, Player]) -> None:
+    ann, _bob = two
+    game = play_out(ann, {2: me(ann)})
+    path = f"/review/{game}/1"
+    answer = ann.post(f"{path}/analysis?worlds=500&seed=9&seats=N")
+    assert answer.status_code == 202
+    jobs = list(ann.client.app.state.reviews.jobs.values())  # type: ignore[attr-defined]
+    assert len(jobs) == 1
+    key = ann.client.app.state.reviews.key_of(jobs[0].record)  # type: ignore[attr-defined]
+    assert key == (f"{analysis_cache.deal_hash(jobs[0].record)}/"
+                   f"{QUICK.analysis_settings().key()}")
+    analysed(ann, path)
+
+
+def _same_404(answer: Any) -> None:
+    assert answer.status_code == 404
+    assert "review-data" not in answer.text and "deck" not in answer.text
+    assert "hands" not in answer.text
+
+
+def test_who_may_not_review(two: tuple[Player, Player]) -> None:
+    """Another browser, no cookie, a forged cookie, a forged or replaced key, malformed
+    ids and deal numbers: 404, the page, its analysis and its link alike."""
+    ann, bob = two
+    game = play_out(ann, {2: me(ann)})
+    path = f"/review/{game}/1"
+    assert ann.get(path).status_code == 200
+    for suffix in ("", "/analysis"):
+        _same_404(bob.get(path + suffix))
+    for suffix in ("/analysis", "/link", "/link/revoke"):
+        _same_404(bob.post(path + suffix))
+    cookie = bob.cookie
+    bob.cookies.clear()  # no cookie at all
+    _same_404(bob.get(path))
+    bob.cookies.set(COOKIE, me(ann) + ".forged")  # Ann's identity, not signed by the server
+    _same_404(bob.get(path))
+    bob.cookies.set(COOKIE, str(cookie))
+    secret = ann.post(f"{path}/link").json()["link"].split("key=")[1]
+    assert bob.get(f"{path}?key={secret}").status_code == 200
+    forged = ("A" * len(secret), secret[:-1], secret + "x", "", "%00")
+    for key in forged:
+        _same_404(bob.get(f"{path}?key={key}"))
+        _same_404(bob.get(f"{path}/analysis?key={key}"))
+    # the key opens that deal only, of that game only, and never makes links
+    other = play_out(ann, {2: me(ann)})
+    _same_404(bob.get(f"/review/{other}/1?key={secret}"))
+    _same_404(bob.get(f"/review/{game}/2?key={secret}"))
+    _same_404(bob.post(f"{path}/link?key={secret}"))
+    _same_404(bob.post(f"{path}/link/revoke?key={secret}"))
+    # a new link replaces the old one; a revoked link opens nothing
+    newer = ann.post(f"{path}/link").json()["link"].split("key=")[1]
+    assert newer != secret
+    _same_404(bob.get(f"{path}?key={secret}"))
+    assert bob.get(f"{path}?key={newer}").status_code == 200
+    assert ann.post(f"{path}/link/revoke").status_code == 200
+    _same_404(bob.get(f"{path}?key={newer}"))
+    for bad in (f"/review/{game}/0", f"/review/{game}/-1", f"/review/{game}/abc",
+                f"/review/{game}/99999", f"/review/{game}/1.5", "/review/..%2F..%2Fetc/1",
+                f"/review/{'a' * 300}/1", "/review/x%20y/1", "/review/doesnotexist1/1"):
+        _same_404(ann.get(bad))
+        _same_404(ann.get(bad + "/analysis"))
+
+
+def test_the_rooms_invitation_opens_its_finished_deals(two: tuple[Player, Player]) -> None:
+    """Whoever was invited to the room (its invitation, as its link carries it) may
+    review its finished deals, never make a share link; a wrong or another room's
+    invitation opens nothing."""
+    ann, bob = two
+    game = play_out(ann, {2: me(ann)})
+    other = play_out(ann, {2: me(ann)})
+    rooms = ann.client.app.state.rooms.rooms  # type: ignore[attr-defined]
+    invite, foreign = rooms[game].invite, rooms[other].invite
+    assert invite and foreign and invite != foreign
+    page = bob.get(f"/review/{game}/1?invite={invite}")
+    assert page.status_code == 200
+    assert f"/analysis?invite={invite}" in page.text  # the script asks with it
+    assert bob.get(f"/review/{game}/1/analysis?invite={invite}").json() == {"state": "none"}
+    for wrong in (foreign, invite[:-1], invite + "x", "A" * len(invite), ""):
+        _same_404(bob.get(f"/review/{game}/1?invite={wrong}"))
+        _same_404(bob.get(f"/review/{game}/1/analysis?invite={wrong}"))
+    _same_404(bob.post(f"/review/{game}/1/link?invite={invite}"))
+
+
+def test_a_deal_in_progress_is_nobodys_to_review(two: tuple[Player, Player]) -> None:
+    """Not even its players see a deal still played: no hand, no analysis."""
+    ann, bob = two
+    game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
+    manager = ann.client.app.state.rooms  # type: ignore[attr-defined]
+    room = manager.rooms[game]
+    portal = ann.client.portal
+    assert portal is not None
+    portal.call(room.next_deal)  # deal 2 dealt: under way
+    deck = room.round.record()["deck"]
+    assert ann.get(f"/review/{game}/1").status_code == 200  # deal 1 is over
+    for answer in (ann.get(f"/review/{game}/2"), ann.get(f"/review/{game}/2/analysis"),
+                   ann.post(f"/review/{game}/2/analysis"), ann.post(f"/review/{game}/2/link")):
+        assert answer.status_code == 403, answer.text
+        assert "review-data" not in answer.text
+        assert not any(f'"{card}"' in answer.text for card in deck)
+        assert "still being played" in answer.text
+    _same_404(bob.get(f"/review/{game}/2"))
+    invited = bob.get(f"/review/{game}/2?invite={room.invite}")
+    assert invited.status_code == 403 and not any(f'"{card}"' in invited.text for card in deck)
+    _same_404(ann.get(f"/review/{game}/3"))  # not dealt yet
+
+
+def test_french_refusal_and_page(two: tuple[Player, Player]) -> None:
+    ann, _bob = two
+    game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
+    room = ann.client.app.state.rooms.rooms[game]  # type: ignore[attr-defined]
+    portal = ann.client.portal
+    assert portal is not None
+    portal.call(room.next_deal)
+    ann.client.headers["Accept-Language"] = "fr-FR"
+    try:
+        assert "Revue de la donne 1" in ann.get(f"/review/{game}/1").text
+        assert "se joue encore" in ann.get(f"/review/{game}/2").text
+        assert "se joue encore" in ann.get(f"/review/{game}/2/analysis").json()["error"]
+    finally:
+        del ann.client.headers["Accept-Language"]
+
+
+# --- the service: limits and cache ------------------------------------------------------
+
+
+def test_limits_one_analysis_per_browser_and_a_small_queue(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One analysis a browser at a time; ``running`` + ``waiting`` at most; the same
+    deal asked twice is one analysis; the answer is kept."""
+    release = threading.Event()
+    ran: list[dict[str, Any]] = []
+
+    def fake_run(self: Any, record: dict[str, Any], args: dict[str, Any],
+                 progress: Any) -> dict[str, Any]:
+        progress(1, 2)
+        release.wait(30)
+        ran.append(record)
+        return {"cards": [], "dealer": record["dealer"]}
+
+    monkeypatch.setattr(review_module._Process, "run", fake_run)
+    store = RoomStore(tmp_path / "r.db")
+    reviews = Reviews(store, ReviewSettings(running=1, waiting=1))
+    one, two_, three = played_deal(1), played_deal(2), played_deal(3)
+
+    async def scenario() -> None:
+        first = reviews.start("ann", one)
+        with pytest.raises(ReviewBusy, match="one analysis at a time"):
+            reviews.start("ann", two_)
+        assert reviews.start("bob", one) is first  # the same deal: the same analysis
+        reviews.start("bob", two_)
+        with pytest.raises(ReviewBusy, match="busy"):
+            reviews.start("cat", three)
+        await asyncio.sleep(0.05)
+        assert first.state == "running" and (first.done, first.total) == (1, 2)
+        assert reviews.job(two_).state == "waiting"  # type: ignore[union-attr]
+        release.set()
+        while any(j.active for j in reviews.jobs.values()):
+            await asyncio.sleep(0.01)
+        reviews.start("cat", three)  # room again
+        while any(j.active for j in reviews.jobs.values()):
+            await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+    assert [r["dealer"] for r in ran] == [one["dealer"], two_["dealer"], three["dealer"]]
+    assert reviews.cached(one) == {"cards": [], "dealer": one["dealer"]}
+    reviews.close()
+    store.close()
+
+
+def test_the_analysis_runs_in_another_process(tmp_path: Path) -> None:
+    """The real worker: a process of its own answers the analysis and its progress."""
+    steps: list[tuple[int, int]] = []
+    record = played_deal(4)
+    process = review_module._Process()
+    out = process.run(record, ReviewSettings(dd_only=True).analysis_args(),
+                      lambda d, t: steps.append((d, t)))
+    assert process.process is not None and process.process.pid != __import__("os").getpid()
+    assert steps[-1] == (len(record["actions"]), len(record["actions"]))
+    assert out["seats"] == [] and out["finished"]
+
+
+def test_cache_key_is_the_deal_and_the_settings(tmp_path: Path) -> None:
+    """The review keeps its analyses in the core's cache (the statistics read it too),
+    under the deal and the server's settings: other worlds are another analysis."""
+    import dataclasses
+    import sqlite3
+
+    record = played_deal(5)
+    asked = QUICK.analysis_settings()
+    conn = sqlite3.connect(tmp_path / "c.db")
+    analysis_cache.setup(conn)
+    assert analysis_cache.cached_analysis(conn, record, asked) is None
+    analysis_cache.store_analysis(conn, record, asked, {"a": 1})
+    assert analysis_cache.cached_analysis(conn, record, asked) == {"a": 1}
+    shuffled = dict(reversed(list(record.items())))
+    assert analysis_cache.cached_analysis(conn, shuffled, asked) == {"a": 1}
+    other = dataclasses.replace(QUICK, worlds=(QUICK.worlds or 16) + 1).analysis_settings()
+    assert analysis_cache.cached_analysis(conn, record, other) is None
+    assert analysis_cache.cached_analysis(conn, played_deal(6), asked) is None
+
+
+def test_a_failed_analysis_says_so_and_may_be_asked_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from belote.errors import BeloteError
+
+    def broken(self: Any, record: dict[str, Any], args: dict[str, Any],
+               progress: Any) -> dict[str, Any]:
+        raise BeloteError("the analysis stopped before its end")
+
+    monkeypatch.setattr(review_module._Process, "run", broken)
+    store = RoomStore(tmp_path / "r.db")
+    reviews = Reviews(store, ReviewSettings())
+    record = played_deal(7)
+
+    async def scenario() -> None:
+        job = reviews.start("ann", record)
+        assert job.task is not None
+        await job.task
+        assert job.state == "failed" and job.error
+        assert reviews.cached(record) is None
+        again = reviews.start("ann", record)  # not counted as under way
+        assert again is not job
+        assert again.task is not None
+        await again.task
+
+    asyncio.run(scenario())
+    reviews.close()
+    store.close()
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("classic-3p", {"three_deal": "kitty"}),
+    ("classic-2p", {"two_deal": "decouverte"})])
+def test_the_page_replays_every_card_from_the_hands(profile: str, options: dict[str, Any]) -> None:
+    """Each step shows the hands as they were: the card played is in its player's hand,
+    the trick on the table is the cards before it, each trick ends with its taker."""
+    match = Match(make_rules(profile, options), seed=3)
+    rnd = match.new_round()
+    bot = make_bot("random")
+    while rnd.phase not in (Phase.OVER, Phase.ALL_PASS):
+        rnd.apply(next_action(bot, rnd.view(rnd.current_player())))
+    replay = review_module.replay_steps(rnd.record())
+    steps = replay["steps"]
+    assert len(steps) == sum(len(t.cards) for t in rnd.tricks)
+    assert len(replay["calls"]) == len(rnd.calls)
+    for i, st in enumerate(steps):
+        assert st["card"] in st["hands"][st["seat"]]
+        assert all(st["card"] not in cards for seat, cards in st["hands"].items()
+                   if seat != st["seat"])
+        first = i == 0 or "winner" in steps[i - 1]
+        assert (st["table"] == []) == first
+    assert [st["winner"] for st in steps if "winner" in st] == [
+        "NESW"[t.winner] for t in rnd.tricks]
+
+
+def test_the_page_sees_the_progress_and_is_told_to_try_later(
+        two: tuple[Player, Player], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over HTTP: the analysis's progress while it runs; a second analysis of the same
+    browser, and one beyond the queue, refused with 429 and words to try later."""
+    release = threading.Event()
+
+    def slow(self: Any, record: dict[str, Any], args: dict[str, Any],
+             progress: Any) -> dict[str, Any]:
+        progress(3, 40)
+        release.wait(30)
+        return {"cards": [], "summary": []}
+
+    monkeypatch.setattr(review_module._Process, "run", slow)
+    ann, bob = two
+    ann.client.app.state.reviews.settings = ReviewSettings(  # type: ignore[attr-defined]
+        worlds=2, running=1, waiting=0)
+    game = play_out(ann, {0: me(ann), 2: me(bob)})
+    other = play_out(ann, {0: me(ann), 2: me(bob)})
+    try:
+        assert ann.post(f"/review/{game}/1/analysis").status_code == 202
+        deadline = time.monotonic() + 30
+        while (state := ann.get(f"/review/{game}/1/analysis").json())["done"] != 3:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert state == {"state": "running", "done": 3, "total": 40, "error": None}
+        mine = ann.post(f"/review/{other}/1/analysis")
+        assert mine.status_code == 429 and "One analysis at a time" in mine.json()["error"]
+        full = bob.post(f"/review/{other}/1/analysis")
+        assert full.status_code == 429 and "try again in a minute" in full.json()["error"]
+        assert bob.post(f"/review/{game}/1/analysis").status_code == 202  # the same one
+    finally:
+        release.set()
+    deadline = time.monotonic() + 30
+    while ann.get(f"/review/{game}/1/analysis").json()["state"] != "done":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert bob.post(f"/review/{other}/1/analysis").status_code == 202  # room again
