@@ -100,7 +100,7 @@ from belote.play import (
 )
 
 if TYPE_CHECKING:
-    from belote._dds import Engine
+    from belote._dds import Engine, TableEngine
 
 __all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "solve", "solve_json",
            "solve_value", "solver_engine"]
@@ -622,9 +622,9 @@ def solve(
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
-    if state.players != 4 or beneath:
-        return _solve_table(state, beneath, moves, max_nodes)
     build = engine if engine is not None else solver_engine()
+    if state.players != 4 or beneath:
+        return _solve_small(state, beneath or {}, moves, max_nodes, build)
     rules, trump = state.rules, state.trump
     pts = card_points(rules, trump)
     _, beat = _tables(trump)
@@ -701,6 +701,96 @@ def solve(
 
     # The C build recurses on the C stack: room in Python's frame stack is for the
     # reference only.
+    value, values = run_all() if build.compiled else _with_stack_room(run_all)
+    return SolveResult(value, values, search.node_count())
+
+
+def _table_engine(
+    build: SolverEngine, state: PlayState, h: list[CardMask], beneath: Mapping[Card, Card],
+    max_nodes: int | None,
+) -> tuple[TableEngine, CardMask]:
+    """A :class:`belote._dds.TableEngine` of ``build`` searching ``state`` (its hands
+    ``h``, a copy the search mutates) with découverte's face-down cards ``beneath``,
+    and the mask of every card still to be played (in the hands, on the trick, face
+    down)."""
+    n = state.players
+    own = list(h)
+    alive = 0
+    for i, c in enumerate(state.trick):
+        own[(state.leader + i) % n] |= 1 << c
+    for m in own:
+        alive |= m
+    under = [0] * 32
+    hidden = 0
+    for up, down in beneath.items():
+        if (alive >> up) & 1:
+            under[up] = 1 << down
+            hidden |= 1 << down
+            for seat in range(n):
+                if (own[seat] >> up) & 1:
+                    own[seat] |= 1 << down
+    module = build.module
+    search: TableEngine = module.TableEngine(
+        h, {},
+        *_engine_tables(state.rules, state.trump, bool(getattr(module, "COMPACT_TABLES", False))),
+        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
+        [state.team(p) for p in range(n)], [state.partner(p) for p in range(n)], own, under,
+        hidden, state.tricks_left,
+    )
+    return search, alive | hidden
+
+
+def _solve_small(
+    state: PlayState, beneath: Mapping[Card, Card], moves: bool, max_nodes: int | None,
+    build: SolverEngine,
+) -> SolveResult:
+    """:func:`solve` by :class:`belote._dds.TableEngine` (a table of two or three;
+    découverte's face-down cards ``beneath``), driven as the four-player search is:
+    zero-window tests, each card's value found from the values found so far."""
+    pts = card_points(state.rules, state.trump)
+    h = list(state.hands)
+    search, alive = _table_engine(build, state, h, beneath, max_nodes)
+    seat = state.turn
+    trick = list(state.trick)
+    k = len(trick)
+    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+    tmask = 0
+    for c in trick:
+        tmask |= 1 << c
+    rem = sum(pts[c] for c in scan_forward(alive))
+    tpts = sum(pts[c] for c in trick)
+    top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
+    mcard, mseat = state.master()
+    led = suit_of(trick[0]) if trick else 0
+    maximize = state.team(seat) == 0
+
+    def root(alpha: int, beta: int) -> int:
+        if k == 0:
+            return search.boundary(seat, flags, rem, alpha, beta)
+        return search.follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)
+
+    def after(c: Card) -> Callable[[int, int], int]:
+        """The search of the position after the seat to play plays ``c``."""
+        return lambda alpha, beta: search.play(seat, k, led, mcard, mseat, tpts, tmask, flags,
+                                               rem, c, alpha, beta)
+
+    def run_all() -> tuple[int, dict[Card, int]]:
+        guess = rem // 2
+        if not moves:
+            return _value(root, guess, (), 0, top), {}
+        values: dict[Card, int] = {}
+        seen: list[int] = []
+        legal = state.legal_mask()
+        for rep, group in _groups(search.merge(legal, alive ^ state.hands[seat]), legal):
+            v = _value(after(rep), guess, seen, 0, top)
+            if v not in seen:
+                seen.append(v)
+                seen.sort(reverse=maximize)
+            for c in group:
+                values[c] = v
+        best = max(values.values()) if maximize else min(values.values())
+        return best, values
+
     value, values = run_all() if build.compiled else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
 
