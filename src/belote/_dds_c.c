@@ -1425,6 +1425,12 @@ static int TEngine_init(TEngine *t, PyObject *args, PyObject *kwds) {
         }
         t->partners[i] = (int)buf[i];
     }
+    for (int i = 0; i < n; i++) {
+        if (t->partners[i] >= 0 && t->partners[t->partners[i]] != i) {
+            PyErr_SetString(PyExc_ValueError, "partners: each the other's partner");
+            return -1;
+        }
+    }
     if (read_masks(PyTuple_GET_ITEM(args, 23), t->own, n, "own") < 0) return -1;
     if (read_masks(PyTuple_GET_ITEM(args, 24), t->under, 32, "under") < 0) return -1;
     uint32_t all = 0;
