@@ -277,3 +277,27 @@ def test_a_turned_up_card_is_played_by_its_owner_in_both_builds(
     result = solve(state, engine=build, beneath=beneath)
     assert (result.value, result.moves) == (25, {parse_card("7D"): 25})
     assert mask_of([parse_card("7D")]) == state.hands[0]
+
+
+def test_a_compiled_build_without_the_table_search_counts_as_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A C build made before the table search (no ``TableEngine``) is out of date: the
+    pure build runs everywhere, and asking for the compiled one says to rebuild."""
+    import types
+
+    from belote.errors import OptionError
+
+    old = types.ModuleType("belote._dds_c")
+    old.Engine = object  # type: ignore[attr-defined]
+    monkeypatch.setitem(__import__("sys").modules, "belote._dds_c", old)
+    solver._load_compiled.cache_clear()
+    try:
+        assert solver._load_compiled() is None
+        assert solver.solver_engine("auto").name == "pure"
+        with pytest.raises(OptionError, match="out of date; build it with"):
+            solver.solver_engine("compiled")
+    finally:
+        monkeypatch.undo()
+        solver._load_compiled.cache_clear()
+    state, beneath = small_position(random.Random(5), 4, 3)
+    assert solve(state, beneath=beneath).value == minimax(state, beneath)

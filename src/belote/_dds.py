@@ -1,12 +1,16 @@
-"""The double-dummy search of :mod:`belote.solver`: one typed class, the reference.
+"""The double-dummy search of :mod:`belote.solver`: two typed classes, the reference.
 
-This module is plain Python, run by the interpreter: the reference search.  Its
+:class:`Engine` searches a table of four; :class:`TableEngine`, the same search
+for 2, 3 or 4 seats, searches the tables of three and two and belote découverte
+(its face-down cards, §12.2).  This module is plain Python, run by the
+interpreter: the reference search.  Its
 fast build is ``belote/_dds_c.c``, a line-for-line port to C (``bash
 scripts/build_solver.sh`` compiles it to the extension ``belote._dds_c``): the
 same positions in the same order, so the same values and node counts (a PIMC
 decision bounded by a node budget does not depend on the build).  Any change to
-the search here must be made there too; ``tests/test_solver_engines.py`` checks
-both against plain minimax and against each other on thousands of positions.
+the search here must be made there too; ``tests/test_solver_engines.py`` (four
+players) and ``tests/test_small_solver.py`` (the other tables) check both against
+plain minimax and against each other.
 :mod:`belote.solver` builds the tables, picks the build
 (:func:`belote.solver.solver_engine`) and drives the zero-window tests.
 
@@ -36,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "TableEngine"]
 
 INF: Final = 1 << 20
 GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess

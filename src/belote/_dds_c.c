@@ -1,5 +1,6 @@
 /* The double-dummy search of belote.solver in C: the search of belote/_dds.py
- * (class Engine), line for line, over native 32-bit card masks.
+ * (class Engine, four players, and class TableEngine, any table and belote
+ * découverte), line for line, over native 32-bit card masks.
  *
  * It is the fast build of the search ("compiled"): `bash scripts/build_solver.sh`
  * compiles it with the system's C compiler into belote/_dds_c.<EXT_SUFFIX>, and
@@ -1508,7 +1509,8 @@ static PyTypeObject TEngineType = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dds_c",
-    "The double-dummy search of belote.solver in C (belote/_dds.py's Engine).", -1, NULL,
+    "The double-dummy search of belote.solver in C (belote/_dds.py's Engine and TableEngine).",
+    -1, NULL,
     NULL, NULL, NULL, NULL,
 };
 

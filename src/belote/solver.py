@@ -12,12 +12,17 @@ card of the seat to play.
 :func:`minimax` is the plain, obviously correct full search that checks it, at
 every table.
 
-Which search runs is chosen per call: at a table of three or two, and in belote
+Which search runs depends on the table: at four players the engine below
+(:class:`belote._dds.Engine`); at a table of three or two, and in belote
 découverte (whose face-down cards are turned up as the cards above them are
-played, ``beneath``, §12.2), :class:`_TableSearch`, written for any number of
-seats and sides (alpha-beta on side 0's points with a transposition table at
-trick boundaries and moves ordered by a rule of thumb); at four players the
-engine below, in the build the caller holds (:class:`SolverEngine`).
+played, ``beneath``, §12.2), its sibling :class:`belote._dds.TableEngine`, the
+same search written for 2, 3 or 4 seats (sides and partners from the position,
+tricks of ``n`` cards, the last trick counted from the tricks left, the cards
+under each trick's cards turned up when it ends).  Both come in the build the
+caller holds (:class:`SolverEngine`): the reference run by the interpreter, or
+its C port.  :class:`_TableSearch`, a plain alpha-beta over :class:`PlayState`
+for any table, is kept as the slow, obviously correct reference the table
+engine is tested against (with :func:`minimax`).
 
 How the four-player engine searches (every step keeps the value exact):
 
@@ -274,11 +279,14 @@ SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 @functools.cache
 def _load_compiled() -> ModuleType | None:
     """``belote._dds_c``, the search in C, where it is built, else None (looked up
-    once per process: the build does not come or go while it runs)."""
+    once per process: the build does not come or go while it runs).  A build older
+    than the search for every table (no ``TableEngine``) counts as missing: it is
+    out of date, and ``bash scripts/build_solver.sh`` makes it again."""
     try:
-        return importlib.import_module("belote._dds_c")
+        module = importlib.import_module("belote._dds_c")
     except ImportError:
         return None
+    return module if hasattr(module, "TableEngine") else None
 
 
 @functools.cache
@@ -326,8 +334,8 @@ def solver_engine(choice: str | None = None) -> SolverEngine:
     compiled = _load_compiled()
     if choice == "compiled" and compiled is None:
         raise OptionError(
-            "solver engine 'compiled': belote._dds_c is not compiled here "
-            "(build it with: bash scripts/build_solver.sh)"
+            "solver engine 'compiled': belote._dds_c is not compiled here (or is out of "
+            "date; build it with: bash scripts/build_solver.sh)"
         )
     if compiled is not None and choice != "pure":
         return SolverEngine("compiled", compiled)
@@ -460,7 +468,8 @@ _INF: Final = 1 << 20
 
 
 class _TableSearch:
-    """The reference search for any table (2, 3 or 4 seats, sides from the state):
+    """The slow reference search for any table (2, 3 or 4 seats, sides from the state),
+    which :class:`belote._dds.TableEngine` is tested against (``solve`` runs that one):
     fail-soft alpha-beta on side 0's points over a :class:`PlayState` pushed and
     popped in place (left as it was), a transposition table at trick boundaries
     keyed on the hands, the leader and which sides have won a trick, moves ordered
@@ -614,11 +623,12 @@ def solve(
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
     ``max_nodes`` bounds the work: past that many positions the search stops with
     :class:`SearchLimitError` (and ``state`` is still as it was).  ``engine``: the
-    build of the search to run at four players (default: :func:`solver_engine`'s,
-    from the environment).  At a table of two or three, or with ``beneath``
-    (belote découverte: each face-up card still covering a face-down one, mapped to
-    that card, §12.2), the value is side 0's (the taker at three, N at two) and the
-    reference search for every table runs (:class:`_TableSearch`).
+    build of the search to run (default: :func:`solver_engine`'s, from the
+    environment).  At a table of two or three, or with ``beneath`` (belote
+    découverte: each face-up card still covering a face-down one, on the trick
+    too, mapped to that card, §12.2), the value is side 0's (the taker at three, N
+    at two) and the search for any table runs (:class:`belote._dds.TableEngine`,
+    the node limit checked at every position).
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
