@@ -14,6 +14,8 @@ values and node counts; node limits stop both builds at the same count.
 from __future__ import annotations
 
 import random
+import sys
+import types
 from collections.abc import Iterator
 
 import pytest
@@ -22,6 +24,7 @@ from belote import solver
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.cards import HEARTS, Card, mask_of, parse_card
+from belote.errors import OptionError
 from belote.options import make_rules
 from belote.play import PlayState
 from belote.round import Round
@@ -283,13 +286,9 @@ def test_a_compiled_build_without_the_table_search_counts_as_missing(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A C build made before the table search (no ``TableEngine``) is out of date: the
     pure build runs everywhere, and asking for the compiled one says to rebuild."""
-    import types
-
-    from belote.errors import OptionError
-
     old = types.ModuleType("belote._dds_c")
     old.Engine = object  # type: ignore[attr-defined]
-    monkeypatch.setitem(__import__("sys").modules, "belote._dds_c", old)
+    monkeypatch.setitem(sys.modules, "belote._dds_c", old)
     solver._load_compiled.cache_clear()
     try:
         assert solver._load_compiled() is None
