@@ -300,3 +300,22 @@ def test_a_compiled_build_without_the_table_search_counts_as_missing(
         solver._load_compiled.cache_clear()
     state, beneath = small_position(random.Random(5), 4, 3)
     assert solve(state, beneath=beneath).value == minimax(state, beneath)
+
+
+def test_the_zero_window_answer_is_the_value_compared(build: solver.SolverEngine) -> None:
+    """``_table_reaches``: yes exactly when the value reaches the points, with a bound
+    on the answer's side, in both builds; its node limit raises as solve's does and
+    the position is left as it was."""
+    for state, beneath in positions(17, 60, 6):
+        value = solve(state, moves=False, engine=build, beneath=beneath).value
+        key = (state.key(), list(state.trick_points))
+        for points in (value - 9, value, value + 1, value + 25, 0):
+            yes, bound, nodes = solver._table_reaches(state, points, engine=build,
+                                                      beneath=beneath)
+            assert yes == (value >= points), (state.key(), points, value)
+            assert (points <= bound <= value) if yes else (value <= bound < points)
+            assert nodes >= 1
+        assert (state.key(), list(state.trick_points)) == key
+    state, beneath = next(positions(18, 1, 16))
+    with pytest.raises(SearchLimitError):
+        solver._table_reaches(state, 60, max_nodes=1, engine=build, beneath=beneath)

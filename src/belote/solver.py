@@ -805,6 +805,42 @@ def _solve_small(
     return SolveResult(value, values, search.node_count())
 
 
+def _table_reaches(
+    state: PlayState, points: int, max_nodes: int | None = None,
+    engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
+) -> tuple[bool, int, int]:
+    """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
+    (the last trick's bonus included) with perfect play, by one zero-window search of
+    :class:`belote._dds.TableEngine` (any table; far fewer positions than the value).
+
+    Returns the answer, a bound of side 0's value on the answer's side (at least
+    ``points`` when yes, below it when no: the fail-soft search's) and the positions
+    searched.  ``max_nodes``, ``engine`` and ``beneath`` as in :func:`solve`;
+    ``state`` is left as it was.
+    """
+    if state.is_over():
+        return points <= 0, 0, 0
+    build = engine if engine is not None else solver_engine()
+    search, alive = _table_engine(build, state, list(state.hands), beneath or {}, max_nodes)
+    pts = card_points(state.rules, state.trump)
+    trick = state.trick
+    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+    rem = sum(pts[c] for c in scan_forward(alive))
+
+    def run() -> int:
+        if not trick:
+            return search.boundary(state.turn, flags, rem, points - 1, points)
+        mcard, mseat = state.master()
+        tmask = 0
+        for c in trick:
+            tmask |= 1 << c
+        return search.follow(state.turn, len(trick), suit_of(trick[0]), mcard, mseat,
+                             sum(pts[c] for c in trick), tmask, flags, rem, points - 1, points)
+
+    value = run() if build.compiled else _with_stack_room(run)
+    return value >= points, value, search.node_count()
+
+
 def solve_value(state: PlayState) -> int:
     """The value of :func:`solve` alone (faster: no exact value for each card)."""
     return solve(state, moves=False).value
