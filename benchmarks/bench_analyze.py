@@ -11,7 +11,11 @@ opening lead (``solve`` from the first lead, the hands as dealt).  Prints the CP
 Run:
 
     .venv/bin/python benchmarks/bench_analyze.py [--deals N] [--seed S] [--seat N]
-        [--worlds W] [--profile classic]
+        [--worlds W] [--profile classic] [--option KEY=VALUE ...]
+
+``--option`` sets a rule of the profile, e.g. ``--profile classic-3p --option
+three_deal=kitty`` or ``--profile classic-2p --option two_deal=decouverte`` for the
+tables of three and two (§12).
 
 The goal: a whole deal under 2 s of CPU with the compiled solver (``belote._dds_c``,
 ``bash scripts/build_solver.sh``; the engine used is printed).
@@ -27,17 +31,20 @@ from typing import Any
 
 from belote.analysis import analyze_deal
 from belote.bots.base import play_deal
+from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import World
 from belote.options import make_rules
-from belote.play import SEAT_NAMES, PlayState
+from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.solver import solve, solver_engine
 from belote.table import Phase, Table
 
 
-def deals(profile: str, count: int, seed: int) -> list[dict[str, Any]]:
-    """``count`` finished deals of four heuristic bots (all-pass deals skipped)."""
-    rules = make_rules(profile)
+def deals(profile: str, count: int, seed: int,
+          options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """``count`` finished deals of heuristic bots (all-pass deals skipped)."""
+    rules = make_rules(profile, options or {})
     table = Table.of(rules)
     out: list[dict[str, Any]] = []
     s = seed
@@ -63,8 +70,12 @@ def baseline(record: dict[str, Any]) -> None:
         start.apply(action)
     view = start.view(start.current_player())
     assert view.contract is not None
-    hands = [start.hand(s) for s in range(start.table.players)]
-    solve(PlayState(start.rules, view.contract.trump, hands, view.trick_leader))
+    hands = tuple(start.hand(s) for s in range(start.table.players))
+    beneath = {}  # belote découverte: the face-down card under each face-up one
+    if start.piles is not None:
+        beneath = {up: down for pile in start.piles for down, up in pile
+                   if view.covering >> up & 1}
+    solve(world_state(view, World(hands, 0, beneath), start.table), beneath=beneath or None)
 
 
 def main() -> None:
@@ -74,10 +85,19 @@ def main() -> None:
     parser.add_argument("--seat", default="N", choices=list(SEAT_NAMES))
     parser.add_argument("--worlds", type=int, default=None)
     parser.add_argument("--profile", default="classic")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule of the profile (repeatable)")
     args = parser.parse_args()
-    records = deals(args.profile, args.deals, args.seed)
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise SystemExit(f"--option {item!r}: expected KEY=VALUE")
+        options[key.strip()] = value.strip()
+    records = deals(args.profile, args.deals, args.seed, options)
     seat = SEAT_NAMES.index(args.seat)
-    print(f"solver engine: {solver_engine().name}; profile {args.profile}; "
+    print(f"solver engine: {solver_engine().name}; profile {args.profile} "
+          f"{' '.join(args.option)}; "
           f"{args.deals} deals; seat {args.seat}; worlds {args.worlds or 'default'}")
     start = time.process_time()
     for r in records:

@@ -1,5 +1,6 @@
 /* The double-dummy search of belote.solver in C: the search of belote/_dds.py
- * (class Engine), line for line, over native 32-bit card masks.
+ * (class Engine, four players, and class TableEngine, any table and belote
+ * découverte), line for line, over native 32-bit card masks.
  *
  * It is the fast build of the search ("compiled"): `bash scripts/build_solver.sh`
  * compiles it with the system's C compiler into belote/_dds_c.<EXT_SUFFIX>, and
@@ -523,6 +524,432 @@ static int follow(Engine *e, int seat, int k, int led, int mcard, int mseat, int
     return g;
 }
 
+/* --- the search for a table of n seats (TableEngine) -------------------------------- */
+
+/* _dds.py's TableEngine: the search above for 2, 3 or 4 seats, sides and partners
+ * from the position, the last trick from the tricks left, and belote découverte's
+ * face-down cards turned up when a trick ends.  The four-player Engine stays as it
+ * is (its node counts are pinned); this one shares its tables and helpers. */
+typedef struct {
+    Engine b; /* the tables, the transposition table, the node count and limit */
+    int n;
+    int sides[4];
+    int partners[4]; /* -1: none */
+    uint32_t own[4]; /* every card a seat holds or will hold (face down included) */
+    uint32_t under[32]; /* the card under each face-up card, as a mask (0: none) */
+    uint32_t covers;    /* the cards covering one */
+    uint32_t hidden;    /* the cards still face down (while searching) */
+    uint32_t root_hidden;
+    int left;           /* the tricks left, the one in progress included */
+    int root_left;
+} TEngine;
+
+static inline int t_next(const TEngine *t, int seat) { return seat + 1 < t->n ? seat + 1 : 0; }
+
+/* TableEngine.merge: `moves` less the cards equivalent to a lower one, a card that
+ * covers another never merged. */
+static uint32_t t_merge(const TEngine *t, uint32_t moves, uint32_t others) {
+    const Engine *e = &t->b;
+    uint32_t out = moves;
+    uint32_t free_ = moves & ~t->covers;
+    for (int s = 0; s < 4; s++) {
+        int shift = s * 8;
+        uint32_t mine = (free_ >> shift) & 0xFF;
+        if ((mine & (mine - 1)) == 0) continue;
+        if (e->trump_like[s]) {
+            if ((mine & 3) == 3) out &= ~((uint32_t)2 << shift); /* the 8 goes with the 7 */
+        } else {
+            uint32_t held = mine & 7;
+            if (held & (held - 1)) {
+                uint32_t keep = e->low_merge[held | ((others >> shift) & 7) << 3];
+                out &= ~((held & ~keep) << shift);
+            }
+        }
+    }
+    return out;
+}
+
+/* TableEngine.legal (docs/rules.md §6), the partner from the table. */
+static uint32_t t_legal(const TEngine *t, uint32_t hand, int seat, int led, int mcard,
+                        int mseat) {
+    const Engine *e = &t->b;
+    int partner = t->partners[seat];
+    uint32_t moves = hand & e->suit_masks[led];
+    if (moves) {
+        if (e->trump_like[led] && (e->rise_on_partner || mseat != partner)) {
+            uint32_t rising = moves & e->above[mcard];
+            if (rising) moves = rising;
+        }
+        return moves;
+    }
+    uint32_t trumps = hand & e->trump_mask;
+    if (!trumps) return hand;
+    int trump = e->trump;
+    if (e->exempt && mseat == partner) {
+        if (e->under == 0 || (mcard >> 3) != trump) return hand;
+        uint32_t higher = trumps & e->above[mcard];
+        if (hand == trumps) {
+            if (e->under == 2) return higher ? higher : trumps;
+            return hand;
+        }
+        return (hand & ~trumps) | higher;
+    }
+    if ((mcard >> 3) != trump) return trumps;
+    uint32_t higher = trumps & e->above[mcard];
+    if (higher) return higher;
+    return e->undertrump_any ? trumps : hand;
+}
+
+/* TableEngine.greedy: a quick guess at the trick led by c0. */
+static int t_greedy(const TEngine *t, int leader, int c0) {
+    const Engine *e = &t->b;
+    const uint32_t *h = e->h;
+    int n = t->n;
+    int mcard = c0;
+    int mseat = leader;
+    int total = e->pts[c0];
+    int led = c0 >> 3;
+    uint32_t led_mask = e->suit_masks[led];
+    int rise = e->trump_like[led];
+    int seat = leader;
+    for (int k = 1; k < n; k++) {
+        seat = t_next(t, seat);
+        int nxt = t_next(t, seat);
+        uint32_t hand = h[seat];
+        uint32_t moves = hand & led_mask;
+        if (!moves) {
+            moves = t_legal(t, hand, seat, led, mcard, mseat);
+        } else if (rise && (e->rise_on_partner || mseat != t->partners[seat])) {
+            uint32_t rising = moves & e->above[mcard];
+            if (rising) moves = rising;
+        }
+        uint32_t bm = e->beat[mcard];
+        int dear = 0;
+        if (t->sides[mseat] == t->sides[seat] && (k == n - 1 || !(h[nxt] & bm))) {
+            dear = 1;
+        } else {
+            uint32_t win = moves & bm;
+            if (win) {
+                moves = win;
+                dear = k < n - 1;
+            }
+        }
+        int top = top_bit(moves);
+        int sh = top & 24;
+        int c;
+        if ((moves >> sh) << sh == moves) {
+            const int8_t *table = dear ? e->dear : e->cheap;
+            c = table[(top >> 3) * 256 + (moves >> sh)];
+        } else {
+            c = pick(e, moves, dear);
+        }
+        total += e->pts[c];
+        if ((bm >> c) & 1) {
+            mcard = c;
+            mseat = seat;
+        }
+    }
+    return t->sides[mseat] == t->sides[leader] ? total : -total;
+}
+
+static int t_boundary(TEngine *t, int leader, int flags, int rem, int alpha, int beta);
+
+/* TableEngine.end: the value once `winner` takes the trick of `tmask`. */
+static int t_end(TEngine *t, int winner, int total, uint32_t tmask, int flags, int rem,
+                 int alpha, int beta) {
+    Engine *e = &t->b;
+    int side = t->sides[winner];
+    if (t->left == 1) { /* the last trick */
+        if (side) return 0;
+        return rem + ((flags & 2) ? e->last_bonus : e->capot_bonus);
+    }
+    uint32_t reveal = 0;
+    for (uint32_t m = tmask & t->covers; m; m &= m - 1) reveal |= t->under[low_bit(m)];
+    uint32_t *h = e->h;
+    int n = t->n;
+    if (reveal) {
+        for (int p = 0; p < n; p++) h[p] |= reveal & t->own[p];
+        t->hidden ^= reveal;
+    }
+    t->left--;
+    int v;
+    if (side)
+        v = t_boundary(t, winner, flags | 2, rem - total, alpha, beta);
+    else
+        v = total + t_boundary(t, winner, flags | 1, rem - total, alpha - total, beta - total);
+    t->left++;
+    if (reveal) {
+        for (int p = 0; p < n; p++) h[p] &= ~reveal;
+        t->hidden ^= reveal;
+    }
+    return v;
+}
+
+static int t_follow(TEngine *t, int seat, int k, int led, int mcard, int mseat, int tpts,
+                    uint32_t tmask, int flags, int rem, int alpha, int beta);
+
+/* TableEngine.boundary: the value of the remaining tricks, `leader` to lead. */
+static int t_boundary(TEngine *t, int leader, int flags, int rem, int alpha, int beta) {
+    Engine *e = &t->b;
+    e->nodes++;
+    if (e->nodes > e->limit) longjmp(e->abort, 1);
+    uint32_t *h = e->h;
+    int n = t->n;
+    const int *sides = t->sides;
+    const uint32_t *beat = e->beat;
+    const uint32_t *above = e->above;
+    uint32_t hl = h[leader];
+    int bonus = (flags & 2) ? e->last_bonus : e->capot_bonus;
+    if (t->left == 1) {
+        /* The last trick: every card is forced (none is left face down). */
+        int mcard = top_bit(hl);
+        int mseat = leader;
+        int seat = leader;
+        for (int k = 1; k < n; k++) {
+            seat = t_next(t, seat);
+            int c = top_bit(h[seat]);
+            if ((beat[mcard] >> c) & 1) {
+                mcard = c;
+                mseat = seat;
+            }
+        }
+        return sides[mseat] ? 0 : rem + bonus;
+    }
+    int hi = rem + bonus;
+    if (hi <= alpha) return hi;
+    if (beta <= 0) return 0;
+    uint32_t alive = 0;
+    for (int p = 0; p < n; p++) alive |= h[p];
+    uint64_t key = (uint64_t)alive | (uint64_t)leader << 32 | (uint64_t)flags << 34;
+    int lo = 0;
+    int best = -1;
+    uint64_t entry = table_get(e, key);
+    if (entry) {
+        lo = (int)((entry >> 36) & VALUE_MASK);
+        hi = (int)((entry >> (36 + VALUE_BITS)) & VALUE_MASK);
+        best = (int)(entry >> (36 + 2 * VALUE_BITS)) - 1;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+    }
+    uint32_t others = (alive ^ hl) | t->hidden;
+    if (!(others & e->trump_mask) && !t->hidden) {
+        /* A leader holding the top of every suit he holds, with no trump in the
+         * other hands and none face down, takes every trick himself. */
+        int tops = 1;
+        for (uint32_t m = hl; m; m &= m - 1) {
+            if (others & above[low_bit(m)]) {
+                tops = 0;
+                break;
+            }
+        }
+        if (tops) {
+            int value = sides[leader] ? 0 : rem + bonus;
+            table_put(e, key, value, value, -1);
+            return value;
+        }
+    }
+    int a = alpha > lo ? alpha : lo;
+    int b = beta < hi ? beta : hi;
+    uint32_t moves = hl;
+    uint32_t lows = hl & e->low_cards;
+    if (lows & (lows - 1)) moves = t_merge(t, hl, others);
+    int masters[32], rest[32], order[33], keys[33];
+    int nm = 0, nr = 0, no = 0;
+    for (uint32_t m = moves; m; m &= m - 1) {
+        int c = low_bit(m);
+        if (c == best) continue;
+        if (above[c] & others)
+            rest[nr++] = c;
+        else
+            masters[nm++] = c;
+    }
+    int first = (best >= 0 && ((moves >> best) & 1)) ? 1 : 0;
+    if (first) order[no++] = best;
+    int *tail = order + no;
+    if (__builtin_popcount(hl) >= GREEDY_FROM) {
+        for (int i = 0; i < nm; i++) order[no++] = masters[i];
+        for (int i = 0; i < nr; i++) order[no++] = rest[i];
+        for (int i = first; i < no; i++) keys[i] = t_greedy(t, leader, order[i]);
+        sort_by(tail, keys + first, no - first, 1);
+    } else {
+        sort_points(e, masters, nm, 1);
+        sort_points(e, rest, nr, 1);
+        for (int i = 0; i < nm; i++) order[no++] = masters[i];
+        for (int i = 0; i < nr; i++) order[no++] = rest[i];
+    }
+    int nxt = t_next(t, leader);
+    int maximize = sides[leader] == 0;
+    int g = maximize ? -INF : INF;
+    int best_card = best;
+    for (int i = 0; i < no; i++) {
+        int c = order[i];
+        h[leader] = hl ^ ((uint32_t)1 << c);
+        int v = t_follow(t, nxt, 1, c >> 3, c, leader, e->pts[c], (uint32_t)1 << c, flags, rem,
+                         a, b);
+        if (maximize) {
+            if (v > g) {
+                g = v;
+                if (g >= b) {
+                    best_card = c;
+                    break;
+                }
+                if (g > a) {
+                    a = g;
+                    best_card = c;
+                }
+            }
+        } else if (v < g) {
+            g = v;
+            if (g <= a) {
+                best_card = c;
+                break;
+            }
+            if (g < b) {
+                b = g;
+                best_card = c;
+            }
+        }
+    }
+    h[leader] = hl;
+    /* The window searched was (max(alpha, lo), min(beta, hi)). */
+    if (g <= (alpha > lo ? alpha : lo))
+        table_put(e, key, lo, g, best_card);
+    else if (g >= (beta < hi ? beta : hi))
+        table_put(e, key, g, hi, best_card);
+    else
+        table_put(e, key, g, g, best_card);
+    return g;
+}
+
+/* TableEngine.follow: the value with k cards (1 .. n - 1) on the trick. */
+static int t_follow(TEngine *t, int seat, int k, int led, int mcard, int mseat, int tpts,
+                    uint32_t tmask, int flags, int rem, int alpha, int beta) {
+    Engine *e = &t->b;
+    e->nodes++;
+    if (e->nodes > e->limit) longjmp(e->abort, 1);
+    uint32_t *h = e->h;
+    int n = t->n;
+    const int *sides = t->sides;
+    const int *pts = e->pts;
+    const uint32_t *beat = e->beat;
+    uint32_t hand = h[seat];
+    uint32_t moves = t_legal(t, hand, seat, led, mcard, mseat);
+    int last = k == n - 1;
+    int nxt = t_next(t, seat);
+    if (!(moves & (moves - 1))) {
+        /* A forced card. */
+        int c = top_bit(moves);
+        h[seat] = hand ^ moves;
+        if ((beat[mcard] >> c) & 1) {
+            mcard = c;
+            mseat = seat;
+        }
+        tpts += pts[c];
+        int v;
+        if (last)
+            v = t_end(t, mseat, tpts, tmask | moves, flags, rem, alpha, beta);
+        else
+            v = t_follow(t, nxt, k + 1, led, mcard, mseat, tpts, tmask | moves, flags, rem,
+                         alpha, beta);
+        h[seat] = hand;
+        return v;
+    }
+    uint32_t lows = moves & e->low_cards;
+    if (lows & (lows - 1)) {
+        uint32_t alive = tmask | t->hidden;
+        for (int p = 0; p < n; p++) alive |= h[p];
+        moves = t_merge(t, moves, alive ^ hand);
+    }
+    int cards[32];
+    int nc = 0;
+    for (uint32_t m = moves; m; m &= m - 1) cards[nc++] = low_bit(m);
+    uint32_t bm = beat[mcard];
+    if (sides[mseat] == sides[seat] && (last || !(h[nxt] & bm))) {
+        sort_points(e, cards, nc, 1); /* the own side holds the trick */
+    } else {
+        uint32_t winners = moves & bm;
+        if (winners) {
+            int win[32], lose[32];
+            int nw = 0, nl = 0;
+            for (int i = 0; i < nc; i++) {
+                int c = cards[i];
+                if ((winners >> c) & 1)
+                    win[nw++] = c;
+                else
+                    lose[nl++] = c;
+            }
+            sort_points(e, win, nw, !last); /* the last seat wins cheaply */
+            sort_points(e, lose, nl, 0);
+            nc = 0;
+            for (int i = 0; i < nw; i++) cards[nc++] = win[i];
+            for (int i = 0; i < nl; i++) cards[nc++] = lose[i];
+        } else {
+            sort_points(e, cards, nc, 0);
+        }
+    }
+    int maximize = sides[seat] == 0;
+    int g = maximize ? -INF : INF;
+    int a = alpha;
+    int b = beta;
+    for (int i = 0; i < nc; i++) {
+        int c = cards[i];
+        uint32_t bit = (uint32_t)1 << c;
+        h[seat] = hand ^ bit;
+        int v;
+        if (last) {
+            int winner = ((bm >> c) & 1) ? seat : mseat;
+            v = t_end(t, winner, tpts + pts[c], tmask | bit, flags, rem, a, b);
+        } else if ((bm >> c) & 1) {
+            v = t_follow(t, nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags, rem, a,
+                         b);
+        } else {
+            v = t_follow(t, nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit, flags,
+                         rem, a, b);
+        }
+        if (maximize) {
+            if (v > g) {
+                g = v;
+                if (g >= b) break;
+                if (g > a) a = g;
+            }
+        } else if (v < g) {
+            g = v;
+            if (g <= a) break;
+            if (g < b) b = g;
+        }
+    }
+    h[seat] = hand;
+    return g;
+}
+
+/* TableEngine.play: the value after `seat` plays c with k cards (0 .. n - 1) on the trick. */
+static int t_play(TEngine *t, int seat, int k, int led, int mcard, int mseat, int tpts,
+                  uint32_t tmask, int flags, int rem, int c, int alpha, int beta) {
+    Engine *e = &t->b;
+    uint32_t *h = e->h;
+    uint32_t hand = h[seat];
+    uint32_t bit = (uint32_t)1 << c;
+    if (k == 0) {
+        led = c >> 3;
+        mcard = c;
+        mseat = seat;
+    } else if ((e->beat[mcard] >> c) & 1) {
+        mcard = c;
+        mseat = seat;
+    }
+    h[seat] = hand ^ bit;
+    int total = tpts + e->pts[c];
+    int v;
+    if (k == t->n - 1)
+        v = t_end(t, mseat, total, tmask | bit, flags, rem, alpha, beta);
+    else
+        v = t_follow(t, t_next(t, seat), k + 1, led, mcard, mseat, total, tmask | bit, flags,
+                     rem, alpha, beta);
+    h[seat] = hand;
+    return v;
+}
+
 /* --- the Python face --------------------------------------------------------------- */
 
 static int load_hands(Engine *e) {
@@ -812,9 +1239,278 @@ static PyTypeObject EngineType = {
     .tp_methods = Engine_methods,
 };
 
+/* --- TableEngine's Python face ------------------------------------------------------ */
+
+/* Before a search: the n hands read from the list (each holding a card: a seat
+ * plays one to every trick left), the face-down cards and the tricks left as at
+ * the root (a search stopped past its limit leaves them anywhere). */
+static int t_start(TEngine *t) {
+    Engine *e = &t->b;
+    if (e->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver engine is already searching");
+        return -1;
+    }
+    if (e->table == NULL || t->n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the solver engine was not initialised");
+        return -1;
+    }
+    if (!PyList_Check(e->hlist) || PyList_GET_SIZE(e->hlist) != t->n) {
+        PyErr_Format(PyExc_TypeError, "h: expected a list of %d card masks", t->n);
+        return -1;
+    }
+    for (int i = 0; i < t->n; i++) {
+        unsigned long long m = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(e->hlist, i));
+        if (m == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+        if (m >> 32) {
+            PyErr_SetString(PyExc_ValueError, "h: a card mask has bits past card 31");
+            return -1;
+        }
+        e->h[i] = (uint32_t)m;
+    }
+    t->hidden = t->root_hidden;
+    t->left = t->root_left;
+    e->busy = 1;
+    return 0;
+}
+
+/* The checks every search shares: the hands hold a card each (the seat to play's
+ * own hand may be spent on the trick), none holds a face-down card. */
+static int t_hands_ok(TEngine *t) {
+    for (int p = 0; p < t->n; p++) {
+        if ((t->b.h[p] & ~t->own[p]) || (t->b.h[p] & t->hidden)) {
+            PyErr_SetString(PyExc_ValueError, "h: a hand holds a card that is not its own");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+enum { T_BOUNDARY, T_FOLLOW, T_PLAY };
+
+static PyObject *t_run(TEngine *t, int what, const long *a) {
+    if (t_start(t) < 0) return NULL;
+    if (t_hands_ok(t) < 0) {
+        t->b.busy = 0;
+        return NULL;
+    }
+    int n = t->n;
+    uint32_t *h = t->b.h;
+    /* Every seat to play from here holds a card (the search reads their top cards). */
+    int from = what == T_BOUNDARY ? 0 : (int)a[1];
+    int seat = (int)a[0];
+    for (int k = from; k < n; k++) {
+        int holds = what == T_PLAY && k == from ? (int)((h[seat] >> a[9]) & 1) : h[seat] != 0;
+        if (!holds) {
+            t->b.busy = 0;
+            PyErr_SetString(PyExc_ValueError, "h: a seat to play holds no card (or not c)");
+            return NULL;
+        }
+        seat = t_next(t, seat);
+    }
+    Engine *e = &t->b;
+    volatile int v = 0;
+    volatile int aborted = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (setjmp(e->abort))
+        aborted = 1;
+    else if (what == T_FOLLOW)
+        v = t_follow(t, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
+                     (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10]);
+    else if (what == T_PLAY)
+        v = t_play(t, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4], (int)a[5],
+                   (uint32_t)a[6], (int)a[7], (int)a[8], (int)a[9], (int)a[10], (int)a[11]);
+    else
+        v = t_boundary(t, (int)a[0], (int)a[1], (int)a[2], (int)a[3], (int)a[4]);
+    Py_END_ALLOW_THREADS
+    return finish(e, aborted, v);
+}
+
+static PyObject *TEngine_boundary(TEngine *t, PyObject *const *args, Py_ssize_t nargs) {
+    long a[5];
+    if (int_args(args, nargs, 5, a, -1, "boundary") < 0) return NULL;
+    if (a[0] < 0 || a[0] >= t->n || a[1] < 0 || a[1] > 3 || a[2] < 0 || a[2] > t->b.total_pts) {
+        PyErr_SetString(PyExc_ValueError, "boundary(): leader 0..n-1, flags 0..3, rem 0..points");
+        return NULL;
+    }
+    return t_run(t, T_BOUNDARY, a);
+}
+
+static PyObject *TEngine_follow(TEngine *t, PyObject *const *args, Py_ssize_t nargs) {
+    long a[11];
+    if (int_args(args, nargs, 11, a, 6, "follow") < 0) return NULL;
+    if (a[0] < 0 || a[0] >= t->n || a[1] < 1 || a[1] >= t->n || a[2] < 0 || a[2] > 3 ||
+        a[3] < 0 || a[3] > 31 || a[4] < 0 || a[4] >= t->n || a[7] < 0 || a[7] > 3 || a[8] < 0 ||
+        a[8] > t->b.total_pts) {
+        PyErr_SetString(PyExc_ValueError, "follow(): an argument is out of range");
+        return NULL;
+    }
+    return t_run(t, T_FOLLOW, a);
+}
+
+static PyObject *TEngine_play(TEngine *t, PyObject *const *args, Py_ssize_t nargs) {
+    long a[12];
+    if (int_args(args, nargs, 12, a, 6, "play") < 0) return NULL;
+    int lead = a[1] == 0;
+    if (a[0] < 0 || a[0] >= t->n || a[1] < 0 || a[1] >= t->n || a[2] < 0 || a[2] > 3 ||
+        (!lead && (a[3] < 0 || a[3] > 31 || a[4] < 0 || a[4] >= t->n)) || a[7] < 0 ||
+        a[7] > 3 || a[8] < 0 || a[8] > t->b.total_pts || a[9] < 0 || a[9] > 31) {
+        PyErr_SetString(PyExc_ValueError, "play(): an argument is out of range");
+        return NULL;
+    }
+    return t_run(t, T_PLAY, a);
+}
+
+static PyObject *TEngine_merge(TEngine *t, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "merge() takes 2 arguments");
+        return NULL;
+    }
+    unsigned long long moves = PyLong_AsUnsignedLongLong(args[0]);
+    if (moves == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    unsigned long long others = PyLong_AsUnsignedLongLong(args[1]);
+    if (others == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromUnsignedLong(t_merge(t, (uint32_t)moves, (uint32_t)others));
+}
+
+static int read_masks(PyObject *seq, uint32_t *out, Py_ssize_t n, const char *name) {
+    long buf[32];
+    if (read_ints(seq, buf, n, name) < 0) return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (buf[i] < 0 || buf[i] > 0xFFFFFFFFL) {
+            PyErr_Format(PyExc_ValueError, "%s: a card mask is 0 .. 2**32 - 1", name);
+            return -1;
+        }
+        out[i] = (uint32_t)buf[i];
+    }
+    return 0;
+}
+
+/* TableEngine(h, tt, <Engine's tables>, limit, limit_error, sides, partners, own, under,
+ * hidden, left). */
+static int TEngine_init(TEngine *t, PyObject *args, PyObject *kwds) {
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "TableEngine() takes positional arguments only");
+        return -1;
+    }
+    if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 27) {
+        PyErr_SetString(PyExc_TypeError, "TableEngine() takes 27 arguments");
+        return -1;
+    }
+    t->n = 0;
+    PyObject *base = PyTuple_GetSlice(args, 0, 21);
+    if (base == NULL) return -1;
+    int rc = Engine_init(&t->b, base, NULL);
+    Py_DECREF(base);
+    if (rc < 0) return -1;
+    PyObject *sides = PyTuple_GET_ITEM(args, 21);
+    Py_ssize_t n = PySequence_Size(sides);
+    if (n < 0) return -1;
+    if (n < 2 || n > 4) {
+        PyErr_SetString(PyExc_ValueError, "sides: 2, 3 or 4 seats");
+        return -1;
+    }
+    long buf[32];
+    if (read_ints(sides, buf, n, "sides") < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        if (buf[i] != 0 && buf[i] != 1) {
+            PyErr_SetString(PyExc_ValueError, "sides: each seat's side is 0 or 1");
+            return -1;
+        }
+        t->sides[i] = (int)buf[i];
+    }
+    if (read_ints(PyTuple_GET_ITEM(args, 22), buf, n, "partners") < 0) return -1;
+    for (int i = 0; i < n; i++) {
+        if (buf[i] < -1 || buf[i] >= n || buf[i] == i) {
+            PyErr_SetString(PyExc_ValueError, "partners: another seat, or -1");
+            return -1;
+        }
+        t->partners[i] = (int)buf[i];
+    }
+    for (int i = 0; i < n; i++) {
+        if (t->partners[i] >= 0 && t->partners[t->partners[i]] != i) {
+            PyErr_SetString(PyExc_ValueError, "partners: each the other's partner");
+            return -1;
+        }
+    }
+    if (read_masks(PyTuple_GET_ITEM(args, 23), t->own, n, "own") < 0) return -1;
+    if (read_masks(PyTuple_GET_ITEM(args, 24), t->under, 32, "under") < 0) return -1;
+    uint32_t all = 0;
+    for (int i = 0; i < n; i++) {
+        if (all & t->own[i]) {
+            PyErr_SetString(PyExc_ValueError, "own: a card belongs to two seats");
+            return -1;
+        }
+        all |= t->own[i];
+    }
+    t->covers = 0;
+    uint32_t under_all = 0;
+    for (int c = 0; c < 32; c++) {
+        uint32_t u = t->under[c];
+        if (!u) continue;
+        if ((u & (u - 1)) || (u & under_all) || !((all >> c) & 1) || !(u & all)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "under: one card under a card in play, each under one card");
+            return -1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (((t->own[i] >> c) & 1) && !(t->own[i] & u)) {
+                PyErr_SetString(PyExc_ValueError, "under: a card turns up into another hand");
+                return -1;
+            }
+        }
+        under_all |= u;
+        t->covers |= (uint32_t)1 << c;
+    }
+    unsigned long long hidden = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(args, 25));
+    if (hidden == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    if (hidden != under_all) {
+        PyErr_SetString(PyExc_ValueError, "hidden: the cards under the face-up ones");
+        return -1;
+    }
+    long left = PyLong_AsLong(PyTuple_GET_ITEM(args, 26));
+    if (left == -1 && PyErr_Occurred()) return -1;
+    if (left < 1 || left > 32) {
+        PyErr_SetString(PyExc_ValueError, "left: 1 .. 32 tricks");
+        return -1;
+    }
+    t->root_hidden = t->hidden = (uint32_t)hidden;
+    t->root_left = t->left = (int)left;
+    t->n = (int)n;
+    return 0;
+}
+
+static PyMethodDef TEngine_methods[] = {
+    {"boundary", (PyCFunction)(void (*)(void))TEngine_boundary, METH_FASTCALL,
+     "boundary(leader, flags, rem, alpha, beta): the value of the remaining tricks."},
+    {"follow", (PyCFunction)(void (*)(void))TEngine_follow, METH_FASTCALL,
+     "follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta): the value "
+     "with k cards on the trick."},
+    {"play", (PyCFunction)(void (*)(void))TEngine_play, METH_FASTCALL,
+     "play(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, c, alpha, beta): the value "
+     "after seat plays c."},
+    {"merge", (PyCFunction)(void (*)(void))TEngine_merge, METH_FASTCALL,
+     "merge(moves, others): moves less the cards equivalent to a lower one."},
+    {"node_count", (PyCFunction)Engine_node_count, METH_NOARGS, "The positions searched."},
+    {"table_size", (PyCFunction)Engine_table_size, METH_NOARGS,
+     "The entries of the transposition table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject TEngineType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "belote._dds_c.TableEngine",
+    .tp_basicsize = sizeof(TEngine),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The search for a table of 2, 3 or 4 seats (belote._dds.TableEngine in C).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)TEngine_init,
+    .tp_dealloc = (destructor)Engine_dealloc,
+    .tp_methods = TEngine_methods,
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dds_c",
-    "The double-dummy search of belote.solver in C (belote/_dds.py's Engine).", -1, NULL,
+    "The double-dummy search of belote.solver in C (belote/_dds.py's Engine and TableEngine).",
+    -1, NULL,
     NULL, NULL, NULL, NULL,
 };
 
@@ -829,6 +1525,16 @@ PyMODINIT_FUNC PyInit__dds_c(void) {
         return NULL;
     }
     /* belote.solver passes the cheap and dear tables as bytes to a module with this. */
+    if (PyType_Ready(&TEngineType) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&TEngineType);
+    if (PyModule_AddObject(m, "TableEngine", (PyObject *)&TEngineType) < 0) {
+        Py_DECREF(&TEngineType);
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddIntConstant(m, "COMPACT_TABLES", 1) < 0) {
         Py_DECREF(m);
         return NULL;

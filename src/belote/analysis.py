@@ -105,9 +105,8 @@ __all__ = [
 ]
 
 # The positions one exact solve may search (then: unsolved), when ``max_nodes`` is None:
-# at four players with the compiled search (a full deal takes some 200,000, a few
-# millions), and with the interpreted one (at three and two players, or without the C
-# build: some 300,000 a second).
+# with the compiled search, at every table (a full deal takes some 200,000, a few
+# millions), and with the interpreted one (without the C build: some 300,000 a second).
 DEFAULT_NODES: Final = 20_000_000
 DEFAULT_NODES_PURE: Final = 200_000
 DEFAULT_TOLERANCE: Final = 5.0  # information-view points within which a card is near-best
@@ -357,8 +356,7 @@ def analyze_deal(
         if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < table.players:
             raise InvalidRecordError(f"seats: {s!r} is not a seat of this table")
     if max_nodes is None:
-        compiled = table.players == 4 and solver_engine().compiled
-        max_nodes = DEFAULT_NODES if compiled else DEFAULT_NODES_PURE
+        max_nodes = DEFAULT_NODES if solver_engine().compiled else DEFAULT_NODES_PURE
     job = _Job(full, table, worlds, seed, asked, max_nodes, tolerance)
     job.prepare(record)
     rnd = start

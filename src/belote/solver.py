@@ -12,12 +12,17 @@ card of the seat to play.
 :func:`minimax` is the plain, obviously correct full search that checks it, at
 every table.
 
-Which search runs is chosen per call: at a table of three or two, and in belote
+Which search runs depends on the table: at four players the engine below
+(:class:`belote._dds.Engine`); at a table of three or two, and in belote
 découverte (whose face-down cards are turned up as the cards above them are
-played, ``beneath``, §12.2), :class:`_TableSearch`, written for any number of
-seats and sides (alpha-beta on side 0's points with a transposition table at
-trick boundaries and moves ordered by a rule of thumb); at four players the
-engine below, in the build the caller holds (:class:`SolverEngine`).
+played, ``beneath``, §12.2), its sibling :class:`belote._dds.TableEngine`, the
+same search written for 2, 3 or 4 seats (sides and partners from the position,
+tricks of ``n`` cards, the last trick counted from the tricks left, the cards
+under each trick's cards turned up when it ends).  Both come in the build the
+caller holds (:class:`SolverEngine`): the reference run by the interpreter, or
+its C port.  :class:`_TableSearch`, a plain alpha-beta over :class:`PlayState`
+for any table, is kept as the slow, obviously correct reference the table
+engine is tested against (with :func:`minimax`).
 
 How the four-player engine searches (every step keeps the value exact):
 
@@ -100,7 +105,7 @@ from belote.play import (
 )
 
 if TYPE_CHECKING:
-    from belote._dds import Engine
+    from belote._dds import Engine, TableEngine
 
 __all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "reaches", "solve",
            "solve_json", "solve_value", "solver_engine"]
@@ -274,11 +279,14 @@ SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 @functools.cache
 def _load_compiled() -> ModuleType | None:
     """``belote._dds_c``, the search in C, where it is built, else None (looked up
-    once per process: the build does not come or go while it runs)."""
+    once per process: the build does not come or go while it runs).  A build older
+    than the search for every table (no ``TableEngine``) counts as missing: it is
+    out of date, and ``bash scripts/build_solver.sh`` makes it again."""
     try:
-        return importlib.import_module("belote._dds_c")
+        module = importlib.import_module("belote._dds_c")
     except ImportError:
         return None
+    return module if hasattr(module, "TableEngine") else None
 
 
 @functools.cache
@@ -326,8 +334,8 @@ def solver_engine(choice: str | None = None) -> SolverEngine:
     compiled = _load_compiled()
     if choice == "compiled" and compiled is None:
         raise OptionError(
-            "solver engine 'compiled': belote._dds_c is not compiled here "
-            "(build it with: bash scripts/build_solver.sh)"
+            "solver engine 'compiled': belote._dds_c is not compiled here (or is out of "
+            "date; build it with: bash scripts/build_solver.sh)"
         )
     if compiled is not None and choice != "pure":
         return SolverEngine("compiled", compiled)
@@ -460,7 +468,8 @@ _INF: Final = 1 << 20
 
 
 class _TableSearch:
-    """The reference search for any table (2, 3 or 4 seats, sides from the state):
+    """The slow reference search for any table (2, 3 or 4 seats, sides from the state),
+    which :class:`belote._dds.TableEngine` is tested against (``solve`` runs that one):
     fail-soft alpha-beta on side 0's points over a :class:`PlayState` pushed and
     popped in place (left as it was), a transposition table at trick boundaries
     keyed on the hands, the leader and which sides have won a trick, moves ordered
@@ -605,19 +614,16 @@ def _solve_table(
 def reaches(state: PlayState, points: int, max_nodes: int | None = None) -> tuple[bool, int, int]:
     """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
     with perfect play (the last trick's 10 included), by a null-window search of
-    :class:`_TableSearch` (every table; far fewer positions than :func:`solve`'s
-    value: the PIMC bot's bidding at two and three players asks this of each world).
+    :class:`belote._dds.TableEngine` (every table, in the build :func:`solver_engine`
+    gives; both builds visit the same positions: far fewer than :func:`solve`'s value
+    needs; the PIMC bot's bidding at two and three players asks this of each world).
 
     Returns the answer, a bound of side 0's value (at least it when the answer is
-    yes, at most it when no: the fail-soft search's) and the positions searched.
+    yes, below it when no: the fail-soft search's) and the positions searched.
     ``max_nodes`` as in :func:`solve` (:class:`SearchLimitError`); ``state`` is left
     as it was.
     """
-    if state.is_over():
-        return points <= 0, 0, 0
-    search = _TableSearch(state, None, max_nodes)
-    value = search.search(points - 1, points)
-    return value >= points, value, search.nodes
+    return _table_reaches(state, points, max_nodes)
 
 
 def solve(
@@ -632,17 +638,18 @@ def solve(
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
     ``max_nodes`` bounds the work: past that many positions the search stops with
     :class:`SearchLimitError` (and ``state`` is still as it was).  ``engine``: the
-    build of the search to run at four players (default: :func:`solver_engine`'s,
-    from the environment).  At a table of two or three, or with ``beneath``
-    (belote découverte: each face-up card still covering a face-down one, mapped to
-    that card, §12.2), the value is side 0's (the taker at three, N at two) and the
-    reference search for every table runs (:class:`_TableSearch`).
+    build of the search to run (default: :func:`solver_engine`'s, from the
+    environment).  At a table of two or three, or with ``beneath`` (belote
+    découverte: each face-up card still covering a face-down one, on the trick
+    too, mapped to that card, §12.2), the value is side 0's (the taker at three, N
+    at two) and the search for any table runs (:class:`belote._dds.TableEngine`,
+    the node limit checked at every position).
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
-    if state.players != 4 or beneath:
-        return _solve_table(state, beneath, moves, max_nodes)
     build = engine if engine is not None else solver_engine()
+    if state.players != 4 or beneath:
+        return _solve_small(state, beneath or {}, moves, max_nodes, build)
     rules, trump = state.rules, state.trump
     pts = card_points(rules, trump)
     _, beat = _tables(trump)
@@ -721,6 +728,132 @@ def solve(
     # reference only.
     value, values = run_all() if build.compiled else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
+
+
+def _table_engine(
+    build: SolverEngine, state: PlayState, h: list[CardMask], beneath: Mapping[Card, Card],
+    max_nodes: int | None,
+) -> tuple[TableEngine, CardMask]:
+    """A :class:`belote._dds.TableEngine` of ``build`` searching ``state`` (its hands
+    ``h``, a copy the search mutates) with découverte's face-down cards ``beneath``,
+    and the mask of every card still to be played (in the hands, on the trick, face
+    down)."""
+    n = state.players
+    own = list(h)
+    alive = 0
+    for i, c in enumerate(state.trick):
+        own[(state.leader + i) % n] |= 1 << c
+    for m in own:
+        alive |= m
+    under = [0] * 32
+    hidden = 0
+    for up, down in beneath.items():
+        if (alive >> up) & 1:
+            under[up] = 1 << down
+            hidden |= 1 << down
+            for seat in range(n):
+                if (own[seat] >> up) & 1:
+                    own[seat] |= 1 << down
+    module = build.module
+    search: TableEngine = module.TableEngine(
+        h, {},
+        *_engine_tables(state.rules, state.trump, bool(getattr(module, "COMPACT_TABLES", False))),
+        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
+        [state.team(p) for p in range(n)], [state.partner(p) for p in range(n)], own, under,
+        hidden, state.tricks_left,
+    )
+    return search, alive | hidden
+
+
+def _solve_small(
+    state: PlayState, beneath: Mapping[Card, Card], moves: bool, max_nodes: int | None,
+    build: SolverEngine,
+) -> SolveResult:
+    """:func:`solve` by :class:`belote._dds.TableEngine` (a table of two or three;
+    découverte's face-down cards ``beneath``), driven as the four-player search is:
+    zero-window tests, each card's value found from the values found so far."""
+    pts = card_points(state.rules, state.trump)
+    h = list(state.hands)
+    search, alive = _table_engine(build, state, h, beneath, max_nodes)
+    seat = state.turn
+    trick = list(state.trick)
+    k = len(trick)
+    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+    tmask = 0
+    for c in trick:
+        tmask |= 1 << c
+    rem = sum(pts[c] for c in scan_forward(alive))
+    tpts = sum(pts[c] for c in trick)
+    top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
+    mcard, mseat = state.master()
+    led = suit_of(trick[0]) if trick else 0
+    maximize = state.team(seat) == 0
+
+    def root(alpha: int, beta: int) -> int:
+        if k == 0:
+            return search.boundary(seat, flags, rem, alpha, beta)
+        return search.follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)
+
+    def after(c: Card) -> Callable[[int, int], int]:
+        """The search of the position after the seat to play plays ``c``."""
+        return lambda alpha, beta: search.play(seat, k, led, mcard, mseat, tpts, tmask, flags,
+                                               rem, c, alpha, beta)
+
+    def run_all() -> tuple[int, dict[Card, int]]:
+        guess = rem // 2
+        if not moves:
+            return _value(root, guess, (), 0, top), {}
+        values: dict[Card, int] = {}
+        seen: list[int] = []
+        legal = state.legal_mask()
+        for rep, group in _groups(search.merge(legal, alive ^ state.hands[seat]), legal):
+            v = _value(after(rep), guess, seen, 0, top)
+            if v not in seen:
+                seen.append(v)
+                seen.sort(reverse=maximize)
+            for c in group:
+                values[c] = v
+        best = max(values.values()) if maximize else min(values.values())
+        return best, values
+
+    value, values = run_all() if build.compiled else _with_stack_room(run_all)
+    return SolveResult(value, values, search.node_count())
+
+
+def _table_reaches(
+    state: PlayState, points: int, max_nodes: int | None = None,
+    engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
+) -> tuple[bool, int, int]:
+    """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
+    (the last trick's bonus included) with perfect play, by one zero-window search of
+    :class:`belote._dds.TableEngine` (any table; far fewer positions than the value).
+
+    Returns the answer, a bound of side 0's value on the answer's side (at least
+    ``points`` when yes, below it when no: the fail-soft search's) and the positions
+    searched.  ``max_nodes``, ``engine`` and ``beneath`` as in :func:`solve`;
+    ``state`` is left as it was.
+    """
+    if state.is_over():
+        return points <= 0, 0, 0
+    build = engine if engine is not None else solver_engine()
+    search, alive = _table_engine(build, state, list(state.hands), beneath or {}, max_nodes)
+    pts = card_points(state.rules, state.trump)
+    trick = state.trick
+    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+    rem = sum(pts[c] for c in scan_forward(alive))
+
+    def run() -> int:
+        if not trick:
+            return search.boundary(state.turn, flags, rem, points - 1, points)
+        mcard, mseat = state.master()
+        tmask = 0
+        for c in trick:
+            tmask |= 1 << c
+        return search.follow(state.turn, len(trick), suit_of(trick[0]), mcard, mseat,
+                             sum(pts[c] for c in trick), tmask, flags, rem, points - 1, points)
+
+    value = run() if build.compiled else _with_stack_room(run)
+    return value >= points, value, search.node_count()
 
 
 def solve_value(state: PlayState) -> int:
