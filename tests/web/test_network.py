@@ -115,7 +115,8 @@ def test_a_rebound_name_gets_no_cookie_and_cannot_delete_a_sheet(db: Path) -> No
     rebound = "http://rebind.example:8000"
     with serve(db, base_url=rebound) as attacker:
         r = attacker.get("/api/session")
-        assert r.status_code == 400 and r.json() == {"error": HOST_REFUSED}
+        assert r.status_code == 400 and r.json() == {"error": HOST_REFUSED,
+                                                      "code": "unknown_host"}
         assert "set-cookie" not in r.headers and "csrf" not in r.text
         page = attacker.get("/", headers={"Accept": "text/html"})
         assert page.status_code == 400 and "does not answer to this name" in page.text
