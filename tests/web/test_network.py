@@ -151,7 +151,7 @@ def test_any_other_host_is_a_400(db: Path, host: str) -> None:
     with serve(db, allowed_hosts=["belote.example.org"]) as client:
         r = client.get("/api/session", headers={"Host": host})
         assert r.status_code == 400, host
-        assert r.json() == {"error": HOST_REFUSED}
+        assert r.json() == {"error": HOST_REFUSED, "code": "unknown_host"}
 
 
 def test_a_request_without_host_is_a_400(db: Path) -> None:

@@ -94,7 +94,7 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
         ({"taker": "NS"}, "points: enter one team's trick points"),
         ({"taker": "NS", "points": "abc"}, "“abc” is not a whole number"),
         ({"taker": "NS", "points": "92", "decl_points": "20"}, "declarations: say which team"),
-        ({"taker": "XY", "points": "92"}, "Choose one of the two teams."),
+        ({"taker": "XY", "points": "92"}, "Choose one of the two teams, not “XY”."),
     ]:
         r = add_hand(client, sheet, **fields)
         assert r.status_code == 422 and message in html.unescape(r.text), fields

@@ -576,6 +576,9 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.CARRE_TWICE: frozenset(),
 }
 
+# A contract refused where bids have no highest value (max_bid unset).
+_NO_HIGHEST_BID: Final = N_("The contract %(value)s is not a bid: a multiple of 10, from 80 up.")
+
 # Why a room was closed (web.rooms.CLOSED_WHY), said in the page's language.
 _CLOSED_WHY: Final = {
     "idle": N_("nobody visited it for %(span)s."),
@@ -614,7 +617,10 @@ def refusal_text(lang: str, exc: BeloteError, *, seat: int | None = None, player
     refusal = exc.refusal
     assert refusal is not None
     words = _refusal_words(lang, refusal, exc.values, seat, players, teams)
-    return gettext(lang, REFUSAL_TEXTS[refusal]) % words
+    sentence = REFUSAL_TEXTS[refusal]
+    if refusal is Refusal.CONTRACT_VALUE and not words.get("limit"):
+        sentence = _NO_HIGHEST_BID  # (no max_bid)
+    return gettext(lang, sentence) % words
 
 
 def _refusal_words(lang: str, refusal: Refusal, values: Mapping[str, object],
