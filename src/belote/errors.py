@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, Self
@@ -467,7 +467,7 @@ class BeloteError(ValueError):
     refusal: Refusal | None = None
     """A refusal that is no rule's, by name (:meth:`refused`), or None."""
 
-    values: MappingProxyType[str, object] = MappingProxyType({})
+    values: Mapping[str, object] = MappingProxyType({})
     """The fields of :attr:`refusal` (what its English is written from), by name."""
 
     context: tuple[str, ...] = ()
@@ -484,7 +484,7 @@ class BeloteError(ValueError):
         """
         err = cls(": ".join((*context, REFUSAL_ENGLISH[refusal].format(**values))))
         err.refusal = refusal
-        err.values = MappingProxyType(dict(values))
+        err.values = dict(values)  # (a dict: kept through pickling)
         err.context = tuple(context)
         return err
 

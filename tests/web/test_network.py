@@ -326,7 +326,8 @@ def test_messages_are_limited_per_network_too(db: Path) -> None:
                     assert receive(ws) == {"type": "pong"}
             send(a, {"type": "ping"})  # the network's seventh message
             seen, code, _ = closed(a)
-        assert code == 1008 and "too many messages" in seen[-1]["message"]
+        assert code == 1008 and seen[-1]["code"] == "too_many_messages"
+        assert seen[-1]["message"].startswith("Too many messages")
 
 
 # --- 4. WebSockets: identity, hello timeout ----------------------------------------------
@@ -365,7 +366,8 @@ def test_a_silent_websocket_is_closed(db: Path) -> None:
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             seen, code, _ = closed(ws)
         assert code == 4408
-        assert seen[-1]["fatal"] is True and "no hello in time" in seen[-1]["message"]
+        assert seen[-1]["fatal"] is True and seen[-1]["code"] == "no_hello"
+        assert seen[-1]["message"].startswith("No hello in time")
         # A connection that says hello in time stays open afterwards.
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             send(ws, {"type": "hello", "invite": r.json()["invite"]})

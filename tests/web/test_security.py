@@ -273,7 +273,8 @@ def test_a_stranger_without_the_invitation_cannot_see_join_or_watch(
     for hello in ({"type": "hello"}, {"type": "hello", "invite": "wrong"},
                   {"type": "hello", "token": "wrong"}, {"type": "hello", "invite": 5}):
         msg, code = refused_hello(client, room_id, hello)
-        assert msg["message"] == f"no room {room_id!r} (it may have closed)"
+        assert msg["message"] == "There is no such room (it may have closed)."
+        assert msg["code"] == "no_such_room"  # exactly as a room that does not exist
         assert code == 4404
     # A join before any hello does nothing either.
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
