@@ -22,12 +22,12 @@ from belote.cli import app
 from belote.declarations import check_announcement, make_sequence, parse_combination
 from belote.errors import (
     ENGLISH,
+    REFUSAL_ENGLISH,
     SECTIONS,
     WHY,
     IllegalActionError,
     IllegalBidError,
     IllegalPlayError,
-    REFUSAL_ENGLISH,
     InvalidRecordError,
     Refusal,
     RuleCode,
