@@ -85,7 +85,7 @@ from belote.web.forms import (
     wants_trump,
 )
 from belote.web.i18n import N_, gettext, lang_of
-from belote.web.pages import Refused, SheetAccess, error_code, render
+from belote.web.pages import Refused, SheetAccess, error_code, refusal_json, render
 from belote.web.present import (
     DECL_LABELS,
     declaration_comparison,
@@ -467,8 +467,9 @@ async def sheet_share(request: Request, sheet_id: int) -> Response:
     form = await _form(request)
     kind, action = form.get("kind", ""), form.get("action", "")
     if kind not in LINK_KINDS or action not in ("make", "renew", "revoke"):
-        raise HTTPException(status_code=400, detail=(
-            f"share: kind {kind[:20]!r} and action {action[:20]!r} are not follow or keep, "
+        raise Refused(400, SheetError.refused(
+            Refusal.BAD_FIELD, "share", field="share",
+            detail=f"kind {kind[:20]!r} and action {action[:20]!r} are not follow or keep, "
             "and make, renew or revoke"))
     try:
         await run_in_threadpool(_with_sheet, request, sheet_id, "owner",
@@ -636,10 +637,11 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
     try:
         form = loads(await request.body(), request.app.state.limits)
     except BadInput as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return refusal_json(exc, 400)
     if not isinstance(form, dict):
-        return JSONResponse({"error": "the preview takes the form as a JSON object"},
-                            status_code=400)
+        return refusal_json(BadInput.refused(
+            Refusal.BAD_FIELD, field="form",
+            detail="the preview takes the form as a JSON object"), 400)
 
     lang = lang_of(request)
 

@@ -107,11 +107,10 @@ def loads(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
         text = jsonsafe.decode(raw, what) if isinstance(raw, bytes) else raw
         return jsonsafe.loads(text, what, max_depth=limits.max_depth,
                               max_digits=limits.max_digits)
+    except jsonsafe.NotJsonError as exc:
+        raise NotJSON.refused(Refusal.NOT_JSON, detail=str(exc)) from None
     except jsonsafe.JsonInputError as exc:
-        message = str(exc)
-        if "not valid JSON" in message or "not UTF-8" in message:
-            raise NotJSON.refused(Refusal.NOT_JSON, detail=message) from None
-        raise BadInput.refused(Refusal.NOT_JSON, detail=message) from None
+        raise BadInput.refused(Refusal.NOT_JSON, detail=str(exc)) from None
 
 
 def parse_whole(text: str | None, field: str, low: int, high: int) -> int | None:
