@@ -98,3 +98,8 @@ def test_the_pages_say_the_refusals_of_rooms_and_sheets_in_french(client: TestCl
     assert r.status_code == 422
     assert ("Le multiplicateur est 1, 2 (coinche) ou 4 (surcoinche), pas 3."
             in _text(r.text))
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points": "92", "contract": "80",
+                                            "decl_NS_tierce": "6"}, headers=fr)
+    assert r.status_code == 422
+    assert ("Annonces par nom : indiquez combien de chaque sorte, de 0 à 5, pas 6."
+            in _text(r.text))

@@ -562,6 +562,8 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.ROOM_CLOSED: frozenset({"room", "why", "seconds", "detail"}),  # said as reason
     Refusal.ROOM_CANNOT_OPEN: frozenset({"room", "detail"}),
     Refusal.NOT_JSON: frozenset({"detail"}),
+    Refusal.NOT_WHOLE: frozenset({"field"}),  # the form shows the refusal at its field
+    Refusal.OUT_OF_RANGE: frozenset({"field"}),
     Refusal.BAD_FIELD: frozenset({"detail"}),
     Refusal.NOT_A_SEAT_WORD: frozenset({"players"}),  # said in the seats' names
     Refusal.REQUEST_TOO_LARGE: frozenset({"limit"}),  # said as "max"
@@ -576,6 +578,10 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.CARRE_TWICE: frozenset(),
 }
 
+# A count of declarations by name (the form's decl_NS_tierce...) out of its range.
+_DECLARATION_COUNT: Final = N_(
+    "Declarations by name: enter how many of each kind, from %(low)s to %(high)s, not "
+    "%(value)s.")
 # A contract refused where bids have no highest value (max_bid unset).
 _NO_HIGHEST_BID: Final = N_("The contract %(value)s is not a bid: a multiple of 10, from 80 up.")
 
@@ -620,6 +626,9 @@ def refusal_text(lang: str, exc: BeloteError, *, seat: int | None = None, player
     sentence = REFUSAL_TEXTS[refusal]
     if refusal is Refusal.CONTRACT_VALUE and not words.get("limit"):
         sentence = _NO_HIGHEST_BID  # (no max_bid)
+    elif refusal is Refusal.OUT_OF_RANGE and str(exc.values.get("field", "")).startswith(
+            "decl_"):
+        sentence = _DECLARATION_COUNT  # a count of the form's declarations by name
     return gettext(lang, sentence) % words
 
 

@@ -120,10 +120,11 @@ def parse_whole(text: str | None, field: str, low: int, high: int) -> int | None
     if not text:
         return None
     if not _DIGITS.fullmatch(text) or len(text) > 12:
-        raise BadInput.refused(Refusal.NOT_WHOLE, field, text=text[:20])
+        raise BadInput.refused(Refusal.NOT_WHOLE, field, text=text[:20], field=field)
     value = int(text)
     if not low <= value <= high:
-        raise BadInput.refused(Refusal.OUT_OF_RANGE, field, value=value, low=low, high=high)
+        raise BadInput.refused(Refusal.OUT_OF_RANGE, field, value=value, low=low, high=high,
+                               field=field)
     return value
 
 
