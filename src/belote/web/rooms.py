@@ -804,16 +804,20 @@ def read_closed(text: str) -> tuple[str, dict[str, Any]]:
     ('idle', {'seconds': 7200})
     >>> read_closed("closed by hand")
     ('other', {'detail': 'closed by hand'})
+    >>> read_closed('{"why": "unrestorable", "seconds": 3}')[0]
+    'other'
     """
     try:
         value = json.loads(text)
     except ValueError:
         value = None
     if isinstance(value, dict) and value.get("why") in CLOSED_WHY:
-        fields = {k: v for k, v in value.items() if k != "why"}
-        if (value["why"] == "unrestorable" and isinstance(fields.get("detail"), str)) \
-                or isinstance(fields.get("seconds"), int):
-            return str(value["why"]), fields
+        why = str(value["why"])
+        if why == "unrestorable" and isinstance(value.get("detail"), str):
+            return why, {"detail": value["detail"]}
+        seconds = value.get("seconds")
+        if why != "unrestorable" and isinstance(seconds, int) and not isinstance(seconds, bool):
+            return why, {"seconds": seconds}
     return "other", {"detail": text}
 
 
