@@ -325,6 +325,7 @@ class Refusal(StrEnum):
     OWNER_ONLY = "owner_only"
     PER_SEAT_SHEET = "per_seat_sheet"
     NO_SUCH_HAND = "no_such_hand"
+    NOTHING_TO_UNDO = "nothing_to_undo"
     GAME_ALREADY_WON = "game_already_won"
     GAME_ALREADY_DRAWN = "game_already_drawn"
     SHEET_PLAYERS = "sheet_players"
@@ -418,6 +419,7 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
                             "(docs/rules.md §12): `belote sheet show {sheet}` shows it; this "
                             "view keeps two teams (NS, EW)",
     Refusal.NO_SUCH_HAND: "sheet {sheet} has no hand {hand}",
+    Refusal.NOTHING_TO_UNDO: "no hand to undo",
     Refusal.GAME_ALREADY_WON: "the game was already won after hand {hand}",
     Refusal.GAME_ALREADY_DRAWN: "the game was already ended (a draw) after hand {hand}",
     Refusal.SHEET_PLAYERS: "{text!r} is not 4, 5, 6 or 7",

@@ -718,7 +718,7 @@ class SheetStore:
         with self._transaction(write=True) as conn:
             info, _, entries = self._load(conn, sheet_id)
             if not entries:
-                raise SheetError(f"sheet {info.id}: no hand to undo")
+                raise SheetError.refused(Refusal.NOTHING_TO_UNDO, f"sheet {info.id}", sheet=info.id)
             number = len(entries)
             entries.pop()
             state = score_sheet(info, entries)

@@ -498,6 +498,7 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
         "himself: these pages show the sheets of two teams; the command belote sheet show "
         "%(sheet)s shows it."),
     Refusal.NO_SUCH_HAND: N_("Score sheet %(sheet)s has no hand %(hand)s."),
+    Refusal.NOTHING_TO_UNDO: N_("Score sheet %(sheet)s has no hand to undo."),
     Refusal.GAME_ALREADY_WON: N_("The game was already won after hand %(hand)s."),
     Refusal.GAME_ALREADY_DRAWN: N_("The game already ended in a draw after hand %(hand)s."),
     Refusal.NAMES_COUNT: N_("“%(text)s” gives %(n)s names: %(count)s are needed."),
