@@ -22,12 +22,14 @@ from belote.cli import app
 from belote.declarations import check_announcement, make_sequence, parse_combination
 from belote.errors import (
     ENGLISH,
+    REFUSAL_ENGLISH,
     SECTIONS,
     WHY,
     IllegalActionError,
     IllegalBidError,
     IllegalPlayError,
     InvalidRecordError,
+    Refusal,
     RuleCode,
     template_fields,
 )
@@ -72,6 +74,37 @@ def test_docs_json_lists_every_code_with_its_section() -> None:
     text = (DOCS / "json.md").read_text(encoding="utf-8")
     rows = dict(re.findall(r"^\| `([a-z_]+)` \| (§[^|]+?) \|", text, flags=re.M))
     assert rows == {str(code): code.section for code in RuleCode}
+
+
+def test_docs_json_lists_every_refusal_of_the_web_app() -> None:
+    text = (DOCS / "json.md").read_text(encoding="utf-8")
+    section = text.split("### Refusals of the web app", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([a-z_]+)` \| ", section, flags=re.M)
+    assert rows == [str(code) for code in Refusal]
+    assert not set(rows) & {str(code) for code in RuleCode}  # one word, one meaning
+
+
+def test_a_refusal_of_no_rule_keeps_its_code_fields_and_english() -> None:
+    """A refusal of the sheets or the rooms (errors.Refusal): its English written from
+    its fields after its context, kept through a further context and pickling; the
+    command line's JSON errors name only the rules' codes (docs/json.md)."""
+    from belote.cli.common import rule_code
+    from belote.scoring import parse_hand_entry
+
+    with pytest.raises(InvalidRecordError) as refused:
+        parse_hand_entry({"taker": "NS", "trick_points": {"EW": 170}}, make_rules(), "hand 4")
+    err = refused.value
+    assert str(err) == "hand 4: trick_points.EW: 170 is outside 0..162"
+    assert err.refusal is Refusal.TRICK_POINTS_RANGE and err.code is None
+    assert dict(err.values) == {"value": 170, "total": 162, "team": "EW"}
+    assert err.context == ("hand 4", "trick_points.EW")
+    outer = err.within("game")
+    assert str(outer) == "game: " + str(err) and outer.context[0] == "game"
+    again = pickle.loads(pickle.dumps(outer))
+    assert str(again) == str(outer) and again.refusal is Refusal.TRICK_POINTS_RANGE
+    assert dict(again.values) == dict(err.values)
+    assert rule_code(err) is None
+    assert set(REFUSAL_ENGLISH) == set(Refusal)
 
 
 def test_a_refusal_keeps_its_code_and_fields_through_a_context_and_pickling() -> None:

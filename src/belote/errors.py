@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import functools
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Final
+from typing import Final, Self
 
 _SEATS: Final = "NESW"  # §0.1 (the seat letters of belote.play.SEAT_NAMES)
 
@@ -264,12 +264,239 @@ def template_fields(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
+class Refusal(StrEnum):
+    """A refusal that is no rule's, by name: of the web app's rooms and connections,
+    of the score sheets, their links and their forms.  Its JSON word is the ``code``
+    of the web's error answers (docs/json.md, "Refusals of the web app"); its English
+    is :data:`REFUSAL_ENGLISH`, written from the error's fields
+    (:attr:`BeloteError.values`)."""
+
+    # a room and its seats (belote.web.rooms, belote.web.messages)
+    NO_SUCH_ROOM = "no_such_room"
+    ROOM_CLOSED = "room_closed"
+    ROOM_CANNOT_OPEN = "room_cannot_open"
+    ROOM_GAME_OVER = "room_game_over"
+    GAME_STARTED = "game_started"
+    GAME_NOT_STARTED = "game_not_started"
+    DEAL_OVER = "deal_over"
+    DEAL_NOT_OVER = "room_deal_not_over"
+    SEAT_TAKEN = "seat_taken"
+    SEAT_NOT_EMPTY = "seat_not_empty"
+    NOT_A_SEAT = "not_a_seat"
+    SEAT_HELD = "seat_held"
+    NOT_A_SEAT_WORD = "not_a_seat_word"
+    ONE_SEAT_PER_PLAYER = "one_seat_per_player"
+    PRIVATE_TABLE = "private_table"
+    INVITATION_NEEDED = "invitation_needed"
+    TAKE_A_SEAT = "take_a_seat"
+    LEAVE_BEFORE_START = "leave_before_start"
+    NO_HINT_NOW = "no_hint_now"
+    # the messages and requests themselves (belote.web.messages, belote.web.security)
+    NOT_A_MESSAGE = "not_a_message"
+    HELLO_FIRST = "hello_first"
+    UNKNOWN_MESSAGE = "unknown_message"
+    TOO_BIG = "too_big"
+    NOT_JSON = "not_json"
+    NOT_WHOLE = "not_whole"
+    OUT_OF_RANGE = "out_of_range"
+    BAD_FIELD = "bad_field"
+    NOT_JSON_TEXT = "not_json_text"
+    EXPECTED_OBJECT = "expected_object"
+    NO_HELLO = "no_hello"
+    TOO_MANY_MESSAGES = "too_many_messages"
+    CROSS_SITE = "cross_site"
+    CROSS_SITE_REQUEST = "cross_site_request"
+    BAD_CSRF = "bad_csrf"
+    REQUEST_TOO_LARGE = "request_too_large"
+    UNKNOWN_HOST = "unknown_host"
+    NO_PAGE = "no_page"
+    BOT_NEEDS_SEAT = "bot_needs_seat"
+    JOIN_NEEDS_INVITATION = "join_needs_invitation"
+    # the server's limits and its database
+    TOO_MANY_TABLES = "too_many_tables"
+    SERVER_FULL = "server_full"
+    TOO_MANY_NEW_TABLES = "too_many_new_tables"
+    GAME_NOT_SAVED = "game_not_saved"
+    SHEETS_BUSY = "sheets_busy"
+    # the score sheets and their links (belote.sheets, belote.web.routes_sheets)
+    NO_SUCH_SHEET = "no_such_sheet"
+    SHEET_DELETED = "sheet_deleted"
+    FOLLOW_ONLY = "follow_only"
+    OWNER_ONLY = "owner_only"
+    PER_SEAT_SHEET = "per_seat_sheet"
+    NO_SUCH_HAND = "no_such_hand"
+    NOTHING_TO_UNDO = "nothing_to_undo"
+    GAME_ALREADY_WON = "game_already_won"
+    GAME_ALREADY_DRAWN = "game_already_drawn"
+    SHEET_PLAYERS = "sheet_players"
+    NAMES_COUNT = "names_count"
+    NAME_EMPTY = "name_empty"
+    IMPORT_NOT_JSON = "import_not_json"
+    # a hand entered on a sheet's form (belote.scoring.checks, belote.web.forms)
+    CHOOSE_TEAM = "choose_team"
+    NOT_A_TEAM = "not_a_team"
+    ENTER_POINTS = "enter_points"
+    DECLARATIONS_WHOSE = "declarations_whose"
+    CHOOSE_CONTRACT = "choose_contract"
+    NEGATIVE = "negative"
+    TRICK_POINTS_RANGE = "trick_points_range"
+    TRICK_POINTS_SUM = "trick_points_sum"
+    CAPOT_OTHER_SIDE = "capot_other_side"
+    CAPOT_TOTAL = "capot_total"
+    DECLARATIONS_MAX = "declarations_max"
+    DECLARATIONS_SUM = "declarations_sum"
+    DECLARATIONS_BOTH = "declarations_both"
+    DECLARATIONS_OFF = "sheet_declarations_off"
+    DECLARATIONS_TWICE = "declarations_twice"
+    DECLARATIONS_TIED = "declarations_tied"
+    CARRE_TWICE = "carre_twice"
+    TOO_MANY_SEQUENCES = "too_many_sequences"
+    NO_BELOTE_SANS_ATOUT = "no_belote_sans_atout"
+    BELOTE_BOTH = "belote_both"
+    CONTRACT_VALUE = "contract_value"
+    MULTIPLIER_VALUE = "multiplier_value"
+    CAPOT_NOT_DOUBLED = "capot_not_doubled"
+    TRUMP_OFF = "trump_off"
+
+
+# Each refusal's English, written from its fields (str.format); the context an error
+# opens with ("sheet 3", "hand 2", a form's field) is kept apart (BeloteError.where).
+REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
+    Refusal.NO_SUCH_ROOM: "no room {room!r} (it may have closed)",
+    Refusal.ROOM_CLOSED: "room {room!r} was closed: {reason}",
+    Refusal.ROOM_CANNOT_OPEN: "room {room!r} cannot be opened right now ({detail})",
+    Refusal.ROOM_GAME_OVER: "the game is over",
+    Refusal.GAME_STARTED: "the game has already started",
+    Refusal.GAME_NOT_STARTED: "the game has not started",
+    Refusal.DEAL_OVER: "the deal is over: ask for the next deal",
+    Refusal.DEAL_NOT_OVER: "the deal is not over",
+    Refusal.SEAT_TAKEN: "seat {seat} is taken by {name}",
+    Refusal.SEAT_NOT_EMPTY: "seat {seat} is not empty",
+    Refusal.NOT_A_SEAT: "this table of {players} seats {seats}",
+    Refusal.SEAT_HELD: "you already hold seat {seat}",
+    Refusal.NOT_A_SEAT_WORD: "not a seat: {text!r} ({seats})",
+    Refusal.ONE_SEAT_PER_PLAYER: "you already hold seat {seat} at this table: one seat per "
+                                 "player",
+    Refusal.PRIVATE_TABLE: "a table against bots is private: nobody else can sit there",
+    Refusal.INVITATION_NEEDED: "only someone invited (the room's link) can take a seat",
+    Refusal.TAKE_A_SEAT: "take a seat first",
+    Refusal.LEAVE_BEFORE_START: "a seat can be left only before the game starts",
+    Refusal.NO_HINT_NOW: "no hint now: it is not your turn",
+    Refusal.NOT_A_MESSAGE: "a message is a JSON object with a 'type'",
+    Refusal.HELLO_FIRST: "say hello first (with your seat's token or the room's invitation)",
+    Refusal.UNKNOWN_MESSAGE: "unknown message type {kind!r}",
+    Refusal.TOO_BIG: "{size} bytes, more than {limit}",
+    Refusal.NOT_JSON: "{detail}",
+    Refusal.NOT_WHOLE: "{text!r} is not a whole number",
+    Refusal.OUT_OF_RANGE: "{value} is outside {low}..{high}",
+    Refusal.BAD_FIELD: "{detail}",
+    Refusal.NOT_JSON_TEXT: "a message is JSON text",
+    Refusal.EXPECTED_OBJECT: "expected a JSON object",
+    Refusal.NO_HELLO: "no hello in time: the connection is closed (reload the page)",
+    Refusal.TOO_MANY_MESSAGES: "too many messages: the connection is closed (reload the page)",
+    Refusal.CROSS_SITE: "refused: the connection comes from another site",
+    Refusal.CROSS_SITE_REQUEST: "refused: the request comes from another site (Origin/Referer)",
+    Refusal.BAD_CSRF: "refused: missing or wrong CSRF token (reload the page and try again)",
+    Refusal.REQUEST_TOO_LARGE: "the request body is larger than {limit} bytes",
+    Refusal.UNKNOWN_HOST: "refused: this server does not answer to the name in the Host header",
+    Refusal.NO_PAGE: "this address leads to no page",
+    Refusal.BOT_NEEDS_SEAT: "only a seated player may put a bot at the table",
+    Refusal.JOIN_NEEDS_INVITATION: "taking a seat needs the room's invitation (its link)",
+    Refusal.TOO_MANY_TABLES: "you have {n} tables open already: finish or leave one (an "
+                             "unused table closes by itself)",
+    Refusal.SERVER_FULL: "the server holds {n} rooms already; try later",
+    Refusal.TOO_MANY_NEW_TABLES: "too many new tables in a short time: wait a minute",
+    Refusal.GAME_NOT_SAVED: "the game could not be saved: the database is busy (another "
+                            "program is writing to it); nothing was changed, try again in "
+                            "a moment",
+    Refusal.SHEETS_BUSY: "the score sheets are busy: another program is writing to them; "
+                         "nothing was changed, try again in a moment",
+    Refusal.NO_SUCH_SHEET: "no such sheet",
+    Refusal.SHEET_DELETED: "deleted on {date}",
+    Refusal.FOLLOW_ONLY: "this link lets you follow the sheet, not change it",
+    Refusal.OWNER_ONLY: "only its owner may delete it or manage its links",
+    Refusal.PER_SEAT_SHEET: "a {players}-player sheet ({profile}), scored per seat "
+                            "(docs/rules.md §12): `belote sheet show {sheet}` shows it; this "
+                            "view keeps two teams (NS, EW)",
+    Refusal.NO_SUCH_HAND: "sheet {sheet} has no hand {hand}",
+    Refusal.NOTHING_TO_UNDO: "no hand to undo",
+    Refusal.GAME_ALREADY_WON: "the game was already won after hand {hand}",
+    Refusal.GAME_ALREADY_DRAWN: "the game was already ended (a draw) after hand {hand}",
+    Refusal.SHEET_PLAYERS: "{text!r} is not 4, 5, 6 or 7",
+    Refusal.NAMES_COUNT: "{text!r} gives {n} names, not {count}",
+    Refusal.NAME_EMPTY: "{text!r} has an empty name",
+    Refusal.IMPORT_NOT_JSON: "{file!r} is not a JSON file: {detail}",
+    Refusal.CHOOSE_TEAM: "choose NS or EW",
+    Refusal.NOT_A_TEAM: "{text!r} is not NS or EW",
+    Refusal.ENTER_POINTS: "enter one team's trick points (or a capot)",
+    Refusal.DECLARATIONS_WHOSE: "say which team scores them",
+    Refusal.CHOOSE_CONTRACT: "choose the contract (80…, capot or générale)",
+    Refusal.NEGATIVE: "{value!r} is negative",
+    Refusal.TRICK_POINTS_RANGE: "{value!r} is outside 0..{total}",
+    Refusal.TRICK_POINTS_SUM: "{points} does not add to {total}",
+    Refusal.CAPOT_OTHER_SIDE: "{value!r} with a capot by {by} ({other})",
+    Refusal.CAPOT_TOTAL: "{value!r} with a capot by {by} (a capot counts {total})",
+    Refusal.DECLARATIONS_MAX: "{value!r} is more than one team can declare in a hand (at most "
+                              "{limit}: carrés of jacks, nines, aces and tens)",
+    Refusal.DECLARATIONS_SUM: "{value!r} is not a sum of declaration values (20, 50, 100, 150, "
+                              "200)",
+    Refusal.DECLARATIONS_BOTH: "both teams have points ({first} and {second}): only the team "
+                               "that wins the comparison scores (§7.6)",
+    Refusal.DECLARATIONS_OFF: "{value!r}: {profile} is played without declarations (option "
+                              "declarations is false)",
+    Refusal.DECLARATIONS_TWICE: "enter them by name or as points after the comparison, not "
+                                "both",
+    Refusal.DECLARATIONS_TIED: "both teams' best declarations are equal: say whose is higher",
+    Refusal.CARRE_TWICE: "only one carré of each rank is in the cards",
+    Refusal.TOO_MANY_SEQUENCES: "more sequences than a team's 16 cards can hold",
+    Refusal.NO_BELOTE_SANS_ATOUT: "there is no belote in sans-atout (§7.7)",
+    Refusal.BELOTE_BOTH: "both teams have belote: only one team holds trump K and Q",
+    Refusal.CONTRACT_VALUE: "{value!r} is not a multiple of 10 in 80..{limit}",
+    Refusal.MULTIPLIER_VALUE: "{value!r} is not 1, 2 (coinche) or 4 (surcoinche)",
+    Refusal.CAPOT_NOT_DOUBLED: "{value!r}: a capot bid cannot be coinched (option "
+                               "capot_doublable is false)",
+    Refusal.TRUMP_OFF: "{trump!r} is not played here (option {option} is false)",
+})
+
+
 class BeloteError(ValueError):
     """Base class of every error the engine raises on bad input or a refused action."""
 
     code: RuleCode | None = None
     """The rule refused (:class:`IllegalActionError`, and an error that reports one, as
     a record's action refused); None for an error of the input's form."""
+
+    refusal: Refusal | None = None
+    """A refusal that is no rule's, by name (:meth:`refused`), or None."""
+
+    values: Mapping[str, object] = MappingProxyType({})
+    """The fields of :attr:`refusal` (what its English is written from), by name."""
+
+    context: tuple[str, ...] = ()
+    """What the message of a :attr:`refusal` opens with (``("sheet 3",)``)."""
+
+    @classmethod
+    def refused(cls, refusal: Refusal, *context: str, **values: object) -> Self:
+        """The refusal ``refusal``, its English written from ``values``
+        (:data:`REFUSAL_ENGLISH`) after ``context``.
+
+        >>> err = BeloteError.refused(Refusal.NO_SUCH_HAND, sheet=3, hand=9)
+        >>> str(err), err.refusal, dict(err.values)
+        ('sheet 3 has no hand 9', <Refusal.NO_SUCH_HAND: 'no_such_hand'>, {'sheet': 3, 'hand': 9})
+        """
+        err = cls(": ".join((*context, REFUSAL_ENGLISH[refusal].format(**values))))
+        err.refusal = refusal
+        err.values = dict(values)  # (a dict: kept through pickling)
+        err.context = tuple(context)
+        return err
+
+    def within(self, where: str) -> Self:
+        """The same refusal, its message opening with ``where`` (``"hand 3"``) too."""
+        out = type(self).__new__(type(self))
+        out.__dict__.update(self.__dict__)
+        out.args = (f"{where}: {self}",)
+        out.context = (where, *self.context)
+        return out
 
 
 class InvalidCardError(BeloteError):
@@ -377,7 +604,7 @@ class IllegalActionError(BeloteError):
         # (kept whole through pickling: a tournament's worker sends its errors back)
         return (_rebuilt, (type(self), dict(self.__dict__)))
 
-    def within(self, where: str) -> IllegalActionError:
+    def within(self, where: str) -> Self:
         """The same refusal, its message opening with ``where`` (``"bid 3"``) too."""
         out = type(self).__new__(type(self))
         out.__dict__.update(self.__dict__)

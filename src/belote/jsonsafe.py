@@ -50,6 +50,10 @@ class JsonInputError(BeloteError):
     large, a value of the wrong kind."""
 
 
+class NotJsonError(JsonInputError):
+    """Input that is not JSON text at all: not UTF-8, or not valid JSON."""
+
+
 class _TooLong:
     """A number whose text is too long to convert; reported with its path."""
 
@@ -64,7 +68,7 @@ def decode(data: bytes, where: str = "input") -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise JsonInputError(
+        raise NotJsonError(
             f"{where}: not UTF-8 text (byte {exc.start + 1}: 0x{data[exc.start]:02x})"
         ) from None
 
@@ -151,13 +155,13 @@ def loads(
         value = json.loads(text, parse_int=parse_int, parse_float=parse_float,
                            parse_constant=_constant)
     except JsonInputError as exc:
-        raise JsonInputError(f"{where}: not valid JSON: {exc}") from None
+        raise NotJsonError(f"{where}: not valid JSON: {exc}") from None
     except json.JSONDecodeError as exc:
-        raise JsonInputError(
+        raise NotJsonError(
             f"{where}: not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     except (RecursionError, ValueError) as exc:  # pragma: no cover - depth() came first
-        raise JsonInputError(f"{where}: not valid JSON: {exc}") from None
+        raise NotJsonError(f"{where}: not valid JSON: {exc}") from None
     found = _find_too_long(value)
     if found is not None:
         path, number = found

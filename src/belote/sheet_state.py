@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, TypedDict, Unpack
 
-from belote.errors import BeloteError, InvalidRecordError
+from belote.errors import BeloteError, InvalidRecordError, Refusal
 from belote.options import Limit, Rules, make_rules
 from belote.rotation import Seating, cycle_ends, dealer_for, fair_cycle, individual_totals
 from belote.scoring import (
@@ -278,10 +278,11 @@ def _check_names(value: Any, count: int, what: str) -> tuple[str, ...]:
         raise InvalidRecordError(f"{what}: {value!r} is not a list of names")
     names = tuple(v.strip() for v in value)
     if len(names) != count:
-        raise InvalidRecordError(f"{what}: {value!r} gives {len(names)} names, not {count}")
+        raise InvalidRecordError.refused(Refusal.NAMES_COUNT, what, text=value, n=len(names),
+                                         count=count)
     for name in names:
         if not name:
-            raise InvalidRecordError(f"{what}: {value!r} has an empty name")
+            raise InvalidRecordError.refused(Refusal.NAME_EMPTY, what, text=value)
     return names
 
 

@@ -86,7 +86,7 @@ from pathlib import Path
 from typing import Any, Final, Unpack
 from urllib.parse import urlsplit
 
-from belote.errors import BeloteError, OptionError
+from belote.errors import BeloteError, OptionError, Refusal
 from belote.options import Rules
 from belote.scoring import (
     Entry,
@@ -446,9 +446,10 @@ class SheetStore:
             "SELECT id, name, profile, options, target, team_names, players, player_names, "
             "deleted FROM sheets WHERE id = ?", (sid,)).fetchone()
         if row is None:
-            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+            raise SheetNotFoundError.refused(Refusal.NO_SUCH_SHEET, f"sheet {sid}", sheet=sid)
         if row[8] is not None:
-            raise SheetNotFoundError(f"sheet {sid}: deleted on {row[8]}")
+            raise SheetNotFoundError.refused(Refusal.SHEET_DELETED, f"sheet {sid}", sheet=sid,
+                                             date=row[8])
         teams = json.loads(row[5])
         pnames = None if row[7] is None else tuple(json.loads(row[7]))
         return SheetInfo(row[0], row[1], row[2], json.loads(row[3]), row[4],
@@ -466,7 +467,7 @@ class SheetStore:
               ) -> tuple[SheetInfo, Rules, list[Entry]]:
         info = self._info(conn, sheet_id)
         if is_small(info) and not (self.small_tables or any_table):
-            raise SheetError(_per_seat_refusal(info))
+            raise _per_seat_refusal(info)
         rules = info.rules()
         return info, rules, replay_events(self._events(conn, info.id), rules)
 
@@ -475,7 +476,7 @@ class SheetStore:
         three or two players is refused (:meth:`load_entries` reads every sheet)."""
         info, entries = self.load_entries(sheet_id)
         if is_small(info):
-            raise SheetError(_per_seat_refusal(info))
+            raise _per_seat_refusal(info)
         return info, _team_entries(entries)
 
     def load_entries(self, sheet_id: Any) -> tuple[SheetInfo, list[Entry]]:
@@ -717,7 +718,7 @@ class SheetStore:
         with self._transaction(write=True) as conn:
             info, _, entries = self._load(conn, sheet_id)
             if not entries:
-                raise SheetError(f"sheet {info.id}: no hand to undo")
+                raise SheetError.refused(Refusal.NOTHING_TO_UNDO, f"sheet {info.id}", sheet=info.id)
             number = len(entries)
             entries.pop()
             state = score_sheet(info, entries)
@@ -760,10 +761,9 @@ class SheetStore:
         return state
 
 
-def _per_seat_refusal(info: SheetInfo) -> str:
-    return (f"sheet {info.id}: a {info.players}-player sheet ({info.profile}), scored per "
-            f"seat (docs/rules.md §12): `belote sheet show {info.id}` shows it; this view "
-            "keeps two teams (NS, EW)")
+def _per_seat_refusal(info: SheetInfo) -> SheetError:
+    return SheetError.refused(Refusal.PER_SEAT_SHEET, f"sheet {info.id}", sheet=info.id,
+                              players=info.players, profile=info.profile)
 
 
 def _with_id(info: SheetInfo, sheet_id: int) -> SheetInfo:

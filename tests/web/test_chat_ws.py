@@ -148,7 +148,7 @@ def test_a_stranger_is_refused(friends: Friends, client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{friends.id}") as ws:
         send(ws, {"type": "hello", "invite": friends.invite + "x", "token": "nope"})
         fatal = receive(ws)
-        assert fatal["fatal"] is True and "no room" in fatal["message"]
+        assert fatal["fatal"] is True and fatal["code"] == "no_such_room"
         with pytest.raises(WebSocketDisconnect):
             send(ws, {"type": "chat", "text": "spam"})
             receive(ws)
@@ -156,7 +156,8 @@ def test_a_stranger_is_refused(friends: Friends, client: TestClient) -> None:
     with client.websocket_connect(f"/ws/rooms/{friends.id}") as ws:
         send(ws, {"type": "chat", "text": "spam"})
         refusal = receive(ws)
-        assert refusal["type"] == "error" and "say hello first" in refusal["message"]
+        assert refusal["type"] == "error" and refusal["code"] == "hello_first"
+        assert refusal["message"].startswith("Say hello first")
     assert list(friends.room.chat.messages) == []
     send(friends.sockets["Ann"], {"type": "ping"})
     assert next_of(friends.sockets["Ann"], "pong", "chat")["type"] == "pong"

@@ -18,16 +18,21 @@ from babel.messages.pofile import read_po
 
 from belote.errors import (
     ENGLISH,
+    REFUSAL_ENGLISH,
+    BeloteError,
     IllegalActionError,
     IllegalBidError,
     IllegalDeclarationError,
     IllegalPlayError,
+    InvalidRecordError,
+    Refusal,
     RuleCode,
     template_fields,
 )
+from belote.sheets import SheetError
 from belote.web import i18n, present
 from belote.web.i18n import LOCALE_DIR, choose, from_accept_language, safe_next
-from belote.web.present import translate_error
+from belote.web.seats import RoomError
 from tests.web.support import TestClient
 
 WEB = Path(i18n.__file__).resolve().parent
@@ -292,18 +297,27 @@ RULE_REFUSALS: list[tuple[IllegalActionError, int | None]] = [
 ]
 
 # Refusals that name no rule (the rooms, the sheets' forms), said from their messages.
-OTHER_MESSAGES = [
-    ("seat N is taken by Ann", None),
-    ("you already hold seat W at this table: one seat per player", None),
-    ("hand 5: trick_points.NS: 170 is outside 0..162", None),
-    ("hand 2: declarations.EW: 35 is not a sum of declaration values (20, 50, 100, 150, 200)",
-     None),
-    ("hand 2: belote: there is no belote in sans-atout (§7.7)", None),
-    ("declarations: 1000 is more than one team can declare in a hand (at most 550: carrés of "
-     "jacks, nines, aces and tens)", None),
-    ("sheet 5: a 3-player sheet (classic-3p), scored per seat (docs/rules.md §12): `belote "
-     "sheet show 5` shows it; this view keeps two teams (NS, EW)", None),
-    ("something the translator has never seen (§9.2) from W", None),
+# Refusals of the rooms and the sheets, each with the English it has always had.
+OTHER_REFUSALS: list[tuple[BeloteError, str]] = [
+    (RoomError.refused(Refusal.SEAT_TAKEN, seat="N", name="Ann"), "seat N is taken by Ann"),
+    (RoomError.refused(Refusal.ONE_SEAT_PER_PLAYER, seat="W"),
+     "you already hold seat W at this table: one seat per player"),
+    (InvalidRecordError.refused(Refusal.TRICK_POINTS_RANGE, "hand 5", "trick_points.NS",
+                                value=170, total=162, team="NS"),
+     "hand 5: trick_points.NS: 170 is outside 0..162"),
+    (InvalidRecordError.refused(Refusal.DECLARATIONS_SUM, "hand 2", "declarations.EW",
+                                value=35, team="EW"),
+     "hand 2: declarations.EW: 35 is not a sum of declaration values (20, 50, 100, 150, 200)"),
+    (InvalidRecordError.refused(Refusal.NO_BELOTE_SANS_ATOUT, "hand 2", "belote"),
+     "hand 2: belote: there is no belote in sans-atout (§7.7)"),
+    (InvalidRecordError.refused(Refusal.DECLARATIONS_MAX, "declarations", value=1000,
+                                limit=550),
+     "declarations: 1000 is more than one team can declare in a hand (at most 550: carrés of "
+     "jacks, nines, aces and tens)"),
+    (SheetError.refused(Refusal.PER_SEAT_SHEET, "sheet 5", sheet=5, players=3,
+                        profile="classic-3p"),
+     "sheet 5: a 3-player sheet (classic-3p), scored per seat (docs/rules.md §12): `belote "
+     "sheet show 5` shows it; this view keeps two teams (NS, EW)"),
 ]
 
 
@@ -326,14 +340,18 @@ def test_rule_refusals_have_no_section_numbers_nor_seat_letters(
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
-@pytest.mark.parametrize(("message", "seat"), OTHER_MESSAGES)
-def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, message: str,
-                                                           seat: int | None) -> None:
-    out = translate_error(lang, message, seat=seat, teams={"NS": "Nous", "EW": "Eux"})
+@pytest.mark.parametrize(("exc", "english"), OTHER_REFUSALS,
+                         ids=[f"{e.refusal}" for e, _ in OTHER_REFUSALS])
+def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, exc: BeloteError,
+                                                           english: str) -> None:
+    """The rooms' and sheets' refusals keep their English (str) and are said from their
+    code in plain words: no § number, no seat letter, the teams by their names."""
+    assert str(exc) == english
+    teams = {"NS": "Nous", "EW": "Eux"}
+    out = present.say_refusal(lang, exc, teams=teams)
     _plain_words(out)
-    if lang == "fr" and "never seen" not in message:
-        assert out != translate_error("en", message, seat=seat,
-                                      teams={"NS": "Nous", "EW": "Eux"}), out
+    if lang == "fr":
+        assert out != present.say_refusal("en", exc, teams=teams), out
 
 
 def test_refusals_name_the_reader_and_the_cards() -> None:
@@ -369,12 +387,14 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
         "Pas encore de carte : écartez d'abord deux cartes.")
     assert t("fr", IllegalActionError(R.NOT_THE_TAKER, seat=2, turn=0), seat=2) == (
         "Votre partenaire a pris le talon : c'est le preneur qui écarte deux cartes, pas vous.")
-    assert translate_error("fr", "hand 5: trick_points.NS: 170 is outside 0..162",
-                           teams={"NS": "Nous", "EW": "Eux"}).startswith(
-        "Donne 5 : Nous ne peut pas avoir fait 170 points de plis")
-    assert translate_error("en", "the deal is not over") == "the deal is not over"
-    assert translate_error("fr", "the deal is not over") == "la donne n'est pas finie"
-    assert translate_error("en", "something new (§9.2)") == "something new"
+    refused = OTHER_REFUSALS[2][0]
+    assert present.say_refusal("fr", refused, teams={"NS": "Nous", "EW": "Eux"}).startswith(
+        "Nous ne peut pas avoir fait 170 points de plis")
+    not_over = RoomError.refused(Refusal.DEAL_NOT_OVER)
+    assert present.say_refusal("en", not_over) == "the deal is not over"
+    assert present.say_refusal("fr", not_over) == "la donne n'est pas finie"
+    # an error without a code keeps its message
+    assert present.say_refusal("fr", BeloteError("something new")) == "something new"
 
 
 def test_every_rule_code_has_its_english_and_french() -> None:
@@ -405,6 +425,77 @@ def test_every_rule_code_is_said_in_both_languages(code: RuleCode) -> None:
         fr = present.say_refusal("fr", exc, seat=2)
         assert en and fr and en != fr, (code, en, fr)
         assert "%(" not in en + fr and "§" not in en + fr, (en, fr)
+
+
+# A value for each field a refusal of the rooms and sheets may carry.
+FIELD_SAMPLES: dict[str, object] = {
+    "room": "k3x9", "reason": "nobody visited it for 6 hours", "why": "idle",
+    "seconds": 21600, "detail": "disk I/O error", "seat": "E", "name": "Ann", "players": 3,
+    "seats": "N, E, S", "text": "x", "kind": "carre_J", "size": 70000, "limit": 550,
+    "value": 170, "low": 1, "high": 5000, "field": "bots", "n": 3, "sheet": 5,
+    "date": "2026-01-02", "profile": "classic-3p", "hand": 6, "total": 162,
+    "points": "92 + 80", "by": "NS", "other": "the other team takes no trick: 0",
+    "first": 20, "second": 50, "team": "EW", "count": 5, "file": "x.json", "trump": "SA",
+    "option": "sa_ta",
+}
+
+
+def _raised_fields() -> dict[Refusal, set[str]]:
+    """The fields each code is raised with anywhere in src/belote: the keywords of every
+    call that names ``Refusal.X`` (``RoomError.refused(Refusal.SEAT_TAKEN, seat=...)``,
+    the checks' ``bad(field, "", Refusal.X, value=...)``)."""
+    import ast
+
+    out: dict[Refusal, set[str]] = {code: set() for code in Refusal}
+    root = Path(__file__).resolve().parents[2] / "src" / "belote"
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            args = [part for arg in node.args
+                    for part in ((arg.body, arg.orelse) if isinstance(arg, ast.IfExp) else (arg,))]
+            for arg in args:
+                if (isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name)
+                        and arg.value.id == "Refusal"):
+                    out[Refusal[arg.attr]] |= {k.arg for k in node.keywords if k.arg}
+    return out
+
+
+RAISED_FIELDS = _raised_fields()
+
+
+def test_every_refusal_code_has_its_english_and_french() -> None:
+    """Each refusal of the rooms, the connections and the sheets has its English (the
+    message str() gives) and its sentence in the catalogue, with its French."""
+    assert set(REFUSAL_ENGLISH) == set(Refusal)
+    assert set(present.REFUSAL_TEXTS) == set(Refusal)
+    catalogue = dict(_po("fr", "messages"))
+    for code, text in present.REFUSAL_TEXTS.items():
+        assert catalogue.get(text), (code, text)
+        assert i18n.gettext("fr", text) != text, (code, text)
+    for why in present._CLOSED_WHY.values():
+        assert catalogue.get(why), why
+
+
+@pytest.mark.parametrize("code", list(Refusal))
+def test_every_refusal_code_is_said_in_both_languages_with_every_field(code: Refusal) -> None:
+    """A refusal of each code, with every field its English names and every field it is
+    raised with, said in English and in French from the code: each field said but the
+    few a sentence leaves out on purpose (present.UNSAID_FIELDS), no § number, no
+    English in the French."""
+    names = template_fields(REFUSAL_ENGLISH[code]) | RAISED_FIELDS[code]
+    exc = BeloteError.refused(code, **{name: FIELD_SAMPLES[name] for name in names})
+    en = present.say_refusal("en", exc)
+    fr = present.say_refusal("fr", exc)
+    assert en and fr and en != fr, (code, en, fr)
+    assert "%(" not in en + fr and "§" not in en + fr, (en, fr)
+    said = {name for _, name, _, _ in _formats(present.REFUSAL_TEXTS[code])}
+    unsaid = present.UNSAID_FIELDS.get(code, frozenset())
+    assert names - unsaid <= said, (code, names - unsaid - said)
+
+
+def _formats(text: str) -> list[tuple[str, str, str, str]]:
+    return [("", m.group(1), "", "") for m in re.finditer(r"%\((\w+)\)s", text)]
 
 
 def test_the_chart_speaks_the_page_language() -> None:

@@ -110,6 +110,11 @@ def test_a_french_browser_gets_french_and_the_smallest_phone_fits(
     _fits(page, "fr home at 360")
     page.goto(server + "/sheets/abc")
     assert "Cette adresse ne mène à aucune page." in page.inner_text("main")
+    # the refusals of the sheets and the rooms, said from their codes
+    page.goto(server + "/sheets/999")
+    assert "Il n'y a pas de feuille de score numéro 999." in page.inner_text("main")
+    page.goto(server + "/rooms/nope")
+    assert "Cette salle n'existe pas (elle a peut-être fermé)." in page.inner_text("main")
     # the service worker registers (localhost-like origin) and the manifest is linked
     assert page.evaluate("!!document.querySelector('link[rel=manifest]')")
     page.goto(server + "/")

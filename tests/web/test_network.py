@@ -115,7 +115,8 @@ def test_a_rebound_name_gets_no_cookie_and_cannot_delete_a_sheet(db: Path) -> No
     rebound = "http://rebind.example:8000"
     with serve(db, base_url=rebound) as attacker:
         r = attacker.get("/api/session")
-        assert r.status_code == 400 and r.json() == {"error": HOST_REFUSED}
+        assert r.status_code == 400 and r.json() == {"error": HOST_REFUSED,
+                                                      "code": "unknown_host"}
         assert "set-cookie" not in r.headers and "csrf" not in r.text
         page = attacker.get("/", headers={"Accept": "text/html"})
         assert page.status_code == 400 and "does not answer to this name" in page.text
@@ -150,7 +151,7 @@ def test_any_other_host_is_a_400(db: Path, host: str) -> None:
     with serve(db, allowed_hosts=["belote.example.org"]) as client:
         r = client.get("/api/session", headers={"Host": host})
         assert r.status_code == 400, host
-        assert r.json() == {"error": HOST_REFUSED}
+        assert r.json() == {"error": HOST_REFUSED, "code": "unknown_host"}
 
 
 def test_a_request_without_host_is_a_400(db: Path) -> None:
@@ -325,7 +326,8 @@ def test_messages_are_limited_per_network_too(db: Path) -> None:
                     assert receive(ws) == {"type": "pong"}
             send(a, {"type": "ping"})  # the network's seventh message
             seen, code, _ = closed(a)
-        assert code == 1008 and "too many messages" in seen[-1]["message"]
+        assert code == 1008 and seen[-1]["code"] == "too_many_messages"
+        assert seen[-1]["message"].startswith("Too many messages")
 
 
 # --- 4. WebSockets: identity, hello timeout ----------------------------------------------
@@ -364,7 +366,8 @@ def test_a_silent_websocket_is_closed(db: Path) -> None:
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             seen, code, _ = closed(ws)
         assert code == 4408
-        assert seen[-1]["fatal"] is True and "no hello in time" in seen[-1]["message"]
+        assert seen[-1]["fatal"] is True and seen[-1]["code"] == "no_hello"
+        assert seen[-1]["message"].startswith("No hello in time")
         # A connection that says hello in time stays open afterwards.
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             send(ws, {"type": "hello", "invite": r.json()["invite"]})

@@ -66,7 +66,40 @@ def test_api_refusals_keep_their_english_json(client: TestClient) -> None:
     token = client.headers.pop("X-CSRF-Token")
     r = client.post("/api/rooms", json={}, headers={"Accept-Language": "fr",
                                                     "Origin": EVIL, "X-CSRF-Token": token})
-    assert r.status_code == 403 and "refused" in r.json()["error"]
+    assert r.status_code == 403 and r.json() == {
+        "error": "refused: the request comes from another site (Origin/Referer)",
+        "code": "cross_site_request"}
+    r = client.post("/api/rooms", json={})
+    assert r.status_code == 403 and r.json()["code"] == "bad_csrf"  # (no token)
     r = client.post("/api/rooms", content=b"x" * 1_100_000,
                     headers={"Accept": "text/html", "Accept-Language": "fr"})
-    assert r.status_code == 413 and "larger than" in r.json()["error"]
+    assert r.status_code == 413 and r.json() == {
+        "error": "the request body is larger than 1000000 bytes", "code": "request_too_large"}
+
+
+def test_the_pages_say_the_refusals_of_rooms_and_sheets_in_french(client: TestClient) -> None:
+    """A room or a sheet that does not exist, a hand refused by the sheet's form: said
+    in French from their codes, the teams by their names."""
+    fr = {"Accept": "text/html", "Accept-Language": "fr"}
+    assert "Cette salle n'existe pas (elle a peut-être fermé)." in _text(
+        client.get("/rooms/nope", headers=fr).text)
+    assert "Il n'y a pas de feuille de score numéro 42." in _text(
+        client.get("/sheets/42", headers=fr).text)
+    r = client.post("/sheets", data={"profile": "coinche", "team_ns": "Nous",
+                                     "team_ew": "Eux"}, follow_redirects=False)
+    sheet = str(r.headers["location"])
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points": "92", "contract": "85"},
+                    headers=fr)
+    assert r.status_code == 422
+    assert "Le contrat 85 n'est pas une enchère : un multiple de 10, de 80 à 250." in _text(
+        r.text)
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points": "92", "contract": "80",
+                                            "multiplier": "3"}, headers=fr)
+    assert r.status_code == 422
+    assert ("Le multiplicateur est 1, 2 (coinche) ou 4 (surcoinche), pas 3."
+            in _text(r.text))
+    r = client.post(sheet + "/hands", data={"taker": "NS", "points": "92", "contract": "80",
+                                            "decl_NS_tierce": "6"}, headers=fr)
+    assert r.status_code == 422
+    assert ("Annonces par nom : indiquez combien de chaque sorte, de 0 à 5, pas 6."
+            in _text(r.text))

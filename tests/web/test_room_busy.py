@@ -29,11 +29,11 @@ from typing import Any
 
 import pytest
 
+from belote.errors import BeloteError, Refusal
 from belote.play import SEAT_NAMES
 from belote.web import create_app
-from belote.web.present import translate_error
+from belote.web.present import say_refusal
 from belote.web.rooms import Room
-from belote.web.routes_sheets import SHEETS_BUSY
 from belote.web.store import BUSY_MESSAGE, RoomStore, SeatRow, StoreBusy, StoreError
 from tests.web.support import (
     TestClient,
@@ -147,7 +147,8 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
                     msg = error_after(french)
                     took = time.perf_counter() - start
                     assert took < MOVE_S, took
-                    assert msg["message"] == translate_error("fr", BUSY_MESSAGE)
+                    assert msg["message"] == say_refusal("fr", StoreBusy.refused(
+                        Refusal.GAME_NOT_SAVED)) and msg["code"] == "game_not_saved"
                     assert msg["message"].startswith("La partie n'a pas pu être enregistrée")
                     assert room.actions == actions and room.seq == seq
                     for seat in (*tokens, None):
@@ -158,8 +159,8 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
                     send(socks[turn], {"type": "play", "card": card})
                     send(socks[turn], {"type": "play", "card": card})
                     for _ in range(2):
-                        assert error_after(socks[turn])["message"] == translate_error(
-                            "en", BUSY_MESSAGE)
+                        assert error_after(socks[turn])["message"] == say_refusal(
+                            "en", StoreBusy.refused(Refusal.GAME_NOT_SAVED))
                     assert time.perf_counter() - start < 2 * MOVE_S
                     assert room.actions == actions and room.seq == seq
                     # (c) A sheet's hand: 503 within about a second, nothing written.
@@ -168,7 +169,8 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
                     took = time.perf_counter() - start
                     assert r.status_code == 503, r.text
                     assert took < SHEET_S, took
-                    assert translate_error("en", SHEETS_BUSY) in html.unescape(r.text)
+                    assert say_refusal("en", BeloteError.refused(Refusal.SHEETS_BUSY)) in (
+                        html.unescape(r.text))
                     assert sheet_state(client, sheet)["hands"] == []
                     # A new room: refused plainly, none made.
                     new_identity(client)
@@ -330,7 +332,7 @@ class GatedStore:
                             seats: list[SeatRow] | None = None) -> None:
         self.waiting.set()
         if not await self.gate.get():
-            raise StoreBusy(BUSY_MESSAGE)
+            raise StoreBusy.refused(Refusal.GAME_NOT_SAVED)
         self.events.extend(events)
 
     async def put_seats(self, room: str, seats: list[SeatRow]) -> None:

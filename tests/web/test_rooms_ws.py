@@ -125,7 +125,8 @@ def test_one_seat_cannot_act_for_another(client: TestClient) -> None:
             state = until_state(ws)
             assert state["you"] is None and state["deal"]["hand"] is None
             send(ws, {"type": "play", "card": card})
-            assert receive(ws) == {"type": "error", "message": "take a seat first"}
+            assert receive(ws) == {"type": "error", "message": "take a seat first",
+                                   "code": "take_a_seat"}
 
 
 def test_a_token_that_holds_no_seat_only_watches(client: TestClient) -> None:
@@ -293,7 +294,8 @@ def test_lobby_seats_bots_and_start(client: TestClient) -> None:
         msg = receive(b)
         while msg["type"] == "state":
             msg = receive(b)
-        assert msg == {"type": "error", "message": "The North seat is taken by Ann Lee."}
+        assert msg == {"type": "error", "message": "The North seat is taken by Ann Lee.",
+                       "code": "seat_taken"}
         send(b, {"type": "join", "seat": "X"})
         msg = receive(b)
         while msg["type"] == "state":
@@ -329,7 +331,7 @@ def test_lobby_seats_bots_and_start(client: TestClient) -> None:
         msg = receive(a)
         while msg["type"] == "state":
             msg = receive(a)
-        assert msg["message"] == "unknown message type 'dance'"
+        assert msg["message"] == "Unknown message: dance." and msg["code"] == "unknown_message"
 
 
 @pytest.mark.parametrize("profile", ["classic", "moroccan", "coinche", "contree"])
@@ -460,12 +462,15 @@ def test_messages_that_are_not_json_text_are_answered_with_an_error(
 ) -> None:
     room_id, _token = _bot_room(client)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        not_json = {"type": "error", "message": "A message is JSON text.",
+                    "code": "not_json_text"}
         ws.send_text("{not json")
-        assert receive(ws) == {"type": "error", "message": "a message is JSON text"}
+        assert receive(ws) == not_json
         ws.send_bytes(b"\x00\x01")
-        assert receive(ws) == {"type": "error", "message": "a message is JSON text"}
+        assert receive(ws) == not_json
         send(ws, {"type": "ping"})
         assert receive(ws) == {"type": "pong"}
     with client.websocket_connect("/ws/rooms/nope") as ws:
         msg = receive(ws)
-        assert msg["fatal"] is True and "no room 'nope'" in msg["message"]
+        assert msg["fatal"] is True and msg["code"] == "no_such_room"
+        assert msg["message"] == "There is no such room (it may have closed)."

@@ -207,7 +207,9 @@ def test_a_browser_seated_at_north_cannot_take_another_seat(client: TestClient) 
         for seat in ("E", "S"):
             send(ws, {"type": "join", "seat": seat, "name": "Ann again"})
             msg = next_other(ws)
-            assert msg["type"] == "error" and "you already hold seat N" in msg["message"]
+            assert msg["type"] == "error" and msg["code"] == "one_seat_per_player"
+            assert msg["message"] == ("You already hold the North seat at this table: one seat "
+                                      "per player.")
     assert [s.kind for s in room.seats] == ["human", "bot", "bot", "bot"]
     assert sum(1 for s in room.seats if s.token) == 1
     # Another browser with the invitation may take E (the refusal is per browser).
@@ -230,7 +232,8 @@ def test_one_browser_cannot_take_two_seats_over_websockets(client: TestClient) -
         assert welcome["type"] == "welcome" and welcome["seat"] == "N"
         send(b, {"type": "join", "seat": "S", "name": "Ann's twin"})
         msg = next_other(b)
-        assert msg["type"] == "error" and "you already hold seat N" in msg["message"]
+        assert msg["type"] == "error" and msg["code"] == "one_seat_per_player"
+        assert "You already hold the North seat" in msg["message"]
     assert [s.kind for s in room_of(client, room_id).seats] == ["human", "open", "open", "open"]
 
 
@@ -257,7 +260,8 @@ def test_a_stranger_without_the_invitation_cannot_see_join_or_watch(
         api = client.get(f"/api/rooms/{room_id}{query}")
         assert api.status_code == 404, query
         # Answered exactly as a room that does not exist.
-        assert api.json() == {"error": f"no room {room_id!r} (it may have closed)"}
+        assert api.json() == {"error": f"no room {room_id!r} (it may have closed)",
+                              "code": "no_such_room"}
     for body in ({"seat": "E", "name": "X"}, {"seat": "E", "invite": "wrong"},
                  {"seat": "E", "invite": None}, {"seat": "E", "invite": [invite]},
                  {"seat": "E", "bot": True}, {"seat": "E", "bot": True, "token": "x"}):
@@ -269,7 +273,8 @@ def test_a_stranger_without_the_invitation_cannot_see_join_or_watch(
     for hello in ({"type": "hello"}, {"type": "hello", "invite": "wrong"},
                   {"type": "hello", "token": "wrong"}, {"type": "hello", "invite": 5}):
         msg, code = refused_hello(client, room_id, hello)
-        assert msg["message"] == f"no room {room_id!r} (it may have closed)"
+        assert msg["message"] == "There is no such room (it may have closed)."
+        assert msg["code"] == "no_such_room"  # exactly as a room that does not exist
         assert code == 4404
     # A join before any hello does nothing either.
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -601,7 +606,8 @@ def _flood_and_close(client: TestClient) -> None:
     assert code == 1008
     fatal = [m for m in seen if m["type"] == "error"]
     assert len(fatal) == 1 and fatal[0]["fatal"] is True
-    assert "too many messages" in fatal[0]["message"]
+    assert fatal[0]["code"] == "too_many_messages"
+    assert fatal[0]["message"].startswith("Too many messages: the connection is closed.")
     # The player comes back on a new connection: his seat, the game going on.
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
         send(ws, {"type": "hello", "token": token})

@@ -229,7 +229,8 @@ def test_the_follow_link_reads_but_changes_nothing(
         assert r.status_code == 403, (what, r.status_code)
     assert "follow score sheet 1, not change it" in refused["add"].text
     assert refused["preview"].json() == {
-        "error": "sheet 1: this link lets you follow the sheet, not change it"}
+        "error": "sheet 1: this link lets you follow the sheet, not change it",
+        "code": "follow_only"}
     assert "Only the owner" in refused["delete"].text
     # the browser keeps its access on later visits (its identity is remembered)
     assert client.get(sheet).status_code == 200

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from belote.errors import IllegalPlayError, RuleCode
-from belote.web.present import rule_text, translate_error
+from belote.web.present import rule_text
 from tests.web.support import live_server
 from tests.web.test_accessibility import violations
 from tests.web.test_phone import _radio
@@ -185,7 +185,3 @@ def test_a_spanish_card_takes_its_article_in_english() -> None:
             f"Vous ne pouvez pas jouer {fr} : ")
         assert rule_text("en", refusal, seat=2).startswith("You may not play ")
         assert "the" not in rule_text("en", refusal, seat=2).split(":")[0]
-    # A message the pages do not know keeps its own words: the card's name, no article.
-    for lang in ("en", "fr"):
-        assert translate_error(lang, "something about KH", spanish=True) == (
-            "something about rey de copas")

@@ -94,7 +94,7 @@ def test_a_refused_hand_keeps_the_form_and_says_why(client: TestClient) -> None:
         ({"taker": "NS"}, "points: enter one team's trick points"),
         ({"taker": "NS", "points": "abc"}, "“abc” is not a whole number"),
         ({"taker": "NS", "points": "92", "decl_points": "20"}, "declarations: say which team"),
-        ({"taker": "XY", "points": "92"}, "Choose one of the two teams."),
+        ({"taker": "XY", "points": "92"}, "Choose one of the two teams, not “XY”."),
     ]:
         r = add_hand(client, sheet, **fields)
         assert r.status_code == 422 and message in html.unescape(r.text), fields
@@ -123,7 +123,9 @@ def test_undo_and_edit_recompute_everything(client: TestClient) -> None:
     assert sheet_state(client, sheet)["totals"] == {"NS": 90, "EW": 72}
     client.post(sheet + "/undo")
     r = client.post(sheet + "/undo")
-    assert r.status_code == 422 and "no hand to undo" in r.text
+    assert r.status_code == 422 and "has no hand to undo." in r.text
+    r = client.post(sheet + "/undo", headers={"Accept-Language": "fr"})
+    assert r.status_code == 422 and "n'a pas de donne à annuler." in html.unescape(r.text)
 
 
 def test_coinche_form_with_contract_and_level(client: TestClient) -> None:

@@ -696,7 +696,8 @@ def test_two_friends_play_a_room_of_two(client: TestClient) -> None:
         send(ann, {"type": "join", "seat": "N", "name": "Ann"})
         assert _drain_until(ann, "welcome")["seat"] == "N"
         send(bob, {"type": "join", "seat": "S", "name": "Bob"})
-        assert "North or East at a table of 2" in _drain_until(bob, "error")["message"]
+        refused = _drain_until(bob, "error")
+        assert refused["code"] == "not_a_seat_word" and "North, East." in refused["message"]
         send(bob, {"type": "join", "seat": "E", "name": "Bob"})
         assert _drain_until(bob, "welcome")["seat"] == "E"
         send(bob, {"type": "start"})

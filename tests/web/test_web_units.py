@@ -23,9 +23,7 @@ from belote.web.present import (
     announced_type,
     parse_seat,
     sort_hand,
-    spanish_message,
     suit_order,
-    symbol_message,
 )
 from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
@@ -72,10 +70,7 @@ def test_the_table_hears_the_kind_of_declaration_not_its_cards() -> None:
     assert announced_type(Announced.of(make_sequence(SPADES, 0, 6))) == "cent"
 
 
-def test_messages_name_cards_for_people() -> None:
-    text = "trick 2: E may not play TH: must follow suit (§6.1)"
-    assert symbol_message(text) == "trick 2: E may not play 10♥: must follow suit (§6.1)"
-    assert spanish_message(text) == "trick 2: E may not play 7 de copas: must follow suit (§6.1)"
+def test_a_seat_is_read_from_its_letter() -> None:
     assert parse_seat(" w ") == 3
     with pytest.raises(ValueError, match="not a seat"):
         parse_seat("NE")

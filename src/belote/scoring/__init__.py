@@ -110,6 +110,7 @@ from belote.scoring.checks import (
     check_entry,
     declaration_max,
     declaration_total_problem,
+    declaration_total_refusal,
 )
 from belote.scoring.codec import (
     GAME_KEYS,
@@ -229,6 +230,7 @@ __all__ = [
     "check_seat_entry",
     "declaration_max",
     "declaration_total_problem",
+    "declaration_total_refusal",
     "entry_to_json",
     "game_status",
     "hand_entry_to_json",

@@ -8,11 +8,11 @@ read by this check, the calculator (``belote score``) and the score sheet's form
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
 
 from belote.cards import ALL_TRUMP, NO_TRUMP, TRUMP_MODE_NAMES
-from belote.errors import InvalidRecordError
+from belote.errors import REFUSAL_ENGLISH, InvalidRecordError, Refusal
 from belote.options import Rules
 from belote.scoring.values import (
     BELOTE_POINTS,
@@ -30,7 +30,13 @@ from belote.scoring.values import (
 )
 from belote.table import DealMode, Table
 
-Bad = Callable[[str, str], InvalidRecordError]
+
+class Bad(Protocol):
+    """Makes the refusal of one field of an entry: its message, or a :class:`Refusal`
+    with its fields (the message then written from them)."""
+
+    def __call__(self, field: str, message: str = "", refusal: Refusal | None = None,
+                 /, **values: object) -> InvalidRecordError: ...
 
 # The most one side can declare in one hand (§7.2, §7.6).  A player announces from
 # his own hand: eight cards with four players, which hold two carrés at most (a
@@ -63,20 +69,28 @@ def declaration_total_problem(points: int, rules: Rules | None = None) -> str | 
     """What is wrong with a side's declaration total ``points``, or None: negative,
     more than :func:`declaration_max` (:data:`DECLARATION_MAX` when no rules are
     given), or not a sum of declaration values (every multiple of 10 but 10 and 30)."""
+    found = declaration_total_refusal(points, rules)
+    return None if found is None else REFUSAL_ENGLISH[found[0]].format(**found[1])
+
+
+def declaration_total_refusal(points: int, rules: Rules | None = None,
+                              ) -> tuple[Refusal, dict[str, object]] | None:
+    """:func:`declaration_total_problem` by code: the refusal and its fields, or None."""
     if points < 0:
-        return f"{points!r} is negative"
+        return Refusal.NEGATIVE, {"value": points}
     limit = DECLARATION_MAX if rules is None else declaration_max(rules)
     if points > limit:
-        return (f"{points!r} is more than one team can declare in a hand (at most {limit}: "
-                "carrés of jacks, nines, aces and tens)")
+        return Refusal.DECLARATIONS_MAX, {"value": points, "limit": limit}
     if points % 10 or points in (10, 30):
-        return (f"{points!r} is not a sum of declaration values "
-                "(20, 50, 100, 150, 200)")
+        return Refusal.DECLARATIONS_SUM, {"value": points}
     return None
 
 
 def complaint(where: str) -> Bad:
-    def bad(field: str, message: str) -> InvalidRecordError:
+    def bad(field: str, message: str = "", refusal: Refusal | None = None,
+            /, **values: object) -> InvalidRecordError:
+        if refusal is not None:
+            return InvalidRecordError.refused(refusal, where, field, **values)
         return InvalidRecordError(f"{where}: {field}: {message}")
 
     return bad
@@ -112,7 +126,8 @@ def check_entry(rules: Rules, entry: HandEntry, where: str = "hand") -> None:
             raise bad(name, f"{values!r} is not {what}")
         for column in range(n):
             if values[column] < 0:
-                raise bad(f"{name}.{names[column]}", f"{values[column]!r} is negative")
+                raise bad(f"{name}.{names[column]}", "", Refusal.NEGATIVE,
+                          value=values[column], team=names[column])
     if seats:
         _check_trick_total(rules, entry, bad)
     _check_trick_points(rules, entry, bad)
@@ -145,8 +160,7 @@ def _check_trump(rules: Rules, trump: Any, decouverte: bool, bad: Bad) -> None:
         raise bad("trump", f"{TRUMP_MODE_NAMES[trump]!r} is not played here "
                            "(never in belote découverte (§12.2))")
     if not getattr(rules, option):
-        raise bad("trump", f"{TRUMP_MODE_NAMES[trump]!r} is not played here "
-                           f"(option {option} is false)")
+        raise bad("trump", "", Refusal.TRUMP_OFF, trump=TRUMP_MODE_NAMES[trump], option=option)
 
 
 def _check_trick_total(rules: Rules, entry: HandEntry, bad: Bad) -> None:
@@ -180,11 +194,11 @@ def _check_trick_points(rules: Rules, entry: HandEntry, bad: Bad) -> None:
     if capot is None:
         for column in columns:
             if points[column] > total:
-                raise bad(f"trick_points.{names[column]}",
-                          f"{points[column]!r} is outside 0..{total}")
+                raise bad(f"trick_points.{names[column]}", "", Refusal.TRICK_POINTS_RANGE,
+                          value=points[column], total=total, team=names[column])
         if sum(points) != total:
-            raise bad("trick_points", " + ".join(map(str, points))
-                      + f" does not add to {total}")
+            raise bad("trick_points", "", Refusal.TRICK_POINTS_SUM,
+                      points=" + ".join(map(str, points)), total=total)
         return
     if not is_int(capot) or capot not in (0, 1):
         what = ("0 (the taker) or 1 (the defenders)" if entry.players == 3
@@ -194,15 +208,15 @@ def _check_trick_points(rules: Rules, entry: HandEntry, bad: Bad) -> None:
     for column in columns:
         if entry.side_of(column) != capot and points[column]:
             other = "no trick: 0" if seats else "the other team takes no trick: 0"
-            raise bad(f"trick_points.{names[column]}",
-                      f"{points[column]!r} with a capot by {by} ({other})")
+            raise bad(f"trick_points.{names[column]}", "", Refusal.CAPOT_OTHER_SIDE,
+                      value=points[column], by=by, other=other, team=names[column])
     if not seats:
         allowed = (capot_values(rules, entry.trump) if entry.in_play is None
                    else (entry.capot_total, entry.in_play))
         if points[capot] not in allowed:
-            raise bad(f"trick_points.{TEAM_NAMES[capot]}",
-                      f"{points[capot]!r} with a capot by {by} "
-                      f"(a capot counts {entry.capot_total})")
+            raise bad(f"trick_points.{TEAM_NAMES[capot]}", "", Refusal.CAPOT_TOTAL,
+                      value=points[capot], by=by, total=entry.capot_total,
+                      team=TEAM_NAMES[capot])
         return
     capot_total = seat_capot_total(rules, entry.trump, entry.in_play)
     won = sum(points[s] for s in columns if entry.side_of(s) == capot)
@@ -212,8 +226,7 @@ def _check_trick_points(rules: Rules, entry: HandEntry, bad: Bad) -> None:
             raise bad("trick_points", f"{won} is more than a capot's {capot_total}")
         return
     if won != capot_total:
-        raise bad("trick_points", f"{won} with a capot by {by} "
-                                  f"(a capot counts {capot_total})")
+        raise bad("trick_points", "", Refusal.CAPOT_TOTAL, value=won, by=by, total=capot_total)
 
 
 def side_totals(entry: HandEntry, values: Sequence[int]) -> tuple[int, int]:
@@ -234,16 +247,15 @@ def _check_declarations(rules: Rules, entry: HandEntry, bad: Bad) -> None:
         if seats and is_decouverte(rules):
             raise bad(field, f"{value!r}: no declarations in belote découverte (§12.2)")
         if not rules.declarations:
-            raise bad(field, f"{value!r}: {rules.profile} is played without declarations "
-                             "(option declarations is false)")
-        problem = declaration_total_problem(value, rules)
-        if problem:
-            raise bad(field, problem)
+            raise bad(field, "", Refusal.DECLARATIONS_OFF, value=value, profile=rules.profile)
+        found = declaration_total_refusal(value, rules)
+        if found is not None:
+            raise bad(field, "", found[0], **found[1], team=names[column])
     sides = side_totals(entry, entry.declarations) if entry.taker is not None else (0, 0)
     if sides[0] and sides[1]:
         if not seats:
-            raise bad("declarations", f"both teams have points ({sides[0]} and {sides[1]}): "
-                                      "only the team that wins the comparison scores (§7.6)")
+            raise bad("declarations", "", Refusal.DECLARATIONS_BOTH, first=sides[0],
+                      second=sides[1])
         what = "the taker and a defender" if entry.players == 3 else "both seats"
         raise bad("declarations", f"{what} have points: only the side that wins the "
                                   "comparison scores (§7.6)")
@@ -259,7 +271,7 @@ def _check_belote(entry: HandEntry, bad: Bad) -> None:
     belote = entry.belote
     if entry.trump == NO_TRUMP:
         if any(belote):
-            raise bad("belote", "there is no belote in sans-atout (§7.7)")
+            raise bad("belote", "", Refusal.NO_BELOTE_SANS_ATOUT)
         return
     if entry.trump == ALL_TRUMP:
         for column, value in enumerate(belote):
@@ -274,8 +286,9 @@ def _check_belote(entry: HandEntry, bad: Bad) -> None:
             raise bad(f"belote.{names[column]}",
                       f"{value!r} is not 0 or 20 (only tout-atout has more)")
     if sum(1 for b in belote if b) > 1:
-        raise bad("belote", "two seats have belote: only one holds trump K and Q" if seats
-                  else "both teams have belote: only one team holds trump K and Q")
+        if seats:
+            raise bad("belote", "two seats have belote: only one holds trump K and Q")
+        raise bad("belote", "", Refusal.BELOTE_BOTH)
 
 
 def _check_contract(rules: Rules, entry: HandEntry, bad: Bad) -> None:
@@ -300,13 +313,12 @@ def _check_contract(rules: Rules, entry: HandEntry, bad: Bad) -> None:
         raise bad("contract", f"{contract!r} is not a number, 'capot' or 'generale'")
     elif (contract < 80 or contract % 10
           or (rules.max_bid is not None and contract > rules.max_bid)):
-        raise bad("contract", f"{contract!r} is not a multiple of 10 in "
-                              f"80..{_max_text(rules)}")
+        raise bad("contract", "", Refusal.CONTRACT_VALUE, value=contract,
+                  limit=_max_text(rules))
     if not is_int(multiplier) or multiplier not in (1, 2, 4):
-        raise bad("multiplier", f"{multiplier!r} is not 1, 2 (coinche) or 4 (surcoinche)")
+        raise bad("multiplier", "", Refusal.MULTIPLIER_VALUE, value=multiplier)
     if contract == "capot" and multiplier != 1 and not rules.capot_doublable:
-        raise bad("multiplier", f"{multiplier!r}: a capot bid cannot be coinched "
-                                "(option capot_doublable is false)")
+        raise bad("multiplier", "", Refusal.CAPOT_NOT_DOUBLED, value=multiplier)
 
 
 def _max_text(rules: Rules) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from belote.cards import TRUMP_MODE_NAMES, parse_trump
-from belote.errors import BeloteError, InvalidRecordError, OptionError
+from belote.errors import BeloteError, InvalidRecordError, OptionError, Refusal
 from belote.options import Rules, make_rules
 from belote.scoring.checks import Bad, capot_name, check_entry, complaint
 from belote.scoring.values import (
@@ -127,7 +127,8 @@ class _Columns:
                 raise InvalidRecordError(
                     f"{where}: {field}.{name}: {points!r} is not a whole number")
             if points < 0:
-                raise InvalidRecordError(f"{where}: {field}.{name}: {points!r} is negative")
+                raise InvalidRecordError.refused(Refusal.NEGATIVE, where, f"{field}.{name}",
+                                                 value=points, team=name)
             out[index] = points
         return out
 
@@ -255,18 +256,23 @@ def _team_points(rules: Rules, given: dict[int, int], capot: int | None,
     if capot is not None:
         allowed = capot_values(rules, trump)
         for team, value in given.items():
-            if value not in (allowed if team == capot else (0,)):
-                why = (f"a capot counts {CAPOT_POINTS}" if team == capot
-                       else "the other team takes no trick: 0")
-                raise bad(f"trick_points.{TEAM_NAMES[team]}",
-                          f"{value!r} with a capot by {TEAM_NAMES[capot]} ({why})")
+            if value in (allowed if team == capot else (0,)):
+                continue
+            if team == capot:
+                raise bad(f"trick_points.{TEAM_NAMES[team]}", "", Refusal.CAPOT_TOTAL,
+                          value=value, by=TEAM_NAMES[capot], total=CAPOT_POINTS,
+                          team=TEAM_NAMES[team])
+            raise bad(f"trick_points.{TEAM_NAMES[team]}", "", Refusal.CAPOT_OTHER_SIDE,
+                      value=value, by=TEAM_NAMES[capot],
+                      other="the other team takes no trick: 0", team=TEAM_NAMES[team])
         pair[capot] = CAPOT_POINTS
         return (pair[0], pair[1])
     if not given:
         raise bad("trick_points", "required: one team's points, e.g. {\"NS\": 92}, or a capot")
     for team, value in given.items():
         if value > total:
-            raise bad(f"trick_points.{TEAM_NAMES[team]}", f"{value!r} is outside 0..{total}")
+            raise bad(f"trick_points.{TEAM_NAMES[team]}", "", Refusal.TRICK_POINTS_RANGE,
+                      value=value, total=total, team=TEAM_NAMES[team])
     if len(given) == 2:
         return (given[NS], given[EW])
     (team, value), = given.items()
@@ -324,7 +330,8 @@ def _work_out_points(
     points = [given.get(s, 0) for s in range(n)]
     for seat, value in given.items():
         if value > total:
-            raise bad(f"trick_points.{names[seat]}", f"{value!r} is outside 0..{total}")
+            raise bad(f"trick_points.{names[seat]}", "", Refusal.TRICK_POINTS_RANGE,
+                      value=value, total=total, team=names[seat])
     rest = total - sum(points)
     if rest < 0:
         raise bad("trick_points", " + ".join(str(given[s]) for s in sorted(given))

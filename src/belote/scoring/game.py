@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any, Final
 
-from belote.errors import InvalidRecordError
+from belote.errors import InvalidRecordError, Refusal
 from belote.options import BothCross, Limit, NoWinOnBelote, ReachRule, Rounding, Rules
 from belote.scoring.arithmetic import belote_scored, score_counted, score_valid_hand, seat_shares
 from belote.scoring.checks import check_entry
@@ -238,9 +238,9 @@ class GameTally:
     def _refuse_when_over(self) -> None:
         if self.finished:
             number = len(self.hands) + 1
-            what = "won" if self.winner is not None else "ended (a draw)"
-            raise InvalidRecordError(
-                f"hand {number}: the game was already {what} after hand {self.ended_after}")
+            refusal = (Refusal.GAME_ALREADY_WON if self.winner is not None
+                       else Refusal.GAME_ALREADY_DRAWN)
+            raise InvalidRecordError.refused(refusal, f"hand {number}", hand=self.ended_after)
 
     def add(self, entry: Entry) -> HandScore:
         """Score the next hand (its reserve is the one the game carries) and record it."""

@@ -12,29 +12,31 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from belote import __version__
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.web import i18n, pwa, routes_history, routes_review, routes_rooms, routes_sheets
 from belote.web.i18n import lang_of
 from belote.web.pages import (
     BOT_LABELS,
     HERE,
     PROFILE_LABELS,
+    Refused,
     SheetAccess,
     make_templates,
+    refusal_json,
     render,
 )
-from belote.web.present import translate_error
+from belote.web.present import say_refusal
 from belote.web.review import Reviews
 from belote.web.rooms import RoomManager, RoomSettings
 from belote.web.security import (
@@ -139,13 +141,14 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        if request.url.path.startswith("/api/"):
-            from fastapi.responses import JSONResponse
-
-            return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code)
-        return render(request, "error.html", {
-            "status": exc.status_code,
-            "message": translate_error(lang_of(request), str(exc.detail))}, exc.status_code)
+        if isinstance(exc, Refused):
+            error = exc.error
+        elif exc.status_code == 404:  # an address that leads to no page (its detail kept)
+            error = BeloteError.refused(Refusal.NO_PAGE)
+            error.args = (str(exc.detail),)
+        else:
+            error = BeloteError(str(exc.detail))
+        return _error(request, exc.status_code, error, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
@@ -155,17 +158,17 @@ def create_app(
         if not request.url.path.startswith("/api/") and any(
                 tuple(e.get("loc", ()))[:1] == ("path",) for e in exc.errors()):
             # /sheets/abc: an address that leads to no page, said as a page says it
-            return _error(request, 404, "this address leads to no page")
-        return _error(request, 400, f"the request is not valid ({problems})")
+            return _error(request, 404, BeloteError.refused(Refusal.NO_PAGE))
+        return _error(request, 400, BeloteError(f"the request is not valid ({problems})"))
 
     @app.exception_handler(BeloteError)
     async def refused(request: Request, exc: BeloteError) -> Response:
-        return _error(request, 422, str(exc))
+        return _error(request, 422, exc)
 
     @app.exception_handler(sqlite3.Error)
     async def database(request: Request, exc: sqlite3.Error) -> Response:
-        return _error(request, 503, f"the database cannot be used right now ({exc}); "
-                      "nothing was changed")
+        return _error(request, 503, BeloteError(
+            f"the database cannot be used right now ({exc}); nothing was changed"))
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -189,8 +192,14 @@ async def _sweep(rooms: RoomManager) -> None:
         await rooms.sweep()
 
 
-def _error(request: Request, status: int, message: str) -> Response:
+def _error(request: Request, status: int, error: BeloteError,
+           headers: Mapping[str, str] | None = None) -> Response:
+    """A refusal answered: its English and code in JSON (/api/), else a page that
+    says it in its language from its code."""
     if request.url.path.startswith("/api/"):
-        return JSONResponse({"error": message}, status_code=status)
-    return render(request, "error.html", {
-        "status": status, "message": translate_error(lang_of(request), message)}, status)
+        return refusal_json(error, status, dict(headers) if headers else None)
+    response = render(request, "error.html", {
+        "status": status, "message": say_refusal(lang_of(request), error)}, status)
+    if headers:
+        response.headers.update(headers)
+    return response

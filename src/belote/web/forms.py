@@ -30,9 +30,9 @@ from belote.declarations import (
     resolve,
     strength,
 )
-from belote.errors import InvalidRecordError
+from belote.errors import InvalidRecordError, Refusal
 from belote.options import Rules
-from belote.scoring import declaration_total_problem
+from belote.scoring import declaration_total_refusal
 from belote.web.i18n import N_
 from belote.web.security import parse_whole
 
@@ -53,7 +53,7 @@ DECLARATION_VALUES: Final = (20, 40, 50, 70, 100, 120, 150, 200, 250, 300)
 
 def check_declaration(points: int, rules: Rules) -> None:
     """Refuse a team's declaration total that no hand can make: the scoring's rule
-    (:func:`belote.scoring.declaration_total_problem`, §7).
+    (:func:`belote.scoring.declaration_total_refusal`, §7).
 
     >>> from belote.options import make_rules
     >>> check_declaration(1000, make_rules("classic"))  # doctest: +ELLIPSIS
@@ -61,9 +61,9 @@ def check_declaration(points: int, rules: Rules) -> None:
     ...
     belote.errors.InvalidRecordError: declarations: 1000 is more than one team can declare...
     """
-    problem = declaration_total_problem(points, rules)
-    if problem:
-        raise InvalidRecordError(f"declarations: {problem}")
+    found = declaration_total_refusal(points, rules)
+    if found is not None:
+        raise InvalidRecordError.refused(found[0], "declarations", **found[1])
 
 
 def _text(form: Mapping[str, Any], name: str) -> str:
@@ -75,10 +75,10 @@ def _team(form: Mapping[str, Any], name: str, required: bool = False) -> str | N
     value = _text(form, name).upper()
     if not value:
         if required:
-            raise InvalidRecordError(f"{name}: choose NS or EW")
+            raise InvalidRecordError.refused(Refusal.CHOOSE_TEAM, name)
         return None
     if value not in TEAMS:
-        raise InvalidRecordError(f"{name}: {value!r} is not NS or EW")
+        raise InvalidRecordError.refused(Refusal.NOT_A_TEAM, name, text=value)
     return value
 
 
@@ -115,8 +115,8 @@ def named_declarations(form: Mapping[str, Any]) -> dict[str, list[Declaration]] 
                 out[team] += [make_sequence(plain, 8 - length, length)] * count
             elif count:
                 if count > 1 or kind in seen_carres:
-                    raise InvalidRecordError(
-                        f"declarations: {kind}: only one carré of each rank is in the cards")
+                    raise InvalidRecordError.refused(Refusal.CARRE_TWICE, "declarations", kind,
+                                                     kind=kind)
                 seen_carres.add(kind)
                 out[team].append(make_carre(CARRE_KINDS[kind], trump))
     if not out["NS"] and not out["EW"]:
@@ -125,8 +125,8 @@ def named_declarations(form: Mapping[str, Any]) -> dict[str, list[Declaration]] 
         # two players of eight cards: two sequences each at most (3 + 5, 4 + 4)
         sequences = [d for d in out[team] if d.kind != CARRE]
         if len(sequences) > 4 or sum(d.length for d in sequences) > 16:
-            raise InvalidRecordError(
-                f"declarations.{team}: more sequences than a team's 16 cards can hold")
+            raise InvalidRecordError.refused(Refusal.TOO_MANY_SEQUENCES, f"declarations.{team}",
+                                             team=team)
     return out
 
 
@@ -151,8 +151,7 @@ def compare_declarations(
     winner = None if result.winner is None else TEAMS[result.winner]
     if tied:
         if tie not in ("NS", "EW", "none"):
-            raise InvalidRecordError(
-                "declarations: both teams' best declarations are equal: say whose is higher")
+            raise InvalidRecordError.refused(Refusal.DECLARATIONS_TIED, "declarations")
         winner = None if tie == "none" else tie
     points = 0 if winner is None else sum(d.points for d in decls[winner])
     return {
@@ -190,7 +189,7 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     else:
         points = _whole(form, "points")
         if points is None:
-            raise InvalidRecordError("points: enter one team's trick points (or a capot)")
+            raise InvalidRecordError.refused(Refusal.ENTER_POINTS, "points")
         team = _team(form, "points_team") or taker
         entry["trick_points"] = {team: points}
     decl_points = _whole(form, "decl_points")
@@ -198,8 +197,7 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     named = named_declarations(form) if rules.declarations else None
     if named is not None:
         if decl_points:
-            raise InvalidRecordError(
-                "declarations: enter them by name or as points after the comparison, not both")
+            raise InvalidRecordError.refused(Refusal.DECLARATIONS_TWICE, "declarations")
         compared = compare_declarations(named, rules, trump_mode(form),
                                         _text(form, "decl_tie") or None)
         check_declaration(compared["points"], rules)
@@ -208,7 +206,7 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     elif decl_points:
         check_declaration(decl_points, rules)
         if decl_team is None:
-            raise InvalidRecordError("declarations: say which team scores them")
+            raise InvalidRecordError.refused(Refusal.DECLARATIONS_WHOSE, "declarations")
         entry["declarations"] = {decl_team: decl_points}
     belote = _team(form, "belote")
     if belote is not None:
@@ -216,7 +214,7 @@ def form_to_entry(form: Mapping[str, Any], rules: Rules) -> dict[str, Any]:
     if rules.is_auction:
         contract = _text(form, "contract").lower()
         if not contract:
-            raise InvalidRecordError("contract: choose the contract (80…, capot or générale)")
+            raise InvalidRecordError.refused(Refusal.CHOOSE_CONTRACT, "contract")
         entry["contract"] = contract if contract in ("capot", "generale") else _whole(
             form, "contract")
         multiplier = _whole(form, "multiplier")

@@ -27,7 +27,7 @@ from belote.actions import Call, Discard
 from belote.bots import Bot
 from belote.bots.base import next_action
 from belote.cards import card_name
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.options import Deck, Rules
 from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
@@ -101,15 +101,16 @@ async def handle(room: MessagedRoom, client: Client, msg: object) -> None:
         text = say_refusal(client.lang, exc, seat=client.seat, players=room.players,
                            spanish=room.rules.deck is Deck.SPANISH)
         answer = {"type": "error", "message": text}
-        if exc.code is not None:
-            answer["code"] = str(exc.code)  # the rule refused (docs/json.md's codes)
+        code = exc.code or exc.refusal
+        if code is not None:
+            answer["code"] = str(code)  # what is refused (docs/json.md's codes)
         client.push_json(answer)
 
 
 async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
     """Act on one message for the connection's seat (module doc); raises a refusal."""
     if not isinstance(msg, dict):
-        raise RoomError("a message is a JSON object with a 'type'")
+        raise RoomError.refused(Refusal.NOT_A_MESSAGE)
     kind = msg.get("type")
     if kind == "ping":
         client.push_json({"type": "pong"})
@@ -119,23 +120,23 @@ async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
             hello(room, client, msg)
         return
     if not client.hello:
-        raise RoomError("say hello first (with your seat's token or the room's invitation)")
+        raise RoomError.refused(Refusal.HELLO_FIRST)
     if kind == "chat":  # a player or a spectator (web.chat), the game untouched
         room.chat.say(client, msg, private=room.visibility == Visibility.PRIVATE,
                       seats=room.seats, everyone=room.clients())
         return
     if kind == "join":
         if client.seat is not None:
-            raise RoomError(f"you already hold seat {SEAT_NAMES[client.seat]}")
+            raise RoomError.refused(Refusal.SEAT_HELD, seat=SEAT_NAMES[client.seat])
         if not client.invited:
-            raise RoomError("only someone invited (the room's link) can take a seat")
+            raise RoomError.refused(Refusal.INVITATION_NEEDED)
         wanted = seat_field(room, msg)
         token = await room.join(wanted, msg.get("name"), client, owner=client.identity)
         client.push_json({"type": "welcome", "seat": SEAT_NAMES[wanted], "token": token})
         return
     seat = client.seat
     if seat is None:
-        raise RoomError("take a seat first")
+        raise RoomError.refused(Refusal.TAKE_A_SEAT)
     if kind == "leave":
         await room.leave(seat)
     elif kind == "bot":
@@ -155,7 +156,7 @@ async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
         async with room.lock:
             hint(room, client, seat)
     else:
-        raise RoomError(f"unknown message type {kind!r}")
+        raise RoomError.refused(Refusal.UNKNOWN_MESSAGE, kind=kind)
 
 
 def hello(room: MessagedRoom, client: Client, msg: Mapping[str, Any]) -> None:
@@ -169,7 +170,7 @@ def hello(room: MessagedRoom, client: Client, msg: Mapping[str, Any]) -> None:
         held = room.seat_of_owner(client.identity)
         if held is None:
             # Neither a seat nor the room's link: as if there were no room.
-            raise NoAccess(f"no room {room.id!r} (it may have closed)")
+            raise NoAccess.refused(Refusal.NO_SUCH_ROOM, room=room.id)
         client.invited = room.visibility != Visibility.PRIVATE
     client.hello = True
     seat = room.attach(client, token)
@@ -189,7 +190,7 @@ def hint(room: MessagedRoom, client: Client, seat: int) -> None:
     (``pimc`` thinks), dropped if the game moved on meanwhile."""
     rnd = room.live_round()
     if rnd.phase not in (BIDDING, DISCARD, PLAY) or rnd.current_player() != seat:
-        raise RoomError("no hint now: it is not your turn")
+        raise RoomError.refused(Refusal.NO_HINT_NOW)
     view, version = room.known_view(rnd, seat), room.version
     bot = room.hint_bot()
 
@@ -217,5 +218,6 @@ def seat_field(room: MessagedRoom, msg: Mapping[str, Any]) -> int:
     """The seat a message names (``join``, ``bot``), checked against the table."""
     try:
         return parse_seat(msg.get("seat"), room.players)
-    except ValueError as exc:
-        raise RoomError(str(exc)) from None
+    except BeloteError as exc:
+        assert exc.refusal is not None
+        raise RoomError.refused(exc.refusal, **exc.values) from None

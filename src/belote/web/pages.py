@@ -14,18 +14,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from fastapi import Request
-from fastapi.responses import Response
+from fastapi import HTTPException, Request
+from fastapi.responses import JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 from jinja2.runtime import Context
 
 from belote import __version__
+from belote.errors import BeloteError
 from belote.options import TARGET_CHOICES
 from belote.sheets import SheetStore, default_db_path
 from belote.web import i18n
 from belote.web.i18n import N_, lang_of
-from belote.web.present import OUTCOME_LABELS, translate_error
+from belote.web.present import OUTCOME_LABELS, say_refusal
 
 HERE: Final = Path(__file__).resolve().parent
 PROFILE_LABELS: Final = {
@@ -88,12 +89,53 @@ def _language(request: Request) -> dict[str, Any]:
 
 
 @pass_context
-def _error_text(ctx: Context, text: object) -> str:
-    """A refusal shown on a page, in plain words in its language (a sheet's page
-    names its teams)."""
+def _error_text(ctx: Context, error: object) -> str:
+    """A refusal shown on a page, in plain words in its language, from its code (a
+    sheet's page names its teams); a text is shown as it is."""
+    if not isinstance(error, BeloteError):
+        return str(error)
     names = ctx.get("names")
     teams = {k: str(v) for k, v in names.items()} if isinstance(names, dict) else None
-    return translate_error(str(ctx.get("lang") or "en"), str(text), teams=teams)
+    return say_refusal(str(ctx.get("lang") or "en"), error, teams=teams)
+
+
+def error_code(exc: BeloteError) -> str | None:
+    """What ``exc`` refuses, by code: the rule's (:class:`~belote.errors.RuleCode`)
+    or another refusal's (:class:`~belote.errors.Refusal`); None for an error that
+    has none."""
+    code = exc.code or exc.refusal
+    return None if code is None else str(code)
+
+
+class Refused(HTTPException):
+    """An HTTP error that answers a refusal: a page says it in its language from its
+    code, a JSON body (/api/) gives its English and its code."""
+
+    def __init__(self, status: int, error: BeloteError,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code=status, detail=str(error), headers=headers)
+        self.error = error
+
+
+def refusal_json(exc: BeloteError, status: int,
+                 headers: dict[str, str] | None = None) -> JSONResponse:
+    """A refusal as the JSON API answers it: ``{"error": ENGLISH, "code": CODE}``
+    (no ``code`` for an error that has none; docs/json.md)."""
+    body: dict[str, Any] = {"error": str(exc)}
+    code = error_code(exc)
+    if code is not None:
+        body["code"] = code
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def refusal_message(exc: BeloteError, lang: str, **how: Any) -> dict[str, Any]:
+    """A refusal as a WebSocket's ``error`` message: its words in ``lang``
+    (:func:`~belote.web.present.say_refusal`, given ``how``) and its code."""
+    out: dict[str, Any] = {"type": "error", "message": say_refusal(lang, exc, **how)}
+    code = error_code(exc)
+    if code is not None:
+        out["code"] = code
+    return out
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:

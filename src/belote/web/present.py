@@ -8,10 +8,6 @@ with French or Spanish faces (docs/rules.md §1.2).
 >>> from belote.cards import HEARTS, mask_of, parse_card
 >>> sort_hand(mask_of(parse_card(c) for c in "7S JH AS 9H TD 8C".split()), HEARTS)
 ['JH', '9H', 'AS', '7S', 'TD', '8C']
->>> spanish_message("trick 3: W may not play 7C: must overtrump (§6.3c)")
-'trick 3: W may not play 4 de bastos: must overtrump (§6.3c)'
->>> symbol_message("trick 3: W may not play TC: must overtrump (§6.3c)")
-'trick 3: W may not play 10♣: must overtrump (§6.3c)'
 """
 
 from __future__ import annotations
@@ -37,7 +33,7 @@ from belote.cards import (
     trump_name,
 )
 from belote.declarations import CARRE, Declaration
-from belote.errors import BeloteError, IllegalActionError, RuleCode
+from belote.errors import BeloteError, IllegalActionError, Refusal, RuleCode
 from belote.hand import Contract, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, TEAM_NAMES, Trick
@@ -52,12 +48,12 @@ from belote.scoring import (
 )
 from belote.table import Table, seat_named
 from belote.web.i18n import N_, gettext
+from belote.web.security import PAGE_WORDS
 
 # Suits laid out so that colours alternate: spades, hearts, clubs, diamonds.
 _ALTERNATING: Final = (0, 1, 3, 2)
 _RED: Final = (False, True, True, False)  # ♠ ♥ ♦ ♣
 ALL_SUITS_MASK: Final = (1 << 32) - 1
-_CARD_CODE: Final = re.compile(r"\b([789TJQKA][SHDC])\b")
 
 
 def seat_name(seat: int) -> str:
@@ -66,14 +62,15 @@ def seat_name(seat: int) -> str:
 
 def parse_seat(text: object, players: int = 4) -> int:
     """``"N"`` → 0 … ``"W"`` → 3 (N, E, S with three players, N, E with two, §12);
-    anything else raises :class:`ValueError`."""
+    anything else is refused (:attr:`Refusal.NOT_A_SEAT_WORD`, a :class:`ValueError`)."""
     seat = seat_named(text, players)
     if seat is not None:
         return seat
     names = SEAT_NAMES[:players]
     listed = ", ".join(names[:-1]) + " or " + names[-1]
     where = "" if players == 4 else f" at a table of {players}"
-    raise ValueError(f"not a seat: {text!r} ({listed}{where})")
+    raise BeloteError.refused(Refusal.NOT_A_SEAT_WORD, text=text, seats=listed + where,
+                              players=players)
 
 
 def suit_order(trump: TrumpMode | None, present: CardMask = ALL_SUITS_MASK) -> list[int]:
@@ -98,16 +95,6 @@ def sort_hand(hand: CardMask, trump: TrumpMode | None) -> list[str]:
     strength = order_table(NO_TRUMP if trump is None else trump)
     cards = sorted(scan_forward(hand), key=lambda c: (order.index(suit_of(c)), -strength[c]))
     return [card_name(c) for c in cards]
-
-
-def spanish_message(text: str) -> str:
-    """An engine message with each card named the Spanish way (docs/rules.md §1.2)."""
-    return _CARD_CODE.sub(lambda m: spanish_name(parse_card(m.group(1))), text)
-
-
-def symbol_message(text: str) -> str:
-    """An engine message with each card written for people: ``10♥``, ``A♣``."""
-    return _CARD_CODE.sub(lambda m: card_symbol(parse_card(m.group(1))), text)
 
 
 def announced_type(d: Announced) -> str:
@@ -258,14 +245,10 @@ ROOM_LABELS: Final = (
 # wrong and what the rule is, the seats named ("North", "your partner", "you") and the
 # cards drawn, in the page's language.  A refusal of the rules is said from its code
 # (:func:`rule_text`); the other refusals of the rooms and the score sheets' forms,
-# which name no rule, from their messages (:func:`translate_error`: each is a message
-# or a pattern with the texts that say it; a message none knows keeps its words, less
-# its § numbers).
+# which name no rule, from their code too (:func:`refusal_text`); never from their
+# English words.
 
 SEAT_WORDS: Final = (N_("North"), N_("East"), N_("South"), N_("West"))
-_RULE_REF: Final = re.compile(r"\s*\((?:[^()]*?)§[^()]*\)|\s*§\s*\d+(?:\.\d+)*[a-z]?(?: \w+)?")
-_SEAT_LETTER: Final = re.compile(r"(?<![\w'’-])([NESW])(?![\w'’-])")
-_PREFIX: Final = re.compile(r"^(?:hand(?: (?P<hand>\d+))?: |trick \d+: |trick\[\d+\]: )")
 _SUITS: Final = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 # --- refusals of the rules, by code ---------------------------------------------------
@@ -430,137 +413,254 @@ def _field_words(lang: str, exc: IllegalActionError, seat: int | None, players: 
 
 
 def say_refusal(lang: str, exc: BeloteError, *, seat: int | None = None, players: int = 4,
-                spanish: bool = False) -> str:
+                spanish: bool = False, teams: Mapping[str, str] | None = None) -> str:
     """Any refusal in plain words in ``lang``: a refusal of the rules from its code
-    (:func:`rule_text`), any other from its message (:func:`translate_error`)."""
+    (:func:`rule_text`), another refusal from its code (:func:`refusal_text`); an
+    error that has no code (a file that is no sheet, a record of the wrong form) keeps
+    its message.
+
+    >>> from belote.web.seats import RoomError
+    >>> say_refusal("fr", RoomError.refused(Refusal.SEAT_TAKEN, seat="N", name="Ann"))
+    'La place Nord est prise par Ann.'
+    """
     if isinstance(exc, IllegalActionError) and exc.code is not None:
         return rule_text(lang, exc, seat=seat, players=players, spanish=spanish)
-    return translate_error(lang, str(exc), seat=seat, players=players, spanish=spanish)
+    if exc.refusal is not None:
+        return refusal_text(lang, exc, seat=seat, players=players, teams=teams)
+    return str(exc)
 
 
-# Whole messages of the rooms, the table and the forms (after the prefix "hand N: ").
-_PLAIN: Final = {
-    # already plain: the same words in English
-    "the game is over": N_("the game is over"),
-    "the game has already started": N_("the game has already started"),
-    "the game has not started": N_("the game has not started"),
-    "the deal is over: ask for the next deal": N_("the deal is over: ask for the next deal"),
-    "the deal is not over": N_("the deal is not over"),
-    "a seat can be left only before the game starts": N_(
-        "a seat can be left only before the game starts"),
-    "a table against bots is private: nobody else can sit there": N_(
-        "a table against bots is private: nobody else can sit there"),
-    "only someone invited (the room's link) can take a seat": N_(
-        "only someone invited (the room's link) can take a seat"),
-    "take a seat first": N_("take a seat first"),
-    "no hint now: it is not your turn": N_("No hint now: it is not your turn."),
-    "too many new tables in a short time: wait a minute": N_(
-        "too many new tables in a short time: wait a minute"),
-    "points: enter one team's trick points (or a capot)": N_(
-        "points: enter one team's trick points (or a capot)"),
-    "declarations: say which team scores them": N_("declarations: say which team scores them"),
-    "contract: choose the contract (80…, capot or générale)": N_(
-        "contract: choose the contract (80…, capot or générale)"),
-    # said again in plain words
-    "this address leads to no page": N_("This address leads to no page."),
-    # the database held by another program (web.store, the sheets' pages)
-    ("the game could not be saved: the database is busy (another program is writing to "
-     "it); nothing was changed, try again in a moment"): N_(
+# --- the other refusals, by code ------------------------------------------------------
+#
+# A refusal that is no rule's (belote.errors.Refusal: the rooms, the connections, the
+# score sheets and their forms) is said from its code and fields too, never from its
+# English: REFUSAL_TEXTS gives each code its sentence, whose %(names)s are its fields in
+# words (:func:`_refusal_words`).  A few fields are left unsaid on purpose
+# (UNSAID_FIELDS): a room's id (the page's own address), a system error's English
+# detail, a field already said by another.
+
+REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
+    Refusal.NO_SUCH_ROOM: N_("There is no such room (it may have closed)."),
+    Refusal.ROOM_CLOSED: N_("This room was closed: %(reason)s"),
+    Refusal.ROOM_CANNOT_OPEN: N_(
+        "This room cannot be opened right now: try again in a moment."),
+    Refusal.ROOM_GAME_OVER: N_("the game is over"),
+    Refusal.GAME_STARTED: N_("the game has already started"),
+    Refusal.GAME_NOT_STARTED: N_("the game has not started"),
+    Refusal.DEAL_OVER: N_("the deal is over: ask for the next deal"),
+    Refusal.DEAL_NOT_OVER: N_("the deal is not over"),
+    Refusal.SEAT_TAKEN: N_("The %(seat)s seat is taken by %(name)s."),
+    Refusal.SEAT_NOT_EMPTY: N_("The %(seat)s seat is not empty."),
+    Refusal.NOT_A_SEAT: N_("This table has %(players)s seats: %(seats)s."),
+    Refusal.SEAT_HELD: N_("you already hold seat %(seat)s"),
+    Refusal.NOT_A_SEAT_WORD: N_("“%(text)s” is not a seat: choose %(seats)s."),
+    Refusal.ONE_SEAT_PER_PLAYER: N_(
+        "You already hold the %(seat)s seat at this table: one seat per player."),
+    Refusal.PRIVATE_TABLE: N_("a table against bots is private: nobody else can sit there"),
+    Refusal.INVITATION_NEEDED: N_("only someone invited (the room's link) can take a seat"),
+    Refusal.TAKE_A_SEAT: N_("take a seat first"),
+    Refusal.LEAVE_BEFORE_START: N_("a seat can be left only before the game starts"),
+    Refusal.NO_HINT_NOW: N_("No hint now: it is not your turn."),
+    Refusal.NOT_A_MESSAGE: N_("A message is a JSON object with a type."),
+    Refusal.HELLO_FIRST: N_("Say hello first, with your seat's token or the room's link."),
+    Refusal.UNKNOWN_MESSAGE: N_("Unknown message: %(kind)s."),
+    Refusal.TOO_BIG: N_("The message is too big: %(size)s bytes, more than %(limit)s."),
+    Refusal.NOT_JSON: N_("The message could not be read (it is not valid JSON)."),
+    Refusal.NOT_WHOLE: N_("“%(text)s” is not a whole number."),
+    Refusal.OUT_OF_RANGE: N_("%(value)s is outside %(low)s to %(high)s."),
+    Refusal.BAD_FIELD: N_("The field %(field)s is not valid."),
+    Refusal.NOT_JSON_TEXT: N_("A message is JSON text."),
+    Refusal.EXPECTED_OBJECT: N_("The request is a JSON object."),
+    Refusal.NO_HELLO: N_("No hello in time: the connection is closed. Reload the page."),
+    Refusal.TOO_MANY_MESSAGES: N_("Too many messages: the connection is closed. Reload the page."),
+    Refusal.CROSS_SITE: N_("Refused: the connection comes from another site."),
+    Refusal.NO_PAGE: N_("This address leads to no page."),
+    Refusal.BOT_NEEDS_SEAT: N_("Only a seated player may put a bot at the table."),
+    Refusal.JOIN_NEEDS_INVITATION: N_("Taking a seat needs the room's invitation (its link)."),
+    Refusal.TOO_MANY_TABLES: N_(
+        "You have %(n)s tables open already: finish or leave one (an unused table closes "
+        "by itself)."),
+    Refusal.SERVER_FULL: N_("The server is full of rooms right now: try again later."),
+    Refusal.TOO_MANY_NEW_TABLES: N_("too many new tables in a short time: wait a minute"),
+    Refusal.GAME_NOT_SAVED: N_(
         "The game could not be saved: the database is busy (another program is writing "
         "to it). Nothing was changed: try again in a moment."),
-    ("the score sheets are busy: another program is writing to them; nothing was changed, "
-     "try again in a moment"): N_(
+    Refusal.SHEETS_BUSY: N_(
         "The score sheets are busy: another program is writing to them. Nothing was "
         "changed: try again in a moment."),
-    "taker: choose NS or EW": N_("Say which team took."),
-    "there is no belote in sans-atout": N_("There is no belote in sans-atout."),
-    "both teams have belote: only one team holds trump K and Q": N_(
-        "Only one team can say belote-rebelote: one player holds the king and queen of trumps."),
+    Refusal.NO_SUCH_SHEET: N_("There is no score sheet number %(sheet)s."),
+    Refusal.SHEET_DELETED: N_("Score sheet %(sheet)s was deleted on %(date)s."),
+    Refusal.FOLLOW_ONLY: N_("Your link lets you follow score sheet %(sheet)s, not change it."),
+    Refusal.OWNER_ONLY: N_(
+        "Only the owner of score sheet %(sheet)s may delete it or manage its links."),
+    Refusal.PER_SEAT_SHEET: N_(
+        "Score sheet %(sheet)s is for %(players)s players (%(profile)s), each scoring for "
+        "himself: these pages show the sheets of two teams; the command belote sheet show "
+        "%(sheet)s shows it."),
+    Refusal.NO_SUCH_HAND: N_("Score sheet %(sheet)s has no hand %(hand)s."),
+    Refusal.NOTHING_TO_UNDO: N_("Score sheet %(sheet)s has no hand to undo."),
+    Refusal.GAME_ALREADY_WON: N_("The game was already won after hand %(hand)s."),
+    Refusal.GAME_ALREADY_DRAWN: N_("The game already ended in a draw after hand %(hand)s."),
+    Refusal.NAMES_COUNT: N_("“%(text)s” gives %(n)s names: %(count)s are needed."),
+    Refusal.NAME_EMPTY: N_("“%(text)s”: a name is empty."),
+    Refusal.IMPORT_NOT_JSON: N_("The file %(file)s is not a JSON file."),
+    Refusal.CONTRACT_VALUE: N_(
+        "The contract %(value)s is not a bid: a multiple of 10 from 80 up to %(limit)s."),
+    Refusal.MULTIPLIER_VALUE: N_(
+        "The multiplier is 1, 2 (coinche) or 4 (surcoinche), not %(value)s."),
+    Refusal.CAPOT_NOT_DOUBLED: N_("A capot bid may not be coinched at this table."),
+    Refusal.TRUMP_OFF: N_("%(trump)s is not played at this table."),
+    Refusal.SHEET_PLAYERS: N_("A sheet has 4, 5, 6 or 7 players, not “%(text)s”."),
+    Refusal.CHOOSE_TEAM: N_("Say which team took."),
+    Refusal.NOT_A_TEAM: N_("Choose one of the two teams, not “%(text)s”."),
+    Refusal.ENTER_POINTS: N_("points: enter one team's trick points (or a capot)"),
+    Refusal.DECLARATIONS_WHOSE: N_("declarations: say which team scores them"),
+    Refusal.CHOOSE_CONTRACT: N_("contract: choose the contract (80…, capot or générale)"),
+    Refusal.NEGATIVE: N_("%(value)s: points cannot be negative."),
+    Refusal.TRICK_POINTS_RANGE: N_(
+        "%(team)s cannot have made %(value)s trick points: the tricks of a hand hold "
+        "%(total)s points in all (the 10 for the last trick included)."),
+    Refusal.TRICK_POINTS_SUM: N_(
+        "The two teams' trick points must add up to %(total)s, not %(points)s."),
+    Refusal.CAPOT_OTHER_SIDE: N_(
+        "With a capot by %(by)s the other team takes no trick: it has 0 points, not "
+        "%(value)s."),
+    Refusal.CAPOT_TOTAL: N_("A capot by %(by)s counts %(total)s points, not %(value)s."),
+    Refusal.DECLARATIONS_MAX: N_(
+        "Declarations: %(value)s is more than one team can declare in a hand (at most "
+        "%(limit)s: carrés of jacks, nines, aces and tens)."),
+    Refusal.DECLARATIONS_SUM: N_(
+        "Declarations: no hand makes %(value)s; a team declares tierces (20), cinquantes "
+        "(50), cents (100) and carrés (100, 150 or 200)."),
+    Refusal.DECLARATIONS_BOTH: N_(
+        "Only the team that wins the comparison of declarations scores them, not both "
+        "(%(first)s and %(second)s)."),
+    Refusal.DECLARATIONS_OFF: N_(
+        "This game (%(profile)s) is played without declarations: %(value)s cannot be "
+        "scored."),
+    Refusal.DECLARATIONS_TWICE: N_(
+        "Enter the declarations by name or as the points won after the comparison, not "
+        "both."),
+    Refusal.DECLARATIONS_TIED: N_(
+        "Both teams' best declarations are equal: say whose is higher (the higher card "
+        "wins, then a sequence in trumps), or that nobody scores them."),
+    Refusal.CARRE_TWICE: N_(
+        "There is only one %(kind)s in the cards: it cannot be declared twice."),
+    Refusal.TOO_MANY_SEQUENCES: N_(
+        "%(team)s cannot hold that many sequences: two players of eight cards declare two "
+        "sequences each at most."),
+    Refusal.NO_BELOTE_SANS_ATOUT: N_("There is no belote in sans-atout."),
+    Refusal.BELOTE_BOTH: N_(
+        "Only one team can say belote-rebelote: one player holds the king and queen of "
+        "trumps."),
+    **PAGE_WORDS,
 }
 
-# Patterns, tried in order: (regex, message); the message's %(names)s are the groups,
-# turned into words by _words().
-_PATTERNS: Final = [
-    (r"not a card: .*", N_("That is not a card.")),
-    (r"\w+: '.*' is not NS or EW", N_("Choose one of the two teams.")),
-    (r"room [\w-]+: the game is over", N_("the game is over")),
-    (r"seat (?P<seat2>[NESW]) is taken by (?P<name>.+)",
-     N_("The %(seat2)s seat is taken by %(name)s.")),
-    (r"you already hold seat (?P<seat2>[NESW]).*", N_("you already hold seat %(seat2)s")),
-    (r"seat (?P<seat2>[NESW]) is not empty", N_("The %(seat2)s seat is not empty.")),
-    (r"no room '(?P<room>[^']*)' \(it may have closed\)",
-     N_("There is no such room (it may have closed).")),
-    (r"room '(?P<room>[^']*)' was closed: the server was full, and this table had been left "
-     r"idle the longest.*",
-     N_("This room was closed: the server was full, and this table was the one left idle "
-        "the longest.")),
-    (r"room '(?P<room>[^']*)' was closed: (?P<reason>.+)", N_("This room was closed: %(reason)s")),
-    (r"the server holds \d+ rooms already; try later",
-     N_("The server is full of rooms right now: try again later.")),
-    (r"you have (?P<n>\d+) tables open already: .*",
-     N_("You have %(n)s tables open already: finish or leave one (an unused table closes "
-        "by itself).")),
-    (r"sheet (?P<sheet>\d+): no such sheet", N_("There is no score sheet number %(sheet)s.")),
-    (r"sheet (?P<sheet>\d+): deleted on .*", N_("Score sheet %(sheet)s was deleted.")),
-    (r"sheet (?P<sheet>\d+): this link lets you follow the sheet, not change it",
-     N_("Your link lets you follow score sheet %(sheet)s, not change it.")),
-    (r"sheet (?P<sheet>\d+): only its owner may delete it or manage its links",
-     N_("Only the owner of score sheet %(sheet)s may delete it or manage its links.")),
-    (r"sheet (?P<sheet>\d+): a (?P<n>\d)-player sheet \([^)]*\), scored per seat.*",
-     N_("Score sheet %(sheet)s is for %(n)s players, each scoring for himself: these pages "
-        "show the sheets of two teams; the command belote sheet show %(sheet)s shows it.")),
-    (r"sheet (?P<sheet>\d+) has no hand (?P<n>\d+)",
-     N_("Score sheet %(sheet)s has no hand %(n)s.")),
-    (r"(?:trick_points|points)(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is outside 0\.\.(?P<total>\d+)",
-     N_("%(team)s cannot have made %(n)s trick points: the tricks of a hand hold %(total)s "
-        "points in all (the 10 for the last trick included).")),
-    (r"trick_points(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is negative",
-     N_("Trick points cannot be negative.")),
-    (r"trick_points: (?P<a>\d+) \+ (?P<b>\d+) does not add to (?P<total>\d+)",
-     N_("The two teams' trick points must add up to %(total)s.")),
-    (r"trick_points\.(?P<team>NS|EW): (?P<n>\d+) with a capot by (?:NS|EW) \(the other.*",
-     N_("With a capot the other team takes no trick: it has 0 points, not %(n)s.")),
-    (r"trick_points\.(?P<team>NS|EW): (?P<n>\d+) with a capot by (?:NS|EW) \(a capot counts "
-     r"(?P<total>\d+)\)",
-     N_("A capot counts %(total)s points, not %(n)s.")),
-    (r"(?:points|decl_points|target|contract|multiplier): '(?P<text>.*)' is not a whole number",
-     N_("“%(text)s” is not a whole number.")),
-    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+) is more than one team can declare in a "
-     r"hand \(at most (?P<max>\d+).*",
-     N_("Declarations: %(n)s is more than one team can declare in a hand (at most %(max)s: "
-        "carrés of jacks, nines, aces and tens).")),
-    (r"declarations(?:\.(?P<team>NS|EW))?: no hand makes (?P<n>\d+); .*",
-     N_("Declarations: no hand makes %(n)s; a team declares tierces (20), cinquantes (50), "
-        "cents (100) and carrés (100, 150 or 200).")),
-    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>-?\d+) is negative.*",
-     N_("Declarations cannot be negative.")),
-    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+) is not a sum of declaration values.*",
-     N_("Declarations: no hand makes %(n)s; a team declares tierces (20), cinquantes (50), "
-        "cents (100) and carrés (100, 150 or 200).")),
-    (r"declarations: both teams have points .*",
-     N_("Only the team that wins the comparison of declarations scores them.")),
-    (r"declarations(?:\.(?P<team>NS|EW))?: (?P<n>\d+): \w+ is played without declarations.*",
-     N_("This game is played without declarations.")),
-    (r"declarations: enter them by name or as points after the comparison, not both",
-     N_("Enter the declarations by name or as the points won after the comparison, not "
-        "both.")),
-    (r"declarations: both teams' best declarations are equal: say whose is higher",
-     N_("Both teams' best declarations are equal: say whose is higher (the higher card "
-        "wins, then a sequence in trumps), or that nobody scores them.")),
-    (r"declarations: \w+: only one carré of each rank is in the cards",
-     N_("There is only one carré of each rank in the cards: it cannot be declared twice.")),
-    (r"declarations\.(?P<team>NS|EW): more sequences than a team's 16 cards can hold",
-     N_("%(team)s cannot hold that many sequences: two players of eight cards declare two "
-        "sequences each at most.")),
-    (r"decl_(?:NS|EW)_\w+: .*",
-     N_("Declarations by name: enter how many of each kind, from 0 to 5.")),
-    (r"the game was already won after hand (?P<n>\d+)",
-     N_("The game was already won after hand %(n)s.")),
-    (r"target: (?P<n>-?\d+) is outside 1\.\.(?P<max>\d+)",
-     N_("The target is a number of points from 1 to %(max)s.")),
-    (r"players: '(?P<text>.*)' is not 4, 5, 6 or 7", N_("A sheet has 4, 5, 6 or 7 players.")),
-]
-_COMPILED: Final = [(re.compile(p), m) for p, m in _PATTERNS]
+# The fields a code's sentence leaves unsaid on purpose (every other field is said).
+UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
+    Refusal.NO_SUCH_ROOM: frozenset({"room"}),
+    Refusal.SERVER_FULL: frozenset({"n"}),  # the server's own count of rooms
+    Refusal.ROOM_CLOSED: frozenset({"room", "why", "seconds", "detail"}),  # said as reason
+    Refusal.ROOM_CANNOT_OPEN: frozenset({"room", "detail"}),
+    Refusal.NOT_JSON: frozenset({"detail"}),
+    Refusal.NOT_WHOLE: frozenset({"field"}),  # the form shows the refusal at its field
+    Refusal.OUT_OF_RANGE: frozenset({"field"}),
+    Refusal.BAD_FIELD: frozenset({"detail"}),
+    Refusal.NOT_A_SEAT_WORD: frozenset({"players"}),  # said in the seats' names
+    Refusal.REQUEST_TOO_LARGE: frozenset({"limit"}),  # said as "max"
+    Refusal.CAPOT_OTHER_SIDE: frozenset({"other", "team"}),  # the team is "the other"
+    Refusal.CAPOT_TOTAL: frozenset({"team"}),  # the team is the capot's, "by"
+    Refusal.IMPORT_NOT_JSON: frozenset({"detail"}),
+    Refusal.TRUMP_OFF: frozenset({"option"}),  # the option's name is for the command line
+    Refusal.CAPOT_NOT_DOUBLED: frozenset({"value"}),
+    Refusal.NEGATIVE: frozenset({"team"}),
+    Refusal.DECLARATIONS_MAX: frozenset({"team"}),
+    Refusal.DECLARATIONS_SUM: frozenset({"team"}),
+    Refusal.CARRE_TWICE: frozenset(),
+}
+
+# A count of declarations by name (the form's decl_NS_tierce...) out of its range.
+_DECLARATION_COUNT: Final = N_(
+    "Declarations by name: enter how many of each kind, from %(low)s to %(high)s, not "
+    "%(value)s.")
+# A contract refused where bids have no highest value (max_bid unset).
+_NO_HIGHEST_BID: Final = N_("The contract %(value)s is not a bid: a multiple of 10, from 80 up.")
+
+# Why a room was closed (web.rooms.CLOSED_WHY), said in the page's language.
+_CLOSED_WHY: Final = {
+    "idle": N_("nobody visited it for %(span)s."),
+    "evicted": N_("the server was full, and this table was the one left idle the longest."),
+    "unrestorable": N_("it could not be restored after a restart of the server."),
+    "other": N_("it is no longer open."),
+}
+
+
+def span_text(lang: str, seconds: float) -> str:
+    """A length of time in words of ``lang``: "6 hours", "25 minutes", "a minute".
+
+    >>> span_text("fr", 6 * 3600), span_text("en", 1500)
+    ('6 heures', '25 minutes')
+    """
+    if seconds >= 3600:
+        return gettext(lang, N_("%(n)s hours")) % {"n": f"{round(seconds / 3600, 2):g}"}
+    if seconds < 60:
+        return gettext(lang, N_("less than a minute"))
+    minutes = round(seconds / 60)
+    if minutes > 1:
+        return gettext(lang, N_("%(n)s minutes")) % {"n": minutes}
+    return gettext(lang, N_("a minute"))
+
+
+def refusal_text(lang: str, exc: BeloteError, *, seat: int | None = None, players: int = 4,
+                 teams: Mapping[str, str] | None = None) -> str:
+    """A refusal that is no rule's in plain words in ``lang``, from its code and fields
+    (:data:`REFUSAL_TEXTS`): the seats named ("you" for ``seat``, the reader), the teams
+    of a score sheet by their names (``teams``, ``{"NS": "Nous", "EW": "Eux"}``).
+
+    >>> from belote.sheets import SheetError
+    >>> refusal_text("fr", SheetError.refused(Refusal.NO_SUCH_HAND, sheet=3, hand=9))
+    "La feuille de score 3 n'a pas de donne 9."
+    """
+    refusal = exc.refusal
+    assert refusal is not None
+    words = _refusal_words(lang, refusal, exc.values, seat, players, teams)
+    sentence = REFUSAL_TEXTS[refusal]
+    if refusal is Refusal.CONTRACT_VALUE and not words.get("limit"):
+        sentence = _NO_HIGHEST_BID  # (no max_bid)
+    elif refusal is Refusal.OUT_OF_RANGE and str(exc.values.get("field", "")).startswith(
+            "decl_"):
+        sentence = _DECLARATION_COUNT  # a count of the form's declarations by name
+    return gettext(lang, sentence) % words
+
+
+def _refusal_words(lang: str, refusal: Refusal, values: Mapping[str, object],
+                   seat: int | None, players: int,
+                   teams: Mapping[str, str] | None) -> dict[str, str]:
+    """A refusal's fields in words of ``lang``, by the names of :data:`REFUSAL_TEXTS`."""
+    words: dict[str, str] = {}
+    for name, value in values.items():
+        if name == "seat" and isinstance(value, str) and value in SEAT_NAMES:
+            words[name] = _seat_text(lang, value, seat, players)
+        elif name in ("team", "by"):
+            words[name] = (teams or {}).get(str(value), str(value))
+        elif name == "kind" and isinstance(value, str) and value in DECL_LABELS:
+            words[name] = gettext(lang, DECL_LABELS[value])
+        elif name == "trump" and isinstance(value, str):
+            words[name] = _trump_text(lang, value)
+        elif name == "seats" and isinstance(value, str):
+            letters = [c for c in value if c in SEAT_NAMES]
+            words[name] = ", ".join(gettext(lang, SEAT_WORDS[SEAT_NAMES.index(c)])
+                                    for c in letters)
+        else:
+            words[name] = str(value)
+    words.setdefault("team", gettext(lang, N_("A team")))
+    if refusal is Refusal.ROOM_CLOSED:
+        why = str(values.get("why", "other"))
+        span = {"span": span_text(lang, float(str(values.get("seconds", 0))))}
+        words["reason"] = gettext(lang, _CLOSED_WHY.get(why, _CLOSED_WHY["other"])) % span
+    if refusal is Refusal.REQUEST_TOO_LARGE:
+        words["max"] = words.get("limit", "")
+    return words
 
 
 def _seat_text(lang: str, letter: str, you: int | None, players: int) -> str:
@@ -634,80 +734,12 @@ def _trump_text(lang: str, trump: str) -> str:
     return _SUITS.get(trump, trump)
 
 
-def translate_error(lang: str, text: str, *, seat: int | None = None, players: int = 4,
-                    spanish: bool = False, teams: Mapping[str, str] | None = None) -> str:
-    """A refusal that names no rule (of the rooms, the forms) in plain words in ``lang``,
-    from its message; a refusal of the rules is said from its code (:func:`say_refusal`).
-
-    ``seat`` is the seat of whoever reads it (named "you", its partner "your
-    partner"), ``spanish`` draws the cards with Spanish names, ``teams`` names the
-    teams of a score sheet (``{"NS": "Nous", "EW": "Eux"}``).
-
-    >>> translate_error("fr", "seat N is taken by Ann")
-    'La place Nord est prise par Ann.'
-    >>> translate_error("en", "something new (§9.2)")
-    'something new'
-    """
-    hand = None
-    m = _PREFIX.match(text)
-    body = text
-    if m:
-        hand = m.group("hand")
-        body = text[m.end():]
-    # "hand 5: trick_points.NS: ..." and "declarations: ..." of the forms
-    out = _translate_body(lang, body.strip(), seat, players, spanish, teams)
-    if out is None:
-        out = _fallback(lang, body, seat, players, spanish, teams)
-    if hand is not None:
-        out = gettext(lang, N_("Hand %(n)s: %(text)s")) % {"n": hand, "text": out}
-    return out
-
-
-def _translate_body(lang: str, body: str, seat: int | None, players: int, spanish: bool,
-                    teams: Mapping[str, str] | None) -> str | None:
-    plain = _PLAIN.get(_RULE_REF.sub("", body).strip())
-    if plain is not None:
-        return gettext(lang, plain)
-    for pattern, message in _COMPILED:
-        m = pattern.fullmatch(body)
-        if m is None:
-            continue
-        groups = {k: v for k, v in m.groupdict().items() if v is not None}
-        words: dict[str, str] = {}
-        for key, value in groups.items():
-            if key == "seat2":
-                words[key] = gettext(lang, SEAT_WORDS[SEAT_NAMES.index(value)])
-            elif key == "team":
-                words[key] = (teams or {}).get(value, value)
-            else:
-                words[key] = value
-        words.setdefault("team", gettext(lang, N_("A team")))
-        return gettext(lang, message) % words
-    return None
-
-
 def _call_text(lang: str, call: str) -> str:
     calls = {"pass": N_("pass"), "take": N_("take"), "coinche": N_("coinche"),
              "surcoinche": N_("surcoinche")}
     if call in calls:
         return gettext(lang, calls[call])
     return _bid_text(lang, call)
-
-
-def _fallback(lang: str, body: str, seat: int | None, players: int, spanish: bool,
-              teams: Mapping[str, str] | None) -> str:
-    """A message no pattern knows: its words, less the § numbers, seats and cards named."""
-    text = _RULE_REF.sub("", body).strip()
-    text = re.sub(r"\((?:option [^()]*)\)", "", text).strip()
-    if lang == "fr" and not spanish:
-        text = _CARD_CODE.sub(lambda m: french_short(m.group(1)), text)
-    else:
-        # the message's own words around it: the card's name alone, no article added
-        text = _CARD_CODE.sub(lambda m: _card_text(m.group(1), spanish, article=False), text)
-    if teams:
-        text = re.sub(r"\b(NS|EW)\b", lambda m: teams.get(m.group(1), m.group(1)), text)
-    text = _SEAT_LETTER.sub(lambda m: _seat_text(lang, m.group(1), seat, players), text)
-    return text or body
 
 
 # --- the score sheet as a table keeps it ----------------------------------------------

@@ -98,7 +98,7 @@ from belote.bots import Bot, make_bot
 from belote.bots.base import check_table
 from belote.cards import card_name, parse_card
 from belote.deal import deal_mode
-from belote.errors import BeloteError, IllegalActionError, RuleCode
+from belote.errors import BeloteError, IllegalActionError, Refusal, RuleCode
 from belote.game import Match
 from belote.hand import HandResult
 from belote.options import Rules, make_rules
@@ -330,17 +330,16 @@ class Room:
     async def _join(self, seat: int, name: object, client: Client | None,
                     owner: str | None) -> str:
         if self.status == RoomStatus.FINISHED:
-            raise RoomError(f"room {self.id}: the game is over")
+            raise RoomError.refused(Refusal.ROOM_GAME_OVER, f"room {self.id}")
         s = self.seats[self.check_seat(seat)]
         if s.kind == SeatKind.HUMAN:
-            raise RoomError(f"seat {SEAT_NAMES[seat]} is taken by {s.name}")
+            raise RoomError.refused(Refusal.SEAT_TAKEN, seat=SEAT_NAMES[seat], name=s.name)
         held = self.seat_of_owner(owner)
         if held is not None:
-            raise RoomError(f"you already hold seat {SEAT_NAMES[held]} at this table: "
-                            "one seat per player")
+            raise RoomError.refused(Refusal.ONE_SEAT_PER_PLAYER, seat=SEAT_NAMES[held])
         if (self.visibility == Visibility.PRIVATE
                 and any(x.kind == SeatKind.HUMAN for x in self.seats)):
-            raise RoomError("a table against bots is private: nobody else can sit there")
+            raise RoomError.refused(Refusal.PRIVATE_TABLE)
         old = (s.kind, s.name, s.token, s.owner, s.secret_until)
         if self.status == RoomStatus.PLAYING and s.kind == SeatKind.BOT and self.round is not None:
             # Taken over mid-deal: what the bot laid aside stays its secret (§12.1),
@@ -366,7 +365,7 @@ class Room:
         """Give a seat back before the game starts."""
         async with self.lock:
             if self.status != RoomStatus.WAITING:
-                raise RoomError("a seat can be left only before the game starts")
+                raise RoomError.refused(Refusal.LEAVE_BEFORE_START)
             s = self.seats[seat]
             old = (s.kind, s.name, s.token, s.bot, s.owner)
             s.kind, s.name, s.token, s.bot, s.owner = SeatKind.OPEN, "", None, None, None
@@ -386,10 +385,10 @@ class Room:
         """Put a bot on an open seat."""
         async with self.lock:
             if self.status == RoomStatus.FINISHED:
-                raise RoomError(f"room {self.id}: the game is over")
+                raise RoomError.refused(Refusal.ROOM_GAME_OVER, f"room {self.id}")
             s = self.seats[self.check_seat(seat)]
             if s.kind != SeatKind.OPEN:
-                raise RoomError(f"seat {SEAT_NAMES[seat]} is not empty")
+                raise RoomError.refused(Refusal.SEAT_NOT_EMPTY, seat=SEAT_NAMES[seat])
             s.kind, s.bot = SeatKind.BOT, self._new_bot()
             s.name = f"Bot {SEAT_NAMES[seat]}"
             try:
@@ -404,8 +403,9 @@ class Room:
         """``seat`` when the table has it (N E S with three players, N E with two)."""
         if not 0 <= seat < self.players:
             names = ", ".join(SEAT_NAMES[:self.players])
-            raise RoomError(f"seat {SEAT_NAMES[seat] if 0 <= seat < 4 else seat!r}: "
-                            f"this table of {self.players} seats {names}")
+            raise RoomError.refused(
+                Refusal.NOT_A_SEAT, f"seat {SEAT_NAMES[seat] if 0 <= seat < 4 else seat!r}",
+                players=self.players, seats=names)
         return seat
 
     def bot_plays(self, seat: int, now: float | None = None) -> bool:
@@ -493,7 +493,7 @@ class Room:
         """Fill the empty seats with bots and deal the first deal."""
         async with self.lock:
             if self.status != RoomStatus.WAITING:
-                raise RoomError("the game has already started")
+                raise RoomError.refused(Refusal.GAME_STARTED)
             before = [(s.kind, s.bot, s.name) for s in self.seats]
             for s in self.seats:
                 if s.kind == SeatKind.OPEN:
@@ -552,11 +552,11 @@ class Room:
     def live_round(self) -> Round:
         """The deal on the table, while it is played (else the room refuses)."""
         if self.status == RoomStatus.WAITING:
-            raise RoomError("the game has not started")
+            raise RoomError.refused(Refusal.GAME_NOT_STARTED)
         if self.status == RoomStatus.FINISHED:
-            raise RoomError("the game is over")
+            raise RoomError.refused(Refusal.ROOM_GAME_OVER)
         if self.between or self.round is None:
-            raise RoomError("the deal is over: ask for the next deal")
+            raise RoomError.refused(Refusal.DEAL_OVER)
         return self.round
 
     async def call(self, seat: int, text: object) -> None:
@@ -627,9 +627,9 @@ class Room:
         """Deal the next deal now (the finished one has been seen)."""
         async with self.lock:
             if self.status == RoomStatus.FINISHED:
-                raise RoomError("the game is over")
+                raise RoomError.refused(Refusal.ROOM_GAME_OVER)
             if self.status != RoomStatus.PLAYING or not self.between:
-                raise RoomError("the deal is not over")
+                raise RoomError.refused(Refusal.DEAL_NOT_OVER)
             await self._new_deal()
 
     async def _after_action(self) -> None:
@@ -778,10 +778,57 @@ def span_words(seconds: float) -> str:
     return f"{minutes} minutes" if minutes > 1 else "a minute"
 
 
-def evicted_reason(idle: float) -> str:
-    """The reason an evicted room's link gives (translated by ``present``)."""
-    return ("the server was full, and this table had been left idle the longest "
-            f"(nobody at it for {span_words(idle)})")
+# Why a room was closed, by name, and its English (its ``span`` the length of time the
+# row keeps in seconds, in words): a closed room's row keeps its reason as JSON
+# (:func:`closed_reason`), which its link says in the page's language.
+CLOSED_WHY: Final = {
+    "idle": "nobody visited it for {span}",
+    "evicted": "the server was full, and this table had been left idle the longest "
+               "(nobody at it for {span})",
+    "unrestorable": "it could not be restored ({detail})",
+}
+
+
+def closed_reason(why: str, **values: object) -> str:
+    """A closed room's reason as its row keeps it: ``{"why": ..., fields}`` in JSON."""
+    assert why in CLOSED_WHY
+    return json.dumps({"why": why, **values})
+
+
+def read_closed(text: str) -> tuple[str, dict[str, Any]]:
+    """A closed room's reason read back: its name (:data:`CLOSED_WHY`) and fields; a
+    reason of another form (a row written before reasons had names) is ``"other"``,
+    its text the field ``detail``.
+
+    >>> read_closed(closed_reason("idle", seconds=7200))
+    ('idle', {'seconds': 7200})
+    >>> read_closed("closed by hand")
+    ('other', {'detail': 'closed by hand'})
+    >>> read_closed('{"why": "unrestorable", "seconds": 3}')[0]
+    'other'
+    """
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and value.get("why") in CLOSED_WHY:
+        why = str(value["why"])
+        if why == "unrestorable" and isinstance(value.get("detail"), str):
+            return why, {"detail": value["detail"]}
+        seconds = value.get("seconds")
+        if why != "unrestorable" and isinstance(seconds, int) and not isinstance(seconds, bool):
+            return why, {"seconds": seconds}
+    return "other", {"detail": text}
+
+
+def closed_refusal(room_id: str, reason: str) -> RoomError:
+    """The refusal of a closed room's link: :attr:`Refusal.ROOM_CLOSED`, naming why
+    (``why``, and ``seconds`` or ``detail``) and its English ``reason``."""
+    why, fields = read_closed(reason)
+    span = {"span": span_words(fields["seconds"])} if "seconds" in fields else {}
+    english = CLOSED_WHY.get(why, "{detail}").format(**fields, **span)
+    return RoomError.refused(Refusal.ROOM_CLOSED, room=room_id, why=why, **fields,
+                             reason=english)
 
 
 class RoomManager:
@@ -877,8 +924,7 @@ class RoomManager:
         check_table(rules, [make_bot(bots)] * rules.players, "tables on the web")
         for held in (self.held(client=client), self.held(creator=creator)):
             if held >= self.rooms_per_client:
-                raise RoomError(f"you have {self.rooms_per_client} tables open already: "
-                                "finish or leave one (an unused table closes by itself)")
+                raise RoomError.refused(Refusal.TOO_MANY_TABLES, n=self.rooms_per_client)
         self._make_room()
         self._count += 1
         seed = None if self._seed is None else self._seed + self._count
@@ -910,7 +956,7 @@ class RoomManager:
         if len(self) >= evict_at:
             self.evict(len(self) - evict_at + 1)
         if len(self) >= cap:
-            raise RoomError(f"the server holds {len(self)} rooms already; try later")
+            raise RoomError.refused(Refusal.SERVER_FULL, n=len(self))
 
     def evict(self, count: int, now: float | None = None) -> list[str]:
         """Close up to ``count`` rooms, each the longest idle of the network that
@@ -935,7 +981,7 @@ class RoomManager:
             if not by_network[network]:
                 del by_network[network]
             per_network[network] -= 1
-            reasons[room_id] = evicted_reason(now - touched)
+            reasons[room_id] = closed_reason("evicted", seconds=round(now - touched))
             self._drop(room_id)
         if reasons:
             log.info("the server is near its cap of %d rooms: %d idle closed",
@@ -984,7 +1030,8 @@ class RoomManager:
         try:
             seats, events = self.store.seats(row.id), self.store.log(row.id)
         except StoreError as exc:  # kept on disk: it may be read later
-            raise RoomError(f"room {row.id!r} cannot be opened right now ({exc})") from None
+            raise RoomError.refused(Refusal.ROOM_CANNOT_OPEN, room=row.id,
+                                    detail=str(exc)) from None
         try:
             rules = make_rules(row.profile, row.options)
             room = Room(row.id, rules, row.bots, self.settings, seed=row.seed,
@@ -995,11 +1042,11 @@ class RoomManager:
             room.restore(seats, events)
         except (BeloteError, ValueError, KeyError, IndexError, TypeError) as exc:
             log.error("room %s cannot be restored: %s", row.id, exc)
-            reason = f"it could not be restored ({exc})"
+            reason = closed_reason("unrestorable", detail=str(exc))
             self.dormant.pop(row.id, None)
             self._remember_closed({row.id: reason})
             self.store.close_room_later(row.id, reason)
-            raise RoomError(f"room {row.id!r} was closed: {reason}") from None
+            raise closed_refusal(row.id, reason) from None
         self.replays += 1
         self.dormant.pop(row.id, None)
         self.rooms[row.id] = room
@@ -1031,8 +1078,8 @@ class RoomManager:
             with contextlib.suppress(StoreError):
                 reason = self.store.closed_reason(room_id)
         if reason:
-            raise RoomError(f"room {room_id!r} was closed: {reason}")
-        raise RoomError(f"no room {room_id!r} (it may have closed)")
+            raise closed_refusal(str(room_id), reason)
+        raise RoomError.refused(Refusal.NO_SUCH_ROOM, room=room_id)
 
     def public_rooms(self, limit: int = 50) -> list[Room]:
         """The newest ``limit`` public rooms whose game is not over (the list on
@@ -1068,7 +1115,7 @@ class RoomManager:
             del self.dormant[room_id]
         closed = [room.id for room in gone] + asleep
         if self.store is not None and closed:
-            reason = f"nobody visited it for {span_words(ttl)}"
+            reason = closed_reason("idle", seconds=round(ttl))
             with contextlib.suppress(StoreError):
                 await self.store.close_rooms(dict.fromkeys(closed, reason))
         return len(closed)

@@ -18,18 +18,18 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Final
 
-from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
 from belote.bots import BOT_NAMES
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.options import ALL_PROFILES, CHOICE_OPTIONS
 from belote.play import SEAT_NAMES
 from belote.web.chat import CHAT_LENGTH, QUICK
 from belote.web.i18n import lang_of
 from belote.web.network import network_of
-from belote.web.pages import PROFILE_LABELS, render
+from belote.web.pages import PROFILE_LABELS, Refused, refusal_json, refusal_message, render
 from belote.web.present import parse_seat
 from belote.web.rooms import Client, NoAccess, Room, RoomError, RoomManager
 from belote.web.seats import SeatKind, Visibility
@@ -109,27 +109,31 @@ async def _create(request: Request, form: Mapping[str, Any], visibility: Visibil
     limiter: RateLimiter = request.app.state.room_limiter
     client = client_key(request)
     if not limiter.allow(client):
-        raise TooFast("too many new tables in a short time: wait a minute")
+        raise TooFast.refused(Refusal.TOO_MANY_NEW_TABLES)
     profile = form.get("profile") or "classic"
     if not isinstance(profile, str):
-        raise RoomError(f"profile: {profile!r} is not a profile name")
+        raise RoomError.refused(Refusal.BAD_FIELD, "profile", field="profile",
+                                detail=f"{profile!r} is not a profile name")
     bots = form.get("bots") or "heuristic"
     if not isinstance(bots, str) or bots.split(":")[0] not in BOT_NAMES:
-        raise RoomError(f"bots: {bots!r} is not one of {', '.join(BOT_NAMES)}")
+        raise RoomError.refused(Refusal.BAD_FIELD, "bots", field="bots",
+                                detail=f"{bots!r} is not one of {', '.join(BOT_NAMES)}")
     target = form.get("target")
     if isinstance(target, int) and not isinstance(target, bool):
         if not 1 <= target <= MAX_TARGET:
-            raise RoomError(f"target: {target} is outside 1..{MAX_TARGET}")
+            raise RoomError.refused(Refusal.OUT_OF_RANGE, "target", value=target, low=1,
+                                    high=MAX_TARGET)
         target_value: int | None = target
     elif target is None or isinstance(target, str):
         target_value = parse_whole(target, "target", 1, MAX_TARGET)
     else:
-        raise RoomError(f"target: {target!r} is not a whole number")
+        raise RoomError.refused(Refusal.NOT_WHOLE, "target", text=target)
     options = form.get("options")
     if options is None:
         options = {}
     if not isinstance(options, dict):
-        raise RoomError(f"options: {options!r} is not an object of option names")
+        raise RoomError.refused(Refusal.BAD_FIELD, "options", field="options",
+                                detail=f"{options!r} is not an object of option names")
     # The form's deal select (§12.1 three_deal, §12.2 two_deal) for its own profile.
     deal_option = DEAL_OPTIONS.get(profile)
     chosen = form.get(deal_option) if deal_option is not None else None
@@ -137,7 +141,8 @@ async def _create(request: Request, form: Mapping[str, Any], visibility: Visibil
         options = {**options, deal_option: chosen}
     name = form.get("name")
     if name is not None and not isinstance(name, str):
-        raise RoomError(f"name: {name!r} is not text")
+        raise RoomError.refused(Refusal.BAD_FIELD, "name", field="name",
+                                detail=f"{name!r} is not text")
     return await _rooms(request).create(profile, options, target_value, bots, name or "",
                                         visibility=visibility, client=client,
                                         creator=identity(request))
@@ -184,7 +189,7 @@ async def play_create(request: Request) -> Response:
                 await room.fill_bot(other)
         await room.start()
     except BeloteError as exc:
-        return render(request, "play.html", {**_choices(), "values": form, "error": str(exc)},
+        return render(request, "play.html", {**_choices(), "values": form, "error": exc},
                       status=422)
     return RedirectResponse(
         f"/rooms/{room.id}#seat={SEAT_NAMES[seat]}&token={token}", status_code=303)
@@ -195,7 +200,8 @@ async def room_list(request: Request) -> Response:
     return _room_list(request, {}, None)
 
 
-def _room_list(request: Request, values: Mapping[str, str], error: str | None) -> Response:
+def _room_list(request: Request, values: Mapping[str, str],
+               error: BeloteError | None) -> Response:
     """The public rooms (their hosts chose to list them) and the new-room form."""
     rooms = _rooms(request).public_rooms(50)
     listed = [{
@@ -226,7 +232,7 @@ async def room_create(request: Request) -> Response:
         visibility = Visibility.PUBLIC if form.get("public") else Visibility.INVITE
         room = await _create(request, form, visibility)
     except BeloteError as exc:
-        return _room_list(request, form, str(exc))
+        return _room_list(request, form, exc)
     return RedirectResponse(room_link(room), status_code=303)
 
 
@@ -237,9 +243,9 @@ def _visible(request: HTTPConnection, room_id: str, invite: object = None,
     try:
         room = _rooms(request).get(room_id)
     except RoomError as exc:
-        raise HTTPException(status_code=404, detail=str(exc)) from None
+        raise Refused(404, exc) from None
     if not room.may_see(identity(request), invite, token):
-        raise HTTPException(status_code=404, detail=f"no room {room_id!r} (it may have closed)")
+        raise Refused(404, RoomError.refused(Refusal.NO_SUCH_ROOM, room=room_id))
     room.visit()
     return room
 
@@ -261,9 +267,9 @@ async def _json(request: Request) -> dict[str, Any]:
     try:
         body = loads(await request.body(), _limits(request))
     except BadInput as exc:
-        raise HTTPException(status_code=400, detail=str(exc)) from None
+        raise Refused(400, exc) from None
     if not isinstance(body, dict):
-        raise HTTPException(status_code=400, detail="expected a JSON object")
+        raise Refused(400, BadInput.refused(Refusal.EXPECTED_OBJECT))
     return body
 
 
@@ -287,17 +293,18 @@ async def api_room_create(request: Request) -> Response:
     body = await _json(request)
     visibility = body.get("visibility", Visibility.INVITE)
     if visibility not in API_VISIBILITIES:
-        return JSONResponse({"error": f"visibility: {repr(visibility)[:40]} is not "
-                             f"{' or '.join(API_VISIBILITIES)} (a private table, against "
-                             "bots, is opened by /play)"}, status_code=400)
+        return refusal_json(RoomError.refused(
+            Refusal.BAD_FIELD, "visibility", field="visibility",
+            detail=f"{repr(visibility)[:40]} is not {' or '.join(API_VISIBILITIES)} (a "
+            "private table, against bots, is opened by /play)"), 400)
     try:
         room = await _create(request, body, Visibility.of(visibility))
     except TooFast as exc:
-        return JSONResponse({"error": str(exc)}, status_code=429, headers={"Retry-After": "60"})
+        return refusal_json(exc, 429, headers={"Retry-After": "60"})
     except StoreError as exc:  # the database is held: nothing was created
-        return JSONResponse({"error": str(exc)}, status_code=503)
+        return refusal_json(exc, 503)
     except BeloteError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=422)
+        return refusal_json(exc, 422)
     return JSONResponse({"id": room.id, "url": room_link(room), "invite": room.invite,
                          "state": room.state_for(None)}, status_code=201)
 
@@ -329,16 +336,14 @@ async def api_room_join(request: Request, room_id: str) -> Response:
         if body.get("bot") is True:
             if room.seat_of_token(body.get("token")) is None and not room.invited(
                     body.get("invite")):
-                return JSONResponse({"error": "only a seated player may put a bot at the table"},
-                                    status_code=403)
+                return refusal_json(RoomError.refused(Refusal.BOT_NEEDS_SEAT), 403)
             await room.fill_bot(seat)
             return JSONResponse({"seat": SEAT_NAMES[seat], "bot": True})
         if not room.invited(body.get("invite")):
-            return JSONResponse({"error": "taking a seat needs the room's invitation (its link)"},
-                                status_code=403)
+            return refusal_json(RoomError.refused(Refusal.JOIN_NEEDS_INVITATION), 403)
         token = await room.join(seat, body.get("name"), owner=identity(request))
-    except (BeloteError, ValueError) as exc:
-        return JSONResponse({"error": str(exc)}, status_code=409)
+    except BeloteError as exc:
+        return refusal_json(exc, 409)
     return JSONResponse({"seat": SEAT_NAMES[seat], "token": token})
 
 
@@ -350,7 +355,7 @@ async def api_room_start(request: Request, room_id: str) -> Response:
     try:
         await room.start()
     except BeloteError as exc:
-        return JSONResponse({"error": str(exc)}, status_code=409)
+        return refusal_json(exc, 409)
     return JSONResponse(room.state_for(None))
 
 
@@ -368,12 +373,12 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
     limits = _limits(websocket)
     state = websocket.scope.get("state", {})
     if not state.get("same_origin", False):
-        await _fatal(websocket, 4403, "refused: the connection comes from another site")
+        await _fatal(websocket, 4403, RoomError.refused(Refusal.CROSS_SITE))
         return
     try:
         room = manager.get(room_id)
     except RoomError as exc:
-        await _fatal(websocket, 4404, str(exc))
+        await _fatal(websocket, 4404, exc)
         return
     client = Client(websocket.send_text, identity(websocket))
     client.lang = lang_of(websocket)
@@ -389,8 +394,7 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                     message = await asyncio.wait_for(websocket.receive(),
                                                      limits.hello_seconds)
                 except TimeoutError:
-                    await _fatal(websocket, 4408, "no hello in time: the connection is "
-                                 "closed (reload the page)")
+                    await _fatal(websocket, 4408, RoomError.refused(Refusal.NO_HELLO))
                     break
                 first = False
             else:
@@ -398,24 +402,24 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             if message["type"] == "websocket.disconnect":
                 break
             if not bucket.allow("messages") or not network_bucket.allow(network):
-                await _fatal(websocket, 1008, "too many messages: the connection is closed "
-                             "(reload the page)")
+                await _fatal(websocket, 1008, RoomError.refused(Refusal.TOO_MANY_MESSAGES))
                 break
             text = message.get("text")
             try:
                 if text is None:
-                    raise NotJSON("a message is JSON text")
+                    raise NotJSON.refused(Refusal.NOT_JSON_TEXT)
                 msg = loads(text, limits, "the message")
             except NotJSON:
-                client.push_json({"type": "error", "message": "a message is JSON text"})
+                client.push_json(refusal_message(NotJSON.refused(Refusal.NOT_JSON_TEXT),
+                                                 client.lang))
                 continue
             except BadInput as exc:
-                client.push_json({"type": "error", "message": str(exc)})
+                client.push_json(refusal_message(exc, client.lang))
                 continue
             try:
                 await room.handle(client, msg)
             except NoAccess as exc:
-                await _fatal(websocket, 4404, str(exc))
+                await _fatal(websocket, 4404, exc)
                 break
             except Exception:  # a bug must not cut the connection
                 # the message's type only: a hello or a join carries a secret
@@ -436,10 +440,10 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
             await websocket.close()
 
 
-async def _fatal(websocket: WebSocket, code: int, message: str) -> None:
+async def _fatal(websocket: WebSocket, code: int, refusal: BeloteError) -> None:
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", "message": message,
-                                              "fatal": True}))
+        await websocket.send_text(json.dumps(
+            {**refusal_message(refusal, lang_of(websocket)), "fatal": True}))
         await websocket.close(code=code)
 
 

@@ -49,7 +49,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
-from belote.errors import BeloteError, InvalidRecordError
+from belote.errors import BeloteError, InvalidRecordError, Refusal
 from belote.options import PROFILES, TARGET_CHOICES, Limit, make_rules
 from belote.scoring import (
     Outcome,
@@ -63,6 +63,7 @@ from belote.sheets import (
     LINK_KINDS,
     ROLES,
     SheetBusyError,
+    SheetError,
     SheetNotFoundError,
     SheetStore,
     link_path,
@@ -84,12 +85,12 @@ from belote.web.forms import (
     wants_trump,
 )
 from belote.web.i18n import N_, gettext, lang_of
-from belote.web.pages import SheetAccess, render
+from belote.web.pages import Refused, SheetAccess, error_code, refusal_json, render
 from belote.web.present import (
     DECL_LABELS,
     declaration_comparison,
+    say_refusal,
     score_calculation,
-    translate_error,
 )
 from belote.web.security import (
     BadInput,
@@ -105,11 +106,6 @@ router = APIRouter()
 T = TypeVar("T")
 
 RANK: Final = {role: k for k, role in enumerate(ROLES)}  # follow < keep < owner
-# What a role too small to do something is told (403): he knows the sheet exists.
-REFUSED: Final = {
-    "keep": "sheet {sheet}: this link lets you follow the sheet, not change it",
-    "owner": "sheet {sheet}: only its owner may delete it or manage its links",
-}
 HELLO_TIMEOUT_S: Final = 10.0  # a live socket that says nothing valid by then is closed
 MAX_SOCKET_MESSAGE: Final = 512  # bytes of a live socket's message (a hello with a secret)
 MAX_SECRET: Final = 100  # characters of a link's secret in an address
@@ -142,14 +138,17 @@ def _role(store: SheetStore, conn: HTTPConnection, sheet_id: int, need: str) -> 
     see is refused exactly as one that does not exist (404), a role too small 403."""
     role = store.role(sheet_id, identity_of(conn), machine_owner(conn))
     if role is None:
-        raise SheetNotFoundError(f"sheet {sheet_id}: no such sheet")
+        raise _no_sheet(sheet_id)
     if RANK[role] < RANK[need]:
-        raise HTTPException(status_code=403, detail=REFUSED[need].format(sheet=sheet_id))
+        raise Refused(403, SheetError.refused(
+            Refusal.FOLLOW_ONLY if need == "keep" else Refusal.OWNER_ONLY, f"sheet {sheet_id}",
+            sheet=sheet_id))
     return role
 
 
-SHEETS_BUSY: Final = ("the score sheets are busy: another program is writing to them; "
-                       "nothing was changed, try again in a moment")
+def _no_sheet(sheet_id: int) -> SheetNotFoundError:
+    return SheetNotFoundError.refused(Refusal.NO_SUCH_SHEET, f"sheet {sheet_id}",
+                                      sheet=sheet_id)
 
 
 def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
@@ -161,7 +160,7 @@ def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
         with access.open() as store:
             return fn(store)
     except SheetBusyError:
-        raise HTTPException(status_code=503, detail=SHEETS_BUSY) from None
+        raise Refused(503, SheetError.refused(Refusal.SHEETS_BUSY)) from None
 
 
 def _with_sheet(request: Request, sheet_id: int, need: str,
@@ -182,7 +181,7 @@ def _changed(request: HTTPConnection, sheet_id: int) -> None:
 
 
 def _not_found(exc: SheetNotFoundError) -> HTTPException:
-    return HTTPException(status_code=404, detail=str(exc))
+    return Refused(404, exc)
 
 
 async def _form(request: Request) -> dict[str, str]:
@@ -198,7 +197,7 @@ def sheet_list(request: Request) -> Response:
     return _list_page(request, {}, None)
 
 
-def _list_page(request: Request, values: Mapping[str, str], error: str | None) -> Response:
+def _list_page(request: Request, values: Mapping[str, str], error: BeloteError | None) -> Response:
     identity = identity_of(request)
     machine = machine_owner(request)
     sheets, shared = _with_store(request, lambda s: (
@@ -222,7 +221,7 @@ async def sheet_create(request: Request) -> Response:
         profile = form.get("profile", "classic")
         players_text = form.get("players", "4").strip() or "4"
         if players_text not in ("4", "5", "6", "7"):
-            raise InvalidRecordError(f"players: {players_text!r} is not 4, 5, 6 or 7")
+            raise InvalidRecordError.refused(Refusal.SHEET_PLAYERS, "players", text=players_text)
         players = None if players_text == "4" else int(players_text)
         player_names = form.get("player_names", "").strip() or None
 
@@ -235,7 +234,7 @@ async def sheet_create(request: Request) -> Response:
 
         state = await _run(request, create)
     except BeloteError as exc:
-        return await run_in_threadpool(_list_page, request, form, str(exc))
+        return await run_in_threadpool(_list_page, request, form, exc)
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
 
 
@@ -253,11 +252,11 @@ async def sheet_import(request: Request, file: UploadFile) -> Response:
         try:
             obj = loads(raw, dataclasses.replace(limits, max_json=limits.max_body), "the file")
         except BadInput as exc:
-            raise InvalidRecordError(f"import: {file.filename!r} is not a JSON file: {exc}"
-                                     ) from None
+            raise InvalidRecordError.refused(Refusal.IMPORT_NOT_JSON, "import",
+                                             file=file.filename, detail=str(exc)) from None
         state = await _run(request, lambda s: s.import_json(obj, owner=identity_of(request)))
     except BeloteError as exc:
-        return await run_in_threadpool(_list_page, request, {}, str(exc))
+        return await run_in_threadpool(_list_page, request, {}, exc)
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
 
 
@@ -373,34 +372,41 @@ def _deciding_hand(state: Mapping[str, Any], rules: Any) -> bool:
     return bool(ns == ew and reached(rules, ns, state["target"]))
 
 
-def error_field(error: str | None) -> str | None:
+def error_field(error: BeloteError | None) -> str | None:
     """The form field a refused hand's message is about, to show it there.
 
-    >>> error_field("hand 3: declarations.NS: 1000 is more than ...")
+    >>> from belote.errors import Refusal
+    >>> error_field(InvalidRecordError.refused(Refusal.DECLARATIONS_MAX, "hand 3",
+    ...                                        "declarations.NS", value=1000, limit=550))
     'decl_points'
-    >>> error_field("points: 'x' is not a whole number") is None
+    >>> error_field(InvalidRecordError.refused(Refusal.NOT_WHOLE, "points", text="x")) is None
     True
     """
-    if error and re.search(r"\bdecl(arations|_points|_team|_tie|_(NS|EW)_\w+)?\b", error):
+    if error is not None and any(_DECL_FIELD.fullmatch(part) for part in error.context):
         return "decl_points"
     return None
 
 
+# The fields of the declarations, as a refusal's context names them (its field names).
+_DECL_FIELD: Final = re.compile(r"decl(arations|_points|_team|_tie|_(NS|EW)_\w+)?(\.\w+)?")
+
+
 def _sheet_page(request: Request, sheet_id: int, values: Mapping[str, str] | None = None,
-                error: str | None = None) -> Response:
+                error: BeloteError | None = None) -> Response:
     loaded = _load(request, sheet_id)
     context = _form_context(request, loaded, dict(values or {}), error)
     return render(request, "sheet.html", context, status=200 if error is None else 422)
 
 
 def _form_context(request: Request, loaded: Loaded, values: dict[str, str],
-                  error: str | None) -> dict[str, Any]:
+                  error: BeloteError | None) -> dict[str, Any]:
     """The sheet's page context with a hand's form: its values and the error, if any;
     what this browser may do (``role``, ``may_keep``) and the owner's links."""
     context = _sheet_context(loaded.state, loaded.entries, lang_of(request))
     context["values"] = values
     context["error"] = error
     context["error_field"] = error_field(error)
+    context["error_code"] = None if error is None else error_code(error)
     context["role"] = loaded.role
     context["may_keep"] = RANK[loaded.role] >= RANK["keep"]
     context["links"] = loaded.links
@@ -423,7 +429,7 @@ async def _change_sheet(request: Request, sheet_id: int, change: Callable[[Sheet
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
-        return await run_in_threadpool(_sheet_page, request, sheet_id, values, str(exc))
+        return await run_in_threadpool(_sheet_page, request, sheet_id, values, exc)
     _changed(request, sheet_id)
     return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
 
@@ -461,8 +467,9 @@ async def sheet_share(request: Request, sheet_id: int) -> Response:
     form = await _form(request)
     kind, action = form.get("kind", ""), form.get("action", "")
     if kind not in LINK_KINDS or action not in ("make", "renew", "revoke"):
-        raise HTTPException(status_code=400, detail=(
-            f"share: kind {kind[:20]!r} and action {action[:20]!r} are not follow or keep, "
+        raise Refused(400, SheetError.refused(
+            Refusal.BAD_FIELD, "share", field="share",
+            detail=f"kind {kind[:20]!r} and action {action[:20]!r} are not follow or keep, "
             "and make, renew or revoke"))
     try:
         await run_in_threadpool(_with_sheet, request, sheet_id, "owner",
@@ -479,13 +486,13 @@ def sheet_link(request: Request, sheet_id: int, kind: str, secret: str) -> Respo
     sheet, then on to the sheet's page (the secret leaves the address bar).  A wrong
     or old secret is answered as a sheet that does not exist."""
     if kind not in LINK_KINDS:
-        raise HTTPException(status_code=404, detail="this address leads to no page")
+        raise Refused(404, SheetError.refused(Refusal.NO_PAGE))
     identity = identity_of(request)
 
     def enter(store: SheetStore) -> None:
         known = store.links(sheet_id)[kind] if len(secret) <= MAX_SECRET else None
         if identity is None or not secret_equal(known, secret):
-            raise SheetNotFoundError(f"sheet {sheet_id}: no such sheet")
+            raise _no_sheet(sheet_id)
         role = store.role(sheet_id, identity, machine_owner(request))
         if role is None or RANK[role] < RANK[kind]:
             store.grant(sheet_id, identity, kind)
@@ -493,17 +500,17 @@ def sheet_link(request: Request, sheet_id: int, kind: str, secret: str) -> Respo
     try:
         _with_store(request, enter)
     except SheetNotFoundError:
-        raise _not_found(SheetNotFoundError(f"sheet {sheet_id}: no such sheet")) from None
+        raise _not_found(_no_sheet(sheet_id)) from None
     return RedirectResponse(f"/sheets/{sheet_id}", status_code=303)
 
 
 def _edit_page(request: Request, sheet_id: int, number: int,
-               values: Mapping[str, str] | None, error: str | None) -> Response:
+               values: Mapping[str, str] | None, error: BeloteError | None) -> Response:
     loaded = _load(request, sheet_id, "keep")
     entries = loaded.entries
     if not 1 <= number <= len(entries):
-        raise HTTPException(status_code=404,
-                            detail=f"sheet {sheet_id} has no hand {number}")
+        raise Refused(404, SheetError.refused(Refusal.NO_SUCH_HAND, sheet=sheet_id,
+                                              hand=number))
     context = _form_context(request, loaded, dict(values) if values is not None
                             else entry_to_form(entries[number - 1]), error)
     context["number"] = number
@@ -528,7 +535,7 @@ async def sheet_edit(request: Request, sheet_id: int, number: int) -> Response:
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
-        return await run_in_threadpool(_edit_page, request, sheet_id, number, values, str(exc))
+        return await run_in_threadpool(_edit_page, request, sheet_id, number, values, exc)
     _changed(request, sheet_id)
     return RedirectResponse(f"/sheets/{sheet_id}#hands", status_code=303)
 
@@ -630,10 +637,11 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
     try:
         form = loads(await request.body(), request.app.state.limits)
     except BadInput as exc:
-        return JSONResponse({"error": str(exc)}, status_code=400)
+        return refusal_json(exc, 400)
     if not isinstance(form, dict):
-        return JSONResponse({"error": "the preview takes the form as a JSON object"},
-                            status_code=400)
+        return refusal_json(BadInput.refused(
+            Refusal.BAD_FIELD, field="form",
+            detail="the preview takes the form as a JSON object"), 400)
 
     lang = lang_of(request)
 
@@ -661,14 +669,17 @@ async def api_preview(request: Request, sheet_id: int) -> Response:
     except SheetNotFoundError as exc:
         raise _not_found(exc) from None
     except BeloteError as exc:
-        message = str(exc)
+        error = exc
 
         def refused(store: SheetStore) -> dict[str, Any]:
             # the declarations' comparison is shown even while the hand is not complete
             info, _ = store.load(sheet_id)
             state = store.state(sheet_id)
-            out: dict[str, Any] = {"error": translate_error(
-                lang, message, teams=dict(state["team_names"]))}
+            out: dict[str, Any] = {"error": say_refusal(
+                lang, error, teams=dict(state["team_names"]))}
+            code = error_code(error)
+            if code is not None:
+                out["code"] = code
             with contextlib.suppress(BeloteError):
                 out.update(_comparison(form, info.rules(), state, lang))
             return out
@@ -806,10 +817,10 @@ def _follow(websocket: WebSocket, sheet_id: str, hello: dict[str, Any]
         else:
             came = None
         if role is None:
-            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+            raise _no_sheet(sid)
         pulse = store.pulse([sid]).get(sid)
         if pulse is None:  # pragma: no cover - deleted between the two reads
-            raise SheetNotFoundError(f"sheet {sid}: no such sheet")
+            raise _no_sheet(sid)
     follower = Follower(sid, identity, machine, came, secret if came else None)
     return follower, role, pulse
 

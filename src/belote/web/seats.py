@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Final
 
 from belote.bots import Bot
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
 from belote.web.settings import RoomSettings as RoomSettings
@@ -62,7 +62,8 @@ class Visibility(StrEnum):
         for member in cls:
             if value == member:
                 return member
-        raise RoomError(f"visibility: {value!r} is not one of {', '.join(cls)}")
+        raise RoomError.refused(Refusal.BAD_FIELD, "visibility",
+                                detail=f"{value!r} is not one of {', '.join(cls)}")
 
 
 NAME_LENGTH: Final = 24

@@ -60,7 +60,7 @@ from typing import Any, Final
 from urllib.parse import parse_qs, urlsplit
 
 from belote import jsonsafe
-from belote.errors import BeloteError
+from belote.errors import REFUSAL_ENGLISH, BeloteError, Refusal
 from belote.web.i18n import COOKIE as LANG_COOKIE
 from belote.web.i18n import N_, choose, gettext
 from belote.web.network import network_of
@@ -102,16 +102,15 @@ def loads(raw: bytes | str, limits: Limits, what: str = "the body") -> Any:
     deep, holds a number of too many digits, NaN or Infinity, and with
     :class:`NotJSON` when it is not JSON text at all."""
     if len(raw) > limits.max_json:
-        raise BadInput(f"{what}: {len(raw)} bytes, more than {limits.max_json}")
+        raise BadInput.refused(Refusal.TOO_BIG, what, size=len(raw), limit=limits.max_json)
     try:
         text = jsonsafe.decode(raw, what) if isinstance(raw, bytes) else raw
         return jsonsafe.loads(text, what, max_depth=limits.max_depth,
                               max_digits=limits.max_digits)
+    except jsonsafe.NotJsonError as exc:
+        raise NotJSON.refused(Refusal.NOT_JSON, detail=str(exc)) from None
     except jsonsafe.JsonInputError as exc:
-        message = str(exc)
-        if "not valid JSON" in message or "not UTF-8" in message:
-            raise NotJSON(message) from None
-        raise BadInput(message) from None
+        raise BadInput.refused(Refusal.NOT_JSON, detail=str(exc)) from None
 
 
 def parse_whole(text: str | None, field: str, low: int, high: int) -> int | None:
@@ -121,10 +120,11 @@ def parse_whole(text: str | None, field: str, low: int, high: int) -> int | None
     if not text:
         return None
     if not _DIGITS.fullmatch(text) or len(text) > 12:
-        raise BadInput(f"{field}: {text[:20]!r} is not a whole number")
+        raise BadInput.refused(Refusal.NOT_WHOLE, field, text=text[:20], field=field)
     value = int(text)
     if not low <= value <= high:
-        raise BadInput(f"{field}: {value} is outside {low}..{high}")
+        raise BadInput.refused(Refusal.OUT_OF_RANGE, field, value=value, low=low, high=high,
+                               field=field)
     return value
 
 
@@ -404,14 +404,15 @@ class GuardMiddleware:
         headers = _headers(scope)
         name = host_name(headers.get("host", ""))
         if name is None or name not in self.allowed_hosts:
-            text = "refused: this server does not answer to the name in the Host header"
+            text = REFUSAL_ENGLISH[Refusal.UNKNOWN_HOST]
             if kind == "websocket":
                 await _refuse_socket(scope, receive, send, 1008, text, status=400)
             else:
                 html = "text/html" in headers.get("accept", "") and not scope.get(
                     "path", "").startswith("/api/")
-                page = _page_words(headers, 400, text, self.limits.max_body) if html else None
-                await _refuse(send, 400, text, html, page)
+                page = (_page_words(headers, Refusal.UNKNOWN_HOST, self.limits.max_body)
+                        if html else None)
+                await _refuse(send, 400, Refusal.UNKNOWN_HOST, text, html, page)
             return
         scope = self._client(scope)
         peer = scope.get("client")
@@ -450,24 +451,25 @@ class GuardMiddleware:
         html = "text/html" in headers.get("accept", "") and not scope.get(
             "path", "").startswith("/api/")
 
-        async def refuse(status: int, text: str) -> None:
-            page = _page_words(headers, status, text, self.limits.max_body) if html else None
-            await _refuse(send_with_headers, status, text, html, page)
+        async def refuse(status: int, refusal: Refusal) -> None:
+            text = str(BeloteError.refused(refusal, limit=self.limits.max_body))
+            page = _page_words(headers, refusal, self.limits.max_body) if html else None
+            await _refuse(send_with_headers, status, refusal, text, html, page)
 
         length = headers.get("content-length")
         if length is not None and (not length.isdigit() or len(length) > 12
                                    or int(length) > self.limits.max_body):
-            await refuse(413, f"the request body is larger than {self.limits.max_body} bytes")
+            await refuse(413, Refusal.REQUEST_TOO_LARGE)
             return
         if method in SAFE_METHODS:
             await self.app(scope, receive, send_with_headers)
             return
         body = await _read_body(receive, self.limits.max_body)
         if body is None:
-            await refuse(413, f"the request body is larger than {self.limits.max_body} bytes")
+            await refuse(413, Refusal.REQUEST_TOO_LARGE)
             return
         if not same_origin(headers, scope.get("scheme", "http")):
-            await refuse(403, "refused: the request comes from another site (Origin/Referer)")
+            await refuse(403, Refusal.CROSS_SITE_REQUEST)
             return
         token = headers.get(CSRF_HEADER)
         if token is None:
@@ -476,8 +478,7 @@ class GuardMiddleware:
                 "application/x-www-form-urlencoded"):
             token = _field(body)
         if fresh or not self.guard.csrf_ok(identity, token):
-            await refuse(403, "refused: missing or wrong CSRF token (reload the page and try "
-                         "again)")
+            await refuse(403, Refusal.BAD_CSRF)
             return
         replayed = False
 
@@ -564,18 +565,21 @@ async def _read_body(receive: Receive, limit: int) -> bytes | None:
 
 # A refusal as a page says it, in the page's language (the JSON of /api/ keeps the
 # English words programs read).
-_PAGE_WORDS: Final = {
-    "larger": N_("The request is larger than %(max)s bytes, more than this site accepts."),
-    "site": N_("The request comes from another site. Open the page on this site and try "
-               "again."),
-    "csrf": N_("This form is out of date or was not sent by this site's page. Reload the "
-               "page and try again."),
-    "host": N_("This server does not answer to this name. Open it by the address its "
-               "owner gave."),
+PAGE_WORDS: Final = {
+    Refusal.REQUEST_TOO_LARGE: N_(
+        "The request is larger than %(max)s bytes, more than this site accepts."),
+    Refusal.CROSS_SITE_REQUEST: N_(
+        "The request comes from another site. Open the page on this site and try again."),
+    Refusal.BAD_CSRF: N_(
+        "This form is out of date or was not sent by this site's page. Reload the page "
+        "and try again."),
+    Refusal.UNKNOWN_HOST: N_(
+        "This server does not answer to this name. Open it by the address its owner "
+        "gave."),
 }
 
 
-def _page_words(headers: dict[str, str], status: int, text: str,
+def _page_words(headers: dict[str, str], refusal: Refusal,
                 max_body: int) -> tuple[str, str, str, str]:
     """(language, title, message, link) of a refusal shown as a page: the ``lang``
     cookie, else the browser's Accept-Language (web.i18n)."""
@@ -587,14 +591,12 @@ def _page_words(headers: dict[str, str], status: int, text: str,
     morsel = jar.get(LANG_COOKIE)
     lang = choose(morsel.value if morsel is not None else None,
                   headers.get("accept-language"))
-    key = ("larger" if status == 413 else "host" if status == 400
-           else "site" if "another site" in text else "csrf")
-    words = gettext(lang, _PAGE_WORDS[key]) % {"max": max_body}
+    words = gettext(lang, PAGE_WORDS[refusal]) % {"max": max_body}
     title = gettext(lang, N_("Request refused"))
     return lang, title, words, gettext(lang, N_("Back to the home page"))
 
 
-async def _refuse(send: Send, status: int, text: str, html: bool = False,
+async def _refuse(send: Send, status: int, refusal: Refusal, text: str, html: bool = False,
                   page: tuple[str, str, str, str] | None = None) -> None:
     if html:
         lang, title, words, back = page or ("en", str(status), text, "belote")
@@ -607,7 +609,7 @@ async def _refuse(send: Send, status: int, text: str, html: bool = False,
                 f"<p><a href=\"/\">{escape(back)}</a></p></body></html>").encode()
         ctype = b"text/html; charset=utf-8"
     else:
-        body = json.dumps({"error": text}).encode("utf-8")
+        body = json.dumps({"error": text, "code": str(refusal)}).encode("utf-8")
         ctype = b"application/json"
     await send({"type": "http.response.start", "status": status, "headers": [
         (b"content-type", ctype), (b"content-length", str(len(body)).encode())]})

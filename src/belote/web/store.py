@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from belote import analysis_cache, history
-from belote.errors import BeloteError
+from belote.errors import REFUSAL_ENGLISH, BeloteError, Refusal
 from belote.history import GameSummary, Player
 from belote.play import SEAT_NAMES
 
@@ -85,8 +85,7 @@ READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL rec
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together at most
 MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
-BUSY_MESSAGE: Final = ("the game could not be saved: the database is busy (another program "
-                       "is writing to it); nothing was changed, try again in a moment")
+BUSY_MESSAGE: Final = REFUSAL_ENGLISH[Refusal.GAME_NOT_SAVED]
 
 _SCHEMA: Final = (
     """CREATE TABLE IF NOT EXISTS web_keys (
@@ -303,7 +302,7 @@ class Writer:
             now = time.monotonic()
             late = [j for j in batch if max(j.deadline, first + MIN_TRY_S) <= now]
             if late:
-                self._fail(late, StoreBusy(BUSY_MESSAGE))
+                self._fail(late, StoreBusy.refused(Refusal.GAME_NOT_SAVED))
                 batch = [j for j in batch if max(j.deadline, first + MIN_TRY_S) > now]
             time.sleep(0.005)
             self._drain(batch)
@@ -350,7 +349,7 @@ class Writer:
     @staticmethod
     def _answer(job: _Job, answer: Any, exc: BaseException | None) -> None:
         if isinstance(exc, sqlite3.Error):
-            exc = StoreBusy(BUSY_MESSAGE) if _is_busy(exc) else StoreError(
+            exc = StoreBusy.refused(Refusal.GAME_NOT_SAVED) if _is_busy(exc) else StoreError(
                 f"the game could not be saved ({exc}); nothing was changed")
         if job.future is None or job.loop is None:
             if exc is not None:

@@ -329,12 +329,8 @@
   // translated by the server): a stale token, and the reasons a connection is closed.
   function serverText(msg) {
     if (msg.code === "bad_token") return _("Your saved seat is not at this table any more: take a seat.");
-    const m = msg.message || "";
-    if (/^no room /.test(m)) return _("There is no such room (it may have closed).");
-    if (/^room .* was closed/.test(m)) return _("This room was closed.");
-    if (/^too many messages/.test(m)) return _("Too many messages: the connection is closed. Reload the page.");
-    if (/^refused: the connection comes from another site/.test(m)) return _("Refused: the connection comes from another site.");
-    return m;
+    // every other refusal comes said in this page's language, from its code
+    return msg.message || "";
   }
   function send(obj) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj));
