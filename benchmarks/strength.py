@@ -46,9 +46,11 @@ def fresh_seed() -> int:
 
 
 def run(bots: Sequence[str], profile: str, options: dict[str, str], mode: str, boards: int,
-        seed: int | None, workers: int, out: Path | None) -> dict[str, Any]:
+        seed: int | None, workers: int, out: Path | None,
+        argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Play the tournament (``seed`` None: a fresh one) and answer its JSON, with the
-    seed's source and the command; written to ``out`` when given."""
+    seed's source and the command (``argv``, the script's arguments: this process's
+    by default); written to ``out`` when given."""
     source = GIVEN if seed is not None else FRESH
     chosen = seed if seed is not None else fresh_seed()
     config = TournamentConfig(bots=tuple(bots), mode=mode, boards=boards, seed=chosen,
@@ -58,7 +60,8 @@ def run(bots: Sequence[str], profile: str, options: dict[str, str], mode: str, b
     answer = result.to_json()
     answer["seed_source"] = source
     answer["started"] = started
-    answer["command"] = " ".join(shlex.quote(a) for a in sys.argv)
+    words = ["benchmarks/strength.py", *argv] if argv is not None else sys.argv
+    answer["command"] = " ".join(shlex.quote(a) for a in words)
     if out is not None:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(answer, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
@@ -192,7 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             mode, boards = ("deals", args.deals) if args.deals else ("games", args.games or 50)
             answer = run(split_bot_specs(args.bots), args.profile, _options(args.option), mode,
-                         boards, args.seed, args.workers, args.out)
+                         boards, args.seed, args.workers, args.out,
+                         argv=list(argv) if argv is not None else None)
             print(f"seed {answer['seed']} ({answer['seed_source']}), {mode} x {boards}")
             for pairing in answer["pairings"]:
                 record = pairing["games"] or pairing["deal_results"]

@@ -262,6 +262,7 @@ from belote.cards import (
     scan_forward,
     suit_of,
 )
+from belote.options import TwoDeal
 from belote.play import PlayState
 from belote.round import PlayerView
 from belote.table import Table
@@ -394,7 +395,7 @@ class PimcBot(BaseBot):
         from belote.bots.small_bid import SmallBidSearch, small_options
 
         settings = self.small_config
-        if view.rules.players == 2 and view.rules.two_deal == "decouverte":
+        if view.rules.players == 2 and view.rules.two_deal is TwoDeal.DECOUVERTE:
             return self.heuristic.call(view)  # pragma: no cover - découverte has no bidding
         options = small_options(view, calls, settings.bid_band, settings.bid_trumps,
                                 settings.bid_margin)
