@@ -33,7 +33,8 @@ from typing import Any
 from belote.bots.base import next_action
 from belote.cards import card_name
 from belote.play import SEAT_NAMES
-from belote.web.rooms import Room, RoomManager, RoomSettings
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import Room, RoomSettings
 from belote.web.seats import RoomStatus
 from belote.web.store import RoomStore
 

@@ -311,7 +311,8 @@ def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from belote.web import create_app
-    from belote.web.rooms import RoomManager, RoomSettings
+    from belote.web.room_manager import RoomManager
+    from belote.web.rooms import RoomSettings
     from belote.web.security import Limits
 
     settings = RoomSettings(bot_delay=args.bot_delay, trick_pause=args.trick_pause,

@@ -12,7 +12,8 @@ import pytest
 from belote.bots.base import next_action
 from belote.web import create_app, room_state
 from belote.web.network import network_of
-from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
@@ -420,7 +421,10 @@ def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
 def test_the_rooms_module_doctests() -> None:
     import doctest
 
+    import belote.web.room_manager
     import belote.web.rooms
 
-    failures, tried = doctest.testmod(belote.web.rooms)
-    assert failures == 0 and tried >= 1
+    for module in (belote.web.rooms, belote.web.room_manager):
+        failures, _tried = doctest.testmod(module)
+        assert failures == 0
+    assert doctest.testmod(belote.web.room_manager).attempted >= 1

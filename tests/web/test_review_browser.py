@@ -20,7 +20,7 @@ from belote.bots import make_bot
 from belote.bots.base import next_action
 from belote.web import create_app
 from belote.web.review import ReviewSettings
-from belote.web.rooms import RoomManager
+from belote.web.room_manager import RoomManager
 from belote.web.seats import RoomStatus, Visibility
 from belote.web.security import COOKIE
 from tests.web.conftest import FAST, GENEROUS

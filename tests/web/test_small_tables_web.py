@@ -25,7 +25,8 @@ from belote.round import Round
 from belote.scoring import GameScore, HandScore, Outcome
 from belote.web import room_state
 from belote.web.present import parse_seat, score_json, trick_json
-from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import Room, RoomError, RoomSettings
 from tests.web.support import (
     TestClient,
     WebSocketTestSession,

@@ -25,7 +25,8 @@ from belote.web.present import (
     sort_hand,
     suit_order,
 )
-from belote.web.rooms import Client, Room, RoomError, RoomManager, RoomSettings
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
 from tests.web.support import run_async
 

@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from belote.web.app import create_app
-    from belote.web.rooms import Room, RoomError, RoomManager, RoomSettings
+    from belote.web.room_manager import RoomManager
+    from belote.web.rooms import Room, RoomError, RoomSettings
 
 __all__ = ["Room", "RoomError", "RoomManager", "RoomSettings", "create_app"]
 
 _HOMES = {"create_app": "belote.web.app", "Room": "belote.web.rooms",
-          "RoomError": "belote.web.rooms", "RoomManager": "belote.web.rooms",
+          "RoomError": "belote.web.rooms", "RoomManager": "belote.web.room_manager",
           "RoomSettings": "belote.web.settings"}
 
 

@@ -38,7 +38,8 @@ from belote.web.pages import (
 )
 from belote.web.present import say_refusal
 from belote.web.review import Reviews
-from belote.web.rooms import RoomManager, RoomSettings
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import RoomSettings
 from belote.web.security import (
     Guard,
     GuardMiddleware,

@@ -586,7 +586,7 @@ _DECLARATION_COUNT: Final = N_(
 # A contract refused where bids have no highest value (max_bid unset).
 _NO_HIGHEST_BID: Final = N_("The contract %(value)s is not a bid: a multiple of 10, from 80 up.")
 
-# Why a room was closed (web.rooms.CLOSED_WHY), said in the page's language.
+# Why a room was closed (web.room_manager.CLOSED_WHY), said in the page's language.
 _CLOSED_WHY: Final = {
     "idle": N_("nobody visited it for %(span)s."),
     "evicted": N_("the server was full, and this table was the one left idle the longest."),

@@ -39,7 +39,7 @@ from belote.web.chart import week_chart
 from belote.web.i18n import N_, gettext, lang_of
 from belote.web.pages import PROFILE_LABELS, render
 from belote.web.present import OUTCOME_LABELS
-from belote.web.rooms import RoomManager
+from belote.web.room_manager import RoomManager
 from belote.web.routes_rooms import SMALL_LABELS, identity
 from belote.web.seats import RoomStatus
 from belote.web.store import RoomStore

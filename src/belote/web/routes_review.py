@@ -36,7 +36,7 @@ from belote.web import routes_history
 from belote.web.i18n import N_, gettext, lang_of
 from belote.web.pages import render
 from belote.web.review import MAX_DEAL, FoundDeal, ReviewBusy, Reviews, replay_steps
-from belote.web.rooms import RoomManager
+from belote.web.room_manager import RoomManager
 from belote.web.routes_rooms import identity
 
 router = APIRouter()

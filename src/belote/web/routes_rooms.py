@@ -31,7 +31,8 @@ from belote.web.i18n import lang_of
 from belote.web.network import network_of
 from belote.web.pages import PROFILE_LABELS, Refused, refusal_json, refusal_message, render
 from belote.web.present import parse_seat
-from belote.web.rooms import Client, NoAccess, Room, RoomError, RoomManager
+from belote.web.room_manager import RoomManager
+from belote.web.rooms import Client, NoAccess, Room, RoomError
 from belote.web.seats import SeatKind, Visibility
 from belote.web.security import (
     BadInput,

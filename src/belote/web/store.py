@@ -25,7 +25,7 @@ gives the events back, :meth:`belote.web.rooms.Room.restore` replays them
 through the engine, every action checked again.  At start-up only the open
 rooms' rows are read (:meth:`RoomStore.open_rooms`, one query); a room's seats
 and log are read when it is first opened again
-(:meth:`belote.web.rooms.RoomManager.get`).
+(:meth:`belote.web.room_manager.RoomManager.get`).
 
 A room remembers who opened it: ``client``, the network it came from
 (:func:`belote.web.network.network_of`), and ``creator``, the browser identity
