@@ -17,12 +17,14 @@ from belote.bots.base import play_deal
 from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import World
-from belote.cards import Card, card_name, scan_forward
+from belote.cards import KING, QUEEN, Card, card, card_name, scan_forward
+from belote.declarations import best_announcement, resolve
 from belote.errors import InvalidRecordError
 from belote.game import Match
 from belote.options import make_rules
 from belote.play import PlayState, card_points
 from belote.round import Round
+from belote.scoring import HandEntry, score_hand
 from belote.solver import minimax, solve
 from belote.table import Phase, Table
 
@@ -37,12 +39,16 @@ TABLES: dict[str, tuple[str, dict[str, Any]]] = {
     "2p-stock": ("classic-2p", {}),
     "2p-decouverte": ("classic-2p", {"two_deal": "decouverte"}),
 }
+# Tables only the bidding's tests use.
+MORE_TABLES: dict[str, tuple[str, dict[str, Any]]] = {
+    "3p-six": ("classic-3p", {"three_deal": "six_each"}),
+}
 
 
 @cache
 def played(name: str, first_seed: int = 0) -> dict[str, Any]:
     """A finished deal of heuristic bots at that table (the first seeded deck taken)."""
-    profile, options = TABLES[name]
+    profile, options = {**TABLES, **MORE_TABLES}[name]
     rules = make_rules(profile, options)
     table = Table.of(rules)
     for seed in range(first_seed, first_seed + 200):
@@ -479,3 +485,103 @@ def test_a_bad_seat_is_refused() -> None:
     with pytest.raises(InvalidRecordError, match="seats"):
         analyze_deal(played("classic"), seats=[7])
 
+
+
+# --- the bidding at three and two players ------------------------------------------------
+
+SMALL_BIDDING = ["3p-kitty", "3p-24", "3p-six", "2p-stock"]
+
+
+def contract_value(record: dict[str, Any], seat: int) -> float:
+    """The reached contract played out double dummy from the card play's start (the
+    record's deal and kitty discard) and scored with the table's scoring, for
+    ``seat``: his score less the others' mean (three players: the defenders' score
+    half each)."""
+    start = Round.from_record({**record, "actions": []})
+    rnd = Round.from_record({**record, "actions": []})
+    for action in Round.from_record(record).actions():
+        if rnd.phase is Phase.PLAY:
+            break
+        rnd.apply(action)
+    assert rnd.phase is Phase.PLAY and rnd.contract is not None
+    rules, table = rnd.rules, start.table
+    taker, trump = rnd.contract.taker, rnd.contract.trump
+    sides = table.sides(taker)
+    side = sides[taker]
+    hands = [rnd.hand(s) for s in range(table.players)]
+    leader = rnd.view(rnd.current_player()).trick_leader
+    state = PlayState(rules, trump, list(hands), leader, teams=sides, table=table)
+    v = solve(state, moves=False).value
+    pts = card_points(rules, trump)
+    in_hands = sum(pts[c] for h in hands for c in scan_forward(h))
+    assert 0 < v <= in_hands + 10, "a capot: pick another deal"
+    points = [v, in_hands + 10 - v]
+    points[side] += sum(pts[c] for c in scan_forward(rnd.discards))
+    announced = [best_announcement(h, rules, trump) for h in hands]
+    decl = resolve(announced, rules, trump, leader, sides).points
+    belote = [0, 0]
+    for s, h in enumerate(hands):
+        if h >> card(trump, KING) & 1 and h >> card(trump, QUEEN) & 1:
+            belote[sides[s]] += 20
+    entry = HandEntry(taker=side, trick_points=(points[0], points[1]),
+                      declarations=(decl[0], decl[1]), belote=(belote[0], belote[1]),
+                      trump=trump, in_play=(in_hands + 10 if table.mode.leaves_cards_out
+                                            else None))
+    score = score_hand(rules, entry).score
+    mine, theirs = score[sides[seat]], score[1 - sides[seat]]
+    if table.players == 2:
+        return mine - theirs
+    if seat == taker:
+        return mine - theirs / 2
+    return mine / 4 - theirs / 2  # a defender: half his side's score, less the others' mean
+
+
+@pytest.mark.parametrize("name", SMALL_BIDDING)
+def test_the_calls_at_three_and_two_players_are_the_contracts_played_out(name: str) -> None:
+    record = played(name)
+    analysis = analyze_deal(record, seats=[])
+    rnd = Round.from_record(record)
+    assert rnd.contract is not None
+    taker = rnd.contract.taker
+    assert len(analysis.calls) == len(rnd.calls)
+    for c in analysis.calls:
+        # every call of take-or-pass weighed; every take valued
+        assert set(c.values) == set(c.legal)
+        assert all(v is not None for k, v in c.values.items() if k != "pass")
+        assert c.loss is not None and c.loss >= 0
+        made = c.values[c.call]
+        assert made is not None
+        assert c.loss == max(v for v in c.values.values() if v is not None) - made
+    last = analysis.calls[-1]
+    assert last.seat == taker and last.call != "pass" and last.values["pass"] is None
+    # The call made: the contract as the record dealt it, played out and scored apart.
+    assert last.values[last.call] == round(contract_value(record, taker))
+    # A pass made: the contract the record reached, seen from the passer's seat.
+    for c in analysis.calls[:-1]:
+        assert c.call == "pass"
+        assert c.values["pass"] == round(contract_value(record, c.seat))
+
+
+def test_the_small_tables_bidding_is_weighed_in_every_deal_that_has_one() -> None:
+    passes = 0
+    for name in SMALL_BIDDING:
+        analysis = analyze_deal(played(name), seats=[])
+        assert analysis.calls and all(c.values for c in analysis.calls)
+        passes += sum(c.call == "pass" for c in analysis.calls)
+    assert passes > 0  # the pass of a record is checked somewhere
+    decouverte = analyze_deal(played("2p-decouverte"), seats=[])
+    assert decouverte.calls == ()  # (no bidding in belote découverte)
+
+
+def test_a_small_table_call_in_json() -> None:
+    out = analyze_deal(played("2p-stock"), seats=[0]).to_json()
+    for c in out["calls"]:
+        assert set(c) == {"action", "seat", "call", "legal", "bot_call", "values", "loss"}
+        assert set(c["values"]) == set(c["legal"]) and isinstance(c["loss"], int)
+        assert all(isinstance(v, int) or (k == "pass" and v is None)
+                   for k, v in c["values"].items())
+    summary = out["summary"]
+    losses = {s: 0 for s in ("N", "E")}
+    for c in out["calls"]:
+        losses[c["seat"]] += c["loss"]
+    assert {s["seat"]: s["calls_lost"] for s in summary} == losses

@@ -44,7 +44,11 @@ its belote, scored by the real scoring), for the call made, the bot's, a pass,
 and every take (take-or-pass) or the best bid in each trump (auction; coinche and
 surcoinche too): a take or a bid as if it ended the bidding, undoubled; a pass as
 the contract the record then reached (when the player did pass; ``None`` when he
-did not: what the others would have said is not known); at every table, for the
+did not: what the others would have said is not known).  At three and two players
+(every §12 deal with a bidding) the same calls are weighed, each value the caller's
+score less the others' mean as the bots' bidding search scores a contract
+(:meth:`belote.bots.small_bid.SmallBidSearch.value`), the deal dealt by the engine for
+each take (:meth:`belote.bots.small_bid.SmallBidSearch.dealt`).  At every table, for the
 seats asked, the bot's call from the seat's view (:func:`belote.bots.base.next_action`,
 the one driver, default preset).  The deal's double-dummy value under each trump
 (and SA / TA where the rules have them) for the taker's side, from the opening lead
@@ -70,21 +74,24 @@ from belote.bots.bid_search import BidScorer, Option, current_contract, world_ou
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
+from belote.bots.small_bid import FIRST_HAND, SmallBidSearch, SmallOutcome, SmallWorld
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
+    SUIT_LETTERS,
     Card,
     CardMask,
     TrumpMode,
     card_name,
     scan_forward,
+    suit_of,
     trump_name,
 )
 from belote.errors import InvalidRecordError
 from belote.game import Match
 from belote.play import SEAT_NAMES, PlayState, card_points
 from belote.round import PlayerView, Round
-from belote.scoring import Outcome
+from belote.scoring import Outcome, capot_trick_points
 from belote.solver import SearchLimitError, solve, solver_engine
 from belote.table import DealMode, Phase, Table
 
@@ -164,7 +171,8 @@ class CardAnalysis:
 class CallAnalysis:
     """One call of the bidding: the call made, the bot's call from the same view
     (None for a seat not asked), and the double-dummy score difference for the
-    caller's team of the calls weighed (four players; see the module docstring)."""
+    caller (his team's at four players, his own less the others' mean at three and
+    two) of the calls weighed (see the module docstring)."""
 
     action: int
     seat: int
@@ -473,6 +481,9 @@ class _Job:
             for call in self._weighed(legal, action.call, bot_call):
                 values[call] = self._call_value(rnd, view, call)
             values = _best_bids(values, {action.call, bot_call})
+        elif self.table.mode in FIRST_HAND and legal:
+            for call in self._weighed(legal, action.call, bot_call):
+                values[call] = self._small_value(rnd, view, call, action.call)
         return CallAnalysis(index, seat, action.call, legal, bot_call, values)
 
     @staticmethod
@@ -528,6 +539,69 @@ class _Job:
             option = Option(call, team, bid.trump, bid.value, 1)
         return self._scored(view, option, hands, leader)
 
+    def _small_value(self, rnd: Round, view: PlayerView, call: str,
+                     made: str) -> int | None:
+        """A table of three or two (§12): ``call``'s double-dummy value for the caller
+        as the end of the bidding (a take: the caller's contract; a pass made: the
+        contract the record reached, 0 when every seat passed, None when the record
+        stops before the bidding's end; a pass not made: None, as at four players),
+        scored as the bots' bidding search scores a contract
+        (:meth:`belote.bots.small_bid.SmallBidSearch.value`: the caller's score less
+        the others' mean)."""
+        full = self.full
+        if call == "pass":
+            if made != "pass":
+                return None
+            if full.phase is Phase.ALL_PASS:
+                return 0
+            if full.contract is None or self.play_hands is None:
+                return None
+            return self._small_scored(rnd, view, full.contract.trump, full.contract.taker)
+        if call == "take":
+            assert view.turned is not None
+            trump: TrumpMode = suit_of(view.turned)
+        else:
+            trump = SUIT_LETTERS.index(call)
+        return self._small_scored(rnd, view, trump, view.seat)
+
+    def _small_scored(self, rnd: Round, view: PlayerView, trump: TrumpMode,
+                      taker: int) -> int | None:
+        """The deal dealt as the engine deals it once ``taker`` took in ``trump`` (the
+        kitty's discards: the record's when it reached that contract, else the
+        heuristic's), solved exactly and scored for the seat (None past the budget)."""
+        assert rnd.first is not None
+        search = SmallBidSearch(view, worlds=1, nodes=self.max_nodes, min_worlds=1,
+                                caution=0, hints=False, rollout=False)
+        contract = self.full.contract
+        laid = None
+        if (self.table.mode is DealMode.KITTY and contract is not None
+                and self.play_hands is not None
+                and (contract.taker, contract.trump) == (taker, trump)):
+            laid = self.full.discards
+        world = SmallWorld(rnd.first.hands, rnd.first.stock)
+        dealt = search.dealt(world, trump, taker, laid)
+        state = dealt.state
+        key = ("small", trump, taker, laid)
+        if key not in self._solved:
+            try:
+                self._solved[key] = solve(state, moves=False, max_nodes=self.max_nodes).value
+            except SearchLimitError:
+                self._solved[key] = None
+        v = self._solved[key]
+        if v is None:
+            return None
+        rest = _points_left(state, {})
+        side = self.table.sides(taker)[taker]
+        takers, defence = _for_side(v, side, rest, 0), _for_side(v, 1 - side, rest, 0)
+        capot = 0 if v > rest + LAST_TRICK else 1 if v == 0 else None
+        if capot is None or capot == side:  # §12.1: the discards count in his tricks
+            takers += dealt.aside
+        elif dealt.aside:  # a capot against the kitty's taker: 252 and 0 (§12.1)
+            defence = capot_trick_points(self.rules, trump)
+        out = SmallOutcome(takers, takers + defence, dealt.declarations, dealt.belote,
+                           dealt.in_play, capot)
+        return round(search.value(trump, taker, out))
+
     def _scored(self, view: PlayerView, option: Option, hands: tuple[CardMask, ...],
                 leader: int) -> int | None:
         """``option``'s score difference for the seat's team with these hands, double
@@ -549,7 +623,7 @@ class _Job:
     def pass_filled(self, c: CallAnalysis) -> CallAnalysis:
         """A pass made: the contract the record reached after it, double dummy (0 when
         every seat passed); a pass not made keeps None."""
-        if c.call != "pass" or "pass" not in c.values:
+        if c.call != "pass" or "pass" not in c.values or self.table.players != 4:
             return c
         contract = self.full.contract
         if self.full.phase is Phase.ALL_PASS:

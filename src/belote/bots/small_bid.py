@@ -84,6 +84,7 @@ __all__ = [
     "PassHint",
     "SmallBidSampler",
     "SmallBidSearch",
+    "SmallDealt",
     "SmallOutcome",
     "SmallWorld",
     "small_options",
@@ -251,6 +252,23 @@ class SmallOutcome:
     declarations: tuple[int, int]
     belote: tuple[int, int]
     in_play: int | None
+    capot: int | None = None  # the side (a HandEntry column) that took every trick
+
+
+@dataclass(frozen=True, slots=True)
+class SmallDealt:
+    """A world dealt for one taker and trump (:meth:`SmallBidSearch.dealt`): the card
+    play's start, the kitty's discards' points (``aside``), the trick total in play
+    and in all, the board's trick total (None: the whole pack's), and the
+    declarations and belote per side."""
+
+    state: PlayState
+    aside: int
+    play_total: int
+    total: int
+    in_play: int | None
+    declarations: tuple[int, int]
+    belote: tuple[int, int]
 
 
 @dataclass(slots=True)
@@ -337,16 +355,17 @@ class SmallBidSearch:
 
     def _score(self, trump: TrumpMode, declarations: tuple[int, int],
                belote: tuple[int, int], total: int, in_play: int | None, taker: int,
-               takers: int) -> tuple[tuple[int, int], bool]:
+               takers: int, capot: int | None = None) -> tuple[tuple[int, int], bool]:
         """The hand's score per side (the taker's first) when the takers make ``takers``
-        trick points of ``total``, and whether that is made."""
+        trick points of ``total`` (``capot``: the side, a HandEntry column, that took
+        every trick), and whether that is made."""
         n = self.table.players
         side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
         tp = [0, 0]
         tp[side], tp[1 - side] = takers, total - takers
         entry = HandEntry(taker=side, trick_points=(tp[0], tp[1]), declarations=declarations,
                           belote=belote, trump=trump, reserve=self.view.reserve,
-                          in_play=in_play)
+                          in_play=in_play, capot=capot)
         try:
             result = score_hand(self.rules, entry)
         except BeloteError:  # pragma: no cover - an entry the scoring refuses
@@ -358,6 +377,31 @@ class SmallBidSearch:
             score = (s[side], s[1 - side]) if n == 2 else (s[0], s[1])
         return score, made
 
+    def dealt(self, world: SmallWorld, trump: TrumpMode, taker: int,
+              laid: CardMask | None = None) -> SmallDealt:
+        """``world`` dealt for ``taker`` in ``trump`` as the engine deals it
+        (:meth:`SmallWorld.complete`), the kitty's two cards laid aside (``laid``, or the
+        heuristic's choice), with what the scoring needs besides the trick points."""
+        view, table, rules = self.view, self.table, self.rules
+        hands = world.complete(table, view.dealer, view.turned, taker)
+        pts = card_points(rules, trump)
+        aside = 0
+        if table.mode is DealMode.KITTY:
+            for c in (discard_of(hands[taker], trump) if laid is None else scan_forward(laid)):
+                hands[taker] &= ~(1 << c)
+                aside += pts[c]
+        play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
+        sides = table.sides(taker)
+        declarations = (0, 0)
+        if rules.declarations:
+            announced = [best_announcement(h, rules, trump) for h in hands]
+            points = resolve(announced, rules, trump, self.leader, sides).points
+            declarations = (points[0], points[1])
+        state = PlayState(rules, trump, list(hands), self.leader, teams=sides, table=table)
+        return SmallDealt(state, aside, play_total, play_total + aside,
+                          play_total if table.mode.leaves_cards_out else None,
+                          declarations, _belote(hands, trump, sides))
+
     def solve(self, world: SmallWorld, trump: TrumpMode, taker: int,
               cap: int) -> tuple[SmallOutcome, int]:
         """``world`` dealt for ``taker`` in ``trump`` and asked of the solver (see the
@@ -365,29 +409,12 @@ class SmallBidSearch:
         past ``cap``."""
         from belote.solver import reaches  # loaded when a call is searched
 
-        view, table, rules = self.view, self.table, self.rules
-        hands = world.complete(table, view.dealer, view.turned, taker)
-        pts = card_points(rules, trump)
-        aside = 0
-        if table.mode is DealMode.KITTY:
-            laid = discard_of(hands[taker], trump)
-            for c in laid:
-                hands[taker] &= ~(1 << c)
-                aside += pts[c]
-        play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
-        total = play_total + aside
-        in_play = play_total if table.mode.leaves_cards_out else None
-        sides = table.sides(taker)
-        declarations = (0, 0)
-        if rules.declarations:
-            announced = [best_announcement(h, rules, trump) for h in hands]
-            points = resolve(announced, rules, trump, self.leader, sides).points
-            declarations = (points[0], points[1])
-        belote = _belote(hands, trump, sides)
+        d = self.dealt(world, trump, taker)
+        aside, play_total, total, in_play = d.aside, d.play_total, d.total, d.in_play
+        declarations, belote, state = d.declarations, d.belote, d.state
         made_at = self.made_at(trump, declarations, belote, total, in_play, taker)
         need = made_at - aside + self.caution  # the takers' points in play, double dummy
-        state = PlayState(rules, trump, hands, self.leader, teams=sides, table=table)
-        if sides[taker] == 0:
+        if self.table.sides(taker)[taker] == 0:
             made, bound, nodes = reaches(state, need, cap)
         else:  # two players, the taker East: side 0 is North
             reached, low, nodes = reaches(state, play_total - need + 1, cap)
@@ -401,7 +428,7 @@ class SmallBidSearch:
         """The hand's score for the seat less the others' mean (three players: each
         defender half his side's score; two: the difference)."""
         (takers, defence), _ = self._score(trump, out.declarations, out.belote, out.total,
-                                           out.in_play, taker, out.takers)
+                                           out.in_play, taker, out.takers, out.capot)
         if self.table.players == 2:
             return float(takers - defence) if taker == self.view.seat else float(
                 defence - takers)
