@@ -68,7 +68,7 @@ def test_declarations_by_name_refused_in_plain_words(client: TestClient) -> None
     base = {"taker": "NS", "points_team": "NS", "points": "100"}
     cases = [
         ({"decl_NS_carre_J": "1", "decl_EW_carre_J": "1"},
-         "only one carré of each rank in the cards"),
+         "in the cards: it cannot be declared twice"),
         ({"decl_NS_tierce": "5"}, "cannot hold that many sequences"),
         ({"decl_NS_tierce": "x"}, "enter how many of each kind"),
         ({"decl_NS_tierce": "1", "decl_team": "NS", "decl_points": "20"},

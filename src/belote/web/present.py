@@ -583,6 +583,9 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
 _DECLARATION_COUNT: Final = N_(
     "Declarations by name: enter how many of each kind, from %(low)s to %(high)s, not "
     "%(value)s.")
+# ... and one that is no whole number.
+_DECLARATION_COUNT_WORD: Final = N_(
+    "Declarations by name: enter how many of each kind as a whole number, not %(text)s.")
 # A contract refused where bids have no highest value (max_bid unset).
 _NO_HIGHEST_BID: Final = N_("The contract %(value)s is not a bid: a multiple of 10, from 80 up.")
 
@@ -630,6 +633,9 @@ def refusal_text(lang: str, exc: BeloteError, *, seat: int | None = None, player
     elif refusal is Refusal.OUT_OF_RANGE and str(exc.values.get("field", "")).startswith(
             "decl_"):
         sentence = _DECLARATION_COUNT  # a count of the form's declarations by name
+    elif refusal is Refusal.NOT_WHOLE and str(exc.values.get("field", "")).startswith(
+            "decl_"):
+        sentence = _DECLARATION_COUNT_WORD
     return gettext(lang, sentence) % words
 
 
