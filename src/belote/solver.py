@@ -706,28 +706,38 @@ def solve(
         return run
 
     def run_all() -> tuple[int, dict[Card, int]]:
-        guess = rem // 2
-        if not moves:
-            return _value(root, guess, (), 0, top), {}
-        # Each card's exact value; the values found so far are the first guesses
-        # for the next card (cards often share a value).
-        values: dict[Card, int] = {}
-        seen: list[int] = []
-        legal = state.legal_mask()
-        for rep, group in _groups(search.merge(legal, alive ^ hand), legal):
-            v = _value(after(rep), guess, seen, 0, top)
-            if v not in seen:
-                seen.append(v)
-                seen.sort(reverse=maximize)
-            for c in group:
-                values[c] = v
-        best = max(values.values()) if maximize else min(values.values())
-        return best, values
+        return _values_of(state, moves, search.merge, alive ^ hand, root, after, rem // 2, top,
+                          maximize)
 
     # The C build recurses on the C stack: room in Python's frame stack is for the
     # reference only.
     value, values = run_all() if build.compiled else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
+
+
+def _values_of(
+    state: PlayState, moves: bool, merge: Callable[[CardMask, CardMask], CardMask],
+    kept: CardMask, root: Callable[[int, int], int],
+    after: Callable[[Card], Callable[[int, int], int]], guess: int, top: int, maximize: bool,
+) -> tuple[int, dict[Card, int]]:
+    """The value of the position (``root``'s search) and, with ``moves``, each legal
+    card's (``after(card)``'s), cards that cannot differ (``merge`` over the live cards
+    of the others, ``kept``) searched once.  The values found so far are the first
+    guesses for the next card (cards often share a value)."""
+    if not moves:
+        return _value(root, guess, (), 0, top), {}
+    values: dict[Card, int] = {}
+    seen: list[int] = []
+    legal = state.legal_mask()
+    for rep, group in _groups(merge(legal, kept), legal):
+        v = _value(after(rep), guess, seen, 0, top)
+        if v not in seen:
+            seen.append(v)
+            seen.sort(reverse=maximize)
+        for c in group:
+            values[c] = v
+    best = max(values.values()) if maximize else min(values.values())
+    return best, values
 
 
 def _table_engine(
@@ -800,21 +810,8 @@ def _solve_small(
                                                rem, c, alpha, beta)
 
     def run_all() -> tuple[int, dict[Card, int]]:
-        guess = rem // 2
-        if not moves:
-            return _value(root, guess, (), 0, top), {}
-        values: dict[Card, int] = {}
-        seen: list[int] = []
-        legal = state.legal_mask()
-        for rep, group in _groups(search.merge(legal, alive ^ state.hands[seat]), legal):
-            v = _value(after(rep), guess, seen, 0, top)
-            if v not in seen:
-                seen.append(v)
-                seen.sort(reverse=maximize)
-            for c in group:
-                values[c] = v
-        best = max(values.values()) if maximize else min(values.values())
-        return best, values
+        return _values_of(state, moves, search.merge, alive ^ state.hands[seat], root, after,
+                          rem // 2, top, maximize)
 
     value, values = run_all() if build.compiled else _with_stack_room(run_all)
     return SolveResult(value, values, search.node_count())
