@@ -242,6 +242,23 @@ class BidWorld:
         return deal_rest(first, dealer, taker)
 
 
+def shuffled_hands(rng: random.Random, unseen: Sequence[Card], players: int, seat: int,
+                   hand: CardMask, others: Sequence[int], dealt: int
+                   ) -> tuple[list[CardMask], tuple[Card, ...]]:
+    """The ``unseen`` cards shuffled and dealt ``dealt`` to each of ``others`` in turn
+    (``seat`` keeps ``hand``): the hands by seat, and the cards left over."""
+    pool = list(unseen)
+    rng.shuffle(pool)
+    hands = [0] * players
+    hands[seat] = hand
+    for i, s in enumerate(others):
+        m = 0
+        for c in pool[i * dealt:(i + 1) * dealt]:
+            m |= 1 << c
+        hands[s] = m
+    return hands, tuple(pool[len(others) * dealt:])
+
+
 class BidSampler:
     """Uniform worlds of the bidding phase for one seat (optionally filtered by hints).
 
@@ -296,17 +313,9 @@ class BidSampler:
 
     def draw(self, rng: random.Random) -> BidWorld:
         """One world drawn uniformly, hints ignored."""
-        pool = list(self.unseen)
-        rng.shuffle(pool)
-        hands = [0, 0, 0, 0]
-        hands[self.seat] = self.hand
-        d = self.dealt
-        for i, s in enumerate(self.others):
-            m = 0
-            for c in pool[i * d:(i + 1) * d]:
-                m |= 1 << c
-            hands[s] = m
-        return BidWorld((hands[0], hands[1], hands[2], hands[3]), tuple(pool[3 * d:]))
+        hands, rest = shuffled_hands(rng, self.unseen, 4, self.seat, self.hand, self.others,
+                                     self.dealt)
+        return BidWorld((hands[0], hands[1], hands[2], hands[3]), rest)
 
     def fits(self, world: BidWorld) -> bool:
         """Whether every hint holds in ``world``."""

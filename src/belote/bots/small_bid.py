@@ -54,6 +54,7 @@ from typing import Any, Final
 
 from belote.bidding import PASS, TAKE
 from belote.bots.base import discard_of
+from belote.bots.bid_sampling import shuffled_hands
 from belote.bots.bid_search import Option
 from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
 from belote.cards import (
@@ -173,17 +174,9 @@ class SmallBidSampler:
 
     def draw(self, rng: random.Random) -> SmallWorld:
         """One world drawn uniformly, hints ignored."""
-        pool = list(self.unseen)
-        rng.shuffle(pool)
-        hands = [0] * self.table.players
-        hands[self.seat] = self.hand
-        d = self.dealt
-        for i, s in enumerate(self.others):
-            m = 0
-            for c in pool[i * d:(i + 1) * d]:
-                m |= 1 << c
-            hands[s] = m
-        return SmallWorld(tuple(hands), tuple(pool[len(self.others) * d:]))
+        hands, rest = shuffled_hands(rng, self.unseen, self.table.players, self.seat,
+                                     self.hand, self.others, self.dealt)
+        return SmallWorld(tuple(hands), rest)
 
     def fits(self, world: SmallWorld) -> bool:
         """Whether every seat's passes fit its cards in ``world``."""
