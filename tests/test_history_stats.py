@@ -147,8 +147,8 @@ def test_stats_count_only_the_seats_asked() -> None:
 
 def real_deal(players: int = 4, seed: int = 3) -> dict[str, Any]:
     profile = {4: "classic", 3: "classic-3p", 2: "classic-2p"}[players]
-    match = play_game(make_rules(profile, {"target": 300}), [make_bot("random")] * players,
-                      seed=seed)
+    bots = [make_bot("random", seed=i) for i in range(players)]
+    match = play_game(make_rules(profile, {"target": 300}), bots, seed=seed)
     record: dict[str, Any] = match.rounds[0].record()
     return record
 
@@ -220,7 +220,7 @@ def kept_history(tmp_path: Path) -> Path:
     with HistoryStore(db) as store:
         for i, created in enumerate((MONDAY_W48, TUESDAY_W49)):
             match = play_game(make_rules("classic", {"target": 200}),
-                              [make_bot("random")] * 4, seed=i)
+                              [make_bot("random", seed=i) for i in range(4)], seed=i)
             store.keep(match.to_record(), game_id=f"g{i}", source="play", created=created,
                        seats=[Player("N", "random"), Player("E", "random"),
                               Player("S", "you", "human"), Player("W", "random")])

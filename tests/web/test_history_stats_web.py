@@ -183,8 +183,8 @@ def test_the_background_analyses_are_bounded_and_stop_with_the_store(tmp_path: P
     from belote.web.analysis_fill import AnalysisFiller
     from belote.web.store import RoomStore
 
-    match = play_game(make_rules("classic", {"target": 1000}), [make_bot("random")] * 4,
-                      seed=2)
+    bots = [make_bot("random", seed=i) for i in range(4)]
+    match = play_game(make_rules("classic", {"target": 1000}), bots, seed=2)
     records = [r.record() for r in match.rounds[:3]]
     assert len(records) == 3
     store = RoomStore(tmp_path / "s.db")
@@ -227,8 +227,8 @@ def test_the_background_analyses_run_in_another_process(tmp_path: Path,
 
     monkeypatch.setattr(analysis_cache, "analyse", broken)
     monkeypatch.setattr(analysis_fill, "analyse", broken)
-    match = play_game(make_rules("classic", {"target": 1000}), [make_bot("random")] * 4,
-                      seed=3)
+    bots = [make_bot("random", seed=i) for i in range(4)]
+    match = play_game(make_rules("classic", {"target": 1000}), bots, seed=3)
     record = match.rounds[0].record()
     store = RoomStore(tmp_path / "s.db")
     try:

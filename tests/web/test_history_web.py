@@ -265,7 +265,7 @@ def test_a_room_written_before_the_history_is_listed(db: Path) -> None:
     with TestClient(app) as client:
         ann = Browser(client)
     rules = make_rules("classic-3p", {"three_deal": "six_each", "target": 300})
-    match = play_game(rules, [make_bot("random")] * 3, seed=4)
+    match = play_game(rules, [make_bot("random", seed=i) for i in range(3)], seed=4)
     assert match.finished
     rows: list[tuple[str, Any]] = [("start", {})]
     for rnd in match.rounds:
