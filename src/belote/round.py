@@ -335,7 +335,8 @@ class Round:
             record = play.play_legal(c, declarations, belote)  # checked by the last view
         else:
             record = play.play(c, declarations, belote)
-        pub.cards.append(c)
+        pub.played += 1
+        pub.trick = play.state.trick  # (a new list once a trick is complete)
         if pub.result is None or record.belote:
             self._hear(pub, play, record)
         if play.state.tricks_left == 0:
@@ -494,14 +495,14 @@ class Round:
 
     def cards_played(self) -> list[Card]:
         """The cards played so far, in play order."""
-        return list(self._pub.cards) if self.play is not None else []
+        return [e.card for e in self.play.history] if self.play is not None else []
 
     def _hear(self, pub: PlayRecord, play: HandPlay, record: CardPlayed) -> None:
         """What the table heard with the card of ``record``: a seat's announcement at
         trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
         comparison of declarations shows (§7.6)."""
         seat, card, declared, belote, _chosen, _says = record  # (unpacked: a hot path)
-        played = len(pub.cards) - 1
+        played = pub.played - 1
         if self._announced[seat] is None:
             self._announced[seat] = declared
             if declared:  # (nothing announced: the () it holds already)
@@ -537,7 +538,7 @@ class Round:
         view = new_view(LiveView)
         fields = view.__dict__  # (a frozen dataclass: its fields are written there)
         pub = fields["_pub"] = self._pub
-        fields["_played"] = len(pub.cards)
+        fields["_played"] = pub.played
         fields["seat"] = seat
         fields["hand"] = state.hands[seat]
         if state.turn == seat and self.phase is PLAY:
@@ -579,7 +580,7 @@ class Round:
         view = object.__new__(LiveView)
         view.__dict__.update(
             seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
-            hand=0, _pub=self._pub, _played=len(self._pub.cards), **self._game,
+            hand=0, _pub=self._pub, _played=self._pub.played, **self._game,
         )
         if self.mode is DealMode.DECOUVERTE:
             self._decouverte(view, play.state.hands[0] | play.state.hands[1])
