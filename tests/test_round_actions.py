@@ -157,20 +157,20 @@ def test_card_refusals_name_the_rule() -> None:
         rnd.verify_play(0)
     assert not rnd.can_play(0)
     rnd.call("take")
-    assert rnd.play is not None
+    assert rnd._play is not None
     leader = rnd.current_player()
     lead = rnd.legal_cards()[0]
     assert rnd.can_play(lead)
     rnd.play_card(lead)
     seat = rnd.current_player()
-    hand = rnd.play.state.hands[seat]
+    hand = rnd.hand(seat)
     legal = rnd.legal_cards()
     refused = [c for c in range(32) if hand >> c & 1 and c not in legal]
     if refused:
         assert not rnd.can_play(refused[0])
         with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] may not play \w\w: ") as no:
             rnd.verify_play(refused[0])
-        assert no.value.code is illegal_code(rnd.play.state, refused[0])
+        assert no.value.code is illegal_code(rnd._play.state, refused[0])
         assert no.value.code is not None and no.value.code.section.startswith("§6")
         assert no.value.card == card_name(refused[0])
     foreign = next(c for c in range(32) if not hand >> c & 1 and c != lead)
@@ -260,11 +260,11 @@ def test_a_view_stays_what_it_was_and_holds_no_other_hand(
         views = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
         kept.append((rnd.actions_json(), views))  # not read yet
         rnd.play_card(rng.choice(rnd.legal_cards()))
-    assert rnd.play is not None
+    assert rnd._play is not None
     over = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
     assert all(v.phase == OVER and v.turn == -1 and v.legal_cards == () for v in over)
-    hidden = [rnd, rnd.play, rnd.play.state, rnd.play.state.hands, rnd.play.history,
-              rnd.play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
+    hidden = [rnd, rnd._play, rnd._play.state, rnd._play.state.hands, rnd._play.history,
+              rnd._play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
     for actions, views in kept:
         fresh = Round(rules, 1, deck)
         fresh.apply_actions(actions)
@@ -291,12 +291,11 @@ def test_one_log_of_events() -> None:
     rnd.discard(held[:2])
     rnd.play_card(rnd.legal_cards()[0], declarations=[])
     events = rnd.events()
-    assert rnd.play is not None
     assert [type(e).__name__ for e in events] == ["Call", "Discarded", "CardPlayed"]
     assert rnd.actions_json() == [
         {"call": "H", "seat": "E"},
         {"discard": [card_name(c) for c in held[:2]]},
-        {"card": card_name(rnd.play.history[0].card), "declarations": []},
+        {"card": card_name(rnd.cards_played()[0]), "declarations": []},
     ]
 
 
@@ -317,6 +316,5 @@ def test_each_card_played_is_recorded_with_what_was_said(seed: int) -> None:
         assert type(record) is CardPlayed
         assert record == CardPlayed(record.seat, record.card, record.declarations,
                                     record.belote, explicit is not None, says)
-    assert rnd.play is not None
-    assert [e.card for e in rnd.play.history] == rnd.cards_played()
+    assert [e.card for e in rnd.events() if isinstance(e, CardPlayed)] == rnd.cards_played()
 

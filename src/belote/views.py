@@ -241,6 +241,12 @@ class LiveView(PlayerView):
     another seat's cards.
     """
 
+    # The fields ``Round.view`` writes for every view, in slots (a slot is read without a
+    # look-up in the view's dict, and written so too while the view is made, see
+    # :data:`OPEN_LIVE_VIEW`); the rest, in the view's dict, are worked out on first
+    # read or written only when they are not the default.
+    __slots__ = ("_played", "_pub", "hand", "legal_cards", "my_declarations", "seat")
+
     _pub: PlayRecord
     _played: int  # cards played when the view was made
 
@@ -286,6 +292,21 @@ class LiveView(PlayerView):
         lambda v: v._pub.result if v._seen(v._pub.result_at) else None)
     shown = _live(lambda v: v._pub.shown if v._seen(v._pub.result_at)
                   else ((),) * v._pub.players)
+
+
+class _OpenLiveView(LiveView):
+    """A :class:`LiveView` being made: its fields written as attributes (the frozen
+    dataclass's ``__setattr__`` refuses them), then its class made :class:`LiveView`
+    (``view.__class__ = LiveView``), frozen from then on."""
+
+    __slots__ = ()
+    # (both the object's own: the type's one slot for them is then the plain C one, and
+    # a write is not a call)
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+OPEN_LIVE_VIEW: Final = _OpenLiveView
 
 
 class BidRecord:
