@@ -318,3 +318,41 @@ def test_each_card_played_is_recorded_with_what_was_said(seed: int) -> None:
                                     record.belote, explicit is not None, says)
     assert [e.card for e in rnd.events() if isinstance(e, CardPlayed)] == rnd.cards_played()
 
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("classic", {"king_first": True}),
+    ("classic-3p", {"three_deal": "kitty"}), ("classic-2p", {"two_deal": "decouverte"}),
+])
+def test_a_card_checked_by_the_view_plays_as_a_card_checked_again(
+    profile: str, options: dict[str, Any]
+) -> None:
+    """Round.play_card's path for a card its view found legal (a card with nothing to
+    announce, say or turn up written out) against HandPlay's checked path (a card
+    played with no view made first): the same events, record, views and score, deal
+    after deal, with belote sometimes declined and combinations sometimes announced
+    explicitly (§7.4, §7.7, §12.2)."""
+    rules = make_rules(profile, options)
+    for seed in range(25):
+        rng = random.Random(seed)
+        deck = list(Table.of(rules).deck)
+        rng.shuffle(deck)
+        fast, slow = Round(rules, seed % rules.players, deck), Round(rules, seed % rules.players,
+                                                                        deck)
+        while fast.phase not in (PLAY, OVER, "all_pass"):
+            action = rng.choice(fast.legal_actions())
+            fast.apply(action)
+            slow.apply(action)
+        while fast.phase == PLAY:
+            seat = fast.current_player()
+            view = fast.view(seat)  # (its legal cards: the fast path's check)
+            card = rng.choice(view.legal_cards)
+            decls: list[Declaration] | None = None if rng.random() < 0.8 else []
+            says = rng.random() < 0.8
+            if decls is not None and fast.announced[seat] is not None:
+                decls = None  # (an announcement after the first card: refused by both)
+            assert fast.play_card(card, decls, says) == slow.play_card(card, decls, says)
+            assert fast.view(seat) == slow.view(seat)
+        assert fast.events() == slow.events() and fast.record() == slow.record()
+        if fast.phase == OVER:
+            assert fast.result() == slow.result()

@@ -141,7 +141,7 @@ class CardPlayed(NamedTuple):
 _new_record: Final = tuple.__new__
 # The CardPlayed of each seat and card played with nothing said and nothing chosen (the
 # defaults), made once: the record of most cards, a value that a hand's log may share.
-_PLAIN_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in range(32)) for seat in range(4))
+PLAIN_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in range(32)) for seat in range(4))
 
 
 @dataclass(frozen=True)
@@ -252,7 +252,7 @@ class HandPlay:
         for leader, cards in [*((t.leader, t.cards) for t in state.tricks),
                               (state.leader, state.trick)]:
             for seat, c in zip(orders[leader], cards, strict=False):
-                out.append(said.get(c) or _PLAIN_PLAYED[seat][c])
+                out.append(said.get(c) or PLAIN_PLAYED[seat][c])
         return out
 
     def declaration_result(self) -> DeclarationResult | None:
@@ -319,7 +319,7 @@ class HandPlay:
             record = self._said[c] = _new_record(
                 CardPlayed, (seat, c, announced, said, declarations is not None, belote))
             return record
-        return _PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
+        return PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
 
     def verify_announcement(self, declarations: Sequence[Declaration]) -> None:
         """Raise :class:`IllegalPlayError` when the seat to play may not announce

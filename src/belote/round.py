@@ -50,7 +50,15 @@ from belote.declarations import (
     parse_combination,
 )
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, RuleCode, allowed
-from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
+from belote.hand import (
+    DECOUVERTE,
+    PLAIN_PLAYED,
+    TAKEN,
+    CardPlayed,
+    Contract,
+    HandPlay,
+    HandResult,
+)
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
 from belote.scoring import HandEntry, HandScore
@@ -331,16 +339,27 @@ class Round:
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
         pub = self._pub
+        state = play.state
         legal, self._legal = self._legal, 0
-        if legal >> c & 1:
-            record = play.play_legal(c, declarations, belote)  # checked by the last view
+        if legal >> c & 1:  # checked by the last view
+            seat = state.turn
+            if (pub.result is not None and declarations is None and belote
+                    and not play.belote_pairs[seat] >> c & 1 and not play.beneath):
+                # Nothing to announce (the declarations are compared, §7.4), no belote to
+                # say (§7.7), no face-down card to turn (§12.2): HandPlay.play_legal's
+                # path for such a card, written out (most cards; a measured hot path;
+                # tests/test_round_actions.py plays deals both ways).
+                state.push(c)
+                record = PLAIN_PLAYED[seat][c]
+            else:
+                record = play.play_legal(c, declarations, belote)
         else:
             record = play.play(c, declarations, belote)
         pub.played += 1
-        pub.trick = play.state.trick  # (a new list once a trick is complete)
+        pub.trick = state.trick  # (a new list once a trick is complete)
         if pub.result is None or record.belote:
             self._hear(pub, play, record)
-        if play.state.tricks_left == 0:
+        if state.tricks_left == 0:
             self.phase = OVER
         return record
 
