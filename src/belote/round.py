@@ -350,9 +350,12 @@ class Round:
                 # path for such a card, written out (most cards; a measured hot path;
                 # tests/test_round_actions.py plays deals both ways).
                 state.push(c)
-                record = PLAIN_PLAYED[seat][c]
-            else:
-                record = play.play_legal(c, declarations, belote)
+                pub.played += 1
+                pub.trick = state.trick  # (a new list once a trick is complete)
+                if state.tricks_left == 0:
+                    self.phase = OVER
+                return PLAIN_PLAYED[seat][c]  # (nothing heard with it)
+            record = play.play_legal(c, declarations, belote)
         else:
             record = play.play(c, declarations, belote)
         pub.played += 1
@@ -587,14 +590,15 @@ class Round:
         if play is None:
             return self._bidding_view(self.current_player() if seat is None else seat)
         state = play.state
+        turn = state.turn if self.phase is PLAY else -1  # (the seat to play, read once)
         if seat is None:
-            seat = state.turn if self.phase is PLAY else -1
+            seat = turn
         view: Any = new_view(OPEN_LIVE_VIEW)  # (its fields written as attributes, then frozen)
         pub = view._pub = self._pub
         view._played = pub.played
         view.seat = seat
         view.hand = state.hands[seat]
-        if state.turn == seat and self.phase is PLAY:
+        if turn == seat >= 0:
             legal = self._legal = state.legal_mask()  # (play_card need not work it out again)
             view.legal_cards = (  # card_tuple(legal), written out
                 _LOW[legal & 0x7FF] + _MIDDLE[legal >> 11 & 0x7FF] + _HIGH[legal >> 22])
