@@ -53,9 +53,9 @@ class _Oracle(PimcBot):
         from belote.solver import solve
 
         rnd = _Oracle.current
-        assert rnd is not None and rnd.play is not None
+        assert rnd is not None and rnd.contract is not None
         table = Table.of(view.rules)
-        world = World(tuple(rnd.play.state.hands))
+        world = World(tuple(rnd.hand(s) for s in table.seats))
         result = solve(world_state(view, world, table), engine=self.engine)
         totals: dict[int, float] = {}
         self._add(totals, world, result.moves, CardScorer(view, table), 1)

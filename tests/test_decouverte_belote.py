@@ -89,7 +89,7 @@ def test_queen_face_down_no_belote_with_the_king() -> None:
     said, fast, ref = play_both(HIDDEN, king_first)
     assert said[0] == (0, "KH", None)
     assert words_of(said, 0) == [("QH", "belote-rebelote")]
-    assert fast.play is not None and fast.play.belote_by_seat() == [20, 0]
+    assert fast._play is not None and fast._play.belote_by_seat() == [20, 0]
     assert ref.result().belote == [20, 0]
 
 
@@ -105,7 +105,7 @@ def test_king_and_queen_face_up_belote_then_rebelote() -> None:
     the second."""
     said, fast, ref = play_both(VISIBLE, king_first)
     assert words_of(said, 0) == [("KH", "belote"), ("QH", "rebelote")]
-    assert fast.play is not None and fast.play.belote_by_seat() == [20, 0]
+    assert fast._play is not None and fast._play.belote_by_seat() == [20, 0]
     assert ref.result().belote == [20, 0]
 
 
@@ -114,11 +114,11 @@ def test_declining_where_it_could_be_said_scores_nothing() -> None:
     say belote; declining with the king (queen face down) is no refusal at all."""
     said, fast, ref = play_both(HIDDEN, king_first, lambda seat, card: card != "QH")
     assert words_of(said, 0) == []
-    assert fast.play is not None and fast.play.belote_by_seat() == [0, 0]
+    assert fast._play is not None and fast._play.belote_by_seat() == [0, 0]
     assert ref.result().belote == [0, 0]
     said, fast, ref = play_both(HIDDEN, king_first, lambda seat, card: card != "KH")
     assert words_of(said, 0) == [("QH", "belote-rebelote")]
-    assert fast.play is not None and fast.play.belote_by_seat() == [20, 0]
+    assert fast._play is not None and fast._play.belote_by_seat() == [20, 0]
 
 
 @pytest.mark.parametrize("deck", [HIDDEN, VISIBLE])

@@ -62,8 +62,8 @@ def test_the_true_deal_breaks_far_fewer_clues_than_a_uniform_world() -> None:
         view = rnd.view(seat)
         if view.trick or not 1 <= len(view.tricks) <= 6:
             continue  # the start of tricks 2 to 7
-        assert rnd.play is not None
-        state = rnd.play.state
+        assert rnd._play is not None
+        state = rnd._play.state
         reading = CardReading.of(view, Table.of(view.rules))
         clues += len(reading.clues)
         truth += reading.broken(World(tuple(state.hands)))
@@ -104,8 +104,8 @@ def test_the_reading_finds_the_lead_that_the_uniform_worlds_miss() -> None:
         read = make_bot("pimc:worlds=600,play_calls=ignore,card_reads=low,read_weight=0", seed)
         assert card_name(plain.play(view)) == "AD"
         assert card_name(read.play(view)) == "TS"
-    assert rnd.play is not None
-    truth = World(tuple(rnd.play.state.hands))
+    assert rnd.contract is not None
+    truth = World(tuple(rnd.hand(s) for s in range(4)))
     scorer = CardScorer(view)
     cards, aside = scorer.in_play(truth)
     moves = solve(world_state(view, truth)).moves
@@ -330,7 +330,7 @@ def test_read_fit_keeps_the_weight_against_the_heuristic_and_drops_the_reading_o
         assert isinstance(bot, PimcBot)
         match = play_game(rules, [bot, make_bot(opponent, 2), make_bot("heuristic", 3),
                                   make_bot(opponent, 4)], seed=5)
-        deals = sum(1 for r in match.rounds if r.play is not None)
+        deals = sum(1 for r in match.rounds if r.contract is not None)
         assert deals >= 2 and bot.fit_reads >= 3 * deals
         if opponent == "heuristic":
             assert bot.fit_misses == 0

@@ -157,7 +157,7 @@ def random_records(n: int, seed: int) -> list[tuple[dict[str, Any], Round]]:
         while rnd.phase == "bidding":
             rnd.call(rng.choice(rnd.legal_calls()))
         stop = rng.choice([32, 32, rng.randrange(33)])
-        while rnd.phase == "play" and len(rnd.play.history) < stop:  # type: ignore[union-attr]
+        while rnd.phase == "play" and len(rnd.cards_played()) < stop:
             rnd.play_card(rng.choice(rnd.legal_cards()), belote=rng.random() < 0.8)
         out.append((rnd.to_record(), rnd))
     return out

@@ -157,20 +157,20 @@ def test_card_refusals_name_the_rule() -> None:
         rnd.verify_play(0)
     assert not rnd.can_play(0)
     rnd.call("take")
-    assert rnd.play is not None
+    assert rnd._play is not None
     leader = rnd.current_player()
     lead = rnd.legal_cards()[0]
     assert rnd.can_play(lead)
     rnd.play_card(lead)
     seat = rnd.current_player()
-    hand = rnd.play.state.hands[seat]
+    hand = rnd.hand(seat)
     legal = rnd.legal_cards()
     refused = [c for c in range(32) if hand >> c & 1 and c not in legal]
     if refused:
         assert not rnd.can_play(refused[0])
         with pytest.raises(IllegalPlayError, match=r"^trick 1: [NESW] may not play \w\w: ") as no:
             rnd.verify_play(refused[0])
-        assert no.value.code is illegal_code(rnd.play.state, refused[0])
+        assert no.value.code is illegal_code(rnd._play.state, refused[0])
         assert no.value.code is not None and no.value.code.section.startswith("§6")
         assert no.value.card == card_name(refused[0])
     foreign = next(c for c in range(32) if not hand >> c & 1 and c != lead)
@@ -260,11 +260,11 @@ def test_a_view_stays_what_it_was_and_holds_no_other_hand(
         views = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
         kept.append((rnd.actions_json(), views))  # not read yet
         rnd.play_card(rng.choice(rnd.legal_cards()))
-    assert rnd.play is not None
+    assert rnd._play is not None
     over = [rnd.view(s) for s in range(rules.players)] + [rnd.spectator_view()]
     assert all(v.phase == OVER and v.turn == -1 and v.legal_cards == () for v in over)
-    hidden = [rnd, rnd.play, rnd.play.state, rnd.play.state.hands, rnd.play.history,
-              rnd.play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
+    hidden = [rnd, rnd._play, rnd._play.state, rnd._play.state.hands, rnd._play.history,
+              rnd._play.announced, rnd.hands, rnd.deck, rnd.bidding, rnd.first, rnd.piles]
     for actions, views in kept:
         fresh = Round(rules, 1, deck)
         fresh.apply_actions(actions)
@@ -291,12 +291,11 @@ def test_one_log_of_events() -> None:
     rnd.discard(held[:2])
     rnd.play_card(rnd.legal_cards()[0], declarations=[])
     events = rnd.events()
-    assert rnd.play is not None
     assert [type(e).__name__ for e in events] == ["Call", "Discarded", "CardPlayed"]
     assert rnd.actions_json() == [
         {"call": "H", "seat": "E"},
         {"discard": [card_name(c) for c in held[:2]]},
-        {"card": card_name(rnd.play.history[0].card), "declarations": []},
+        {"card": card_name(rnd.cards_played()[0]), "declarations": []},
     ]
 
 
@@ -317,6 +316,43 @@ def test_each_card_played_is_recorded_with_what_was_said(seed: int) -> None:
         assert type(record) is CardPlayed
         assert record == CardPlayed(record.seat, record.card, record.declarations,
                                     record.belote, explicit is not None, says)
-    assert rnd.play is not None
-    assert [e.card for e in rnd.play.history] == rnd.cards_played()
+    assert [e.card for e in rnd.events() if isinstance(e, CardPlayed)] == rnd.cards_played()
 
+
+
+@pytest.mark.parametrize(("profile", "options"), [
+    ("classic", {}), ("coinche", {}), ("classic", {"king_first": True}),
+    ("classic-3p", {"three_deal": "kitty"}), ("classic-2p", {"two_deal": "decouverte"}),
+])
+def test_a_card_checked_by_the_view_plays_as_a_card_checked_again(
+    profile: str, options: dict[str, Any]
+) -> None:
+    """Round.play_card's path for a card its view found legal (a card with nothing to
+    announce, say or turn up written out) against HandPlay's checked path (a card
+    played with no view made first): the same events, record, views and score, deal
+    after deal, with belote sometimes declined and combinations sometimes announced
+    explicitly (§7.4, §7.7, §12.2)."""
+    rules = make_rules(profile, options)
+    for seed in range(25):
+        rng = random.Random(seed)
+        deck = list(Table.of(rules).deck)
+        rng.shuffle(deck)
+        fast, slow = Round(rules, seed % rules.players, deck), Round(rules, seed % rules.players,
+                                                                        deck)
+        while fast.phase not in (PLAY, OVER, "all_pass"):
+            action = rng.choice(fast.legal_actions())
+            fast.apply(action)
+            slow.apply(action)
+        while fast.phase == PLAY:
+            seat = fast.current_player()
+            view = fast.view(seat)  # (its legal cards: the fast path's check)
+            card = rng.choice(view.legal_cards)
+            decls: list[Declaration] | None = None if rng.random() < 0.8 else []
+            says = rng.random() < 0.8
+            if decls is not None and fast.announced[seat] is not None:
+                decls = None  # (an announcement after the first card: refused by both)
+            assert fast.play_card(card, decls, says) == slow.play_card(card, decls, says)
+            assert fast.view(seat) == slow.view(seat)
+        assert fast.events() == slow.events() and fast.record() == slow.record()
+        if fast.phase == OVER:
+            assert fast.result() == slow.result()

@@ -267,7 +267,7 @@ def _first_to_play(profile: str, options: dict[str, Any] | None = None,
     rnd = Round(make_rules(profile, options), 0, DECK)
     for call in calls:
         rnd.call(call)
-    assert rnd.play is not None
+    assert rnd._play is not None
     return rnd
 
 
@@ -276,20 +276,20 @@ def test_7_1_7_4_7_6_12_2_announcements_refused_by_code() -> None:
     is held), §12.2 (none in belote découverte)."""
     tierce = make_sequence(0, 0, 3)  # 7S 8S 9S
     rnd = _first_to_play("contree", calls=("80H", "pass", "pass", "pass"))
-    err = refused(lambda: rnd.play.verify_announcement([tierce]))
+    err = refused(lambda: rnd._play.verify_announcement([tierce]))
     assert (err.code, err.seat) == (RuleCode.DECLARATIONS_OFF, rnd.current_player())
     rnd = _first_to_play("classic-2p", {"two_deal": "decouverte"}, calls=())
-    err = refused(lambda: rnd.play.verify_announcement([tierce]))
+    err = refused(lambda: rnd._play.verify_announcement([tierce]))
     assert err.code is RuleCode.NO_DECLARATIONS_DECOUVERTE
     rnd = _first_to_play("classic")
     hand = rnd.hand(rnd.current_player())
     missing = next(make_sequence(suit, low, 3) for suit in range(4) for low in range(6)
                    if make_sequence(suit, low, 3).cards & ~hand)
-    err = refused(lambda: rnd.play.verify_announcement([missing]))
+    err = refused(lambda: rnd._play.verify_announcement([missing]))
     assert (err.code, err.declaration) == (RuleCode.DECLARATION_NOT_HELD, str(missing))
     for _ in range(4):  # trick 1
         rnd.play_card(rnd.legal_cards()[0])
-    err = refused(lambda: rnd.play.verify_announcement([tierce]))
+    err = refused(lambda: rnd._play.verify_announcement([tierce]))
     assert (err.code, err.where) == (RuleCode.ANNOUNCE_WITH_FIRST_CARD, ("trick 2",))
 
 

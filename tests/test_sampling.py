@@ -193,8 +193,8 @@ def test_inferred_knowledge_is_true_and_worlds_fit(profile: str, specs: list[str
     for rnd, seat in _deals(profile, specs, 25, seed=3):
         view = rnd.view(seat)
         k = infer(view)
-        assert rnd.play is not None
-        truth = list(rnd.play.state.hands)
+        assert rnd.contract is not None
+        truth = [rnd.hand(s) for s in range(rnd.players)]
         assert k.allows(World(tuple(truth))), (seat, view.tricks, view.trick)
         if rng.random() < 0.3:
             sampler = DealSampler(k)

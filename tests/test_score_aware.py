@@ -59,7 +59,7 @@ def test_11_views_in_a_game_carry_the_game_score_and_target() -> None:
         for seat in range(4):
             view = rnd.view(seat)
             assert view.game_score == before and view.target == 500
-            held = rnd.play.initial_hands[seat] if rnd.play is not None else rnd.hands[seat]
+            held = rnd.dealt(seat)
             assert view.hand & ~held == 0  # nothing of another seat's cards
         spectator = rnd.spectator_view()
         assert spectator.game_score == before and spectator.hand == 0

@@ -56,7 +56,7 @@ VARIANTS: list[dict[str, Any]] = [
 
 def _facts(rnd: Round, res: HandResult, rng: random.Random) -> dict[str, Any]:
     """The hand entry a table writes down from what happened in the deal."""
-    play = rnd.play
+    play = rnd._play
     assert play is not None
     n = rnd.players
     by_seat = play.state.points_by_seat()

@@ -333,11 +333,11 @@ def test_12_heuristic_beats_random_at_three_and_two() -> None:
 
 def _truth(rnd: Round, seat: int) -> World:
     """The real world behind a seat's view: every hand now and the cards out of play."""
-    assert rnd.play is not None
-    hands = tuple(rnd.play.state.hands)
+    assert rnd._play is not None
+    hands = tuple(rnd._play.state.hands)
     if rnd.mode == "decouverte":
-        beneath = {c: u for c, u in rnd.play.beneath.items()
-                   if any(h >> c & 1 for h in hands) or c in rnd.play.state.trick}
+        beneath = {c: u for c, u in rnd._play.beneath.items()
+                   if any(h >> c & 1 for h in hands) or c in rnd._play.state.trick}
         covering = tuple(
             mask_of(c for c in beneath if (hands[s] | _trick_of(rnd, s)) >> c & 1)
             for s in range(2)
@@ -352,17 +352,17 @@ def _truth(rnd: Round, seat: int) -> World:
 
 
 def _trick_of(rnd: Round, seat: int) -> int:
-    assert rnd.play is not None
-    st = rnd.play.state
+    assert rnd._play is not None
+    st = rnd._play.state
     return mask_of(c for i, c in enumerate(st.trick) if (st.leader + i) % rnd.players == seat)
 
 
 def played_by_round(rnd: Round) -> int:
-    assert rnd.play is not None
+    assert rnd._play is not None
     m = 0
-    for t in rnd.play.state.tricks:
+    for t in rnd._play.state.tricks:
         m |= mask_of(t.cards)
-    return m | mask_of(rnd.play.state.trick)
+    return m | mask_of(rnd._play.state.trick)
 
 
 @pytest.mark.parametrize("mode", range(5), ids=MODE_IDS)
@@ -472,19 +472,19 @@ class Spy(RandomBot):
     def _inspect(self, view: PlayerView) -> None:
         _walk(view)  # only plain values: no hand, deck or round reachable
         rnd = self.rnd_ref[0]
-        mine = rnd.hands[view.seat] if rnd.play is None else rnd.play.state.hands[view.seat]
+        mine = rnd.hand(view.seat)
         assert view.hand == mine
         hidden = 0
         for s in range(rnd.players):
             if s != view.seat:
-                hidden |= rnd.hands[s] if rnd.play is None else rnd.play.state.hands[s]
+                hidden |= rnd.hand(s)
         named = view.hand | view.played | view.public
         if rnd.mode == "decouverte":
-            assert rnd.play is not None
-            face_down = mask_of(u for c, u in rnd.play.beneath.items()
+            assert rnd._play is not None
+            face_down = mask_of(u for c, u in rnd._play.beneath.items()
                                 if not played_by_round(rnd) >> c & 1)
             assert not named & face_down  # §12.2: nobody sees a face-down card
-            assert view.public == rnd.play.state.hands[1 - view.seat]
+            assert view.public == rnd.hand(1 - view.seat)
         else:
             assert not named & hidden, card_name(next(scan_forward(named & hidden)))
             expected = 0
@@ -651,8 +651,8 @@ def test_small_pimc_plays_perfectly_once_nothing_is_hidden() -> None:
             seat = rnd.current_player()
             view = rnd.view(seat)
             card = pimc[seat].play(view)
-            assert rnd.play is not None
-            state = rnd.play.state
+            assert rnd._play is not None
+            state = rnd._play.state
             if infer(view).under == (0, 0) and (
                     state.tricks_left <= 6 and len(view.legal_cards) > 1):
                 truth = solve(state.copy())

@@ -67,9 +67,9 @@ def test_12_1_taker_against_the_two_others_and_no_partner() -> None:
     rules = make_rules("classic-3p")
     rnd = Round(rules, 0, new_deck(3))
     rnd.call("take")
-    assert rnd.play is not None
-    assert rnd.play.teams == (1, 0, 1)
-    assert rnd.play.state.partner(0) == -1 == rnd.play.state.partner(2)
+    assert rnd._play is not None
+    assert rnd._play.teams == (1, 0, 1)
+    assert rnd._play.state.partner(0) == -1 == rnd._play.state.partner(2)
 
 
 def test_12_1_kitty_discard_counts_for_the_taker() -> None:
@@ -135,9 +135,9 @@ def test_12_2_decouverte() -> None:
     first = rnd.legal_cards()[0]
     rnd.play_card(first)
     rnd.play_card(rnd.legal_cards()[0])
-    assert rnd.play is not None
+    assert rnd._play is not None
     under = {u: d for p in piles for d, u in p}
-    assert rnd.play.state.hands[1] >> under[first] & 1  # turned up after the trick
+    assert rnd._play.state.hands[1] >> under[first] & 1  # turned up after the trick
     play_round(rnd, rng)
     res = rnd.result()
     assert len(res.tricks) == 16 and res.score.outcome == "counted"

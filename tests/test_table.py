@@ -59,8 +59,8 @@ def test_table_matches_what_is_dealt(profile: str, options: dict[str, str]) -> N
         if rnd.phase == Phase.DISCARD:
             taker = rnd.current_player()
             rnd.discard(sorted(c for c in range(32) if rnd.hands[taker] >> c & 1)[:2])
-        assert rnd.play is not None
-        assert max(h.bit_count() for h in rnd.play.holdings) == table.hand_size
+        assert rnd.contract is not None
+        assert max(rnd.dealt(s).bit_count() for s in table.seats) == table.hand_size
         while rnd.phase == Phase.PLAY:
             rnd.play_card(rnd.legal_cards()[0])
         assert len(rnd.result().tricks) == table.tricks

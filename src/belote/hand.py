@@ -141,7 +141,7 @@ class CardPlayed(NamedTuple):
 _new_record: Final = tuple.__new__
 # The CardPlayed of each seat and card played with nothing said and nothing chosen (the
 # defaults), made once: the record of most cards, a value that a hand's log may share.
-_PLAIN_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in range(32)) for seat in range(4))
+PLAIN_PLAYED: Final = tuple(tuple(CardPlayed(seat, c) for c in range(32)) for seat in range(4))
 
 
 @dataclass(frozen=True)
@@ -165,8 +165,8 @@ class HandPlay:
 
     __slots__ = (
         "_announcing", "_belote_order", "_belote_refused", "_belote_said", "_declarations",
-        "announced", "belote_pairs", "beneath", "contract", "discards", "first_leader",
-        "history", "holdings", "in_play", "initial_hands", "players", "reserve", "rules",
+        "_said", "announced", "belote_pairs", "beneath", "contract", "discards",
+        "first_leader", "holdings", "in_play", "initial_hands", "players", "reserve", "rules",
         "state", "table", "teams",
     )
 
@@ -209,7 +209,10 @@ class HandPlay:
         )
         self.first_leader = leader
         self.reserve = reserve
-        self.history: list[CardPlayed] = []
+        # What was said or chosen with each card played with more than the defaults, by
+        # card (a card is played once a hand): the cards themselves, in play order, are
+        # the state's tricks only (:attr:`history` reads them there).
+        self._said: dict[Card, CardPlayed] = {}
         self.announced: list[list[Declaration] | None] = [None] * self.players
         self._declarations: DeclarationResult | None = None
         # Whether combinations are announced at all (§7.1 declarations; none in découverte).
@@ -236,6 +239,21 @@ class HandPlay:
 
     def trick_number(self) -> int:
         return len(self.state.tricks) + 1
+
+    @property
+    def history(self) -> list[CardPlayed]:
+        """Every card played so far, in order, with what was said with it: read from the
+        state's tricks (the one store of the cards played) and the records of what was
+        said (:meth:`play_legal`'s, the same objects)."""
+        state = self.state
+        said = self._said
+        orders = self.table.orders
+        out: list[CardPlayed] = []
+        for leader, cards in [*((t.leader, t.cards) for t in state.tricks),
+                              (state.leader, state.trick)]:
+            for seat, c in zip(orders[leader], cards, strict=False):
+                out.append(said.get(c) or PLAIN_PLAYED[seat][c])
+        return out
 
     def declaration_result(self) -> DeclarationResult | None:
         """The comparison, once the first card of trick 2 is played (§7.4)."""
@@ -298,12 +316,10 @@ class HandPlay:
         ):
             self._declarations = self._resolve()
         if announced or said is not None or declarations is not None or not belote:
-            record = _new_record(CardPlayed, (seat, c, announced, said,
-                                              declarations is not None, belote))
-        else:
-            record = _PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
-        self.history.append(record)
-        return record
+            record = self._said[c] = _new_record(
+                CardPlayed, (seat, c, announced, said, declarations is not None, belote))
+            return record
+        return PLAIN_PLAYED[seat][c]  # nothing said, nothing chosen: most cards
 
     def verify_announcement(self, declarations: Sequence[Declaration]) -> None:
         """Raise :class:`IllegalPlayError` when the seat to play may not announce
@@ -392,12 +408,11 @@ class HandPlay:
         if self.contract.value != DECOUVERTE:
             return None
         other = c ^ (KING ^ QUEEN)
-        if self.state.hands[seat] >> other & 1:
+        state = self.state
+        if state.hands[seat] >> other & 1:
             return None
-        for h in self.history:
-            if h.seat == seat and h.card == other:
-                return other
-        return -1
+        # the other is the seat's own (it holds the pair): played by it, or face down
+        return other if state.played_mask() >> other & 1 else -1
 
     def _resolve(self) -> DeclarationResult:
         announced = [a or [] for a in self.announced]

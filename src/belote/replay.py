@@ -37,7 +37,7 @@ from belote.errors import (
     RuleCode,
 )
 from belote.game import Match
-from belote.hand import DECOUVERTE, TAKEN, Contract, HandPlay
+from belote.hand import DECOUVERTE, TAKEN, Contract
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, TEAM_NAMES
 from belote.round import Round
@@ -333,22 +333,23 @@ def _parse_discards(value: Any, hand: CardMask, taker: int) -> CardMask:
 
 def _play_out(rec: dict[str, Any], rnd: Round, plays: list[Any]) -> dict[str, Any]:
     """Check the announcements, play the cards, answer the output."""
-    play = rnd.play
-    assert play is not None
-    n = play.players
-    announced = _parse_declarations(rec, rnd.rules, list(play.holdings), play.contract)
+    contract = rnd.contract
+    assert contract is not None
+    n = rnd.players
+    dealt = [rnd.dealt(s) for s in range(n)]
+    announced = _parse_declarations(rec, rnd.rules, dealt, contract)
     belote_flags = _parse_belote_flags(rec, n)
     for seat, flag in belote_flags.items():
-        if flag and not belote_suits(play.holdings[seat], play.contract.trump):
+        if flag and not belote_suits(dealt[seat], contract.trump):
             raise IllegalDeclarationError(RuleCode.BELOTE_WITHOUT_THE_PAIR,
                                           where=(f"belote.{SEAT_NAMES[seat]}",), seat=seat)
     for i, raw in enumerate(plays):
         c = _card(raw, f"plays[{i}]")
-        seat = play.turn
+        seat = rnd.current_player()
         decls = announced[seat] if announced is not None else None
         first = rnd.announced[seat] is None
         rnd.play_card(c, decls if first else None, belote_flags.get(seat, True))
-    return _output(play, complete=rnd.phase is Phase.OVER)
+    return _output(rnd, complete=rnd.phase is Phase.OVER)
 
 
 def _call_all(rnd: Round, bids: list[Any]) -> None:
@@ -454,39 +455,41 @@ def side_names(players: int, taker: int) -> tuple[str, str]:
     return (SEAT_NAMES[0], SEAT_NAMES[1])
 
 
-def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
-    state = play.state
-    decls = play.declaration_result()
-    belote = play.belote_points()
-    belote_team = play.belote_team()
-    names = side_names(play.players, play.contract.taker)
+def _output(rnd: Round, complete: bool) -> dict[str, Any]:
+    contract = rnd.contract
+    assert contract is not None
+    decls = rnd.declaration_result()
+    belote = rnd.belote_points()
+    belote_team = rnd.belote_team()
+    names = side_names(rnd.players, contract.taker)
+    per_seat = rnd.table.scores_per_seat
 
     def sides(pair: tuple[int, int] | list[int]) -> dict[str, int]:
         return {names[0]: pair[0], names[1]: pair[1]}
 
     out: dict[str, Any] = {
         "complete": complete,
-        "contract": play.contract.to_json(),
-        "tricks": [t.to_json() for t in state.tricks],
+        "contract": contract.to_json(),
+        "tricks": [t.to_json() for t in rnd.tricks],
         "declarations": {
             "winner": names[decls.winner] if decls and decls.winner is not None else None,
             "points": sides(decls.points if decls else (0, 0)),
         },
         "belote": names[belote_team] if belote_team is not None else None,
         "belote_points": sides(belote),
-        "trick_points": sides(state.trick_points),
+        "trick_points": sides(rnd.trick_points),
     }
-    if play.table.scores_per_seat:
+    if per_seat:
         out["seat_points"] = {
-            SEAT_NAMES[s]: p for s, p in enumerate(state.points_by_seat())
+            SEAT_NAMES[s]: p for s, p in enumerate(rnd.points_by_seat())
         }
     if complete:
-        result = play.result()
+        result = rnd.result()
         out["capot"] = names[result.capot] if result.capot is not None else None
         score = result.score
         out["trick_points"] = sides(result.trick_points)
         out["score"] = score.to_json()
-        if play.table.scores_per_seat:
+        if per_seat:
             assert result.seats is not None
             out["score"] = {
                 "outcome": score.outcome, "totals": sides(score.totals),
@@ -497,14 +500,16 @@ def _output(play: HandPlay, complete: bool) -> dict[str, Any]:
     else:
         out["capot"] = None
         out["score"] = None
-        out["next"] = {"seat": SEAT_NAMES[play.turn], "legal": mask_names(state.legal_mask())}
-        if play.beneath:
+        out["next"] = {"seat": SEAT_NAMES[rnd.current_player()],
+                       "legal": mask_names(mask_of(rnd.legal_cards()))}
+        if rnd.mode is DealMode.DECOUVERTE:
             out["next"]["face_up"] = {
-                SEAT_NAMES[s]: mask_names(state.hands[s]) for s in play.table.seats
+                SEAT_NAMES[s]: mask_names(rnd.hand(s)) for s in rnd.table.seats
             }
-        if state.trick:
+        trick = rnd.trick
+        if trick:
             out["trick"] = {
-                "leader": SEAT_NAMES[state.leader],
-                "cards": [card_name(c) for c in state.trick],
+                "leader": SEAT_NAMES[rnd.trick_leader],
+                "cards": [card_name(c) for c in trick],
             }
     return out

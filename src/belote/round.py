@@ -50,12 +50,21 @@ from belote.declarations import (
     parse_combination,
 )
 from belote.errors import BeloteError, IllegalActionError, InvalidRecordError, RuleCode, allowed
-from belote.hand import DECOUVERTE, TAKEN, CardPlayed, Contract, HandPlay, HandResult
+from belote.hand import (
+    DECOUVERTE,
+    PLAIN_PLAYED,
+    TAKEN,
+    CardPlayed,
+    Contract,
+    HandPlay,
+    HandResult,
+)
 from belote.options import Rules, make_rules
 from belote.play import SEAT_NAMES, Trick, card_points, played_cards
 from belote.scoring import HandEntry, HandScore
 from belote.table import DealMode, Phase, Table, parse_seat
 from belote.views import (
+    OPEN_LIVE_VIEW,
     Announced,
     BidRecord,
     BidView,
@@ -120,7 +129,7 @@ class Round:
         self.bergere: Card | None = None
         self.piles: list[list[tuple[Card, Card]]] | None = None
         self.discards: CardMask = 0
-        self.play: HandPlay | None = None
+        self._play: HandPlay | None = None  # the card play: private, read by the accessors
         self.phase: Phase = BIDDING
         # Views (:meth:`view`): the card play as the table sees it (made when it starts:
         # read only once ``play`` is set; no None to test for every card), what was said
@@ -158,8 +167,8 @@ class Round:
         """The seat to act: to play, to call, or (§12.1) to lay the kitty discard aside;
         -1 once the deal is over."""
         if self.phase is PLAY:
-            assert self.play is not None
-            return self.play.state.turn
+            assert self._play is not None
+            return self._play.state.turn
         if self.phase is BIDDING:
             return self.bidding.turn
         if self.phase is DISCARD:
@@ -173,18 +182,18 @@ class Round:
     def legal_cards(self) -> list[Card]:
         if self.phase != PLAY:
             return []
-        assert self.play is not None
-        return self.play.legal_cards()
+        assert self._play is not None
+        return self._play.legal_cards()
 
     @property
     def contract(self) -> Contract | None:
-        return self.play.contract if self.play is not None else None
+        return self._play.contract if self._play is not None else None
 
     def result(self) -> HandResult:
         if self.phase is not OVER:
             raise IllegalActionError(RuleCode.DEAL_NOT_OVER, phase=self.phase)
-        assert self.play is not None
-        return self.play.result()
+        assert self._play is not None
+        return self._play.result()
 
     # --- actions --------------------------------------------------------------
 
@@ -262,7 +271,7 @@ class Round:
 
     def _begin(self, play: HandPlay) -> None:
         """The card play starts (and with it the views' record of it)."""
-        self.play = play
+        self._play = play
         self.phase = PLAY
         public = 0  # face up for all: the bergère, the turned card of a deal leaving cards out
         if self.bergere is not None:
@@ -308,8 +317,8 @@ class Round:
     def _checked_play(self) -> HandPlay:
         if self.phase != PLAY:
             raise IllegalActionError(RuleCode.WRONG_PHASE, act="card", phase=self.phase)
-        assert self.play is not None
-        return self.play
+        assert self._play is not None
+        return self._play
 
     def verify_play(self, c: Card) -> None:
         """Raise :class:`IllegalActionError` (:class:`~belote.errors.IllegalPlayError`
@@ -326,19 +335,34 @@ class Round:
         """Play ``c`` for the seat to play, checked as by :meth:`verify_play`; what the
         seat announces and says with it: see :meth:`HandPlay.play` (:meth:`apply` of a
         :class:`~belote.actions.Play` with the combinations as values)."""
-        play = self.play
+        play = self._play
         if self.phase is not PLAY or play is None:
             play = self._checked_play()  # raises: no card now
         pub = self._pub
+        state = play.state
         legal, self._legal = self._legal, 0
-        if legal >> c & 1:
-            record = play.play_legal(c, declarations, belote)  # checked by the last view
+        if legal >> c & 1:  # checked by the last view
+            seat = state.turn
+            if (pub.result is not None and declarations is None and belote
+                    and not play.belote_pairs[seat] >> c & 1 and not play.beneath):
+                # Nothing to announce (the declarations are compared, §7.4), no belote to
+                # say (§7.7), no face-down card to turn (§12.2): HandPlay.play_legal's
+                # path for such a card, written out (most cards; a measured hot path;
+                # tests/test_round_actions.py plays deals both ways).
+                state.push(c)
+                pub.played += 1
+                pub.trick = state.trick  # (a new list once a trick is complete)
+                if state.tricks_left == 0:
+                    self.phase = OVER
+                return PLAIN_PLAYED[seat][c]  # (nothing heard with it)
+            record = play.play_legal(c, declarations, belote)
         else:
             record = play.play(c, declarations, belote)
-        pub.cards.append(c)
+        pub.played += 1
+        pub.trick = state.trick  # (a new list once a trick is complete)
         if pub.result is None or record.belote:
             self._hear(pub, play, record)
-        if play.state.tricks_left == 0:
+        if state.tricks_left == 0:
             self.phase = OVER
         return record
 
@@ -434,74 +458,108 @@ class Round:
     def taker(self) -> int | None:
         """The taker, once known (the bidder of a coinche contract; découverte's
         leader, §12.2); None before."""
-        if self.play is not None:
-            return self.play.contract.taker
+        if self._play is not None:
+            return self._play.contract.taker
         return self.bidding.taker if isinstance(self.bidding, TakePassBidding) else None
 
     def hand(self, seat: int) -> CardMask:
         """The cards ``seat`` holds now (in découverte, those it may play: the face-up
         ones, §12.2)."""
-        return self.play.state.hands[seat] if self.play is not None else self.hands[seat]
+        return self._play.state.hands[seat] if self._play is not None else self.hands[seat]
 
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed so far."""
-        return tuple(self.play.state.tricks) if self.play is not None else ()
+        return tuple(self._play.state.tricks) if self._play is not None else ()
 
     @property
     def trick(self) -> tuple[Card, ...]:
         """The cards of the trick in progress, in play order."""
-        return tuple(self.play.state.trick) if self.play is not None else ()
+        return tuple(self._play.state.trick) if self._play is not None else ()
 
     @property
     def trick_points(self) -> tuple[int, int]:
         """The card points each side of the hand has taken so far (§5, §12)."""
-        if self.play is None:
+        if self._play is None:
             return 0, 0
-        points = self.play.state.trick_points
+        points = self._play.state.trick_points
         return points[0], points[1]
 
     @property
     def announced(self) -> tuple[tuple[Declaration, ...] | None, ...]:
         """Per seat, the combinations it announced with its first card (None before)."""
-        return tuple(None if a is None else tuple(a) for a in self.play.announced) \
-            if self.play is not None else (None,) * self.players
+        return tuple(None if a is None else tuple(a) for a in self._play.announced) \
+            if self._play is not None else (None,) * self.players
 
     def declaration_result(self) -> DeclarationResult | None:
         """The comparison of declarations, once the first card of trick 2 is played
         (§7.4); None before."""
-        return self.play.declaration_result() if self.play is not None else None
+        return self._play.declaration_result() if self._play is not None else None
 
     def covering(self) -> CardMask:
         """Belote découverte (§12.2): the face-up cards, of both seats, that still cover
         a face-down card; 0 in any other deal."""
-        if self.play is None or not self.play.beneath:
+        if self._play is None or not self._play.beneath:
             return 0
-        held = self.play.state.hands[0] | self.play.state.hands[1]
-        return sum(1 << c for c in self.play.beneath if held >> c & 1)
+        held = self._play.state.hands[0] | self._play.state.hands[1]
+        return sum(1 << c for c in self._play.beneath if held >> c & 1)
 
     def seat_entry(self) -> HandEntry:
         """The finished deal as a per-seat score sheet writes it (§12, :func:`seat_entry`)."""
         result = self.result()
-        assert self.play is not None
-        return seat_entry(result, self.play)
+        assert self._play is not None
+        return seat_entry(result, self._play)
 
     def seat_scores(self, score: HandScore) -> tuple[int, ...]:
         """The sides' ``score`` of this deal shared out per seat (§12.1)."""
-        if self.play is None:
+        if self._play is None:
             raise IllegalActionError(RuleCode.WRONG_PHASE, phase=self.phase)
-        return self.play.seat_scores(score)
+        return self._play.seat_scores(score)
+
+    @property
+    def trick_leader(self) -> int:
+        """Who led the trick in progress (the seat to lead when none is; the eldest
+        before the card play)."""
+        return self._play.state.leader if self._play is not None else self.eldest
+
+    def dealt(self, seat: int) -> CardMask:
+        """The cards ``seat`` plays this hand from, as the card play started: its hand
+        after the bidding (the taker's less his kitty discard, §12.1), in belote
+        découverte its face-up and face-down cards (§12.2); before the card play, the
+        cards it holds now."""
+        return self._play.holdings[seat] if self._play is not None else self.hands[seat]
+
+    def belote_points(self) -> tuple[int, int]:
+        """The belote points each side has completed so far (§7.7)."""
+        return self._play.belote_points() if self._play is not None else (0, 0)
+
+    def belote_team(self) -> int | None:
+        """The side that said belote first and scores it (§7.7), once completed."""
+        return self._play.belote_team() if self._play is not None else None
+
+    def points_by_seat(self) -> list[int]:
+        """The trick points each seat has won so far (last-trick bonus included)."""
+        if self._play is None:
+            return [0] * self.players
+        return self._play.state.points_by_seat()
 
     def cards_played(self) -> list[Card]:
         """The cards played so far, in play order."""
-        return list(self._pub.cards) if self.play is not None else []
+        if self._play is None:
+            return []
+        state = self._play.state  # (the tricks: the one store of the cards played)
+        played: list[Card] = []
+        for t in state.tricks:
+            played += t.cards
+        played += state.trick
+        return played
 
     def _hear(self, pub: PlayRecord, play: HandPlay, record: CardPlayed) -> None:
         """What the table heard with the card of ``record``: a seat's announcement at
         trick 1 (§7.4), belote or rebelote (§7.7), then what the side that won the
         comparison of declarations shows (§7.6)."""
         seat, card, declared, belote, _chosen, _says = record  # (unpacked: a hot path)
-        played = len(pub.cards) - 1
+        played = pub.played - 1
         if self._announced[seat] is None:
             self._announced[seat] = declared
             if declared:  # (nothing announced: the () it holds already)
@@ -528,36 +586,38 @@ class Round:
 
         A view of the card play is made with what is the seat's own and works out
         the rest on its first read (:class:`LiveView`)."""
-        play = self.play
+        play = self._play
         if play is None:
             return self._bidding_view(self.current_player() if seat is None else seat)
         state = play.state
+        turn = state.turn if self.phase is PLAY else -1  # (the seat to play, read once)
         if seat is None:
-            seat = state.turn if self.phase is PLAY else -1
-        view = new_view(LiveView)
-        fields = view.__dict__  # (a frozen dataclass: its fields are written there)
-        pub = fields["_pub"] = self._pub
-        fields["_played"] = len(pub.cards)
-        fields["seat"] = seat
-        fields["hand"] = state.hands[seat]
-        if state.turn == seat and self.phase is PLAY:
+            seat = turn
+        view: Any = new_view(OPEN_LIVE_VIEW)  # (its fields written as attributes, then frozen)
+        pub = view._pub = self._pub
+        view._played = pub.played
+        view.seat = seat
+        view.hand = state.hands[seat]
+        if turn == seat >= 0:
             legal = self._legal = state.legal_mask()  # (play_card need not work it out again)
-            fields["legal_cards"] = (  # card_tuple(legal), written out
+            view.legal_cards = (  # card_tuple(legal), written out
                 _LOW[legal & 0x7FF] + _MIDDLE[legal >> 11 & 0x7FF] + _HIGH[legal >> 22])
             pairs = play.belote_pairs[seat]  # (0 for most seats: one test)
             if pairs:
                 self._belote_due(view, play, seat, pairs & state.hands[seat])
-        mine = self._announced[seat]
-        if mine is not None:
-            fields["my_declarations"] = mine
+        else:
+            view.legal_cards = ()
+        view.my_declarations = self._announced[seat]
         if self._more_to_see:
             if self._game:
-                fields.update(self._game)
+                view.__dict__.update(self._game)
             if self.discards and play.contract.taker == seat:
-                fields["discards"] = self.discards
+                view.__dict__["discards"] = self.discards
             if self._face_up:
                 self._decouverte(view, state.hands[1 - seat])  # the other's face-up cards
-        return view
+        view.__class__ = LiveView
+        made: LiveView = view
+        return made
 
     def _belote_due(self, view: LiveView, play: HandPlay, seat: int, due: CardMask) -> None:
         """The trump kings and queens with which ``seat``, to play, would say belote or
@@ -573,17 +633,23 @@ class Round:
         said.  The view's ``seat`` is -1; its hand, legal actions, own declarations
         and discards are empty, and découverte's face-up cards of both players
         are in ``public``."""
-        play = self.play
+        play = self._play
         if play is None:
             return self._bidding_view(-1)
-        view = object.__new__(LiveView)
+        view: Any = new_view(OPEN_LIVE_VIEW)
+        view._pub = self._pub
+        view._played = self._pub.played
+        view.seat = -1
+        view.hand = 0
+        view.legal_cards = ()
+        view.my_declarations = None
         view.__dict__.update(
-            seat=-1, phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1,
-            hand=0, _pub=self._pub, _played=len(self._pub.cards), **self._game,
-        )
+            phase=self.phase, turn=play.state.turn if self.phase is PLAY else -1, **self._game)
         if self.mode is DealMode.DECOUVERTE:
             self._decouverte(view, play.state.hands[0] | play.state.hands[1])
-        return view
+        view.__class__ = LiveView
+        made: LiveView = view
+        return made
 
     def _decouverte(self, view: LiveView, public: CardMask) -> None:
         """Belote découverte (§12.2): the face-up cards the view shows, and those of
@@ -627,8 +693,8 @@ class Round:
         if self.discards:
             assert self.bidding.taker is not None
             log.append(Discarded(self.bidding.taker, self.discards))
-        if self.play is not None:
-            log += self.play.history
+        if self._play is not None:
+            log += self._play.history
         return log
 
     def actions(self) -> list[Action]:
@@ -745,8 +811,8 @@ class Round:
                 record["kitty"] = [card_name(c) for c in self.first.stock]
                 if self.discards:
                     record["discards"] = mask_names(self.discards)
-            elif self.play is not None:
-                hands = list(self.play.initial_hands)
+            elif self._play is not None:
+                hands = list(self._play.initial_hands)
             elif self.first is None:
                 hands = list(self.hands)
             else:
@@ -760,14 +826,14 @@ class Round:
         if self.first is not None and self.mode.leaves_cards_out:
             record["bergere"] = card_name(bergere(self.first, n))
         record["plays"] = []
-        if self.play is not None:
-            record["plays"] = [card_name(h.card) for h in self.play.history]
+        if self._play is not None:
+            record["plays"] = [card_name(h.card) for h in self._play.history]
             record["declarations"] = {
                 SEAT_NAMES[s]: [d.card_names() for d in a]
-                for s, a in enumerate(self.play.announced)
+                for s, a in enumerate(self._play.announced)
                 if a
             }
-            refused = sorted({seat for seat, _suit in self.play.belote_refused()})
+            refused = sorted({seat for seat, _suit in self._play.belote_refused()})
             if refused:
                 record["belote"] = {SEAT_NAMES[s]: False for s in refused}
         return record

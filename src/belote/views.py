@@ -122,15 +122,18 @@ class PlayRecord:
     """The deal's card play as the whole table sees it, for the views (:class:`LiveView`).
 
     Fixed when the play starts, then only added to (by ``Round.play_card``): the
-    cards in play order, the tricks, what was said with them, each with the number
-    of cards played before it.  A view holds this record and the number of cards
-    played when it was made, and reads no further.  Nothing hidden is in it: no
-    hand, no announced combination's cards before they are shown (§7.4, §7.6).
+    number of cards played, what was said with them, each with the number of cards
+    played before it.  The cards themselves are the hand's (the state's completed
+    tricks, a list only ever added to, and the trick in progress, the list
+    ``trick`` names after each card): the record reads them there and keeps none of
+    its own.  A view holds this record and the number of cards played when it was
+    made, and reads no further.  Nothing hidden is in it: no hand, no announced
+    combination's cards before they are shown (§7.4, §7.6).
     """
 
-    __slots__ = ("belote", "calls", "cards", "cards_in_play", "contract", "dealer", "heard",
-                 "heard_at", "leader", "orders", "players", "public", "reserve", "result",
-                 "result_at", "rules", "shown", "tricks", "turned")
+    __slots__ = ("belote", "calls", "cards_in_play", "contract", "dealer", "heard",
+                 "heard_at", "leader", "orders", "played", "players", "public", "reserve",
+                 "result", "result_at", "rules", "shown", "trick", "tricks", "turned")
 
     rules: Rules
     dealer: int
@@ -143,8 +146,9 @@ class PlayRecord:
     orders: tuple[tuple[int, ...], ...]  # the seats in play order from each leader
     cards_in_play: int  # the cards the play will see played
     public: CardMask
-    cards: list[Card]
-    tricks: list[Trick]
+    played: int  # the cards played so far
+    tricks: list[Trick]  # the completed tricks (the hand's own list)
+    trick: list[Card]  # the cards of the trick in progress (the hand's own list)
     heard: list[tuple[Announced, ...]]  # per seat: what it announced with its first card
     heard_at: list[int]  # per seat: the cards played before that one
     belote: list[tuple[int, int, Card]]  # (cards played before, seat, card) of each belote
@@ -167,8 +171,9 @@ class PlayRecord:
         self.orders = play.table.orders
         self.cards_in_play = play.state.tricks_left * n
         self.public = public  # face up for all: the bergère, a turned card left out (§12)
-        self.cards = []
+        self.played = 0
         self.tricks = play.state.tricks  # (the hand's own list: only ever added to)
+        self.trick = play.state.trick  # (named again by Round.play_card after each card)
         self.heard = [()] * n
         self.heard_at = [NEVER] * n
         self.belote = []
@@ -236,6 +241,12 @@ class LiveView(PlayerView):
     another seat's cards.
     """
 
+    # The fields ``Round.view`` writes for every view, in slots (a slot is read without a
+    # look-up in the view's dict, and written so too while the view is made, see
+    # :data:`OPEN_LIVE_VIEW`); the rest, in the view's dict, are worked out on first
+    # read or written only when they are not the default.
+    __slots__ = ("_played", "_pub", "hand", "legal_cards", "my_declarations", "seat")
+
     _pub: PlayRecord
     _played: int  # cards played when the view was made
 
@@ -245,6 +256,17 @@ class LiveView(PlayerView):
 
     def _tricks_done(self) -> int:
         return self._played // self._pub.players
+
+    def _trick_so_far(self) -> tuple[Card, ...]:
+        """The cards of the trick in progress when the view was made: the first of the
+        trick the record holds in progress, or of the one completed since."""
+        pub = self._pub
+        done, cards = divmod(self._played, pub.players)
+        if not cards:
+            return ()
+        if len(pub.tricks) > done:  # completed since the view was made
+            return pub.tricks[done].cards[:cards]
+        return tuple(pub.trick[:cards])
 
     rules = _live(lambda v: v._pub.rules)
     dealer = _live(lambda v: v._pub.dealer)
@@ -257,8 +279,7 @@ class LiveView(PlayerView):
     trick_leader = _live(
         lambda v: v._pub.tricks[v._tricks_done() - 1].winner if v._tricks_done()
         else v._pub.leader)
-    trick = _live(
-        lambda v: tuple(v._pub.cards[v._tricks_done() * v._pub.players:v._played]))
+    trick = _live(lambda v: v._trick_so_far())
     phase = _live(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
     turn = _live(lambda v: v._pub.orders[v.trick_leader][v._played % v._pub.players]
                  if v._played < v._pub.cards_in_play else -1)
@@ -271,6 +292,21 @@ class LiveView(PlayerView):
         lambda v: v._pub.result if v._seen(v._pub.result_at) else None)
     shown = _live(lambda v: v._pub.shown if v._seen(v._pub.result_at)
                   else ((),) * v._pub.players)
+
+
+class _OpenLiveView(LiveView):
+    """A :class:`LiveView` being made: its fields written as attributes (the frozen
+    dataclass's ``__setattr__`` refuses them), then its class made :class:`LiveView`
+    (``view.__class__ = LiveView``), frozen from then on."""
+
+    __slots__ = ()
+    # (both the object's own: the type's one slot for them is then the plain C one, and
+    # a write is not a call)
+    __setattr__ = object.__setattr__
+    __delattr__ = object.__delattr__
+
+
+OPEN_LIVE_VIEW: Final = _OpenLiveView
 
 
 class BidRecord:

@@ -127,7 +127,7 @@ def hidden_from(rnd: Round, seat: int | None) -> set[str]:
     other seats' hands, except the turned card (it goes to the taker in sight of
     all, docs/rules.md §3.4) and the declarations shown at trick 2 (§7.6)."""
     view = rnd.view(0 if seat is None else seat)
-    hands = rnd.play.state.hands if rnd.play is not None else rnd.hands
+    hands = [rnd.hand(s) for s in range(rnd.players)]
     hidden: set[str] = set()
     for other in range(4):
         if other != seat:

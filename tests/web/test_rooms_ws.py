@@ -12,6 +12,7 @@ import pytest
 
 from belote.bots import BaseBot
 from belote.cards import card_symbol, parse_card
+from belote.hand import CardPlayed
 from belote.play import SEAT_NAMES
 from belote.round import PlayerView
 from belote.web import rooms as rooms_module
@@ -117,8 +118,9 @@ def test_one_seat_cannot_act_for_another(client: TestClient) -> None:
         # in plain words (issue 13): the thief's partner has the turn
         assert answer["message"] == "It is not your turn: your partner plays or speaks now."
         assert card in table.latest[turn]["deal"]["hand"]
-        assert table.room.round is not None and table.room.round.play is not None
-        assert not table.room.round.play.history or table.room.round.play.history[-1].seat != turn
+        assert table.room.round is not None and table.room.round.contract is not None
+        played = [e for e in table.room.round.events() if isinstance(e, CardPlayed)]
+        assert not played or played[-1].seat != turn
         # A connection with the invitation and no token only watches.
         with client.websocket_connect(f"/ws/rooms/{table.id}") as ws:
             send(ws, {"type": "hello", "invite": table.invite})

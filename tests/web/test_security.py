@@ -974,10 +974,10 @@ def test_taking_over_a_bots_seat_needs_the_invitation_and_reveals_no_other_seat(
             assert seen[0] == {"type": "welcome", "seat": "E"}
             state = until_state(east, None, seen)
             rnd = room.round
-            assert rnd is not None and rnd.play is not None
+            assert rnd is not None and rnd.contract is not None
             assert state["you"] == {"seat": "E", "name": "Late"}
             # East's hand as it is now, nothing more.
-            assert set(state["deal"]["hand"]) == set(_names(rnd.play.state.hands[1]))
+            assert set(state["deal"]["hand"]) == set(_names(rnd.hand(1)))
             hidden = hidden_from(rnd, 1)
             for msg in seen:
                 assert not cards_in(msg) & hidden

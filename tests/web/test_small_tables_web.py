@@ -56,7 +56,7 @@ MODE_IDS = [next(iter(o.values())) for _p, o in MODES]
 
 def visible_to(rnd: Round, seat: int | None) -> set[str]:
     """The cards ``seat`` (None: a spectator) may be told of now."""
-    play = rnd.play
+    play = rnd._play
     seen = 0
     if seat is not None:
         seen |= play.state.hands[seat] if play is not None else rnd.hands[seat]
@@ -87,7 +87,7 @@ def named_secrets(rnd: Round, seat: int | None) -> dict[str, set[str]]:
     """The secrets the brief names, each worked out on its own: the other hands, the
     kitty before it is taken and the discards (§12.1), the cards left out of a
     six-each or stock deal (§12), the face-down cards of découverte (§12.2)."""
-    play = rnd.play
+    play = rnd._play
     hands = play.state.hands if play is not None else rnd.hands
     out: dict[str, set[str]] = {"other hands": set()}
     if rnd.mode != "decouverte":
@@ -411,7 +411,7 @@ def test_decouverte_shows_face_up_piles_and_counts_face_down_cards(client: TestC
         table.act(0, {"type": "start"})
         states = table.latest
         rnd = table.room.round
-        assert rnd is not None and rnd.piles is not None and rnd.play is not None
+        assert rnd is not None and rnd.piles is not None and rnd._play is not None
         for seat in (0, 1):
             deal = states[seat]["deal"]
             assert deal["phase"] == "play" and deal["calls"] == []  # no bidding
@@ -462,7 +462,7 @@ def test_six_each_leaves_the_turned_card_and_the_bergere_on_the_table(
             legal = table.latest[turn]["deal"]["legal"]
             table.act(turn, {"type": "call", "call": "take" if "take" in legal else legal[-1]})
         rnd = table.room.round
-        assert rnd is not None and rnd.play is not None and rnd.turned is not None
+        assert rnd is not None and rnd._play is not None and rnd.turned is not None
         assert rnd.bergere is not None
         for seat in range(3):
             deal = table.latest[seat]["deal"]
@@ -572,9 +572,10 @@ def test_a_bot_taker_lays_aside_through_the_bot(
             assert rnd is not None
             deal = state["deal"]
             if state["between_deals"]:
-                if rnd.discards and rnd.play is not None and rnd.play.contract.taker != 2:
+                taker = rnd.taker
+                if rnd.discards and taker is not None and taker != 2:
                     laid = {card_name(c) for c in scan_forward(rnd.discards)}
-                    laid_by_bots.append((rnd.play.contract.taker, laid))
+                    laid_by_bots.append((taker, laid))
                     assert deal["discards"] == []
                     if len(laid_by_bots) >= 2:
                         break

@@ -55,9 +55,9 @@ def play_bots_until(client: TestClient, room: Room, tricks: int) -> None:
 def seat_to_take(room: Room) -> int:
     """The taker when he laid cards aside (his discards are the secret), else E."""
     rnd = room.round
-    assert rnd is not None and rnd.play is not None
+    assert rnd is not None and rnd.taker is not None
     if room.mode == DealMode.KITTY:
-        taker: int = rnd.play.contract.taker
+        taker: int = rnd.taker
         return taker
     return 1
 

@@ -444,21 +444,17 @@ def play_deal(rnd: Round, bots: Sequence[Bot]) -> None:
             apply(action)
         except IllegalPlayError as exc:
             _refused(bot, view, action, exc)
-    play = rnd.play
-    if play is not None:  # the card play
-        state = play.state  # (the seat to play read there: no view read for it)
-        while rnd.phase is PLAY:
-            seat = state.turn
-            view = view_of(seat)
-            bot = bots[seat]
-            card = _card_action(bot, view)  # (next_action's own branch: a hot path)
-            try:
-                if card.declarations is None:  # Round.apply's branch, without its dispatch
-                    play_card(card.card, None, card.belote)
-                else:
-                    apply(card)
-            except IllegalPlayError as exc:
-                _refused(bot, view, card, exc)
+    while rnd.phase is PLAY:  # the card play
+        view = view_of()  # the seat to play's
+        bot = bots[view.seat]
+        card = _card_action(bot, view)  # (next_action's own branch: a hot path)
+        try:
+            if card.declarations is None:  # Round.apply's branch, without its dispatch
+                play_card(card.card, None, card.belote)
+            else:
+                apply(card)
+        except IllegalPlayError as exc:
+            _refused(bot, view, card, exc)
     assert rnd.phase in (OVER, ALL_PASS)
 
 
