@@ -157,8 +157,7 @@ def _check_world(view: PlayerView, hands: tuple[int, ...], rnd: Round) -> None:
     cards seen face up, laid aside or played."""
     n = rnd.players
     assert hands[view.seat] == view.hand
-    assert rnd.play is not None
-    true_hands = rnd.play.state.hands
+    true_hands = tuple(rnd.hand(s) for s in range(n))
     played = played_by(view)
     seen = view.played | view.public | view.discards | view.hand
     for s in range(n):
