@@ -78,7 +78,11 @@ def test_a_page_whose_cookie_does_not_stick_stops_and_says_why(browser: Any,
     try:
         context.route("**/api/session", _without_cookies)
         page.evaluate("window.__sockets[0].close()")
-        page.wait_for_selector("#notice:has-text('autorisez les cookies')")
+        try:
+            page.wait_for_selector("#notice:has-text('autorisez les cookies')")
+        except Exception as exc:  # say what the page went through (a rare failure under load)
+            raise AssertionError(f"close codes {page.evaluate('window.__codes')}, "
+                                 f"notice {page.text_content('#notice')!r}") from exc
         time.sleep(1.5)  # no third try comes after the message
         assert page.evaluate("window.__codes")[1:] == [4401, 4401]
         assert page.evaluate("window.__sockets.length") == 3
