@@ -23,6 +23,7 @@ from belote.table import Phase
 from belote.web import create_app
 from belote.web import review as review_module
 from belote.web.review import ReviewBusy, Reviews, ReviewSettings
+from belote.web.seats import RoomStatus, Visibility
 from belote.web.security import COOKIE
 from belote.web.store import RoomStore
 from tests.web.conftest import FAST, GENEROUS
@@ -399,3 +400,75 @@ def test_the_page_sees_the_progress_and_is_told_to_try_later(
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert bob.post(f"/review/{other}/1/analysis").status_code == 202  # room again
+
+
+def _room_of(player: Player, owner: str, visibility: Visibility, finish: bool = True) -> str:
+    """A room of ``visibility`` where ``owner`` holds North, played by bots (to its end,
+    or its first deal only, the second dealt and under way)."""
+    manager = player.client.app.state.rooms  # type: ignore[attr-defined]
+
+    async def scenario() -> str:
+        room = await manager.create("classic", {"target": 150 if finish else 1000},
+                                    bots="random", visibility=visibility, creator=owner)
+        await room.join(0, "Ann", owner=owner)
+        await room.start()
+        bot = make_bot("random", seed=3)
+        while room.status != RoomStatus.FINISHED:
+            if room.between:
+                await room.next_deal()
+                if not finish:
+                    break
+                continue
+            rnd = room.round
+            assert rnd is not None
+            await room.apply(rnd.current_player(), next_action(bot, rnd.view(rnd.current_player())))
+        return str(room.id)
+
+    portal = player.client.portal
+    assert portal is not None
+    return portal.call(scenario)
+
+
+def test_a_public_rooms_finished_deals_are_anyones_to_review(
+        two: tuple[Player, Player]) -> None:
+    """Anyone could watch a public room live: anyone may review its finished deals,
+    without its invitation and even without an identity; never a deal still played,
+    never a share link of his own; starting the analysis still needs an identity."""
+    ann, bob = two
+    game = _room_of(ann, me(ann), Visibility.PUBLIC)
+    path = f"/review/{game}/1"
+    page = bob.get(path)
+    assert page.status_code == 200 and 'id="review-data"' in page.text
+    assert f"{path}/analysis\"" in page.text  # asked without a key or an invitation
+    assert bob.get(f"{path}/analysis").json() == {"state": "none"}
+    assert bob.post(f"{path}/analysis").status_code == 202
+    _same_404(bob.post(f"{path}/link"))
+    _same_404(bob.post(f"{path}/link/revoke"))
+    _same_404(bob.get(f"/history/{game}"))  # the game's page stays its players'
+    bob.cookies.clear()
+    assert bob.get(path).status_code == 200
+    assert bob.post(f"{path}/analysis").status_code == 403  # no identity, no CSRF token
+    # a deal still played stays hidden, as from an invited watcher
+    playing = _room_of(ann, me(ann), Visibility.PUBLIC, finish=False)
+    room = ann.client.app.state.rooms.rooms[playing]  # type: ignore[attr-defined]
+    deck = room.round.record()["deck"]
+    for answer in (bob.get(f"/review/{playing}/2"), bob.get(f"/review/{playing}/2/analysis")):
+        assert answer.status_code == 403 and "still being played" in answer.text
+        assert not any(f'"{card}"' in answer.text for card in deck)
+    assert bob.get(f"/review/{playing}/1").status_code == 200
+    _same_404(bob.get(f"/review/{playing}/3"))
+
+
+@pytest.mark.parametrize("visibility", [Visibility.PRIVATE, Visibility.INVITE])
+def test_a_private_or_invited_rooms_outsiders_still_get_the_404(
+        two: tuple[Player, Player], visibility: Visibility) -> None:
+    """A table against bots and a room with friends: their outsiders see nothing, the
+    answer the same as for a game that does not exist; the player still sees it."""
+    ann, bob = two
+    game = _room_of(ann, me(ann), visibility)
+    path = f"/review/{game}/1"
+    assert ann.get(path).status_code == 200
+    for answer in (bob.get(path), bob.get(f"{path}/analysis"), bob.post(f"{path}/analysis")):
+        _same_404(answer)
+    bob.cookies.clear()
+    _same_404(bob.get(path))

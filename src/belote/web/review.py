@@ -48,6 +48,7 @@ from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.table import Phase
 from belote.web.present import sort_hand
+from belote.web.seats import Visibility
 from belote.web.security import secret_equal
 from belote.web.store import READ_WAIT_S, RoomStore, StoreError, record_of_log
 
@@ -300,6 +301,13 @@ class Reviews:
             return False
         row = self._conn.execute("SELECT invite FROM rooms WHERE id = ?", (room,)).fetchone()
         return row is not None and secret_equal(row[0], invite)
+
+    def public_room(self, room: str) -> bool:
+        """Whether ``room`` is public (listed on /rooms: anyone could watch its game
+        live, and so may review its finished deals)."""
+        row = self._conn.execute("SELECT visibility FROM rooms WHERE id = ?",
+                                 (room,)).fetchone()
+        return row is not None and row[0] == Visibility.PUBLIC
 
     # --- the analyses ----------------------------------------------------------------
 
