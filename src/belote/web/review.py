@@ -387,7 +387,8 @@ def _progress(job: Job, done: int, total: int) -> None:
 def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """What the review page shows at each card of deal ``record``: every hand then
     (open), the cards already on the trick, and at the end of a trick who took it; the
-    calls in order; the contract."""
+    calls in order; the contract; the pack (``french`` or ``spanish``: the page names and
+    draws the cards as the table did)."""
     full = Round.from_record(record)
     rnd = Round.from_record({**record, "actions": []})
     players = rnd.table.players
@@ -421,6 +422,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     contract = full.contract
     return {
         "players": players,
+        "deck": str(full.rules.deck),  # the pack the cards are named and drawn from (§1.2)
         "dealer": SEAT_NAMES[full.dealer],
         "calls": calls,
         "steps": steps,
