@@ -6,6 +6,7 @@ the limits on analyses, the share links."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from belote.options import make_rules
 from belote.table import Phase
 from belote.web import create_app
 from belote.web import review as review_module
+from belote.web.analysis_worker import AnalysisProcess, AnalysisRefused, AnalysisStopped
 from belote.web.review import ReviewBusy, Reviews, ReviewSettings
 from belote.web.seats import RoomStatus, Visibility
 from belote.web.security import COOKIE
@@ -240,14 +242,14 @@ def test_limits_one_analysis_per_browser_and_a_small_queue(
     release = threading.Event()
     ran: list[dict[str, Any]] = []
 
-    def fake_run(self: Any, record: dict[str, Any], args: dict[str, Any],
-                 progress: Any) -> dict[str, Any]:
+    def fake_run(self: Any, record: dict[str, Any], settings: Any,
+                 progress: Any, cancelled: Any = None) -> dict[str, Any]:
         progress(1, 2)
         release.wait(30)
         ran.append(record)
         return {"cards": [], "dealer": record["dealer"]}
 
-    monkeypatch.setattr(review_module._Process, "run", fake_run)
+    monkeypatch.setattr(AnalysisProcess, "run", fake_run)
     store = RoomStore(tmp_path / "r.db")
     reviews = Reviews(store, ReviewSettings(running=1, waiting=1))
     one, two_, three = played_deal(1), played_deal(2), played_deal(3)
@@ -278,15 +280,34 @@ def test_limits_one_analysis_per_browser_and_a_small_queue(
 
 
 def test_the_analysis_runs_in_another_process(tmp_path: Path) -> None:
-    """The real worker: a process of its own answers the analysis and its progress."""
+    """The real worker: a process of its own answers the analysis and its progress, and
+    is kept for the next one; a refused record is said as such and the child goes on;
+    a child stopped ends the analysis under way, and makes no other."""
     steps: list[tuple[int, int]] = []
     record = played_deal(4)
-    process = review_module._Process()
-    out = process.run(record, ReviewSettings(dd_only=True).analysis_args(),
-                      lambda d, t: steps.append((d, t)))
-    assert process.process is not None and process.process.pid != __import__("os").getpid()
-    assert steps[-1] == (len(record["actions"]), len(record["actions"]))
-    assert out["seats"] == [] and out["finished"]
+    process = AnalysisProcess()
+    try:
+        out = process.run(record, ReviewSettings(dd_only=True).analysis_settings(),
+                          lambda d, t: steps.append((d, t)))
+        child = process.process
+        assert child is not None and child.pid != os.getpid()
+        assert steps[-1] == (len(record["actions"]), len(record["actions"]))
+        assert out["seats"] == [] and out["finished"]
+        bad = {**record, "deck": record["deck"][::-1]}  # a card played that is not held
+        with pytest.raises(AnalysisRefused):
+            process.run(bad, analysis_cache.DD_ONLY)
+        again = process.run(played_deal(5), analysis_cache.DD_ONLY)
+        assert again["finished"] and process.process is child  # the same child
+        with pytest.raises(AnalysisStopped):  # cancelled while it works: killed
+            process.run(record, ReviewSettings(worlds=2).analysis_settings(),
+                        cancelled=lambda: True)
+        assert not child.is_alive() and process.process is None
+        process.stop()  # the server stops: no analysis after
+        with pytest.raises(AnalysisStopped, match="stopping"):
+            process.run(record, analysis_cache.DD_ONLY)
+        assert process.process is None
+    finally:
+        process.stop()
 
 
 def test_cache_key_is_the_deal_and_the_settings(tmp_path: Path) -> None:
@@ -313,11 +334,11 @@ def test_a_failed_analysis_says_so_and_may_be_asked_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from belote.errors import BeloteError
 
-    def broken(self: Any, record: dict[str, Any], args: dict[str, Any],
-               progress: Any) -> dict[str, Any]:
+    def broken(self: Any, record: dict[str, Any], settings: Any,
+               progress: Any, cancelled: Any = None) -> dict[str, Any]:
         raise BeloteError("the analysis stopped before its end")
 
-    monkeypatch.setattr(review_module._Process, "run", broken)
+    monkeypatch.setattr(AnalysisProcess, "run", broken)
     store = RoomStore(tmp_path / "r.db")
     reviews = Reviews(store, ReviewSettings())
     record = played_deal(7)
@@ -369,13 +390,13 @@ def test_the_page_sees_the_progress_and_is_told_to_try_later(
     browser, and one beyond the queue, refused with 429 and words to try later."""
     release = threading.Event()
 
-    def slow(self: Any, record: dict[str, Any], args: dict[str, Any],
-             progress: Any) -> dict[str, Any]:
+    def slow(self: Any, record: dict[str, Any], settings: Any,
+             progress: Any, cancelled: Any = None) -> dict[str, Any]:
         progress(3, 40)
         release.wait(30)
         return {"cards": [], "summary": []}
 
-    monkeypatch.setattr(review_module._Process, "run", slow)
+    monkeypatch.setattr(AnalysisProcess, "run", slow)
     ann, bob = two
     ann.client.app.state.reviews.settings = ReviewSettings(  # type: ignore[attr-defined]
         worlds=2, running=1, waiting=0)
@@ -472,3 +493,52 @@ def test_a_private_or_invited_rooms_outsiders_still_get_the_404(
         _same_404(answer)
     bob.cookies.clear()
     _same_404(bob.get(path))
+
+
+def test_a_trimmed_deals_review_works_its_analysis_out_again(
+        two: tuple[Player, Player], db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review's visit notes when its analysis was read (the order the cache drops
+    them in).  Past the cache's bound the analysis read longest ago is dropped: its
+    review says there is none and works it out again when asked (the same answer); the
+    statistics keep its numbers meanwhile."""
+    import sqlite3
+
+    monkeypatch.setattr(review_module, "TOUCH_EVERY_S", 0.0)
+    ann, _bob = two
+    reviews = ann.client.app.state.reviews  # type: ignore[attr-defined]
+    game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
+    portal = ann.client.portal
+    assert portal is not None
+    room = ann.client.app.state.rooms.rooms[game]  # type: ignore[attr-defined]
+    first = analysed(ann, f"/review/{game}/1")
+    record = reviews.find_deal(game, 1).record
+    key = (analysis_cache.deal_hash(record), QUICK.analysis_settings().key())
+    conn = sqlite3.connect(db)
+    query = "SELECT read, created FROM analysis_cache WHERE deal = ? AND settings = ?"
+    deadline = time.monotonic() + 30  # the note goes through the writer thread
+    while (row := conn.execute(query, key).fetchone())[0] <= row[1]:
+        assert time.monotonic() < deadline, "the review's visit was not noted"
+        ann.get(f"/review/{game}/1")
+        time.sleep(0.05)
+    conn.close()
+    reviews.cache_bytes = 1  # from now on only the analysis just written is kept
+    portal.call(room.next_deal)  # deal 2 dealt: played by the bots to its end
+
+    async def finish() -> None:
+        bot = make_bot("random", seed=1)
+        while not room.between:
+            rnd = room.round
+            await room.apply(rnd.current_player(), next_action(bot, rnd.view(rnd.current_player())))
+
+    portal.call(finish)
+    analysed(ann, f"/review/{game}/2")
+    conn = sqlite3.connect(db)
+    try:
+        kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
+        assert analysis_cache.deal_hash(record) not in kept and len(kept) == 1
+        numbers = analysis_cache.losses_for_stats(conn, [analysis_cache.deal_hash(record)])
+        assert numbers  # the statistics still count deal 1
+    finally:
+        conn.close()
+    assert ann.get(f"/review/{game}/1/analysis").json() == {"state": "none"}
+    assert analysed(ann, f"/review/{game}/1") == first
