@@ -542,3 +542,26 @@ def test_a_trimmed_deals_review_works_its_analysis_out_again(
         conn.close()
     assert ann.get(f"/review/{game}/1/analysis").json() == {"state": "none"}
     assert analysed(ann, f"/review/{game}/1") == first
+
+
+class _Crash:
+    """Read back in the child, it ends the child at once (a crash under an analysis)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return os._exit, (1,)
+
+
+def test_a_child_that_dies_ends_its_analysis_and_the_next_gets_another() -> None:
+    """The child dead under an analysis (a crash): that analysis says it stopped, the
+    next one is answered by a new child."""
+    process = AnalysisProcess()
+    record = played_deal(4)
+    try:
+        with pytest.raises(AnalysisStopped, match="before its end"):
+            process.run(record, _Crash())  # type: ignore[arg-type]
+        assert process.process is None  # forgotten
+        again = process.run(record, analysis_cache.DD_ONLY)
+        assert again["finished"] and process.process is not None
+        assert process.process.is_alive()
+    finally:
+        process.stop()
