@@ -208,6 +208,6 @@ def test_a_moroccan_deal_is_reviewed_with_the_spanish_cards(
         assert not any(symbol in page.inner_text("#review-card") for symbol in "♠♥♦♣")
         _no_sideways_scroll(page, "the review of a Moroccan deal")
         assert violations(page) == []
-        page.screenshot(path=str(shots / f"review-moroccan-{lang}.png"))
+        page.screenshot(path=str(shots / f"review-moroccan-{lang}.png"), full_page=True)
     finally:
         context.close()

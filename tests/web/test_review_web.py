@@ -495,6 +495,16 @@ def test_a_private_or_invited_rooms_outsiders_still_get_the_404(
     _same_404(bob.get(path))
 
 
+def test_the_servers_setting_bounds_the_reviews_cache(db: Path) -> None:
+    import dataclasses
+
+    tight = dataclasses.replace(FAST, analysis_cache_bytes=3.0 * 2**20)
+    for settings, bound in ((tight, 3 * 2**20), (None, 128 * 2**20)):  # and the default
+        app = create_app(db, settings=settings)
+        with TestClient(app):
+            assert app.state.reviews.cache_bytes == bound
+
+
 def test_a_trimmed_deals_review_works_its_analysis_out_again(
         two: tuple[Player, Player], db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A review's visit notes when its analysis was read (the order the cache drops
