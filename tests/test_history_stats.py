@@ -332,3 +332,97 @@ def test_the_statistics_read_any_analysis_of_the_deal(tmp_path: Path) -> None:
     assert ann["measures"] == {DD_MEASURE: round(lost / cards, 3), VIEW_MEASURE: None}
     lost, cards = card_losses(viewed, 2, "info")
     assert bob["measures"][VIEW_MEASURE] == round(lost / cards, 3)
+
+
+def _games_of(records: list[dict[str, Any]]) -> list[GameSummary]:
+    deals = [DealSummary(i + 1, r, {"dealer": "N", "outcome": "made", "taker": "N",
+                                    "contract": None, "score": {"NS": 100, "EW": 62}})
+             for i, r in enumerate(records)]
+    return [game("a", MONDAY_W48, [Player("N", "Ann", "human"), Player("E", "random"),
+                                   Player("S", "Bob", "human"), Player("W", "random")],
+                 deals)]
+
+
+def _kept(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
+
+
+def test_the_cache_drops_the_analyses_read_least_recently_first(tmp_path: Path) -> None:
+    """Past its bound the cache drops the analyses read longest ago (written counts as
+    read), never the one just written; the statistics' numbers stay: the same rows, no
+    deal to analyse again."""
+    records = [real_deal(seed=s) for s in (3, 4, 5, 6)]
+    found = [analysis_cache.analyse(r, DD_ONLY) for r in records]
+    view = AnalysisSettings(seats=(2,), worlds=2)
+    viewed = analysis_cache.analyse(records[1], view)  # Bob's view of the second deal
+    size = [len(json.dumps(a, separators=(",", ":"))) for a in found]
+    games = _games_of(records)
+    conn = sqlite3.connect(tmp_path / "c.db")
+    with conn:
+        analysis_cache.setup(conn)
+        for i in range(3):
+            store_analysis(conn, records[i], DD_ONLY, found[i], created=float(i + 1))
+        store_analysis(conn, records[1], view, viewed, created=2.5)
+        analysis_cache.touch(conn, records[0], DD_ONLY, when=4.0)  # the first read again
+    whole = sqlite3.connect(":memory:")  # the same analyses, none dropped
+    with whole:
+        analysis_cache.setup(whole)
+        for record, analysis in zip(records, found, strict=True):
+            store_analysis(whole, record, DD_ONLY, analysis)
+        store_analysis(whole, records[1], view, viewed)
+    before = stats(games, loss_measures(whole, games))
+    h = [deal_hash(r) for r in records]
+    # the fourth written past a bound that holds the first, the third and itself: the
+    # second (read at 2, its review's at 2.5) goes
+    bound = size[0] + size[2] + size[3]
+    with conn:
+        store_analysis(conn, records[3], DD_ONLY, found[3], created=5.0, max_bytes=bound)
+    assert _kept(conn) == {h[0], h[2], h[3]}
+    assert conn.execute("SELECT SUM(size) FROM analysis_cache").fetchone()[0] <= bound
+    # a bound that holds two: the third (read at 3) goes before the first (read at 4)
+    with conn:
+        assert analysis_cache.trim(conn, size[0] + size[3]) == 1
+    assert _kept(conn) == {h[0], h[3]}
+    # the one just written is never dropped, whatever the bound
+    with conn:
+        store_analysis(conn, records[2], DD_ONLY, found[2], max_bytes=1)
+    assert _kept(conn) == {h[2]}
+    assert cached_analysis(conn, records[1]) is None
+    assert cached_analysis(conn, records[1], view) is None
+    # the statistics: the same numbers, Bob's view of the second deal included; no deal
+    # to analyse again
+    assert stats(games, loss_measures(conn, games)) == before
+    assert next(r for r in before if r["name"] == "Bob")["measured"][VIEW_MEASURE] == 1
+    assert analysis_cache.not_analysed(conn, games) == []
+    assert analysis_cache.measured(conn, h) == set(h)
+
+
+def test_an_older_files_analyses_get_their_size_and_keep_their_numbers(tmp_path: Path) -> None:
+    """A cache written before the bound (no size, no read, no numbers kept apart): set
+    up, its rows get their size and their read; the statistics read them as before, and
+    still do once they are dropped."""
+    records = [real_deal(seed=3), real_deal(seed=4)]
+    found = [analysis_cache.analyse(r, DD_ONLY) for r in records]
+    games = _games_of(records)
+    conn = sqlite3.connect(tmp_path / "old.db")
+    with conn:
+        conn.execute("CREATE TABLE analysis_cache (deal TEXT NOT NULL, settings TEXT NOT "
+                     "NULL, analysis TEXT NOT NULL, created REAL NOT NULL, "
+                     "PRIMARY KEY (deal, settings))")
+        for i, (record, analysis) in enumerate(zip(records, found, strict=True)):
+            conn.execute("INSERT INTO analysis_cache VALUES (?,?,?,?)",
+                         (deal_hash(record), DD_ONLY.key(),
+                          json.dumps(analysis, separators=(",", ":")), float(i)))
+    before = stats(games, loss_measures(conn, games))
+    assert all(row["measured"][DD_MEASURE] for row in before)
+    with conn:
+        analysis_cache.setup(conn)
+    rows = conn.execute("SELECT size, read, created, length(analysis) FROM analysis_cache "
+                        "ORDER BY created").fetchall()
+    assert [(r[0], r[1]) for r in rows] == [(r[3], r[2]) for r in rows]
+    assert stats(games, loss_measures(conn, games)) == before
+    with conn:
+        assert analysis_cache.trim(conn, 0) == 2
+    assert _kept(conn) == set()
+    assert stats(games, loss_measures(conn, games)) == before
+    assert analysis_cache.not_analysed(conn, games) == []

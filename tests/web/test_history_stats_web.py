@@ -219,14 +219,14 @@ def test_the_background_analyses_run_in_another_process(tmp_path: Path,
     from belote.bots import make_bot
     from belote.bots.base import play_game
     from belote.options import make_rules
-    from belote.web import analysis_fill
+    from belote.web import analysis_fill, analysis_worker
     from belote.web.store import RoomStore
 
     def broken(*args: object, **kwargs: object) -> None:
         raise AssertionError("analysed in the server's process")
 
     monkeypatch.setattr(analysis_cache, "analyse", broken)
-    monkeypatch.setattr(analysis_fill, "analyse", broken)
+    monkeypatch.setattr(analysis_worker, "analyse", broken)
     bots = [make_bot("random", seed=i) for i in range(4)]
     match = play_game(make_rules("classic", {"target": 1000}), bots, seed=3)
     record = match.rounds[0].record()
@@ -244,3 +244,38 @@ def test_the_background_analyses_run_in_another_process(tmp_path: Path,
     kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
     conn.close()
     assert deal_hash(record) in kept
+
+
+def test_the_statistics_keep_their_numbers_past_the_caches_bound(db: Path) -> None:
+    """With a cache that keeps one analysis, the background analyses still cover every
+    deal: each analysis's numbers stay when it is dropped, the panel counts them all
+    with the same result, and no deal is handed to the analyses again."""
+    tight = dataclasses.replace(FAST, analysis_cache_bytes=1.0)
+    app = create_app(db, settings=tight, seed=11, limits=GENEROUS)
+    with TestClient(app) as client:
+        ann = Browser(client)
+        game = play_out(ann, {2: me(ann)}, options={"target": 300})
+        total = int(cell(panel(ann.get("/history").text), "Deals played"))
+        filler = app.state.analysis_filler
+        assert filler.cache_bytes == 1
+        deadline = time.monotonic() + 300  # a bound for a stuck thread, not a speed
+        while filler.waiting() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        deadline = time.monotonic() + 30  # the writes queued to the writer thread
+        later = ""
+        while time.monotonic() < deadline:
+            later = panel(ann.get("/history").text)
+            if f"over {total} deals analysed out of {total}" in later:
+                break
+            time.sleep(0.2)
+        assert f"over {total} deals analysed out of {total}" in later
+        assert filler.waiting() == 0  # nothing asked again
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT COUNT(*) FROM analysis_cache").fetchone()[0] == 1
+    conn.close()
+    lost = cards = 0.0
+    for record in scored_deals([kept(db, game)]):
+        got = card_losses(analyze_deal(record, seats=[]).to_json(), 2)
+        lost, cards = lost + got[0], cards + got[1]
+    assert cell(later, "Points lost per card, every hand known").split("<")[0].strip() \
+        == f"{round(lost / cards, 3):.2f}"

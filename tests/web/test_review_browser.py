@@ -57,13 +57,13 @@ class Server:
         self.server.should_exit = True
         self.thread.join(30)
 
-    def play_out(self, owner: str) -> tuple[str, str]:
-        """A game where ``owner`` holds North, played by bots to its end; its id and
-        North's token."""
+    def play_out(self, owner: str, profile: str = "classic") -> tuple[str, str]:
+        """A game of ``profile`` where ``owner`` holds North, played by bots to its end;
+        its id and North's token."""
         manager: RoomManager = self.app.state.rooms
 
         async def scenario() -> tuple[str, str]:
-            room = await manager.create("classic", {"target": 150}, bots="random",
+            room = await manager.create(profile, {"target": 150}, bots="random",
                                         visibility=Visibility.INVITE, creator=owner)
             token = await room.join(0, "Ana", owner=owner)
             await room.start()
@@ -150,5 +150,64 @@ def test_review_on_a_phone_in_french(browser: Any, server: Server, shots: Path) 
             assert guest.goto(f"{server.url}/history/{game}").status == 404
         finally:
             other.close()
+    finally:
+        context.close()
+
+
+SPANISH_SUITS = ("oros", "copas", "espadas", "bastos")
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("fr-FR", "fr"), ("en-GB", "en")])
+def test_a_moroccan_deal_is_reviewed_with_the_spanish_cards(
+        browser: Any, server: Server, shots: Path, locale: str, lang: str) -> None:
+    """A Moroccan game's deal shows the cards as its table did (the Spanish pack: the
+    numbers 1, 4-7, 10-12, each suit's picture and name, "la sota de oros"), in French
+    and in English: never the French pack's letters or symbols."""
+    context = browser.new_context(viewport=PHONE, locale=locale, device_scale_factor=1)
+    page = context.new_page()
+    try:
+        page.goto(server.url + "/history")
+        cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+        game, _token = server.play_out(cookie.split(".")[0], profile="moroccan")
+        page.goto(f"{server.url}/review/{game}/1")
+        page.wait_for_selector("#review-status", state="hidden", timeout=WAIT_MS)
+        hands = page.locator("#review-hands .rv-card")
+        shown = hands.count()
+        assert shown >= 32  # the four hands of 8 at the first card, the trick empty
+        assert page.locator("#review-hands .rv-card.spanish svg.sp-suit").count() == shown
+        faces = page.inner_text("#review-hands")
+        assert not any(symbol in faces for symbol in "♠♥♦♣")
+        ranks = set(page.eval_on_selector_all(
+            "#review-hands .rv-card", "cards => cards.map(c => c.textContent.trim())"))
+        assert ranks <= {"1", "4", "5", "6", "7", "10", "11", "12"}, ranks
+        names = page.eval_on_selector_all(
+            "#review-hands .rv-card", "cards => cards.map(c => c.getAttribute('aria-label'))")
+        assert all(name.split(" de ")[1] in SPANISH_SUITS for name in names), names
+        assert any(name.startswith(("sota ", "caballo ", "rey ", "as ")) for name in names)
+        # in words in the sentences, as the table says them
+        step = page.inner_text("#review-step")
+        assert any(f" de {suit}" in step for suit in SPANISH_SUITS), step
+        if lang == "fr":
+            assert "Pli 1, carte 1 sur" in step
+            assert any(f" joue {article}" in step for article in ("le ", "la ", "l'")), step
+        else:
+            assert "Trick 1, card 1 of" in step and " plays the " in step, step
+        contract = page.inner_text("#review-contract")
+        assert any(suit in contract for suit in SPANISH_SUITS), contract
+        assert not any(symbol in contract for symbol in "♠♥♦♣")
+        # the tricks and the card's analysis draw the same faces
+        tricks = page.locator("#review-tricks .rv-card")
+        assert tricks.count() == page.locator("#review-tricks .rv-card svg.sp-suit").count() > 0
+        for _ in range(8):  # to a card that was not forced: its best card is drawn
+            page.click("#review-next")
+            if page.locator("#review-card .rv-card").count():
+                break
+        assert page.locator("#review-card .rv-card").count() >= 1
+        assert page.locator("#review-card .rv-card svg.sp-suit").count() == \
+            page.locator("#review-card .rv-card").count()
+        assert not any(symbol in page.inner_text("#review-card") for symbol in "♠♥♦♣")
+        _no_sideways_scroll(page, "the review of a Moroccan deal")
+        assert violations(page) == []
+        page.screenshot(path=str(shots / f"review-moroccan-{lang}.png"), full_page=True)
     finally:
         context.close()

@@ -6,6 +6,7 @@ the limits on analyses, the share links."""
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -22,7 +23,9 @@ from belote.options import make_rules
 from belote.table import Phase
 from belote.web import create_app
 from belote.web import review as review_module
+from belote.web.analysis_worker import AnalysisProcess, AnalysisRefused, AnalysisStopped
 from belote.web.review import ReviewBusy, Reviews, ReviewSettings
+from belote.web.seats import RoomStatus, Visibility
 from belote.web.security import COOKIE
 from belote.web.store import RoomStore
 from tests.web.conftest import FAST, GENEROUS
@@ -239,14 +242,14 @@ def test_limits_one_analysis_per_browser_and_a_small_queue(
     release = threading.Event()
     ran: list[dict[str, Any]] = []
 
-    def fake_run(self: Any, record: dict[str, Any], args: dict[str, Any],
-                 progress: Any) -> dict[str, Any]:
+    def fake_run(self: Any, record: dict[str, Any], settings: Any,
+                 progress: Any, cancelled: Any = None) -> dict[str, Any]:
         progress(1, 2)
         release.wait(30)
         ran.append(record)
         return {"cards": [], "dealer": record["dealer"]}
 
-    monkeypatch.setattr(review_module._Process, "run", fake_run)
+    monkeypatch.setattr(AnalysisProcess, "run", fake_run)
     store = RoomStore(tmp_path / "r.db")
     reviews = Reviews(store, ReviewSettings(running=1, waiting=1))
     one, two_, three = played_deal(1), played_deal(2), played_deal(3)
@@ -277,15 +280,34 @@ def test_limits_one_analysis_per_browser_and_a_small_queue(
 
 
 def test_the_analysis_runs_in_another_process(tmp_path: Path) -> None:
-    """The real worker: a process of its own answers the analysis and its progress."""
+    """The real worker: a process of its own answers the analysis and its progress, and
+    is kept for the next one; a refused record is said as such and the child goes on;
+    a child stopped ends the analysis under way, and makes no other."""
     steps: list[tuple[int, int]] = []
     record = played_deal(4)
-    process = review_module._Process()
-    out = process.run(record, ReviewSettings(dd_only=True).analysis_args(),
-                      lambda d, t: steps.append((d, t)))
-    assert process.process is not None and process.process.pid != __import__("os").getpid()
-    assert steps[-1] == (len(record["actions"]), len(record["actions"]))
-    assert out["seats"] == [] and out["finished"]
+    process = AnalysisProcess()
+    try:
+        out = process.run(record, ReviewSettings(dd_only=True).analysis_settings(),
+                          lambda d, t: steps.append((d, t)))
+        child = process.process
+        assert child is not None and child.pid != os.getpid()
+        assert steps[-1] == (len(record["actions"]), len(record["actions"]))
+        assert out["seats"] == [] and out["finished"]
+        bad = {**record, "deck": record["deck"][::-1]}  # a card played that is not held
+        with pytest.raises(AnalysisRefused):
+            process.run(bad, analysis_cache.DD_ONLY)
+        again = process.run(played_deal(5), analysis_cache.DD_ONLY)
+        assert again["finished"] and process.process is child  # the same child
+        with pytest.raises(AnalysisStopped):  # cancelled while it works: killed
+            process.run(record, ReviewSettings(worlds=2).analysis_settings(),
+                        cancelled=lambda: True)
+        assert not child.is_alive() and process.process is None
+        process.stop()  # the server stops: no analysis after
+        with pytest.raises(AnalysisStopped, match="stopping"):
+            process.run(record, analysis_cache.DD_ONLY)
+        assert process.process is None
+    finally:
+        process.stop()
 
 
 def test_cache_key_is_the_deal_and_the_settings(tmp_path: Path) -> None:
@@ -312,11 +334,11 @@ def test_a_failed_analysis_says_so_and_may_be_asked_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from belote.errors import BeloteError
 
-    def broken(self: Any, record: dict[str, Any], args: dict[str, Any],
-               progress: Any) -> dict[str, Any]:
+    def broken(self: Any, record: dict[str, Any], settings: Any,
+               progress: Any, cancelled: Any = None) -> dict[str, Any]:
         raise BeloteError("the analysis stopped before its end")
 
-    monkeypatch.setattr(review_module._Process, "run", broken)
+    monkeypatch.setattr(AnalysisProcess, "run", broken)
     store = RoomStore(tmp_path / "r.db")
     reviews = Reviews(store, ReviewSettings())
     record = played_deal(7)
@@ -368,13 +390,13 @@ def test_the_page_sees_the_progress_and_is_told_to_try_later(
     browser, and one beyond the queue, refused with 429 and words to try later."""
     release = threading.Event()
 
-    def slow(self: Any, record: dict[str, Any], args: dict[str, Any],
-             progress: Any) -> dict[str, Any]:
+    def slow(self: Any, record: dict[str, Any], settings: Any,
+             progress: Any, cancelled: Any = None) -> dict[str, Any]:
         progress(3, 40)
         release.wait(30)
         return {"cards": [], "summary": []}
 
-    monkeypatch.setattr(review_module._Process, "run", slow)
+    monkeypatch.setattr(AnalysisProcess, "run", slow)
     ann, bob = two
     ann.client.app.state.reviews.settings = ReviewSettings(  # type: ignore[attr-defined]
         worlds=2, running=1, waiting=0)
@@ -399,3 +421,157 @@ def test_the_page_sees_the_progress_and_is_told_to_try_later(
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert bob.post(f"/review/{other}/1/analysis").status_code == 202  # room again
+
+
+def _room_of(player: Player, owner: str, visibility: Visibility, finish: bool = True) -> str:
+    """A room of ``visibility`` where ``owner`` holds North, played by bots (to its end,
+    or its first deal only, the second dealt and under way)."""
+    manager = player.client.app.state.rooms  # type: ignore[attr-defined]
+
+    async def scenario() -> str:
+        room = await manager.create("classic", {"target": 150 if finish else 1000},
+                                    bots="random", visibility=visibility, creator=owner)
+        await room.join(0, "Ann", owner=owner)
+        await room.start()
+        bot = make_bot("random", seed=3)
+        while room.status != RoomStatus.FINISHED:
+            if room.between:
+                await room.next_deal()
+                if not finish:
+                    break
+                continue
+            rnd = room.round
+            assert rnd is not None
+            await room.apply(rnd.current_player(), next_action(bot, rnd.view(rnd.current_player())))
+        return str(room.id)
+
+    portal = player.client.portal
+    assert portal is not None
+    return portal.call(scenario)
+
+
+def test_a_public_rooms_finished_deals_are_anyones_to_review(
+        two: tuple[Player, Player]) -> None:
+    """Anyone could watch a public room live: anyone may review its finished deals,
+    without its invitation and even without an identity; never a deal still played,
+    never a share link of his own; starting the analysis still needs an identity."""
+    ann, bob = two
+    game = _room_of(ann, me(ann), Visibility.PUBLIC)
+    path = f"/review/{game}/1"
+    page = bob.get(path)
+    assert page.status_code == 200 and 'id="review-data"' in page.text
+    assert f"{path}/analysis\"" in page.text  # asked without a key or an invitation
+    assert bob.get(f"{path}/analysis").json() == {"state": "none"}
+    assert bob.post(f"{path}/analysis").status_code == 202
+    _same_404(bob.post(f"{path}/link"))
+    _same_404(bob.post(f"{path}/link/revoke"))
+    _same_404(bob.get(f"/history/{game}"))  # the game's page stays its players'
+    bob.cookies.clear()
+    assert bob.get(path).status_code == 200
+    assert bob.post(f"{path}/analysis").status_code == 403  # no identity, no CSRF token
+    # a deal still played stays hidden, as from an invited watcher
+    playing = _room_of(ann, me(ann), Visibility.PUBLIC, finish=False)
+    room = ann.client.app.state.rooms.rooms[playing]  # type: ignore[attr-defined]
+    deck = room.round.record()["deck"]
+    for answer in (bob.get(f"/review/{playing}/2"), bob.get(f"/review/{playing}/2/analysis")):
+        assert answer.status_code == 403 and "still being played" in answer.text
+        assert not any(f'"{card}"' in answer.text for card in deck)
+    assert bob.get(f"/review/{playing}/1").status_code == 200
+    _same_404(bob.get(f"/review/{playing}/3"))
+
+
+@pytest.mark.parametrize("visibility", [Visibility.PRIVATE, Visibility.INVITE])
+def test_a_private_or_invited_rooms_outsiders_still_get_the_404(
+        two: tuple[Player, Player], visibility: Visibility) -> None:
+    """A table against bots and a room with friends: their outsiders see nothing, the
+    answer the same as for a game that does not exist; the player still sees it."""
+    ann, bob = two
+    game = _room_of(ann, me(ann), visibility)
+    path = f"/review/{game}/1"
+    assert ann.get(path).status_code == 200
+    for answer in (bob.get(path), bob.get(f"{path}/analysis"), bob.post(f"{path}/analysis")):
+        _same_404(answer)
+    bob.cookies.clear()
+    _same_404(bob.get(path))
+
+
+def test_the_servers_setting_bounds_the_reviews_cache(db: Path) -> None:
+    import dataclasses
+
+    tight = dataclasses.replace(FAST, analysis_cache_bytes=3.0 * 2**20)
+    for settings, bound in ((tight, 3 * 2**20), (None, 128 * 2**20)):  # and the default
+        app = create_app(db, settings=settings)
+        with TestClient(app):
+            assert app.state.reviews.cache_bytes == bound
+
+
+def test_a_trimmed_deals_review_works_its_analysis_out_again(
+        two: tuple[Player, Player], db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review's visit notes when its analysis was read (the order the cache drops
+    them in).  Past the cache's bound the analysis read longest ago is dropped: its
+    review says there is none and works it out again when asked (the same answer); the
+    statistics keep its numbers meanwhile."""
+    import sqlite3
+
+    monkeypatch.setattr(review_module, "TOUCH_EVERY_S", 0.0)
+    ann, _bob = two
+    reviews = ann.client.app.state.reviews  # type: ignore[attr-defined]
+    game = play_out(ann, {2: me(ann)}, options={"target": 1000}, finish=False)
+    portal = ann.client.portal
+    assert portal is not None
+    room = ann.client.app.state.rooms.rooms[game]  # type: ignore[attr-defined]
+    first = analysed(ann, f"/review/{game}/1")
+    record = reviews.find_deal(game, 1).record
+    key = (analysis_cache.deal_hash(record), QUICK.analysis_settings().key())
+    conn = sqlite3.connect(db)
+    query = "SELECT read, created FROM analysis_cache WHERE deal = ? AND settings = ?"
+    deadline = time.monotonic() + 30  # the note goes through the writer thread
+    while (row := conn.execute(query, key).fetchone())[0] <= row[1]:
+        assert time.monotonic() < deadline, "the review's visit was not noted"
+        ann.get(f"/review/{game}/1")
+        time.sleep(0.05)
+    conn.close()
+    reviews.cache_bytes = 1  # from now on only the analysis just written is kept
+    portal.call(room.next_deal)  # deal 2 dealt: played by the bots to its end
+
+    async def finish() -> None:
+        bot = make_bot("random", seed=1)
+        while not room.between:
+            rnd = room.round
+            await room.apply(rnd.current_player(), next_action(bot, rnd.view(rnd.current_player())))
+
+    portal.call(finish)
+    analysed(ann, f"/review/{game}/2")
+    conn = sqlite3.connect(db)
+    try:
+        kept = {row[0] for row in conn.execute("SELECT deal FROM analysis_cache")}
+        assert analysis_cache.deal_hash(record) not in kept and len(kept) == 1
+        numbers = analysis_cache.losses_for_stats(conn, [analysis_cache.deal_hash(record)])
+        assert numbers  # the statistics still count deal 1
+    finally:
+        conn.close()
+    assert ann.get(f"/review/{game}/1/analysis").json() == {"state": "none"}
+    assert analysed(ann, f"/review/{game}/1") == first
+
+
+class _Crash:
+    """Read back in the child, it ends the child at once (a crash under an analysis)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return os._exit, (1,)
+
+
+def test_a_child_that_dies_ends_its_analysis_and_the_next_gets_another() -> None:
+    """The child dead under an analysis (a crash): that analysis says it stopped, the
+    next one is answered by a new child."""
+    process = AnalysisProcess()
+    record = played_deal(4)
+    try:
+        with pytest.raises(AnalysisStopped, match="before its end"):
+            process.run(record, _Crash())  # type: ignore[arg-type]
+        assert process.process is None  # forgotten
+        again = process.run(record, analysis_cache.DD_ONLY)
+        assert again["finished"] and process.process is not None
+        assert process.process.is_alive()
+    finally:
+        process.stop()

@@ -136,6 +136,8 @@ def test_settings_flags_reach_the_app_in_their_units(monkeypatch: pytest.MonkeyP
     assert (limits.rooms_per_minute, limits.rooms_burst, limits.sockets_per_network) == (
         5.0, 10, 9)
     assert _served_settings(monkeypatch, ["--turn-timer", "0"])["settings"].turn_timer is None
+    cache = _served_settings(monkeypatch, ["--analysis-cache-mb", "3"])["settings"]
+    assert cache.analysis_cache_bytes == 3 * 2**20
 
 
 def test_a_whole_number_flag_out_of_range_names_its_bound() -> None:

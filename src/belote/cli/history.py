@@ -247,7 +247,7 @@ def analyze_command(
             hashes = [analysis_cache.deal_hash(r) for r in records]
             kept: Collection[str] = (
                 analysis_cache.cached_analyses(store.conn, hashes, settings) if view
-                else analysis_cache.analyses_for_stats(store.conn, hashes))
+                else analysis_cache.measured(store.conn, hashes))
             todo = [r for r, h in zip(records, hashes, strict=True) if h not in kept]
             if limit is not None:
                 todo = todo[:limit]

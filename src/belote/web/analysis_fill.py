@@ -7,33 +7,40 @@ page never analyses: it hands the deals not analysed yet to this server's one
 first, and keeps each analysis through the store's writer thread; the next visit
 counts them ("average over 37 deals analysed out of 52").
 
-The search itself runs in a child process (one, made on the first deal asked and
-kept): the compiled solver holds the interpreter's lock for the whole of a search,
-so run on a thread of the server it would stall the event loop, and every table
-with it, for tens of milliseconds at a time.  The thread only waits for the child.
+The search itself runs in a child process, the review's own way
+(:class:`~belote.web.analysis_worker.AnalysisProcess`: one child, made on the first
+deal asked and kept): the compiled solver holds the interpreter's lock for the whole
+of a search, so run on a thread of the server it would stall the event loop, and
+every table with it, for tens of milliseconds at a time.  The thread only waits for
+the child.  Each analysis is kept within the cache's bound (:attr:`AnalysisFiller.
+cache_bytes`; the statistics' numbers stay when an analysis is dropped,
+:mod:`belote.analysis_cache`).
 
 The work is bounded: at most :data:`MAX_QUEUED` deals wait (those asked beyond are
 asked again at a later visit), a deal is queued once, and the thread stops with the
-server's store (the child is then shut down, an analysis under way abandoned).  A deal the
-analysis refuses (a record the engine no longer reads) is logged and not asked again
-while the server runs.
+server's store (the child is then killed, an analysis under way abandoned).  A deal the
+analysis refuses (a record the engine no longer reads), fails on (a bug) or whose child
+dies on it is logged and not asked again while the server runs; the next deal gets a
+new child if needed.
 """
 
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures import TimeoutError as FuturesTimeout
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Final
 
-from belote.analysis_cache import DD_ONLY, analyse, deal_hash, store_analysis
-from belote.errors import BeloteError
+from belote.analysis_cache import DD_ONLY, deal_hash, store_analysis
+from belote.web.analysis_worker import (
+    AnalysisBug,
+    AnalysisProcess,
+    AnalysisRefused,
+    AnalysisStopped,
+)
+from belote.web.settings import RoomSettings
 from belote.web.store import RoomStore, StoreError
 
 log = logging.getLogger("belote.web.analysis_fill")
@@ -42,16 +49,12 @@ MAX_QUEUED: Final = 200  # deals waiting at most
 MAX_REMEMBERED: Final = 10_000  # deals remembered as done or refused (then forgotten)
 
 
-def _analyse_dd(record: dict[str, Any]) -> dict[str, Any]:
-    """One deal's double-dummy analysis (in the child process)."""
-    return analyse(record, DD_ONLY)
-
-
-def _keeper(record: dict[str, Any], analysis: dict[str, Any]
+def _keeper(record: dict[str, Any], analysis: dict[str, Any], max_bytes: int | None
             ) -> Callable[[sqlite3.Connection], None]:
-    """The write that keeps one analysis (on the store's writer thread)."""
+    """The write that keeps one analysis within the cache's bound (on the store's
+    writer thread)."""
     def write(conn: sqlite3.Connection) -> None:
-        store_analysis(conn, record, DD_ONLY, analysis)
+        store_analysis(conn, record, DD_ONLY, analysis, max_bytes=max_bytes)
 
     return write
 
@@ -61,15 +64,17 @@ class AnalysisFiller:
     pages (any thread), the analyses run on the filler's own thread, started on the
     first deal asked."""
 
-    def __init__(self, store: RoomStore, max_queued: int = MAX_QUEUED) -> None:
+    def __init__(self, store: RoomStore, max_queued: int = MAX_QUEUED,
+                 cache_bytes: int | None = int(RoomSettings.analysis_cache_bytes)) -> None:
         self.store = store
         self.max_queued = max_queued
+        self.cache_bytes = cache_bytes  # the analyses' cache's bound (None: none)
         self._queue: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self._guard = threading.Lock()
         self._waiting: set[str] = set()  # queued or under way
         self._seen: set[str] = set()  # analysed (being written) or refused
         self._thread: threading.Thread | None = None
-        self._pool: ProcessPoolExecutor | None = None
+        self.process = AnalysisProcess("belote-analyses")
 
     def want(self, records: Iterable[dict[str, Any]]) -> int:
         """Queue the deals of ``records`` neither waiting nor done, up to the bound;
@@ -97,42 +102,33 @@ class AnalysisFiller:
             return len(self._waiting)
 
     def _run(self) -> None:
-        # A fresh interpreter (spawn), not a fork of a server that runs threads.
-        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            self._serve(self._pool)
+            self._serve()
         finally:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self.process.stop()
 
-    def _serve(self, pool: ProcessPoolExecutor) -> None:
+    def _serve(self) -> None:
         while not self.store.closed:
             try:
                 key, record = self._queue.get(timeout=1.0)
             except queue.Empty:
                 continue
-            job = pool.submit(_analyse_dd, record)
-            while True:  # waiting for the child; the store closing abandons the job
-                try:
-                    found = job.result(timeout=1.0)
-                    break
-                except FuturesTimeout:
-                    if self.store.closed:
-                        return
-                except BeloteError as exc:
-                    log.warning("a deal of the history cannot be analysed: %s", exc)
-                    found = None
-                    break
-                except BrokenProcessPool:
-                    log.error("the analyses' process stopped: no more analyses until "
-                              "the server restarts")
+            found = None
+            try:
+                found = self.process.run(record, DD_ONLY,
+                                         cancelled=lambda: self.store.closed)
+            except AnalysisStopped:
+                if self.store.closed:
                     return
-                except Exception:  # a bug of the analysis: logged, the others go on
-                    log.exception("a deal of the history could not be analysed")
-                    found = None
-                    break
+                log.error("the analyses' process stopped on a deal of the history: "
+                          "that deal is left out")
+            except AnalysisRefused as exc:
+                log.warning("a deal of the history cannot be analysed: %s", exc)
+            except AnalysisBug as exc:  # a bug of the analysis: logged, the others go on
+                log.error("a deal of the history could not be analysed:\n%s", exc)
             if found is not None:
                 try:
-                    self.store.writer.post(_keeper(record, found))
+                    self.store.writer.post(_keeper(record, found, self.cache_bytes))
                 except StoreError:
                     return  # the server stops: analysed again at a later start
             self._done(key)

@@ -100,7 +100,8 @@ def create_app(
     rooms = RoomManager(settings, seed=seed, store=store,
                         rooms_per_client=limits.rooms_per_client)
     live = SheetLive(sheets)  # the sheets' live pages
-    reviews = Reviews(store)  # the deals' analyses (web/review.py)
+    # the deals' analyses (web/review.py), their cache bounded
+    reviews = Reviews(store, cache_bytes=int(rooms.settings.analysis_cache_bytes))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -26,8 +26,8 @@ STATIC: Final = Path(__file__).resolve().parent / "static"
 THEME_COLOUR: Final = "#14532d"
 BACKGROUND: Final = "#f6f4ef"
 # What the service worker keeps at install (every file of static/ the pages use).
-ASSETS: Final = ("style.css", "table.js", "sheet.js", "app.js", "favicon.svg", "icon.svg",
-                 "icon-192.png", "icon-512.png", "chat.js", "chat.css")
+ASSETS: Final = ("style.css", "cards.js", "table.js", "sheet.js", "app.js", "favicon.svg",
+                 "icon.svg", "icon-192.png", "icon-512.png", "chat.js", "chat.css")
 
 router = APIRouter()
 

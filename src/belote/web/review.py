@@ -1,12 +1,13 @@
 """The review of a finished deal: its analysis worked out off the event loop, kept, and
 its share links (:mod:`belote.web.routes_review` serves the pages).
 
-* **The work.**  :func:`belote.analysis.analyze_deal` runs in a process of its own (the
-  ``spawn`` start method: a clean interpreter, nothing of the server's threads), one
-  per analysis: the compiled solver holds the interpreter's lock for its whole search,
-  so in a thread it would stop the event loop, and a process can be stopped at once
-  when the server does.  The process tells its progress (actions done out of the
-  deal's) and its answer through a pipe, read by a worker thread; the page polls it.
+* **The work.**  :func:`belote.analysis.analyze_deal` runs in a child process
+  (:class:`~belote.web.analysis_worker.AnalysisProcess`, the background analyses' own
+  too): the compiled solver holds the interpreter's lock for its whole search, so in
+  a thread it would stop the event loop, and a process can be stopped at once when the
+  server does.  The child tells its progress (actions done out of the deal's) and its
+  answer through a pipe, read by a worker thread; the page polls it.  A child is kept
+  for the next analysis, at most :attr:`ReviewSettings.running` of them.
 * **The limits.**  An analysis is CPU-heavy: :attr:`ReviewSettings.running` run at a
   time, at most :attr:`ReviewSettings.waiting` more wait their turn, and one browser
   (identity) has at most one running or waiting; beyond, :class:`ReviewBusy` ("try
@@ -15,7 +16,10 @@ its share links (:mod:`belote.web.routes_review` serves the pages).
 * **The cache.**  A finished analysis is kept in the database of the rooms and the
   history (:mod:`belote.analysis_cache`: keyed by the deal record's hash and the
   settings), written by the store's writer thread: a second visit, even after a
-  restart, is answered at once.
+  restart, is answered at once.  The cache is bounded (:attr:`Reviews.cache_bytes`,
+  ``belote serve --analysis-cache-mb``): past it, the analyses read least recently are
+  dropped (each read is noted, at most once a minute a deal), and a dropped deal's
+  review works its analysis out again when asked.
 * **Share links.**  A seat of the game may make a link to one deal's review:
   ``/review/{game}/{deal}?key=SECRET``, the secret from :func:`secrets.token_urlsafe`,
   kept per deal (one at a time: making a new one replaces it) and compared in constant
@@ -27,19 +31,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import multiprocessing
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any, Final
 
 from belote import analysis_cache
 from belote.actions import Call as CallAction
 from belote.actions import Play
-from belote.analysis import DEFAULT_TOLERANCE, analyze_deal
 from belote.analysis_cache import AnalysisSettings, deal_hash
 from belote.cards import card_name, trump_name
 from belote.errors import BeloteError
@@ -47,8 +47,11 @@ from belote.game import Match
 from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.table import Phase
+from belote.web.analysis_worker import AnalysisProcess
 from belote.web.present import sort_hand
+from belote.web.seats import Visibility
 from belote.web.security import secret_equal
+from belote.web.settings import RoomSettings
 from belote.web.store import READ_WAIT_S, RoomStore, StoreError, record_of_log
 
 LINKS_SCHEMA: Final = (
@@ -62,6 +65,8 @@ LINKS_SCHEMA: Final = (
 SECRET_BYTES: Final = 24  # 32 base64url characters, 192 bits
 MAX_DEAL: Final = 10_000  # a deal's number beyond any game's
 KEEP_FAILED: Final = 32  # failed analyses remembered (their message) at most
+TOUCH_EVERY_S: Final = 60.0  # a cached analysis's read noted at most this often
+MAX_TOUCHED: Final = 10_000  # deals whose last note is remembered (then forgotten)
 
 
 @dataclass(frozen=True)
@@ -80,12 +85,6 @@ class ReviewSettings:
         dummy only."""
         return AnalysisSettings(seats=() if self.dd_only else None, worlds=self.worlds,
                                 seed=self.seed, max_nodes=self.max_nodes)
-
-    def analysis_args(self) -> dict[str, Any]:
-        """The keyword arguments of :func:`analyze_deal` for :meth:`analysis_settings`."""
-        asked = self.analysis_settings()
-        return {"worlds": asked.worlds, "seed": asked.seed, "seats": asked.seats,
-                "max_nodes": asked.max_nodes, "tolerance": DEFAULT_TOLERANCE}
 
 
 class ReviewBusy(BeloteError):
@@ -131,76 +130,21 @@ class FoundDeal:
     players: int
 
 
-# --- the process ------------------------------------------------------------------------
-
-
-def _child(conn: Connection, record: dict[str, Any], args: dict[str, Any]) -> None:
-    """The analysis process: progress and answer through ``conn``."""
-    try:
-        def progress(done: int, total: int) -> None:
-            conn.send(("progress", done, total))
-
-        answer = analyze_deal(record, progress=progress, **args)
-        conn.send(("done", answer.to_json()))
-    except BeloteError as exc:
-        conn.send(("error", str(exc)))
-    finally:
-        conn.close()
-
-
-class _Process:
-    """One analysis in its process (module doc); :meth:`run` in a worker thread."""
-
-    def __init__(self) -> None:
-        self.process: Any = None
-        self.stopped = False
-
-    def run(self, record: dict[str, Any], args: dict[str, Any],
-            progress: Callable[[int, int], None]) -> dict[str, Any]:
-        ctx = multiprocessing.get_context("spawn")
-        reader, writer = ctx.Pipe(duplex=False)
-        self.process = ctx.Process(target=_child, args=(writer, record, args), daemon=True,
-                                   name="belote-analysis")
-        if self.stopped:
-            raise BeloteError("the server is stopping")
-        self.process.start()
-        writer.close()
-        try:
-            while True:
-                try:
-                    message = reader.recv()
-                except (EOFError, OSError):
-                    raise BeloteError("the analysis stopped before its end") from None
-                if message[0] == "progress":
-                    progress(int(message[1]), int(message[2]))
-                elif message[0] == "done":
-                    return dict(message[1])
-                else:
-                    raise BeloteError(str(message[1]))
-        finally:
-            reader.close()
-            self.process.join(timeout=5)
-            if self.process.is_alive():
-                self.process.kill()
-                self.process.join()
-
-    def stop(self) -> None:
-        self.stopped = True
-        if self.process is not None and self.process.is_alive():
-            self.process.kill()
-
-
 # --- the service ----------------------------------------------------------------------
 
 
 class Reviews:
     """The analyses of one server (module doc), over the rooms' database."""
 
-    def __init__(self, store: RoomStore, settings: ReviewSettings | None = None) -> None:
+    def __init__(self, store: RoomStore, settings: ReviewSettings | None = None,
+                 cache_bytes: int | None = int(RoomSettings.analysis_cache_bytes)) -> None:
         self.store = store
         self.settings = settings or ReviewSettings()
+        self.cache_bytes = cache_bytes  # the analyses' cache's bound (None: none)
         self.jobs: dict[str, Job] = {}
-        self._processes: set[_Process] = set()
+        self._idle: list[AnalysisProcess] = []  # children kept for the next analyses
+        self._busy: set[AnalysisProcess] = set()
+        self._touched: dict[str, float] = {}  # key_of -> when its read was last noted
         self._slots: asyncio.Semaphore | None = None
         try:
             self._conn = sqlite3.connect(store.path, timeout=READ_WAIT_S,
@@ -220,8 +164,9 @@ class Reviews:
 
     def close(self) -> None:
         """Stop every analysis (their processes killed) and let go of the database."""
-        for process in list(self._processes):
+        for process in [*self._busy, *self._idle]:
             process.stop()
+        self._idle.clear()
         for job in self.jobs.values():
             if job.task is not None:
                 job.task.cancel()
@@ -301,17 +246,41 @@ class Reviews:
         row = self._conn.execute("SELECT invite FROM rooms WHERE id = ?", (room,)).fetchone()
         return row is not None and secret_equal(row[0], invite)
 
+    def public_room(self, room: str) -> bool:
+        """Whether ``room`` is public (listed on /rooms: anyone could watch its game
+        live, and so may review its finished deals)."""
+        row = self._conn.execute("SELECT visibility FROM rooms WHERE id = ?",
+                                 (room,)).fetchone()
+        return row is not None and row[0] == Visibility.PUBLIC
+
     # --- the analyses ----------------------------------------------------------------
 
     def key_of(self, record: dict[str, Any]) -> str:
         return f"{deal_hash(record)}/{self.settings.analysis_settings().key()}"
 
     def cached(self, record: dict[str, Any]) -> dict[str, Any] | None:
+        """The analysis kept for ``record`` with the server's settings, or None; its
+        read noted (through the writer, at most every :data:`TOUCH_EVERY_S`), so that
+        the cache's bound drops it after those read longer ago."""
+        asked = self.settings.analysis_settings()
         try:
-            return analysis_cache.cached_analysis(self._conn, record,
-                                                  self.settings.analysis_settings())
+            found = analysis_cache.cached_analysis(self._conn, record, asked)
         except sqlite3.Error as exc:
             raise StoreError(f"the analyses could not be read ({exc})") from None
+        if found is not None:
+            self._touch(record, asked)
+        return found
+
+    def _touch(self, record: dict[str, Any], asked: AnalysisSettings) -> None:
+        key, now = self.key_of(record), time.monotonic()
+        last = self._touched.get(key)
+        if last is not None and now - last < TOUCH_EVERY_S:
+            return
+        if len(self._touched) >= MAX_TOUCHED:
+            self._touched.clear()
+        self._touched[key] = now
+        with contextlib.suppress(StoreError):  # the server stops: the note is not needed
+            self.store.writer.post(lambda conn: analysis_cache.touch(conn, record, asked))
 
     def job(self, record: dict[str, Any]) -> Job | None:
         return self.jobs.get(self.key_of(record))
@@ -339,34 +308,39 @@ class Reviews:
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.settings.running)
         loop = asyncio.get_running_loop()
+        asked = self.settings.analysis_settings()
+        bound = self.cache_bytes
 
         def progress(done: int, total: int) -> None:
             loop.call_soon_threadsafe(_progress, job, done, total)
 
-        process = _Process()
-        self._processes.add(process)
         try:
             async with self._slots:
                 job.state = "running"
-                result = await asyncio.to_thread(
-                    process.run, job.record, self.settings.analysis_args(), progress)
+                process = self._idle.pop() if self._idle else AnalysisProcess()
+                self._busy.add(process)
+                try:
+                    result = await asyncio.to_thread(process.run, job.record, asked,
+                                                     progress)
+                except asyncio.CancelledError:
+                    process.stop()
+                    raise
+                finally:
+                    self._busy.discard(process)
+                    if not process.stopped:
+                        self._idle.append(process)
                 await self.store.writer.submit(
                     lambda conn: analysis_cache.store_analysis(
-                        conn, job.record, self.settings.analysis_settings(), result))
+                        conn, job.record, asked, result, max_bytes=bound))
             job.result = result
             job.state = "done"
             self.jobs.pop(job.key, None)  # the cache answers from now on
-        except asyncio.CancelledError:
-            process.stop()
-            raise
         except BeloteError as exc:
             job.state = "failed"
             job.error = str(exc)
             failed = [k for k, j in self.jobs.items() if j.state == "failed"]
             for k in failed[:-KEEP_FAILED]:
                 self.jobs.pop(k, None)
-        finally:
-            self._processes.discard(process)
 
 
 def _progress(job: Job, done: int, total: int) -> None:
@@ -379,7 +353,8 @@ def _progress(job: Job, done: int, total: int) -> None:
 def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     """What the review page shows at each card of deal ``record``: every hand then
     (open), the cards already on the trick, and at the end of a trick who took it; the
-    calls in order; the contract."""
+    calls in order; the contract; the pack (``french`` or ``spanish``: the page names and
+    draws the cards as the table did)."""
     full = Round.from_record(record)
     rnd = Round.from_record({**record, "actions": []})
     players = rnd.table.players
@@ -413,6 +388,7 @@ def replay_steps(record: dict[str, Any]) -> dict[str, Any]:
     contract = full.contract
     return {
         "players": players,
+        "deck": str(full.rules.deck),  # the pack the cards are named and drawn from (§1.2)
         "dealer": SEAT_NAMES[full.dealer],
         "calls": calls,
         "steps": steps,

@@ -138,7 +138,9 @@ def _filler(request: Request, store: RoomStore) -> AnalysisFiller:
     """The server's one :class:`AnalysisFiller` (made on the first visit)."""
     filler: AnalysisFiller | None = getattr(request.app.state, "analysis_filler", None)
     if filler is None:
-        filler = request.app.state.analysis_filler = AnalysisFiller(store)
+        manager: RoomManager = request.app.state.rooms
+        filler = request.app.state.analysis_filler = AnalysisFiller(
+            store, cache_bytes=int(manager.settings.analysis_cache_bytes))
     return filler
 
 

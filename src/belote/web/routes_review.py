@@ -11,6 +11,9 @@ Who may see a review:
   (``?key=SECRET``; it opens that one deal only), or the room's invitation
   (``?invite=``, as the room's link: whoever was invited could watch the game); each
   secret compared in constant time (:func:`belote.web.security.secret_equal`);
+* anyone, for a public room (listed on /rooms with its link: anyone could watch its
+  game live): once a deal is over its hands tell nothing of the deals to come.  The
+  outsiders of a table against bots or of a room with friends get the 404 below;
 * only once the deal is over: nobody sees the hands of a deal still played, not even
   its players (refused with 403 for them, 404 for everyone else).
 
@@ -77,7 +80,7 @@ async def access(request: Request, game_id: str, n: int, key: str | None,
                  invite: str | None = None) -> tuple[FoundDeal, bool]:
     """Deal ``n`` of game ``game_id`` if this browser may review it (module doc), and
     whether it holds a seat of the game (else it came with the deal's share link or the
-    room's invitation)."""
+    room's invitation, or the room is public)."""
     try:
         check_game_id(game_id)
     except BeloteError:
@@ -87,7 +90,7 @@ async def access(request: Request, game_id: str, n: int, key: str | None,
     reviews = _reviews(request)
     seat = seat_of_game(request, game_id)
     if not (seat or reviews.link_opens(game_id, n, key)
-            or reviews.invite_opens(game_id, invite)):
+            or reviews.invite_opens(game_id, invite) or reviews.public_room(game_id)):
         raise HTTPException(status_code=404, detail=NO_PAGE)
     deal = await asyncio.to_thread(reviews.find_deal, game_id, n)
     if deal is None:

@@ -126,6 +126,11 @@ class RoomSettings:
     # "My games" has the deals of its statistics analysed by a background thread
     # (web/analysis_fill.py); off, only the analyses kept already are counted
     background_analyses: bool = True
+    analysis_cache_bytes: float = flag(
+        128.0 * 2**20, "--analysis-cache-mb",
+        "Megabytes of deal analyses kept for the reviews (some 10 KB a deal); past it, "
+        "those read least recently are dropped (the statistics keep their numbers).",
+        1, 1_000_000, "a number of megabytes", scale=2.0**20)
 
 
 @dataclass(frozen=True)

@@ -11,38 +11,33 @@
   const $ = (id) => document.getElementById(id);
   const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
   const csrf = (document.querySelector('meta[name="csrf-token"]') || {}).content || "";
-  const FRENCH = (document.documentElement.lang || "").slice(0, 2) === "fr";
   const SEAT_WORDS = { N: _("North"), E: _("East"), S: _("South"), W: _("West") };
-  const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-  const FR_LETTERS = { J: "V", Q: "D", K: "R" };
+  // The cards named and drawn as the table does, in the pack the game was played with.
+  const spanish = data.deck === "spanish";
+  const { SYMBOLS, rankLabel, cardWords, cardText, suitText, spanishPicture } = window.belote.cards(spanish);
   const CALL_WORDS = { pass: _("pass"), take: _("take"), coinche: _("coinche"), surcoinche: _("surcoinche") };
   const VERDICTS = {
     best: _("best"), forced: _("forced"), mistake: _("mistake"), unlucky: _("unlucky"),
     lucky: _("lucky"), loss: _("loss"), unsolved: _("unsolved"),
   };
-  const TRUMPS = { SA: _("no trump"), TA: _("all trumps") };
   const steps = data.steps;
   let analysis = data.analysis;
   let byAction = {};
   let at = 0;
 
-  function rank(code) {
-    const r = code[0];
-    if (r === "T") return "10";
-    return FRENCH ? (FR_LETTERS[r] || r) : r;
-  }
+  // A card's face: its rank (the pack's own letters or numbers) and its suit (the
+  // French symbol, or the Spanish suit's picture), named in words for a screen reader.
   function cardHtml(code, extra) {
-    const red = code[1] === "H" || code[1] === "D";
-    return `<span class="rv-card${red ? " red" : ""}${extra ? " " + extra : ""}">${esc(rank(code))}${SYMBOLS[code[1]]}</span>`;
-  }
-  function cardPlain(code) {
-    return rank(code) + SYMBOLS[code[1]];
+    const red = !spanish && (code[1] === "H" || code[1] === "D");
+    const cls = "rv-card" + (spanish ? " spanish suit-" + code[1] : "") + (red ? " red" : "") + (extra ? " " + extra : "");
+    const face = esc(rankLabel(code)) + (spanish ? spanishPicture(code[1]) : SYMBOLS[code[1]]);
+    return `<span class="${cls}" role="img" aria-label="${esc(cardWords(code))}" title="${esc(cardWords(code))}">${face}</span>`;
   }
   function seatName(s) {
     return SEAT_WORDS[s] || s;
   }
   function trumpText(t) {
-    return TRUMPS[t] || SYMBOLS[t] || t;
+    return /^(SA|TA|[SHDC])$/.test(t || "") ? suitText(t) : t;
   }
   function callText(c) {
     if (c === null || c === undefined) return "—";
@@ -116,7 +111,7 @@
     const st = steps[at];
     const a = byAction[st.action];
     $("review-step").textContent = fmt(_("Trick {trick}, card {n} of {total}: {seat} plays {card}"),
-      { trick: st.trick, n: at + 1, total: steps.length, seat: seatName(st.seat), card: cardPlain(st.card) });
+      { trick: st.trick, n: at + 1, total: steps.length, seat: seatName(st.seat), card: cardText(st.card) });
     const bestDd = a ? best(a.dd, st.card) : null;
     const bot = a ? best(a.info, st.card) : null;
     let hands = "";
@@ -160,7 +155,7 @@
     });
     $("review-tricks").innerHTML = tricks.map((cards, t) => `<li><span class="muted">${t + 1}.</span> ${cards.map(([st, i]) => {
       const a = byAction[st.action];
-      const label = fmt(_("{seat} plays {card}"), { seat: seatName(st.seat), card: cardPlain(st.card) }) + (a ? ": " + (VERDICTS[a.verdict] || a.verdict) : "");
+      const label = fmt(_("{seat} plays {card}"), { seat: seatName(st.seat), card: cardText(st.card) }) + (a ? ": " + (VERDICTS[a.verdict] || a.verdict) : "");
       return `<button type="button" class="rv-step ${lossClass(a)}" data-step="${i}" aria-label="${esc(label)}">${esc(seatName(st.seat)[0])} ${cardHtml(st.card)}<small>${esc(lossText(a))}</small></button>`;
     }).join("")}</li>`).join("");
   }
