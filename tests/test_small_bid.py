@@ -443,7 +443,7 @@ def _pimc_takes_and_wins(rules: Rules, seed: int) -> None:
 
 def test_stock_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() -> None:
     """§12.2 stock, seed 27: North's six cards and the turned card fall short of the
-    heuristic's take; the search takes over 40 worlds, and makes it, 78 to 37."""
+    heuristic's take; the search takes over its 64 worlds, and makes it, 78 to 37."""
     _pimc_takes_and_wins(_rules(3), 27)
 
 
@@ -451,7 +451,8 @@ def test_stock_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() ->
 def test_kitty_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() -> None:
     """§12.1 kitty, seed 24: East's ten cards fall short of the heuristic's take (the
     kitty unseen); the search names diamonds over its worlds (each solved for its
-    value, the kitty dealt as the engine deals it), and makes it: 106 against 37 and 39."""
+    value, the kitty dealt as the engine deals it: 7 within the budget), and makes it: 106
+    against 37 and 39."""
     _pimc_takes_and_wins(_rules(1), 24)
 
 # --- the budget loop, one for every table -----------------------------------------------------

@@ -198,7 +198,7 @@ the trumps whose strength lies within ``bid_band`` (default 20) of the heuristic
 take are searched (``bid_trumps`` of them at most), and the pass; outside the band the
 call is the heuristic's.  The worlds are solved by the four players' loop (the same
 budgets, the same stops).  The settings not given take :data:`SMALL_BID_DEFAULTS`
-(40 worlds, 4,000,000 positions, at least 4 worlds: a call's median under 0.3 s of
+(64 worlds, 4,000,000 positions, at least 4 worlds: a call's median under 0.3 s of
 CPU on the compiled solver, as measured by ``benchmarks/bench_pimc.py --small``; the
 kitty's deal, ten tricks of three, solves slowest and falls back to the heuristic
 most); the choice is made as at four players (``bid_prior``, ``bid_z``,

@@ -128,7 +128,7 @@ SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
 # 0.3 s of CPU, none over 1.5 s, measured by benchmarks/bench_pimc.py --small on
 # development seeds).
 SMALL_BID_DEFAULTS: Final[Mapping[str, Any]] = {
-    "bid_worlds": 40, "bid_nodes": 4_000_000, "bid_min_worlds": 4,
+    "bid_worlds": 64, "bid_nodes": 4_000_000, "bid_min_worlds": 4,
 }
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
