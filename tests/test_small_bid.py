@@ -5,13 +5,15 @@ the bidding against the full solve; the search's calls."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
 import pytest
 
 from belote.bots import play_deal
-from belote.bots.base import played_by
+from belote.bots.base import discard_of, played_by
+from belote.bots.bid_search import BidMemo, WorldsSolved, solve_worlds
 from belote.bots.heuristic import SMALL_TAKE, HeuristicBot, small_call
 from belote.bots.knowledge import infer
 from belote.bots.pimc import SMALL_BID_DEFAULTS, PimcBot
@@ -20,6 +22,7 @@ from belote.bots.small_bid import (
     FIRST_HAND,
     SmallBidSampler,
     SmallBidSearch,
+    SmallOutcome,
     SmallWorld,
     deal_of,
     small_options,
@@ -30,6 +33,8 @@ from belote.errors import BeloteError
 from belote.options import Rules, make_rules
 from belote.play import PlayState, card_points
 from belote.round import BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
+from belote.scoring import HandEntry, score_hand
+from belote.scoring import Outcome as HandOutcome
 from belote.solver import SearchLimitError, reaches, solve
 from belote.table import DealMode, Table
 from tests.test_small_bots import _truth
@@ -239,45 +244,108 @@ def test_the_card_sampler_is_the_pimc_bots() -> None:
 # --- the solver's question ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mode", [0, 3], ids=["24_cards", "stock"])
-def test_the_null_window_answer_is_the_full_solves(mode: int) -> None:
-    """solver.reaches: yes exactly when the full solve's value reaches the points, with
-    a bound on the right side; the search's made-or-not per world agrees with it (the
-    deals whose full solve is quick in the pure-Python search: 24 cards and stock)."""
+def _independent_state(rules: Rules, view: PlayerView, world: SmallWorld, trump: int,
+                       taker: int) -> PlayState:
+    """``world`` dealt for ``taker`` in ``trump`` by hand, as the engine deals it (§3.4,
+    §12; the kitty's taker lays aside the heuristic's two), the eldest to lead."""
+    table = Table.of(rules)
+    hands = world.complete(table, view.dealer, view.turned, taker)
+    if table.mode is DealMode.KITTY:
+        for c in discard_of(hands[taker], trump):
+            hands[taker] &= ~(1 << c)
+    return PlayState(rules, trump, hands, table.next(view.dealer), teams=table.sides(taker),
+                     table=table)
+
+
+def _made_with(rules: Rules, trump: int, out: SmallOutcome, takers: int) -> bool:
+    """Whether the taker (side 0) makes it with ``takers`` trick points of the world
+    ``out``, the kitty's discards included (§8, §12), as the scoring says."""
+    total = out.cards + 10 + out.aside
+    entry = HandEntry(taker=0, trick_points=(takers, total - takers),
+                      declarations=out.declarations, belote=out.belote, trump=trump,
+                      in_play=out.in_play)
+    return score_hand(rules, entry).outcome is HandOutcome.MADE
+
+
+@pytest.mark.parametrize("mode", BIDDING_MODES, ids=MODE_IDS[:4])
+def test_each_world_is_solved_for_its_value_and_agrees_with_the_yes_or_no(mode: int) -> None:
+    """Each world is solved for its value (the full solve's), and scored made exactly
+    when the yes-or-no search (solver.reaches, a null window) says the takers reach the
+    fewest points with which the scoring makes the contract (caution and noise 0):
+    a world whose value reaches the contract answers yes, one whose value falls short
+    answers no."""
     rules = _rules(mode)
     table = Table.of(rules)
     rng = random.Random(mode)
-    for seed in range(2 if rules.players == 2 else 1):
+    checked = 0
+    for seed in range(2):
         rnd = _deal(rules, 70 + seed)
         view = rnd.view()
-        search = SmallBidSearch(view, worlds=1, nodes=10**7, min_worlds=1, caution=0,
+        search = SmallBidSearch(view, worlds=1, nodes=10**8, min_worlds=1, caution=0,
                                 hints=False, rollout=False)
         world = search.sampler.draw(rng)
         for taker in range(rules.players):
             trump = rng.randrange(4)
-            out, _ = search.solve(world, trump, taker, 10**7)
-            hands = world.complete(table, view.dealer, view.turned, taker)
-            if table.mode is DealMode.KITTY:
-                from belote.bots.base import discard_of
-
-                for c in discard_of(hands[taker], trump):
-                    hands[taker] &= ~(1 << c)
-            state = PlayState(rules, trump, hands, table.next(view.dealer),
-                              teams=table.sides(taker), table=table)
-            value = solve(state, moves=False).value
-            for points in (value - 7, value, value + 1, value + 30):
-                yes, bound, _ = reaches(state, points)
-                assert yes == (value >= points)
-                assert (bound >= points) if yes else (bound < points)
-            made_at = search.made_at(trump, out.declarations, out.belote, out.total,
-                                     out.in_play, taker)
+            out, nodes = search.solve(world, trump, taker, 10**8)
+            state = _independent_state(rules, view, world, trump, taker)
+            assert out.ns == solve(state, moves=False).value and nodes > 0
             pts = card_points(rules, trump)
-            play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
-            aside = out.total - play_total  # the kitty's discards (§12.1), else 0
-            takers_dd = value if table.sides(taker)[taker] == 0 else play_total - value
-            assert (takers_dd + aside >= made_at) == (out.takers >= made_at)
+            assert out.cards == sum(pts[c] for h in state.hands for c in scan_forward(h))
+            side = table.sides(taker)[taker]
+            # the scoring's made-or-not at every value of side 0 the play could have
+            made = [search.value(trump, taker, dataclasses.replace(out, ns=ns))[1]
+                    for ns in range(out.cards + 101)]
+            assert set(made) <= {0.0, 1.0}
+            made_here = search.value(trump, taker, out)[1] == 1.0
+            if side == 0:  # the takers make it from some value of theirs upwards
+                need = made.index(1.0) if 1.0 in made else out.cards + 101
+                assert made[need:] == [1.0] * (len(made) - need)
+                if 0 < need <= out.cards:  # the scoring's own threshold, discards counted
+                    assert _made_with(rules, trump, out, need + out.aside)
+                    assert not _made_with(rules, trump, out, need - 1 + out.aside)
+                yes, bound, _ = reaches(state, need)
+                assert yes == made_here and (bound >= need) == yes
+            else:  # two players, the taker North's opponent: made while N stays low
+                most = max((ns for ns, m in enumerate(made) if m == 1.0), default=-1)
+                assert made[:most + 1] == [1.0] * (most + 1)
+                yes, bound, _ = reaches(state, most + 1)
+                assert yes == (not made_here) and (bound > most) == yes
+            checked += 1
+    assert checked == 2 * rules.players
     with pytest.raises(SearchLimitError):
-        reaches(state, value, max_nodes=1)
+        search.solve(world, 0, view.seat, 1)
+
+
+@pytest.mark.parametrize("mode", [2, 1], ids=["six_each", "kitty"])
+def test_a_capot_counts_in_the_value(mode: int) -> None:
+    """§5.2, §12: a world in which the taker takes every trick scores his capot (six
+    each, a deal that leaves cards out: the trick total of the cards in play + 90; the
+    kitty: 252, his discards counted in), more than all the points without it; one in
+    which he takes none scores the defence's capot (the kitty: 252 to them, 0 to him).
+    Three players: the taker's value is his score less half the defence's."""
+    rules = _rules(mode)
+    view = _deal(rules, 3).view()
+    search = SmallBidSearch(view, worlds=1, nodes=10**6, min_worlds=1, caution=0,
+                            hints=False, rollout=False)
+    world = search.sampler.draw(random.Random(1))
+    out, _ = search.solve(world, 0, view.seat, 10**8)
+    kitty = mode == 1
+    assert out.in_play == (None if kitty else out.cards + 10) and (out.aside > 0) == kitty
+    capot_points = out.cards + out.aside + 100  # 252 with the kitty
+
+    def scored(points: tuple[int, int], capot: int) -> float:
+        entry = HandEntry(taker=0, trick_points=points, declarations=out.declarations,
+                          belote=out.belote, trump=0, reserve=view.reserve,
+                          in_play=out.in_play, capot=capot)
+        score = score_hand(rules, entry).score
+        return score[0] - score[1] / 2
+
+    capot, made = search.value(0, view.seat, dataclasses.replace(out, ns=out.cards + 100))
+    assert made == 1.0 and capot == scored((capot_points, 0), 0)
+    assert capot > search.value(0, view.seat, dataclasses.replace(out, ns=out.cards + 10))[0]
+    lost, made = search.value(0, view.seat, dataclasses.replace(out, ns=0))
+    assert made == 0.0 and lost == scored((0, capot_points), 1)
+    assert lost < search.value(0, view.seat, dataclasses.replace(out, ns=1))[0]
 
 
 # --- the calls ------------------------------------------------------------------------------
@@ -368,11 +436,124 @@ def _pimc_takes_and_wins(rules: Rules, seed: int) -> None:
     assert played.contract.taker == seat
     result = played.result()
     assert str(result.score.outcome) == "made"
-    score = result.score.score
+    score = result.seats  # per seat (§12.1: each defender his own share)
+    assert score is not None
     assert score[seat] > max(s for i, s in enumerate(score) if i != seat)
 
 
 def test_stock_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() -> None:
-    """§12.2 stock, seed 206: East's six cards and the turned card fall short of the
-    heuristic's take (35); the search takes, and makes it, 92 to 28."""
-    _pimc_takes_and_wins(_rules(3), 206)
+    """§12.2 stock, seed 27: North's six cards and the turned card fall short of the
+    heuristic's take; the search takes over its 64 worlds, and makes it, 78 to 37."""
+    _pimc_takes_and_wins(_rules(3), 27)
+
+
+
+def test_kitty_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() -> None:
+    """§12.1 kitty, seed 24: East's ten cards fall short of the heuristic's take (the
+    kitty unseen); the search names diamonds over its worlds (each solved for its
+    value, the kitty dealt as the engine deals it: 7 within the budget), and makes it: 106
+    against 37 and 39."""
+    _pimc_takes_and_wins(_rules(1), 24)
+
+# --- the budget loop, one for every table -----------------------------------------------------
+
+
+class _Worlds:
+    """A stand-in sampler: world ``i`` is the number ``i``; the hint keeps the even ones
+    (none at all with ``fit=False``)."""
+
+    def __init__(self, fit: bool = True, max_draws: int = 50) -> None:
+        self.hints = ("even",)
+        self.max_draws = max_draws
+        self.fit = fit
+        self.count = 0
+
+    def draw(self, rng: random.Random) -> int:
+        self.count += 1
+        return self.count - 1
+
+    def fits(self, world: int) -> bool:
+        return self.fit and world % 2 == 0
+
+
+def _loop(memo: BidMemo[int, int], sampler: _Worlds, cost: dict[int, int],
+          asked: list[tuple[int, tuple[int, int]]], **budget: Any) -> WorldsSolved:
+    """solve_worlds with a solve that costs ``cost[world]`` positions (100 by default)."""
+    def solve(world: int, key: tuple[int, int], cap: int) -> tuple[int, int]:
+        asked.append((world, key))
+        nodes = cost.get(world, 100)
+        if nodes > cap:
+            raise SearchLimitError(cap + 1)
+        return world * 10 + key[0], nodes
+
+    settings = {"worlds": 5, "nodes": 1000, "min_worlds": 2, "seconds": 0.0, **budget}
+    return solve_worlds(memo, sampler, random.Random(0), lambda w: [(0, 0), (1, 0)], solve,
+                        **settings)
+
+
+def test_the_budget_loop_stops_skips_relaxes_and_reuses_its_worlds() -> None:
+    """bid_search.solve_worlds, the bidding search's loop at every table: the worlds that
+    fit the hints, each solved for every contract, until ``worlds`` are; stopped by the
+    positions budget once ``min_worlds`` are solved, never past twice the budget; a world
+    one of whose solves passes the whole budget left out for good; the hints dropped when
+    too few worlds fit them; the memo's solves never asked again."""
+    memo: BidMemo[int, int] = BidMemo((), ())
+    asked: list[tuple[int, tuple[int, int]]] = []
+    worlds = _Worlds()
+    done = _loop(memo, worlds, {}, asked)
+    assert [memo.draws[i] for i in done.used] == [0, 2, 4, 6, 8]  # the even ones: 5 worlds
+    assert done.nodes == 5 * 2 * 100 and not done.relaxed and done.skipped == 0
+    assert memo.solved[done.used[1]] == {(0, 0): 20, (1, 0): 21}
+    assert len(asked) == 10
+    again = _loop(memo, worlds, {}, asked, worlds=6)  # the same memo: no solve again
+    assert [memo.draws[i] for i in again.used] == [0, 2, 4, 6, 8, 10]
+    assert again.nodes == 2 * 100 and asked[10:] == [(10, (0, 0)), (10, (1, 0))]
+    # the budget: 1,000 positions stop it once 2 worlds are solved
+    memo = BidMemo((), ())
+    done = _loop(memo, _Worlds(), {0: 400, 2: 400}, [], worlds=40)
+    assert [memo.draws[i] for i in done.used] == [0, 2] and done.nodes == 2 * 2 * 400
+    # a world too hard for the whole budget is left out; the others still count
+    memo = BidMemo((), ())
+    done = _loop(memo, _Worlds(), {2: 5000}, [], worlds=3, min_worlds=3)
+    assert [memo.draws[i] for i in done.used] == [0, 4, 6] and done.skipped == 1
+    assert memo.solved[2] == {(0, 0): None}
+    # never past twice the budget, even short of min_worlds
+    memo = BidMemo((), ())
+    asked = []
+    done = _loop(memo, _Worlds(), {w: 900 for w in range(0, 40, 2)}, asked, worlds=40,
+                 min_worlds=10)
+    assert done.nodes == 2 * 1000 + 1 and done.used == [0]  # (a solve stops one past)
+    assert asked == [(0, (0, 0)), (0, (1, 0)), (2, (0, 0))]  # nothing asked after
+    # no world fits the hints within the draws: they are dropped, every world counts
+    memo = BidMemo((), ())
+    done = _loop(memo, _Worlds(fit=False, max_draws=6), {}, [], worlds=3)
+    assert done.relaxed and [memo.draws[i] for i in done.used] == [0, 1, 2]
+
+
+def test_the_search_solves_only_worlds_that_fit_the_passes() -> None:
+    """The worlds a call is searched over are possible (the seat's cards, the turned
+    card, every card once) and fit every pass unless the hints were dropped; at each
+    seat that searched, the true deal fits them too (the calls made are the
+    heuristic's)."""
+    searched = 0
+    for mode in BIDDING_MODES:
+        rules = _rules(mode)
+        for seed in range(12):
+            rnd = _deal(rules, 300 + seed)
+            truth = _true_world(rnd)
+            while rnd.phase is BIDDING:
+                view = rnd.view()
+                bot = PimcBot(seed, bid_worlds=6, bid_nodes=400_000, bid_min_worlds=2)
+                bot.call(view)
+                memo = bot._small_memo
+                if bot.last_bid_nodes and memo is not None:
+                    sampler = SmallBidSampler(view)
+                    assert sampler.possible(truth) and sampler.fits(truth)
+                    for world in memo.draws:
+                        assert sampler.possible(world)
+                    kept = [i for i, solved in enumerate(memo.solved) if solved]
+                    if not bot.last_bid_relaxed:
+                        assert all(sampler.fits(memo.draws[i]) for i in kept)
+                    searched += 1
+                rnd.call(HeuristicBot(0).call(view))
+    assert searched >= 8

@@ -74,7 +74,7 @@ from belote.bots.bid_search import BidScorer, Option, current_contract, world_ou
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
-from belote.bots.small_bid import FIRST_HAND, SmallBidSearch, SmallOutcome, SmallWorld
+from belote.bots.small_bid import FIRST_HAND, SmallBidSearch, SmallWorld
 from belote.cards import (
     ALL_TRUMP,
     NO_TRUMP,
@@ -91,7 +91,7 @@ from belote.errors import InvalidRecordError
 from belote.game import Match
 from belote.play import SEAT_NAMES, PlayState, card_points
 from belote.round import PlayerView, Round
-from belote.scoring import Outcome, capot_trick_points
+from belote.scoring import Outcome
 from belote.solver import SearchLimitError, solve, solver_engine
 from belote.table import DealMode, Phase, Table
 
@@ -590,17 +590,7 @@ class _Job:
         v = self._solved[key]
         if v is None:
             return None
-        rest = _points_left(state, {})
-        side = self.table.sides(taker)[taker]
-        takers, defence = _for_side(v, side, rest, 0), _for_side(v, 1 - side, rest, 0)
-        capot = 0 if v > rest + LAST_TRICK else 1 if v == 0 else None
-        if capot is None or capot == side:  # §12.1: the discards count in his tricks
-            takers += dealt.aside
-        elif dealt.aside:  # a capot against the kitty's taker: 252 and 0 (§12.1)
-            defence = capot_trick_points(self.rules, trump)
-        out = SmallOutcome(takers, takers + defence, dealt.declarations, dealt.belote,
-                           dealt.in_play, capot)
-        return round(search.value(trump, taker, out))
+        return round(search.value(trump, taker, search.outcome(dealt, v))[0])
 
     def _scored(self, view: PlayerView, option: Option, hands: tuple[CardMask, ...],
                 leader: int) -> int | None:

@@ -616,7 +616,7 @@ def reaches(state: PlayState, points: int, max_nodes: int | None = None) -> tupl
     with perfect play (the last trick's 10 included), by a null-window search of
     :class:`belote._dds.TableEngine` (every table, in the build :func:`solver_engine`
     gives; both builds visit the same positions: far fewer than :func:`solve`'s value
-    needs; the PIMC bot's bidding at two and three players asks this of each world).
+    needs; the tests check the bidding's values against it).
 
     Returns the answer, a bound of side 0's value (at least it when the answer is
     yes, below it when no: the fail-soft search's) and the positions searched.

@@ -8,20 +8,25 @@ announces, the belote said); :class:`BidScorer` the hand's score difference for
 the bot's team of an option in a world (the takers' points less a caution, give or
 take a normal error); :class:`PassRollout` the contract the others reach, in
 take-or-pass, when the bot passes and every seat calls as the heuristic does;
-:class:`BidMemo` the worlds drawn for one seat in one deal; :class:`GameOutlook` a
-hand's scores weighed by the game so far (§11), for a bot that knows the game score.
-The search itself, which calls to weigh and over how many worlds, is
-:class:`belote.bots.pimc.PimcBot`'s.
+:class:`BidMemo` the worlds drawn for one seat in one deal; :func:`solve_worlds` the
+worlds solved within a budget (the one loop of the bidding search at every table,
+:mod:`belote.bots.small_bid` at two and three players); :func:`trick_cases` the
+takers' points a solved world stands for (caution, noise, capot), at every table;
+:class:`GameOutlook` a hand's scores weighed by the game so far (§11), for a bot that
+knows the game score.  The search itself, which calls to weigh and over how many
+worlds, is :class:`belote.bots.pimc.PimcBot`'s.
 """
 
 from __future__ import annotations
 
 import math
+import random
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Generic, Protocol, TypeVar
 
 from belote.auction import CAPOT, AuctionCall
-from belote.bidding import Call
 from belote.bots.bid_sampling import BidWorld
 from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength, game_needs
 from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, card, suit_of
@@ -39,9 +44,14 @@ __all__ = [
     "Option",
     "Outcome",
     "PassRollout",
+    "WorldSource",
+    "WorldsSolved",
     "belote_points",
     "current_contract",
+    "noise_errors",
+    "solve_worlds",
     "solved_outcome",
+    "trick_cases",
     "world_outcome",
 ]
 
@@ -75,15 +85,130 @@ class Option:
         return 250 if self.contract == CAPOT else int(self.contract)
 
 
+W = TypeVar("W")  # a world of the bidding (BidWorld, SmallWorld)
+S = TypeVar("S")  # a world solved for one contract (Outcome, SmallOutcome)
+Contract = tuple[int, int]  # (trump, taker): a taker seat, or -1 for a team's bid
+
+
 @dataclass(slots=True)
-class BidMemo:
+class BidMemo(Generic[W, S]):
     """The worlds drawn for one seat in one deal's bidding, and what was solved."""
 
     key: tuple[Any, ...]
-    calls: tuple[Call | AuctionCall, ...]
-    draws: list[BidWorld] = field(default_factory=list)
+    calls: tuple[Any, ...]
+    draws: list[W] = field(default_factory=list)
     # per world, (trump, taker) -> the solved outcome, or None: past one budget, skipped
-    solved: list[dict[tuple[int, int], Outcome | None]] = field(default_factory=list)
+    solved: list[dict[Contract, S | None]] = field(default_factory=list)
+
+    @staticmethod
+    def of(memo: BidMemo[W, S] | None, view: PlayerView) -> BidMemo[W, S]:
+        """``memo`` while the seat, its cards and the table are the same and the calls go
+        on from those of its last decision (brought up to the view's calls); else a new
+        one."""
+        key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
+        if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
+            memo = BidMemo(key, view.calls)
+        memo.calls = view.calls
+        return memo
+
+
+class WorldSource(Protocol[W]):
+    """Where a bidding search draws its worlds (:class:`~belote.bots.bid_sampling.BidSampler`,
+    :class:`~belote.bots.small_bid.SmallBidSampler`)."""
+
+    @property
+    def hints(self) -> Sequence[object]: ...
+
+    @property
+    def max_draws(self) -> int: ...
+
+    def draw(self, rng: random.Random) -> W: ...
+
+    def fits(self, world: W) -> bool: ...
+
+
+@dataclass(slots=True)
+class WorldsSolved:
+    """What :func:`solve_worlds` did: the memo's worlds solved for every contract
+    asked (by index, in order), the positions searched, the worlds left out because
+    one solve passed the whole budget, and whether the hints were dropped."""
+
+    used: list[int]
+    nodes: int
+    skipped: int
+    relaxed: bool
+
+
+def solve_worlds(memo: BidMemo[W, S], sampler: WorldSource[W], rng: random.Random,
+                 contracts: Callable[[W], Sequence[Contract]],
+                 solve: Callable[[W, Contract, int], tuple[S, int]], *, worlds: int,
+                 nodes: int, min_worlds: int, seconds: float) -> WorldsSolved:
+    """The bidding search's worlds solved within a budget, at every table.
+
+    The memo's worlds are gone through first, then new ones drawn (at most
+    ``sampler.max_draws`` in this call); a world that does not fit the hints is passed
+    over, and when fewer than ``min_worlds`` fit within the draws the hints are dropped
+    and the worlds gone through again.  Each world kept is solved for each of its
+    ``contracts`` (a contract solved before is not solved again) by ``solve(world,
+    contract, cap)``, which answers the outcome and its positions, or raises
+    :class:`~belote.solver.SearchLimitError` past ``cap``.  Worlds stop being added at
+    ``worlds``, or once ``nodes`` positions were searched with ``min_worlds`` worlds
+    solved (or ``seconds`` of wall time passed, when set), and never past twice
+    ``nodes``; a solve that alone passes ``nodes`` leaves its world out for good.
+    """
+    from belote.solver import SearchLimitError  # loaded when a call is searched
+
+    budget = nodes
+    searched = skipped = 0
+    relaxed = False
+    start = time.perf_counter()
+    used: list[int] = []
+    index = drawn = 0
+    filtered = bool(sampler.hints)
+    while len(used) < worlds:
+        if searched >= 2 * budget or (len(used) >= min_worlds and (
+            searched >= budget
+            or (seconds > 0 and time.perf_counter() - start >= seconds)
+        )):
+            break
+        if index == len(memo.draws):
+            if drawn >= sampler.max_draws:
+                if filtered and len(used) < min_worlds:
+                    filtered = False  # no world fits the hints: drop them
+                    relaxed = True
+                    index, used = 0, []
+                    continue
+                break
+            memo.draws.append(sampler.draw(rng))
+            memo.solved.append({})
+            drawn += 1
+        world = memo.draws[index]
+        solved = memo.solved[index]
+        index += 1
+        if filtered and not sampler.fits(world):
+            continue
+        complete = True
+        for key in contracts(world):
+            if key in solved:
+                complete = solved[key] is not None
+                if not complete:
+                    break
+                continue
+            cap = min(budget, 2 * budget - searched)
+            try:
+                outcome, n = solve(world, key, cap)
+            except SearchLimitError as stop:
+                searched += stop.nodes
+                complete = False
+                if cap == budget:
+                    solved[key] = None  # a world too hard for one budget: skipped
+                    skipped += 1
+                break
+            searched += n
+            solved[key] = outcome
+        if complete:
+            used.append(index - 1)
+    return WorldsSolved(used, searched, skipped, relaxed)
 
 
 class PassRollout:
@@ -223,6 +348,47 @@ class GameOutlook:
         return (self.chance(self.ours + ours, self.theirs + theirs) - self.now) / self.slope
 
 
+Errors = tuple[tuple[int, float], ...]
+"""A normal error of the takers' points as a quadrature rule: (error, weight) pairs."""
+
+
+def noise_errors(noise: int) -> Errors:
+    """The takers' error of ``noise`` points standard deviation as a three-point
+    Gauss–Hermite rule (-√3σ, 0, +√3σ weighted 1/6, 2/3, 1/6); none for 0."""
+    spread = round(noise * 3 ** 0.5)
+    return ((0, 1.0),) if spread == 0 else ((-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
+
+
+def trick_cases(ns: int, team: int, total: int, caution: int,
+                errors: Errors) -> list[tuple[float, tuple[int, int], int | None]]:
+    """The hands a solved world stands for, weighed: side 0's double-dummy points ``ns``
+    (the last trick's 10 included, a capot's 100) made the takers' (side ``team``) of
+    ``total`` card points, less ``caution`` and give or take each of ``errors``.  Per
+    error its weight, the trick points per side (side 0 first) and the side that took
+    every trick (None): a capot counts only while the takers keep every point (or take
+    none, double dummy)."""
+    capot_points = total + 100
+    if team == 0:
+        takers_dd = ns
+    elif ns in (0, capot_points):
+        takers_dd = capot_points - ns
+    else:
+        takers_dd = total + 10 - ns
+    cases: list[tuple[float, tuple[int, int], int | None]] = []
+    for error, weight in errors:
+        points = takers_dd - caution + error
+        capot: int | None = None
+        if points >= capot_points or (points <= 0 and takers_dd == 0):
+            capot = team if points > 0 else team ^ 1
+            takers = capot_points if points > 0 else 0
+            defence = capot_points - takers
+        else:
+            takers = max(0, min(points, total + 10))
+            defence = total + 10 - takers
+        cases.append((weight, (takers, defence) if team == 0 else (defence, takers), capot))
+    return cases
+
+
 class BidScorer:
     """The hand score difference for the bot's team of a call in a solved world.
 
@@ -241,9 +407,7 @@ class BidScorer:
         self.team = view.seat & 1
         self.reserve = view.reserve
         self.caution = caution
-        spread = round(noise * 3 ** 0.5)
-        self.errors = ((0, 1.0),) if spread == 0 else (
-            (-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
+        self.errors = noise_errors(noise)
         self._totals: dict[TrumpMode, int] = {}
         self._cache: dict[tuple[Any, ...], tuple[float, float]] = {}
 
@@ -257,25 +421,9 @@ class BidScorer:
         total = self._totals.get(o.trump)
         if total is None:
             total = self._totals[o.trump] = sum(card_points(self.rules, o.trump))
-        ns, capot_points = out.ns, total + 100
-        if o.team == 0:
-            takers_dd = ns
-        elif ns in (0, capot_points):
-            takers_dd = capot_points - ns
-        else:
-            takers_dd = total + 10 - ns
         value = made = 0.0
-        for error, weight in self.errors:
-            points = takers_dd - self.caution + error
-            capot: int | None = None
-            if points >= capot_points or (points <= 0 and takers_dd == 0):
-                capot = o.team if points > 0 else o.team ^ 1
-                takers = capot_points if points > 0 else 0
-                defence = capot_points - takers
-            else:
-                takers = max(0, min(points, total + 10))
-                defence = total + 10 - takers
-            trick_points = (takers, defence) if o.team == 0 else (defence, takers)
+        for weight, trick_points, capot in trick_cases(out.ns, o.team, total, self.caution,
+                                                       self.errors):
             v, m = self._score(o, out, trick_points, capot)
             value += weight * v
             made += weight * m

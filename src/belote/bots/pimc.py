@@ -190,14 +190,18 @@ At three and two players (§12; :mod:`belote.bots.small_bid`) the worlds are the
 deals of the table's mode (``24_cards``, ``kitty``, ``six_each``, ``stock``; the
 kitty and the stock unseen, dealt as the engine deals them; découverte has no
 bidding), kept when every pass fits a hand the heuristic passes with; each world is
-asked of the solver whether the takers make the contract, their points less
-``bid_caution`` (``bid_noise`` is not used there), and scored with the real scoring of
-§12 (a defender counting half his side's score at three players).  Only the calls of
+solved for its value and scored as at four players (``bid_caution``, ``bid_noise``, a
+capot counted while the takers keep every point) with the real scoring of §12 (the
+kitty's discards in the taker's tricks, the trick total of a deal that leaves cards
+out; a defender counting half his side's score at three players).  Only the calls of
 the trumps whose strength lies within ``bid_band`` (default 20) of the heuristic's
 take are searched (``bid_trumps`` of them at most), and the pass; outside the band the
-call is the heuristic's.  The settings not given take :data:`SMALL_BID_DEFAULTS`
-(16 worlds, 50,000 positions, at least 4 worlds: sized for the pure-Python search
-of these tables); the choice is made as at four players (``bid_prior``, ``bid_z``,
+call is the heuristic's.  The worlds are solved by the four players' loop (the same
+budgets, the same stops).  The settings not given take :data:`SMALL_BID_DEFAULTS`
+(64 worlds, 4,000,000 positions, at least 4 worlds: a call's median under 0.3 s of
+CPU on the compiled solver, as measured by ``benchmarks/bench_pimc.py --small``; the
+kitty's deal, ten tricks of three, solves slowest and falls back to the heuristic
+most); the choice is made as at four players (``bid_prior``, ``bid_z``,
 ``bid_margin``).
 """
 
@@ -220,14 +224,16 @@ from belote.bots.base import (
     legal_cards,
     played_by,
 )
-from belote.bots.bid_sampling import BidSampler, Hint, play_hints, trump_strength
+from belote.bots.bid_sampling import BidSampler, BidWorld, Hint, play_hints, trump_strength
 from belote.bots.bid_search import (
     BidMemo,
     BidScorer,
     GameOutlook,
     Option,
+    Outcome,
     PassRollout,
     current_contract,
+    solve_worlds,
     solved_outcome,
     world_outcome,
 )
@@ -269,7 +275,7 @@ from belote.table import Table
 
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
-    from belote.bots.small_bid import SmallMemo
+    from belote.bots.small_bid import SmallOutcome, SmallWorld
 
 __all__ = [
     "FIT_PRIOR",
@@ -326,8 +332,8 @@ class PimcBot(BaseBot):
         self.last_bid_fallback = False  # the last call is the heuristic's: too few worlds
         self.last_bid_relaxed = False  # the hints were dropped: no world fitted them
         self.last_bid_skipped = 0  # worlds left out: one solve passed the whole budget
-        self._memo: BidMemo | None = None
-        self._small_memo: SmallMemo | None = None
+        self._memo: BidMemo[BidWorld, Outcome] | None = None
+        self._small_memo: BidMemo[SmallWorld, SmallOutcome] | None = None
         # read_fit=table: the opponents' cards checked against the model in the deals
         # played so far (how many it missed, how many were read), and the last deal checked
         self.fit_misses = 0
@@ -409,13 +415,14 @@ class PimcBot(BaseBot):
         search = SmallBidSearch(
             view, worlds=settings.bid_worlds, nodes=settings.bid_nodes,
             min_worlds=settings.bid_min_worlds, caution=settings.bid_caution,
-            hints=settings.calls is CallReading.HINTS,
+            noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
-            memo=self._small_memo, own_need=self.heuristic_need(view))
+            memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine)
         worlds = search.values(every, self.rng)
         self._small_memo = search.memo
         self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes
         self.last_bid_skipped, self.last_bid_relaxed = search.skipped, search.relaxed
+        self.last_bid_made = search.made
         if worlds is None:
             self.last_bid_fallback = True
             return heuristic
@@ -503,27 +510,17 @@ class PimcBot(BaseBot):
         ranked = sorted(((trump_strength(hand, t), -t) for t in trumps), reverse=True)
         return {-t for strength, t in ranked[:self.config.bid_trumps] if strength >= floor}
 
-    def _memo_for(self, view: PlayerView) -> BidMemo:
-        """The worlds of this deal so far: kept while the seat, its cards and the table
-        are the same and the calls go on from those of the last decision."""
-        key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
-        memo = self._memo
-        if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
-            memo = BidMemo(key, view.calls)
-        memo.calls = view.calls
-        self._memo = memo
-        return memo
-
     def _bid_values(
         self, view: PlayerView, options: list[Option]
     ) -> dict[str, list[float]] | None:
         """Each option's score difference for the bot's team in each world solved within
         the budget (the same worlds for all); None when fewer than ``bid_min_worlds``."""
-        from belote.solver import SearchLimitError, solve  # loaded when a call is searched
+        from belote.solver import solve  # loaded when a call is searched
 
         settings = self.config
         sampler = BidSampler.from_view(view, hints=settings.calls is CallReading.HINTS)
-        memo = self._memo_for(view)
+        memo: BidMemo[BidWorld, Outcome] = BidMemo.of(self._memo, view)
+        self._memo = memo
         auction = view.turned is None or view.rules.is_auction
         leader = (view.dealer + 1) & 3  # §3.4 / §4.9: the eldest leads
         keys = sorted({(o.trump, -1 if auction else view.seat)
@@ -531,61 +528,24 @@ class PimcBot(BaseBot):
         rollout = None
         if not auction and settings.pass_model is PassModel.ROLLOUT:
             rollout = PassRollout(view, settings.loose).after_pass
-        budget = settings.bid_nodes
-        start = time.perf_counter()
-        nodes = 0
-        used: list[int] = []
-        index = 0
-        drawn = 0
-        filtered = bool(sampler.hints)
-        while len(used) < settings.bid_worlds:
-            if nodes >= 2 * budget or (len(used) >= settings.bid_min_worlds and (
-                nodes >= budget
-                or (settings.seconds > 0 and time.perf_counter() - start >= settings.seconds)
-            )):
-                break
-            if index == len(memo.draws):
-                if drawn >= sampler.max_draws:
-                    if filtered and len(used) < settings.bid_min_worlds:
-                        filtered = False  # no world fits the hints: drop them
-                        self.last_bid_relaxed = True
-                        index, used = 0, []
-                        continue
-                    break
-                memo.draws.append(sampler.draw(self.rng))
-                memo.solved.append({})
-                drawn += 1
-            world = memo.draws[index]
-            solved = memo.solved[index]
-            index += 1
-            if filtered and not sampler.fits(world):
-                continue
-            complete = True
+
+        def contracts(world: BidWorld) -> list[tuple[int, int]]:
             after = rollout(world) if rollout is not None else None
-            for key in keys if after is None or after in keys else [*keys, after]:
-                if key in solved:
-                    complete = solved[key] is not None
-                    if not complete:
-                        break
-                    continue
-                trump, taker = key
-                hands = world.complete(view.dealer, view.turned, taker if taker >= 0 else 0)
-                cap = min(budget, 2 * budget - nodes)
-                try:
-                    result = solve(PlayState(view.rules, trump, hands, leader), moves=False,
-                                   max_nodes=cap, engine=self.engine)
-                except SearchLimitError as stop:
-                    nodes += stop.nodes
-                    complete = False
-                    if cap == budget:
-                        solved[key] = None  # a world too hard for one budget: skipped
-                        self.last_bid_skipped += 1
-                    break
-                nodes += result.nodes
-                solved[key] = world_outcome(view, trump, hands, leader, result.value)
-            if complete:
-                used.append(index - 1)
-        self.last_bid_worlds, self.last_bid_nodes = len(used), nodes
+            return keys if after is None or after in keys else [*keys, after]
+
+        def solved(world: BidWorld, key: tuple[int, int], cap: int) -> tuple[Outcome, int]:
+            trump, taker = key
+            hands = world.complete(view.dealer, view.turned, taker if taker >= 0 else 0)
+            result = solve(PlayState(view.rules, trump, hands, leader), moves=False,
+                           max_nodes=cap, engine=self.engine)
+            return world_outcome(view, trump, hands, leader, result.value), result.nodes
+
+        done = solve_worlds(memo, sampler, self.rng, contracts, solved,
+                            worlds=settings.bid_worlds, nodes=settings.bid_nodes,
+                            min_worlds=settings.bid_min_worlds, seconds=settings.seconds)
+        used = done.used
+        self.last_bid_skipped, self.last_bid_relaxed = done.skipped, done.relaxed
+        self.last_bid_worlds, self.last_bid_nodes = len(used), done.nodes
         if len(used) < settings.bid_min_worlds:
             return None
         outlook = GameOutlook.of(view) if settings.game is GameWeighing.AWARE else None

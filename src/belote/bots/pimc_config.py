@@ -124,10 +124,11 @@ SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
-# given (sized for the pure-Python search of the small tables: a call's median under
-# 0.3 s of CPU, none over 1.5 s, measured by benchmarks/bench_pimc.py --small).
+# given (each world solved for its value on the compiled solver: a call's median under
+# 0.3 s of CPU, none over 1.5 s, measured by benchmarks/bench_pimc.py --small on
+# development seeds).
 SMALL_BID_DEFAULTS: Final[Mapping[str, Any]] = {
-    "bid_worlds": 16, "bid_nodes": 50_000, "bid_min_worlds": 4,
+    "bid_worlds": 64, "bid_nodes": 4_000_000, "bid_min_worlds": 4,
 }
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}

@@ -25,37 +25,35 @@ the other hands and the stock), and keeps by rejection those that fit the calls
 when none fits within the draws allowed, the calls are dropped.
 
 Each world is completed for a taker and a trump as the engine deals it
-(:func:`belote.deal.deal_rest`), and the solver answers one question of it: do the
-takers make the contract with perfect play, their points less ``caution`` counted
-(:func:`belote.solver.reaches`, a null-window search: at three players a full
-solve of a deal takes about 300,000 positions in the median and millions at worst,
-far beyond a call's time in the pure-Python search of the small tables, where the
-question takes some 1,000 to 50,000).  The hand is then scored with the real
-scoring (:func:`belote.scoring.score_hand`, §8 and §12: every seat announcing its
-best declarations, compared with the sides of §12.1, and saying its belote; the
-trick total of a deal that leaves cards out; the kitty's discards in the taker's
-tricks), the takers' points taken as the search's bound of their points less
-``caution``, on the side of the answer.  A capot is not counted.  A call's value
-for the bot is its score less the others' mean (three players: each defender
-counted half his side's score; two: the difference).
+(:func:`belote.deal.deal_rest`) and its play solved for its value, as at four players
+(:func:`belote.solver.solve`, value only: side 0's double-dummy points, the last
+trick's 10 or a capot's 100 included).  The hand is then scored with the real scoring
+(:func:`belote.scoring.score_hand`, §8 and §12: made, failed, litige with the reserve,
+capot; every seat announcing its best declarations, compared with the sides of §12.1,
+and saying its belote; the trick total of a deal that leaves cards out; the kitty's
+discards in the taker's tricks), the takers' points taken as the solver's less
+``caution``, give or take a normal error of ``noise`` points, a capot counting only
+while they keep every point (:func:`belote.bots.bid_search.trick_cases`, the four
+players' rule).  A call's value for the bot is its score less the others' mean (three
+players: each defender counted half his side's score; two: the difference).
 
 :class:`SmallBidSearch` solves the worlds within a budget of positions (never a
-clock, unless ``seconds`` is set), as the four-player search does; the choice
-between the calls is :class:`belote.bots.pimc.PimcBot`'s.
+clock, unless ``seconds`` is set) by the four-player search's own loop
+(:func:`belote.bots.bid_search.solve_worlds`); the choice between the calls is
+:class:`belote.bots.pimc.PimcBot`'s.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 from belote.bidding import PASS, TAKE
 from belote.bots.base import discard_of
 from belote.bots.bid_sampling import shuffled_hands
-from belote.bots.bid_search import Option
+from belote.bots.bid_search import BidMemo, Option, noise_errors, solve_worlds, trick_cases
 from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
 from belote.cards import (
     ALL_TRUMP,
@@ -79,6 +77,9 @@ from belote.round import BIDDING, PlayerView
 from belote.scoring import HandEntry, score_hand
 from belote.scoring import Outcome as HandOutcome
 from belote.table import DealMode, Table
+
+if TYPE_CHECKING:
+    from belote.solver import SolverEngine
 
 __all__ = [
     "FIRST_HAND",
@@ -235,17 +236,18 @@ def small_options(view: PlayerView, calls: Sequence[str], band: int, most: int,
 
 @dataclass(frozen=True, slots=True)
 class SmallOutcome:
-    """A world completed for one taker and trump and asked of the solver: the
-    takers' trick points as estimated (the kitty's discards included), the trick
-    total, the declarations and belote per side, and the board's trick total
-    (``in_play``, a deal that leaves cards out; None: the whole pack's)."""
+    """A world dealt for one taker and trump and solved: side 0's double-dummy points of
+    the play (``ns``: the last trick's 10 included, a capot's 100), the card points in
+    play (``cards``), those of the kitty's discards (``aside``, the taker's), the board's
+    trick total (``in_play``, a deal that leaves cards out; None: the whole pack's), and
+    the declarations and belote per side."""
 
-    takers: int
-    total: int
+    ns: int
+    cards: int
+    aside: int
+    in_play: int | None
     declarations: tuple[int, int]
     belote: tuple[int, int]
-    in_play: int | None
-    capot: int | None = None  # the side (a HandEntry column) that took every trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,43 +266,33 @@ class SmallDealt:
     belote: tuple[int, int]
 
 
-@dataclass(slots=True)
-class SmallMemo:
-    """The worlds drawn for one seat in one deal's bidding, and what was asked of them."""
-
-    key: tuple[Any, ...]
-    calls: tuple[Any, ...]
-    draws: list[SmallWorld] = field(default_factory=list)
-    solved: list[dict[tuple[int, int], SmallOutcome | None]] = field(default_factory=list)
-
-
 class SmallBidSearch:
     """The worlds of one call solved within a budget (see the module): each option's
     value for the seat in each world used (:meth:`values`)."""
 
     def __init__(self, view: PlayerView, *, worlds: int, nodes: int, min_worlds: int,
-                 caution: int, hints: bool, rollout: bool, seconds: float = 0.0,
-                 memo: SmallMemo | None = None, own_need: int | None = None) -> None:
+                 caution: int, hints: bool, rollout: bool, noise: int = 0,
+                 seconds: float = 0.0, memo: BidMemo[SmallWorld, SmallOutcome] | None = None,
+                 own_need: int | None = None, engine: SolverEngine | None = None) -> None:
         self.view = view
         self.rules = view.rules
         self.table = Table.of(view.rules)
         self.sampler = SmallBidSampler(view, hints=hints)
         self.worlds, self.budget, self.min_worlds = worlds, nodes, min_worlds
         self.caution = caution
+        self.errors = noise_errors(noise)
         self.rollout = rollout
         self.seconds = seconds
-        key = (view.seat, view.dealer, view.hand, view.turned, view.rules)
-        if memo is None or memo.key != key or view.calls[:len(memo.calls)] != memo.calls:
-            memo = SmallMemo(key, view.calls)
-        memo.calls = view.calls
-        self.memo = memo
+        self.engine = engine
+        self.memo: BidMemo[SmallWorld, SmallOutcome] = BidMemo.of(memo, view)
         self.own_need = self.sampler.need if own_need is None else own_need
         self.leader = self.table.next(view.dealer)  # the eldest leads (§3.4, §12)
         self.used: list[int] = []
         self.nodes = 0
         self.skipped = 0
         self.relaxed = False
-        self._made: dict[tuple[Any, ...], int] = {}
+        self.made: dict[str, float] = {}  # per call searched, how often its contract is made
+        self._values: dict[tuple[TrumpMode, int, SmallOutcome], tuple[float, float]] = {}
 
     # --- the pass: who takes after it ----------------------------------------------------
 
@@ -328,48 +320,6 @@ class SmallBidSearch:
 
     # --- one world, one contract ---------------------------------------------------------
 
-    def made_at(self, trump: TrumpMode, declarations: tuple[int, int],
-                belote: tuple[int, int], total: int, in_play: int | None, taker: int) -> int:
-        """The fewest trick points (the kitty's discards included) with which the takers
-        make the contract (§8, §12), found with the scoring itself."""
-        key = (trump, declarations, belote, total, in_play, taker)
-        got = self._made.get(key)
-        if got is not None:
-            return got
-        low, high = 0, total + 1  # made at ``high`` (total + 1: never)
-        while low < high:
-            mid = (low + high) // 2
-            if self._score(trump, declarations, belote, total, in_play, taker, mid)[1]:
-                high = mid
-            else:
-                low = mid + 1
-        self._made[key] = low
-        return low
-
-    def _score(self, trump: TrumpMode, declarations: tuple[int, int],
-               belote: tuple[int, int], total: int, in_play: int | None, taker: int,
-               takers: int, capot: int | None = None) -> tuple[tuple[int, int], bool]:
-        """The hand's score per side (the taker's first) when the takers make ``takers``
-        trick points of ``total`` (``capot``: the side, a HandEntry column, that took
-        every trick), and whether that is made."""
-        n = self.table.players
-        side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
-        tp = [0, 0]
-        tp[side], tp[1 - side] = takers, total - takers
-        entry = HandEntry(taker=side, trick_points=(tp[0], tp[1]), declarations=declarations,
-                          belote=belote, trump=trump, reserve=self.view.reserve,
-                          in_play=in_play, capot=capot)
-        try:
-            result = score_hand(self.rules, entry)
-        except BeloteError:  # pragma: no cover - an entry the scoring refuses
-            made = takers > total - takers
-            score = (takers, total - takers)
-        else:
-            made = result.outcome is HandOutcome.MADE
-            s = result.score
-            score = (s[side], s[1 - side]) if n == 2 else (s[0], s[1])
-        return score, made
-
     def dealt(self, world: SmallWorld, trump: TrumpMode, taker: int,
               laid: CardMask | None = None) -> SmallDealt:
         """``world`` dealt for ``taker`` in ``trump`` as the engine deals it
@@ -395,114 +345,117 @@ class SmallBidSearch:
                           play_total if table.mode.leaves_cards_out else None,
                           declarations, _belote(hands, trump, sides))
 
+    @staticmethod
+    def outcome(dealt: SmallDealt, ns: int) -> SmallOutcome:
+        """The world ``dealt`` with side 0's double-dummy points ``ns`` of its play."""
+        return SmallOutcome(ns, dealt.play_total - 10, dealt.aside, dealt.in_play,
+                            dealt.declarations, dealt.belote)
+
     def solve(self, world: SmallWorld, trump: TrumpMode, taker: int,
               cap: int) -> tuple[SmallOutcome, int]:
-        """``world`` dealt for ``taker`` in ``trump`` and asked of the solver (see the
-        module), with the positions searched; :class:`~belote.solver.SearchLimitError`
-        past ``cap``."""
-        from belote.solver import reaches  # loaded when a call is searched
+        """``world`` dealt for ``taker`` in ``trump`` and its play's value solved
+        (:func:`belote.solver.solve`), with the positions searched;
+        :class:`~belote.solver.SearchLimitError` past ``cap``."""
+        from belote.solver import solve  # loaded when a call is searched
 
-        d = self.dealt(world, trump, taker)
-        aside, play_total, total, in_play = d.aside, d.play_total, d.total, d.in_play
-        declarations, belote, state = d.declarations, d.belote, d.state
-        made_at = self.made_at(trump, declarations, belote, total, in_play, taker)
-        need = made_at - aside + self.caution  # the takers' points in play, double dummy
-        if self.table.sides(taker)[taker] == 0:
-            made, bound, nodes = reaches(state, need, cap)
-        else:  # two players, the taker East: side 0 is North
-            reached, low, nodes = reaches(state, play_total - need + 1, cap)
-            made, bound = not reached, play_total - low
-        estimate = bound - self.caution + aside
-        estimate = max(estimate, made_at) if made else min(estimate, made_at - 1)
-        estimate = max(0, min(total, estimate))
-        return SmallOutcome(estimate, total, declarations, belote, in_play), nodes
+        dealt = self.dealt(world, trump, taker)
+        result = solve(dealt.state, moves=False, max_nodes=cap, engine=self.engine)
+        return self.outcome(dealt, result.value), result.nodes
 
-    def value(self, trump: TrumpMode, taker: int, out: SmallOutcome) -> float:
+    def value(self, trump: TrumpMode, taker: int, out: SmallOutcome) -> tuple[float, float]:
         """The hand's score for the seat less the others' mean (three players: each
-        defender half his side's score; two: the difference)."""
-        (takers, defence), _ = self._score(trump, out.declarations, out.belote, out.total,
-                                           out.in_play, taker, out.takers, out.capot)
-        if self.table.players == 2:
-            return float(takers - defence) if taker == self.view.seat else float(
-                defence - takers)
-        if taker == self.view.seat:
-            return takers - defence / 2
-        return defence / 4 - takers / 2
+        defender half his side's score; two: the difference), and the chance that the
+        takers make it: the takers' double-dummy points less ``caution``, give or take
+        the ``noise`` (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as
+        at four players), the kitty's discards in the taker's tricks (§12.1; a capot
+        against him: the whole pack's 252 to the defence), scored by
+        :func:`belote.scoring.score_hand` (§8, §12)."""
+        key = (trump, taker, out)
+        got = self._values.get(key)
+        if got is not None:
+            return got
+        side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
+        value = made = 0.0
+        for weight, trick_points, capot in trick_cases(out.ns, side, out.cards, self.caution,
+                                                       self.errors):
+            tp = list(trick_points)
+            tp[side if capot is None else capot] += out.aside
+            (takers, defence), m = self._score(trump, out, taker, (tp[0], tp[1]), capot)
+            v: float
+            if self.table.players == 2:
+                v = takers - defence if taker == self.view.seat else defence - takers
+            elif taker == self.view.seat:
+                v = takers - defence / 2
+            else:
+                v = defence / 4 - takers / 2
+            value += weight * v
+            made += weight * m
+        got = self._values[key] = (value, made)
+        return got
+
+    def _score(self, trump: TrumpMode, out: SmallOutcome, taker: int,
+               trick_points: tuple[int, int], capot: int | None
+               ) -> tuple[tuple[int, int], bool]:
+        """The hand's score per side (the taker's first) with these trick points per
+        side (side 0 first; ``capot``: the side that took every trick), and whether the
+        takers made it."""
+        side = self.table.sides(taker)[taker]
+        entry = HandEntry(taker=side, trick_points=trick_points,
+                          declarations=out.declarations, belote=out.belote, trump=trump,
+                          reserve=self.view.reserve, in_play=out.in_play, capot=capot)
+        try:
+            result = score_hand(self.rules, entry)
+        except BeloteError:  # pragma: no cover - an entry the scoring refuses
+            takers = trick_points[side]
+            return (takers, trick_points[1 - side]), takers > trick_points[1 - side]
+        s = result.score
+        score = (s[side], s[1 - side]) if self.table.players == 2 else (s[0], s[1])
+        return score, result.outcome is HandOutcome.MADE
 
     # --- the worlds ----------------------------------------------------------------------
 
     def values(self, options: Sequence[Option],
                rng: random.Random) -> dict[str, list[float]] | None:
         """Each option's value in each world solved within the budget (the same worlds
-        for all; a pass with ``rollout`` is the contract the others reach after it, 0
-        without); None when fewer than ``min_worlds`` worlds could be solved."""
-        from belote.solver import SearchLimitError
-
-        memo, sampler = self.memo, self.sampler
+        for all, :func:`~belote.bots.bid_search.solve_worlds`; a pass with ``rollout`` is
+        the contract the others reach after it, 0 without); None when fewer than
+        ``min_worlds`` worlds could be solved.  :attr:`made`: how often each take's
+        contract is made."""
+        memo = self.memo
         keys = sorted({(o.trump, o.team) for o in options if o.team is not None})
-        budget = self.budget
-        start = time.perf_counter()
-        index = drawn = 0
-        filtered = bool(sampler.hints)
-        used = self.used
-        while len(used) < self.worlds:
-            if self.nodes >= 2 * budget or (len(used) >= self.min_worlds and (
-                self.nodes >= budget
-                or (self.seconds > 0 and time.perf_counter() - start >= self.seconds)
-            )):
-                break
-            if index == len(memo.draws):
-                if drawn >= sampler.max_draws:
-                    if filtered and len(used) < self.min_worlds:
-                        filtered = False  # no world fits the calls: drop them
-                        self.relaxed = True
-                        index = 0
-                        used.clear()
-                        continue
-                    break
-                memo.draws.append(sampler.draw(rng))
-                memo.solved.append({})
-                drawn += 1
-            world = memo.draws[index]
-            solved = memo.solved[index]
-            index += 1
-            if filtered and not sampler.fits(world):
-                continue
+
+        def contracts(world: SmallWorld) -> list[tuple[int, int]]:
             after = self.after_pass(world) if self.rollout else None
-            wanted = keys if after is None or after in keys else [*keys, after]
-            complete = True
-            for key in wanted:
-                if key in solved:
-                    if solved[key] is None:
-                        complete = False
-                        break
-                    continue
-                cap = min(budget, 2 * budget - self.nodes)
-                try:
-                    out, nodes = self.solve(world, key[0], key[1], cap)
-                except SearchLimitError as stop:
-                    self.nodes += stop.nodes
-                    complete = False
-                    if cap == budget:
-                        solved[key] = None  # a world too hard for one budget: skipped
-                        self.skipped += 1
-                    break
-                self.nodes += nodes
-                solved[key] = out
-            if complete:
-                used.append(index - 1)
-        if len(used) < self.min_worlds:
+            return keys if after is None or after in keys else [*keys, after]
+
+        def solved(world: SmallWorld, key: tuple[int, int], cap: int
+                   ) -> tuple[SmallOutcome, int]:
+            return self.solve(world, key[0], key[1], cap)
+
+        done = solve_worlds(memo, self.sampler, rng, contracts, solved, worlds=self.worlds,
+                            nodes=self.budget, min_worlds=self.min_worlds,
+                            seconds=self.seconds)
+        self.used, self.nodes = done.used, done.nodes
+        self.skipped, self.relaxed = done.skipped, done.relaxed
+        if len(self.used) < self.min_worlds:
             return None
         values: dict[str, list[float]] = {}
         for o in options:
             row: list[float] = []
-            for i in used:
+            made = 0.0
+            for i in self.used:
                 contract = ((o.trump, o.team) if o.team is not None
                             else self.after_pass(memo.draws[i]) if self.rollout else None)
                 got = memo.solved[i].get(contract) if contract is not None else None
-                row.append(0.0 if contract is None or got is None
-                           else self.value(contract[0], contract[1], got))
+                if contract is None or got is None:
+                    row.append(0.0)
+                    continue
+                v, m = self.value(contract[0], contract[1], got)
+                row.append(v)
+                made += m
             values[o.call] = row
+            if o.team is not None:
+                self.made[o.call] = made / len(self.used)
         return values
 
 
