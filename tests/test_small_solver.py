@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import pytest
 
 from belote import solver
+from belote._table_search import solve_table
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.cards import HEARTS, Card, mask_of, parse_card
@@ -159,7 +160,7 @@ def test_matches_plain_minimax_on_short_positions(build: solver.SolverEngine) ->
 def test_matches_the_reference_search_on_many_positions(build: solver.SolverEngine) -> None:
     """Against ``_TableSearch`` on 250 positions of 1 to 6 tricks left, every mode."""
     for state, beneath in positions(12, 250, 6):
-        want = answer(solver._solve_table(state, beneath, True, None))
+        want = answer(solve_table(state, beneath, True, None))
         assert answer(solve(state, engine=build, beneath=beneath)) == want, (state.key(), beneath)
 
 
@@ -168,7 +169,7 @@ def test_matches_the_reference_search_on_full_deals() -> None:
     of fewer): the C build against ``_TableSearch``."""
     build = compiled_or_skip()
     for state, beneath in positions(13, 5, 9):
-        want = answer(solver._solve_table(state, beneath, True, None))
+        want = answer(solve_table(state, beneath, True, None))
         assert answer(solve(state, engine=build, beneath=beneath)) == want
 
 
