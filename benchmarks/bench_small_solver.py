@@ -10,7 +10,7 @@ analyze`` asks at each card), by:
   ``PlayState`` that ran at these tables before (kept as the obviously correct reference),
   stopped past ``--reference-nodes`` positions (a long deal takes it minutes: the
   run stays short, and its time and ratio are then lower bounds, marked ``>=``);
-- ``pure``: ``belote._dds.TableEngine`` run by the interpreter;
+- ``pure``: ``belote._dds.Engine`` run by the interpreter;
 - ``compiled``: its C build (``belote._dds_c``, ``bash scripts/build_solver.sh``).
 
 It prints, per mode and search, the CPU time (``time.process_time``: the machine

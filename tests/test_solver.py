@@ -424,9 +424,9 @@ def test_max_nodes_bounds_the_search_and_leaves_the_state() -> None:
     assert solve(state, moves=False, max_nodes=full.nodes + 10).value == full.value
 
 
-def test_the_search_for_every_table_agrees_with_the_four_player_engine() -> None:
-    """The reference search written for any number of seats (§12's tables, découverte's
-    face-down cards) gives the four-player engine's value and card values at four."""
+def test_the_reference_search_for_every_table_agrees_at_four() -> None:
+    """The slow reference search written for any number of seats (§12's tables,
+    découverte's face-down cards) gives the engine's value and card values at four."""
     rng = random.Random(12)
     for n in range(40):
         state = random_endgame(rng, n % 6, (2, 3, 3, 4)[n % 4])

@@ -2,7 +2,7 @@
 plain alpha-beta over :class:`~belote.play.PlayState` (2, 3 or 4 seats, découverte's
 face-down cards), and :func:`solve_table`, :func:`belote.solver.solve`'s answer by it.
 
-The solver runs :class:`belote._dds.TableEngine` there; this search, written for any table
+The solver runs :class:`belote._dds.Engine`; this search, written for any table
 from the rules' own :class:`PlayState` and nothing of the engine's (no merged
 cards, no bounds, no tables of its own), is kept as the obviously correct, slow
 reference the engine is tested against (with :func:`belote.solver.minimax`, which
@@ -26,7 +26,7 @@ _INF: Final = 1 << 20
 
 class TableSearch:
     """The slow reference search for any table (2, 3 or 4 seats, sides from the state),
-    which :class:`belote._dds.TableEngine` is tested against (``solve`` runs that one):
+    which :class:`belote._dds.Engine` is tested against (``solve`` runs that one):
     fail-soft alpha-beta on side 0's points over a :class:`PlayState` pushed and
     popped in place (left as it was), a transposition table at trick boundaries
     keyed on the hands, the leader and which sides have won a trick, moves ordered
