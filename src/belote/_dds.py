@@ -208,10 +208,9 @@ class Engine:
 
     def legal(self, hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
         """The cards ``seat`` may play (docs/rules.md §6, as PlayState.legal_mask)."""
-        partner = self.partners[seat]
         moves = hand & self.suit_masks[led]
         if moves:
-            if self.trump_like[led] and (self.rise_on_partner or mseat != partner):
+            if self.trump_like[led] and (self.rise_on_partner or mseat != self.partners[seat]):
                 rising = moves & self.above[mcard]
                 if rising:
                     moves = rising
@@ -220,7 +219,7 @@ class Engine:
         if not trumps:
             return hand
         trump = self.trump
-        if self.exempt and mseat == partner:
+        if self.exempt and mseat == self.partners[seat]:
             if self.under_code == 0 or (mcard >> 3) != trump:
                 return hand
             higher = trumps & self.above[mcard]
@@ -270,7 +269,6 @@ class Engine:
         seat = leader
         for k in range(1, n):
             seat = next_seat[seat]
-            nxt = next_seat[seat]
             hand = h[seat]
             moves = hand & led_mask
             if not moves:
@@ -281,7 +279,7 @@ class Engine:
                     moves = rising
             bm = beat[mcard]
             dear = False
-            if sides[mseat] == sides[seat] and (k == n - 1 or not h[nxt] & bm):
+            if sides[mseat] == sides[seat] and (k == n - 1 or not h[next_seat[seat]] & bm):
                 dear = True
             else:
                 win = moves & bm
@@ -486,7 +484,6 @@ class Engine:
         else:
             moves = self.legal(hand, seat, led, mcard, mseat)  # void: §6.3, §6.4
         last = k == self.last_k
-        nxt = self.next_seat[seat]
         if not moves & (moves - 1):
             # A forced card.
             c = moves.bit_length() - 1
@@ -498,8 +495,8 @@ class Engine:
             # The end of the trick: the lines of ``end``, inline for speed, but for the
             # cards it turns up.
             if not last:
-                v = self.follow(nxt, k + 1, led, mcard, mseat, tpts, tmask | moves, flags, rem,
-                                alpha, beta)
+                v = self.follow(self.next_seat[seat], k + 1, led, mcard, mseat, tpts,
+                                tmask | moves, flags, rem, alpha, beta)
             elif self.covers and (tmask | moves) & self.covers:
                 v = self.end(mseat, tpts, tmask | moves, flags, rem, alpha, beta)
             elif hand == moves:  # the last trick
@@ -522,6 +519,7 @@ class Engine:
             cards.append(low.bit_length() - 1)
             m ^= low
         bm = beat[mcard]
+        nxt = self.next_seat[seat]
         if sides[mseat] == sides[seat] and (last or not h[nxt] & bm):
             sort_points(cards, pts, True)  # the own side holds the trick
         else:

@@ -197,10 +197,9 @@ ALWAYS uint32_t merge_in(const Engine *e, int four, uint32_t moves, uint32_t oth
 /* The cards `seat` may play (Engine.legal, docs/rules.md §6), the partner from the table. */
 ALWAYS uint32_t legal(const Engine *e, int four, uint32_t hand, int seat, int led, int mcard,
                       int mseat) {
-    int mate = partner(e, four, seat);
     uint32_t moves = hand & e->suit_masks[led];
     if (moves) {
-        if (e->trump_like[led] && (e->rise_on_partner || mseat != mate)) {
+        if (e->trump_like[led] && (e->rise_on_partner || mseat != partner(e, four, seat))) {
             uint32_t rising = moves & e->above[mcard];
             if (rising) moves = rising;
         }
@@ -209,7 +208,7 @@ ALWAYS uint32_t legal(const Engine *e, int four, uint32_t hand, int seat, int le
     uint32_t trumps = hand & e->trump_mask;
     if (!trumps) return hand;
     int trump = e->trump;
-    if (e->exempt && mseat == mate) {
+    if (e->exempt && mseat == partner(e, four, seat)) {
         if (e->under_code == 0 || (mcard >> 3) != trump) return hand;
         uint32_t higher = trumps & e->above[mcard];
         if (hand == trumps) {
@@ -252,7 +251,6 @@ ALWAYS int greedy(const Engine *e, int four, int leader, int c0) {
     int seat = leader;
     for (int k = 1; k < n; k++) {
         seat = next_seat(e, four, seat);
-        int nxt = next_seat(e, four, seat);
         uint32_t hand = h[seat];
         uint32_t moves = hand & led_mask;
         if (!moves) {
@@ -263,7 +261,8 @@ ALWAYS int greedy(const Engine *e, int four, int leader, int c0) {
         }
         uint32_t bm = e->beat[mcard];
         int dear = 0;
-        if (side(e, four, mseat) == side(e, four, seat) && (k == n - 1 || !(h[nxt] & bm))) {
+        if (side(e, four, mseat) == side(e, four, seat) &&
+            (k == n - 1 || !(h[next_seat(e, four, seat)] & bm))) {
             dear = 1;
         } else {
             uint32_t win = moves & bm;
@@ -524,7 +523,6 @@ ALWAYS int follow_in(Engine *e, int four, int seat, int k, int led, int mcard, i
         moves = legal(e, four, hand, seat, led, mcard, mseat); /* void: §6.3, §6.4 */
     }
     int last = k == seats(e, four) - 1;
-    int nxt = next_seat(e, four, seat);
     if (!(moves & (moves - 1))) {
         /* A forced card. */
         int c = top_bit(moves);
@@ -537,8 +535,8 @@ ALWAYS int follow_in(Engine *e, int four, int seat, int k, int led, int mcard, i
         /* The end of the trick: the lines of end, inline, but for the cards it turns up. */
         int v;
         if (!last) {
-            v = follow(e, four, nxt, k + 1, led, mcard, mseat, tpts, tmask | moves, flags, rem,
-                       alpha, beta);
+            v = follow(e, four, next_seat(e, four, seat), k + 1, led, mcard, mseat, tpts,
+                       tmask | moves, flags, rem, alpha, beta);
         } else if ((tmask | moves) & covers(e, four)) {
             v = end(e, four, mseat, tpts, tmask | moves, flags, rem, alpha, beta);
         } else if (hand == moves) { /* the last trick */
@@ -562,6 +560,7 @@ ALWAYS int follow_in(Engine *e, int four, int seat, int k, int led, int mcard, i
     int nc = 0;
     for (uint32_t m = moves; m; m &= m - 1) cards[nc++] = low_bit(m);
     uint32_t bm = beat[mcard];
+    int nxt = next_seat(e, four, seat);
     if (side(e, four, mseat) == side(e, four, seat) && (last || !(h[nxt] & bm))) {
         sort_points(e, cards, nc, 1); /* the own side holds the trick */
     } else {
