@@ -6,11 +6,11 @@ and (kitty) discarded at random (seeded; SA and TA offered), and each whole deal
 is solved from its first lead with the value of every legal card (what ``belote
 analyze`` asks at each card), by:
 
-- ``reference``: ``solver._TableSearch``, the plain alpha-beta over ``PlayState``
-  that ran at these tables before (kept as the obviously correct reference),
+- ``reference``: ``belote._table_search.TableSearch``, the plain alpha-beta over
+  ``PlayState`` that ran at these tables before (kept as the obviously correct reference),
   stopped past ``--reference-nodes`` positions (a long deal takes it minutes: the
   run stays short, and its time and ratio are then lower bounds, marked ``>=``);
-- ``pure``: ``belote._dds.TableEngine`` run by the interpreter;
+- ``pure``: ``belote._dds.Engine`` run by the interpreter;
 - ``compiled``: its C build (``belote._dds_c``, ``bash scripts/build_solver.sh``).
 
 It prints, per mode and search, the CPU time (``time.process_time``: the machine
@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable
 
 from belote import solver
+from belote._table_search import solve_table
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.cards import Card
@@ -86,7 +87,7 @@ def searches(reference_nodes: int) -> dict[str, Search]:
     pure = solver.solver_engine("pure")
     out: dict[str, Search] = {
         # (on a copy: stopped past its limit, it leaves the position where it was)
-        "reference": lambda s, b: solver._solve_table(s.copy(), b, True, reference_nodes),
+        "reference": lambda s, b: solve_table(s.copy(), b, True, reference_nodes),
         "pure": lambda s, b: solve(s, engine=pure, beneath=b),
     }
     if solver._load_compiled() is not None:

@@ -1,12 +1,12 @@
-"""The compiled search for tables of two and three and for belote découverte
-(docs/rules.md §12): :class:`belote._dds.TableEngine` and its C build.
+"""The search at tables of two and three and in belote découverte (docs/rules.md
+§12): :class:`belote._dds.Engine` and its C build.
 
 Positions come from real deals of every deal mode (three players: ``24_cards``,
 ``kitty``, ``six_each``; two: ``stock``, ``decouverte`` with its face-down cards),
 trumps of every kind the profile allows (SA and TA with ``sa_ta_in_classic``),
 played at random down to a number of tricks left, a trick possibly in progress.
-On each, the new engine's value and per-card values equal those of
-``_TableSearch`` (the slow, obviously correct reference written for any table)
+On each, the engine's value and per-card values equal those of
+:class:`belote._table_search.TableSearch` (the slow, obviously correct reference)
 and, on short positions, of plain minimax; its C build gives its Python build's
 values and node counts; node limits stop both builds at the same count.
 """
@@ -21,6 +21,7 @@ from collections.abc import Iterator
 import pytest
 
 from belote import solver
+from belote._table_search import solve_table
 from belote.bots.card_score import world_state
 from belote.bots.knowledge import World
 from belote.cards import HEARTS, Card, mask_of, parse_card
@@ -31,7 +32,6 @@ from belote.round import Round
 from belote.solver import SearchLimitError, SolveResult, minimax, solve
 from belote.table import Phase, Table
 from tests.helpers import mask
-from tests.test_solver import random_endgame
 
 # (profile, options) of every deal mode of §12.
 MODES: tuple[tuple[str, dict[str, object]], ...] = (
@@ -157,23 +157,23 @@ def test_matches_plain_minimax_on_short_positions(build: solver.SolverEngine) ->
 
 
 def test_matches_the_reference_search_on_many_positions(build: solver.SolverEngine) -> None:
-    """Against ``_TableSearch`` on 250 positions of 1 to 6 tricks left, every mode."""
+    """Against ``TableSearch`` on 250 positions of 1 to 6 tricks left, every mode."""
     for state, beneath in positions(12, 250, 6):
-        want = answer(solver._solve_table(state, beneath, True, None))
+        want = answer(solve_table(state, beneath, True, None))
         assert answer(solve(state, engine=build, beneath=beneath)) == want, (state.key(), beneath)
 
 
 def test_matches_the_reference_search_on_full_deals() -> None:
     """Long positions, one per deal mode (9 tricks left, or the whole deal at a table
-    of fewer): the C build against ``_TableSearch``."""
+    of fewer): the C build against ``TableSearch``."""
     build = compiled_or_skip()
     for state, beneath in positions(13, 5, 9):
-        want = answer(solver._solve_table(state, beneath, True, None))
+        want = answer(solve_table(state, beneath, True, None))
         assert answer(solve(state, engine=build, beneath=beneath)) == want
 
 
 def test_the_c_build_searches_the_positions_of_the_python_build() -> None:
-    """The C build of the new engine against its Python build, line for line: the same
+    """The C build of the engine against its Python build, line for line: the same
     value, card values and node counts (a PIMC decision under a node budget does not
     depend on the build), for the value alone and with each card."""
     fast = compiled_or_skip()
@@ -203,31 +203,12 @@ def test_node_limit_stops_both_builds_alike(build: solver.SolverEngine) -> None:
     assert counts and all(c == 151 for c in counts)  # checked at every position
 
 
-def test_the_four_player_engine_is_kept_and_the_new_one_agrees_at_four(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """At four players without découverte ``solve`` still runs ``Engine`` (its node
-    counts pinned by test_solver_engines); the new engine, run at four seats, gives
-    the same values."""
-    rng = random.Random(16)
-    pure = solver.solver_engine("pure")
-    states = [random_endgame(rng, n % 6, (2, 3, 4, 5)[n % 4]) for n in range(60)]
-    tables = [solver._solve_small(s, {}, True, None, pure) for s in states]
-
-    def refused(*args: object) -> SolveResult:
-        raise AssertionError("the table search ran at four players")
-
-    monkeypatch.setattr(solver, "_solve_small", refused)
-    for state, table in zip(states, tables, strict=True):
-        four = solve(state, engine=pure)
-        assert (table.value, table.moves) == (four.value, four.moves)
-
-
-def test_the_c_table_engine_checks_its_arguments() -> None:
+def test_the_c_build_checks_its_arguments_at_a_table_of_three() -> None:
     """The C build refuses malformed calls with an error, never a wrong search."""
     build = compiled_or_skip()
     state, _ = small_position(random.Random(4), 1, 10)
-    h = list(state.hands)
-    search, _ = solver._table_engine(build, state, h, {}, None)
+    h = solver._hands(state)
+    search, _ = solver._engine(build, state, h, {}, None)
     tables = solver._engine_tables(state.rules, state.trump, True)
     with pytest.raises(ValueError):
         search.boundary(3, 0, 10, 0, 1)  # a seat past the table's
@@ -239,7 +220,7 @@ def test_the_c_table_engine_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="holds no card"):
         search.play(0, 0, 0, -1, -1, 0, 0, 0, 10, missing, 0, 1)
     h.append(0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="four"):
         search.boundary(0, 0, 10, 0, 1)
     h.pop()
     stolen = h[1] & -h[1]
@@ -247,26 +228,32 @@ def test_the_c_table_engine_checks_its_arguments() -> None:
     with pytest.raises(ValueError, match="not its own"):
         search.boundary(0, 0, 10, 0, 1)
     h[0] ^= stolen
+    h[3] = stolen  # a seat past the table's holds a card
+    with pytest.raises(ValueError, match="not its own"):
+        search.boundary(0, 0, 10, 0, 1)
+    h[3] = 0
     assert search.boundary(0, 0, 10, -1, 0) >= 0  # usable after the errors
     own = list(state.hands)
-    args: tuple[object, ...] = (list(state.hands), {}, *tables, 1 << 62, SearchLimitError)
-    make = build.module.TableEngine
+    args: tuple[object, ...] = (solver._hands(state), {}, *tables, 1 << 62, SearchLimitError)
+    make = build.module.Engine
     with pytest.raises(ValueError, match="sides"):
-        make(*args, [0, 1, 1, 1, 1], [-1] * 5, own, [0] * 32, 0, 10)
+        make(*args, [0, 1, 1, 1, 1], [-1] * 5, own, [0] * 32, 0, True)
     with pytest.raises(ValueError, match="partners"):
-        make(*args, [0, 1, 1], [1, -1, -1], own, [0] * 32, 0, 10)
+        make(*args, [0, 1, 1], [1, -1, -1], own, [0] * 32, 0, True)
     with pytest.raises(ValueError, match="two seats"):
-        make(*args, [0, 1, 1], [-1] * 3, [own[0], own[0], own[2]], [0] * 32, 0, 10)
+        make(*args, [0, 1, 1], [-1] * 3, [own[0], own[0], own[2]], [0] * 32, 0, True)
     c = next(c for c in range(32) if (own[0] >> c) & 1)
     d = next(c for c in range(32) if (own[1] >> c) & 1)
     under = [0] * 32
     under[c] = 1 << d  # the card under N's turns up into E's hand
     with pytest.raises(ValueError, match="under"):
-        make(*args, [0, 1, 1], [-1] * 3, own, under, 1 << d, 10)
-    with pytest.raises(ValueError, match="left"):
-        make(*args, [0, 1, 1], [-1] * 3, own, [0] * 32, 0, 0)
+        make(*args, [0, 1, 1], [-1] * 3, own, under, 1 << d, True)
+    with pytest.raises(ValueError, match="hidden"):
+        make(*args, [0, 1, 1], [-1] * 3, own, [0] * 32, 1 << d, True)
     with pytest.raises(TypeError):
         make(*args, [0, 1, 1])
+    with pytest.raises(TypeError, match="positional"):
+        make(*args, [0, 1, 1], [-1] * 3, own, [0] * 32, 0, every=True)
 
 
 def test_a_turned_up_card_is_played_by_its_owner_in_both_builds(
@@ -282,12 +269,16 @@ def test_a_turned_up_card_is_played_by_its_owner_in_both_builds(
     assert mask_of([parse_card("7D")]) == state.hands[0]
 
 
-def test_a_compiled_build_without_the_table_search_counts_as_missing(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A C build made before the table search (no ``TableEngine``) is out of date: the
-    pure build runs everywhere, and asking for the compiled one says to rebuild."""
+@pytest.mark.parametrize("version", [None, 1])
+def test_a_compiled_build_of_another_search_counts_as_missing(
+        monkeypatch: pytest.MonkeyPatch, version: int | None) -> None:
+    """A C build of another version of the search than the reference's (``VERSION``;
+    the builds made before it have none) is out of date: the pure build runs
+    everywhere, and asking for the compiled one says to rebuild."""
     old = types.ModuleType("belote._dds_c")
     old.Engine = object  # type: ignore[attr-defined]
+    if version is not None:
+        old.VERSION = version  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "belote._dds_c", old)
     solver._load_compiled.cache_clear()
     try:
@@ -303,19 +294,18 @@ def test_a_compiled_build_without_the_table_search_counts_as_missing(
 
 
 def test_the_zero_window_answer_is_the_value_compared(build: solver.SolverEngine) -> None:
-    """``_table_reaches``: yes exactly when the value reaches the points, with a bound
+    """``reaches``: yes exactly when the value reaches the points, with a bound
     on the answer's side, in both builds; its node limit raises as solve's does and
     the position is left as it was."""
     for state, beneath in positions(17, 60, 6):
         value = solve(state, moves=False, engine=build, beneath=beneath).value
         key = (state.key(), list(state.trick_points))
         for points in (value - 9, value, value + 1, value + 25, 0):
-            yes, bound, nodes = solver._table_reaches(state, points, engine=build,
-                                                      beneath=beneath)
+            yes, bound, nodes = solver.reaches(state, points, engine=build, beneath=beneath)
             assert yes == (value >= points), (state.key(), points, value)
             assert (points <= bound <= value) if yes else (value <= bound < points)
             assert nodes >= 1
         assert (state.key(), list(state.trick_points)) == key
     state, beneath = next(positions(18, 1, 16))
     with pytest.raises(SearchLimitError):
-        solver._table_reaches(state, 60, max_nodes=1, engine=build, beneath=beneath)
+        solver.reaches(state, 60, max_nodes=1, engine=build, beneath=beneath)

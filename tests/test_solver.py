@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from belote import solver
+from belote._table_search import solve_table
 from belote.cards import HEARTS, NO_TRUMP, SPADES, Card, card_name, mask_of, parse_card
 from belote.cli import app
 from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
@@ -424,13 +424,13 @@ def test_max_nodes_bounds_the_search_and_leaves_the_state() -> None:
     assert solve(state, moves=False, max_nodes=full.nodes + 10).value == full.value
 
 
-def test_the_search_for_every_table_agrees_with_the_four_player_engine() -> None:
-    """The reference search written for any number of seats (§12's tables, découverte's
-    face-down cards) gives the four-player engine's value and card values at four."""
+def test_the_reference_search_for_every_table_agrees_at_four() -> None:
+    """The slow reference search written for any number of seats (§12's tables,
+    découverte's face-down cards) gives the engine's value and card values at four."""
     rng = random.Random(12)
     for n in range(40):
         state = random_endgame(rng, n % 6, (2, 3, 3, 4)[n % 4])
-        table = solver._solve_table(state, None, True, None)
+        table = solve_table(state, None, True, None)
         engine = solve(state)
         assert (table.value, table.moves) == (engine.value, engine.moves)
         assert table.value == minimax(state)

@@ -20,7 +20,7 @@ from belote import solver
 from belote.cards import HEARTS, mask_of
 from belote.errors import OptionError
 from belote.options import make_rules
-from belote.play import PlayState
+from belote.play import PlayState, card_points
 from belote.solver import SearchLimitError, solve
 from tests.test_solver import check_against_minimax, random_endgame, random_rules
 
@@ -145,8 +145,8 @@ def test_the_c_build_checks_its_arguments() -> None:
         pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
     state = full_deals(3, 1)[0]
     build = solver.solver_engine("compiled")
-    h = list(state.hands)
-    engine = solver._engine(build, state.rules, state.trump, h, None)
+    h = solver._hands(state)
+    engine, _ = solver._engine(build, state, h, {}, None)
     with pytest.raises(TypeError):
         engine.boundary(0, 0, 152)  # type: ignore[call-arg]
     with pytest.raises(ValueError):
@@ -166,7 +166,37 @@ def test_the_c_build_checks_its_arguments() -> None:
     assert engine.boundary(0, 0, 152, -1, 0) >= 0  # usable after the errors
     with pytest.raises(ValueError, match="do not fit"):
         build.module.Engine(h, {}, [40] * 32, *solver._engine_tables(
-            state.rules, state.trump)[1:], 1 << 62, SearchLimitError)
+            state.rules, state.trump)[1:], 1 << 62, SearchLimitError, [0, 1, 0, 1],
+            [2, 3, 0, 1], list(state.hands), [0] * 32, 0, False)
+
+
+def test_the_two_copies_of_the_c_search_agree_at_four() -> None:
+    """The C build compiles the search twice, with the constants of a table of four and
+    for any table; at four seats, made to run the second (the node limit checked at
+    every position), it gives the first's values and visits its positions."""
+    if solver._load_compiled() is None:
+        pytest.skip("the compiled solver is not built (bash scripts/build_solver.sh)")
+    build = solver.solver_engine("compiled")
+    rng = random.Random(23)
+    states = full_deals(5, 2) + [random_endgame(rng, n % 6, 2 + n % 5) for n in range(150)]
+    checked = 0
+    for state in states:
+        if state.trick:
+            continue
+        pts = card_points(state.rules, state.trump)
+        rem = sum(pts[c] for c in range(32) if any((h >> c) & 1 for h in state.hands))
+        flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
+        found = []
+        for every in (False, True):
+            engine = build.module.Engine(
+                solver._hands(state), {}, *solver._engine_tables(state.rules, state.trump, True),
+                1 << 62, SearchLimitError, [0, 1, 0, 1], [2, 3, 0, 1], list(state.hands),
+                [0] * 32, 0, every)
+            found.append((engine.boundary(state.turn, flags, rem, -1, 1000),
+                          engine.node_count()))
+        assert found[0] == found[1]
+        checked += 1
+    assert checked > 20
 
 
 def test_the_c_build_searches_in_threads_at_once() -> None:

@@ -1,17 +1,17 @@
-"""The double-dummy search of :mod:`belote.solver`: two typed classes, the reference.
+"""The double-dummy search of :mod:`belote.solver`: one typed class, the reference.
 
-:class:`Engine` searches a table of four; :class:`TableEngine`, the same search
-for 2, 3 or 4 seats, searches the tables of three and two and belote découverte
-(its face-down cards, §12.2).  This module is plain Python, run by the
-interpreter: the reference search.  Its
+:class:`Engine` searches a table of ``n`` seats (2, 3 or 4): the table of four,
+the tables of three and two, and belote découverte's face-down cards (§12.2).
+This module is plain Python, run by the interpreter: the reference search.  Its
 fast build is ``belote/_dds_c.c``, a line-for-line port to C (``bash
 scripts/build_solver.sh`` compiles it to the extension ``belote._dds_c``): the
 same positions in the same order, so the same values and node counts (a PIMC
 decision bounded by a node budget does not depend on the build).  Any change to
-the search here must be made there too; ``tests/test_solver_engines.py`` (four
+the search here must be made there too, and :data:`VERSION` raised in both (a
+build of another version is out of date); ``tests/test_solver_engines.py`` (four
 players) and ``tests/test_small_solver.py`` (the other tables) check both against
-plain minimax and against each other.
-:mod:`belote.solver` builds the tables, picks the build
+plain minimax and against each other, and ``tests/test_solver_nodes.py`` pins the
+four-player node counts.  :mod:`belote.solver` builds the tables, picks the build
 (:func:`belote.solver.solver_engine`) and drives the zero-window tests.
 
 The class is typed throughout and was written for mypyc (which compiled it
@@ -20,19 +20,20 @@ is compiled, an insertion sort replaces ``list.sort`` with the same order.
 
 How the search finds the exact value fast (solver's docstring has the whole list):
 fail-soft alpha-beta; a transposition table at trick boundaries keyed on the live
-cards (within a solve they give the four hands), the leader and which teams have
+cards (within a solve they give the hands), the leader and which sides have
 won a trick; equivalent low cards merged;
 move ordering (the table's best lead, then a quick guess at each lead's trick, or
-masters and points; when following, points to a partner who holds the trick, else
+masters and points; when following, points to a side that holds the trick, else
 winning cards, else the cheapest); bounds from the points left and from a leader
 who holds the top of every suit he holds against no trumps.
 
 ``boundary(leader, flags, rem, alpha, beta)`` is the value of the remaining tricks
 at the start of a trick, ``follow(seat, k, led, mcard, mseat, tpts, tmask, flags,
-rem, alpha, beta)`` the value with ``k`` cards (1..3) on the trick (``mcard`` of
-``mseat`` holding it, ``tpts`` its points, ``tmask`` its cards); ``flags`` bit t:
-team t has won a trick; ``rem``: the points of the cards in the hands and on the
-trick; the value is NS's points from here, fail-soft.
+rem, alpha, beta)`` the value with ``k`` cards (1 .. n - 1) on the trick (``mcard``
+of ``mseat`` holding it, ``tpts`` its points, ``tmask`` its cards) and ``play(...,
+c, alpha, beta)`` the value after one card (the driver's root); ``flags`` bit t:
+side t has won a trick; ``rem``: the points of the cards still to be played (in the
+hands, on the trick, face down); the value is side 0's points from here, fail-soft.
 """
 
 from __future__ import annotations
@@ -40,7 +41,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["Engine", "TableEngine"]
+__all__ = ["VERSION", "Engine"]
+
+# The search's version: the C build carries the same number, and belote.solver runs
+# a C build only when they agree (a build of an older search is out of date).
+VERSION: Final = 2
 
 INF: Final = 1 << 20
 GREEDY_FROM: Final = 5  # tricks left from which leads are ordered by a quick guess
@@ -84,427 +89,26 @@ def sort_by(cards: list[int], keys: list[int], descending: bool) -> None:
 
 
 class Engine:
-    """One solve's search over the hands ``h`` (mutated while searching, restored)."""
+    """One solve's search at a table of ``n`` seats (2, 3 or 4) over the hands ``h``
+    (mutated while searching, restored).
 
-    def __init__(
-        self,
-        h: list[int],
-        tt: dict[int, tuple[int, int, int]],
-        pts: list[int],
-        above: list[int],
-        beat: list[int],
-        suit_masks: list[int],
-        trump_like: list[bool],
-        low_cards: int,
-        trump: int,
-        trump_mask: int,
-        rise_on_partner: bool,
-        exempt: bool,
-        under: int,
-        undertrump_any: bool,
-        last_bonus: int,
-        capot_bonus: int,
-        cheap: list[int],
-        dear: list[int],
-        low_merge: list[int],
-        limit: int,
-        limit_error: Callable[[int], Exception],
-    ) -> None:
-        self.h = h
-        self.tt = tt
-        self.pts = pts
-        self.above = above
-        self.beat = beat
-        self.suit_masks = suit_masks
-        self.trump_like = trump_like
-        self.low_cards = low_cards
-        self.trump = trump
-        self.trump_mask = trump_mask
-        self.rise_on_partner = rise_on_partner
-        self.exempt = exempt
-        self.under = under
-        self.undertrump_any = undertrump_any
-        self.last_bonus = last_bonus
-        self.capot_bonus = capot_bonus
-        self.cheap = cheap  # per suit * 256 + byte of the suit: the cheapest card, or -1
-        self.dear = dear  # the dearest card
-        self.low_merge = low_merge
-        self.limit = limit
-        self.limit_error = limit_error
-        self.nodes = 0
-
-    def node_count(self) -> int:
-        return self.nodes
-
-    # --- helpers ------------------------------------------------------------------
-
-    def merge(self, moves: int, others: int) -> int:
-        """``moves`` less the cards equivalent to a lower one of ``moves``: same suit,
-        equal points, and no card of ``others`` (the other hands and the trick)
-        between them in rank order (the 7 8 9 of a plain suit, the 7 8 of trumps)."""
-        out = moves
-        for s in range(4):
-            shift = s * 8
-            mine = (moves >> shift) & 0xFF
-            if mine & (mine - 1) == 0:
-                continue
-            if self.trump_like[s]:
-                if mine & 3 == 3:
-                    out &= ~(2 << shift)  # the 8 goes with the 7
-            else:
-                held = mine & 7
-                if held & (held - 1):
-                    keep = self.low_merge[held | ((others >> shift) & 7) << 3]
-                    out &= ~((held & ~keep) << shift)
-        return out
-
-    def legal(self, hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
-        """The cards ``seat`` may play (docs/rules.md §6, as PlayState.legal_mask)."""
-        moves = hand & self.suit_masks[led]
-        if moves:
-            if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):
-                rising = moves & self.above[mcard]
-                if rising:
-                    moves = rising
-            return moves
-        trumps = hand & self.trump_mask
-        if not trumps:
-            return hand
-        trump = self.trump
-        if self.exempt and mseat == seat ^ 2:
-            if self.under == 0 or (mcard >> 3) != trump:
-                return hand
-            higher = trumps & self.above[mcard]
-            if hand == trumps:
-                if self.under == 2:
-                    return higher if higher else trumps
-                return hand
-            return (hand & ~trumps) | higher
-        if (mcard >> 3) != trump:
-            return trumps
-        higher = trumps & self.above[mcard]
-        if higher:
-            return higher
-        return trumps if self.undertrump_any else hand
-
-    def pick(self, moves: int, dear: bool) -> int:
-        """The card of ``moves`` with the most (``dear``) or fewest points."""
-        table = self.dear if dear else self.cheap
-        pts = self.pts
-        best = -1
-        for x in range(4):
-            byte = (moves >> (8 * x)) & 255
-            if byte:
-                c = table[x * 256 + byte]
-                if best < 0 or (pts[c] > pts[best] if dear else pts[c] < pts[best]):
-                    best = c
-        return best
-
-    def greedy(self, leader: int, c0: int) -> int:
-        """A quick guess at the trick led by ``c0``: its points for the leader's team
-        (negative when the other team takes it), the others playing by rule of thumb:
-        points to a partner who holds the trick, else the dearest winning card (the
-        last seat: the cheapest), else the cheapest card."""
-        h = self.h
-        pts = self.pts
-        above = self.above
-        beat = self.beat
-        mcard = c0
-        mseat = leader
-        total = pts[c0]
-        led = c0 >> 3
-        led_mask = self.suit_masks[led]
-        rise = self.trump_like[led]
-        for k in range(1, 4):
-            seat = (leader + k) & 3
-            hand = h[seat]
-            moves = hand & led_mask
-            if not moves:
-                moves = self.legal(hand, seat, led, mcard, mseat)
-            elif rise and (self.rise_on_partner or mseat != seat ^ 2):
-                rising = moves & above[mcard]
-                if rising:
-                    moves = rising
-            bm = beat[mcard]
-            dear = False
-            if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
-                dear = True
-            else:
-                win = moves & bm
-                if win:
-                    moves = win
-                    dear = k < 3
-            top = moves.bit_length() - 1
-            sh = top & 24
-            if moves >> sh << sh == moves:
-                table = self.dear if dear else self.cheap
-                c = table[(top >> 3) * 256 + (moves >> sh)]
-            else:
-                c = self.pick(moves, dear)
-            total += pts[c]
-            if (bm >> c) & 1:
-                mcard = c
-                mseat = seat
-        return total if (mseat ^ leader) & 1 == 0 else -total
-
-    # --- the search ---------------------------------------------------------------
-
-    def boundary(self, leader: int, flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The value of the remaining tricks, ``leader`` to lead."""
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise self.limit_error(self.nodes)
-        h = self.h
-        beat = self.beat
-        above = self.above
-        h0 = h[0]
-        h1 = h[1]
-        h2 = h[2]
-        h3 = h[3]
-        hl = h[leader]
-        bonus = self.last_bonus if flags & 2 else self.capot_bonus
-        if not hl & (hl - 1):
-            # The last trick: every card is forced.
-            mcard = hl.bit_length() - 1
-            mseat = leader
-            for k in range(1, 4):
-                seat = (leader + k) & 3
-                c = h[seat].bit_length() - 1
-                if (beat[mcard] >> c) & 1:
-                    mcard = c
-                    mseat = seat
-            if mseat & 1:
-                return 0
-            return rem + bonus
-        hi = rem + bonus
-        if hi <= alpha:
-            return hi
-        if beta <= 0:
-            return 0
-        alive = h0 | h1 | h2 | h3
-        # Within one solve every card belongs to one hand: the live cards give the
-        # four hands, and the key is 36 bits.
-        key = alive | leader << 32 | flags << 34
-        tt = self.tt
-        entry = tt.get(key)
-        lo = 0
-        best = -1
-        if entry is not None:
-            lo, hi, best = entry
-            if lo >= beta:
-                return lo
-            if hi <= alpha:
-                return hi
-            if lo == hi:
-                return lo
-        others = alive ^ hl
-        if not others & self.trump_mask:
-            # A leader holding the top of every suit he holds, with no trump in
-            # the other hands, takes every trick himself.
-            m = hl
-            tops = True
-            while m:
-                low = m & -m
-                if others & above[low.bit_length() - 1]:
-                    tops = False
-                    break
-                m ^= low
-            if tops:
-                value = 0 if leader & 1 else rem + bonus
-                tt[key] = (value, value, -1)
-                return value
-        a = alpha if alpha > lo else lo
-        b = beta if beta < hi else hi
-        moves = hl
-        lows = hl & self.low_cards
-        if lows & (lows - 1):
-            moves = self.merge(hl, others)
-        pts = self.pts
-        masters: list[int] = []
-        rest: list[int] = []
-        m = moves
-        while m:
-            low = m & -m
-            m ^= low
-            c = low.bit_length() - 1
-            if c == best:
-                continue
-            if above[c] & others:
-                rest.append(c)
-            else:
-                masters.append(c)
-        order: list[int] = []
-        if hl.bit_count() >= GREEDY_FROM:
-            order = masters + rest
-            if NATIVE:
-                sort_by(order, [self.greedy(leader, c) for c in order], True)
-            else:
-                order.sort(key=lambda c: self.greedy(leader, c), reverse=True)
-        else:
-            sort_points(masters, pts, True)
-            sort_points(rest, pts, True)
-            order = masters + rest
-        if best >= 0 and (moves >> best) & 1:
-            order.insert(0, best)
-        nxt = (leader + 1) & 3
-        maximize = not leader & 1
-        g = -INF if maximize else INF
-        best_card = best
-        for c in order:
-            h[leader] = hl ^ (1 << c)
-            v = self.follow(nxt, 1, c >> 3, c, leader, pts[c], 1 << c, flags, rem, a, b)
-            if maximize:
-                if v > g:
-                    g = v
-                    if g >= b:
-                        best_card = c
-                        break
-                    if g > a:
-                        a = g
-                        best_card = c
-            elif v < g:
-                g = v
-                if g <= a:
-                    best_card = c
-                    break
-                if g < b:
-                    b = g
-                    best_card = c
-        h[leader] = hl
-        # The window searched was (max(alpha, lo), min(beta, hi)).
-        if g <= (alpha if alpha > lo else lo):
-            tt[key] = (lo, g, best_card)
-        elif g >= (beta if beta < hi else hi):
-            tt[key] = (g, hi, best_card)
-        else:
-            tt[key] = (g, g, best_card)
-        return g
-
-    def follow(self, seat: int, k: int, led: int, mcard: int, mseat: int, tpts: int,
-               tmask: int, flags: int, rem: int, alpha: int, beta: int) -> int:
-        """The value with ``k`` cards on the trick, ``seat`` to play."""
-        self.nodes += 1
-        h = self.h
-        pts = self.pts
-        beat = self.beat
-        hand = h[seat]
-        # The legal cards (docs/rules.md §6): the lines of ``legal``, inline for speed.
-        moves = hand & self.suit_masks[led]
-        if moves:
-            if self.trump_like[led] and (self.rise_on_partner or mseat != seat ^ 2):
-                rising = moves & self.above[mcard]
-                if rising:
-                    moves = rising  # §6.1 TA, §6.2
-        else:
-            moves = self.legal(hand, seat, led, mcard, mseat)  # void: §6.3, §6.4
-        if not moves & (moves - 1):
-            # A forced card.
-            c = moves.bit_length() - 1
-            h[seat] = hand ^ moves
-            if (beat[mcard] >> c) & 1:
-                mcard = c
-                mseat = seat
-            tpts += pts[c]
-            v = 0
-            if k < 3:
-                v = self.follow((seat + 1) & 3, k + 1, led, mcard, mseat, tpts, tmask | moves,
-                                flags, rem, alpha, beta)
-            elif hand == moves:  # the last trick
-                bonus = self.last_bonus if flags & 2 else self.capot_bonus
-                v = 0 if mseat & 1 else rem + bonus
-            elif mseat & 1:
-                v = self.boundary(mseat, flags | 2, rem - tpts, alpha, beta)
-            else:
-                v = tpts + self.boundary(mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts)
-            h[seat] = hand
-            return v
-        lows = moves & self.low_cards
-        if lows & (lows - 1):
-            moves = self.merge(moves, (h[0] | h[1] | h[2] | h[3] | tmask) ^ hand)
-        cards: list[int] = []
-        m = moves
-        while m:
-            low = m & -m
-            cards.append(low.bit_length() - 1)
-            m ^= low
-        bm = beat[mcard]
-        if mseat == seat ^ 2 and (k == 3 or not h[(seat + 1) & 3] & bm):
-            sort_points(cards, pts, True)  # the partner holds the trick
-        else:
-            winners = moves & bm
-            if winners:
-                win: list[int] = []
-                lose: list[int] = []
-                for c in cards:
-                    if (winners >> c) & 1:
-                        win.append(c)
-                    else:
-                        lose.append(c)
-                sort_points(win, pts, k < 3)  # the last seat wins cheaply
-                sort_points(lose, pts, False)
-                cards = win + lose
-            else:
-                sort_points(cards, pts, False)
-        maximize = not seat & 1
-        g = -INF if maximize else INF
-        a = alpha
-        b = beta
-        nxt = (seat + 1) & 3
-        for c in cards:
-            bit = 1 << c
-            h[seat] = hand ^ bit
-            if k < 3:
-                if (bm >> c) & 1:
-                    v = self.follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
-                                    rem, a, b)
-                else:
-                    v = self.follow(nxt, k + 1, led, mcard, mseat, tpts + pts[c], tmask | bit,
-                                    flags, rem, a, b)
-            else:  # the last card of the trick
-                winner = seat if (bm >> c) & 1 else mseat
-                total = tpts + pts[c]
-                if winner & 1:
-                    v = self.boundary(winner, flags | 2, rem - total, a, b)
-                else:
-                    v = total + self.boundary(winner, flags | 1, rem - total, a - total,
-                                              b - total)
-            if maximize:
-                if v > g:
-                    g = v
-                    if g >= b:
-                        break
-                    if g > a:
-                        a = g
-            elif v < g:
-                g = v
-                if g <= a:
-                    break
-                if g < b:
-                    b = g
-        h[seat] = hand
-        return g
-
-
-class TableEngine:
-    """The search of :class:`Engine` for a table of ``n`` seats (2, 3 or 4), one
-    solve's search over the hands ``h`` (mutated while searching, restored).
-
-    What differs from :class:`Engine` (which stays the four-player search, its node
-    counts pinned): each seat's side comes from ``sides`` (the taker 0 and the
-    defenders 1 at three, N 0 and S 1 at two) and its partner from ``partners``
-    (-1: none, so the partner rules of §6 never apply at two or three); a trick has
-    ``n`` cards; ``left`` counts the tricks left (the one in progress included), so
-    the last trick and its bonus come from it, not from the hands' size; and belote
+    ``h`` holds four hands, those of the seats past ``n`` empty (the live cards are
+    the four hands' union at every table).  Each seat's side comes from ``sides``
+    (N and S 0, E and W 1 at four; the taker 0 and the defenders 1 at three; N 0
+    and S 1 at two) and its partner from ``partners`` (-1: none, so the partner
+    rules of §6 never apply at two or three); a trick has ``n`` cards.  Belote
     découverte's face-down cards (§12.2): ``under[c]``, the mask of the card lying
     under the face-up card ``c`` (0: none), ``hidden`` those still face down and
-    ``own[p]`` every card seat ``p`` holds or will hold.  When a trick ends, the cards
-    under the cards played are turned up into their players' hands.  Within a solve
-    each card belongs to one seat, and the cards still face down are those under
-    the live face-up cards: the live cards, the leader and the flags still key the
-    table.  A card covering another is never merged with an equivalent one (they
-    turn up different cards); the leader's quick bound ("he holds the top of every
-    suit") waits until no card is face down.  The node limit is checked at every
-    position.  ``play(...)`` is the value after one card (the driver's root).
+    ``own[p]`` every card seat ``p`` holds or will hold.  When a trick ends, the
+    cards under the cards played are turned up into their players' hands.  Within
+    a solve each card belongs to one seat, and the cards still face down are those
+    under the live face-up cards: the live cards, the leader and the flags key the
+    table.  Every seat plays a card to every trick, so the last trick is the one
+    the leader starts with one card and none face down.  A card covering another is
+    never merged with an equivalent one (they turn up different cards); the
+    leader's quick bound ("he holds the top of every suit") waits until no card is
+    face down.  The node limit is checked where a trick starts, and with ``every``
+    at every position.
     """
 
     def __init__(
@@ -535,7 +139,7 @@ class TableEngine:
         own: list[int],
         under: list[int],
         hidden: int,
-        left: int,
+        every: bool,
     ) -> None:
         self.h = h
         self.tt = tt
@@ -553,12 +157,15 @@ class TableEngine:
         self.undertrump_any = undertrump_any
         self.last_bonus = last_bonus
         self.capot_bonus = capot_bonus
-        self.cheap = cheap
-        self.dear = dear
+        self.cheap = cheap  # per suit * 256 + byte of the suit: the cheapest card, or -1
+        self.dear = dear  # the dearest card
         self.low_merge = low_merge
         self.limit = limit
         self.limit_error = limit_error
-        self.n = len(sides)
+        n = len(sides)
+        self.n = n
+        self.last_k = n - 1  # the cards on a trick before its last
+        self.next_seat = [p + 1 if p + 1 < n else 0 for p in range(n)]
         self.sides = sides
         self.partners = partners
         self.own = own
@@ -569,7 +176,7 @@ class TableEngine:
                 covers |= 1 << c
         self.covers = covers
         self.hidden = hidden
-        self.left = left
+        self.every = every
         self.nodes = 0
 
     def node_count(self) -> int:
@@ -578,8 +185,10 @@ class TableEngine:
     # --- helpers ------------------------------------------------------------------
 
     def merge(self, moves: int, others: int) -> int:
-        """``moves`` less the cards equivalent to a lower one of ``moves``
-        (:meth:`Engine.merge`), a card covering a face-down one never merged."""
+        """``moves`` less the cards equivalent to a lower one of ``moves``: same suit,
+        equal points, and no card of ``others`` (the other hands, the trick and the
+        cards face down) between them in rank order (the 7 8 9 of a plain suit, the
+        7 8 of trumps); a card covering a face-down one is never merged."""
         out = moves
         free = moves & ~self.covers
         for s in range(4):
@@ -599,10 +208,9 @@ class TableEngine:
 
     def legal(self, hand: int, seat: int, led: int, mcard: int, mseat: int) -> int:
         """The cards ``seat`` may play (docs/rules.md §6, as PlayState.legal_mask)."""
-        partner = self.partners[seat]
         moves = hand & self.suit_masks[led]
         if moves:
-            if self.trump_like[led] and (self.rise_on_partner or mseat != partner):
+            if self.trump_like[led] and (self.rise_on_partner or mseat != self.partners[seat]):
                 rising = moves & self.above[mcard]
                 if rising:
                     moves = rising
@@ -611,7 +219,7 @@ class TableEngine:
         if not trumps:
             return hand
         trump = self.trump
-        if self.exempt and mseat == partner:
+        if self.exempt and mseat == self.partners[seat]:
             if self.under_code == 0 or (mcard >> 3) != trump:
                 return hand
             higher = trumps & self.above[mcard]
@@ -641,8 +249,10 @@ class TableEngine:
         return best
 
     def greedy(self, leader: int, c0: int) -> int:
-        """A quick guess at the trick led by ``c0`` (:meth:`Engine.greedy` for ``n``
-        seats and their sides)."""
+        """A quick guess at the trick led by ``c0``: its points for the leader's side
+        (negative when the other side takes it), the others playing by rule of thumb:
+        points to their side when it holds the trick, else the dearest winning card
+        (the last seat: the cheapest), else the cheapest card."""
         h = self.h
         n = self.n
         sides = self.sides
@@ -655,10 +265,10 @@ class TableEngine:
         led = c0 >> 3
         led_mask = self.suit_masks[led]
         rise = self.trump_like[led]
+        next_seat = self.next_seat
         seat = leader
         for k in range(1, n):
-            seat = seat + 1 if seat + 1 < n else 0
-            nxt = seat + 1 if seat + 1 < n else 0
+            seat = next_seat[seat]
             hand = h[seat]
             moves = hand & led_mask
             if not moves:
@@ -669,7 +279,7 @@ class TableEngine:
                     moves = rising
             bm = beat[mcard]
             dear = False
-            if sides[mseat] == sides[seat] and (k == n - 1 or not h[nxt] & bm):
+            if sides[mseat] == sides[seat] and (k == n - 1 or not h[next_seat[seat]] & bm):
                 dear = True
             else:
                 win = moves & bm
@@ -694,34 +304,31 @@ class TableEngine:
     def end(self, winner: int, total: int, tmask: int, flags: int, rem: int, alpha: int,
             beta: int) -> int:
         """The value once ``winner`` takes the trick of ``tmask`` (``total`` points):
-        the last trick's bonus, or the cards under those played turned up and the
-        remaining tricks searched."""
-        side = self.sides[winner]
-        if self.left == 1:  # the last trick
-            if side:
-                return 0
-            return rem + (self.last_bonus if flags & 2 else self.capot_bonus)
+        the cards under those played turned up and the remaining tricks searched, or,
+        the hands spent, the last trick's bonus."""
+        h = self.h
         reveal = 0
         m = tmask & self.covers
         while m:
             low = m & -m
             reveal |= self.under[low.bit_length() - 1]
             m ^= low
-        h = self.h
-        n = self.n
         if reveal:
-            for p in range(n):
-                h[p] |= reveal & self.own[p]
+            own = self.own
+            for p in range(self.n):
+                h[p] |= reveal & own[p]
             self.hidden ^= reveal
-        self.left -= 1
-        if side:
+        elif not h[winner]:  # the last trick
+            if self.sides[winner]:
+                return 0
+            return rem + (self.last_bonus if flags & 2 else self.capot_bonus)
+        if self.sides[winner]:
             v = self.boundary(winner, flags | 2, rem - total, alpha, beta)
         else:
             v = total + self.boundary(winner, flags | 1, rem - total, alpha - total,
                                       beta - total)
-        self.left += 1
         if reveal:
-            for p in range(n):
+            for p in range(self.n):
                 h[p] &= ~reveal
             self.hidden ^= reveal
         return v
@@ -732,19 +339,18 @@ class TableEngine:
         if self.nodes > self.limit:
             raise self.limit_error(self.nodes)
         h = self.h
-        n = self.n
         sides = self.sides
         beat = self.beat
         above = self.above
         hl = h[leader]
         bonus = self.last_bonus if flags & 2 else self.capot_bonus
-        if self.left == 1:
-            # The last trick: every card is forced (none is left face down).
+        if not hl & (hl - 1) and not self.hidden:
+            # The last trick: every card is forced.
             mcard = hl.bit_length() - 1
             mseat = leader
             seat = leader
-            for _ in range(1, n):
-                seat = seat + 1 if seat + 1 < n else 0
+            for _ in range(1, self.n):
+                seat = self.next_seat[seat]
                 c = h[seat].bit_length() - 1
                 if (beat[mcard] >> c) & 1:
                     mcard = c
@@ -757,9 +363,9 @@ class TableEngine:
             return hi
         if beta <= 0:
             return 0
-        alive = 0
-        for p in range(n):
-            alive |= h[p]
+        alive = h[0] | h[1] | h[2] | h[3]
+        # Within one solve every card belongs to one seat: the live cards give the
+        # hands (and the cards still face down), and the key is 36 bits.
         key = alive | leader << 32 | flags << 34
         tt = self.tt
         entry = tt.get(key)
@@ -773,8 +379,9 @@ class TableEngine:
                 return hi
             if lo == hi:
                 return lo
-        others = (alive ^ hl) | self.hidden
-        if not others & self.trump_mask and not self.hidden:
+        hidden = self.hidden
+        others = (alive ^ hl) | hidden
+        if not others & self.trump_mask and not hidden:
             # A leader holding the top of every suit he holds, with no trump in
             # the other hands and none face down, takes every trick himself.
             m = hl
@@ -822,7 +429,7 @@ class TableEngine:
             order = masters + rest
         if best >= 0 and (moves >> best) & 1:
             order.insert(0, best)
-        nxt = leader + 1 if leader + 1 < n else 0
+        nxt = self.next_seat[leader]
         maximize = sides[leader] == 0
         g = -INF if maximize else INF
         best_card = best
@@ -860,17 +467,23 @@ class TableEngine:
                tmask: int, flags: int, rem: int, alpha: int, beta: int) -> int:
         """The value with ``k`` cards (1 .. n - 1) on the trick, ``seat`` to play."""
         self.nodes += 1
-        if self.nodes > self.limit:
+        if self.every and self.nodes > self.limit:
             raise self.limit_error(self.nodes)
         h = self.h
-        n = self.n
         sides = self.sides
         pts = self.pts
         beat = self.beat
         hand = h[seat]
-        moves = self.legal(hand, seat, led, mcard, mseat)
-        last = k == n - 1
-        nxt = seat + 1 if seat + 1 < n else 0
+        # The legal cards (docs/rules.md §6): the lines of ``legal``, inline for speed.
+        moves = hand & self.suit_masks[led]
+        if moves:
+            if self.trump_like[led] and (self.rise_on_partner or mseat != self.partners[seat]):
+                rising = moves & self.above[mcard]
+                if rising:
+                    moves = rising  # §6.1 TA, §6.2
+        else:
+            moves = self.legal(hand, seat, led, mcard, mseat)  # void: §6.3, §6.4
+        last = k == self.last_k
         if not moves & (moves - 1):
             # A forced card.
             c = moves.bit_length() - 1
@@ -879,18 +492,25 @@ class TableEngine:
                 mcard = c
                 mseat = seat
             tpts += pts[c]
-            if last:
+            # The end of the trick: the lines of ``end``, inline for speed, but for the
+            # cards it turns up.
+            if not last:
+                v = self.follow(self.next_seat[seat], k + 1, led, mcard, mseat, tpts,
+                                tmask | moves, flags, rem, alpha, beta)
+            elif self.covers and (tmask | moves) & self.covers:
                 v = self.end(mseat, tpts, tmask | moves, flags, rem, alpha, beta)
+            elif hand == moves:  # the last trick
+                bonus = self.last_bonus if flags & 2 else self.capot_bonus
+                v = 0 if sides[mseat] else rem + bonus
+            elif sides[mseat]:
+                v = self.boundary(mseat, flags | 2, rem - tpts, alpha, beta)
             else:
-                v = self.follow(nxt, k + 1, led, mcard, mseat, tpts, tmask | moves, flags, rem,
-                                alpha, beta)
+                v = tpts + self.boundary(mseat, flags | 1, rem - tpts, alpha - tpts, beta - tpts)
             h[seat] = hand
             return v
         lows = moves & self.low_cards
         if lows & (lows - 1):
-            alive = tmask | self.hidden
-            for p in range(n):
-                alive |= h[p]
+            alive = h[0] | h[1] | h[2] | h[3] | tmask | self.hidden
             moves = self.merge(moves, alive ^ hand)
         cards: list[int] = []
         m = moves
@@ -899,6 +519,7 @@ class TableEngine:
             cards.append(low.bit_length() - 1)
             m ^= low
         bm = beat[mcard]
+        nxt = self.next_seat[seat]
         if sides[mseat] == sides[seat] and (last or not h[nxt] & bm):
             sort_points(cards, pts, True)  # the own side holds the trick
         else:
@@ -920,12 +541,20 @@ class TableEngine:
         g = -INF if maximize else INF
         a = alpha
         b = beta
+        covers = self.covers
         for c in cards:
             bit = 1 << c
             h[seat] = hand ^ bit
-            if last:
+            if last:  # the last card of the trick (not of the deal: the hand holds more)
                 winner = seat if (bm >> c) & 1 else mseat
-                v = self.end(winner, tpts + pts[c], tmask | bit, flags, rem, a, b)
+                total = tpts + pts[c]
+                if covers and (tmask | bit) & covers:
+                    v = self.end(winner, total, tmask | bit, flags, rem, a, b)
+                elif sides[winner]:
+                    v = self.boundary(winner, flags | 2, rem - total, a, b)
+                else:
+                    v = total + self.boundary(winner, flags | 1, rem - total, a - total,
+                                              b - total)
             elif (bm >> c) & 1:
                 v = self.follow(nxt, k + 1, led, c, seat, tpts + pts[c], tmask | bit, flags,
                                 rem, a, b)
@@ -954,7 +583,6 @@ class TableEngine:
         trick (``led``, ``mcard`` and ``mseat`` unused when ``k`` is 0): side 0's
         points of a trick it ends plus the rest."""
         h = self.h
-        n = self.n
         hand = h[seat]
         bit = 1 << c
         if k == 0:
@@ -966,10 +594,10 @@ class TableEngine:
             mseat = seat
         h[seat] = hand ^ bit
         total = tpts + self.pts[c]
-        if k == n - 1:
+        if k == self.n - 1:
             v = self.end(mseat, total, tmask | bit, flags, rem, alpha, beta)
         else:
-            v = self.follow(seat + 1 if seat + 1 < n else 0, k + 1, led, mcard, mseat, total,
-                            tmask | bit, flags, rem, alpha, beta)
+            v = self.follow(self.next_seat[seat], k + 1, led, mcard, mseat, total, tmask | bit,
+                            flags, rem, alpha, beta)
         h[seat] = hand
         return v

@@ -10,42 +10,38 @@ every trick (capot, §5.1, §5.2).  It also gives the exact value after each leg
 card of the seat to play.
 
 :func:`minimax` is the plain, obviously correct full search that checks it, at
-every table.
+every table; :mod:`belote._table_search` holds a plain alpha-beta over
+:class:`PlayState` for any table, the slow reference for longer positions.
 
-Which search runs depends on the table: at four players the engine below
-(:class:`belote._dds.Engine`); at a table of three or two, and in belote
-découverte (whose face-down cards are turned up as the cards above them are
-played, ``beneath``, §12.2), its sibling :class:`belote._dds.TableEngine`, the
-same search written for 2, 3 or 4 seats (sides and partners from the position,
-tricks of ``n`` cards, the last trick counted from the tricks left, the cards
-under each trick's cards turned up when it ends).  Both come in the build the
+One search runs at every table, :class:`belote._dds.Engine`: a table of ``n``
+seats (2, 3 or 4), sides and partners from the position, tricks of ``n`` cards,
+and belote découverte's face-down cards (``beneath``, §12.2), turned up into their
+players' hands as the cards above them are played.  It comes in the build the
 caller holds (:class:`SolverEngine`): the reference run by the interpreter, or
-its C port.  :class:`_TableSearch`, a plain alpha-beta over :class:`PlayState`
-for any table, is kept as the slow, obviously correct reference the table
-engine is tested against (with :func:`minimax`).
-
-How the four-player engine searches (every step keeps the value exact):
+its C port.  How it searches (every step keeps the value exact):
 
 - fail-soft alpha-beta on the points, driven by zero-window tests that bisect
   the range of values left (MTD-style);
-- a transposition table at trick boundaries keyed on the four hands, the leader
-  and which teams have already won a trick (the capot bonus depends on it); the
+- a transposition table at trick boundaries keyed on the hands, the leader
+  and which sides have already won a trick (the capot bonus depends on it); the
   value stored is that of the remaining tricks, whatever was taken before;
 - equivalent cards merged: two cards of one hand and suit with equal points and
   no live card of another hand between them in rank order (the 7 8 9 of a plain
-  suit, the 7 8 of a trump suit) are searched once;
+  suit, the 7 8 of a trump suit) are searched once (never a card covering a
+  face-down one: they turn up different cards);
 - move ordering: the table's best lead first; then, with 5 tricks or more left,
   leads by a quick guess at the trick each brings (the others playing by rule of
-  thumb), with fewer, master cards and points; when following, points to a
-  partner who holds the trick, else winning cards, else the cheapest cards;
+  thumb), with fewer, master cards and points; when following, points to one's
+  own side when it holds the trick, else winning cards, else the cheapest cards;
 - quick bounds: the points left bound the value, and a leader who holds the top
-  of every suit he holds, with no trump in the other hands, takes every trick;
+  of every suit he holds, with no trump in the other hands and none face down,
+  takes every trick;
 - the search is one typed class, :class:`belote._dds.Engine`, the reference, run
   by the interpreter, and its line-for-line port to C (``belote/_dds_c.c``,
   compiled by ``bash scripts/build_solver.sh``; setup does it), which keys its
   table on the live cards, the leader and the flags (36 bits: within a solve the
-  live cards give the four hands) and packs each entry in one 64-bit word: the
-  same values and node counts, some 20 to 60 times faster on full deals
+  live cards give the hands) and packs each entry in one 64-bit word: the same
+  values and node counts, some 20 to 60 times faster on full deals
   (``solve(..., engine=solver_engine("pure"))``, or ``BELOTE_SOLVER=pure`` for
   the default, picks the build);
 - interpreted, the search runs at the start of a large chunk of CPython's frame
@@ -80,13 +76,11 @@ from belote.cards import (
     CAPOT_LAST_TRICK_BONUS,
     LAST_TRICK_BONUS,
     SUIT_MASKS,
-    SUIT_OF,
     TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
     card_name,
-    order_table,
     parse_card,
     parse_trump,
     scan_forward,
@@ -105,7 +99,7 @@ from belote.play import (
 )
 
 if TYPE_CHECKING:
-    from belote._dds import Engine, TableEngine
+    from belote._dds import Engine
 
 __all__ = ["SolveResult", "SolverEngine", "minimax", "parse_position", "reaches", "solve",
            "solve_json", "solve_value", "solver_engine"]
@@ -279,14 +273,15 @@ SOLVER_ENGINES: Final = ("auto", "pure", "compiled")
 @functools.cache
 def _load_compiled() -> ModuleType | None:
     """``belote._dds_c``, the search in C, where it is built, else None (looked up
-    once per process: the build does not come or go while it runs).  A build older
-    than the search for every table (no ``TableEngine``) counts as missing: it is
-    out of date, and ``bash scripts/build_solver.sh`` makes it again."""
+    once per process: the build does not come or go while it runs).  A build of
+    another version of the search than the reference's (``VERSION``, absent from
+    the builds made before it) counts as missing: it is out of date, and ``bash
+    scripts/build_solver.sh`` makes it again."""
     try:
         module = importlib.import_module("belote._dds_c")
     except ImportError:
         return None
-    return module if hasattr(module, "TableEngine") else None
+    return module if getattr(module, "VERSION", None) == _load_source().VERSION else None
 
 
 @functools.cache
@@ -386,20 +381,6 @@ def _tables_of(trump: TrumpMode, pts: tuple[int, ...], rise_on_partner: bool, ex
     return tables
 
 
-def _engine(
-    build: SolverEngine, rules: Rules, trump: TrumpMode, h: list[CardMask],
-    max_nodes: int | None,
-) -> Engine:
-    """A :class:`belote._dds.Engine` of ``build`` searching the hands ``h`` under these
-    rules and trump, with a fresh transposition table."""
-    module = build.module
-    engine: Engine = module.Engine(
-        h, {}, *_engine_tables(rules, trump, bool(getattr(module, "COMPACT_TABLES", False))),
-        max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
-    )
-    return engine
-
-
 # --- room for the recursion ----------------------------------------------------------
 
 _T = TypeVar("_T")
@@ -464,168 +445,6 @@ def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], 
     return lo
 
 
-_INF: Final = 1 << 20
-
-
-class _TableSearch:
-    """The slow reference search for any table (2, 3 or 4 seats, sides from the state),
-    which :class:`belote._dds.TableEngine` is tested against (``solve`` runs that one):
-    fail-soft alpha-beta on side 0's points over a :class:`PlayState` pushed and
-    popped in place (left as it was), a transposition table at trick boundaries
-    keyed on the hands, the leader and which sides have won a trick, moves ordered
-    by a rule of thumb, and découverte's face-down cards (``beneath``) turned up at
-    each trick's end (§12.2)."""
-
-    def __init__(
-        self, state: PlayState, beneath: Mapping[Card, Card] | None, max_nodes: int | None
-    ) -> None:
-        self.s = state
-        self.n = state.players
-        self.beneath = dict(beneath or {})
-        self.max_nodes = max_nodes
-        self.nodes = 0
-        self.tt: dict[tuple[int, ...], tuple[int, int]] = {}
-        self.sides = tuple(state.team(p) for p in range(self.n))
-        self.order = order_table(state.trump)
-        self.points = card_points(state.rules, state.trump)
-        self.revealed: list[tuple[tuple[int, Card], ...]] = []
-        # Playing a card and taking it back: the state's own, unless face-down cards
-        # are to be turned up (a bound method called direct: a hot path).
-        self.push: Callable[[Card], None] = self._reveal if self.beneath else state.push
-        self.pop: Callable[[], object] = self._hide if self.beneath else state.pop
-
-    def _reveal(self, c: Card) -> None:
-        """Play ``c``; at a trick's end turn up the cards under those just played."""
-        s = self.s
-        before = len(s.tricks)
-        s.push(c)
-        out: tuple[tuple[int, Card], ...] = ()
-        if len(s.tricks) > before:
-            t = s.tricks[-1]
-            shown = []
-            for i, x in enumerate(t.cards):
-                u = self.beneath.get(x)
-                if u is not None:
-                    p = (t.leader + i) % self.n
-                    s.hands[p] |= 1 << u
-                    shown.append((p, u))
-            out = tuple(shown)
-        self.revealed.append(out)
-
-    def _hide(self) -> None:
-        """Take back the last card and the cards it turned up."""
-        for p, u in self.revealed.pop():
-            self.s.hands[p] &= ~(1 << u)
-        self.s.pop()
-
-    def ordered(self, moves: CardMask) -> list[Card]:
-        """Cards to try, best first by a rule of thumb (only the speed depends on it)."""
-        s = self.s
-        order, points = self.order, self.points
-        suit = SUIT_OF  # a table, not suit_of(): asked some ten times a position
-        cards = list(scan_forward(moves))
-        trump = s.trump
-        if not s.trick:
-            return sorted(cards, key=lambda c: (-order[c] - 8 * (suit[c] == trump), -points[c]))
-        master, mseat = s.master()
-        led, top = suit[master], order[master]
-        friend = self.sides[mseat] == self.sides[s.turn]
-
-        def key(c: Card) -> tuple[int, int]:
-            wins = order[c] > top if suit[c] == led else suit[c] == trump
-            if friend:
-                return (0, -points[c]) if not wins else (1, order[c])
-            return (0, order[c]) if wins else (1, points[c])
-
-        return sorted(cards, key=key)
-
-    def search(self, alpha: int, beta: int) -> int:
-        s = self.s
-        if s.tricks_left == 0:
-            return 0
-        self.nodes += 1
-        if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchLimitError(self.nodes)
-        key: tuple[int, ...] | None = None
-        if not s.trick:
-            flags = (s.tricks_won[0] > 0) | (s.tricks_won[1] > 0) << 1
-            key = (*s.hands, s.leader, flags)
-            entry = self.tt.get(key)
-            if entry is not None:
-                lo, hi = entry
-                if lo >= beta:
-                    return lo
-                if hi <= alpha or lo == hi:
-                    return hi
-                alpha, beta = max(alpha, lo), min(beta, hi)
-        maximise = self.sides[s.turn] == 0
-        best = -_INF if maximise else _INF
-        a, b = alpha, beta
-        push, pop, points = self.push, self.pop, s.trick_points
-        for c in self.ordered(s.legal_mask()):
-            before = points[0]
-            push(c)
-            gained = points[0] - before
-            v = gained + self.search(a - gained, b - gained)
-            pop()
-            if maximise:
-                if v > best:
-                    best = v
-                    if v > a:
-                        a = v
-            elif v < best:
-                best = v
-                if v < b:
-                    b = v
-            if a >= b:
-                break
-        if key is not None:
-            lo, hi = self.tt.get(key, (-_INF, _INF))
-            if best <= alpha:
-                hi = min(hi, best)
-            elif best >= beta:
-                lo = max(lo, best)
-            else:
-                lo = hi = best
-            self.tt[key] = (lo, hi)
-        return best
-
-
-def _solve_table(
-    state: PlayState, beneath: Mapping[Card, Card] | None, moves: bool, max_nodes: int | None
-) -> SolveResult:
-    """:func:`solve` by :class:`_TableSearch` (every table; découverte's ``beneath``)."""
-    search = _TableSearch(state, beneath, max_nodes)
-    values: dict[Card, int] = {}
-    if not moves:
-        value = search.search(-_INF, _INF)
-        return SolveResult(value, values, search.nodes)
-    maximise = search.sides[state.turn] == 0
-    for c in search.ordered(state.legal_mask()):
-        before = state.trick_points[0]
-        search.push(c)
-        gained = state.trick_points[0] - before
-        values[c] = gained + search.search(-_INF, _INF)
-        search.pop()
-    value = max(values.values()) if maximise else min(values.values())
-    return SolveResult(value, values, search.nodes)
-
-
-def reaches(state: PlayState, points: int, max_nodes: int | None = None) -> tuple[bool, int, int]:
-    """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
-    with perfect play (the last trick's 10 included), by a null-window search of
-    :class:`belote._dds.TableEngine` (every table, in the build :func:`solver_engine`
-    gives; both builds visit the same positions: far fewer than :func:`solve`'s value
-    needs; the tests check the bidding's values against it).
-
-    Returns the answer, a bound of side 0's value (at least it when the answer is
-    yes, below it when no: the fail-soft search's) and the positions searched.
-    ``max_nodes`` as in :func:`solve` (:class:`SearchLimitError`); ``state`` is left
-    as it was.
-    """
-    return _table_reaches(state, points, max_nodes)
-
-
 def solve(
     state: PlayState, moves: bool = True, max_nodes: int | None = None,
     engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
@@ -637,24 +456,20 @@ def solve(
     no live card of another hand between them) share one search.  With
     ``moves=False`` only the value is searched (faster) and ``moves`` is empty.
     ``max_nodes`` bounds the work: past that many positions the search stops with
-    :class:`SearchLimitError` (and ``state`` is still as it was).  ``engine``: the
-    build of the search to run (default: :func:`solver_engine`'s, from the
-    environment).  At a table of two or three, or with ``beneath`` (belote
-    découverte: each face-up card still covering a face-down one, on the trick
-    too, mapped to that card, §12.2), the value is side 0's (the taker at three, N
-    at two) and the search for any table runs (:class:`belote._dds.TableEngine`,
-    the node limit checked at every position).
+    :class:`SearchLimitError` (and ``state`` is still as it was); it is checked
+    where a trick starts at four players, at every position at a table of two or
+    three or with ``beneath``.  ``engine``: the build of the search to run
+    (default: :func:`solver_engine`'s, from the environment).  ``beneath``: belote
+    découverte's face-down cards, each face-up card still covering one (on the
+    trick too) mapped to that card (§12.2).  At a table of two or three the value
+    is side 0's (the taker at three, N at two).  The search is driven by
+    zero-window tests, each card's value found from the values found so far.
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
     build = engine if engine is not None else solver_engine()
-    if state.players != 4 or beneath:
-        return _solve_small(state, beneath or {}, moves, max_nodes, build)
-    rules, trump = state.rules, state.trump
-    pts = card_points(rules, trump)
-    _, beat = _tables(trump)
-    h = list(state.hands)
-    search = _engine(build, rules, trump, h, max_nodes)
+    pts = card_points(state.rules, state.trump)
+    search, alive = _engine(build, state, _hands(state), beneath or {}, max_nodes)
     seat = state.turn
     trick = list(state.trick)
     k = len(trick)
@@ -662,14 +477,12 @@ def solve(
     tmask = 0
     for c in trick:
         tmask |= 1 << c
-    alive = h[0] | h[1] | h[2] | h[3] | tmask
-    rem = sum(pts[c] for c in range(32) if (alive >> c) & 1)
+    rem = sum(pts[c] for c in scan_forward(alive))
     tpts = sum(pts[c] for c in trick)
     top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
     mcard, mseat = state.master()
-    led = suit_of(trick[0]) if trick else -1
-    hand = h[seat]
-    maximize = not seat & 1
+    led = suit_of(trick[0]) if trick else 0
+    maximize = state.team(seat) == 0
 
     def root(alpha: int, beta: int) -> int:
         if k == 0:
@@ -678,36 +491,12 @@ def solve(
 
     def after(c: Card) -> Callable[[int, int], int]:
         """The search of the position after the seat to play plays ``c``."""
-        bit = 1 << c
-        if k == 0:
-            nm, ns, nled = c, seat, suit_of(c)
-        elif (beat[mcard] >> c) & 1:
-            nm, ns, nled = c, seat, led
-        else:
-            nm, ns, nled = mcard, mseat, led
-        total = tpts + pts[c]
-
-        def run(alpha: int, beta: int) -> int:
-            h[seat] = hand ^ bit
-            try:
-                if k < 3:
-                    return search.follow((seat + 1) & 3, k + 1, nled, nm, ns, total,
-                                         tmask | bit, flags, rem, alpha, beta)
-                team = ns & 1
-                if hand == bit:  # the last trick
-                    return 0 if team else rem + (
-                        LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
-                gain = 0 if team else total
-                return gain + search.boundary(ns, flags | (1 << team), rem - total,
-                                              alpha - gain, beta - gain)
-            finally:
-                h[seat] = hand
-
-        return run
+        return lambda alpha, beta: search.play(seat, k, led, mcard, mseat, tpts, tmask, flags,
+                                               rem, c, alpha, beta)
 
     def run_all() -> tuple[int, dict[Card, int]]:
-        return _values_of(state, moves, search.merge, alive ^ hand, root, after, rem // 2, top,
-                          maximize)
+        return _values_of(state, moves, search.merge, alive ^ state.hands[seat], root, after,
+                          rem // 2, top, maximize)
 
     # The C build recurses on the C stack: room in Python's frame stack is for the
     # reference only.
@@ -740,16 +529,22 @@ def _values_of(
     return best, values
 
 
-def _table_engine(
+def _hands(state: PlayState) -> list[CardMask]:
+    """The hands an engine searches: a copy of the state's, four (the seats past the
+    table's empty)."""
+    return list(state.hands) + [0] * (4 - state.players)
+
+
+def _engine(
     build: SolverEngine, state: PlayState, h: list[CardMask], beneath: Mapping[Card, Card],
     max_nodes: int | None,
-) -> tuple[TableEngine, CardMask]:
-    """A :class:`belote._dds.TableEngine` of ``build`` searching ``state`` (its hands
-    ``h``, a copy the search mutates) with découverte's face-down cards ``beneath``,
-    and the mask of every card still to be played (in the hands, on the trick, face
-    down)."""
+) -> tuple[Engine, CardMask]:
+    """A :class:`belote._dds.Engine` of ``build`` searching ``state`` (its hands ``h``,
+    from :func:`_hands`: the search mutates them) with découverte's face-down cards
+    ``beneath``, with a fresh transposition table, and the mask of every card still
+    to be played (in the hands, on the trick, face down)."""
     n = state.players
-    own = list(h)
+    own = list(state.hands)
     alive = 0
     for i, c in enumerate(state.trick):
         own[(state.leader + i) % n] |= 1 << c
@@ -765,65 +560,24 @@ def _table_engine(
                 if (own[seat] >> up) & 1:
                     own[seat] |= 1 << down
     module = build.module
-    search: TableEngine = module.TableEngine(
+    search: Engine = module.Engine(
         h, {},
         *_engine_tables(state.rules, state.trump, bool(getattr(module, "COMPACT_TABLES", False))),
         max_nodes if max_nodes is not None else 1 << 62, SearchLimitError,
         [state.team(p) for p in range(n)], [state.partner(p) for p in range(n)], own, under,
-        hidden, state.tricks_left,
+        hidden, n != 4 or bool(beneath),
     )
     return search, alive | hidden
 
 
-def _solve_small(
-    state: PlayState, beneath: Mapping[Card, Card], moves: bool, max_nodes: int | None,
-    build: SolverEngine,
-) -> SolveResult:
-    """:func:`solve` by :class:`belote._dds.TableEngine` (a table of two or three;
-    découverte's face-down cards ``beneath``), driven as the four-player search is:
-    zero-window tests, each card's value found from the values found so far."""
-    pts = card_points(state.rules, state.trump)
-    h = list(state.hands)
-    search, alive = _table_engine(build, state, h, beneath, max_nodes)
-    seat = state.turn
-    trick = list(state.trick)
-    k = len(trick)
-    flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
-    tmask = 0
-    for c in trick:
-        tmask |= 1 << c
-    rem = sum(pts[c] for c in scan_forward(alive))
-    tpts = sum(pts[c] for c in trick)
-    top = rem + (LAST_TRICK_BONUS if flags & 2 else CAPOT_LAST_TRICK_BONUS)
-    mcard, mseat = state.master()
-    led = suit_of(trick[0]) if trick else 0
-    maximize = state.team(seat) == 0
-
-    def root(alpha: int, beta: int) -> int:
-        if k == 0:
-            return search.boundary(seat, flags, rem, alpha, beta)
-        return search.follow(seat, k, led, mcard, mseat, tpts, tmask, flags, rem, alpha, beta)
-
-    def after(c: Card) -> Callable[[int, int], int]:
-        """The search of the position after the seat to play plays ``c``."""
-        return lambda alpha, beta: search.play(seat, k, led, mcard, mseat, tpts, tmask, flags,
-                                               rem, c, alpha, beta)
-
-    def run_all() -> tuple[int, dict[Card, int]]:
-        return _values_of(state, moves, search.merge, alive ^ state.hands[seat], root, after,
-                          rem // 2, top, maximize)
-
-    value, values = run_all() if build.compiled else _with_stack_room(run_all)
-    return SolveResult(value, values, search.node_count())
-
-
-def _table_reaches(
+def reaches(
     state: PlayState, points: int, max_nodes: int | None = None,
     engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
 ) -> tuple[bool, int, int]:
     """Whether side 0 takes at least ``points`` from the remaining tricks of ``state``
-    (the last trick's bonus included) with perfect play, by one zero-window search of
-    :class:`belote._dds.TableEngine` (any table; far fewer positions than the value).
+    (the last trick's bonus included) with perfect play, by one zero-window search
+    (every table; far fewer positions than :func:`solve`'s value needs; the tests
+    check the small tables' bidding values against it).
 
     Returns the answer, a bound of side 0's value on the answer's side (at least
     ``points`` when yes, below it when no: the fail-soft search's) and the positions
@@ -833,7 +587,7 @@ def _table_reaches(
     if state.is_over():
         return points <= 0, 0, 0
     build = engine if engine is not None else solver_engine()
-    search, alive = _table_engine(build, state, list(state.hands), beneath or {}, max_nodes)
+    search, alive = _engine(build, state, _hands(state), beneath or {}, max_nodes)
     pts = card_points(state.rules, state.trump)
     trick = state.trick
     flags = (1 if state.tricks_won[0] else 0) | (2 if state.tricks_won[1] else 0)
