@@ -312,14 +312,30 @@ class Refusal(StrEnum):
     NO_PAGE = "no_page"
     BOT_NEEDS_SEAT = "bot_needs_seat"
     JOIN_NEEDS_INVITATION = "join_needs_invitation"
+    BAD_REQUEST = "bad_request"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    REQUEST_REFUSED = "request_refused"
+    NOT_A_CARD_TEXT = "not_a_card_text"
+    BAD_TOKEN = "bad_token"
+    INTERNAL_ERROR = "internal_error"
+    NO_IDENTITY = "no_identity"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    # the live sheet's WebSocket (belote.web.routes_sheets, belote.web.sheet_live)
+    NO_FOLLOW_IN_TIME = "no_follow_in_time"
+    FOLLOW_FIRST = "follow_first"
+    PING_ONLY = "ping_only"
+    TOO_MANY_FOLLOWERS = "too_many_followers"
+    SERVER_STOPPING = "server_stopping"
     # the server's limits and its database
     TOO_MANY_TABLES = "too_many_tables"
     SERVER_FULL = "server_full"
     TOO_MANY_NEW_TABLES = "too_many_new_tables"
     GAME_NOT_SAVED = "game_not_saved"
     SHEETS_BUSY = "sheets_busy"
+    DATABASE_UNAVAILABLE = "database_unavailable"
     # the score sheets and their links (belote.sheets, belote.web.routes_sheets)
     NO_SUCH_SHEET = "no_such_sheet"
+    NOT_A_SHEET_ID = "not_a_sheet_id"
     SHEET_DELETED = "sheet_deleted"
     FOLLOW_ONLY = "follow_only"
     OWNER_ONLY = "owner_only"
@@ -332,6 +348,8 @@ class Refusal(StrEnum):
     NAMES_COUNT = "names_count"
     NAME_EMPTY = "name_empty"
     IMPORT_NOT_JSON = "import_not_json"
+    IMPORT_INVALID = "import_invalid"
+    PER_SEAT_TABLE = "per_seat_table"
     # a hand entered on a sheet's form (belote.scoring.checks, belote.web.forms)
     CHOOSE_TEAM = "choose_team"
     NOT_A_TEAM = "not_a_team"
@@ -402,6 +420,21 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.NO_PAGE: "this address leads to no page",
     Refusal.BOT_NEEDS_SEAT: "only a seated player may put a bot at the table",
     Refusal.JOIN_NEEDS_INVITATION: "taking a seat needs the room's invitation (its link)",
+    Refusal.BAD_REQUEST: "the request is not valid ({problems})",
+    Refusal.METHOD_NOT_ALLOWED: "{detail}",
+    Refusal.REQUEST_REFUSED: "{detail}",
+    Refusal.NOT_A_CARD_TEXT: "not a card: {text!r}",
+    Refusal.BAD_TOKEN: "room {room}: your token holds no seat here (take a seat)",
+    Refusal.INTERNAL_ERROR: "internal error",
+    Refusal.NO_IDENTITY: "refused: no identity cookie (open the page first, then connect)",
+    Refusal.TOO_MANY_SOCKETS: "refused: too many open connections from your network; close "
+                              "some and try again",
+    Refusal.NO_FOLLOW_IN_TIME: "nothing valid was sent within {seconds} s",
+    Refusal.FOLLOW_FIRST: 'the first message is {{"type": "follow"}} with the sheet\'s secret '
+                          "or none",
+    Refusal.PING_ONLY: 'after the hello only {{"type": "ping"}} is read',
+    Refusal.TOO_MANY_FOLLOWERS: "too many pages follow this sheet",
+    Refusal.SERVER_STOPPING: "the server is stopping",
     Refusal.TOO_MANY_TABLES: "you have {n} tables open already: finish or leave one (an "
                              "unused table closes by itself)",
     Refusal.SERVER_FULL: "the server holds {n} rooms already; try later",
@@ -411,7 +444,10 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
                             "a moment",
     Refusal.SHEETS_BUSY: "the score sheets are busy: another program is writing to them; "
                          "nothing was changed, try again in a moment",
+    Refusal.DATABASE_UNAVAILABLE: "the database cannot be used right now ({detail}); nothing "
+                                  "was changed",
     Refusal.NO_SUCH_SHEET: "no such sheet",
+    Refusal.NOT_A_SHEET_ID: "not a sheet id (a whole number; `belote sheet list` shows them)",
     Refusal.SHEET_DELETED: "deleted on {date}",
     Refusal.FOLLOW_ONLY: "this link lets you follow the sheet, not change it",
     Refusal.OWNER_ONLY: "only its owner may delete it or manage its links",
@@ -426,6 +462,10 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.NAMES_COUNT: "{text!r} gives {n} names, not {count}",
     Refusal.NAME_EMPTY: "{text!r} has an empty name",
     Refusal.IMPORT_NOT_JSON: "{file!r} is not a JSON file: {detail}",
+    Refusal.IMPORT_INVALID: "{detail}",
+    Refusal.PER_SEAT_TABLE: "profile {profile!r}: a {players}-player sheet is scored per seat "
+                            "(docs/rules.md §12); `belote sheet` and `belote score --sheet` keep "
+                            "it, this view keeps two teams (NS, EW)",
     Refusal.CHOOSE_TEAM: "choose NS or EW",
     Refusal.NOT_A_TEAM: "{text!r} is not NS or EW",
     Refusal.ENTER_POINTS: "enter one team's trick points (or a capot)",
