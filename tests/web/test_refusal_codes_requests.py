@@ -51,6 +51,9 @@ def _request_refusals(client: TestClient, lang: str, three: str) -> dict[str, An
     out["method page"] = (r.status_code, _form_error(r.text))
     r = client.put("/api/rooms", headers=page)
     out["method api"] = (r.status_code, r.json())
+    r = client.post("/sheets", headers={**page, "Content-Type": "multipart/form-data"},
+                    content=b"--x\r\n")  # a form Starlette cannot read (no boundary)
+    out["unread page"] = (r.status_code, _form_error(r.text))
     for name, text in (("import", '{"format": "nope"}'), ("per seat", three)):
         r = client.post("/sheets/import", headers=page,
                         files={"file": ("x.json", text, "application/json")})
@@ -70,10 +73,12 @@ def test_requests_the_server_cannot_read_are_refused_by_code(
     assert before["method api"] == (405, {"error": "Method Not Allowed",
                                           "code": "method_not_allowed"})
     assert before["invalid page"][0] == 400 and before["method page"][0] == 405
+    assert before["unread page"][0] == 400
     assert before["import"][0] == before["per seat"][0] == 422
     if lang == "fr":
         assert before["invalid page"][1] == "La requête n'est pas valide (body.file)."
         assert before["method page"][1] == "Cette adresse ne répond pas à la méthode PUT."
+        assert before["unread page"][1] == "La requête est refusée (erreur 400)."
         assert before["import"][1] == (
             "Le fichier x.json n'est pas une feuille de score que l'on peut importer (une "
             "feuille exportée par belote).")
@@ -83,13 +88,14 @@ def test_requests_the_server_cannot_read_are_refused_by_code(
     else:  # said from the code too, not pydantic's or the record's English
         assert before["invalid page"][1] == "The request is not valid (body.file)."
         assert before["import"][1].startswith("The file x.json is not a score sheet")
+        assert before["per seat"][1].startswith("A game of 3 players (classic-3p) is scored")
     _reworded(monkeypatch)
     after = _request_refusals(client, lang, three)
     for key in ("invalid api", "method api"):  # the JSON keeps the (reworded) English
         status, body = after[key]
         assert (status, body["code"]) == (before[key][0], before[key][1]["code"])
         assert body["error"].startswith(f"REWORDED {body['code']}: ")
-    for key in ("invalid page", "method page", "import", "per seat"):
+    for key in ("invalid page", "method page", "unread page", "import", "per seat"):
         assert after[key] == before[key], key
 
 
@@ -156,6 +162,7 @@ def _socket_refusals(client: TestClient, sid: int, monkeypatch: pytest.MonkeyPat
     out: dict[str, Any] = {}
     out["cross site"] = refused(client, sid, {"type": "follow"}, headers={**fr, "origin": EVIL})
     out["not follow"] = refused(client, sid, {"type": "hello"}, headers=fr)
+    out["not an id"] = refused(client, "abc", {"type": "follow"}, headers=fr)  # type: ignore[arg-type]
     with client.websocket_connect(f"/ws/sheets/{sid}", headers=fr) as ws:
         ws.send_text(json.dumps({"type": "follow"}))
         assert json.loads(ws.receive_text())["type"] == "welcome"
@@ -179,6 +186,8 @@ def test_the_live_sheets_socket_closes_with_a_code_in_the_pages_language(
         "cross site": ("cross_site", "Refusé : la connexion vient d'un autre site.", 4403),
         "not follow": ("follow_first", 'Le premier message est {"type": "follow"}, avec le '
                        "secret de la feuille ou sans.", 4400),
+        "not an id": ("not_a_sheet_id", "« abc » n'est pas un numéro de feuille de score.",
+                      4404),
         "ping only": ("ping_only", 'Après le premier message, seul {"type": "ping"} est lu.',
                       4400),
         "followers": ("too_many_followers", "Trop de pages suivent cette feuille de score : "
@@ -204,3 +213,19 @@ def test_a_follower_is_told_by_code_that_the_server_stops(db: Path) -> None:
     assert follower.why.refusal is Refusal.SERVER_STOPPING
     assert say_refusal("fr", follower.why) == (
         "Le serveur s'arrête : rechargez la page dans un instant.")
+
+
+def test_a_message_the_server_fails_on_is_said_by_code(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in handling a message keeps the connection open and says so in the page's
+    language, with its code (never Python's words)."""
+    client.headers["Accept-Language"] = "fr"
+    with Table(client) as table:
+
+        async def broken(*_: object) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(type(table.room), "handle", broken)
+        answer = table.act(0, {"type": "ping"})
+    assert answer == {"type": "error", "code": "internal_error",
+                      "message": "Une erreur est survenue sur le serveur : réessayez."}
