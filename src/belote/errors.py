@@ -331,6 +331,9 @@ class Refusal(StrEnum):
     SERVER_FULL = "server_full"
     TOO_MANY_NEW_TABLES = "too_many_new_tables"
     GAME_NOT_SAVED = "game_not_saved"
+    GAME_NOT_SAVED_STOPPING = "game_not_saved_stopping"
+    GAME_NOT_SAVED_ERROR = "game_not_saved_error"
+    STORE_UNREADABLE = "store_unreadable"
     SHEETS_BUSY = "sheets_busy"
     DATABASE_UNAVAILABLE = "database_unavailable"
     # the score sheets and their links (belote.sheets, belote.web.routes_sheets)
@@ -442,6 +445,10 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.GAME_NOT_SAVED: "the game could not be saved: the database is busy (another "
                             "program is writing to it); nothing was changed, try again in "
                             "a moment",
+    Refusal.GAME_NOT_SAVED_STOPPING: "the game could not be saved (the server is stopping); "
+                                     "nothing was changed",
+    Refusal.GAME_NOT_SAVED_ERROR: "the game could not be saved ({detail}); nothing was changed",
+    Refusal.STORE_UNREADABLE: "the {what} could not be read ({detail})",
     Refusal.SHEETS_BUSY: "the score sheets are busy: another program is writing to them; "
                          "nothing was changed, try again in a moment",
     Refusal.DATABASE_UNAVAILABLE: "the database cannot be used right now ({detail}); nothing "

@@ -229,3 +229,36 @@ def test_a_message_the_server_fails_on_is_said_by_code(
         answer = table.act(0, {"type": "ping"})
     assert answer == {"type": "error", "code": "internal_error",
                       "message": "Une erreur est survenue sur le serveur : réessayez."}
+
+
+def test_the_rooms_store_refuses_by_code(tmp_path: Path) -> None:
+    """A move written while the server stops, a write or a read the database fails
+    (neither busy): each by its code, said in French without SQLite's English."""
+    from belote.web.store import RoomStore, StoreError
+
+    store = RoomStore(tmp_path / "s.db")
+
+    async def write_broken() -> None:
+        await store.writer.submit(lambda conn: conn.execute("SELECT * FROM no_such_table"))
+
+    with pytest.raises(StoreError) as failed:
+        run_async(write_broken)
+    assert failed.value.refusal is Refusal.GAME_NOT_SAVED_ERROR
+    assert "no such table" in str(failed.value)  # the English keeps SQLite's detail
+    assert say_refusal("fr", failed.value) == (
+        "La partie n'a pas pu être enregistrée : la base de données n'est pas utilisable "
+        "pour le moment. Rien n'a changé : réessayez dans un instant.")
+    store.close()
+
+    async def append() -> None:
+        await store.append("r1", 1, "action", "pass")
+
+    with pytest.raises(StoreError) as stopping:
+        run_async(append)
+    assert stopping.value.refusal is Refusal.GAME_NOT_SAVED_STOPPING
+    with pytest.raises(StoreError) as unread:
+        store.kept_games(["g1"])
+    assert unread.value.refusal is Refusal.STORE_UNREADABLE
+    assert str(unread.value).startswith("the history could not be read (")
+    assert say_refusal("fr", unread.value) == (
+        "La base de données ne peut pas être lue pour le moment : réessayez dans un instant.")

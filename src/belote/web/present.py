@@ -520,6 +520,14 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.GAME_NOT_SAVED: N_(
         "The game could not be saved: the database is busy (another program is writing "
         "to it). Nothing was changed: try again in a moment."),
+    Refusal.GAME_NOT_SAVED_STOPPING: N_(
+        "The game could not be saved: the server is stopping. Nothing was changed: reload "
+        "the page in a moment."),
+    Refusal.GAME_NOT_SAVED_ERROR: N_(
+        "The game could not be saved: the database cannot be used right now. Nothing was "
+        "changed: try again in a moment."),
+    Refusal.STORE_UNREADABLE: N_(
+        "The database cannot be read right now: try again in a moment."),
     Refusal.SHEETS_BUSY: N_(
         "The score sheets are busy: another program is writing to them. Nothing was "
         "changed: try again in a moment."),
@@ -621,6 +629,8 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.METHOD_NOT_ALLOWED: frozenset({"detail"}),
     Refusal.REQUEST_REFUSED: frozenset({"detail"}),
     Refusal.DATABASE_UNAVAILABLE: frozenset({"detail"}),
+    Refusal.GAME_NOT_SAVED_ERROR: frozenset({"detail"}),
+    Refusal.STORE_UNREADABLE: frozenset({"what", "detail"}),  # the table read, in English
     Refusal.IMPORT_INVALID: frozenset({"detail"}),
     Refusal.BAD_TOKEN: frozenset({"room"}),
     Refusal.TRUMP_OFF: frozenset({"option"}),  # the option's name is for the command line
