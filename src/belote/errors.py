@@ -378,6 +378,10 @@ class Refusal(StrEnum):
     MULTIPLIER_VALUE = "multiplier_value"
     CAPOT_NOT_DOUBLED = "capot_not_doubled"
     TRUMP_OFF = "trump_off"
+    # a game's profile and options (belote.options)
+    UNKNOWN_PROFILE = "unknown_profile"
+    UNKNOWN_OPTION = "unknown_option"
+    OPTION_VALUE = "option_value"
 
 
 # Each refusal's English, written from its fields (str.format); the context an error
@@ -503,6 +507,9 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.CAPOT_NOT_DOUBLED: "{value!r}: a capot bid cannot be coinched (option "
                                "capot_doublable is false)",
     Refusal.TRUMP_OFF: "{trump!r} is not played here (option {option} is false)",
+    Refusal.UNKNOWN_PROFILE: "unknown profile {profile!r} (one of {profiles})",
+    Refusal.UNKNOWN_OPTION: "unknown option {name!r} (see docs/rules.md for the option names)",
+    Refusal.OPTION_VALUE: "{detail}",
 })
 
 

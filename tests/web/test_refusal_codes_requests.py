@@ -262,3 +262,46 @@ def test_the_rooms_store_refuses_by_code(tmp_path: Path) -> None:
     assert str(unread.value).startswith("the history could not be read (")
     assert say_refusal("fr", unread.value) == (
         "La base de données ne peut pas être lue pour le moment : réessayez dans un instant.")
+
+
+def _option_refusals(client: TestClient) -> dict[str, Any]:
+    """A game's profile or option that does not exist or a value it cannot take (the
+    API, the forms' pages) and a sheet's field of the wrong form (the preview)."""
+    fr = {"Accept-Language": "fr", "Accept": "text/html"}
+    out: dict[str, Any] = {}
+    for name, body in (("profile", {"profile": "nope"}),
+                       ("option", {"profile": "classic", "options": {"zz": 1}}),
+                       ("value", {"profile": "classic", "options": {"target": -5}})):
+        r = client.post("/api/rooms", json=body)
+        out[name + " api"] = (r.status_code, r.json())
+    r = client.post("/play", data={"profile": "nope"}, headers=fr)
+    out["profile page"] = (r.status_code, _form_error(r.text))
+    sid = new_sheet(client).rsplit("/", 1)[1]
+    r = client.post(f"/api/sheets/{sid}/preview", headers=fr,
+                    json={"taker": "NS", "points": "90", "trump": "ZZ"})
+    out["field"] = (r.status_code, r.json())
+    return out
+
+
+def test_a_games_options_and_a_sheets_fields_are_refused_by_code(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    before = _option_refusals(client)
+    assert before["profile api"][1]["code"] == "unknown_profile"
+    assert before["option api"] == (422, {
+        "error": "unknown option 'zz' (see docs/rules.md for the option names)",
+        "code": "unknown_option"})
+    assert before["value api"] == (422, {
+        "error": "option 'target': -5 is not a whole number in 1..1000000",
+        "code": "option_value"})
+    assert before["profile page"] == (422, "Il n'y a pas de jeu appelé nope : choisissez "
+                                      "classic, moroccan, coinche, contree, classic-3p, "
+                                      "classic-2p.")
+    assert before["field"] == (422, {"error": "Le champ trump n'est pas valide.",
+                                     "code": "bad_field"})
+    _reworded(monkeypatch)
+    after = _option_refusals(client)
+    for key in ("profile api", "option api", "value api"):
+        assert after[key][1]["code"] == before[key][1]["code"]
+        assert "REWORDED " in after[key][1]["error"]  # the English reworded (context kept)
+    assert after["profile page"] == before["profile page"]
+    assert after["field"] == before["field"]

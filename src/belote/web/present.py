@@ -606,6 +606,9 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.BELOTE_BOTH: N_(
         "Only one team can say belote-rebelote: one player holds the king and queen of "
         "trumps."),
+    Refusal.UNKNOWN_PROFILE: N_("There is no game called %(profile)s: choose %(profiles)s."),
+    Refusal.UNKNOWN_OPTION: N_("There is no option called %(name)s."),
+    Refusal.OPTION_VALUE: N_("The option %(name)s cannot be %(value)s."),
     **PAGE_WORDS,
 }
 
@@ -633,6 +636,7 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.STORE_UNREADABLE: frozenset({"what", "detail"}),  # the table read, in English
     Refusal.IMPORT_INVALID: frozenset({"detail"}),
     Refusal.BAD_TOKEN: frozenset({"room"}),
+    Refusal.OPTION_VALUE: frozenset({"detail"}),
     Refusal.TRUMP_OFF: frozenset({"option"}),  # the option's name is for the command line
     Refusal.CAPOT_NOT_DOUBLED: frozenset({"value"}),
     Refusal.NEGATIVE: frozenset({"team"}),
