@@ -146,7 +146,8 @@ def test_a_rooms_malformed_messages_are_refused_by_code(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _room_refusals(client)
     assert [before[k].get("code") for k in ("call", "card", "cards", "token")] == [
-        "not_a_call", "not_a_card_text", "not_a_card_text", "bad_token"]
+        "bad_field", "not_a_card_text", "not_a_card_text", "bad_token"]
+    assert before["call"]["message"] == "Le champ call n'est pas valide."
     assert before["card"]["message"] == "« ZZ » n'est pas une carte."
     assert before["token"]["message"] == (
         "Votre jeton ne tient aucune place à cette table : prenez une place.")

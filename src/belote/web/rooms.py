@@ -567,8 +567,9 @@ class Room:
         the engine checks whose turn it is, the call naming the seat."""
         async with self.lock:
             self._turn(seat, Call)
-            if not isinstance(text, str):  # a message's field of another kind
-                raise IllegalActionError(RuleCode.NOT_A_CALL, seat=seat, call=repr(text))
+            if not isinstance(text, str):  # a message's field of another kind: no rule's
+                raise RoomError.refused(Refusal.BAD_FIELD, field="call",
+                                        detail=f"not a call: {text!r}")
             await self._act(Call(normalise_call(text), seat))
 
     async def play(self, seat: int, card_text: object, declare: bool = True,
