@@ -312,14 +312,33 @@ class Refusal(StrEnum):
     NO_PAGE = "no_page"
     BOT_NEEDS_SEAT = "bot_needs_seat"
     JOIN_NEEDS_INVITATION = "join_needs_invitation"
+    BAD_REQUEST = "bad_request"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    REQUEST_REFUSED = "request_refused"
+    NOT_A_CARD_TEXT = "not_a_card_text"
+    BAD_TOKEN = "bad_token"
+    INTERNAL_ERROR = "internal_error"
+    NO_IDENTITY = "no_identity"
+    TOO_MANY_SOCKETS = "too_many_sockets"
+    # the live sheet's WebSocket (belote.web.routes_sheets, belote.web.sheet_live)
+    NO_FOLLOW_IN_TIME = "no_follow_in_time"
+    FOLLOW_FIRST = "follow_first"
+    PING_ONLY = "ping_only"
+    TOO_MANY_FOLLOWERS = "too_many_followers"
+    SERVER_STOPPING = "server_stopping"
     # the server's limits and its database
     TOO_MANY_TABLES = "too_many_tables"
     SERVER_FULL = "server_full"
     TOO_MANY_NEW_TABLES = "too_many_new_tables"
     GAME_NOT_SAVED = "game_not_saved"
+    GAME_NOT_SAVED_STOPPING = "game_not_saved_stopping"
+    GAME_NOT_SAVED_ERROR = "game_not_saved_error"
+    STORE_UNREADABLE = "store_unreadable"
     SHEETS_BUSY = "sheets_busy"
+    DATABASE_UNAVAILABLE = "database_unavailable"
     # the score sheets and their links (belote.sheets, belote.web.routes_sheets)
     NO_SUCH_SHEET = "no_such_sheet"
+    NOT_A_SHEET_ID = "not_a_sheet_id"
     SHEET_DELETED = "sheet_deleted"
     FOLLOW_ONLY = "follow_only"
     OWNER_ONLY = "owner_only"
@@ -332,6 +351,8 @@ class Refusal(StrEnum):
     NAMES_COUNT = "names_count"
     NAME_EMPTY = "name_empty"
     IMPORT_NOT_JSON = "import_not_json"
+    IMPORT_INVALID = "import_invalid"
+    PER_SEAT_TABLE = "per_seat_table"
     # a hand entered on a sheet's form (belote.scoring.checks, belote.web.forms)
     CHOOSE_TEAM = "choose_team"
     NOT_A_TEAM = "not_a_team"
@@ -357,6 +378,10 @@ class Refusal(StrEnum):
     MULTIPLIER_VALUE = "multiplier_value"
     CAPOT_NOT_DOUBLED = "capot_not_doubled"
     TRUMP_OFF = "trump_off"
+    # a game's profile and options (belote.options)
+    UNKNOWN_PROFILE = "unknown_profile"
+    UNKNOWN_OPTION = "unknown_option"
+    OPTION_VALUE = "option_value"
 
 
 # Each refusal's English, written from its fields (str.format); the context an error
@@ -402,6 +427,21 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.NO_PAGE: "this address leads to no page",
     Refusal.BOT_NEEDS_SEAT: "only a seated player may put a bot at the table",
     Refusal.JOIN_NEEDS_INVITATION: "taking a seat needs the room's invitation (its link)",
+    Refusal.BAD_REQUEST: "the request is not valid ({problems})",
+    Refusal.METHOD_NOT_ALLOWED: "{detail}",
+    Refusal.REQUEST_REFUSED: "{detail}",
+    Refusal.NOT_A_CARD_TEXT: "not a card: {text!r}",
+    Refusal.BAD_TOKEN: "room {room}: your token holds no seat here (take a seat)",
+    Refusal.INTERNAL_ERROR: "internal error",
+    Refusal.NO_IDENTITY: "refused: no identity cookie (open the page first, then connect)",
+    Refusal.TOO_MANY_SOCKETS: "refused: too many open connections from your network; close "
+                              "some and try again",
+    Refusal.NO_FOLLOW_IN_TIME: "nothing valid was sent within {seconds} s",
+    Refusal.FOLLOW_FIRST: 'the first message is {{"type": "follow"}} with the sheet\'s secret '
+                          "or none",
+    Refusal.PING_ONLY: 'after the hello only {{"type": "ping"}} is read',
+    Refusal.TOO_MANY_FOLLOWERS: "too many pages follow this sheet",
+    Refusal.SERVER_STOPPING: "the server is stopping",
     Refusal.TOO_MANY_TABLES: "you have {n} tables open already: finish or leave one (an "
                              "unused table closes by itself)",
     Refusal.SERVER_FULL: "the server holds {n} rooms already; try later",
@@ -409,9 +449,16 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.GAME_NOT_SAVED: "the game could not be saved: the database is busy (another "
                             "program is writing to it); nothing was changed, try again in "
                             "a moment",
+    Refusal.GAME_NOT_SAVED_STOPPING: "the game could not be saved (the server is stopping); "
+                                     "nothing was changed",
+    Refusal.GAME_NOT_SAVED_ERROR: "the game could not be saved ({detail}); nothing was changed",
+    Refusal.STORE_UNREADABLE: "the {what} could not be read ({detail})",
     Refusal.SHEETS_BUSY: "the score sheets are busy: another program is writing to them; "
                          "nothing was changed, try again in a moment",
+    Refusal.DATABASE_UNAVAILABLE: "the database cannot be used right now ({detail}); nothing "
+                                  "was changed",
     Refusal.NO_SUCH_SHEET: "no such sheet",
+    Refusal.NOT_A_SHEET_ID: "not a sheet id (a whole number; `belote sheet list` shows them)",
     Refusal.SHEET_DELETED: "deleted on {date}",
     Refusal.FOLLOW_ONLY: "this link lets you follow the sheet, not change it",
     Refusal.OWNER_ONLY: "only its owner may delete it or manage its links",
@@ -426,6 +473,10 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.NAMES_COUNT: "{text!r} gives {n} names, not {count}",
     Refusal.NAME_EMPTY: "{text!r} has an empty name",
     Refusal.IMPORT_NOT_JSON: "{file!r} is not a JSON file: {detail}",
+    Refusal.IMPORT_INVALID: "{detail}",
+    Refusal.PER_SEAT_TABLE: "profile {profile!r}: a {players}-player sheet is scored per seat "
+                            "(docs/rules.md §12); `belote sheet` and `belote score --sheet` keep "
+                            "it, this view keeps two teams (NS, EW)",
     Refusal.CHOOSE_TEAM: "choose NS or EW",
     Refusal.NOT_A_TEAM: "{text!r} is not NS or EW",
     Refusal.ENTER_POINTS: "enter one team's trick points (or a capot)",
@@ -456,6 +507,9 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.CAPOT_NOT_DOUBLED: "{value!r}: a capot bid cannot be coinched (option "
                                "capot_doublable is false)",
     Refusal.TRUMP_OFF: "{trump!r} is not played here (option {option} is false)",
+    Refusal.UNKNOWN_PROFILE: "unknown profile {profile!r} (one of {profiles})",
+    Refusal.UNKNOWN_OPTION: "unknown option {name!r} (see docs/rules.md for the option names)",
+    Refusal.OPTION_VALUE: "{detail}",
 })
 
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final
 
-from belote.errors import OptionError
+from belote.errors import OptionError, Refusal
 
 PROFILES: Final = ("classic", "moroccan", "coinche", "contree")
 # Belote for three and for two players (docs/rules.md §12): take-or-pass, classic cards.
@@ -356,7 +356,7 @@ class Rules:
             if type(value) is not kind:
                 if value not in kind.__members__.values():
                     listed = ", ".join(kind)
-                    raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
+                    raise _bad_value(name, value, f"{value!r} is not one of {listed}")
                 object.__setattr__(self, name, kind(value))
 
     @property
@@ -421,14 +421,20 @@ TARGET_CHOICES: Final[dict[str, tuple[int, ...]]] = {
 }
 
 
+def _bad_value(name: str, value: object, detail: str) -> OptionError:
+    """Option ``name`` refused its ``value`` (``detail``, in English: what it may be),
+    by code (:attr:`Refusal.OPTION_VALUE`): ``option 'target': 0 is not ...``."""
+    return OptionError.refused(Refusal.OPTION_VALUE, f"option {name!r}", name=name,
+                               value=value, detail=detail)
+
+
 def profile_rules(profile: str) -> Rules:
     """The defaults of a profile (docs/rules.md, 'Profiles and their defaults')."""
     try:
         values = _PROFILE_DEFAULTS[profile]
     except (KeyError, TypeError):
-        raise OptionError(
-            f"unknown profile {profile!r} (one of {', '.join(ALL_PROFILES)})"
-        ) from None
+        raise OptionError.refused(Refusal.UNKNOWN_PROFILE, profile=profile,
+                                  profiles=", ".join(ALL_PROFILES)) from None
     return Rules(profile=profile, **values)
 
 
@@ -436,7 +442,7 @@ def _check_value(name: str, value: Any, rules: Rules) -> Any:
     if name in BOOL_OPTIONS:
         if isinstance(value, bool):
             return value
-        raise OptionError(f"option {name!r}: {value!r} is not true or false")
+        raise _bad_value(name, value, f"{value!r} is not true or false")
     if name in WORD_OPTIONS:
         kind = WORD_OPTIONS[name]
         allowed: tuple[Any, ...] = tuple(kind)
@@ -444,48 +450,45 @@ def _check_value(name: str, value: Any, rules: Rules) -> Any:
             allowed = AUCTION_PATTERNS if rules.is_auction else TAKE_PASS_PATTERNS
         if not isinstance(value, str) or value not in allowed:
             listed = ", ".join(allowed)
-            raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
+            raise _bad_value(name, value, f"{value!r} is not one of {listed}")
         return kind(value)
     if name in CHOICE_OPTIONS:
         allowed = CHOICE_OPTIONS[name]
         if not any(value == a and type(value) is type(a) for a in allowed):
             listed = ", ".join(str(a) for a in allowed)
-            raise OptionError(f"option {name!r}: {value!r} is not one of {listed}")
+            raise _bad_value(name, value, f"{value!r} is not one of {listed}")
         return value
     if name in POSITIVE_INT_OPTIONS:
         if isinstance(value, int) and not isinstance(value, bool) and \
                 0 < value <= MAX_POSITIVE_INT:
             return value
         shown = repr(value) if len(repr(value)) <= 24 else repr(value)[:20] + "..."
-        raise OptionError(f"option {name!r}: {shown} is not a whole number in "
-                          f"1..{MAX_POSITIVE_INT}")
+        raise _bad_value(name, shown, f"{shown} is not a whole number in 1..{MAX_POSITIVE_INT}")
     if name == "max_bid":
         if value is None:
             return None
         if (isinstance(value, int) and not isinstance(value, bool)
                 and value >= 160 and value % 10 == 0):
             return value
-        raise OptionError(
-            f"option 'max_bid': {value!r} is not a multiple of 10 from 160, or null"
-        )
+        raise _bad_value(name, value, f"{value!r} is not a multiple of 10 from 160, or null")
     raise OptionError(f"unknown option {name!r}")  # pragma: no cover - guarded by caller
 
 
 def make_rules(profile: str = "classic", options: Mapping[str, Any] | None = None) -> Rules:
     """Rules of ``profile`` with ``options`` overriding its defaults, each checked."""
     if not isinstance(profile, str):
-        raise OptionError(f"profile: {profile!r} is not a profile name")
+        raise OptionError.refused(Refusal.BAD_FIELD, "profile", field="profile",
+                                  detail=f"{profile!r} is not a profile name")
     rules = profile_rules(profile)
     if not options:
         return rules
     if not isinstance(options, Mapping):
-        raise OptionError(f"options: {options!r} is not an object of option names")
+        raise OptionError.refused(Refusal.BAD_FIELD, "options", field="options",
+                                  detail=f"{options!r} is not an object of option names")
     changes: dict[str, Any] = {}
     for name, value in options.items():
         if name not in OPTION_NAMES:
-            raise OptionError(
-                f"unknown option {name!r} (see docs/rules.md for the option names)"
-            )
+            raise OptionError.refused(Refusal.UNKNOWN_OPTION, name=name)
         changes[name] = _check_value(name, value, rules)
     return dataclasses.replace(rules, **changes)
 
@@ -495,14 +498,14 @@ def parse_option_text(name: str, text: str) -> Any:
     the option's enum becomes its member; a word that is none of them is left as text,
     for :func:`make_rules` to refuse with the values the profile allows."""
     if name not in OPTION_NAMES:
-        raise OptionError(f"unknown option {name!r} (see docs/rules.md for the option names)")
+        raise OptionError.refused(Refusal.UNKNOWN_OPTION, name=name)
     t = text.strip()
     if name in BOOL_OPTIONS:
         if t.lower() in ("true", "on", "yes", "1"):
             return True
         if t.lower() in ("false", "off", "no", "0"):
             return False
-        raise OptionError(f"option {name!r}: {text!r} is not true or false")
+        raise _bad_value(name, text, f"{text!r} is not true or false")
     if name == "max_bid" and t.lower() in ("null", "none", ""):
         return None
     if name in POSITIVE_INT_OPTIONS or name == "max_bid" or (
@@ -510,7 +513,7 @@ def parse_option_text(name: str, text: str) -> Any:
     ):
         # ASCII digits only: int() would also take "1_0" and other scripts' digits.
         if not re.fullmatch(r"-?[0-9]{1,18}", t):
-            raise OptionError(f"option {name!r}: {text[:24]!r} is not a whole number")
+            raise _bad_value(name, text[:24], f"{text[:24]!r} is not a whole number")
         return int(t)
     kind = WORD_OPTIONS.get(name)
     if kind is not None and t in kind.__members__.values():

@@ -69,6 +69,13 @@ class SheetNotFoundError(SheetError):
     """No sheet with this id (or it was deleted)."""
 
 
+def no_such_sheet(sheet_id: int) -> SheetNotFoundError:
+    """The refusal of a sheet that does not exist, or that its reader may not see (the
+    web answers both alike)."""
+    return SheetNotFoundError.refused(Refusal.NO_SUCH_SHEET, f"sheet {sheet_id}",
+                                      sheet=sheet_id)
+
+
 # --- values --------------------------------------------------------------------------
 
 

@@ -107,6 +107,7 @@ from belote.sheet_state import (
     _team_entries,
     is_small,
     make_info,
+    no_such_sheet,
     replay_events,
     score_sheet,
     sheet_from_json,
@@ -135,6 +136,7 @@ __all__ = [
     "is_small",
     "link_path",
     "make_info",
+    "no_such_sheet",
     "replay_events",
     "score_sheet",
     "share_answer",
@@ -316,8 +318,7 @@ def _sheet_id(value: Any) -> int:
     text = value.strip() if isinstance(value, str) else ""
     if text.isascii() and text.isdigit() and len(text) <= 19 and 0 < int(text) <= MAX_SHEET_ID:
         return int(text)
-    raise SheetNotFoundError(
-        f"sheet {value!r}: not a sheet id (a whole number; `belote sheet list` shows them)")
+    raise SheetNotFoundError.refused(Refusal.NOT_A_SHEET_ID, f"sheet {value!r}", text=value)
 
 
 class SheetStore:
@@ -446,7 +447,7 @@ class SheetStore:
             "SELECT id, name, profile, options, target, team_names, players, player_names, "
             "deleted FROM sheets WHERE id = ?", (sid,)).fetchone()
         if row is None:
-            raise SheetNotFoundError.refused(Refusal.NO_SUCH_SHEET, f"sheet {sid}", sheet=sid)
+            raise no_such_sheet(sid)
         if row[8] is not None:
             raise SheetNotFoundError.refused(Refusal.SHEET_DELETED, f"sheet {sid}", sheet=sid,
                                              date=row[8])
@@ -697,10 +698,8 @@ class SheetStore:
 
     def _accept(self, info: SheetInfo) -> None:
         if is_small(info) and not self.small_tables:
-            raise OptionError(
-                f"profile {info.profile!r}: a {info.players}-player sheet is scored per seat "
-                "(docs/rules.md §12); `belote sheet` and `belote score --sheet` keep it, this "
-                "view keeps two teams (NS, EW)")
+            raise OptionError.refused(Refusal.PER_SEAT_TABLE, profile=info.profile,
+                                      players=info.players)
 
     def add_hand(self, sheet_id: Any, hand: Mapping[str, Any] | Entry) -> dict[str, Any]:
         """Add the next hand (a docs/json.md HandEntry without ``reserve``; per seat at a

@@ -35,7 +35,7 @@ def play_out(browser: Browser, owners: dict[int, str], profile: str = "classic",
         for seat, owner in owners.items():
             await room.join(seat, f"Player{seat}", owner=owner)
         await room.start()
-        bot = make_bot("random")
+        bot = make_bot("random", seed=5)  # seeded: the same game every run
         deals = 0
         while room.status != RoomStatus.FINISHED:
             if room.between:

@@ -436,7 +436,8 @@ FIELD_SAMPLES: dict[str, object] = {
     "date": "2026-01-02", "profile": "classic-3p", "hand": 6, "total": 162,
     "points": "92 + 80", "by": "NS", "other": "the other team takes no trick: 0",
     "first": 20, "second": 50, "team": "EW", "count": 5, "file": "x.json", "trump": "SA",
-    "option": "sa_ta",
+    "option": "sa_ta", "problems": "body.bots: Field required", "fields": "body.bots",
+    "method": "PUT", "status": 400, "what": "history", "profiles": "classic, coinche",
 }
 
 

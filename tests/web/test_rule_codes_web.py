@@ -83,7 +83,7 @@ def test_rewording_the_engine_changes_nothing_the_player_reads(
 def test_a_refusal_of_the_rules_carries_its_code_and_one_of_no_rule_none(
         client: TestClient) -> None:
     """§0.1: a call out of turn is refused with its code beside the sentence; a refusal
-    that names no rule (a call that is no word) keeps only its message, as before."""
+    that names no rule (a call that is no word) carries its own code, no rule's."""
     with Table(client) as table:
         table.start()
         turn = SEAT_NAMES.index(table.latest[0]["deal"]["turn"])
@@ -92,7 +92,8 @@ def test_a_refusal_of_the_rules_carries_its_code_and_one_of_no_rule_none(
         assert answer["type"] == "error" and answer["code"] == "not_your_turn"
         assert answer["message"].startswith("It is not your turn")
         answer = table.act(turn, {"type": "call", "call": 3})  # no call at all
-        assert answer == {"type": "error", "message": "not a call: 3"}
+        assert answer == {"type": "error", "message": "The field call is not valid.",
+                          "code": "bad_field"}
 
 
 def test_rewording_every_message_changes_no_sentence(monkeypatch: pytest.MonkeyPatch) -> None:

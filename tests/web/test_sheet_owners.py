@@ -558,7 +558,8 @@ def test_a_revoked_link_or_a_deleted_sheet_closes_its_sockets(
         act_as(client, owner)
         make_link(client, sheet, "follow", "renew")
         seen, code = closed_with(by_secret)
-        assert code == 4404 and seen[-1]["message"] == f"sheet {sid}: no such sheet"
+        assert code == 4404 and seen[-1]["code"] == "no_such_sheet"
+        assert seen[-1]["message"] == f"There is no score sheet number {sid}."
         act_as(client, owner)
         assert client.post(sheet + "/delete", follow_redirects=False).status_code == 303
         seen, code = closed_with(by_grant)

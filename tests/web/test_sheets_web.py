@@ -180,7 +180,7 @@ def test_list_delete_and_errors(client: TestClient, db: Path) -> None:
         client.get("/sheets/999").status_code == 404
     assert client.get("/api/sheets/999").json()["error"].startswith("sheet 999")
     r = client.post("/sheets", data={"profile": "bridge"})
-    assert r.status_code == 422 and "unknown profile 'bridge'" in html.unescape(r.text)
+    assert r.status_code == 422 and "There is no game called bridge" in html.unescape(r.text)
     r = client.post("/sheets", data={"profile": "classic", "target": "lots", "name": "T"})
     assert r.status_code == 422 and "“lots” is not a whole number" in html.unescape(r.text)
     assert 'value="T"' in r.text

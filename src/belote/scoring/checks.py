@@ -91,7 +91,10 @@ def complaint(where: str) -> Bad:
             /, **values: object) -> InvalidRecordError:
         if refusal is not None:
             return InvalidRecordError.refused(refusal, where, field, **values)
-        return InvalidRecordError(f"{where}: {field}: {message}")
+        # a field of the wrong form: by code too (the web says which field), its English
+        # ``where: field: message`` as ever
+        return InvalidRecordError.refused(Refusal.BAD_FIELD, where, field, field=field,
+                                          detail=message)
 
     return bad
 

@@ -12,8 +12,8 @@ import asyncio
 import contextlib
 import os
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping
-from typing import Final
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -148,20 +148,17 @@ def create_app(
         elif exc.status_code == 404:  # an address that leads to no page (its detail kept)
             error = BeloteError.refused(Refusal.NO_PAGE)
             error.args = (str(exc.detail),)
-        else:
-            error = BeloteError(str(exc.detail))
+        elif exc.status_code == 405:  # a GET of a form's address, a PUT...
+            error = BeloteError.refused(Refusal.METHOD_NOT_ALLOWED, detail=str(exc.detail),
+                                        method=request.method)
+        else:  # Starlette's own (a form it cannot read...): its English kept, its status said
+            error = BeloteError.refused(Refusal.REQUEST_REFUSED, detail=str(exc.detail),
+                                        status=exc.status_code)
         return _error(request, exc.status_code, error, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', 'invalid')}"
-            for e in exc.errors()[:3])
-        if not request.url.path.startswith("/api/") and any(
-                tuple(e.get("loc", ()))[:1] == ("path",) for e in exc.errors()):
-            # /sheets/abc: an address that leads to no page, said as a page says it
-            return _error(request, 404, BeloteError.refused(Refusal.NO_PAGE))
-        return _error(request, 400, BeloteError(f"the request is not valid ({problems})"))
+        return _error(request, *_invalid_request(request, exc.errors()))
 
     @app.exception_handler(BeloteError)
     async def refused(request: Request, exc: BeloteError) -> Response:
@@ -169,8 +166,8 @@ def create_app(
 
     @app.exception_handler(sqlite3.Error)
     async def database(request: Request, exc: sqlite3.Error) -> Response:
-        return _error(request, 503, BeloteError(
-            f"the database cannot be used right now ({exc}); nothing was changed"))
+        return _error(request, 503, BeloteError.refused(Refusal.DATABASE_UNAVAILABLE,
+                                                        detail=str(exc)))
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
@@ -192,6 +189,23 @@ async def _sweep(rooms: RoomManager) -> None:
     while True:
         await asyncio.sleep(SWEEP_EVERY_S)
         await rooms.sweep()
+
+
+def _invalid_request(request: Request, errors: Sequence[Any]) -> tuple[int, BeloteError]:
+    """A request FastAPI could not read into its route's arguments (a path's or a
+    query's value, a form's file), refused by code (pydantic's English kept as the
+    JSON's ``error``, never said on a page): an address that leads to no page
+    (``/sheets/abc``, 404), or the fields that are not valid (400).  (A JSON body is
+    read by its route, :func:`belote.web.security.loads`: ``not_json``.)"""
+    locations = [".".join(str(p) for p in e.get("loc", ())) for e in errors]
+    if not request.url.path.startswith("/api/") and any(
+            tuple(e.get("loc", ()))[:1] == ("path",) for e in errors):
+        # /sheets/abc: an address that leads to no page, said as a page says it
+        return 404, BeloteError.refused(Refusal.NO_PAGE)
+    problems = "; ".join(f"{where}: {e.get('msg', 'invalid')}"
+                         for where, e in zip(locations[:3], errors[:3], strict=True))
+    return 400, BeloteError.refused(Refusal.BAD_REQUEST, problems=problems,
+                                    fields=", ".join(dict.fromkeys(locations[:3])))
 
 
 def _error(request: Request, status: int, error: BeloteError,

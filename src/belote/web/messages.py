@@ -33,7 +33,7 @@ from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.chat import RoomChat
 from belote.web.clients import Client
-from belote.web.present import parse_seat, say_refusal
+from belote.web.present import parse_seat, refusal_message
 from belote.web.seats import NoAccess, RoomError, Seat, Visibility
 
 log = logging.getLogger("belote.web.rooms")
@@ -98,13 +98,10 @@ async def handle(room: MessagedRoom, client: Client, msg: object) -> None:
     except NoAccess:
         raise
     except BeloteError as exc:
-        text = say_refusal(client.lang, exc, seat=client.seat, players=room.players,
-                           spanish=room.rules.deck is Deck.SPANISH)
-        answer = {"type": "error", "message": text}
-        code = exc.code or exc.refusal
-        if code is not None:
-            answer["code"] = str(code)  # what is refused (docs/json.md's codes)
-        client.push_json(answer)
+        # what is refused, in the connection's language, with its code (docs/json.md)
+        client.push_json(refusal_message(exc, client.lang, seat=client.seat,
+                                         players=room.players,
+                                         spanish=room.rules.deck is Deck.SPANISH))
 
 
 async def dispatch(room: MessagedRoom, client: Client, msg: object) -> None:
@@ -177,9 +174,8 @@ def hello(room: MessagedRoom, client: Client, msg: Mapping[str, Any]) -> None:
     if seat is not None:
         client.push_json({"type": "welcome", "seat": SEAT_NAMES[seat]})
     elif token:
-        client.push_json({
-            "type": "error", "code": "bad_token",
-            "message": f"room {room.id}: your token holds no seat here (take a seat)"})
+        client.push_json(refusal_message(RoomError.refused(Refusal.BAD_TOKEN, room=room.id),
+                                         client.lang))
     if room.visibility != Visibility.PRIVATE:
         room.chat.log(client)  # what was said lately (web.chat)
 

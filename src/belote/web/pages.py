@@ -26,7 +26,7 @@ from belote.options import TARGET_CHOICES
 from belote.sheets import SheetStore, default_db_path
 from belote.web import i18n
 from belote.web.i18n import N_, lang_of
-from belote.web.present import OUTCOME_LABELS, say_refusal
+from belote.web.present import OUTCOME_LABELS, error_code, say_refusal
 
 HERE: Final = Path(__file__).resolve().parent
 PROFILE_LABELS: Final = {
@@ -99,14 +99,6 @@ def _error_text(ctx: Context, error: object) -> str:
     return say_refusal(str(ctx.get("lang") or "en"), error, teams=teams)
 
 
-def error_code(exc: BeloteError) -> str | None:
-    """What ``exc`` refuses, by code: the rule's (:class:`~belote.errors.RuleCode`)
-    or another refusal's (:class:`~belote.errors.Refusal`); None for an error that
-    has none."""
-    code = exc.code or exc.refusal
-    return None if code is None else str(code)
-
-
 class Refused(HTTPException):
     """An HTTP error that answers a refusal: a page says it in its language from its
     code, a JSON body (/api/) gives its English and its code."""
@@ -126,16 +118,6 @@ def refusal_json(exc: BeloteError, status: int,
     if code is not None:
         body["code"] = code
     return JSONResponse(body, status_code=status, headers=headers)
-
-
-def refusal_message(exc: BeloteError, lang: str, **how: Any) -> dict[str, Any]:
-    """A refusal as a WebSocket's ``error`` message: its words in ``lang``
-    (:func:`~belote.web.present.say_refusal`, given ``how``) and its code."""
-    out: dict[str, Any] = {"type": "error", "message": say_refusal(lang, exc, **how)}
-    code = error_code(exc)
-    if code is not None:
-        out["code"] = code
-    return out
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:

@@ -430,6 +430,24 @@ def say_refusal(lang: str, exc: BeloteError, *, seat: int | None = None, players
     return str(exc)
 
 
+def error_code(exc: BeloteError) -> str | None:
+    """What ``exc`` refuses, by code: the rule's (:class:`~belote.errors.RuleCode`)
+    or another refusal's (:class:`~belote.errors.Refusal`); None for an error that
+    has none."""
+    code = exc.code or exc.refusal
+    return None if code is None else str(code)
+
+
+def refusal_message(exc: BeloteError, lang: str, **how: Any) -> dict[str, Any]:
+    """A refusal as a WebSocket's ``error`` message: its words in ``lang``
+    (:func:`~belote.web.present.say_refusal`, given ``how``) and its code."""
+    out: dict[str, Any] = {"type": "error", "message": say_refusal(lang, exc, **how)}
+    code = error_code(exc)
+    if code is not None:
+        out["code"] = code
+    return out
+
+
 # --- the other refusals, by code ------------------------------------------------------
 #
 # A refusal that is no rule's (belote.errors.Refusal: the rooms, the connections, the
@@ -477,6 +495,23 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.NO_PAGE: N_("This address leads to no page."),
     Refusal.BOT_NEEDS_SEAT: N_("Only a seated player may put a bot at the table."),
     Refusal.JOIN_NEEDS_INVITATION: N_("Taking a seat needs the room's invitation (its link)."),
+    Refusal.BAD_REQUEST: N_("The request is not valid (%(fields)s)."),
+    Refusal.METHOD_NOT_ALLOWED: N_("This address does not answer to the %(method)s method."),
+    Refusal.REQUEST_REFUSED: N_("The request is refused (error %(status)s)."),
+    Refusal.NOT_A_CARD_TEXT: N_("“%(text)s” is not a card."),
+    Refusal.BAD_TOKEN: N_("Your token holds no seat at this table: take a seat."),
+    Refusal.INTERNAL_ERROR: N_("Something went wrong on the server: try again."),
+    Refusal.NO_IDENTITY: N_("Refused: open the page first, then connect."),
+    Refusal.TOO_MANY_SOCKETS: N_(
+        "Too many connections are open from your network: close some and try again."),
+    Refusal.NO_FOLLOW_IN_TIME: N_(
+        "Nothing valid was sent within %(seconds)s s: the connection is closed."),
+    Refusal.FOLLOW_FIRST: N_(
+        'The first message is {"type": "follow"}, with the sheet\'s secret or without.'),
+    Refusal.PING_ONLY: N_('After the first message, only {"type": "ping"} is read.'),
+    Refusal.TOO_MANY_FOLLOWERS: N_(
+        "Too many pages follow this score sheet: close one and reload the page."),
+    Refusal.SERVER_STOPPING: N_("The server is stopping: reload the page in a moment."),
     Refusal.TOO_MANY_TABLES: N_(
         "You have %(n)s tables open already: finish or leave one (an unused table closes "
         "by itself)."),
@@ -485,10 +520,22 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.GAME_NOT_SAVED: N_(
         "The game could not be saved: the database is busy (another program is writing "
         "to it). Nothing was changed: try again in a moment."),
+    Refusal.GAME_NOT_SAVED_STOPPING: N_(
+        "The game could not be saved: the server is stopping. Nothing was changed: reload "
+        "the page in a moment."),
+    Refusal.GAME_NOT_SAVED_ERROR: N_(
+        "The game could not be saved: the database cannot be used right now. Nothing was "
+        "changed: try again in a moment."),
+    Refusal.STORE_UNREADABLE: N_(
+        "The database cannot be read right now: try again in a moment."),
     Refusal.SHEETS_BUSY: N_(
         "The score sheets are busy: another program is writing to them. Nothing was "
         "changed: try again in a moment."),
+    Refusal.DATABASE_UNAVAILABLE: N_(
+        "The database cannot be used right now. Nothing was changed: try again in a "
+        "moment."),
     Refusal.NO_SUCH_SHEET: N_("There is no score sheet number %(sheet)s."),
+    Refusal.NOT_A_SHEET_ID: N_("“%(text)s” is not a score sheet's number."),
     Refusal.SHEET_DELETED: N_("Score sheet %(sheet)s was deleted on %(date)s."),
     Refusal.FOLLOW_ONLY: N_("Your link lets you follow score sheet %(sheet)s, not change it."),
     Refusal.OWNER_ONLY: N_(
@@ -504,6 +551,12 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.NAMES_COUNT: N_("“%(text)s” gives %(n)s names: %(count)s are needed."),
     Refusal.NAME_EMPTY: N_("“%(text)s”: a name is empty."),
     Refusal.IMPORT_NOT_JSON: N_("The file %(file)s is not a JSON file."),
+    Refusal.IMPORT_INVALID: N_(
+        "The file %(file)s is not a score sheet that can be imported (a sheet exported by "
+        "belote)."),
+    Refusal.PER_SEAT_TABLE: N_(
+        "A game of %(players)s players (%(profile)s) is scored per seat: these pages keep "
+        "the sheets of two teams; the command belote sheet keeps it."),
     Refusal.CONTRACT_VALUE: N_(
         "The contract %(value)s is not a bid: a multiple of 10 from 80 up to %(limit)s."),
     Refusal.MULTIPLIER_VALUE: N_(
@@ -553,6 +606,9 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.BELOTE_BOTH: N_(
         "Only one team can say belote-rebelote: one player holds the king and queen of "
         "trumps."),
+    Refusal.UNKNOWN_PROFILE: N_("There is no game called %(profile)s: choose %(profiles)s."),
+    Refusal.UNKNOWN_OPTION: N_("There is no option called %(name)s."),
+    Refusal.OPTION_VALUE: N_("The option %(name)s cannot be %(value)s."),
     **PAGE_WORDS,
 }
 
@@ -571,6 +627,16 @@ UNSAID_FIELDS: Final[Mapping[Refusal, frozenset[str]]] = {
     Refusal.CAPOT_OTHER_SIDE: frozenset({"other", "team"}),  # the team is "the other"
     Refusal.CAPOT_TOTAL: frozenset({"team"}),  # the team is the capot's, "by"
     Refusal.IMPORT_NOT_JSON: frozenset({"detail"}),
+    # an English detail (pydantic's, Starlette's, SQLite's, a record's checks) unsaid
+    Refusal.BAD_REQUEST: frozenset({"problems"}),
+    Refusal.METHOD_NOT_ALLOWED: frozenset({"detail"}),
+    Refusal.REQUEST_REFUSED: frozenset({"detail"}),
+    Refusal.DATABASE_UNAVAILABLE: frozenset({"detail"}),
+    Refusal.GAME_NOT_SAVED_ERROR: frozenset({"detail"}),
+    Refusal.STORE_UNREADABLE: frozenset({"what", "detail"}),  # the table read, in English
+    Refusal.IMPORT_INVALID: frozenset({"detail"}),
+    Refusal.BAD_TOKEN: frozenset({"room"}),
+    Refusal.OPTION_VALUE: frozenset({"detail"}),
     Refusal.TRUMP_OFF: frozenset({"option"}),  # the option's name is for the command line
     Refusal.CAPOT_NOT_DOUBLED: frozenset({"value"}),
     Refusal.NEGATIVE: frozenset({"team"}),

@@ -93,9 +93,9 @@ from typing import Any, Final
 from belote.actions import Action, Call, Discard, Play
 from belote.bidding import normalise_call
 from belote.bots import Bot, make_bot
-from belote.cards import card_name, parse_card
+from belote.cards import Card, card_name, parse_card
 from belote.deal import deal_mode
-from belote.errors import IllegalActionError, Refusal, RuleCode
+from belote.errors import IllegalActionError, InvalidCardError, Refusal, RuleCode
 from belote.game import Match
 from belote.hand import HandResult
 from belote.options import Rules
@@ -131,6 +131,15 @@ log = logging.getLogger("belote.web.rooms")
 _to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
+
+
+def _card(text: object) -> Card:
+    """The card a message names, or the room's refusal of a text that names none
+    (:attr:`Refusal.NOT_A_CARD_TEXT`, said in the page's language from its code)."""
+    if isinstance(text, str):
+        with contextlib.suppress(InvalidCardError):
+            return parse_card(text)
+    raise RoomError.refused(Refusal.NOT_A_CARD_TEXT, text=text)
 
 
 class Room:
@@ -558,6 +567,9 @@ class Room:
         the engine checks whose turn it is, the call naming the seat."""
         async with self.lock:
             self._turn(seat, Call)
+            if not isinstance(text, str):  # a message's field of another kind: no rule's
+                raise RoomError.refused(Refusal.BAD_FIELD, field="call",
+                                        detail=f"not a call: {text!r}")
             await self._act(Call(normalise_call(text), seat))
 
     async def play(self, seat: int, card_text: object, declare: bool = True,
@@ -568,9 +580,7 @@ class Room:
         false declines belote / rebelote (§7.7)."""
         async with self.lock:
             rnd = self._turn(seat, Play)
-            if not isinstance(card_text, str):
-                raise IllegalActionError(f"not a card: {card_text!r}")
-            c = parse_card(card_text)
+            c = _card(card_text)
             first = rnd.announced[seat] is None and not rnd.tricks
             await self._act(Play(c, () if first and not declare else None, bool(belote)))
 
@@ -580,7 +590,7 @@ class Room:
             self._turn(seat, Discard)
             if not isinstance(cards, list) or len(cards) != 2:
                 raise IllegalActionError(RuleCode.DISCARD_TWO_CARDS, given=repr(cards))
-            await self._act(Discard(tuple(parse_card(c) for c in cards)))
+            await self._act(Discard(tuple(_card(c) for c in cards)))
 
     def _turn(self, seat: int, kind: type[Action]) -> Round:
         """The deal on the table, once the room has checked that ``seat`` may act

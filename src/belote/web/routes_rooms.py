@@ -29,8 +29,8 @@ from belote.play import SEAT_NAMES
 from belote.web.chat import CHAT_LENGTH, QUICK
 from belote.web.i18n import lang_of
 from belote.web.network import network_of
-from belote.web.pages import PROFILE_LABELS, Refused, refusal_json, refusal_message, render
-from belote.web.present import parse_seat
+from belote.web.pages import PROFILE_LABELS, Refused, refusal_json, render
+from belote.web.present import parse_seat, refusal_message
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Client, NoAccess, Room, RoomError
 from belote.web.seats import SeatKind, Visibility
@@ -426,7 +426,8 @@ async def room_socket(websocket: WebSocket, room_id: str) -> None:
                 # the message's type only: a hello or a join carries a secret
                 log.exception("room %s: a %r message", room.id,
                               str(msg.get("type"))[:40] if isinstance(msg, dict) else "")
-                client.push_json({"type": "error", "message": "internal error"})
+                client.push_json(refusal_message(RoomError.refused(Refusal.INTERNAL_ERROR),
+                                                 client.lang))
             if room.id not in manager.rooms:
                 break
     except WebSocketDisconnect:

@@ -67,6 +67,7 @@ from belote.sheets import (
     SheetNotFoundError,
     SheetStore,
     link_path,
+    no_such_sheet,
 )
 from belote.web.chart import running_chart
 from belote.web.forms import (
@@ -85,10 +86,12 @@ from belote.web.forms import (
     wants_trump,
 )
 from belote.web.i18n import N_, gettext, lang_of
-from belote.web.pages import Refused, SheetAccess, error_code, refusal_json, render
+from belote.web.pages import Refused, SheetAccess, refusal_json, render
 from belote.web.present import (
     DECL_LABELS,
     declaration_comparison,
+    error_code,
+    refusal_message,
     say_refusal,
     score_calculation,
 )
@@ -138,17 +141,12 @@ def _role(store: SheetStore, conn: HTTPConnection, sheet_id: int, need: str) -> 
     see is refused exactly as one that does not exist (404), a role too small 403."""
     role = store.role(sheet_id, identity_of(conn), machine_owner(conn))
     if role is None:
-        raise _no_sheet(sheet_id)
+        raise no_such_sheet(sheet_id)
     if RANK[role] < RANK[need]:
         raise Refused(403, SheetError.refused(
             Refusal.FOLLOW_ONLY if need == "keep" else Refusal.OWNER_ONLY, f"sheet {sheet_id}",
             sheet=sheet_id))
     return role
-
-
-def _no_sheet(sheet_id: int) -> SheetNotFoundError:
-    return SheetNotFoundError.refused(Refusal.NO_SUCH_SHEET, f"sheet {sheet_id}",
-                                      sheet=sheet_id)
 
 
 def _with_store(request: Request, fn: Callable[[SheetStore], T]) -> T:
@@ -254,7 +252,16 @@ async def sheet_import(request: Request, file: UploadFile) -> Response:
         except BadInput as exc:
             raise InvalidRecordError.refused(Refusal.IMPORT_NOT_JSON, "import",
                                              file=file.filename, detail=str(exc)) from None
-        state = await _run(request, lambda s: s.import_json(obj, owner=identity_of(request)))
+        try:
+            state = await _run(request, lambda s: s.import_json(obj,
+                                                                owner=identity_of(request)))
+        except BeloteError as exc:
+            if error_code(exc) is not None:
+                raise
+            # the record's own checks (a key missing, a value of the wrong kind): said
+            # as a file that cannot be imported, its English kept as the message
+            raise InvalidRecordError.refused(Refusal.IMPORT_INVALID, file=file.filename,
+                                             detail=str(exc)) from None
     except BeloteError as exc:
         return await run_in_threadpool(_list_page, request, {}, exc)
     return RedirectResponse(f"/sheets/{state['id']}", status_code=303)
@@ -492,7 +499,7 @@ def sheet_link(request: Request, sheet_id: int, kind: str, secret: str) -> Respo
     def enter(store: SheetStore) -> None:
         known = store.links(sheet_id)[kind] if len(secret) <= MAX_SECRET else None
         if identity is None or not secret_equal(known, secret):
-            raise _no_sheet(sheet_id)
+            raise no_such_sheet(sheet_id)
         role = store.role(sheet_id, identity, machine_owner(request))
         if role is None or RANK[role] < RANK[kind]:
             store.grant(sheet_id, identity, kind)
@@ -500,7 +507,7 @@ def sheet_link(request: Request, sheet_id: int, kind: str, secret: str) -> Respo
     try:
         _with_store(request, enter)
     except SheetNotFoundError:
-        raise _not_found(_no_sheet(sheet_id)) from None
+        raise _not_found(no_such_sheet(sheet_id)) from None
     return RedirectResponse(f"/sheets/{sheet_id}", status_code=303)
 
 
@@ -713,28 +720,28 @@ async def sheet_socket(websocket: WebSocket, sheet_id: str) -> None:
     await websocket.accept()
     state = websocket.scope.get("state", {})
     if not state.get("same_origin", False):
-        await _close(websocket, 4403, "refused: the connection comes from another site")
+        await _close(websocket, 4403, SheetError.refused(Refusal.CROSS_SITE))
         return
     try:
         text = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT_S)
     except TimeoutError:
-        await _close(websocket, 4400, f"nothing valid was sent within {HELLO_TIMEOUT_S:g} s")
+        await _close(websocket, 4400, SheetError.refused(Refusal.NO_FOLLOW_IN_TIME,
+                                                         seconds=f"{HELLO_TIMEOUT_S:g}"))
         return
     except WebSocketDisconnect:
         return
     hello = _hello(websocket, text)
     if hello is None:
-        await _close(websocket, 4400, 'the first message is {"type": "follow"} with the '
-                     "sheet's secret or none")
+        await _close(websocket, 4400, SheetError.refused(Refusal.FOLLOW_FIRST))
         return
     try:
         follower, role, pulse = await run_in_threadpool(_follow, websocket, sheet_id, hello)
     except BeloteError as exc:
-        await _close(websocket, 4404, str(exc))
+        await _close(websocket, 4404, exc)
         return
     live: SheetLive = websocket.app.state.sheet_live
     if live.count(follower.sheet_id) >= MAX_FOLLOWERS:
-        await _close(websocket, 4429, "too many pages follow this sheet")
+        await _close(websocket, 4429, SheetError.refused(Refusal.TOO_MANY_FOLLOWERS))
         return
     live.add(follower, pulse)
     limits: Limits = websocket.app.state.limits
@@ -743,24 +750,28 @@ async def sheet_socket(websocket: WebSocket, sheet_id: str) -> None:
     try:
         await websocket.send_text(json.dumps(
             {"type": "welcome", "role": role, "events": follower.events}))
-        while follower.ended is None:
+        while not follower.ended:
             text = await _receive_text(websocket)
-            if not bucket.allow("messages") or len(text) > MAX_SOCKET_MESSAGE:
-                await _close(websocket, 1008, "too many or too large messages")
+            if not bucket.allow("messages"):
+                await _close(websocket, 1008, SheetError.refused(Refusal.TOO_MANY_MESSAGES))
+                break
+            if len(text) > MAX_SOCKET_MESSAGE:
+                await _close(websocket, 1008, SheetError.refused(
+                    Refusal.TOO_BIG, size=len(text), limit=MAX_SOCKET_MESSAGE))
                 break
             try:
                 msg = loads(text, limits, "the message")
             except BadInput:
                 msg = None
             if not isinstance(msg, dict) or msg.get("type") != "ping":
-                await _close(websocket, 4400, 'after the hello only {"type": "ping"} is read')
+                await _close(websocket, 4400, SheetError.refused(Refusal.PING_ONLY))
                 break
             await websocket.send_text('{"type": "pong"}')
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
         live.remove(follower)
-        follower.end("closed")
+        follower.end()  # its page left (nothing to tell it)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
@@ -817,10 +828,10 @@ def _follow(websocket: WebSocket, sheet_id: str, hello: dict[str, Any]
         else:
             came = None
         if role is None:
-            raise _no_sheet(sid)
+            raise no_such_sheet(sid)
         pulse = store.pulse([sid]).get(sid)
         if pulse is None:  # pragma: no cover - deleted between the two reads
-            raise _no_sheet(sid)
+            raise no_such_sheet(sid)
     follower = Follower(sid, identity, machine, came, secret if came else None)
     return follower, role, pulse
 
@@ -836,17 +847,20 @@ async def _follow_writer(websocket: WebSocket, follower: Follower) -> None:
         while True:
             await follower.wake.wait()
             follower.wake.clear()
-            if follower.ended is not None:
-                if follower.ended != "closed":
-                    await _close(websocket, 4404, follower.ended)
+            if follower.ended:
+                if follower.why is not None:
+                    await _close(websocket, 4404, follower.why)
                 return
             if follower.events != sent:
                 sent = follower.events
                 await websocket.send_text(json.dumps({"type": "changed", "events": sent}))
 
 
-async def _close(websocket: WebSocket, code: int, message: str) -> None:
+async def _close(websocket: WebSocket, code: int, refusal: BeloteError) -> None:
+    """Close the live page's socket with ``code``, after a last ``error`` message
+    that says ``refusal`` in the page's language, with its code (as a room's socket
+    does)."""
     with contextlib.suppress(Exception):
-        await websocket.send_text(json.dumps({"type": "error", "message": message,
-                                              "fatal": True}))
+        await websocket.send_text(json.dumps(
+            {**refusal_message(refusal, lang_of(websocket)), "fatal": True}))
         await websocket.close(code=code)

@@ -406,7 +406,7 @@ class GuardMiddleware:
         if name is None or name not in self.allowed_hosts:
             text = REFUSAL_ENGLISH[Refusal.UNKNOWN_HOST]
             if kind == "websocket":
-                await _refuse_socket(scope, receive, send, 1008, text, status=400)
+                await _refuse_socket(scope, receive, send, 1008, Refusal.UNKNOWN_HOST, 400)
             else:
                 html = "text/html" in headers.get("accept", "") and not scope.get(
                     "path", "").startswith("/api/")
@@ -497,12 +497,10 @@ class GuardMiddleware:
         """A WebSocket: refused without an identity (its page gives it one) or
         beyond the network's open connections; counted while it is open."""
         if identity is None:
-            await _refuse_socket(scope, receive, send, 4401, "refused: no identity cookie "
-                                 "(open the page first, then connect)")
+            await _refuse_socket(scope, receive, send, 4401, Refusal.NO_IDENTITY)
             return
         if self.sockets[network] >= self.limits.sockets_per_network:
-            await _refuse_socket(scope, receive, send, 1013, "refused: too many open "
-                                 "connections from your network; close some and try again")
+            await _refuse_socket(scope, receive, send, 1013, Refusal.TOO_MANY_SOCKETS)
             return
         state = scope["state"]
         state["identity"] = identity
@@ -517,16 +515,18 @@ class GuardMiddleware:
                 del self.sockets[network]
 
 
-async def _refuse_socket(scope: Scope, receive: Receive, send: Send, code: int, text: str,
-                         status: int | None = None) -> None:
+async def _refuse_socket(scope: Scope, receive: Receive, send: Send, code: int,
+                         refusal: Refusal, status: int | None = None) -> None:
     """Refuse a WebSocket before any route: with an HTTP ``status`` where the server
-    can answer one (the handshake is then never accepted), else accepted and closed
-    at once with ``code`` and ``text`` as its reason."""
+    can answer one (the handshake is then never accepted: its English and ``refusal``'s
+    code in JSON), else accepted and closed at once with ``code`` and its English as
+    the reason."""
+    text = REFUSAL_ENGLISH[refusal]
     message = await receive()
     if message["type"] != "websocket.connect":
         return
     if status is not None and "websocket.http.response" in scope.get("extensions", {}):
-        body = json.dumps({"error": text}).encode("utf-8")
+        body = json.dumps({"error": text, "code": str(refusal)}).encode("utf-8")
         await send({"type": "websocket.http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode())]})

@@ -24,7 +24,8 @@ from typing import Final
 
 from starlette.concurrency import run_in_threadpool
 
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
+from belote.sheets import SheetError, no_such_sheet
 from belote.web.pages import SheetAccess
 from belote.web.security import secret_equal
 
@@ -48,7 +49,8 @@ class Follower:
     kind: str | None = None  # "follow" or "keep" when it came with a link's secret
     secret: str | None = None
     events: int = 0
-    ended: str | None = None  # why it was ended (the sheet is gone for it)
+    ended: bool = False
+    why: BeloteError | None = None  # why it was ended (None: its page left), by code
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     def push(self, events: int) -> None:
@@ -56,8 +58,9 @@ class Follower:
             self.events = events
             self.wake.set()
 
-    def end(self, why: str) -> None:
-        self.ended = why
+    def end(self, why: BeloteError | None = None) -> None:
+        self.ended = True
+        self.why = why
         self.wake.set()
 
 
@@ -100,7 +103,7 @@ class SheetLive:
     async def close(self) -> None:
         for group in list(self._followers.values()):
             for follower in group:
-                follower.end("the server is stopping")
+                follower.end(SheetError.refused(Refusal.SERVER_STOPPING))
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -132,14 +135,14 @@ class SheetLive:
             return
         if pulse is None:  # deleted
             for follower in group:
-                follower.end(f"sheet {sid}: no such sheet")
+                follower.end(no_such_sheet(sid))
             return
         before = self._seen.get(sid)
         self._seen[sid] = pulse
         if before is not None and before[1:] != pulse[1:]:
             await self._recheck(sid, pulse, group)
         for follower in group:
-            if follower.ended is None:
+            if not follower.ended:
                 follower.push(pulse[0])
 
     async def _recheck(self, sid: int, pulse: Pulse, group: list[Follower]) -> None:
@@ -159,5 +162,4 @@ class SheetLive:
             except BeloteError:
                 allowed = None
             if allowed is None:
-                follower.end(f"sheet {sid}: no such sheet")
-
+                follower.end(no_such_sheet(sid))

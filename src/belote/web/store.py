@@ -252,8 +252,7 @@ class Writer:
     def _put(self, job: _Job) -> None:
         with self._guard:
             if self._closed:
-                raise StoreError("the game could not be saved (the server is stopping); "
-                                 "nothing was changed")
+                raise StoreError.refused(Refusal.GAME_NOT_SAVED_STOPPING)
             self._queue.put(job)
 
     # --- the thread ----------------------------------------------------------------
@@ -349,8 +348,8 @@ class Writer:
     @staticmethod
     def _answer(job: _Job, answer: Any, exc: BaseException | None) -> None:
         if isinstance(exc, sqlite3.Error):
-            exc = StoreBusy.refused(Refusal.GAME_NOT_SAVED) if _is_busy(exc) else StoreError(
-                f"the game could not be saved ({exc}); nothing was changed")
+            exc = StoreBusy.refused(Refusal.GAME_NOT_SAVED) if _is_busy(exc) else (
+                StoreError.refused(Refusal.GAME_NOT_SAVED_ERROR, detail=str(exc)))
         if job.future is None or job.loop is None:
             if exc is not None:
                 log.error("a room's write failed: %s", exc)
@@ -448,7 +447,8 @@ class RoomStore:
         try:
             return self._conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
-            raise StoreError(f"the rooms could not be read ({exc})") from None
+            raise StoreError.refused(Refusal.STORE_UNREADABLE, what="rooms",
+                                     detail=str(exc)) from None
 
     # --- the server's key ------------------------------------------------------------
 
@@ -618,7 +618,8 @@ class RoomStore:
         try:
             return analysis_cache.not_analysed(self._conn, games)
         except sqlite3.Error as exc:
-            raise StoreError(f"the analyses could not be read ({exc})") from None
+            raise StoreError.refused(Refusal.STORE_UNREADABLE, what="analyses",
+                                     detail=str(exc)) from None
 
     def loss_measures(self, games: list[GameSummary]) -> dict[str, history.SeatMeasure]:
         """The points lost per card of ``games``' deals analysed and kept
@@ -626,21 +627,24 @@ class RoomStore:
         try:
             return analysis_cache.loss_measures(self._conn, games)
         except sqlite3.Error as exc:
-            raise StoreError(f"the analyses could not be read ({exc})") from None
+            raise StoreError.refused(Refusal.STORE_UNREADABLE, what="analyses",
+                                     detail=str(exc)) from None
 
     def kept_games(self, ids: list[str]) -> dict[str, GameSummary]:
         """The games of ``ids`` already summed up in the history (without their deals)."""
         try:
             return {g.id: g for g in history.list_games(self._conn, source="web", ids=ids)}
         except sqlite3.Error as exc:
-            raise StoreError(f"the history could not be read ({exc})") from None
+            raise StoreError.refused(Refusal.STORE_UNREADABLE, what="history",
+                                     detail=str(exc)) from None
 
     def kept_game(self, room: str) -> GameSummary | None:
         """The game of ``room`` summed up in the history, with its deals, or None."""
         try:
             return history.get_game(self._conn, room)
         except sqlite3.Error as exc:
-            raise StoreError(f"the history could not be read ({exc})") from None
+            raise StoreError.refused(Refusal.STORE_UNREADABLE, what="history",
+                                     detail=str(exc)) from None
 
     def summarise_room(self, room: str, closed: bool) -> GameSummary | None:
         """The game of ``room`` read from its log and summed up (:func:`belote.history.summarise`):
