@@ -265,10 +265,11 @@ def template_fields(template: str) -> frozenset[str]:
 
 
 class Refusal(StrEnum):
-    """A refusal that is no rule's, by name: of the web app's rooms and connections,
-    of the score sheets, their links and their forms.  Its JSON word is the ``code``
-    of the web's error answers (docs/json.md, "Refusals of the web app"); its English
-    is :data:`REFUSAL_ENGLISH`, written from the error's fields
+    """A refusal that is no rule's, by name: of the web app's rooms, their chat and
+    connections, of the review of a finished deal, of the score sheets, their links
+    and their forms.  Its JSON word is the ``code`` of the web's error answers
+    (docs/json.md, "Refusals of the web app"); its English is
+    :data:`REFUSAL_ENGLISH`, written from the error's fields
     (:attr:`BeloteError.values`)."""
 
     # a room and its seats (belote.web.rooms, belote.web.messages)
@@ -291,6 +292,13 @@ class Refusal(StrEnum):
     TAKE_A_SEAT = "take_a_seat"
     LEAVE_BEFORE_START = "leave_before_start"
     NO_HINT_NOW = "no_hint_now"
+    # a room's chat (belote.web.chat)
+    CHAT_PRIVATE = "chat_private"
+    CHAT_EMPTY = "chat_empty"
+    CHAT_NOT_TEXT = "chat_not_text"
+    CHAT_TOO_LONG = "chat_too_long"
+    CHAT_TOO_FAST = "chat_too_fast"
+    CHAT_NO_SEAT = "chat_no_seat"
     # the messages and requests themselves (belote.web.messages, belote.web.security)
     NOT_A_MESSAGE = "not_a_message"
     HELLO_FIRST = "hello_first"
@@ -336,6 +344,10 @@ class Refusal(StrEnum):
     STORE_UNREADABLE = "store_unreadable"
     SHEETS_BUSY = "sheets_busy"
     DATABASE_UNAVAILABLE = "database_unavailable"
+    # the review of a finished deal (belote.web.routes_review, belote.web.review)
+    DEAL_IN_PLAY = "deal_in_play"
+    ONE_ANALYSIS_AT_A_TIME = "one_analysis_at_a_time"
+    ANALYSES_BUSY = "analyses_busy"
     # the score sheets and their links (belote.sheets, belote.web.routes_sheets)
     NO_SUCH_SHEET = "no_such_sheet"
     NOT_A_SHEET_ID = "not_a_sheet_id"
@@ -407,6 +419,12 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
     Refusal.TAKE_A_SEAT: "take a seat first",
     Refusal.LEAVE_BEFORE_START: "a seat can be left only before the game starts",
     Refusal.NO_HINT_NOW: "no hint now: it is not your turn",
+    Refusal.CHAT_PRIVATE: "a table against bots has no chat",
+    Refusal.CHAT_EMPTY: "chat: the message is empty",
+    Refusal.CHAT_NOT_TEXT: "chat: a message is text, or one of the quick messages",
+    Refusal.CHAT_TOO_LONG: "chat: a message has at most {max} characters (this one has {n})",
+    Refusal.CHAT_TOO_FAST: "chat: too many messages in a short time; wait a few seconds",
+    Refusal.CHAT_NO_SEAT: "chat: only the players and the spectators of this room may write",
     Refusal.NOT_A_MESSAGE: "a message is a JSON object with a 'type'",
     Refusal.HELLO_FIRST: "say hello first (with your seat's token or the room's invitation)",
     Refusal.UNKNOWN_MESSAGE: "unknown message type {kind!r}",
@@ -457,6 +475,10 @@ REFUSAL_ENGLISH: Final[MappingProxyType[Refusal, str]] = MappingProxyType({
                          "nothing was changed, try again in a moment",
     Refusal.DATABASE_UNAVAILABLE: "the database cannot be used right now ({detail}); nothing "
                                   "was changed",
+    Refusal.DEAL_IN_PLAY: "this deal is still being played: its review opens once it is over",
+    Refusal.ONE_ANALYSIS_AT_A_TIME: "one analysis at a time: wait for the one under way, then "
+                                    "try again",
+    Refusal.ANALYSES_BUSY: "the server is busy analysing other deals: try again later",
     Refusal.NO_SUCH_SHEET: "no such sheet",
     Refusal.NOT_A_SHEET_ID: "not a sheet id (a whole number; `belote sheet list` shows them)",
     Refusal.SHEET_DELETED: "deleted on {date}",

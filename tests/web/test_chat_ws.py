@@ -13,11 +13,13 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from belote.errors import Refusal
 from belote.web.chat import CHAT_BURST, CHAT_LENGTH, QUICK, RING, RoomChat
 from belote.web.clients import Client
 from belote.web.rooms import Room
 from belote.web.security import RateLimiter
 from tests.web.support import TestClient, WebSocketTestSession, new_identity, receive, send
+from tests.web.test_refusal_codes_web import _reworded
 
 
 class Friends:
@@ -207,3 +209,71 @@ def test_a_message_id_is_new_after_a_restart() -> None:
                  everyone=[])
         ids.append(chat.messages[-1]["id"])
     assert ids[0] != ids[1]
+
+
+# Each refusal of the chat, by code, and its French (docs/json.md).
+CHAT_FRENCH = {
+    "chat_private": "Une table contre les bots n'a pas de discussion.",
+    "chat_no_seat":
+        "Discussion : seuls les joueurs et les spectateurs de cette salle peuvent écrire.",
+    "chat_not_text": "Discussion : un message est un texte, ou l'un des messages rapides.",
+    "chat_empty": "Discussion : le message est vide.",
+    "chat_too_long": "Discussion : un message a au plus 200 caractères (celui-ci en a 201).",
+    "chat_too_fast":
+        "Discussion : trop de messages en peu de temps ; attendez quelques secondes.",
+}
+
+
+class Heard(Client):
+    """A connection that keeps what it is sent."""
+
+    def __init__(self, lang: str) -> None:
+        async def nowhere(text: str) -> None:  # pragma: no cover - nothing is sent
+            return None
+
+        super().__init__(nowhere, f"identity-{lang}")
+        self.lang = lang
+        self.heard: list[dict[str, Any]] = []
+
+    def push(self, text: str) -> None:
+        self.heard.append(json.loads(text))
+
+
+def _chat_refusals(lang: str) -> dict[str, dict[str, Any]]:
+    """Each refusal of the chat, by its code: a stranger's message (no hello), one at a
+    table against bots, one of the wrong form, an empty one, one too long, one too many."""
+    chat = RoomChat("room")
+    chat.limiter = RateLimiter(0.5, 1, clock=lambda: 100.0)  # one message, then none
+    stranger, player = Heard(lang), Heard(lang)
+    player.hello = player.invited = True
+    chat.say(stranger, {"type": "chat", "text": "spam"}, private=False, seats=[], everyone=[])
+    chat.say(player, {"type": "chat", "quick": "hello"}, private=True, seats=[], everyone=[])
+    for said in ({"text": ["x"]}, {"text": " \n "}, {"text": "x" * (CHAT_LENGTH + 1)},
+                 {"text": "first"}, {"quick": "thanks"}):
+        chat.say(player, {"type": "chat", **said}, private=False, seats=[], everyone=[])
+    assert [m["text"] for m in chat.messages] == ["first"]
+    refusals = [m for m in stranger.heard + player.heard if m["type"] == "error"]
+    assert len(refusals) == len(CHAT_FRENCH)
+    return {m["code"]: m for m in refusals}
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_each_chat_refusal_is_said_from_its_code(
+        lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chat's refusals are codes of the one table of the web's refusals
+    (errors.Refusal), each said in the reader's language from its code as the rooms'
+    are; rewording every English message (errors.REFUSAL_ENGLISH) changes nothing."""
+    before = _chat_refusals(lang)
+    assert {Refusal(code) for code in before} == {Refusal(code) for code in CHAT_FRENCH}
+    assert all(set(m) == {"type", "chat", "code", "message"} and m["chat"] is True
+               for m in before.values())
+    said = {code: m["message"] for code, m in before.items()}
+    if lang == "fr":
+        assert said == CHAT_FRENCH
+    else:
+        assert said["chat_too_long"] == (
+            f"Chat: a message has at most {CHAT_LENGTH} characters "
+            f"(this one has {CHAT_LENGTH + 1}).")
+        assert said["chat_private"] == "A table against bots has no chat."
+    _reworded(monkeypatch)
+    assert _chat_refusals(lang) == before

@@ -438,6 +438,7 @@ FIELD_SAMPLES: dict[str, object] = {
     "first": 20, "second": 50, "team": "EW", "count": 5, "file": "x.json", "trump": "SA",
     "option": "sa_ta", "problems": "body.bots: Field required", "fields": "body.bots",
     "method": "PUT", "status": 400, "what": "history", "profiles": "classic, coinche",
+    "max": 200,
 }
 
 

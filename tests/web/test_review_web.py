@@ -21,7 +21,7 @@ from belote.bots.base import next_action
 from belote.game import Match
 from belote.options import make_rules
 from belote.table import Phase
-from belote.web import create_app
+from belote.web import create_app, routes_review
 from belote.web import review as review_module
 from belote.web.analysis_worker import AnalysisProcess, AnalysisRefused, AnalysisStopped
 from belote.web.review import ReviewBusy, Reviews, ReviewSettings
@@ -31,6 +31,7 @@ from belote.web.store import RoomStore
 from tests.web.conftest import FAST, GENEROUS
 from tests.web.support import TestClient
 from tests.web.test_history_web import Browser, me, play_out
+from tests.web.test_refusal_codes_web import _form_error, _reworded
 
 QUICK = ReviewSettings(worlds=2)  # the server's settings in these tests: quick
 
@@ -421,6 +422,111 @@ def test_the_page_sees_the_progress_and_is_told_to_try_later(
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert bob.post(f"/review/{other}/1/analysis").status_code == 202  # room again
+
+
+# Each refusal of the review, by code, and its French (docs/json.md).
+REVIEW_FRENCH = {
+    "deal_in_play": "Cette donne se joue encore : sa revue s'ouvre quand elle est finie.",
+    "no_page": "Cette adresse ne mène à aucune page.",
+    "no_identity": "Rechargez d'abord la page : ce navigateur n'a pas encore d'identité.",
+    "one_analysis_at_a_time":
+        "Une analyse à la fois : attendez la fin de celle en cours, puis réessayez.",
+    "analyses_busy": "Le serveur analyse d'autres donnes : réessayez dans une minute.",
+}
+
+
+def _review_refusals(ann: Player, bob: Player, games: dict[str, str],
+                     monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What the review's pages (status, message) and its JSON answers (status, body)
+    say to each of its refusals."""
+    done, playing, other = games["done"], games["playing"], games["other"]
+    out: dict[str, Any] = {}
+    for name, answer in (("in play page", ann.get(f"/review/{playing}/2")),
+                         ("no page", bob.get(f"/review/{done}/1"))):
+        out[name] = (answer.status_code, _form_error(answer.text))
+    for name, answer in (
+            ("in play state", ann.get(f"/review/{playing}/2/analysis")),
+            ("in play start", ann.post(f"/review/{playing}/2/analysis")),
+            ("in play link", ann.post(f"/review/{playing}/2/link")),
+            ("no page state", bob.get(f"/review/{done}/1/analysis")),
+            ("no page link", bob.post(f"/review/{done}/1/link")),
+            ("no page revoke", bob.post(f"/review/{done}/1/link/revoke")),
+            ("no page deal", ann.get(f"/review/{done}/0/analysis")),
+            ("mine busy", ann.post(f"/review/{other}/1/analysis")),
+            ("server busy", bob.post(f"/review/{other}/1/analysis"))):
+        out[name] = (answer.status_code, answer.json())
+    # a request that passed the CSRF check without an identity (the share link opens
+    # the deal): starting the analysis is refused
+    key = ann.post(f"/review/{done}/1/link").json()["link"].split("key=")[1]
+    with monkeypatch.context() as patch:
+        patch.setattr(routes_review, "identity", lambda request: None)
+        answer = bob.post(f"/review/{done}/1/analysis?key={key}")
+    out["no identity"] = (answer.status_code, answer.json())
+    return out
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_reviews_refusals_are_said_from_their_codes(
+        two: tuple[Player, Player], monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Each refusal of the review carries its code in its JSON answer (docs/json.md),
+    its words in the reader's language, its status as before; rewording every English
+    message (errors.REFUSAL_ENGLISH) changes nothing a page or an answer says."""
+    release = threading.Event()
+
+    def slow(self: Any, record: dict[str, Any], settings: Any,
+             progress: Any, cancelled: Any = None) -> dict[str, Any]:
+        release.wait(30)
+        return {"cards": [], "summary": []}
+
+    monkeypatch.setattr(AnalysisProcess, "run", slow)
+    ann, bob = two
+    ann.client.app.state.reviews.settings = ReviewSettings(  # type: ignore[attr-defined]
+        worlds=2, running=1, waiting=0)
+    games = {"done": play_out(ann, {0: me(ann)}),
+             "other": play_out(ann, {0: me(ann), 2: me(bob)}),
+             "playing": play_out(ann, {0: me(ann)}, options={"target": 1000}, finish=False)}
+    room = ann.client.app.state.rooms.rooms[games["playing"]]  # type: ignore[attr-defined]
+    portal = ann.client.portal
+    assert portal is not None
+    portal.call(room.next_deal)  # deal 2 under way
+    ann.client.headers["Accept-Language"] = lang
+    try:
+        assert ann.post(f"/review/{games['done']}/1/analysis").status_code == 202
+        before = _review_refusals(ann, bob, games, monkeypatch)
+        codes = {name: body["code"] for name, (_, body) in before.items()
+                 if isinstance(body, dict)}
+        assert codes == {
+            "in play state": "deal_in_play", "in play start": "deal_in_play",
+            "in play link": "deal_in_play", "no page state": "no_page",
+            "no page link": "no_page", "no page revoke": "no_page", "no page deal": "no_page",
+            "mine busy": "one_analysis_at_a_time", "server busy": "analyses_busy",
+            "no identity": "no_identity"}
+        statuses = {name: status for name, (status, _) in before.items()}
+        assert statuses == {
+            "in play page": 403, "no page": 404, "in play state": 403, "in play start": 403,
+            "in play link": 403, "no page state": 404, "no page link": 404,
+            "no page revoke": 404, "no page deal": 404, "mine busy": 429,
+            "server busy": 429, "no identity": 403}
+        said = {name: body["error"] if isinstance(body, dict) else body
+                for name, (_, body) in before.items()}
+        assert said["in play page"] == said["in play state"]
+        assert said["no page"] == said["no page state"]
+        if lang == "fr":
+            assert {name: REVIEW_FRENCH[code] for name, code in codes.items()} == {
+                name: said[name] for name in codes}
+            assert said["in play page"] == REVIEW_FRENCH["deal_in_play"]
+            assert said["no page"] == REVIEW_FRENCH["no_page"]
+        else:
+            assert said["mine busy"] == (
+                "One analysis at a time: wait for the one under way, then try again.")
+            assert said["no page"] == "This address leads to no page."
+        _reworded(monkeypatch)
+        after = _review_refusals(ann, bob, games, monkeypatch)
+        assert after == before
+        assert "REWORDED" not in str(after)
+    finally:
+        del ann.client.headers["Accept-Language"]
+        release.set()
 
 
 def _room_of(player: Player, owner: str, visibility: Visibility, finish: bool = True) -> str:

@@ -13,7 +13,9 @@ empty text is refused, never cut.  Each person (his browser identity, else his s
 may send :data:`CHAT_BURST` messages at once and :data:`CHAT_PER_SECOND` sustained
 (:class:`belote.web.security.RateLimiter`, one bucket per person and room); beyond
 that a message is refused.  A refusal goes to its sender alone, in his language, as
-``{"type": "error", "chat": true, "code": ..., "message": ...}``: the connection stays
+``{"type": "error", "chat": true, "code": ..., "message": ...}``: its code a
+:class:`belote.errors.Refusal` (``chat_...``), its words said from the code as the
+rooms' refusals are (:func:`belote.web.present.refusal_message`); the connection stays
 open.
 
 What everyone receives.  ``{"type": "chat", "id", "from": {"who", "seat", "name"},
@@ -40,9 +42,11 @@ import time
 from collections import deque
 from typing import Any, Final
 
+from belote.errors import BeloteError, Refusal
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
-from belote.web.i18n import N_, gettext
+from belote.web.i18n import N_
+from belote.web.present import refusal_message
 from belote.web.seats import Seat
 from belote.web.security import RateLimiter
 
@@ -63,27 +67,9 @@ QUICK: Final = {
     "good_game": N_("Good game"),
 }
 
-# The refusals, by code: said to their sender in his language.
-REFUSALS: Final = {
-    "chat_private": N_("A table against bots has no chat."),
-    "chat_empty": N_("Chat: the message is empty."),
-    "chat_not_text": N_("Chat: a message is text, or one of the quick messages."),
-    "chat_too_long": N_("Chat: a message has at most %(max)s characters (this one has %(n)s)."),
-    "chat_too_fast": N_("Chat: too many messages in a short time; wait a few seconds."),
-    "chat_no_seat": N_("Chat: only the players and the spectators of this room may write."),
-}
-
-
-class ChatRefused(Exception):
-    """A chat message refused: its code (:data:`REFUSALS`) and the values it names."""
-
-    def __init__(self, code: str, **values: object) -> None:
-        super().__init__(code)
-        self.code = code
-        self.values = values
-
-    def words(self, lang: str) -> str:
-        return gettext(lang, REFUSALS[self.code]) % self.values
+class ChatRefused(BeloteError):
+    """A chat message refused, by code (``Refusal.CHAT_...``, said to its sender in
+    his language from its code: :func:`belote.web.present.refusal_message`)."""
 
 
 def clean_text(text: object) -> str:
@@ -94,12 +80,12 @@ def clean_text(text: object) -> str:
     'Bien joué  partenaire !'
     """
     if not isinstance(text, str):
-        raise ChatRefused("chat_not_text")
+        raise ChatRefused.refused(Refusal.CHAT_NOT_TEXT)
     if len(text) > CHAT_LENGTH:
-        raise ChatRefused("chat_too_long", max=CHAT_LENGTH, n=len(text))
+        raise ChatRefused.refused(Refusal.CHAT_TOO_LONG, max=CHAT_LENGTH, n=len(text))
     cleaned = "".join(" " if ord(c) < 32 or 127 <= ord(c) < 160 else c for c in text).strip()
     if not cleaned:
-        raise ChatRefused("chat_empty")
+        raise ChatRefused.refused(Refusal.CHAT_EMPTY)
     return cleaned
 
 
@@ -136,8 +122,7 @@ class RoomChat:
         try:
             entry = self._entry(client, msg, private, seats)
         except ChatRefused as refused:
-            client.push_json({"type": "error", "chat": True, "code": refused.code,
-                              "message": refused.words(client.lang)})
+            client.push_json({**refusal_message(refused, client.lang), "chat": True})
             return
         self.messages.append(entry)
         for other in everyone:
@@ -146,19 +131,19 @@ class RoomChat:
     def _entry(self, client: Client, msg: dict[str, Any], private: bool,
                seats: list[Seat]) -> dict[str, Any]:
         if private:
-            raise ChatRefused("chat_private")
+            raise ChatRefused.refused(Refusal.CHAT_PRIVATE)
         if not client.hello or (client.seat is None and not client.invited):
-            raise ChatRefused("chat_no_seat")
+            raise ChatRefused.refused(Refusal.CHAT_NO_SEAT)
         quick = msg.get("quick")
         if quick is not None:
             if not isinstance(quick, str) or quick not in QUICK:
-                raise ChatRefused("chat_not_text")
+                raise ChatRefused.refused(Refusal.CHAT_NOT_TEXT)
             said: dict[str, str] = {"quick": quick}
         else:
             said = {"text": clean_text(msg.get("text"))}
         who = self.who(client)
         if not self.limiter.allow(who):
-            raise ChatRefused("chat_too_fast")
+            raise ChatRefused.refused(Refusal.CHAT_TOO_FAST)
         seat = client.seat
         self.count += 1
         return {"type": "chat", "id": f"{self.run}.{self.count}", "from": {

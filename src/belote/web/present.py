@@ -479,6 +479,14 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.TAKE_A_SEAT: N_("take a seat first"),
     Refusal.LEAVE_BEFORE_START: N_("a seat can be left only before the game starts"),
     Refusal.NO_HINT_NOW: N_("No hint now: it is not your turn."),
+    Refusal.CHAT_PRIVATE: N_("A table against bots has no chat."),
+    Refusal.CHAT_EMPTY: N_("Chat: the message is empty."),
+    Refusal.CHAT_NOT_TEXT: N_("Chat: a message is text, or one of the quick messages."),
+    Refusal.CHAT_TOO_LONG: N_(
+        "Chat: a message has at most %(max)s characters (this one has %(n)s)."),
+    Refusal.CHAT_TOO_FAST: N_("Chat: too many messages in a short time; wait a few seconds."),
+    Refusal.CHAT_NO_SEAT: N_(
+        "Chat: only the players and the spectators of this room may write."),
     Refusal.NOT_A_MESSAGE: N_("A message is a JSON object with a type."),
     Refusal.HELLO_FIRST: N_("Say hello first, with your seat's token or the room's link."),
     Refusal.UNKNOWN_MESSAGE: N_("Unknown message: %(kind)s."),
@@ -501,7 +509,7 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.NOT_A_CARD_TEXT: N_("“%(text)s” is not a card."),
     Refusal.BAD_TOKEN: N_("Your token holds no seat at this table: take a seat."),
     Refusal.INTERNAL_ERROR: N_("Something went wrong on the server: try again."),
-    Refusal.NO_IDENTITY: N_("Refused: open the page first, then connect."),
+    Refusal.NO_IDENTITY: N_("Reload the page first: this browser has no identity yet."),
     Refusal.TOO_MANY_SOCKETS: N_(
         "Too many connections are open from your network: close some and try again."),
     Refusal.NO_FOLLOW_IN_TIME: N_(
@@ -534,6 +542,12 @@ REFUSAL_TEXTS: Final[Mapping[Refusal, str]] = {
     Refusal.DATABASE_UNAVAILABLE: N_(
         "The database cannot be used right now. Nothing was changed: try again in a "
         "moment."),
+    Refusal.DEAL_IN_PLAY: N_(
+        "This deal is still being played: its review opens once it is over."),
+    Refusal.ONE_ANALYSIS_AT_A_TIME: N_(
+        "One analysis at a time: wait for the one under way, then try again."),
+    Refusal.ANALYSES_BUSY: N_(
+        "The server is busy analysing other deals: try again in a minute."),
     Refusal.NO_SUCH_SHEET: N_("There is no score sheet number %(sheet)s."),
     Refusal.NOT_A_SHEET_ID: N_("“%(text)s” is not a score sheet's number."),
     Refusal.SHEET_DELETED: N_("Score sheet %(sheet)s was deleted on %(date)s."),

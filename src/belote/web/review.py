@@ -42,7 +42,7 @@ from belote.actions import Call as CallAction
 from belote.actions import Play
 from belote.analysis_cache import AnalysisSettings, deal_hash
 from belote.cards import card_name, trump_name
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.game import Match
 from belote.play import SEAT_NAMES
 from belote.round import Round
@@ -88,12 +88,13 @@ class ReviewSettings:
 
 
 class ReviewBusy(BeloteError):
-    """No analysis can start now (the limits, module doc): try later.  ``mine``: this
-    browser already has one under way (else the server's queue is full)."""
+    """No analysis can start now (the limits, module doc): try later.  Refused by code:
+    ``one_analysis_at_a_time`` (:attr:`mine`: this browser already has one under way)
+    or ``analyses_busy`` (the server's queue is full)."""
 
-    def __init__(self, message: str, mine: bool) -> None:
-        super().__init__(message)
-        self.mine = mine
+    @property
+    def mine(self) -> bool:
+        return self.refusal is Refusal.ONE_ANALYSIS_AT_A_TIME
 
 
 @dataclass
@@ -294,11 +295,9 @@ class Reviews:
             return job
         active = [j for j in self.jobs.values() if j.active]
         if any(j.owner == owner for j in active):
-            raise ReviewBusy("one analysis at a time: wait for the one under way, "
-                             "then try again", mine=True)
+            raise ReviewBusy.refused(Refusal.ONE_ANALYSIS_AT_A_TIME)
         if len(active) >= self.settings.running + self.settings.waiting:
-            raise ReviewBusy("the server is busy analysing other deals: try again later",
-                             mine=False)
+            raise ReviewBusy.refused(Refusal.ANALYSES_BUSY)
         job = Job(key, record, owner)
         self.jobs[key] = job
         job.task = asyncio.create_task(self._run(job))

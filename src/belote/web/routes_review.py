@@ -19,7 +19,11 @@ Who may see a review:
 
 A game of another browser, one that does not exist, a malformed id or deal number, a
 forged or revoked key and a browser without an identity all get the same 404, which
-says nothing of whether the game exists.  Making or revoking a link is for the game's
+says nothing of whether the game exists.  Every refusal is one of
+:class:`belote.errors.Refusal` (``no_page``, ``deal_in_play``, ``no_identity``,
+``one_analysis_at_a_time``, ``analyses_busy``): a page says it in its language from its
+code, a JSON answer as ``{"error": WORDS, "code": CODE}``, its words in the reader's
+language (the page's script shows them).  Making or revoking a link is for the game's
 seats only (never through a key).  The analysis's settings are the server's
 (:class:`~belote.web.review.ReviewSettings`); the client only asks for it to start.
 """
@@ -30,41 +34,33 @@ import asyncio
 from typing import Any, Final
 from urllib.parse import quote
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from belote.errors import BeloteError
+from belote.errors import BeloteError, Refusal
 from belote.history import check_game_id
 from belote.web import routes_history
 from belote.web.i18n import N_, gettext, lang_of
-from belote.web.pages import render
+from belote.web.pages import Refused, render
+from belote.web.present import error_code, say_refusal
 from belote.web.review import MAX_DEAL, FoundDeal, ReviewBusy, Reviews, replay_steps
 from belote.web.room_manager import RoomManager
 from belote.web.routes_rooms import identity
 
 router = APIRouter()
 
-NO_PAGE: Final = routes_history.NO_PAGE
-IN_PLAY: Final = N_("This deal is still being played: its review opens once it is over.")
-BUSY_MINE: Final = N_("One analysis at a time: wait for the one under way, then try again.")
-BUSY_SERVER: Final = N_("The server is busy analysing other deals: try again in a minute.")
-NO_IDENTITY: Final = N_("Reload the page first: this browser has no identity yet.")
 FAILED: Final = N_("The analysis could not be finished.")
 
 
-class Refusal(Exception):
-    """A refusal said in the reader's language (status, message to translate)."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+def _no_page() -> Refused:
+    """The one 404 (module doc): an address that leads to no page."""
+    return Refused(404, BeloteError.refused(Refusal.NO_PAGE))
 
 
 def _reviews(request: Request) -> Reviews:
     reviews: Reviews | None = getattr(request.app.state, "reviews", None)
     if reviews is None:
-        raise HTTPException(status_code=404, detail=NO_PAGE)
+        raise _no_page()
     return reviews
 
 
@@ -84,19 +80,19 @@ async def access(request: Request, game_id: str, n: int, key: str | None,
     try:
         check_game_id(game_id)
     except BeloteError:
-        raise HTTPException(status_code=404, detail=NO_PAGE) from None
+        raise _no_page() from None
     if not 1 <= n <= MAX_DEAL:
-        raise HTTPException(status_code=404, detail=NO_PAGE)
+        raise _no_page()
     reviews = _reviews(request)
     seat = seat_of_game(request, game_id)
     if not (seat or reviews.link_opens(game_id, n, key)
             or reviews.invite_opens(game_id, invite) or reviews.public_room(game_id)):
-        raise HTTPException(status_code=404, detail=NO_PAGE)
+        raise _no_page()
     deal = await asyncio.to_thread(reviews.find_deal, game_id, n)
     if deal is None:
-        raise HTTPException(status_code=404, detail=NO_PAGE)
+        raise _no_page()
     if not deal.finished:
-        raise Refusal(403, IN_PLAY)
+        raise Refused(403, BeloteError.refused(Refusal.DEAL_IN_PLAY))
     return deal, seat
 
 
@@ -126,26 +122,21 @@ routes_history.deal_links.append((N_("Review"), _deal_link))
 _HEADERS: Final = {"Cache-Control": "no-store"}
 
 
-def _refused(request: Request, exc: Refusal, page: bool) -> Response:
-    message = gettext(lang_of(request), exc.message)
-    if page:
-        return render(request, "error.html", {"status": exc.status, "message": message},
-                      exc.status)
-    return JSONResponse({"error": message}, status_code=exc.status, headers=_HEADERS)
-
-
-def _json_error(request: Request, exc: HTTPException) -> Response:
-    message = gettext(lang_of(request), N_("This address leads to no page."))
-    return JSONResponse({"error": message}, status_code=exc.status_code, headers=_HEADERS)
+def _json_refused(request: Request, refused: Refused) -> Response:
+    """A refusal as the page's script reads it: ``{"error": WORDS, "code": CODE}``, its
+    words in the reader's language, said from its code (a page's refusal is the app's
+    error page, :func:`belote.web.app.create_app`)."""
+    body: dict[str, Any] = {"error": say_refusal(lang_of(request), refused.error)}
+    code = error_code(refused.error)
+    if code is not None:
+        body["code"] = code
+    return JSONResponse(body, status_code=refused.status_code, headers=_HEADERS)
 
 
 @router.get("/review/{game_id}/{n}")
 async def review_page(request: Request, game_id: str, n: int, key: str | None = None,
                       invite: str | None = None) -> Response:
-    try:
-        deal, seat = await access(request, game_id, n, key, invite)
-    except Refusal as exc:
-        return _refused(request, exc, page=True)
+    deal, seat = await access(request, game_id, n, key, invite)
     reviews = _reviews(request)
     replay = replay_steps(deal.record)
     share = None
@@ -174,10 +165,8 @@ async def analysis_state(request: Request, game_id: str, n: int,
     is (``waiting``, ``running`` with ``done`` and ``total``, ``failed``, ``none``)."""
     try:
         deal, _seat = await access(request, game_id, n, key, invite)
-    except Refusal as exc:
-        return _refused(request, exc, page=False)
-    except HTTPException as exc:
-        return _json_error(request, exc)
+    except Refused as exc:
+        return _json_refused(request, exc)
     return JSONResponse(_state(request, deal), headers=_HEADERS)
 
 
@@ -203,17 +192,15 @@ async def analysis_start(request: Request, game_id: str, n: int,
         deal, _seat = await access(request, game_id, n, key, invite)
         me = identity(request)
         if me is None:
-            raise Refusal(403, NO_IDENTITY)
+            raise Refused(403, BeloteError.refused(Refusal.NO_IDENTITY))
         reviews = _reviews(request)
         if reviews.cached(deal.record) is None:
             try:
                 reviews.start(me, deal.record)
             except ReviewBusy as exc:
-                raise Refusal(429, BUSY_MINE if exc.mine else BUSY_SERVER) from None
-    except Refusal as exc:
-        return _refused(request, exc, page=False)
-    except HTTPException as exc:
-        return _json_error(request, exc)
+                raise Refused(429, exc) from None
+    except Refused as exc:
+        return _json_refused(request, exc)
     return JSONResponse(_state(request, deal), status_code=202, headers=_HEADERS)
 
 
@@ -221,7 +208,7 @@ async def _seat_only(request: Request, game_id: str, n: int) -> Reviews:
     """Deal ``n`` must be over and this browser a seat of the game (never a key)."""
     _deal, seat = await access(request, game_id, n, None)
     if not seat:
-        raise HTTPException(status_code=404, detail=NO_PAGE)
+        raise _no_page()
     return _reviews(request)
 
 
@@ -230,10 +217,8 @@ async def make_link(request: Request, game_id: str, n: int) -> Response:
     """A new share link for the deal's review (the one before stops opening it)."""
     try:
         reviews = await _seat_only(request, game_id, n)
-    except Refusal as exc:
-        return _refused(request, exc, page=False)
-    except HTTPException as exc:
-        return _json_error(request, exc)
+    except Refused as exc:
+        return _json_refused(request, exc)
     secret = await reviews.make_link(game_id, n)
     return JSONResponse({"link": review_path(game_id, n, secret)}, headers=_HEADERS)
 
@@ -243,9 +228,7 @@ async def revoke_link(request: Request, game_id: str, n: int) -> Response:
     """The deal's share link no longer opens its review."""
     try:
         reviews = await _seat_only(request, game_id, n)
-    except Refusal as exc:
-        return _refused(request, exc, page=False)
-    except HTTPException as exc:
-        return _json_error(request, exc)
+    except Refused as exc:
+        return _json_refused(request, exc)
     await reviews.revoke_link(game_id, n)
     return JSONResponse({"link": None}, headers=_HEADERS)
