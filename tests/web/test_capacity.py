@@ -392,8 +392,10 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
                                               room_state.view_trump(view)) == public
             together = room_state.states_for(room, seats)
             assert together == [room_state.state_for(room, seat) for seat in seats]
-            # the texts sent: the same states, their fixed and game parts written once
-            assert [json.loads(t) for t in room_state.state_texts(room, seats)] == together
+            # the texts sent: the same states as json.dumps writes them, to the byte
+            # (their fixed and game parts written once)
+            assert room_state.state_texts(room, seats) == [
+                json.dumps(state, ensure_ascii=False) for state in together]
             # the score and history kept between deals are the game's now
             assert room.match is not None
             assert together[0]["history"] == room_state.history_of(room)

@@ -92,49 +92,49 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
     alike (the seats, the score, the result, the public deal) is built once and
     shared by the states, which are only read (serialised) afterwards; each seat's
     own part (its hand, its legal moves...) is built from its own view."""
-    fixed = room_fields(room)
+    head, fixed = room_fields(room)
     history, score = game_parts(room)
-    return [{**fixed, **own, "score": score, "history": history}
-            for own in _changing_parts(room, seats)]
+    return [{**head, **first, **fixed, **middle, "score": score, "history": history,
+             "error": room.error} for first, middle in _changing_parts(room, seats)]
 
 
 def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
-    """:func:`states_for`'s states as the JSON text sent to each seat (the same
-    fields, written compactly): the room's fixed fields and the game's score and
-    history, which change at most once a deal, are written once and their text
-    kept (:data:`_TEXTS`); only the rest is written for each state."""
-    fixed = room_fields(room)
+    """:func:`states_for`'s states as the JSON text sent to each seat, the text that
+    ``json.dumps(state, ensure_ascii=False)`` writes: the room's fields and the
+    game's score and history, which change at most once a deal, are written once and
+    their text kept (:data:`_TEXTS`); only the rest is written for each state."""
+    head, fixed = room_fields(room)
     history, score = game_parts(room)
     cached = _TEXTS.get(room)
-    if cached is None or cached[0] != fixed or cached[2] is not history \
-            or cached[3] is not score:
-        head = to_json(fixed)[:-1] + ","
-        tail = "," + to_json({"score": score, "history": history})[1:]
-        cached = (fixed, head, history, score, tail)
+    if cached is None or cached[0] != (head, fixed) or cached[1] is not history \
+            or cached[2] is not score:
+        cached = ((head, fixed), history, score, "{" + to_json(head)[1:-1] + ", ",
+                  ", " + to_json(fixed)[1:-1] + ", ",
+                  ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
         _TEXTS[room] = cached
-    head, tail = cached[1], cached[4]
-    return [head + to_json(own)[1:-1] + tail for own in _changing_parts(room, seats)]
+    start, rules, game = cached[3], cached[4], cached[5]
+    error = '"error": ' + to_json(room.error) + "}"
+    return [start + to_json(first)[1:-1] + rules + to_json(middle)[1:-1] + game + error
+            for first, middle in _changing_parts(room, seats)]
 
 
-# A state's JSON text: compact, as it came (no check for cycles: a state is a tree
-# of fresh dicts and lists, some shared, none cyclic).
-to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False,
-                                  separators=(",", ":")).encode
+# A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
+# check for cycles (a state is a tree of fresh dicts and lists: some shared, none
+# cyclic).
+to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
-# Each room's last fixed fields and game parts, with their text (state_texts).
+# Each room's last fields and game parts, with their text (state_texts).
 _TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
-    dict[str, Any], str, list[dict[str, Any]], dict[str, Any] | None, str]]] = \
-    weakref.WeakKeyDictionary()
+    tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None,
+    str, str, str]]] = weakref.WeakKeyDictionary()
 
 
-def room_fields(room: SeenRoom) -> dict[str, Any]:
-    """The fields of a state that are the room's and not its game's: the same for
-    every seat and, but for its name, fixed when the room is made."""
+def room_fields(room: SeenRoom) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of a state that are the room's and not its game's, the same for
+    every seat and, but for its name, fixed when the room is made: those written
+    before the game's version, and those after its status."""
     rules = room.rules
-    return {
-        "type": "state",
-        "room": room.id,
-        "name": room.name,
+    return {"type": "state", "room": room.id, "name": room.name}, {
         "profile": rules.profile,
         "players": room.players,
         "deal_mode": room.mode,
@@ -150,9 +150,11 @@ def room_fields(room: SeenRoom) -> dict[str, Any]:
     }
 
 
-def _changing_parts(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, Any]]:
-    """The fields of each seat's state that change with the game (all but
-    :func:`room_fields` and :func:`game_parts`)."""
+def _changing_parts(room: SeenRoom, seats: Sequence[int | None]
+                    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The fields of each seat's state that change with the game, but the score,
+    the history (:func:`game_parts`) and the error: those written before the room's
+    fixed fields (:func:`room_fields`), and those after."""
     rules = room.rules
     rnd = room.round
     seats_json = [seat_json(room, s) for s in room.seats]
@@ -173,10 +175,11 @@ def _changing_parts(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[st
             view = known_view(room, rnd, seat)
             deal = dict(public or {})
             deal.update(private_deal(rules, rnd, view, seat, view_trump(view), room.players))
-        out.append({
+        out.append(({
             "version": room.version,
             "actions": room.actions,
             "status": room.status,
+        }, {
             "turn_left": turn_left,
             "you": None if seat is None else {
                 "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
@@ -185,8 +188,7 @@ def _changing_parts(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[st
             "result": result,
             "between_deals": room.between,
             "all_pass": all_pass,
-            "error": room.error,
-        })
+        }))
     return out
 
 

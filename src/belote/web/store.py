@@ -35,12 +35,14 @@ rooms), so the per-client room counts hold over a restart.
 Where writes happen.  The event loop never writes: every write of the rooms
 goes to one writer thread (:class:`Writer`) with its own connection, through a
 queue; the room awaits the writer's answer (an :class:`asyncio.Future`).  The
-writer takes what is waiting in the queue and commits it as one transaction (a
-savepoint each, so one refused write does not take the others with it): with
-many tables the moves of a moment share one commit.  While another process
-holds the database's write lock (``belote sheet add``, a backup) the writer
-waits at most :data:`BUSY_WAIT_S` for each write, then refuses it with a plain
-:class:`StoreBusy`; nothing of it is written, and the room takes the move back
+writes queued during one turn of the event loop are handed to the thread together
+at its end, and the answers of a commit come back to the loop in one call: one
+wake-up each way, not one a write.  The writer takes what is waiting in the queue
+and commits it as one transaction (a savepoint each, so one refused write does not
+take the others with it): with many tables the moves of a moment share one commit.
+While another process holds the database's write lock (``belote sheet add``, a
+backup) the writer waits at most :data:`BUSY_WAIT_S` for each write, then refuses
+it with a plain :class:`StoreBusy`; nothing of it is written, and the room takes the move back
 (:meth:`belote.web.rooms.Room._reload`).  Touching a room (someone looked at
 it) and closing one that cannot be restored are written the same way without
 being waited for.
