@@ -311,6 +311,7 @@ def _serve(args: argparse.Namespace) -> None:
     import uvicorn
 
     from belote.web import create_app
+    from belote.web.app import serving_gc, uvicorn_options
     from belote.web.room_manager import RoomManager
     from belote.web.rooms import RoomSettings
     from belote.web.security import Limits
@@ -372,13 +373,16 @@ def _serve(args: argparse.Namespace) -> None:
         pauses.clear()
         return JSONResponse(out)
 
+    options = uvicorn_options(limits)  # as belote serve runs it
+    if args.deflate:
+        options["ws_per_message_deflate"] = True
+    if not args.python_gc:
+        serving_gc()
     profiler = cProfile.Profile() if args.profile_out else None
     if profiler is not None:
         profiler.enable()
     try:
-        uvicorn.run(app, host=HOST, port=args.serve, log_level="error",
-                    ws_max_size=limits.max_json * 2, h11_max_incomplete_event_size=64 * 1024,
-                    ws_per_message_deflate=not args.no_deflate)
+        uvicorn.run(app, host=HOST, port=args.serve, log_level="error", **options)
     finally:
         if profiler is not None:
             profiler.disable()
@@ -419,7 +423,8 @@ async def _watch(load: Load, room: str, invite: str, cookie: str) -> None:
     """One connection watching a table of bots (they play only while watched), with
     a browser's identity cookie (the server refuses a socket without one).  It asks
     for no compression (a browser would), so that this process keeps up with
-    thousands of them; the clients' connections are compressed."""
+    thousands of them; the clients' connections ask for it, as a browser does (the
+    server compresses nothing unless run with ``--deflate``)."""
     url = f"ws://{HOST}:{load.port}/ws/rooms/{room}"
     with contextlib.suppress(websockets.ConnectionClosed, OSError):
         async with websockets.connect(url, max_size=None, ping_interval=None,
@@ -535,8 +540,10 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                "--bot-delay", str(args.bot_delay), "--trick-pause", str(args.trick_pause),
                "--deal-pause", str(args.deal_pause), "--profile", args.profile,
                "--seed", str(args.seed)]
-        if args.no_deflate:
-            cmd.append("--no-deflate")
+        if args.deflate:
+            cmd.append("--deflate")
+        if args.python_gc:
+            cmd.append("--python-gc")
         if profile_out:
             cmd += ["--profile-out", profile_out]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -649,9 +656,14 @@ def main() -> None:
                       help="seconds more before a bot leads a new trick")
     step.add_argument("--deal-pause", type=float, default=30.0,
                       help="seconds a finished deal stays shown (the clients ask next)")
-    step.add_argument("--no-deflate", action="store_true",
-                      help="the server compresses no WebSocket message (uvicorn's "
-                      "ws_per_message_deflate off): what compression costs")
+    step.add_argument("--deflate", action="store_true",
+                      help="the server compresses the WebSocket messages of the clients "
+                      "that ask for it (uvicorn's ws_per_message_deflate, which belote "
+                      "serve turns off): what compression costs")
+    step.add_argument("--python-gc", action="store_true",
+                      help="the server keeps Python's garbage collector settings (belote "
+                      "serve freezes its start-up and raises the thresholds: "
+                      "web.app.serving_gc)")
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")

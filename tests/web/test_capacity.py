@@ -3,6 +3,7 @@ global cap, and a start-up that replays no room until someone opens it."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +13,7 @@ import pytest
 from belote.bots.base import next_action
 from belote.web import create_app, room_state
 from belote.web.network import network_of
+from belote.web.present import score_json
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
@@ -368,7 +370,9 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
                                                       options: dict[str, str]) -> None:
     """:func:`room_state.states_for` builds the public part of the deal once, from
     the spectator's view: at every move of whole games it is what each seat's own
-    view gives, and each seat's state is what it was built alone."""
+    view gives, and each seat's state is what it was built alone; the text sent is
+    that state, and the score and history kept from one deal to the next are the
+    game's."""
 
     async def scenario() -> None:
         manager = RoomManager(QUIET, seed=11)
@@ -388,6 +392,14 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
                                               room_state.view_trump(view)) == public
             together = room_state.states_for(room, seats)
             assert together == [room_state.state_for(room, seat) for seat in seats]
+            # the texts sent: the same states as json.dumps writes them, to the byte
+            # (their fixed and game parts written once)
+            assert room_state.state_texts(room, seats) == [
+                json.dumps(state, ensure_ascii=False) for state in together]
+            # the score and history kept between deals are the game's now
+            assert room.match is not None
+            assert together[0]["history"] == room_state.history_of(room)
+            assert together[0]["score"] == score_json(room.match.score)
             await play(room, 1)
             checked += 1
         assert checked > 60

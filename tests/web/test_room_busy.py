@@ -255,6 +255,44 @@ def test_waiting_writes_are_committed_together(tmp_path: Path) -> None:
         store.close()
 
 
+def test_the_writes_of_one_tick_are_handed_to_the_writer_together(tmp_path: Path) -> None:
+    """The event loop wakes the writer thread once a tick, not once a write (a switch
+    of threads each on a busy machine), and its answers come back together, in order."""
+    store = RoomStore(tmp_path / "rooms.db")
+    gate = threading.Event()
+
+    async def scenario() -> None:
+        stuck = store.writer.submit(lambda conn: gate.wait(10))
+        await asyncio.sleep(0.05)
+        writes = [asyncio.ensure_future(store.append(f"r{i}", 1, "start", {}))
+                  for i in range(20)]
+        await asyncio.sleep(0)  # (the appends queue their writes)
+        assert store.writer._tick and store.writer._queue.qsize() == 0
+        await asyncio.sleep(0)  # the end of the tick
+        assert not store.writer._tick and store.writer._queue.qsize() == 1
+        gate.set()
+        await stuck
+        await asyncio.gather(*writes)
+
+    try:
+        run(scenario())
+        assert all(len(store.log(f"r{i}")) == 1 for i in range(20))
+    finally:
+        store.close()
+
+
+def test_a_write_from_another_thread_is_handed_over_at_once(tmp_path: Path) -> None:
+    store = RoomStore(tmp_path / "rooms.db")
+    try:
+        done = threading.Event()
+        thread = threading.Thread(target=lambda: store.writer.post(lambda conn: done.set()))
+        thread.start()
+        thread.join()
+        assert done.wait(10)
+    finally:
+        store.close()
+
+
 def test_a_refused_write_does_not_take_the_others_with_it(tmp_path: Path) -> None:
     store = RoomStore(tmp_path / "rooms.db")
     gate = threading.Event()

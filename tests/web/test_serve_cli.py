@@ -97,6 +97,7 @@ def _served_settings(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> dict[s
     import uvicorn
 
     import belote.web
+    import belote.web.app
 
     seen: dict[str, Any] = {}
 
@@ -104,11 +105,30 @@ def _served_settings(monkeypatch: pytest.MonkeyPatch, args: list[str]) -> dict[s
         seen.update(kwargs)
         return object()
 
+    def fake_run(server: uvicorn.Server) -> None:
+        seen["config"] = server.config
+
     monkeypatch.setattr(belote.web, "create_app", fake_create_app, raising=False)
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    monkeypatch.setattr(uvicorn.Server, "run", fake_run)
+    # (the test process's own collector is left as it is)
+    monkeypatch.setattr(belote.web.app, "serving_gc", lambda: seen.update(gc=True))
     result = runner.invoke(app, ["serve", "--port", "0", *args])
     assert result.exit_code == 0, result.output
     return seen
+
+
+def test_served_without_compression_and_with_the_serving_gc(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """uvicorn is told not to compress the WebSocket messages (it would by default,
+    each state costing CPU to compress), with the frames bounded, and the collector
+    is set for serving once start-up is done."""
+    from belote.web.settings import Limits
+
+    seen = _served_settings(monkeypatch, [])
+    config = seen["config"]
+    assert config.ws_per_message_deflate is False
+    assert config.ws_max_size == Limits().max_json * 2 and config.proxy_headers is False
+    assert seen["gc"] is True
 
 
 def test_every_settings_flag_comes_from_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,3 +164,16 @@ def test_a_whole_number_flag_out_of_range_names_its_bound() -> None:
     result = runner.invoke(app, ["serve", "--max-rooms", "0"])
     assert result.exit_code == 2
     assert result.output == "error: --max-rooms: 0 is too small (at least 1)\n"
+
+
+def test_the_serving_gc_freezes_start_up_and_raises_the_thresholds() -> None:
+    """In a process of its own (the tests' collector is left as it is)."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from belote.web.app import GC_THRESHOLDS, serving_gc; "
+            "before = gc.get_freeze_count(); serving_gc(); "
+            "print(before == 0 < gc.get_freeze_count(), gc.get_threshold() == GC_THRESHOLDS)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.split() == ["True", "True"]

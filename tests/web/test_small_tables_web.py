@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import random
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -596,23 +597,36 @@ def test_a_bot_taker_lays_aside_through_the_bot(
 @pytest.fixture
 def spied(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """Every state a room builds, for any seat, checked against the engine's round at
-    that moment (the room's driver and the bots included); leaks are collected."""
+    that moment (the room's driver and the bots included); leaks are collected.
+    Every state goes through one of the two: ``states_for`` (``state_for`` too: a
+    page's request) or ``state_texts`` (what a connection is sent, read back)."""
     leaks: list[str] = []
     counted = [0]
-    original = room_state.states_for  # every state goes through it (state_for too)
+    original = room_state.states_for
+    original_texts = room_state.state_texts
 
-    def states_for(room: room_state.SeenRoom, seats: Sequence[int | None]
-                   ) -> list[dict[str, Any]]:
-        out = original(room, seats)
+    def check(room: room_state.SeenRoom, seats: Sequence[int | None],
+              states: list[dict[str, Any]]) -> None:
         if room.round is not None:
-            for seat, state in zip(seats, out, strict=True):
+            for seat, state in zip(seats, states, strict=True):
                 counted[0] += 1
                 leaked = cards_in(state) & secrets_of(room.round, seat)
                 if leaked:
                     leaks.append(f"seat {seat}: {sorted(leaked)} at version {room.version}")
+
+    def states_for(room: room_state.SeenRoom, seats: Sequence[int | None]
+                   ) -> list[dict[str, Any]]:
+        out = original(room, seats)
+        check(room, seats, out)
+        return out
+
+    def state_texts(room: room_state.SeenRoom, seats: Sequence[int | None]) -> list[str]:
+        out = original_texts(room, seats)
+        check(room, seats, [json.loads(text) for text in out])
         return out
 
     monkeypatch.setattr(room_state, "states_for", states_for)
+    monkeypatch.setattr(room_state, "state_texts", state_texts)
     yield leaks
     assert counted[0] > 50, "the spy saw too few states"
 

@@ -135,6 +135,7 @@ def register(app: typer.Typer) -> None:
             import uvicorn
 
             from belote.web import create_app
+            from belote.web.app import serving_gc, uvicorn_options
             from belote.web.security import install_log_redaction
         except ImportError as exc:
             fail(f"the web app needs the 'web' extra (pip install 'belote[web]'): {exc}")
@@ -159,13 +160,13 @@ def register(app: typer.Typer) -> None:
                  err=True)
         shown = f"[{host}]" if ":" in host else host
         echo(f"belote: serving on http://{shown}:{port}/ (Ctrl+C to stop)", err=True)
-        # Frames and bodies are bounded (the app checks JSON sizes; uvicorn drops
-        # larger WebSocket frames).  uvicorn's own reading of X-Forwarded-* is off:
+        # Frames and bodies bounded, WebSocket messages not compressed
+        # (web.app.uvicorn_options).  uvicorn's own reading of X-Forwarded-* is off:
         # the app believes them from --trusted-proxy peers only (web.security).
         # Its logs are configured by Config, then the filter that blanks the
         # invitations and tokens of logged addresses goes on them.
         config = uvicorn.Config(web, host=host, port=port, log_level=log_level,
-                                ws_max_size=limits.max_json * 2, proxy_headers=False,
-                                h11_max_incomplete_event_size=64 * 1024)
+                                proxy_headers=False, **uvicorn_options(limits))
         install_log_redaction()
+        serving_gc()  # start-up is done: frozen out of the collections
         uvicorn.Server(config).run()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
@@ -52,10 +53,40 @@ from belote.web.sheet_live import SheetLive
 from belote.web.store import RoomStore
 
 # The pages' shared pieces live in belote.web.pages; named here as well, as before.
-__all__ = ["BOT_LABELS", "PROFILE_LABELS", "SWEEP_EVERY_S", "SheetAccess", "create_app",
-           "make_templates", "render"]
+__all__ = ["BOT_LABELS", "GC_THRESHOLDS", "PROFILE_LABELS", "SWEEP_EVERY_S", "SheetAccess",
+           "create_app", "make_templates", "render", "serving_gc", "uvicorn_options"]
 
 SWEEP_EVERY_S: Final = 60.0
+
+# The garbage collector of a serving process (:func:`serving_gc`): young collections
+# a little rarer than Python's (700, 10), each still short (a young generation scans
+# at most some 20,000 objects), and a full collection only after 100 middle ones
+# (Python's 10), as it scans every room in memory: with thousands of rooms it stops
+# the server for a few tenths of a second.
+GC_THRESHOLDS: Final = (2_000, 10, 100)
+
+
+def serving_gc() -> None:
+    """Set the garbage collector of a process that serves the app (``belote serve``),
+    once its start-up is done: what start-up made (modules, the app, the templates)
+    is frozen out of every collection (``gc.freeze``), and the thresholds are
+    :data:`GC_THRESHOLDS`.  Not for a process that creates apps again and again
+    (the tests): what is frozen is never collected."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def uvicorn_options(limits: Limits) -> dict[str, Any]:
+    """The options ``belote serve`` gives uvicorn for the app (its benchmark too).
+
+    Frames and bodies are bounded (the app checks JSON sizes; uvicorn drops larger
+    WebSocket frames).  WebSocket messages are sent uncompressed: uvicorn would
+    compress each with permessage-deflate (on by default), which costs the server
+    CPU on every state it sends (the most frequent thing it does) to save little: a
+    state is some 2 KB, a few milliseconds on the slowest link."""
+    return {"ws_max_size": limits.max_json * 2, "h11_max_incomplete_event_size": 64 * 1024,
+            "ws_per_message_deflate": False}
 
 
 def create_app(

@@ -3,7 +3,8 @@
 Bots act server-side in the room's driver task (:meth:`Driver.start`), paced by
 :class:`~belote.web.seats.RoomSettings` so that people can follow the table: a
 bot waits ``bot_delay`` before it acts (``trick_pause`` more before it leads to a
-new trick), a finished deal stays shown ``deal_pause`` while people are here (an
+new trick; the pause ends on a grid shared by every table, :data:`PACE_GRID_S`), a
+finished deal stays shown ``deal_pause`` while people are here (an
 all-pass deal ``all_pass_pause``).  The slow bots (``pimc``) think in a worker
 thread so the event loop stays free.  Each action bumps the room's version; a
 bot's answer computed for an older version is dropped.
@@ -47,6 +48,36 @@ log = logging.getLogger("belote.web.rooms")
 
 # Bots quick enough to answer on the event loop itself (tens of microseconds).
 INLINE_BOTS: Final = frozenset({"random", "heuristic"})
+
+# The bots' turns fall on a grid of PACE_GRID_S seconds: a bot's pause ends at the
+# grid's nearest point (at most half of it sooner or later, the same pace on
+# average), so that the bots of every table due within those milliseconds act in
+# one turn of the event loop: their moves are written in one commit of the writer
+# thread, answered to the loop at once and sent together, instead of one wake-up of
+# the loop, of the thread and back for each (a quarter of the server's CPU an
+# action with hundreds of tables: benchmarks/bench_web_load.py).
+PACE_GRID_S: Final = 0.02
+
+
+def pace_end(now: float, delay: float) -> float:
+    """When a pause of ``delay`` seconds from ``now`` ends: the nearest point of the
+    grid of :data:`PACE_GRID_S` (never before ``now``).
+
+    >>> [round(pace_end(10.003, d), 3) for d in (0.6, 0.606, 0.608, 0.001)]
+    [10.6, 10.6, 10.62, 10.003]
+    """
+    return max(now, round((now + delay) / PACE_GRID_S) * PACE_GRID_S)
+
+
+async def paced(delay: float) -> None:
+    """Sleep ``delay`` seconds, ending on the grid of :data:`PACE_GRID_S` (0: yield
+    to the others at once)."""
+    if delay <= 0:
+        await asyncio.sleep(0)
+        return
+    now = asyncio.get_running_loop().time()
+    await asyncio.sleep(pace_end(now, delay) - now)
+
 
 class DrivenRoom(Protocol):
     """What the driver reads and does of a room (:class:`belote.web.rooms.Room`)."""
@@ -165,7 +196,7 @@ class Driver:
         delay = room.settings.bot_delay
         if rnd.phase == PLAY and not rnd.trick and rnd.tricks:
             delay += room.settings.trick_pause  # a bot leads to a new trick
-        await asyncio.sleep(delay)  # a pause so people see; 0 yields to the others
+        await paced(delay)  # a pause so people see; 0 yields to the others
         if not self._bot_still_plays(version, seat):
             return
         bot = room.seats[seat].bot

@@ -25,9 +25,11 @@ private part (:func:`private_deal`); the scores come from
 from __future__ import annotations
 
 import dataclasses
+import json
 import time
+import weakref
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from belote.actions import Call
 from belote.auction import COINCHE
@@ -90,11 +92,73 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
     alike (the seats, the score, the result, the public deal) is built once and
     shared by the states, which are only read (serialised) afterwards; each seat's
     own part (its hand, its legal moves...) is built from its own view."""
+    head, fixed = room_fields(room)
+    history, score = game_parts(room)
+    return [{**head, **first, **fixed, **middle, "score": score, "history": history,
+             "error": room.error} for first, middle in _changing_parts(room, seats)]
+
+
+def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
+    """:func:`states_for`'s states as the JSON text sent to each seat, the text that
+    ``json.dumps(state, ensure_ascii=False)`` writes: the room's fields and the
+    game's score and history, which change at most once a deal, are written once and
+    their text kept (:data:`_TEXTS`); only the rest is written for each state."""
+    head, fixed = room_fields(room)
+    history, score = game_parts(room)
+    cached = _TEXTS.get(room)
+    if cached is None or cached[0] != (head, fixed) or cached[1] is not history \
+            or cached[2] is not score:
+        cached = ((head, fixed), history, score, "{" + to_json(head)[1:-1] + ", ",
+                  ", " + to_json(fixed)[1:-1] + ", ",
+                  ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
+        _TEXTS[room] = cached
+    start, rules, game = cached[3], cached[4], cached[5]
+    error = '"error": ' + to_json(room.error) + "}"
+    return [start + to_json(first)[1:-1] + rules + to_json(middle)[1:-1] + game + error
+            for first, middle in _changing_parts(room, seats)]
+
+
+# A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
+# check for cycles (a state is a tree of fresh dicts and lists: some shared, none
+# cyclic).
+to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+# Each room's last fields and game parts, with their text (state_texts).
+_TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
+    tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None,
+    str, str, str]]] = weakref.WeakKeyDictionary()
+
+
+def room_fields(room: SeenRoom) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The fields of a state that are the room's and not its game's, the same for
+    every seat and, but for its name, fixed when the room is made: those written
+    before the game's version, and those after its status."""
+    rules = room.rules
+    return {"type": "state", "room": room.id, "name": room.name}, {
+        "profile": rules.profile,
+        "players": room.players,
+        "deal_mode": room.mode,
+        "deck": rules.deck,
+        "direction": rules.direction,
+        "auction": rules.is_auction,
+        "declarations_on": rules.declarations and room.mode != DealMode.DECOUVERTE,
+        "target": rules.target,
+        "bots": room.bot_spec,
+        "visibility": room.visibility,
+        "grace": room.settings.grace,
+        "turn_timer": room.settings.turn_timer,
+    }
+
+
+def _changing_parts(room: SeenRoom, seats: Sequence[int | None]
+                    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """The fields of each seat's state that change with the game, but the score,
+    the history (:func:`game_parts`) and the error: those written before the room's
+    fixed fields (:func:`room_fields`), and those after."""
     rules = room.rules
     rnd = room.round
     seats_json = [seat_json(room, s) for s in room.seats]
     result = result_of(room)
-    score = score_of(room)
     public: dict[str, Any] | None = None
     if rnd is not None:
         view = rnd.spectator_view()
@@ -103,9 +167,7 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
         if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
             public.update(decouverte_piles(rnd, view, trump, room.players))
     all_pass = rnd is not None and rnd.phase == Phase.ALL_PASS
-    history = history_of(room)
     turn_left = turn_left_of(room)
-    declarations_on = rules.declarations and room.mode != DealMode.DECOUVERTE
     out = []
     for seat in seats:
         deal = public
@@ -113,25 +175,11 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
             view = known_view(room, rnd, seat)
             deal = dict(public or {})
             deal.update(private_deal(rules, rnd, view, seat, view_trump(view), room.players))
-        out.append({
-            "type": "state",
-            "room": room.id,
-            "name": room.name,
+        out.append(({
             "version": room.version,
             "actions": room.actions,
             "status": room.status,
-            "profile": rules.profile,
-            "players": room.players,
-            "deal_mode": room.mode,
-            "deck": rules.deck,
-            "direction": rules.direction,
-            "auction": rules.is_auction,
-            "declarations_on": declarations_on,
-            "target": rules.target,
-            "bots": room.bot_spec,
-            "visibility": room.visibility,
-            "grace": room.settings.grace,
-            "turn_timer": room.settings.turn_timer,
+        }, {
             "turn_left": turn_left,
             "you": None if seat is None else {
                 "seat": SEAT_NAMES[seat], "name": room.seats[seat].name},
@@ -140,10 +188,7 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
             "result": result,
             "between_deals": room.between,
             "all_pass": all_pass,
-            "score": score,
-            "history": history,
-            "error": room.error,
-        })
+        }))
     return out
 
 
@@ -163,6 +208,29 @@ def turn_left_of(room: SeenRoom) -> float | None:
     if ends == float("inf"):
         return None
     return round(max(0.0, ends - time.monotonic()), 1)
+
+
+# The game's history and score as the states show them, worked out once a scored deal
+# (they change only when a deal is scored) and shared by the states sent until then:
+# each game's, by its Match, with the counts they were worked out at.
+_GAME_PARTS: Final[weakref.WeakKeyDictionary[
+    Match, tuple[tuple[int, int], list[dict[str, Any]], dict[str, Any]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def game_parts(room: SeenRoom) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """:func:`history_of` and :func:`score_of` of the room, worked out again only once
+    its game has scored or dealt another deal (to be read only: the states share them)."""
+    match = room.match
+    if match is None:
+        return [], None
+    key = (len(match.entries), match.deals)
+    cached = _GAME_PARTS.get(match)
+    if cached is not None and cached[0] == key:
+        return cached[1], cached[2]
+    history, score = history_of(room), score_json(match.score)
+    _GAME_PARTS[match] = (key, history, score)
+    return history, score
 
 
 def history_of(room: SeenRoom) -> list[dict[str, Any]]:

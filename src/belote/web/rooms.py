@@ -82,7 +82,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import secrets
@@ -100,7 +99,17 @@ from belote.game import Match
 from belote.hand import HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES
-from belote.round import ALL_PASS, BIDDING, DISCARD, OVER, PLAY, PlayerView, Round
+from belote.round import (
+    ALL_PASS,
+    BIDDING,
+    DISCARD,
+    OVER,
+    PLAY,
+    Event,
+    PlayerView,
+    Round,
+    action_of,
+)
 from belote.web import messages, room_state
 from belote.web.chat import RoomChat
 from belote.web.clients import Client
@@ -125,10 +134,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("belote.web.rooms")
-
-# A state as JSON text: as json.dumps(..., ensure_ascii=False), less its check for
-# cycles (a state is a tree of fresh dicts and lists: some shared, none cyclic).
-_to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 HINT_BOT: Final = "pimc:worlds=12"  # the hint button's adviser, as belote play's "?"
 
@@ -624,8 +629,7 @@ class Room:
         before it is acknowledged (:meth:`_after_action`).  Under the room's lock."""
         rnd = self.round
         assert rnd is not None
-        rnd.apply(action)
-        await self._after_action()
+        await self._after_action(rnd.apply(action))
 
     async def next_deal(self) -> None:
         """Deal the next deal now (the finished one has been seen)."""
@@ -636,14 +640,15 @@ class Room:
                 raise RoomError.refused(Refusal.DEAL_NOT_OVER)
             await self._new_deal()
 
-    async def _after_action(self) -> None:
-        """The action the engine just took is written, then counted and broadcast; a
+    async def _after_action(self, event: Event) -> None:
+        """The action the engine just took (``event``, the deal's log's last) is
+        written, as :meth:`Round.actions_json` writes it, then counted and broadcast; a
         write refused takes it back (the game as on disk) and the refusal goes to
         whoever acted."""
         rnd = self.round
         assert rnd is not None and self.match is not None
         try:
-            await self._log(("action", rnd.actions_json()[-1]))
+            await self._log(("action", action_of(event).to_json()))
         except StoreError:
             self._reload()  # the move is taken back: the game as saved
             self._settle()
@@ -710,7 +715,8 @@ class Room:
     def broadcast(self) -> None:
         """Send each connection the state of its own seat (once the room's pending
         write, if any, is committed: see :meth:`_written`; what every seat sees alike
-        built once: :func:`belote.web.room_state.states_for`)."""
+        built once, and written as JSON text once for every connection to one seat:
+        :func:`belote.web.room_state.state_texts`)."""
         if self._writing:
             self._broadcast_due = True
             return
@@ -721,18 +727,16 @@ class Room:
             wanted.append(None)
         if not wanted:
             return
-        states = room_state.states_for(self, wanted)
-        for s, state in zip(seated, states, strict=False):
-            text = _to_json(state)
+        texts = room_state.state_texts(self, wanted)
+        for s, text in zip(seated, texts, strict=False):
             for client in s.clients:
                 client.push_state(text)
         if self.spectators:
-            text = _to_json(states[-1])
             for client in self.spectators:
-                client.push_state(text)
+                client.push_state(texts[-1])
 
     def _send_state(self, client: Client) -> None:
-        client.push_state(_to_json(self.state_for(client.seat)))
+        client.push_state(room_state.state_texts(self, [client.seat])[0])
 
     # --- what each seat is sent (web.room_state) --------------------------------------
 

@@ -35,12 +35,14 @@ rooms), so the per-client room counts hold over a restart.
 Where writes happen.  The event loop never writes: every write of the rooms
 goes to one writer thread (:class:`Writer`) with its own connection, through a
 queue; the room awaits the writer's answer (an :class:`asyncio.Future`).  The
-writer takes what is waiting in the queue and commits it as one transaction (a
-savepoint each, so one refused write does not take the others with it): with
-many tables the moves of a moment share one commit.  While another process
-holds the database's write lock (``belote sheet add``, a backup) the writer
-waits at most :data:`BUSY_WAIT_S` for each write, then refuses it with a plain
-:class:`StoreBusy`; nothing of it is written, and the room takes the move back
+writes queued during one turn of the event loop are handed to the thread together
+at its end, and the answers of a commit come back to the loop in one call: one
+wake-up each way, not one a write.  The writer takes what is waiting in the queue
+and commits it as one transaction (a savepoint each, so one refused write does not
+take the others with it): with many tables the moves of a moment share one commit.
+While another process holds the database's write lock (``belote sheet add``, a
+backup) the writer waits at most :data:`BUSY_WAIT_S` for each write, then refuses
+it with a plain :class:`StoreBusy`; nothing of it is written, and the room takes the move back
 (:meth:`belote.web.rooms.Room._reload`).  Touching a room (someone looked at
 it) and closing one that cannot be restored are written the same way without
 being waited for.
@@ -83,7 +85,7 @@ BUSY_WAIT_S: Final = 0.5  # how long a write waits for another process's lock
 SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server answers
 READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
-MAX_BATCH: Final = 500  # writes committed together at most
+MAX_BATCH: Final = 500  # writes committed together (taken while fewer wait)
 MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = REFUSAL_ENGLISH[Refusal.GAME_NOT_SAVED]
 
@@ -202,7 +204,12 @@ class Writer:
         self.busy_wait = busy_wait
         self._conn = sqlite3.connect(path, timeout=SETUP_WAIT_S, isolation_level=None,
                                      check_same_thread=False)
-        self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        # Batches of writes (a list each, in order), None to stop.
+        self._queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        # Writes queued by the event loop during its current tick: handed over
+        # together at the end of the tick (:meth:`_put`).
+        self._tick: list[_Job] = []
+        self._tick_loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False  # the thread saw the stop
         self._closed = False  # no more writes are taken
@@ -232,6 +239,7 @@ class Writer:
         """Write what is queued, then stop the thread and close the connection."""
         with self._guard:
             self._closed = True
+            self._hand_over()
             self._queue.put(None)
         if self._thread is not None:
             self._thread.join()
@@ -250,19 +258,42 @@ class Writer:
         self._put(_Job(write, time.monotonic() + self.busy_wait, None, None))
 
     def _put(self, job: _Job) -> None:
+        """Queue a write.  From an event loop, the writes of one tick of the loop
+        are handed to the thread together at its end (one wake-up of the thread,
+        not one a write: on a busy machine each costs a switch of threads); from
+        elsewhere, at once."""
         with self._guard:
             if self._closed:
                 raise StoreError.refused(Refusal.GAME_NOT_SAVED_STOPPING)
-            self._queue.put(job)
+            loop = asyncio._get_running_loop()
+            if self._tick and loop is not self._tick_loop:
+                self._hand_over()  # (another loop's tick, which may never end)
+            if loop is None:
+                self._queue.put([job])
+                return
+            if not self._tick:
+                self._tick_loop = loop
+                loop.call_soon(self._end_of_tick)
+            self._tick.append(job)
+
+    def _end_of_tick(self) -> None:
+        with self._guard:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Put the tick's writes in the queue, in order (under :attr:`_guard`)."""
+        if self._tick:
+            batch, self._tick = self._tick, []
+            self._queue.put(batch)
 
     # --- the thread ----------------------------------------------------------------
 
     def _run(self) -> None:
         while not self._stopping:
-            job = self._queue.get()
-            if job is None:
+            first = self._queue.get()
+            if first is None:
                 break
-            batch = [job]
+            batch = list(first)
             self._drain(batch)
             self._commit(batch)
         # Stopped: anything left (queued after the stop) is written too.
@@ -275,13 +306,13 @@ class Writer:
         """Add the writes waiting in the queue to ``batch`` (noting a stop)."""
         while len(batch) < MAX_BATCH:
             try:
-                job = self._queue.get_nowait()
+                jobs = self._queue.get_nowait()
             except queue.Empty:
                 return
-            if job is None:
+            if jobs is None:
                 self._stopping = True
             else:
-                batch.append(job)
+                batch.extend(jobs)
 
     def _lock(self, batch: list[_Job]) -> list[_Job]:
         """``BEGIN IMMEDIATE``, tried again until each write's deadline (at least
@@ -331,41 +362,45 @@ class Writer:
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
-            self._fail([job for job, _ in done], exc)
-            for job, own in failed:
-                self._answer(job, None, own)
+            self._answer([(job, None, exc) for job, _ in done]
+                         + [(job, None, own) for job, own in failed])
             return
         self.commits += 1
-        for job, answer in done:
-            self._answer(job, answer, None)
-        for job, own in failed:
-            self._answer(job, None, own)
+        self._answer([(job, answer, None) for job, answer in done]
+                     + [(job, None, own) for job, own in failed])
 
     def _fail(self, jobs: list[_Job], exc: BaseException) -> None:
-        for job in jobs:
-            self._answer(job, None, exc)
+        self._answer([(job, None, exc) for job in jobs])
 
     @staticmethod
-    def _answer(job: _Job, answer: Any, exc: BaseException | None) -> None:
-        if isinstance(exc, sqlite3.Error):
-            exc = StoreBusy.refused(Refusal.GAME_NOT_SAVED) if _is_busy(exc) else (
-                StoreError.refused(Refusal.GAME_NOT_SAVED_ERROR, detail=str(exc)))
-        if job.future is None or job.loop is None:
-            if exc is not None:
-                log.error("a room's write failed: %s", exc)
-            return
-        future = job.future
+    def _answer(answers: list[tuple[_Job, Any, BaseException | None]]) -> None:
+        """Give each write its answer: the answers to one event loop in one call
+        (one wake-up of the loop for the whole batch)."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any,
+                                                            BaseException | None]]] = {}
+        for job, answer, exc in answers:
+            if isinstance(exc, sqlite3.Error):
+                exc = StoreBusy.refused(Refusal.GAME_NOT_SAVED) if _is_busy(exc) else (
+                    StoreError.refused(Refusal.GAME_NOT_SAVED_ERROR, detail=str(exc)))
+            if job.future is None or job.loop is None:
+                if exc is not None:
+                    log.error("a room's write failed: %s", exc)
+                continue
+            by_loop.setdefault(job.loop, []).append((job.future, answer, exc))
+        for loop, settled in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(_settle, settled)
 
-        def settle() -> None:
-            if future.done():
-                return
-            if exc is not None:
-                future.set_exception(exc)
-            else:
-                future.set_result(answer)
 
-        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
-            job.loop.call_soon_threadsafe(settle)
+def _settle(answers: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    """The writer's answers given to their futures (on their event loop)."""
+    for future, answer, exc in answers:
+        if future.done():
+            continue
+        if exc is not None:
+            future.set_exception(exc)
+        else:
+            future.set_result(answer)
 
 
 class RoomStore:
