@@ -30,7 +30,7 @@ from belote.errors import (
     template_fields,
 )
 from belote.sheets import SheetError
-from belote.web import i18n, present
+from belote.web import i18n, present, refusals
 from belote.web.i18n import LOCALE_DIR, choose, from_accept_language, safe_next
 from belote.web.seats import RoomError
 from tests.web.support import TestClient
@@ -333,10 +333,10 @@ def _plain_words(out: str) -> None:
                          ids=[f"{e.code}-{i}" for i, (e, _) in enumerate(RULE_REFUSALS)])
 def test_rule_refusals_have_no_section_numbers_nor_seat_letters(
         lang: str, exc: IllegalActionError, seat: int | None) -> None:
-    out = present.say_refusal(lang, exc, seat=seat)
+    out = refusals.say_refusal(lang, exc, seat=seat)
     _plain_words(out)
     if lang == "fr":
-        assert out != present.say_refusal("en", exc, seat=seat), out
+        assert out != refusals.say_refusal("en", exc, seat=seat), out
 
 
 @pytest.mark.parametrize("lang", i18n.LANGS)
@@ -348,16 +348,16 @@ def test_refusals_have_no_section_numbers_nor_seat_letters(lang: str, exc: Belot
     code in plain words: no § number, no seat letter, the teams by their names."""
     assert str(exc) == english
     teams = {"NS": "Nous", "EW": "Eux"}
-    out = present.say_refusal(lang, exc, teams=teams)
+    out = refusals.say_refusal(lang, exc, teams=teams)
     _plain_words(out)
     if lang == "fr":
-        assert out != present.say_refusal("en", exc, teams=teams), out
+        assert out != refusals.say_refusal("en", exc, teams=teams), out
 
 
 def test_refusals_name_the_reader_and_the_cards() -> None:
     def t(lang: str, exc: IllegalActionError, seat: int | None = None,
           spanish: bool = False) -> str:
-        return present.say_refusal(lang, exc, seat=seat, spanish=spanish)
+        return refusals.say_refusal(lang, exc, seat=seat, spanish=spanish)
 
     def card(code: RuleCode, c: str) -> IllegalPlayError:
         return IllegalPlayError(code, where=("trick 3",), seat=2, card=c)
@@ -388,23 +388,23 @@ def test_refusals_name_the_reader_and_the_cards() -> None:
     assert t("fr", IllegalActionError(R.NOT_THE_TAKER, seat=2, turn=0), seat=2) == (
         "Votre partenaire a pris le talon : c'est le preneur qui écarte deux cartes, pas vous.")
     refused = OTHER_REFUSALS[2][0]
-    assert present.say_refusal("fr", refused, teams={"NS": "Nous", "EW": "Eux"}).startswith(
+    assert refusals.say_refusal("fr", refused, teams={"NS": "Nous", "EW": "Eux"}).startswith(
         "Nous ne peut pas avoir fait 170 points de plis")
     not_over = RoomError.refused(Refusal.DEAL_NOT_OVER)
-    assert present.say_refusal("en", not_over) == "the deal is not over"
-    assert present.say_refusal("fr", not_over) == "la donne n'est pas finie"
+    assert refusals.say_refusal("en", not_over) == "the deal is not over"
+    assert refusals.say_refusal("fr", not_over) == "la donne n'est pas finie"
     # an error without a code keeps its message
-    assert present.say_refusal("fr", BeloteError("something new")) == "something new"
+    assert refusals.say_refusal("fr", BeloteError("something new")) == "something new"
 
 
 def test_every_rule_code_has_its_english_and_french() -> None:
     """Each refusal of the rules has its sentence in the catalogue, and its French."""
-    assert set(present.RULE_TEXTS) == set(RuleCode)
+    assert set(refusals.RULE_TEXTS) == set(RuleCode)
     catalogue = dict(_po("fr", "messages"))
-    for code, text in present.RULE_TEXTS.items():
+    for code, text in refusals.RULE_TEXTS.items():
         assert catalogue.get(text), (code, text)
         assert i18n.gettext("fr", text) != text, (code, text)
-    for whys in (present._WHY_CARD, present._WHY_CALL):
+    for whys in (refusals._WHY_CARD, refusals._WHY_CALL):
         for code, why in whys.items():
             assert i18n.gettext("fr", why) != why, (code, why)
 
@@ -421,8 +421,8 @@ def test_every_rule_code_is_said_in_both_languages(code: RuleCode) -> None:
     for template in ENGLISH[code]:
         exc = IllegalActionError(code, **{k: v for k, v in fields.items()  # type: ignore[arg-type]
                                           if k in template_fields(template)})
-        en = present.say_refusal("en", exc, seat=2)
-        fr = present.say_refusal("fr", exc, seat=2)
+        en = refusals.say_refusal("en", exc, seat=2)
+        fr = refusals.say_refusal("fr", exc, seat=2)
         assert en and fr and en != fr, (code, en, fr)
         assert "%(" not in en + fr and "§" not in en + fr, (en, fr)
 
@@ -470,12 +470,12 @@ def test_every_refusal_code_has_its_english_and_french() -> None:
     """Each refusal of the rooms, the connections and the sheets has its English (the
     message str() gives) and its sentence in the catalogue, with its French."""
     assert set(REFUSAL_ENGLISH) == set(Refusal)
-    assert set(present.REFUSAL_TEXTS) == set(Refusal)
+    assert set(refusals.REFUSAL_TEXTS) == set(Refusal)
     catalogue = dict(_po("fr", "messages"))
-    for code, text in present.REFUSAL_TEXTS.items():
+    for code, text in refusals.REFUSAL_TEXTS.items():
         assert catalogue.get(text), (code, text)
         assert i18n.gettext("fr", text) != text, (code, text)
-    for why in present._CLOSED_WHY.values():
+    for why in refusals._CLOSED_WHY.values():
         assert catalogue.get(why), why
 
 
@@ -483,16 +483,16 @@ def test_every_refusal_code_has_its_english_and_french() -> None:
 def test_every_refusal_code_is_said_in_both_languages_with_every_field(code: Refusal) -> None:
     """A refusal of each code, with every field its English names and every field it is
     raised with, said in English and in French from the code: each field said but the
-    few a sentence leaves out on purpose (present.UNSAID_FIELDS), no § number, no
+    few a sentence leaves out on purpose (refusals.UNSAID_FIELDS), no § number, no
     English in the French."""
     names = template_fields(REFUSAL_ENGLISH[code]) | RAISED_FIELDS[code]
     exc = BeloteError.refused(code, **{name: FIELD_SAMPLES[name] for name in names})
-    en = present.say_refusal("en", exc)
-    fr = present.say_refusal("fr", exc)
+    en = refusals.say_refusal("en", exc)
+    fr = refusals.say_refusal("fr", exc)
     assert en and fr and en != fr, (code, en, fr)
     assert "%(" not in en + fr and "§" not in en + fr, (en, fr)
-    said = {name for _, name, _, _ in _formats(present.REFUSAL_TEXTS[code])}
-    unsaid = present.UNSAID_FIELDS.get(code, frozenset())
+    said = {name for _, name, _, _ in _formats(refusals.REFUSAL_TEXTS[code])}
+    unsaid = refusals.UNSAID_FIELDS.get(code, frozenset())
     assert names - unsaid <= said, (code, names - unsaid - said)
 
 
@@ -511,7 +511,7 @@ def test_the_chart_speaks_the_page_language() -> None:
 
 
 def test_the_words_of_the_table_are_listed_for_translation() -> None:
-    assert all(i18n.gettext("fr", w) != w for w in present.SEAT_WORDS)
+    assert all(i18n.gettext("fr", w) != w for w in refusals.SEAT_WORDS)
     assert i18n.gettext("fr", present.OUTCOME_LABELS["failed"]) == "chuté"
 
 

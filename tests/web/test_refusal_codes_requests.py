@@ -19,7 +19,7 @@ from belote.errors import Refusal
 from belote.sheets import SheetStore
 from belote.web import routes_sheets
 from belote.web.pages import SheetAccess
-from belote.web.present import say_refusal
+from belote.web.refusals import say_refusal
 from belote.web.sheet_live import Follower, SheetLive
 from tests.web.support import Table, TestClient, new_sheet, run_async
 from tests.web.test_refusal_codes_web import _form_error, _reworded

@@ -32,7 +32,7 @@ import pytest
 from belote.errors import BeloteError, Refusal
 from belote.play import SEAT_NAMES
 from belote.web import create_app
-from belote.web.present import say_refusal
+from belote.web.refusals import say_refusal
 from belote.web.rooms import Room
 from belote.web.store import BUSY_MESSAGE, RoomStore, SeatRow, StoreBusy, StoreError
 from tests.web.support import (

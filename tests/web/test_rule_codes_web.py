@@ -16,7 +16,7 @@ from belote.actions import PLAIN_PLAYS
 from belote.cards import parse_card
 from belote.errors import IllegalActionError, IllegalPlayError, RuleCode
 from belote.play import SEAT_NAMES
-from belote.web import present
+from belote.web import refusals
 from tests.web.support import Table, TestClient
 
 
@@ -104,11 +104,11 @@ def test_rewording_every_message_changes_no_sentence(monkeypatch: pytest.MonkeyP
                IllegalActionError(RuleCode.SECOND_ROUND_NAME_A_SUIT, seat=2, call="H",
                                   calls=("S", "C")),
                IllegalActionError(RuleCode.BID_TOO_LOW, seat=1, call="80H", bid="90S")]
-    said = {(lang, i): present.say_refusal(lang, e, seat=e.seat)
+    said = {(lang, i): refusals.say_refusal(lang, e, seat=e.seat)
             for lang in ("fr", "en") for i, e in enumerate(samples)}
     english = [str(e) for e in samples]
     _reworded(monkeypatch)
     assert all("REWORDED" in str(e) and str(e) != old for e, old in zip(samples, english,
                                                                           strict=True))
     for (lang, i), text in said.items():
-        assert present.say_refusal(lang, samples[i], seat=samples[i].seat) == text
+        assert refusals.say_refusal(lang, samples[i], seat=samples[i].seat) == text

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from belote.errors import IllegalPlayError, RuleCode
-from belote.web.present import rule_text
+from belote.web.refusals import rule_text
 from tests.web.support import live_server
 from tests.web.test_accessibility import violations
 from tests.web.test_phone import _radio

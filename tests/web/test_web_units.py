@@ -19,12 +19,7 @@ from belote.round import Announced
 from belote.scoring import parse_hand_entry
 from belote.web.chart import running_chart
 from belote.web.forms import contract_choices, entry_to_form, form_to_entry, trump_choices
-from belote.web.present import (
-    announced_type,
-    parse_seat,
-    sort_hand,
-    suit_order,
-)
+from belote.web.present import announced_type, parse_seat, sort_hand, suit_order
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility

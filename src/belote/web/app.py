@@ -37,7 +37,7 @@ from belote.web.pages import (
     refusal_json,
     render,
 )
-from belote.web.present import say_refusal
+from belote.web.refusals import say_refusal
 from belote.web.review import Reviews
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import RoomSettings

@@ -15,7 +15,7 @@ may send :data:`CHAT_BURST` messages at once and :data:`CHAT_PER_SECOND` sustain
 that a message is refused.  A refusal goes to its sender alone, in his language, as
 ``{"type": "error", "chat": true, "code": ..., "message": ...}``: its code a
 :class:`belote.errors.Refusal` (``chat_...``), its words said from the code as the
-rooms' refusals are (:func:`belote.web.present.refusal_message`); the connection stays
+rooms' refusals are (:func:`belote.web.refusals.refusal_message`); the connection stays
 open.
 
 What everyone receives.  ``{"type": "chat", "id", "from": {"who", "seat", "name"},
@@ -46,7 +46,7 @@ from belote.errors import BeloteError, Refusal
 from belote.play import SEAT_NAMES
 from belote.web.clients import Client
 from belote.web.i18n import N_
-from belote.web.present import refusal_message
+from belote.web.refusals import refusal_message
 from belote.web.seats import Seat
 from belote.web.security import RateLimiter
 
@@ -69,7 +69,7 @@ QUICK: Final = {
 
 class ChatRefused(BeloteError):
     """A chat message refused, by code (``Refusal.CHAT_...``, said to its sender in
-    his language from its code: :func:`belote.web.present.refusal_message`)."""
+    his language from its code: :func:`belote.web.refusals.refusal_message`)."""
 
 
 def clean_text(text: object) -> str:

@@ -33,7 +33,8 @@ from belote.play import SEAT_NAMES
 from belote.round import BIDDING, DISCARD, PLAY, PlayerView, Round
 from belote.web.chat import RoomChat
 from belote.web.clients import Client
-from belote.web.present import parse_seat, refusal_message
+from belote.web.present import parse_seat
+from belote.web.refusals import refusal_message
 from belote.web.seats import NoAccess, RoomError, Seat, Visibility
 
 log = logging.getLogger("belote.web.rooms")

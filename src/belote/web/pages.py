@@ -26,7 +26,8 @@ from belote.options import TARGET_CHOICES
 from belote.sheets import SheetStore, default_db_path
 from belote.web import i18n
 from belote.web.i18n import N_, lang_of
-from belote.web.present import OUTCOME_LABELS, error_code, say_refusal
+from belote.web.present import OUTCOME_LABELS
+from belote.web.refusals import error_code, say_refusal
 
 HERE: Final = Path(__file__).resolve().parent
 PROFILE_LABELS: Final = {

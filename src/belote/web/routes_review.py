@@ -42,7 +42,7 @@ from belote.history import check_game_id
 from belote.web import routes_history
 from belote.web.i18n import N_, gettext, lang_of
 from belote.web.pages import Refused, render
-from belote.web.present import error_code, say_refusal
+from belote.web.refusals import error_code, say_refusal
 from belote.web.review import MAX_DEAL, FoundDeal, ReviewBusy, Reviews, replay_steps
 from belote.web.room_manager import RoomManager
 from belote.web.routes_rooms import identity

@@ -30,7 +30,8 @@ from belote.web.chat import CHAT_LENGTH, QUICK
 from belote.web.i18n import lang_of
 from belote.web.network import network_of
 from belote.web.pages import PROFILE_LABELS, Refused, refusal_json, render
-from belote.web.present import parse_seat, refusal_message
+from belote.web.present import parse_seat
+from belote.web.refusals import refusal_message
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Client, NoAccess, Room, RoomError
 from belote.web.seats import SeatKind, Visibility

@@ -87,14 +87,8 @@ from belote.web.forms import (
 )
 from belote.web.i18n import N_, gettext, lang_of
 from belote.web.pages import Refused, SheetAccess, refusal_json, render
-from belote.web.present import (
-    DECL_LABELS,
-    declaration_comparison,
-    error_code,
-    refusal_message,
-    say_refusal,
-    score_calculation,
-)
+from belote.web.present import DECL_LABELS, declaration_comparison, score_calculation
+from belote.web.refusals import error_code, refusal_message, say_refusal
 from belote.web.security import (
     BadInput,
     Limits,
