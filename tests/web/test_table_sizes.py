@@ -217,8 +217,14 @@ def _version(page: Any) -> str:
 
 
 def _wait_change(page: Any, before: str) -> None:
-    page.wait_for_function("v => document.getElementById('room').dataset.version !== v",
-                           arg=before)
+    try:
+        page.wait_for_function("v => document.getElementById('room').dataset.version !== v",
+                               arg=before)
+    except Exception as exc:  # say where the page stood (a rare failure under load)
+        room = page.evaluate("({...document.getElementById('room').dataset})")
+        notice = page.text_content("#notice")
+        raise AssertionError(f"no new state after version {before}: room {room}, "
+                             f"notice {notice!r}") from exc
 
 
 def _wait_turn(page: Any) -> None:
