@@ -129,23 +129,40 @@ def _play_turn(page: Any) -> None:
     play the last legal card; then wait for the state it makes."""
     before = _version(page)
     phase = page.get_attribute("#room", "data-phase")
-    if phase == "bidding":
-        # take, else bid (the first suit), else pass (the auction beyond our bids)
-        for call in ('#bidding [data-call="take"]', "#bidding button.suit-btn",
-                     '#bidding [data-call="pass"]'):
-            if page.locator(call).count():
-                _tap(page, call)
-                break
-    elif phase == "discard":
+    if phase == "discard":
         cards = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.dataset.card)")
         _tap_card(page, cards[-1])
         _tap_card(page, cards[0])
         _tap(page, "#discard-confirm")
+        _wait_change(page, before)
+        return
+    _tap_move(page, phase)
+    try:
+        page.wait_for_function(CHANGED, arg=before, timeout=8_000)
+    except Exception:
+        # A tap that lands while the page redraws its controls (a state came just
+        # then) is lost, as a finger's would be: tap again, as a player does, if
+        # nothing came and it is still our turn at the same point.
+        if _version(page) == before and page.get_attribute("#room", "data-myturn") == "1":
+            _tap_move(page, phase)
+    _wait_change(page, before)
+
+
+CHANGED = "v => document.getElementById('room').dataset.version !== v"
+
+
+def _tap_move(page: Any, phase: str | None) -> None:
+    """Tap our call (take, else the first suit, else pass) or our last legal card."""
+    if phase == "bidding":
+        for call in ('#bidding [data-call="take"]', "#bidding button.suit-btn",
+                     '#bidding [data-call="pass"]'):
+            if page.locator(call).count():
+                _tap(page, call)
+                return
     else:
         legal = page.eval_on_selector_all("#hand .card.legal",
                                           "els => els.map(e => e.dataset.card)")
         _tap_card(page, legal[-1])
-    _wait_change(page, before)
 
 
 def _play_to_result(page: Any) -> None:
@@ -350,6 +367,8 @@ def test_illegal_cards_are_greyed_while_they_are_dealt(browser: Any, server: str
         _play_turn(page)
     late = page.evaluate("""() => {
       const el = document.querySelector("#hand .card.illegal");
+      el.classList.remove("deal-in");  // (still there from the deal: restart it)
+      void el.offsetWidth;
       el.classList.add("deal-in");
       const a = el.getAnimations().find((x) => x.animationName === "deal-in");
       a.pause();
