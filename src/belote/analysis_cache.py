@@ -75,7 +75,6 @@ __all__ = [
     "VIEW_MEASURE",
     "AnalysisSettings",
     "analyse",
-    "analyses_for_stats",
     "cached_analyses",
     "cached_analysis",
     "card_losses",
@@ -377,31 +376,11 @@ def _stats_order(found: dict[str, list[tuple[str, Any]]]) -> dict[str, list[Any]
             for deal, items in found.items()}
 
 
-def analyses_for_stats(conn: sqlite3.Connection, hashes: Iterable[str]
-                       ) -> dict[str, list[dict[str, Any]]]:
-    """Every analysis kept for the deals of ``hashes`` that the statistics may read: of
-    this :data:`VERSION`, with the default ``max_nodes`` (whatever the seats whose view
-    was asked, a review's included), by hash, double dummy only first.  (A trimmed
-    analysis is not here; its numbers are, in :func:`losses_for_stats`.)"""
-    if not _has_table(conn):
-        return {}
-    wanted = sorted(set(hashes))
-    found: dict[str, list[tuple[str, Any]]] = {}
-    for i in range(0, len(wanted), MAX_VARIABLES):
-        part = wanted[i:i + MAX_VARIABLES]
-        rows = conn.execute(
-            f"SELECT deal, settings, analysis FROM analysis_cache "
-            f"WHERE deal IN ({','.join('?' * len(part))})", part)
-        for deal, key, text in rows:
-            if _read_by_stats(key):
-                found.setdefault(deal, []).append((key, json.loads(text)))
-    return _stats_order(found)
-
-
 def losses_for_stats(conn: sqlite3.Connection, hashes: Iterable[str]
                      ) -> dict[str, list[Losses]]:
     """What the statistics read of every analysis of the deals of ``hashes`` they count
-    (those of :func:`analyses_for_stats`, the trimmed ones included): each one's
+    (of this :data:`VERSION`, with the default ``max_nodes``, whatever the seats whose
+    view was asked, a review's included; the trimmed ones included): each one's
     :func:`seat_losses`, by hash, double dummy only first.  Read from
     ``analysis_measures``; an analysis kept without them (by an older version) is read
     itself."""
