@@ -45,6 +45,24 @@ def kept(db: Path, game: str) -> Any:
         conn.close()
 
 
+def all_analysed(ann: Any, filler: Any, total: int) -> str:
+    """Once the background filler has no deal waiting, the statistics panel as soon as
+    it counts all ``total`` deals analysed (their numbers go through the writer thread)."""
+    deadline = time.monotonic() + 300  # a bound for a stuck thread, not a speed
+    while filler.waiting() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert filler.waiting() == 0
+    deadline = time.monotonic() + 30  # the writes queued to the writer thread
+    later = ""
+    while time.monotonic() < deadline:
+        later = panel(ann.get("/history").text)
+        if f"over {total} deals analysed out of {total}" in later:
+            break
+        time.sleep(0.2)
+    assert f"over {total} deals analysed out of {total}" in later
+    return later
+
+
 def test_my_stats_count_my_seats_only(db: Path) -> None:
     """Ann and Bob share a game of three (each his own score column) and Ann plays one
     alone: each panel counts only his identity's seats, by the same numbers as
@@ -94,18 +112,7 @@ def test_the_deals_are_analysed_in_the_background_and_counted(db: Path) -> None:
         first = panel(ann.get("/history").text)
         total = int(cell(first, "Deals played"))
         filler = app.state.analysis_filler
-        deadline = time.monotonic() + 300  # a bound for a stuck thread, not a speed
-        while filler.waiting() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert filler.waiting() == 0
-        deadline = time.monotonic() + 30  # the writes queued to the writer thread
-        later = ""
-        while time.monotonic() < deadline:
-            later = panel(ann.get("/history").text)
-            if f"over {total} deals analysed out of {total}" in later:
-                break
-            time.sleep(0.2)
-        assert f"over {total} deals analysed out of {total}" in later
+        later = all_analysed(ann, filler, total)
         assert later.count("<svg") == 2 and "Points lost per card, by week" in later
     summary = kept(db, game)
     conn = sqlite3.connect(db)
@@ -258,17 +265,7 @@ def test_the_statistics_keep_their_numbers_past_the_caches_bound(db: Path) -> No
         total = int(cell(panel(ann.get("/history").text), "Deals played"))
         filler = app.state.analysis_filler
         assert filler.cache_bytes == 1
-        deadline = time.monotonic() + 300  # a bound for a stuck thread, not a speed
-        while filler.waiting() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        deadline = time.monotonic() + 30  # the writes queued to the writer thread
-        later = ""
-        while time.monotonic() < deadline:
-            later = panel(ann.get("/history").text)
-            if f"over {total} deals analysed out of {total}" in later:
-                break
-            time.sleep(0.2)
-        assert f"over {total} deals analysed out of {total}" in later
+        later = all_analysed(ann, filler, total)
         assert filler.waiting() == 0  # nothing asked again
     conn = sqlite3.connect(db)
     assert conn.execute("SELECT COUNT(*) FROM analysis_cache").fetchone()[0] == 1
