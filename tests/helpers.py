@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import random
+import signal
+import subprocess
+import time
 from typing import Any
 
 from belote.cards import mask_of, parse_card, parse_trump
@@ -39,3 +44,33 @@ def position(
     for c in cards:
         state.push(c)
     return state
+
+
+def answers_until_killed(proc: subprocess.Popen[str], rng: random.Random,
+                         first_round: bool) -> list[dict[str, Any]]:
+    """Kill ``proc`` (SIGKILL) at a random moment and return the JSON lines it answered.
+
+    In the first round the kill comes after a random pause, possibly before any
+    answer; later it comes after 1-40 answers were read.  A line cut by the kill
+    ends the list.  The process must not have ended on its own."""
+    assert proc.stdout is not None
+    answered: list[dict[str, Any]] = []
+    if first_round:
+        time.sleep(rng.uniform(0.0, 0.4))
+    else:
+        wanted = rng.randint(1, 40)
+        while len(answered) < wanted:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            answered.append(json.loads(line))
+        time.sleep(rng.uniform(0.0, 0.02))
+    proc.send_signal(signal.SIGKILL)
+    rest, _ = proc.communicate(timeout=30)
+    for line in rest.splitlines():
+        try:
+            answered.append(json.loads(line))
+        except json.JSONDecodeError:  # a line cut by the kill
+            break
+    assert proc.returncode == -signal.SIGKILL, "the adder ended before it was killed"
+    return answered

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import random
-import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -18,6 +16,7 @@ from typing import Any
 from belote.options import make_rules
 from belote.scoring import parse_seat_entry, score_game, seat_entry_to_json
 from belote.sheets import SheetStore
+from tests.helpers import answers_until_killed
 
 HIGH_TARGET = 10**9  # the game never ends
 PROFILE = "classic-3p"
@@ -74,26 +73,7 @@ def test_answered_seat_hands_survive_sigkill(tmp_path: Path) -> None:
             [sys.executable, "-m", "belote", "sheet", "add", str(sid), "--jsonl",
              "--file", str(lines), "--db", str(db)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert proc.stdout is not None
-        answered: list[dict[str, Any]] = []
-        if round_number == 0:
-            time.sleep(rng.uniform(0.0, 0.4))
-        else:
-            wanted = rng.randint(1, 40)
-            while len(answered) < wanted:
-                line = proc.stdout.readline()
-                if not line:
-                    break
-                answered.append(json.loads(line))
-            time.sleep(rng.uniform(0.0, 0.02))
-        proc.send_signal(signal.SIGKILL)
-        rest, _ = proc.communicate(timeout=30)
-        for line in rest.splitlines():
-            try:
-                answered.append(json.loads(line))
-            except json.JSONDecodeError:  # a line cut by the kill
-                break
-        assert proc.returncode == -signal.SIGKILL, "the adder ended before it was killed"
+        answered = answers_until_killed(proc, rng, first_round=round_number == 0)
         for answer in answered:
             assert "error" not in answer, answer
             assert set(answer["totals"]) == {"N", "E", "S"}
