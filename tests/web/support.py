@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 from urllib.parse import urljoin
 
 import anyio
@@ -29,6 +29,7 @@ with warnings.catch_warnings():
     from starlette.testclient import WebSocketTestSession as WebSocketTestSession
 
 from belote.cards import card_name, scan_forward
+from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.web.rooms import Room
 
@@ -217,7 +218,7 @@ def live_server(db: Path, *extra: str) -> Iterator[str]:
 
 
 class Table:
-    """A room whose four seats are all held by the test over WebSockets.
+    """A room whose seats (four, three or two) are all held by the test over WebSockets.
 
     With no bot at the table nothing moves unless the test acts, so after each
     action every socket is read up to the room's version: the messages of each
@@ -235,20 +236,21 @@ class Table:
         self.id: str = r.json()["id"]
         self.invite: str = r.json()["invite"]
         self.room: Room = client.app.state.rooms.get(self.id)  # type: ignore[attr-defined]
+        self.n = self.room.players
         self.tokens: list[str] = []
-        for seat in "NESW":
-            new_identity(client)  # one seat per browser: four players
+        for seat in SEAT_NAMES[:self.n]:
+            new_identity(client)  # one seat per browser
             r = client.post(f"/api/rooms/{self.id}/seats",
                             json={"seat": seat, "name": "P", "invite": self.invite})
             assert r.status_code == 200, r.text
             self.tokens.append(r.json()["token"])
         self.client = client
         self.sockets: list[WebSocketTestSession] = []
-        self.seen: list[list[dict[str, Any]]] = [[], [], [], []]
-        self.latest: list[dict[str, Any]] = [{}, {}, {}, {}]
+        self.seen: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
+        self.latest: list[dict[str, Any]] = [{} for _ in range(self.n)]
 
-    def __enter__(self) -> Table:
-        for seat in range(4):
+    def __enter__(self) -> Self:
+        for seat in range(self.n):
             ws = self.client.websocket_connect(f"/ws/rooms/{self.id}")
             ws.__enter__()
             self.sockets.append(ws)
@@ -275,7 +277,7 @@ class Table:
     def sync(self) -> list[dict[str, Any]]:
         """Read every socket up to the room's current version; the latest states."""
         version = self.room.version
-        for seat in range(4):
+        for seat in range(self.n):
             if self.latest[seat].get("version", -1) < version:
                 self._read(seat, lambda m: m["type"] == "state" and m["version"] >= version)
         return list(self.latest)

@@ -29,6 +29,7 @@ from belote.web.present import parse_seat, score_json, trick_json
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Room, RoomError, RoomSettings
 from tests.web.support import (
+    Table,
     TestClient,
     WebSocketTestSession,
     cards_in,
@@ -129,74 +130,15 @@ def check_leaks(rnd: Round, seat: int | None, msgs: list[dict[str, Any]]) -> Non
 # --- a room whose seats are all held by the test ------------------------------------
 
 
-class SmallTable:
-    """Every seat of a room of three or two held by the test over WebSockets (as
-    ``support.Table`` does for four): nothing moves unless the test acts, and after
-    each action each socket is read up to the room's version."""
+class SmallTable(Table):
+    """Every seat of a room of three or two held by the test over WebSockets
+    (``support.Table``), with a check that no message names a card its seat may
+    not see."""
 
     def __init__(self, client: TestClient, profile: str, options: dict[str, Any],
                  target: int | None = None) -> None:
-        body: dict[str, Any] = {"profile": profile, "options": options, "bots": "random"}
-        if target is not None:
-            body["target"] = target
-        r = client.post("/api/rooms", json=body)
-        assert r.status_code == 201, r.text
-        self.id: str = r.json()["id"]
-        self.invite: str = r.json()["invite"]
-        self.room: Room = client.app.state.rooms.get(self.id)  # type: ignore[attr-defined]
-        self.n = self.room.players
-        self.client = client
-        self.tokens: list[str] = []
-        for seat in SEAT_NAMES[:self.n]:
-            new_identity(client)  # one seat per browser
-            r = client.post(f"/api/rooms/{self.id}/seats",
-                            json={"seat": seat, "name": "P", "invite": self.invite})
-            assert r.status_code == 200, r.text
-            self.tokens.append(r.json()["token"])
-        self.sockets: list[WebSocketTestSession] = []
-        self.seen: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
-        self.latest: list[dict[str, Any]] = [{} for _ in range(self.n)]
+        super().__init__(client, profile, target, options)
         self.marks = [0] * self.n
-
-    def __enter__(self) -> SmallTable:
-        for seat in range(self.n):
-            ws = self.client.websocket_connect(f"/ws/rooms/{self.id}")
-            ws.__enter__()
-            self.sockets.append(ws)
-            send(ws, {"type": "hello", "token": self.tokens[seat]})
-            self._read(seat, lambda m: m["type"] == "welcome")
-            self._read(seat, lambda m: m["type"] == "state")
-        self.sync()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for ws in self.sockets:
-            ws.__exit__(None, None, None)
-
-    def _read(self, seat: int, stop: Any) -> dict[str, Any]:
-        for _ in range(10_000):
-            msg = receive(self.sockets[seat])
-            self.seen[seat].append(msg)
-            if msg["type"] == "state":
-                self.latest[seat] = msg
-            if stop(msg):
-                return msg
-        raise AssertionError("the awaited message never came")  # pragma: no cover
-
-    def sync(self) -> list[dict[str, Any]]:
-        version = self.room.version
-        for seat in range(self.n):
-            if self.latest[seat].get("version", -1) < version:
-                self._read(seat, lambda m: m["type"] == "state" and m["version"] >= version)
-        return list(self.latest)
-
-    def act(self, seat: int, msg: dict[str, Any]) -> dict[str, Any]:
-        before = self.room.version
-        send(self.sockets[seat], msg)
-        answer = self._read(seat, lambda m: m["type"] == "error" or (
-            m["type"] == "state" and m["version"] > before))
-        self.sync()
-        return answer
 
     def check_secrecy(self) -> None:
         """Every message since the last check names only cards its seat may see."""
