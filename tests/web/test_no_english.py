@@ -1,8 +1,9 @@
 """No English word on a French page: Debian's chromium in French (fr-FR) over the home
-page, the play and rooms forms, a room's lobby, the score sheets' list and a sheet
-with hands, and a table in play at each table size (four, three with the kitty, two
-with the stock and in découverte) from its bidding to its result and its history of
-the deals.
+page, the play and rooms forms, a room's lobby, the score sheets' list, a sheet
+with hands, its follow link and the page of a second browser that opened it, a
+rotation sheet (the same tour as the accessibility test), and a table in play at
+each table size (four, three with the kitty, two with the stock and in découverte)
+from its bidding to its result and its history of the deals.
 
 What is checked is what a person meets: the page's visible text, and the words a
 screen reader or a tooltip gives (placeholder, title, aria-label, alt).  The word list
@@ -18,11 +19,9 @@ from typing import Any
 import pytest
 
 from tests.web.support import live_server
-from tests.web.test_phone import _add_hand, _new_sheet
+from tests.web.test_accessibility import tour_pages
 from tests.web.test_table_feedback import _next_deal, _play_turn
 from tests.web.test_table_sizes import ENGLISH, SERVER_ARGS, _tap, _wait_turn, open_table
-
-WAIT_MS = 20_000
 
 # Common words of an interface (and of this one) that a French page says otherwise.
 UI_WORDS = (
@@ -88,26 +87,9 @@ def test_the_word_list_finds_english(browser: Any, server: str) -> None:
 
 
 def test_the_pages_say_no_english_word_in_french(browser: Any, server: str) -> None:
+    """Every page but a table (each table size has its own test below)."""
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    found: dict[str, list[str]] = {}
-    for path in ("/", "/play", "/rooms", "/sheets"):
-        page.goto(server + path)
-        found[path] = english(page)
-    _new_sheet(page, server, "Vendredi")
-    _add_hand(page, "NS", "100", ("NS", "50"))
-    _add_hand(page, "EW", "90")
-    found["a sheet"] = english(page)
-    page.goto(server + "/rooms")
-    page.fill('input[name="name"]', "Dimanche")
-    with page.expect_navigation():
-        page.click("#room-form button[type=submit]")
-    page.wait_for_selector("#lobby:not([hidden])")
-    found["a room's lobby"] = english(page)
-    context.close()
+    found = tour_pages(browser, server, "fr-FR", english, errors, table=False)
     bad = {k: v for k, v in found.items() if v}
     assert bad == {}, "\n".join(f"{k}: {x}" for k, v in bad.items() for x in v)
     assert errors == []
