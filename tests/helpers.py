@@ -6,7 +6,9 @@ import json
 import random
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from belote.cards import mask_of, parse_card, parse_trump
@@ -74,3 +76,31 @@ def answers_until_killed(proc: subprocess.Popen[str], rng: random.Random,
             break
     assert proc.returncode == -signal.SIGKILL, "the adder ended before it was killed"
     return answered
+
+
+def add_batches_at_once(db: Path, sheet_id: int, batches: list[list[dict[str, Any]]]) -> None:
+    """One `belote sheet add --jsonl` process a batch, all adding to one sheet at once.
+
+    The processes start up, then get their hands at the same moment; each must
+    answer every hand without an error."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "belote", "sheet", "add", str(sheet_id), "--jsonl",
+             "--db", str(db)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in batches
+    ]
+    texts = ["".join(json.dumps(h) + "\n" for h in batch) for batch in batches]
+    for proc, text in zip(procs, texts, strict=True):
+        assert proc.stdin is not None
+        proc.stdin.write(text)
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        proc.stdin = None  # communicate() below only reads
+    for proc, batch in zip(procs, batches, strict=True):
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        answers = [json.loads(line) for line in out.splitlines()]
+        assert len(answers) == len(batch) and all("error" not in a for a in answers)

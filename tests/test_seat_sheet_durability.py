@@ -16,7 +16,7 @@ from typing import Any
 from belote.options import make_rules
 from belote.scoring import parse_seat_entry, score_game, seat_entry_to_json
 from belote.sheets import SheetStore
-from tests.helpers import answers_until_killed
+from tests.helpers import add_batches_at_once, answers_until_killed
 
 HIGH_TARGET = 10**9  # the game never ends
 PROFILE = "classic-3p"
@@ -98,27 +98,7 @@ def test_two_processes_adding_seat_hands_at_once_both_land(tmp_path: Path) -> No
         [{"taker": "S", "trick_points": {"S": (i + 41) % 120, "N": 5}, "trick_total": 150}
          for i in range(n)],
     ]
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "belote", "sheet", "add", str(sid), "--jsonl",
-             "--db", str(db)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in batches
-    ]
-    texts = ["".join(json.dumps(h) + "\n" for h in batch) for batch in batches]
-    for proc, text in zip(procs, texts, strict=True):
-        assert proc.stdin is not None
-        proc.stdin.write(text)
-        proc.stdin.flush()
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.stdin = None
-    for proc in procs:
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
-        answers = [json.loads(line) for line in out.splitlines()]
-        assert len(answers) == n and all("error" not in a for a in answers)
+    add_batches_at_once(db, sid, batches)
     stored = stored_hands(db, sid)
     assert len(stored) == 2 * n
     assert Counter(stored) == Counter(canonical(h) for b in batches for h in b)

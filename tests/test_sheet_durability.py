@@ -15,7 +15,7 @@ from typing import Any
 from belote.options import make_rules
 from belote.scoring import hand_entry_to_json, parse_hand_entry, score_game
 from belote.sheets import SheetStore
-from tests.helpers import answers_until_killed
+from tests.helpers import add_batches_at_once, answers_until_killed
 
 HIGH_TARGET = 10**9  # the game never ends
 
@@ -87,28 +87,7 @@ def test_two_processes_adding_at_once_both_land(tmp_path: Path) -> None:
         [{"taker": "NS", "trick_points": {"NS": i % 163}} for i in range(n)],
         [{"taker": "EW", "trick_points": {"EW": (i + 81) % 163}} for i in range(n)],
     ]
-    procs = [
-        subprocess.Popen(
-            [sys.executable, "-m", "belote", "sheet", "add", str(sid), "--jsonl",
-             "--db", str(db)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        for _ in batches
-    ]
-    # Both processes start up, then get their hands at the same moment.
-    texts = ["".join(json.dumps(h) + "\n" for h in batch) for batch in batches]
-    for proc, text in zip(procs, texts, strict=True):
-        assert proc.stdin is not None
-        proc.stdin.write(text)
-        proc.stdin.flush()
-    for proc in procs:
-        assert proc.stdin is not None
-        proc.stdin.close()
-        proc.stdin = None  # communicate() below only reads
-    for proc in procs:
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 0, err
-        answers = [json.loads(line) for line in out.splitlines()]
-        assert len(answers) == n and all("error" not in a for a in answers)
+    add_batches_at_once(db, sid, batches)
     stored = stored_hands(db, sid)
     assert len(stored) == 2 * n
     assert Counter(stored) == Counter(canonical(h) for b in batches for h in b)
