@@ -40,6 +40,7 @@ from belote.web.security import (
     redact,
 )
 from belote.web.security import Limits as Limits
+from tests.web.conftest import GENEROUS
 from tests.web.support import (
     ORIGIN,
     TestClient,
@@ -52,14 +53,11 @@ from tests.web.support import (
 )
 
 FAST = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
-LOOSE = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-               rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
-               network_messages_burst=10_000)
 HOST_REFUSED = "refused: this server does not answer to the name in the Host header"
 
 
 @contextmanager
-def serve(db: Path, limits: Limits = LOOSE, *, base_url: str = ORIGIN,
+def serve(db: Path, limits: Limits = GENEROUS, *, base_url: str = ORIGIN,
           peer: tuple[str, int] = ("testclient", 50000), **options: Any
           ) -> Iterator[TestClient]:
     app = create_app(db, settings=FAST, seed=3, limits=limits, **options)

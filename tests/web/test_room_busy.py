@@ -35,6 +35,7 @@ from belote.web import create_app
 from belote.web.refusals import say_refusal
 from belote.web.rooms import Room
 from belote.web.store import BUSY_MESSAGE, RoomStore, SeatRow, StoreBusy, StoreError
+from tests.web.conftest import GENEROUS
 from tests.web.support import (
     TestClient,
     WebSocketTestSession,
@@ -46,7 +47,6 @@ from tests.web.support import (
     sheet_state,
 )
 from tests.web.test_room_durability import (
-    LOOSE,
     SETTINGS,
     drive,
     quiet_mid_deal,
@@ -110,7 +110,7 @@ def error_after(ws: WebSocketTestSession) -> dict[str, Any]:
 
 
 def test_the_server_answers_while_another_program_holds_the_database(db: Path) -> None:
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room_id, invite, tokens = take_seats(client, 300)
         room: Room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
@@ -197,7 +197,7 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
             assert r.status_code == 303, r.text
             acked = room.actions
     # After a restart: what was acknowledged, nothing refused.
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
         assert room.actions == acked
@@ -210,7 +210,7 @@ def test_the_server_answers_while_another_program_holds_the_database(db: Path) -
 def test_a_sheet_page_opens_its_store_without_a_lock(db: Path) -> None:
     """The sheets are set up once at start; a request's store opens a connection
     only (no journal mode, no schema check), so a page is not held by a writer."""
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         new_identity(client)
         sheet = new_sheet(client)

@@ -28,7 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 from belote.play import SEAT_NAMES
 from belote.web import RoomSettings, create_app
 from belote.web.rooms import Room
-from belote.web.security import Limits
+from tests.web.conftest import GENEROUS
 from tests.web.support import (
     TestClient,
     WebSocketTestSession,
@@ -39,9 +39,6 @@ from tests.web.support import (
 )
 
 SETTINGS = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
-LOOSE = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-               rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
-               network_messages_burst=10_000)
 HUMANS = (0, 2)  # N and S; bots at E and W
 State = dict[str, Any]
 
@@ -164,7 +161,7 @@ def seated(client: TestClient, room_id: str, tokens: dict[int, str]
 
 def test_a_room_comes_back_after_the_app_restarts(db: Path) -> None:
     rng = random.Random(2024)
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room_id, invite, tokens = take_seats(client, 300)
         room: Room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
@@ -175,7 +172,7 @@ def test_a_room_comes_back_after_the_app_restarts(db: Path) -> None:
         assert before[0]["deal"] == latest[0]["deal"] and before[2]["deal"] == latest[2]["deal"]
         actions, seq = room.actions, room.seq
     # A new app on the same database: the room is back, its game where it was.
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
         assert room.invite == invite and room.actions == actions and room.seq == seq
@@ -200,7 +197,7 @@ def test_a_room_comes_back_after_the_app_restarts(db: Path) -> None:
         assert room.actions > actions + 30 and len(latest[0]["score"]["hands"]) >= 2
         assert latest[0]["score"]["hands"] == latest[2]["score"]["hands"]
     # Finished, it is still there after one more restart (and says so).
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
         assert room.status == "finished"
@@ -208,7 +205,7 @@ def test_a_room_comes_back_after_the_app_restarts(db: Path) -> None:
 
 def test_a_room_that_nobody_visits_is_closed_and_says_so(db: Path) -> None:
     settings = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0, idle_ttl=60.0)
-    app = create_app(db, settings=settings, seed=5, limits=LOOSE)
+    app = create_app(db, settings=settings, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         room_id, invite, tokens = take_seats(client, 300)
         manager = client.app.state.rooms  # type: ignore[attr-defined]
@@ -226,7 +223,7 @@ def test_a_room_that_nobody_visits_is_closed_and_says_so(db: Path) -> None:
             msg = receive(ws)
             assert msg["fatal"] is True and "nobody visited it" in msg["message"]
     # Closed for good: not restored after a restart.
-    app = create_app(db, settings=settings, seed=5, limits=LOOSE)
+    app = create_app(db, settings=settings, seed=5, limits=GENEROUS)
     with TestClient(app) as client:
         new_identity(client)
         assert room_id not in client.app.state.rooms.rooms  # type: ignore[attr-defined]
@@ -238,7 +235,7 @@ def test_a_move_that_cannot_be_saved_is_not_acknowledged(db: Path) -> None:
     """The database turns read-only while a game is played: the player's card is
     refused with a plain error (not acknowledged, not played), and once the
     database can be written again the same card is played."""
-    app = create_app(db, settings=SETTINGS, seed=5, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=5, limits=GENEROUS)
     with TestClient(app, raise_server_exceptions=False) as client:
         room_id, _invite, tokens = take_seats(client, 300)
         room: Room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]

@@ -26,6 +26,7 @@ from belote.play import SEAT_NAMES
 from belote.web import RoomSettings, create_app, routes_rooms
 from belote.web.rooms import Room
 from belote.web.security import Limits
+from tests.web.conftest import GENEROUS
 from tests.web.support import (
     Table,
     TestClient,
@@ -40,10 +41,6 @@ from tests.web.support import (
 
 # Bots answer at once; a finished deal waits for "next"; the default grace (20 s).
 FAST = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0)
-# The tests that do not test the limits drive games as fast as the server answers.
-LOOSE = Limits(messages_per_second=1000.0, messages_burst=1000, rooms_per_minute=6000.0,
-               rooms_burst=1000, rooms_per_client=1000, network_messages_per_second=10_000.0,
-               network_messages_burst=10_000)
 EVIL = "http://evil.example"
 HUGE = "99999999999999999999999"
 
@@ -63,7 +60,7 @@ def serve(db: Path, settings: RoomSettings = FAST, limits: Limits | None = None
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
     """This module's own app: FAST, loose limits (the limit tests set theirs)."""
-    with serve(db, FAST, LOOSE) as c:
+    with serve(db, FAST, GENEROUS) as c:
         yield c
 
 
@@ -829,7 +826,7 @@ def test_a_database_that_turns_read_only_gives_a_plain_error(
 ) -> None:
     """Issue 10: a database that turns read-only while serving gave bare 500s.
     Every write (sheets and rooms) is refused with a message; reads still work."""
-    app = create_app(db, settings=FAST, seed=11, limits=LOOSE)
+    app = create_app(db, settings=FAST, seed=11, limits=GENEROUS)
     with TestClient(app, raise_server_exceptions=False) as client:
         new_identity(client)
         sheet_id = make_sheet(client)
@@ -1092,7 +1089,7 @@ def test_a_dropped_player_keeps_his_turn_for_the_grace_period(db: Path) -> None:
     may sleep longer than asked.)"""
     grace = 1.0
     settings = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0, grace=grace)
-    with serve(db, settings, LOOSE) as client:
+    with serve(db, settings, GENEROUS) as client:
         room, room_id, token, watcher = _watched_bot_room(client)
         try:
             with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -1130,7 +1127,7 @@ def test_a_connected_idle_player_gets_a_stand_in_move_with_the_turn_timer(db: Pa
     timer = 0.6
     settings = RoomSettings(bot_delay=0.0, trick_pause=0.0, deal_pause=60.0,
                             turn_timer=timer)
-    with serve(db, settings, LOOSE) as client:
+    with serve(db, settings, GENEROUS) as client:
         room, room_id, token, watcher = _watched_bot_room(client)
         try:
             with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:

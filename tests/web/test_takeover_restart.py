@@ -20,8 +20,9 @@ from belote.round import DISCARD, PLAY
 from belote.table import DealMode
 from belote.web import create_app
 from belote.web.rooms import Room
+from tests.web.conftest import GENEROUS
 from tests.web.support import TestClient, new_identity, receive, send
-from tests.web.test_room_durability import LOOSE, SETTINGS
+from tests.web.test_room_durability import SETTINGS
 
 TABLES = [
     ("classic", {}),
@@ -76,7 +77,7 @@ def shown(client: TestClient, room_id: str, token: str) -> dict[str, Any]:
                          ids=[next(iter(o.values()), p) for p, o in TABLES])
 def test_a_seat_taken_over_mid_deal_keeps_its_secret_over_a_restart(
         db: Path, profile: str, options: dict[str, str]) -> None:
-    app = create_app(db, settings=SETTINGS, seed=9, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=9, limits=GENEROUS)
     with TestClient(app) as client:
         new_identity(client)
         r = client.post("/api/rooms", json={"profile": profile, "options": options,
@@ -106,7 +107,7 @@ def test_a_seat_taken_over_mid_deal_keeps_its_secret_over_a_restart(
         if room.mode == DealMode.KITTY:
             assert rnd.phase != DISCARD
     # The server restarts.
-    app = create_app(db, settings=SETTINGS, seed=9, limits=LOOSE)
+    app = create_app(db, settings=SETTINGS, seed=9, limits=GENEROUS)
     with TestClient(app) as client:
         new_identity(client)  # the player's browser (its page gives it an identity)
         room = client.app.state.rooms.get(room_id)  # type: ignore[attr-defined]
