@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import re
 import socket
 import subprocess
@@ -293,6 +294,26 @@ class Table:
 
     def start(self) -> list[dict[str, Any]]:
         return [self.act(0, {"type": "start"}), *self.sync()[1:]]
+
+    def to_illegal_card(self, rng: random.Random) -> tuple[int, str]:
+        """Play on (legal moves) to a seat holding a card it may not play: (seat, card)."""
+        for _ in range(2000):
+            states = self.latest
+            if states[0]["between_deals"]:
+                self.act(0, {"type": "next"})
+                continue
+            turn = SEAT_NAMES.index(states[0]["deal"]["turn"])
+            mine = states[turn]["deal"]
+            illegal = [c for c in mine["hand"] if c not in mine["legal"]]
+            if mine["phase"] == "play" and illegal:
+                return turn, illegal[0]
+            choice: dict[str, Any]
+            if mine["phase"] == "bidding":
+                choice = {"type": "call", "call": rng.choice(mine["legal"])}
+            else:
+                choice = {"type": "play", "card": rng.choice(mine["legal"])}
+            self.act(turn, choice)
+        raise AssertionError("no illegal card came up")  # pragma: no cover
 
 
 def wait_my_turn_or_result(page: Any) -> None:

@@ -228,28 +228,15 @@ def test_an_illegal_card_is_refused_with_the_rule_it_breaks(client: TestClient) 
     rng = random.Random(8)
     with Table(client) as table:
         table.start()
-        for _ in range(2000):
-            states = table.latest
-            if states[0]["between_deals"]:
-                table.act(0, {"type": "next"})
-                continue
-            deal = states[0]["deal"]
-            turn = SEAT_NAMES.index(deal["turn"])
-            mine = states[turn]["deal"]
-            illegal = [c for c in mine["hand"] if c not in mine["legal"]]
-            if mine["phase"] == "play" and illegal:
-                version = table.room.version
-                answer = table.act(turn, {"type": "play", "card": illegal[0]})
-                assert answer["type"] == "error"
-                shown = card_symbol(parse_card(illegal[0]))  # A♣, 10♥: for people
-                assert f"You may not play {shown}: " in answer["message"]
-                assert "§" not in answer["message"]  # the rule in plain words (issue 13)
-                assert table.room.version == version
-                assert illegal[0] in table.latest[turn]["deal"]["hand"]
-                break
-            table.act(turn, _choose(rng, states[turn]))
-        else:  # pragma: no cover
-            raise AssertionError("no illegal card came up")
+        turn, card = table.to_illegal_card(rng)
+        version = table.room.version
+        answer = table.act(turn, {"type": "play", "card": card})
+        assert answer["type"] == "error"
+        shown = card_symbol(parse_card(card))  # A♣, 10♥: for people
+        assert f"You may not play {shown}: " in answer["message"]
+        assert "§" not in answer["message"]  # the rule in plain words (issue 13)
+        assert table.room.version == version
+        assert card in table.latest[turn]["deal"]["hand"]
 
 
 def test_moroccan_refusals_name_the_cards_the_spanish_way(client: TestClient) -> None:
@@ -258,22 +245,10 @@ def test_moroccan_refusals_name_the_cards_the_spanish_way(client: TestClient) ->
     with Table(client, "moroccan") as table:
         table.start()
         assert table.latest[0]["deck"] == "spanish"
-        for _ in range(2000):
-            states = table.latest
-            if states[0]["between_deals"]:
-                table.act(0, {"type": "next"})
-                continue
-            turn = SEAT_NAMES.index(states[0]["deal"]["turn"])
-            mine = states[turn]["deal"]
-            illegal = [c for c in mine["hand"] if c not in mine["legal"]]
-            if mine["phase"] == "play" and illegal:
-                answer = table.act(turn, {"type": "play", "card": illegal[0]})
-                assert answer["type"] == "error"
-                assert " de " in answer["message"] and illegal[0] not in answer["message"]
-                break
-            table.act(turn, _choose(rng, states[turn]))
-        else:  # pragma: no cover
-            raise AssertionError("no illegal card came up")
+        turn, card = table.to_illegal_card(rng)
+        answer = table.act(turn, {"type": "play", "card": card})
+        assert answer["type"] == "error"
+        assert " de " in answer["message"] and card not in answer["message"]
 
 
 def test_lobby_seats_bots_and_start(client: TestClient) -> None:

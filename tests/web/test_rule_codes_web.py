@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 from types import MappingProxyType
-from typing import Any
 
 import pytest
 
@@ -29,27 +28,6 @@ def _reworded(monkeypatch: pytest.MonkeyPatch) -> None:
         code: f"REWORDED {why}" for code, why in errors.WHY.items()}))
 
 
-def _to_illegal_card(table: Table, rng: random.Random) -> tuple[int, str]:
-    """Play on (legal moves) to a seat holding a card it may not play: (seat, card)."""
-    for _ in range(2000):
-        states = table.latest
-        if states[0]["between_deals"]:
-            table.act(0, {"type": "next"})
-            continue
-        turn = SEAT_NAMES.index(states[0]["deal"]["turn"])
-        mine = states[turn]["deal"]
-        illegal = [c for c in mine["hand"] if c not in mine["legal"]]
-        if mine["phase"] == "play" and illegal:
-            return turn, illegal[0]
-        choice: dict[str, Any]
-        if mine["phase"] == "bidding":
-            choice = {"type": "call", "call": rng.choice(mine["legal"])}
-        else:
-            choice = {"type": "play", "card": rng.choice(mine["legal"])}
-        table.act(turn, choice)
-    raise AssertionError("no illegal card came up")  # pragma: no cover
-
-
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_rewording_the_engine_changes_nothing_the_player_reads(
         client: TestClient, monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
@@ -59,7 +37,7 @@ def test_rewording_the_engine_changes_nothing_the_player_reads(
     client.headers["Accept-Language"] = lang  # (the sockets' language)
     with Table(client) as table:
         table.start()
-        seat, card = _to_illegal_card(table, random.Random(8))
+        seat, card = table.to_illegal_card(random.Random(8))
         before = table.act(seat, {"type": "play", "card": card})
         assert before["type"] == "error"
         code = RuleCode(before["code"])  # the rule refused, beside the sentence
