@@ -84,6 +84,18 @@ random (:data:`RANDOM_MISS_ODDS`) become the weight per miss, at least
 ``card_reads=ignore``, still holding what was announced).  Against the heuristic
 nothing is missed and the bot plays as with ``read_fit=fixed``.
 
+At three players each plays for himself (§12.1): a defender scores his own trick
+points and belote and half the rest of his side's score, so that his score less the
+others' mean counts each point he takes from the other defender twice as much as a
+point the side takes from the taker.  The search solves side against side and cannot
+tell which defender takes the later tricks; with ``own_points`` (default 0; see the
+small tables' defaults) a defender's card that settles the trick in a world (he
+completes it, or nobody after him holds a card that beats it) adds ``own_points``
+times twice the points changing hands (the trick's cards but the winning one, the last
+trick's 10) when he wins it, and takes as much off when the other defender does
+(:meth:`belote.bots.card_score.CardScorer.seat_bonus`): he no longer feeds his points
+to the other defender's trick.
+
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
 bot's own later cards one plan for the worlds it cannot tell apart and the other
@@ -683,7 +695,8 @@ class PimcBot(BaseBot):
         settings = self.card_config(table)
         objective = settings.objective
         scorer = (None if objective is Objective.POINTS else CardScorer(
-            view, table, GameOutlook.of(view) if objective is Objective.GAME else None))
+            view, table, GameOutlook.of(view) if objective is Objective.GAME else None,
+            settings.own_points))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         if table.players == 4 and settings.play_calls is CallReading.HINTS:
@@ -815,8 +828,10 @@ class PimcBot(BaseBot):
         if scorer is not None:
             belote = scorer.belote(world)
             cards, aside = scorer.in_play(world)
+            bonus = scorer.seat_bonus(world)
             for c, v in moves.items():
-                totals[c] = totals.get(c, 0.0) + weight * scorer.utility(v, belote, cards, aside)
+                totals[c] = totals.get(c, 0.0) + weight * (
+                    scorer.utility(v, belote, cards, aside) + bonus.get(c, 0.0))
         else:
             for c, v in moves.items():
                 totals[c] = totals.get(c, 0.0) + weight * sign * v

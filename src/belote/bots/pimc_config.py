@@ -176,6 +176,10 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
                                "and cards the heuristic would not have made is left out",
                                1),
+    "own_points": BotSetting(float, 0.0, "card play, three players: a defender's points "
+                             "of the trick he completes count for him alone, this many "
+                             "times the share of §12.1 (1: his score less the others' "
+                             "mean; 0: his side's score)", 0),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -230,6 +234,7 @@ class PimcConfig:
     heard_reads: HeardReads
     model_draws: int
     model_misses: int
+    own_points: float
     endgame: int
     bid_worlds: int
     bid_nodes: int
