@@ -11,7 +11,7 @@ découverte's face-down cards), solves each world double-dummy with
 :func:`belote.solver.solve` (the build of the search the bot was made with,
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
-:data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
+:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left), the
 hints of the calls are not read in the card play, and the kitty discard is the
 heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
 below).
