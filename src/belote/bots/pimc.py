@@ -88,8 +88,8 @@ At three players each plays for himself (§12.1): a defender scores his own tric
 points and belote and half the rest of his side's score, so that his score less the
 others' mean counts each point he takes from the other defender twice as much as a
 point the side takes from the taker.  The search solves side against side and cannot
-tell which defender takes the later tricks; with ``own_points`` (default 0; see the
-small tables' defaults) a defender's card that settles the trick in a world (he
+tell which defender takes the later tricks; with ``own_points`` (default 0: off,
+level on development seeds) a defender's card that settles the trick in a world (he
 completes it, or nobody after him holds a card that beats it) adds ``own_points``
 times twice the points changing hands (the trick's cards but the winning one, the last
 trick's 10) when he wins it, and takes as much off when the other defender does
