@@ -24,7 +24,7 @@ from belote.bidding import Call
 from belote.bots import Bot, make_bot, play_deal, play_game
 from belote.bots.arena import simulate
 from belote.bots.base import default_discard, discard_trump, played_by
-from belote.bots.card_score import world_state
+from belote.bots.card_score import CardScorer, world_state
 from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.knowledge import Knowledge, World, infer
 from belote.bots.pimc import SMALL_TABLE_DEFAULTS, PimcBot
@@ -309,6 +309,61 @@ def test_12_1_a_defender_feeds_the_other_defender_holding_the_trick() -> None:
     assert not know.possible(0) & mask("9S TS JS QS KS AS 9H TH JH QH KH AH")
     rnd.play_card(parse_card("TS"))
     assert card_name(HeuristicBot(0).play(rnd.view(0))) in ("TD", "9C", "TC", "JD", "QD", "JC")
+
+
+def _three_player_ace_round() -> Round:
+    """24 cards, E takes clubs in round 2 (§3.3); after four tricks N, a defender,
+    leads A♥ and E, the taker, follows Q♥: S, the other defender, last to play, holds
+    T♥ and K♥ and settles the trick for N."""
+    rnd = _deal(_rules(0), 533, 0)
+    starts = {0: "9S JS AS AH 9D KD TC KC", 1: "QS QH QD AD 9C JC QC AC",
+              2: "TS KS 9H TH JH KH TD JD"}
+    for call in ("pass", "pass", "pass", "C"):
+        rnd.call(call)
+    for seat, hand in starts.items():
+        assert rnd.view(seat).hand == mask(hand)
+    played = "JC 9H KC 9C JH TC AD JD 9D QS KS AS AH QH"
+    for t in played.split():
+        rnd.play_card(parse_card(t))
+    return rnd
+
+
+def test_12_1_a_defender_plays_for_his_own_points() -> None:
+    """Three players: each defender scores his own trick points (§12.1).  N's ace of
+    hearts wins the trick; S, last, gives it his king, not his ten: the ten would be
+    N's points, not his.  Counting the side's score alone (``own_points=0``), the ten
+    looks better (the side keeps it); with ``own_points=1`` each point fed to the other
+    defender weighs twice a point the side takes from the taker, and the ten, fed,
+    costs 2 x 10, the king 2 x 4, in every world."""
+    rnd = _three_player_ace_round()
+    view = rnd.view(2)
+    assert rnd.current_player() == 2 and view.contract is not None
+    assert set(view.legal_cards) == {parse_card("TH"), parse_card("KH")}
+    side, own = PimcBot(0, own_points=0), PimcBot(0, own_points=1)
+    assert card_name(side.play(view)) == "TH"
+    assert card_name(own.play(view)) == "KH"
+    ten, king = parse_card("TH"), parse_card("KH")
+    gap = side.last_values[ten] - side.last_values[king]
+    assert own.last_values[ten] - own.last_values[king] == pytest.approx(gap - 2 * (10 - 4))
+    # the taker and four players are unchanged: a taker has no partner to feed
+    taker = rnd.view(1)
+    scorer = CardScorer(taker, own_points=1)
+    assert scorer.seat_bonus(World(tuple(0 for _ in range(3)))) == {}
+
+
+def test_12_1_the_bonus_needs_the_trick_settled() -> None:
+    """A defender's card earns or costs points of his own only when the trick's winner
+    is settled in the world: a later seat holding a card that beats it leaves it open
+    (the side's score alone decides)."""
+    rnd = _three_player_feed_round()
+    view = rnd.view(2)  # S second, after E's ace of spades, N to play after him
+    scorer = CardScorer(view, own_points=1)
+    east = mask("JS AH KD QC KC")
+    void = World((mask("TD JD QD 9C TC JC"), east, view.hand))
+    assert scorer.seat_bonus(void) == {parse_card("TS"): -20.0, parse_card("9S"): 0.0}
+    # (a world the view rules out, for the rule alone: N holding a trump could win it)
+    trump = World((mask("TD JD QD 9C TC AH"), mask("JS JC KD QC KC"), view.hand))
+    assert scorer.seat_bonus(trump) == {}
 
 
 def test_12_heuristic_beats_random_at_three_and_two() -> None:
@@ -674,6 +729,34 @@ def test_small_pimc_takes_the_bots_seed_and_settings() -> None:
     assert small.objective is SMALL_TABLE_DEFAULTS["objective"]
     assert bot.card_config(Table(4, DealMode.CLASSIC)) is bot.config
     assert bot.rng.random() == random.Random(4).random()
+
+
+@pytest.mark.parametrize("mode", range(4), ids=MODE_IDS[:4])
+def test_small_pimc_searches_from_the_first_card(mode: int) -> None:
+    """At two and three players the card play is searched from the first trick of
+    every deal with a bidding (10 tricks at most, the kitty's), over up to 32 worlds:
+    the budgets measured best on development seeds (the first tricks were the
+    heuristic's, from 7 tricks left, with 16 worlds)."""
+    rules = _rules(mode)
+    heuristic = HeuristicBot(0)
+    for seed in itertools.count(80):  # the first deal somebody takes
+        rnd = _deal(rules, seed)
+        while rnd.phase not in (PLAY, OVER, ALL_PASS):
+            seat = rnd.current_player()
+            if rnd.phase == DISCARD:
+                rnd.discard(heuristic.discard(rnd.view(seat)))
+            else:
+                rnd.call(heuristic.call(rnd.view(seat)))
+        if rnd.phase == PLAY:
+            break
+    bot = PimcBot(1)
+    while len(rnd.legal_cards()) == 1:
+        rnd.play_card(rnd.legal_cards()[0])
+    view = rnd.view(rnd.current_player())
+    assert len(view.tricks) == 0
+    bot.play(view)
+    assert SMALL_TABLE_DEFAULTS["tricks"] >= Table.of(rules).tricks
+    assert 2 <= bot.last_worlds <= 32 and bot.last_values
 
 
 # --- simulate -------------------------------------------------------------------------------

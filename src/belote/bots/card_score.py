@@ -9,7 +9,9 @@ the seat's side (made, failed, litige, capot; the contract and its multiplier in
 an auction; the declarations compared at trick 2 or guessed before it; the belote
 said or held in the world; at three players the kitty discards in the taker's
 tricks and the points in play of a deal that leaves cards out; in découverte the
-plain trick points).
+plain trick points).  At three players a defender plays for himself (§12.1): with
+``own_points`` the points of a trick his card settles count for him alone
+(:meth:`CardScorer.seat_bonus`).
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, card, scan_forward, s
 from belote.declarations import CARRE, best_announcement
 from belote.errors import BeloteError
 from belote.hand import DECOUVERTE
-from belote.play import PlayState, card_points
+from belote.play import BEATING, PlayState, card_points, trick_winner
 from belote.round import PlayerView
 from belote.scoring import HandEntry, score_hand
+from belote.scoring.values import scaled_ta
 from belote.table import DealMode, Table
 
 if TYPE_CHECKING:
@@ -105,7 +108,7 @@ class CardScorer:
     far from the target, the chance to win the game near it)."""
 
     def __init__(self, view: PlayerView, table: Table | None = None,
-                 outlook: GameOutlook | None = None) -> None:
+                 outlook: GameOutlook | None = None, own_points: float = 0.0) -> None:
         assert view.contract is not None
         self.view = view
         self.outlook = outlook
@@ -128,6 +131,51 @@ class CardScorer:
             self.played |= m
         self.declarations = declarations_by_side(view, self.sides)
         self._cache: dict[tuple[int, tuple[int, int], int | None, int], float] = {}
+        self.own_points = 0.0
+        if own_points and table.players == 3 and self.side == 1:
+            # (scaled tout-atout: the defenders' own points scaled as the side's, §12.1)
+            self.own_points = own_points * (162 / 258 if scaled_ta(self.rules, self.trump)
+                                            else 1)
+        self._last = 10 if len(view.tricks) == table.tricks - 1 else 0
+        self._later = [(view.seat + i) % table.players
+                       for i in range(1, table.players - len(view.trick))]
+
+    def seat_bonus(self, world: World) -> dict[int, float]:
+        """Three players, a defender (§12.1), with ``own_points``: each card's bonus for
+        the seat in ``world``, in the units of :meth:`utility`, when the card settles
+        who wins the trick (the seat completes it, or the seats after him in this
+        world hold no card that beats it): ``own_points * 2 * (own - other)``, the
+        points of the trick's cards so far that change hands, all but the winning card
+        (the last trick's 10 included), when the seat wins it (``own``) or the other
+        defender does (``other``): a card fed to the other defender's trick costs him
+        its points, the leader's card he takes gains them.
+
+        Each defender scores his own trick points and belote and half the rest of the
+        side's score: his score less the others' mean is, within a world, 3/8 of the
+        side's score difference plus 3/4 of (his trick points less the other
+        defender's) and a constant, so that each point he takes from the other
+        defender weighs twice a point the side takes from the taker.  The side's
+        double-dummy search cannot tell which defender takes the later tricks (they
+        count half to each); a trick settled now it can.  Empty elsewhere (four or two
+        players, the taker, ``own_points`` 0)."""
+        if not self.own_points:
+            return {}
+        view, n = self.view, self.table.players
+        beating = BEATING[self.trump]
+        pts = self.points
+        bonus: dict[int, float] = {}
+        for c in view.legal_cards:
+            cards = (*view.trick, c)
+            i = trick_winner(cards, self.trump)
+            if any(world.hands[s] & beating[cards[i]] for s in self._later):
+                continue  # (a later seat may still win it)
+            won = (view.trick_leader + i) % n
+            if self.sides[won] == 0:
+                continue
+            # (the winner's own card was his either way: the others' cards change hands)
+            points = sum(pts[x] for j, x in enumerate(cards) if j != i) + self._last
+            bonus[c] = 2 * self.own_points * (points if won == view.seat else -points)
+        return bonus
 
     def belote(self, world: World) -> tuple[int, int]:
         """Belote points per side in this world: said already, or trump K+Q held

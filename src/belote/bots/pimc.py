@@ -11,7 +11,7 @@ découverte's face-down cards), solves each world double-dummy with
 :func:`belote.solver.solve` (the build of the search the bot was made with,
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
-:data:`SMALL_TABLE_DEFAULTS` (16 worlds, 100,000 nodes, from 7 tricks left), the
+:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left), the
 hints of the calls are not read in the card play, and the kitty discard is the
 heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
 below).
@@ -83,6 +83,18 @@ random (:data:`RANDOM_MISS_ODDS`) become the weight per miss, at least
 ``read_weight``; at 1 the model is not read at all (the worlds are drawn as with
 ``card_reads=ignore``, still holding what was announced).  Against the heuristic
 nothing is missed and the bot plays as with ``read_fit=fixed``.
+
+At three players each plays for himself (§12.1): a defender scores his own trick
+points and belote and half the rest of his side's score, so that his score less the
+others' mean counts each point he takes from the other defender twice as much as a
+point the side takes from the taker.  The search solves side against side and cannot
+tell which defender takes the later tricks; with ``own_points`` (default 0: off,
+level on development seeds) a defender's card that settles the trick in a world (he
+completes it, or nobody after him holds a card that beats it) adds ``own_points``
+times twice the points changing hands (the trick's cards but the winning one, the last
+trick's 10) when he wins it, and takes as much off when the other defender does
+(:meth:`belote.bots.card_score.CardScorer.seat_bonus`): he no longer feeds his points
+to the other defender's trick.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -683,7 +695,8 @@ class PimcBot(BaseBot):
         settings = self.card_config(table)
         objective = settings.objective
         scorer = (None if objective is Objective.POINTS else CardScorer(
-            view, table, GameOutlook.of(view) if objective is Objective.GAME else None))
+            view, table, GameOutlook.of(view) if objective is Objective.GAME else None,
+            settings.own_points))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         if table.players == 4 and settings.play_calls is CallReading.HINTS:
@@ -815,8 +828,10 @@ class PimcBot(BaseBot):
         if scorer is not None:
             belote = scorer.belote(world)
             cards, aside = scorer.in_play(world)
+            bonus = scorer.seat_bonus(world)
             for c, v in moves.items():
-                totals[c] = totals.get(c, 0.0) + weight * scorer.utility(v, belote, cards, aside)
+                totals[c] = totals.get(c, 0.0) + weight * (
+                    scorer.utility(v, belote, cards, aside) + bonus.get(c, 0.0))
         else:
             for c, v in moves.items():
                 totals[c] = totals.get(c, 0.0) + weight * sign * v

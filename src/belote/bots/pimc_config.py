@@ -118,10 +118,15 @@ PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
 # 5,517 cards missed, 21%; tests/test_card_model.py checks that such worlds miss some).
 FIT_PRIOR: Final = 10
 RANDOM_MISS_ODDS: Final = 0.21 / 0.79
-# The card play at two and three players (§12): the defaults of the settings not given
-# (measured there: the deals are shorter and the worlds more alike).
+# The card play at two and three players (§12): the defaults of the settings not given.
+# The search starts from 10 tricks left (every card of the deals with a bidding, the
+# first six tricks of découverte by the heuristic), 32 worlds and 1,000,000 positions a
+# card at most (a card's CPU under 0.12 s on the compiled solver; against the budgets of
+# before, 16 worlds, 100,000 positions from 7 tricks left: +3.4 points a deal at two
+# players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
-    "worlds": 16, "tricks": 7, "nodes": 100_000, "min_worlds": 2, "objective": Objective.SCORE,
+    "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
+    "objective": Objective.SCORE,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
 # given (each world solved for its value on the compiled solver: a call's median under
@@ -176,6 +181,10 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
                                "and cards the heuristic would not have made is left out",
                                1),
+    "own_points": BotSetting(float, 0.0, "card play, three players: a defender's points "
+                             "of the trick he completes count for him alone, this many "
+                             "times the share of §12.1 (1: his score less the others' "
+                             "mean; 0: his side's score)", 0),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -230,6 +239,7 @@ class PimcConfig:
     heard_reads: HeardReads
     model_draws: int
     model_misses: int
+    own_points: float
     endgame: int
     bid_worlds: int
     bid_nodes: int
