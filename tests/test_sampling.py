@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote.bots import make_bot, played_by
+from belote.bots import knowledge, make_bot, played_by
 from belote.bots.base import Bot
 from belote.bots.knowledge import (
     InconsistentViewError,
@@ -81,6 +81,33 @@ def test_6_forbidden_set_is_exact(
     forbidden = forbidden_after(rules, trump, leader, before, c, free)
     legal = _legal_from(opts, trump, leader, before, hand)
     assert bool(legal >> c & 1) == (hand & forbidden == 0)
+
+
+def test_forbidden_after_kept_answers_as_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers kept by position (the seats' knowledge reads every card again at each
+    turn) are those worked out afresh, whatever the candidates, at each of the rules'
+    options, and still once the kept positions have turned over twice."""
+    monkeypatch.setattr(knowledge, "FORBIDDEN_KEPT", 50)
+    rng = random.Random(5)
+    options = [{}, {"partner_master_exemption": False}, {"must_undertrump": True},
+               {"overtrump_partner_on_trump_lead": False}]
+    rules = [make_rules("classic", o) for o in options]
+    # Positions the options answer differently (§6.3a, §6.3c, §6.2), then random ones.
+    positions = [(r, HEARTS, 0, [parse(b) for b in before.split()], parse(c))
+                 for r in range(4) for before, c in (("AS 7S", "7D"), ("AS 9H", "7D"),
+                                                     ("AH 8H", "7H"))]
+    for _ in range(60):
+        cards = rng.sample(range(32), 4)
+        positions.append((rng.randrange(4), rng.randrange(6), rng.randrange(4),
+                          cards[:rng.randint(1, 3)], cards[3]))
+    for _ in range(3):  # the kept answers read again, after turning over
+        for r, trump, leader, before, c in positions:
+            for candidates in (ALL_CARDS, rng.getrandbits(32), 0):
+                fresh = knowledge._forbidden_any(rules[r], trump, leader, before, c,
+                                                 (0, 1, 0, 1)) & candidates
+                assert forbidden_after(rules[r], trump, leader, before, c,
+                                       candidates) == fresh
+    assert len(knowledge._forbidden_new) <= 50
 
 
 def test_6_1_discard_on_plain_lead_reveals_no_trump() -> None:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from belote.bots.base import played_by
 from belote.cards import (
@@ -162,6 +163,19 @@ class Knowledge:
         return True
 
 
+# forbidden_after's answers over every card (its own candidates are only a filter of
+# them), by position: (id of the rules, trump, leader, cards before, card, sides) ->
+# (the rules, the cards).  A seat's knowledge reads every card of the deal again at each
+# of its turns (:func:`infer`), and the four seats of a table read the same cards: the
+# web's tables of bots, the card model's many hands of one view.  Two generations of
+# at most :data:`FORBIDDEN_KEPT` positions each: when the newer is full it becomes the
+# older, whose positions are dropped (those read since were copied to the newer).
+# The rules are kept with the answer: an id is a key only while its object lives.
+FORBIDDEN_KEPT: Final = 1 << 16
+_forbidden_new: dict[tuple[object, ...], tuple[Rules, CardMask]] = {}
+_forbidden_old: dict[tuple[object, ...], tuple[Rules, CardMask]] = {}
+
+
 def forbidden_after(
     rules: Rules,
     trump: TrumpMode,
@@ -177,10 +191,27 @@ def forbidden_after(
     is the next card; ``sides`` each seat's side (the table's
     :meth:`~belote.table.Table.sides`: four seats by default).  A card ``x`` (not
     on the table) is returned when ``c`` is not legal from the hand ``{c, x}``
-    (§6, the table's options applied by the engine).
+    (§6, the table's options applied by the engine).  The answer over every card is
+    worked out once a position and kept (:data:`FORBIDDEN_KEPT`).
     """
+    global _forbidden_new, _forbidden_old
     if not before:
         return 0
+    key = (id(rules), trump, leader, tuple(before), c, tuple(sides))
+    entry = _forbidden_new.get(key)
+    if entry is None or entry[0] is not rules:
+        entry = _forbidden_old.get(key)
+        if entry is None or entry[0] is not rules:
+            entry = (rules, _forbidden_any(rules, trump, leader, before, c, sides))
+        if len(_forbidden_new) >= FORBIDDEN_KEPT:
+            _forbidden_old, _forbidden_new = _forbidden_new, {}
+        _forbidden_new[key] = entry
+    return entry[1] & candidates
+
+
+def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence[Card],
+                   c: Card, sides: Sequence[int]) -> CardMask:
+    """:func:`forbidden_after` over every card, worked out."""
     n = len(sides)
     state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
     for i, b in enumerate(before):
@@ -191,7 +222,7 @@ def forbidden_after(
     bit = 1 << c
     out = 0
     on_table = mask_of(before)
-    for x in scan_forward(candidates & ~bit & ~on_table):
+    for x in scan_forward(ALL_CARDS & ~bit & ~on_table):
         hands[seat] = bit | (1 << x)
         if not state.legal_mask() & bit:
             out |= 1 << x
