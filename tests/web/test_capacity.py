@@ -434,9 +434,10 @@ def test_the_rooms_module_doctests() -> None:
     import doctest
 
     import belote.web.room_manager
+    import belote.web.room_state
     import belote.web.rooms
 
-    for module in (belote.web.rooms, belote.web.room_manager):
+    for module in (belote.web.rooms, belote.web.room_manager, belote.web.room_state):
         failures, _tried = doctest.testmod(module)
         assert failures == 0
     assert doctest.testmod(belote.web.room_manager).attempted >= 1

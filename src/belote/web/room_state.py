@@ -100,9 +100,13 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
 
 def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     """:func:`states_for`'s states as the JSON text sent to each seat, the text that
-    ``json.dumps(state, ensure_ascii=False)`` writes: the room's fields and the
-    game's score and history, which change at most once a deal, are written once and
-    their text kept (:data:`_TEXTS`); only the rest is written for each state."""
+    ``json.dumps(state, ensure_ascii=False)`` writes, put together from pieces of
+    text: the room's fields and the game's score and history, which change at most
+    once a deal, are written once and their text kept (:data:`_TEXTS`); what every
+    seat sees alike (the version, the seats, the public deal, the result) is written
+    once a broadcast; only each seat's own part (``you``, its hand, its legal
+    moves...: :data:`PRIVATE_DEFAULTS`) is written for each seat, and a spectator's is
+    always the same text."""
     head, fixed = room_fields(room)
     history, score = game_parts(room)
     cached = _TEXTS.get(room)
@@ -112,16 +116,68 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
                   ", " + to_json(fixed)[1:-1] + ", ",
                   ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
         _TEXTS[room] = cached
-    start, rules, game = cached[3], cached[4], cached[5]
-    error = '"error": ' + to_json(room.error) + "}"
-    return [start + to_json(first)[1:-1] + rules + to_json(middle)[1:-1] + game + error
-            for first, middle in _changing_parts(room, seats)]
+    rules, rnd, n = room.rules, room.round, room.players
+    # The state's keys in their order: start (type, room, name), version, actions,
+    # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
+    # between_deals, all_pass, game (score, history), error.
+    start = (f'{cached[3]}"version": {room.version:d}, "actions": {room.actions:d}, '
+             f'"status": {to_json(str(room.status))}{cached[4]}"turn_left": '
+             f'{_scalar(turn_left_of(room))}, "you": ')
+    seats_text = f', "seats": {to_json([seat_json(room, s) for s in room.seats])}, "deal": '
+    result = result_of(room)
+    end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
+           f'{_scalar(room.between)}, "all_pass": '
+           f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
+           f'{cached[5]}"error": {_scalar(room.error)}}}')
+    public = ""  # the public deal's text, less its closing brace and the seat's part
+    if rnd is not None:
+        view = rnd.spectator_view()
+        trump = view_trump(view)
+        shared = public_fields(room, rnd, view, trump)
+        if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
+            shared.update(decouverte_piles(rnd, view, trump, n))
+        public = to_json(shared)[:-1] + ", "
+    out = []
+    for seat in seats:
+        if rnd is None:
+            deal = "null"
+        elif seat is None:
+            deal = public + _SPECTATOR_PART
+        else:
+            view = known_view(room, rnd, seat)
+            own = dict(PRIVATE_DEFAULTS)
+            own.update(private_deal(rules, rnd, view, seat, view_trump(view), n))
+            deal = public + to_json(own)[1:]
+        you = "null" if seat is None else \
+            f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
+        out.append(start + you + seats_text + deal + end)
+    return out
 
 
 # A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
 # check for cycles (a state is a tree of fresh dicts and lists: some shared, none
 # cyclic).
 to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+
+def _scalar(value: str | float | bool | None) -> str:
+    """A string's, a number's, a boolean's or None's JSON text, as :func:`to_json`
+    writes it (without making an encoder for a number, a boolean or None).
+
+    >>> [_scalar(v) for v in (None, True, False, 3, 2.5, "é")]
+    ['null', 'true', 'false', '3', '2.5', '"é"']
+    """
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return to_json(value)
+    return repr(value)
+
 
 # Each room's last fields and game parts, with their text (state_texts).
 _TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
@@ -320,7 +376,25 @@ def view_trump(view: PlayerView) -> TrumpMode | None:
 
 def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
                 ) -> dict[str, Any]:
-    """What every seat sees of the deal, the private keys at their empty values."""
+    """What every seat sees of the deal, the private keys at their empty values
+    (:data:`PRIVATE_DEFAULTS`)."""
+    return {**public_fields(room, rnd, view, trump), **PRIVATE_DEFAULTS, "legal": [],
+            "discards": [], "declarations": []}
+
+
+# The deal's keys only a seat sees of itself (private_deal), each at its value for a
+# spectator, in their order at the end of the deal: a state's lists are fresh ones.
+PRIVATE_DEFAULTS: Final[dict[str, Any]] = {
+    "hand": None, "legal": [], "must_discard": 0, "discards": [], "can_coinche": False,
+    "declarations": [], "holds_belote": False,
+}
+# A spectator's part of the deal, as the text of the deal ends.
+_SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
+
+
+def public_fields(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
+                  ) -> dict[str, Any]:
+    """:func:`public_deal` less its private keys, which come after these."""
     n = room.players
     names = SEAT_NAMES[:n]
     contract = view.contract
@@ -360,13 +434,6 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
         "face_up": None,
         "face_down": None,
         "covering": [],
-        "hand": None,
-        "legal": [],
-        "must_discard": 0,
-        "discards": [],
-        "can_coinche": False,
-        "declarations": [],
-        "holds_belote": False,
     }
 
 
