@@ -265,7 +265,10 @@ class Writer:
         with self._guard:
             if self._closed:
                 raise StoreError.refused(Refusal.GAME_NOT_SAVED_STOPPING)
-            loop = asyncio._get_running_loop()
+            try:
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:  # not from an event loop's thread
+                loop = None
             if self._tick and loop is not self._tick_loop:
                 self._hand_over()  # (another loop's tick, which may never end)
             if loop is None:
