@@ -39,7 +39,7 @@ from belote.declarations import belote_suits, best_announcement
 from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
-from belote.play import SEAT_NAMES
+from belote.play import SEAT_NAMES, Trick
 from belote.round import PlayerView, Round
 from belote.table import DealMode, Phase
 from belote.web.present import (
@@ -123,20 +123,18 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     start = (f'{cached[3]}"version": {room.version:d}, "actions": {room.actions:d}, '
              f'"status": {to_json(str(room.status))}{cached[4]}"turn_left": '
              f'{_scalar(turn_left_of(room))}, "you": ')
-    seats_text = f', "seats": {to_json([seat_json(room, s) for s in room.seats])}, "deal": '
+    seen = [seat_json(room, s) for s in room.seats]
+    kept = _SEATS.get(room)
+    if kept is None or kept[0] != seen:
+        kept = _SEATS[room] = (seen, f', "seats": {to_json(seen)}, "deal": ')
+    seats_text = kept[1]
     result = result_of(room)
     end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
            f'{_scalar(room.between)}, "all_pass": '
            f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
            f'{cached[5]}"error": {_scalar(room.error)}}}')
-    public = ""  # the public deal's text, less its closing brace and the seat's part
-    if rnd is not None:
-        view = rnd.spectator_view()
-        trump = view_trump(view)
-        shared = public_fields(room, rnd, view, trump)
-        if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
-            shared.update(decouverte_piles(rnd, view, trump, n))
-        public = to_json(shared)[:-1] + ", "
+    # the public deal's text, less its closing brace and the seat's part
+    public = "" if rnd is None else public_text(room, rnd)
     out = []
     for seat in seats:
         if rnd is None:
@@ -392,30 +390,53 @@ PRIVATE_DEFAULTS: Final[dict[str, Any]] = {
 _SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
 
 
-def public_fields(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
-                  ) -> dict[str, Any]:
-    """:func:`public_deal` less its private keys, which come after these."""
+def public_text(room: SeenRoom, rnd: Round) -> str:
+    """The text of the public deal (:func:`public_fields` from the spectator's view,
+    découverte's piles included), less its closing brace, followed by ``", "``: the
+    deal's bidding (the turned card, the calls, the contract, the taker, the trump) and
+    its completed tricks (the last one, their count, the tricks and points won) are
+    written once each time they change and their text kept (:data:`_DEALS`)."""
+    view = rnd.spectator_view()
+    trump = view_trump(view)
     n = room.players
-    names = SEAT_NAMES[:n]
-    contract = view.contract
-    tricks_json, points_json = tricks_won_json(view.tricks, n)
+    kept = _DEALS.get(room)
+    if kept is None or kept[0] is not rnd:
+        kept = _DEALS[room] = [rnd, None, "", -1, ""]
+    phase = view.phase
+    bidding = (view.turned, len(view.calls), phase, view.contract, trump,
+               view.turn if phase == Phase.DISCARD else -1)
+    if kept[1] != bidding:
+        kept[1], kept[2] = bidding, to_json(bidding_fields(view, trump))[1:-1]
+    tricks = view.tricks
+    if kept[3] != len(tricks):
+        kept[3], kept[4] = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
+    rest = public_rest(room, rnd, view)
+    if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
+        rest.update(decouverte_piles(rnd, view, trump, n))
+    number = room.match.deals if room.match is not None else 0
+    turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
+    return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
+            f'{to_json(str(phase))}, "turn": {turn}, {kept[2]}, "trick": '
+            f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, {kept[4]}, '
+            f'{to_json(rest)[1:-1]}, ')
+
+
+# Each room's deal on the table, with its bidding's and its completed tricks' last
+# values and their text (public_text): [the deal, bidding, its text, tricks, their text].
+_DEALS: Final[weakref.WeakKeyDictionary[Any, list[Any]]] = weakref.WeakKeyDictionary()
+
+# Each room's seats as last sent, with their text (state_texts).
+_SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def public_rest(room: SeenRoom, rnd: Round, view: PlayerView) -> dict[str, Any]:
+    """The public deal's fields after its tricks won (:func:`public_fields`), from the
+    cards each seat holds to découverte's piles (at their values outside découverte)."""
+    n = room.players
     counts = [rnd.hand(s).bit_count() for s in range(n)]
     return {
-        "number": room.match.deals if room.match is not None else 0,
-        "dealer": SEAT_NAMES[view.dealer],
-        "phase": view.phase,
-        "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
-        "turned": None if view.turned is None else card_name(view.turned),
-        "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
-        "contract": None if contract is None else contract.to_json(),
-        "taker": taker_of(view),
-        "trump": None if trump is None else trump_name(trump),
-        "trick": current_trick_json(view.trick_leader, view.trick, n),
-        "last_trick": trick_json(view.tricks[-1], n) if view.tricks else None,
-        "tricks": len(view.tricks),
-        "tricks_won": tricks_json,
-        "points_won": points_json,
-        "card_counts": dict(zip(names, counts, strict=True)),
+        "card_counts": dict(zip(SEAT_NAMES[:n], counts, strict=True)),
         "announced": {
             SEAT_NAMES[s]: [announced_type(d) for d in a]
             for s, a in enumerate(view.announced) if a
@@ -434,6 +455,47 @@ def public_fields(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode
         "face_up": None,
         "face_down": None,
         "covering": [],
+    }
+
+
+def public_fields(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
+                  ) -> dict[str, Any]:
+    """:func:`public_deal` less its private keys, which come after these."""
+    n = room.players
+    return {
+        "number": room.match.deals if room.match is not None else 0,
+        "dealer": SEAT_NAMES[view.dealer],
+        "phase": view.phase,
+        "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
+        **bidding_fields(view, trump),
+        "trick": current_trick_json(view.trick_leader, view.trick, n),
+        **tricks_fields(view.tricks, n),
+        **public_rest(room, rnd, view),
+    }
+
+
+def bidding_fields(view: PlayerView, trump: TrumpMode | None) -> dict[str, Any]:
+    """The public deal's bidding: the turned card, the calls, the contract, the taker
+    and the trump."""
+    contract = view.contract
+    return {
+        "turned": None if view.turned is None else card_name(view.turned),
+        "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
+        "contract": None if contract is None else contract.to_json(),
+        "taker": taker_of(view),
+        "trump": None if trump is None else trump_name(trump),
+    }
+
+
+def tricks_fields(tricks: Sequence[Trick], n: int) -> dict[str, Any]:
+    """The public deal's completed tricks: the last one, their count, and the tricks
+    and card points won."""
+    tricks_json, points_json = tricks_won_json(tricks, n)
+    return {
+        "last_trick": trick_json(tricks[-1], n) if tricks else None,
+        "tricks": len(tricks),
+        "tricks_won": tricks_json,
+        "points_won": points_json,
     }
 
 
