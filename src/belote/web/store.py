@@ -196,6 +196,11 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
 
 
+# An event's data as its row keeps it: json.dumps(data, separators=(",", ":")), with
+# the encoder made once (json.dumps makes one a call for other separators).
+_compact: Final = json.JSONEncoder(separators=(",", ":")).encode
+
+
 class Writer:
     """The one thread that writes the rooms (module doc): its own connection, fed
     by a queue; what waits in the queue is committed as one transaction."""
@@ -533,7 +538,7 @@ class RoomStore:
                             seats: list[SeatRow] | None = None) -> None:
         """Events of the room's log (and seats changed with them), committed together
         or not at all."""
-        rows = [(room, seq, kind, json.dumps(data, separators=(",", ":")))
+        rows = [(room, seq, kind, _compact(data))
                 for seq, kind, data in events]
 
         def write(conn: sqlite3.Connection) -> None:
