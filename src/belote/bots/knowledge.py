@@ -43,6 +43,8 @@ from belote.cards import (
     ALL_TRUMP,
     KING,
     QUEEN,
+    SUIT_MASKS,
+    TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
@@ -202,7 +204,7 @@ class Kept:
 # seat's knowledge reads every card of the deal again at each of its turns
 # (:func:`infer`), and the four seats of a table read the same cards: the web's tables
 # of bots, the card model's many hands of one view.
-FORBIDDEN: Final = Kept(1 << 16)
+FORBIDDEN: Final = Kept(1 << 14)
 
 
 def forbidden_after(
@@ -236,7 +238,11 @@ def forbidden_after(
 
 def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence[Card],
                    c: Card, sides: Sequence[int]) -> CardMask:
-    """:func:`forbidden_after` over every card, worked out."""
+    """:func:`forbidden_after` over every card, worked out: only the cards of the led
+    suit and of the trump are tried, as holding a card of another suit never makes a
+    card illegal (§6: one follows the led suit, or trumps, or overtrumps; a discard is
+    free).  ``test_6_forbidden_set_is_exact`` checks the answer against the engine
+    with every card of a hand."""
     n = len(sides)
     state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
     for i, b in enumerate(before):
@@ -247,7 +253,8 @@ def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence
     bit = 1 << c
     out = 0
     on_table = mask_of(before)
-    for x in scan_forward(ALL_CARDS & ~bit & ~on_table):
+    tried = SUIT_MASKS[suit_of(before[0])] | TRUMP_SUIT_MASKS[trump]
+    for x in scan_forward(tried & ~bit & ~on_table):
         hands[seat] = bit | (1 << x)
         if not state.legal_mask() & bit:
             out |= 1 << x
