@@ -401,7 +401,7 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
     n = room.players
     kept = _DEALS.get(room)
     if kept is None or kept[0] is not rnd:
-        kept = _DEALS[room] = [rnd, None, "", -1, ""]
+        kept = _DEALS[room] = [rnd, None, "", -1, "", None, ""]
     phase = view.phase
     bidding = (view.turned, len(view.calls), phase, view.contract, trump,
                view.turn if phase == Phase.DISCARD else -1)
@@ -410,19 +410,26 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
     tricks = view.tricks
     if kept[3] != len(tricks):
         kept[3], kept[4] = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
-    rest = public_rest(room, rnd, view)
     if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
-        rest.update(decouverte_piles(rnd, view, trump, n))
+        said = to_json({**said_fields(rnd, view),
+                        **decouverte_piles(rnd, view, trump, n)})[1:-1]
+    else:
+        heard = (view.announced, view.shown, view.belote_cards, rnd.contract is not None)
+        if kept[5] != heard:
+            kept[5], kept[6] = heard, to_json(said_fields(rnd, view))[1:-1]
+        said = kept[6]
+    counts = ", ".join([f'"{SEAT_NAMES[s]}": {rnd.hand(s).bit_count():d}' for s in range(n)])
     number = room.match.deals if room.match is not None else 0
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
     return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
             f'{to_json(str(phase))}, "turn": {turn}, {kept[2]}, "trick": '
             f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, {kept[4]}, '
-            f'{to_json(rest)[1:-1]}, ')
+            f'"card_counts": {{{counts}}}, {said}, ')
 
 
-# Each room's deal on the table, with its bidding's and its completed tricks' last
-# values and their text (public_text): [the deal, bidding, its text, tricks, their text].
+# Each room's deal on the table, with the last values of its bidding, its completed
+# tricks and what was said (declarations, belote) and their text (public_text): [the
+# deal, bidding, its text, tricks, their text, said, its text].
 _DEALS: Final[weakref.WeakKeyDictionary[Any, list[Any]]] = weakref.WeakKeyDictionary()
 
 # Each room's seats as last sent, with their text (state_texts).
@@ -431,12 +438,18 @@ _SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] 
 
 
 def public_rest(room: SeenRoom, rnd: Round, view: PlayerView) -> dict[str, Any]:
-    """The public deal's fields after its tricks won (:func:`public_fields`), from the
-    cards each seat holds to découverte's piles (at their values outside découverte)."""
+    """The public deal's fields after its tricks won (:func:`public_fields`): the cards
+    each seat holds, then :func:`said_fields`."""
     n = room.players
     counts = [rnd.hand(s).bit_count() for s in range(n)]
+    return {"card_counts": dict(zip(SEAT_NAMES[:n], counts, strict=True)),
+            **said_fields(rnd, view)}
+
+
+def said_fields(rnd: Round, view: PlayerView) -> dict[str, Any]:
+    """The declarations announced and shown, belote said, and what lies on the table
+    at the small tables (découverte's piles at their values outside découverte)."""
     return {
-        "card_counts": dict(zip(SEAT_NAMES[:n], counts, strict=True)),
         "announced": {
             SEAT_NAMES[s]: [announced_type(d) for d in a]
             for s, a in enumerate(view.announced) if a
