@@ -34,7 +34,7 @@ from typing import Any, Final, Protocol
 from belote.actions import Call
 from belote.auction import COINCHE
 from belote.bots.base import discard_trump
-from belote.cards import Card, TrumpMode, card_name, mask_of, trump_name
+from belote.cards import Card, TrumpMode, card_name, mask_of, scan_forward, trump_name
 from belote.declarations import belote_suits, best_announcement
 from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
@@ -569,7 +569,7 @@ def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
 
 def cards_of(mask: int) -> list[Card]:
     """The cards of a mask, in card order."""
-    return [c for c in range(32) if mask >> c & 1]
+    return list(scan_forward(mask))
 
 
 def played_by(view: PlayerView, seat: int, players: int) -> int:
