@@ -434,11 +434,13 @@ def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
 def test_the_rooms_module_doctests() -> None:
     import doctest
 
+    import belote.web.driver
     import belote.web.room_manager
     import belote.web.room_state
     import belote.web.rooms
 
-    for module in (belote.web.rooms, belote.web.room_manager, belote.web.room_state):
+    for module in (belote.web.rooms, belote.web.room_manager, belote.web.room_state,
+                   belote.web.driver):
         failures, _tried = doctest.testmod(module)
         assert failures == 0
     assert doctest.testmod(belote.web.room_manager).attempted >= 1
