@@ -7,6 +7,7 @@ legal-move rules, under every option), §7.6 (declarations shown at trick 2),
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -16,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from belote.bots import make_bot, played_by
-from belote.bots.base import Bot
+from belote.bots import knowledge, make_bot, played_by
+from belote.bots.base import Bot, next_action
 from belote.bots.knowledge import (
     InconsistentViewError,
     Knowledge,
@@ -31,6 +32,7 @@ from belote.cards import ALL_CARDS, HEARTS, KING, QUEEN, SPADES, SUIT_MASKS, sca
 from belote.options import make_rules
 from belote.play import PlayState, explain_illegal
 from belote.round import OVER, PLAY, PlayerView, Round
+from belote.table import DealMode, Table
 from tests.helpers import mask
 
 # --- the pairwise void rule, checked against the engine on random positions ---------
@@ -81,6 +83,34 @@ def test_6_forbidden_set_is_exact(
     forbidden = forbidden_after(rules, trump, leader, before, c, free)
     legal = _legal_from(opts, trump, leader, before, hand)
     assert bool(legal >> c & 1) == (hand & forbidden == 0)
+
+
+def test_forbidden_after_kept_answers_as_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The answers kept by position (the seats' knowledge reads every card again at each
+    turn) are those worked out afresh, whatever the candidates, at each of the rules'
+    options, and still once the kept positions have turned over twice."""
+    monkeypatch.setattr(knowledge.FORBIDDEN, "size", 50)
+    rng = random.Random(5)
+    options = [{}, {"partner_master_exemption": False}, {"must_undertrump": True},
+               {"overtrump_partner_on_trump_lead": False}]
+    rules = [make_rules("classic", o) for o in options]
+    # Positions the options answer differently (§6.3a, §6.3c, §6.2), then random ones.
+    positions = [(r, HEARTS, 0, [parse(b) for b in before.split()], parse(c))
+                 for r in range(4) for before, c in (("AS 7S", "7D"), ("AS 9H", "7D"),
+                                                     ("AH 8H", "7H"))]
+    for _ in range(60):
+        cards = rng.sample(range(32), 4)
+        positions.append((rng.randrange(4), rng.randrange(6), rng.randrange(4),
+                          cards[:rng.randint(1, 3)], cards[3]))
+    for _ in range(3):  # the kept answers read again, after turning over
+        for r, trump, leader, before, c in positions:
+            for candidates in (ALL_CARDS, rng.getrandbits(32), 0):
+                # (a copy of the rules: nothing kept for it, worked out afresh)
+                fresh = forbidden_after(dataclasses.replace(rules[r]), trump, leader, before,
+                                        c, candidates)
+                assert forbidden_after(rules[r], trump, leader, before, c,
+                                       candidates) == fresh
+    assert len(knowledge.FORBIDDEN.new) <= 50
 
 
 def test_6_1_discard_on_plain_lead_reveals_no_trump() -> None:
@@ -178,6 +208,48 @@ def _world_fits(view: PlayerView, hands: list[int]) -> None:
         assert explain_illegal(state, c) is None, state.turn
         state.push(c)
     assert state.turn == view.seat
+
+
+@pytest.mark.parametrize("profile", ["classic", "coinche", "classic-3p"])
+def test_voids_kept_by_tricks_are_those_read_card_by_card(
+        profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What each seat reads of the others' voids, kept trick by trick from one turn to
+    the next (``revealed``), is what every card of the deal read again gives, at every
+    card of whole deals, kept answers turning over included."""
+    monkeypatch.setattr(knowledge.REVEALED, "size", 40)
+    rules = make_rules(profile)
+    table = Table.of(rules)
+    n = table.players
+    checked = 0
+    for d in range(12):
+        pack = list(scan_forward(table.deck_mask))
+        rnd = Round(rules, d % n, random.Random(d).sample(pack, len(pack)))
+        bots = [make_bot("heuristic", d * 10 + i) for i in range(n)]
+        while rnd.phase not in (OVER, "all_pass"):
+            seat = rnd.current_player()
+            view = rnd.view(seat)
+            if rnd.phase != PLAY:
+                rnd.apply(next_action(bots[seat], view))
+                continue
+            if table.mode is not DealMode.DECOUVERTE:
+                unseen = knowledge.Unseen(view)
+                assert view.contract is not None
+                trump, sides = view.contract.trump, table.sides(view.contract.taker)
+                expected = [0] * n
+                tricks = [(t.leader, t.cards) for t in view.tricks]
+                if view.trick:
+                    tricks.append((view.trick_leader, view.trick))
+                for leader, cards in tricks:
+                    for i in range(1, len(cards)):
+                        p = (leader + i) % n
+                        if p != seat:
+                            expected[p] |= forbidden_after(
+                                rules, trump, leader, cards[:i], cards[i],
+                                unseen.unknown | unseen.known[p], sides)
+                assert unseen.voids == expected
+                checked += 1
+            rnd.apply(next_action(bots[seat], view))
+    assert checked > 150
 
 
 @pytest.mark.parametrize("profile,specs", [

@@ -270,13 +270,21 @@ def points_table(mode: TrumpMode, ta_values: str = "pc") -> tuple[int, ...]:
 
 
 def order_table(mode: TrumpMode) -> tuple[int, ...]:
-    """Rank strength of each card within its own suit under a trump mode."""
+    """Rank strength of each card within its own suit under a trump mode (one table
+    a mode, made once: the bots and the web read it at every card)."""
+    return _ORDER_TABLES[mode]
+
+
+def _order_table(mode: TrumpMode) -> tuple[int, ...]:
     if mode == ALL_TRUMP:
         return tuple(TRUMP_ORDER[RANK_OF[c]] for c in range(32))
     return tuple(
         TRUMP_ORDER[RANK_OF[c]] if SUIT_OF[c] == mode else PLAIN_ORDER[RANK_OF[c]]
         for c in range(32)
     )
+
+
+_ORDER_TABLES: Final = tuple(_order_table(m) for m in range(6))
 
 
 def beats(a: Card, b: Card, mode: TrumpMode) -> bool:

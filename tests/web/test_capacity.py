@@ -3,6 +3,7 @@ global cap, and a start-up that replays no room until someone opens it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any, TypeVar
 import pytest
 
 from belote.bots.base import next_action
-from belote.web import create_app, room_state
+from belote.web import create_app, driver, room_state
 from belote.web.network import network_of
 from belote.web.present import score_json
 from belote.web.room_manager import RoomManager
@@ -433,10 +434,46 @@ def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(
 def test_the_rooms_module_doctests() -> None:
     import doctest
 
+    import belote.web.driver
     import belote.web.room_manager
+    import belote.web.room_state
     import belote.web.rooms
 
-    for module in (belote.web.rooms, belote.web.room_manager):
+    for module in (belote.web.rooms, belote.web.room_manager, belote.web.room_state,
+                   belote.web.driver):
         failures, _tried = doctest.testmod(module)
         assert failures == 0
     assert doctest.testmod(belote.web.room_manager).attempted >= 1
+
+
+# --- the bots' pauses: one timer a point of the grid ---------------------------------
+
+
+def test_pauses_ending_together_share_one_timer() -> None:
+    """Fifty tables' pauses ending on one point of the grid are woken by one timer of
+    the event loop (two when they straddle a point), none before its end; a pause
+    cancelled meanwhile leaves the others to end."""
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        timers: list[float] = []
+        call_at = loop.call_at
+
+        def counted(when: float, callback: Any, *args: Any, **kwargs: Any
+                    ) -> asyncio.TimerHandle:
+            timers.append(when)
+            return call_at(when, callback, *args, **kwargs)
+
+        loop.call_at = counted  # type: ignore[method-assign,assignment]
+        start = loop.time()
+        pauses = [asyncio.ensure_future(driver.paced(0.1)) for _ in range(50)]
+        await asyncio.sleep(0)
+        pauses[7].cancel()
+        done = await asyncio.wait_for(asyncio.gather(*pauses, return_exceptions=True), 5)
+        ended = loop.time()
+        assert len(timers) <= 2
+        assert ended >= driver.pace_end(start, 0.1) - 0.005  # (the clock's resolution)
+        assert isinstance(done[7], asyncio.CancelledError)
+        assert [d for i, d in enumerate(done) if i != 7] == [None] * 49
+
+    run_async(scenario)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from belote.bots.base import played_by
 from belote.cards import (
@@ -42,6 +43,8 @@ from belote.cards import (
     ALL_TRUMP,
     KING,
     QUEEN,
+    SUIT_MASKS,
+    TRUMP_SUIT_MASKS,
     Card,
     CardMask,
     TrumpMode,
@@ -51,18 +54,22 @@ from belote.cards import (
 )
 from belote.errors import BeloteError
 from belote.options import Rules
-from belote.play import SEAT_NAMES, PlayState
+from belote.play import SEAT_NAMES, PlayState, Trick
 from belote.round import PLAY, PlayerView
 from belote.table import DealMode, Table
 
 __all__ = [
+    "FORBIDDEN",
+    "REVEALED",
     "InconsistentViewError",
+    "Kept",
     "Knowledge",
     "Unseen",
     "World",
     "forbidden_after",
     "infer",
     "relax",
+    "revealed",
 ]
 
 
@@ -162,6 +169,44 @@ class Knowledge:
         return True
 
 
+class Kept:
+    """Answers kept by key, for one rules object each: two generations of at most
+    ``size`` keys; when the newer is full it becomes the older, whose keys are dropped
+    (those read since were copied to the newer).  A key holds the id of its rules,
+    and the rules are kept with the answer: an id is a key only while its object
+    lives.  Safe from threads: a lost write only costs working it out again."""
+
+    __slots__ = ("new", "old", "size")
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.new: dict[tuple[object, ...], tuple[Rules, object]] = {}
+        self.old: dict[tuple[object, ...], tuple[Rules, object]] = {}
+
+    def get(self, key: tuple[object, ...], rules: Rules) -> object | None:
+        entry = self.new.get(key)
+        if entry is not None and entry[0] is rules:
+            return entry[1]
+        entry = self.old.get(key)
+        if entry is not None and entry[0] is rules:
+            self.put(key, rules, entry[1])
+            return entry[1]
+        return None
+
+    def put(self, key: tuple[object, ...], rules: Rules, answer: object) -> None:
+        if len(self.new) >= self.size:
+            self.old, self.new = self.new, {}
+        self.new[key] = (rules, answer)
+
+
+# forbidden_after's answers over every card (its own candidates are only a filter of
+# them), by position: (id of the rules, trump, leader, cards before, card, sides).  A
+# seat's knowledge reads every card of the deal again at each of its turns
+# (:func:`infer`), and the four seats of a table read the same cards: the web's tables
+# of bots, the card model's many hands of one view.
+FORBIDDEN: Final = Kept(1 << 14)
+
+
 def forbidden_after(
     rules: Rules,
     trump: TrumpMode,
@@ -177,10 +222,27 @@ def forbidden_after(
     is the next card; ``sides`` each seat's side (the table's
     :meth:`~belote.table.Table.sides`: four seats by default).  A card ``x`` (not
     on the table) is returned when ``c`` is not legal from the hand ``{c, x}``
-    (§6, the table's options applied by the engine).
+    (§6, the table's options applied by the engine).  The answer over every card is
+    worked out once a position and kept (:data:`FORBIDDEN`).
     """
     if not before:
         return 0
+    key = (id(rules), trump, leader, tuple(before), c, tuple(sides))
+    full = FORBIDDEN.get(key, rules)
+    if full is None:
+        full = _forbidden_any(rules, trump, leader, before, c, sides)
+        FORBIDDEN.put(key, rules, full)
+    assert isinstance(full, int)
+    return full & candidates
+
+
+def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence[Card],
+                   c: Card, sides: Sequence[int]) -> CardMask:
+    """:func:`forbidden_after` over every card, worked out: only the cards of the led
+    suit and of the trump are tried, as holding a card of another suit never makes a
+    card illegal (§6: one follows the led suit, or trumps, or overtrumps; a discard is
+    free).  ``test_6_forbidden_set_is_exact`` checks the answer against the engine
+    with every card of a hand."""
     n = len(sides)
     state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
     for i, b in enumerate(before):
@@ -191,7 +253,8 @@ def forbidden_after(
     bit = 1 << c
     out = 0
     on_table = mask_of(before)
-    for x in scan_forward(candidates & ~bit & ~on_table):
+    tried = SUIT_MASKS[suit_of(before[0])] | TRUMP_SUIT_MASKS[trump]
+    for x in scan_forward(tried & ~bit & ~on_table):
         hands[seat] = bit | (1 << x)
         if not state.legal_mask() & bit:
             out |= 1 << x
@@ -265,21 +328,16 @@ class Unseen:
         sides = table.sides(taker)
         forbidden = [0] * n
         if voids:
-            tricks = [(t.leader, t.cards) for t in view.tricks]
+            # Every card that reveals something, over every card (forbidden_after's
+            # answer is that over every card, filtered): the completed tricks' kept
+            # (:func:`revealed`), the trick in progress's added.
+            rules = view.rules
+            over = list(revealed(rules, trump, seat, sides, tuple(view.tricks)))
             if view.trick:
-                tricks.append((view.trick_leader, view.trick))
-            for leader, cards in tricks:
-                led = suit_of(cards[0])
-                for i in range(1, len(cards)):
-                    p = (leader + i) % n
-                    c = cards[i]
-                    if p == seat or (suit_of(c) == led and led != trump and trump != ALL_TRUMP):
-                        continue  # §6.1: following a plain suit reveals nothing
-                    # (The seat's own cards among the candidates change nothing: they
-                    # are forbidden to the others in knowledge() anyway.)
-                    forbidden[p] |= forbidden_after(
-                        view.rules, trump, leader, cards[:i], c, unknown | known[p], sides
-                    )
+                _reveal(over, rules, trump, seat, sides, view.trick_leader, view.trick)
+            # (The seat's own cards among the candidates change nothing: they are
+            # forbidden to the others in knowledge() anyway.)
+            forbidden = [over[p] & (unknown | known[p]) for p in range(n)]
         self.voids = forbidden
 
     def knowledge(self, hand: CardMask) -> Knowledge:
@@ -297,6 +355,45 @@ class Unseen:
             known=tuple(known), forbidden=tuple(forbidden), unknown=unknown,
             out=(unknown | self.placed).bit_count() - self.held,
         )
+
+
+# revealed's answers: (id of the rules, trump, seat, sides, the completed tricks).
+REVEALED: Final = Kept(1 << 14)
+
+
+def revealed(rules: Rules, trump: TrumpMode, seat: int, sides: Sequence[int],
+             tricks: tuple[Trick, ...]) -> tuple[CardMask, ...]:
+    """The cards each other seat cannot hold as far as ``seat`` reads the completed
+    ``tricks`` (the voids their cards revealed, :func:`forbidden_after` over every
+    card): kept by tricks, and worked out from the answer for all but the last
+    trick (the seat's turn before), so that each turn reads one trick more."""
+    key = (id(rules), trump, seat, tuple(sides), tricks)
+    kept = REVEALED.get(key, rules)
+    if kept is not None:
+        assert isinstance(kept, tuple)
+        return kept
+    if tricks:
+        out = list(revealed(rules, trump, seat, sides, tricks[:-1]))
+        _reveal(out, rules, trump, seat, sides, tricks[-1].leader, tricks[-1].cards)
+    else:
+        out = [0] * len(sides)
+    answer = tuple(out)
+    REVEALED.put(key, rules, answer)
+    return answer
+
+
+def _reveal(out: list[CardMask], rules: Rules, trump: TrumpMode, seat: int,
+            sides: Sequence[int], leader: int, cards: Sequence[Card]) -> None:
+    """Add to ``out`` what each card of one trick after the first reveals of its
+    player's hand (the seat's own cards reveal nothing to it)."""
+    n = len(sides)
+    led = suit_of(cards[0])
+    for i in range(1, len(cards)):
+        p = (leader + i) % n
+        c = cards[i]
+        if p == seat or (suit_of(c) == led and led != trump and trump != ALL_TRUMP):
+            continue  # §6.1: following a plain suit reveals nothing
+        out[p] |= forbidden_after(rules, trump, leader, cards[:i], c, ALL_CARDS, sides)
 
 
 def _decouverte(view: PlayerView, table: Table, by_seat: list[CardMask]) -> Knowledge:

@@ -32,6 +32,7 @@ import contextlib
 import functools
 import logging
 import time
+import weakref
 from collections.abc import Awaitable, Callable
 from typing import Any, Final, Protocol
 
@@ -71,12 +72,44 @@ def pace_end(now: float, delay: float) -> float:
 
 async def paced(delay: float) -> None:
     """Sleep ``delay`` seconds, ending on the grid of :data:`PACE_GRID_S` (0: yield
-    to the others at once)."""
+    to the others at once).  The pauses ending on one point of the grid share one
+    timer of the event loop (:data:`_GRID`): with thousands of tables, a timer each
+    made the loop's heap of timers as deep and each pause's way through it as long."""
     if delay <= 0:
         await asyncio.sleep(0)
         return
-    now = asyncio.get_running_loop().time()
-    await asyncio.sleep(pace_end(now, delay) - now)
+    loop = asyncio.get_running_loop()
+    now = loop.time()
+    end = pace_end(now, delay)
+    if end <= now:
+        await asyncio.sleep(0)
+        return
+    point = round(end / PACE_GRID_S)  # (end is that point of the grid)
+    points = _GRID.get(loop)
+    if points is None:
+        points = _GRID[loop] = {}
+    waiting = points.get(point)
+    if waiting is None:
+        waiting = points[point] = []
+        loop.call_at(end, _wake_point, points, point)
+    woken: asyncio.Future[None] = loop.create_future()
+    waiting.append(woken)
+    await woken
+
+
+# The points of the grid that pauses wait for, by event loop: each point's futures,
+# woken together by the point's one timer (paced).
+_GRID: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                       dict[int, list[asyncio.Future[None]]]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _wake_point(points: dict[int, list[asyncio.Future[None]]], point: int) -> None:
+    """A point of the grid is reached: every pause ending there is over (but those
+    cancelled meanwhile)."""
+    for woken in points.pop(point, ()):
+        if not woken.done():
+            woken.set_result(None)
 
 
 class DrivenRoom(Protocol):

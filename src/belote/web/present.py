@@ -12,6 +12,7 @@ with French or Spanish faces (docs/rules.md §1.2).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
@@ -85,11 +86,17 @@ def suit_order(trump: TrumpMode | None, present: CardMask = ALL_SUITS_MASK) -> l
 
 
 def sort_hand(hand: CardMask, trump: TrumpMode | None) -> list[str]:
-    """A hand as a player holds it: grouped by suit (trump first), strongest first."""
+    """A hand as a player holds it: grouped by suit (trump first), strongest first
+    (each hand sorted once and kept: every state of the seat shows it)."""
+    return list(_sorted_hand(hand, trump))
+
+
+@functools.lru_cache(maxsize=8192)
+def _sorted_hand(hand: CardMask, trump: TrumpMode | None) -> tuple[str, ...]:
     order = suit_order(trump, hand)
     strength = order_table(NO_TRUMP if trump is None else trump)
     cards = sorted(scan_forward(hand), key=lambda c: (order.index(suit_of(c)), -strength[c]))
-    return [card_name(c) for c in cards]
+    return tuple(card_name(c) for c in cards)
 
 
 def announced_type(d: Announced) -> str:

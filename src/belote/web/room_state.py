@@ -34,12 +34,12 @@ from typing import Any, Final, Protocol
 from belote.actions import Call
 from belote.auction import COINCHE
 from belote.bots.base import discard_trump
-from belote.cards import Card, TrumpMode, card_name, mask_of, trump_name
+from belote.cards import Card, TrumpMode, card_name, mask_of, scan_forward, trump_name
 from belote.declarations import belote_suits, best_announcement
 from belote.game import Match
 from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
-from belote.play import SEAT_NAMES
+from belote.play import SEAT_NAMES, Trick
 from belote.round import PlayerView, Round
 from belote.table import DealMode, Phase
 from belote.web.present import (
@@ -100,9 +100,13 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
 
 def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     """:func:`states_for`'s states as the JSON text sent to each seat, the text that
-    ``json.dumps(state, ensure_ascii=False)`` writes: the room's fields and the
-    game's score and history, which change at most once a deal, are written once and
-    their text kept (:data:`_TEXTS`); only the rest is written for each state."""
+    ``json.dumps(state, ensure_ascii=False)`` writes, put together from pieces of
+    text: the room's fields and the game's score and history, which change at most
+    once a deal, are written once and their text kept (:data:`_TEXTS`); what every
+    seat sees alike (the version, the seats, the public deal, the result) is written
+    once a broadcast; only each seat's own part (``you``, its hand, its legal
+    moves...: :data:`PRIVATE_DEFAULTS`) is written for each seat, and a spectator's is
+    always the same text."""
     head, fixed = room_fields(room)
     history, score = game_parts(room)
     cached = _TEXTS.get(room)
@@ -112,16 +116,66 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
                   ", " + to_json(fixed)[1:-1] + ", ",
                   ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
         _TEXTS[room] = cached
-    start, rules, game = cached[3], cached[4], cached[5]
-    error = '"error": ' + to_json(room.error) + "}"
-    return [start + to_json(first)[1:-1] + rules + to_json(middle)[1:-1] + game + error
-            for first, middle in _changing_parts(room, seats)]
+    rules, rnd, n = room.rules, room.round, room.players
+    # The state's keys in their order: start (type, room, name), version, actions,
+    # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
+    # between_deals, all_pass, game (score, history), error.
+    start = (f'{cached[3]}"version": {room.version:d}, "actions": {room.actions:d}, '
+             f'"status": {to_json(str(room.status))}{cached[4]}"turn_left": '
+             f'{_scalar(turn_left_of(room))}, "you": ')
+    seen = [seat_json(room, s) for s in room.seats]
+    kept = _SEATS.get(room)
+    if kept is None or kept[0] != seen:
+        kept = _SEATS[room] = (seen, f', "seats": {to_json(seen)}, "deal": ')
+    seats_text = kept[1]
+    result = result_of(room)
+    end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
+           f'{_scalar(room.between)}, "all_pass": '
+           f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
+           f'{cached[5]}"error": {_scalar(room.error)}}}')
+    # the public deal's text, less its closing brace and the seat's part
+    public = "" if rnd is None else public_text(room, rnd)
+    out = []
+    for seat in seats:
+        if rnd is None:
+            deal = "null"
+        elif seat is None:
+            deal = public + _SPECTATOR_PART
+        else:
+            view = known_view(room, rnd, seat)
+            own = dict(PRIVATE_DEFAULTS)
+            own.update(private_deal(rules, rnd, view, seat, view_trump(view), n))
+            deal = public + to_json(own)[1:]
+        you = "null" if seat is None else \
+            f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
+        out.append(start + you + seats_text + deal + end)
+    return out
 
 
 # A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
 # check for cycles (a state is a tree of fresh dicts and lists: some shared, none
 # cyclic).
 to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
+
+def _scalar(value: str | float | bool | None) -> str:
+    """A string's, a number's, a boolean's or None's JSON text, as :func:`to_json`
+    writes it (without making an encoder for a number, a boolean or None).
+
+    >>> [_scalar(v) for v in (None, True, False, 3, 2.5, "é")]
+    ['null', 'true', 'false', '3', '2.5', '"é"']
+    """
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, str):
+        return to_json(value)
+    return repr(value)
+
 
 # Each room's last fields and game parts, with their text (state_texts).
 _TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
@@ -320,28 +374,82 @@ def view_trump(view: PlayerView) -> TrumpMode | None:
 
 def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
                 ) -> dict[str, Any]:
-    """What every seat sees of the deal, the private keys at their empty values."""
+    """What every seat sees of the deal, the private keys at their empty values
+    (:data:`PRIVATE_DEFAULTS`)."""
+    return {**public_fields(room, rnd, view, trump), **PRIVATE_DEFAULTS, "legal": [],
+            "discards": [], "declarations": []}
+
+
+# The deal's keys only a seat sees of itself (private_deal), each at its value for a
+# spectator, in their order at the end of the deal: a state's lists are fresh ones.
+PRIVATE_DEFAULTS: Final[dict[str, Any]] = {
+    "hand": None, "legal": [], "must_discard": 0, "discards": [], "can_coinche": False,
+    "declarations": [], "holds_belote": False,
+}
+# A spectator's part of the deal, as the text of the deal ends.
+_SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
+
+
+def public_text(room: SeenRoom, rnd: Round) -> str:
+    """The text of the public deal (:func:`public_fields` from the spectator's view,
+    découverte's piles included), less its closing brace, followed by ``", "``: the
+    deal's bidding (the turned card, the calls, the contract, the taker, the trump) and
+    its completed tricks (the last one, their count, the tricks and points won) are
+    written once each time they change and their text kept (:data:`_DEALS`)."""
+    view = rnd.spectator_view()
+    trump = view_trump(view)
     n = room.players
-    names = SEAT_NAMES[:n]
-    contract = view.contract
-    tricks_json, points_json = tricks_won_json(view.tricks, n)
+    kept = _DEALS.get(room)
+    if kept is None or kept[0] is not rnd:
+        kept = _DEALS[room] = [rnd, None, "", -1, "", None, ""]
+    phase = view.phase
+    bidding = (view.turned, len(view.calls), phase, view.contract, trump,
+               view.turn if phase == Phase.DISCARD else -1)
+    if kept[1] != bidding:
+        kept[1], kept[2] = bidding, to_json(bidding_fields(view, trump))[1:-1]
+    tricks = view.tricks
+    if kept[3] != len(tricks):
+        kept[3], kept[4] = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
+    if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
+        said = to_json({**said_fields(rnd, view),
+                        **decouverte_piles(rnd, view, trump, n)})[1:-1]
+    else:
+        heard = (view.announced, view.shown, view.belote_cards, rnd.contract is not None)
+        if kept[5] != heard:
+            kept[5], kept[6] = heard, to_json(said_fields(rnd, view))[1:-1]
+        said = kept[6]
+    counts = ", ".join([f'"{SEAT_NAMES[s]}": {rnd.hand(s).bit_count():d}' for s in range(n)])
+    number = room.match.deals if room.match is not None else 0
+    turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
+    return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
+            f'{to_json(str(phase))}, "turn": {turn}, {kept[2]}, "trick": '
+            f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, {kept[4]}, '
+            f'"card_counts": {{{counts}}}, {said}, ')
+
+
+# Each room's deal on the table, with the last values of its bidding, its completed
+# tricks and what was said (declarations, belote) and their text (public_text): [the
+# deal, bidding, its text, tricks, their text, said, its text].
+_DEALS: Final[weakref.WeakKeyDictionary[Any, list[Any]]] = weakref.WeakKeyDictionary()
+
+# Each room's seats as last sent, with their text (state_texts).
+_SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def public_rest(room: SeenRoom, rnd: Round, view: PlayerView) -> dict[str, Any]:
+    """The public deal's fields after its tricks won (:func:`public_fields`): the cards
+    each seat holds, then :func:`said_fields`."""
+    n = room.players
     counts = [rnd.hand(s).bit_count() for s in range(n)]
+    return {"card_counts": dict(zip(SEAT_NAMES[:n], counts, strict=True)),
+            **said_fields(rnd, view)}
+
+
+def said_fields(rnd: Round, view: PlayerView) -> dict[str, Any]:
+    """The declarations announced and shown, belote said, and what lies on the table
+    at the small tables (découverte's piles at their values outside découverte)."""
     return {
-        "number": room.match.deals if room.match is not None else 0,
-        "dealer": SEAT_NAMES[view.dealer],
-        "phase": view.phase,
-        "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
-        "turned": None if view.turned is None else card_name(view.turned),
-        "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
-        "contract": None if contract is None else contract.to_json(),
-        "taker": taker_of(view),
-        "trump": None if trump is None else trump_name(trump),
-        "trick": current_trick_json(view.trick_leader, view.trick, n),
-        "last_trick": trick_json(view.tricks[-1], n) if view.tricks else None,
-        "tricks": len(view.tricks),
-        "tricks_won": tricks_json,
-        "points_won": points_json,
-        "card_counts": dict(zip(names, counts, strict=True)),
         "announced": {
             SEAT_NAMES[s]: [announced_type(d) for d in a]
             for s, a in enumerate(view.announced) if a
@@ -360,13 +468,47 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
         "face_up": None,
         "face_down": None,
         "covering": [],
-        "hand": None,
-        "legal": [],
-        "must_discard": 0,
-        "discards": [],
-        "can_coinche": False,
-        "declarations": [],
-        "holds_belote": False,
+    }
+
+
+def public_fields(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode | None
+                  ) -> dict[str, Any]:
+    """:func:`public_deal` less its private keys, which come after these."""
+    n = room.players
+    return {
+        "number": room.match.deals if room.match is not None else 0,
+        "dealer": SEAT_NAMES[view.dealer],
+        "phase": view.phase,
+        "turn": SEAT_NAMES[view.turn] if view.turn >= 0 else None,
+        **bidding_fields(view, trump),
+        "trick": current_trick_json(view.trick_leader, view.trick, n),
+        **tricks_fields(view.tricks, n),
+        **public_rest(room, rnd, view),
+    }
+
+
+def bidding_fields(view: PlayerView, trump: TrumpMode | None) -> dict[str, Any]:
+    """The public deal's bidding: the turned card, the calls, the contract, the taker
+    and the trump."""
+    contract = view.contract
+    return {
+        "turned": None if view.turned is None else card_name(view.turned),
+        "calls": [{"seat": SEAT_NAMES[c.seat], "call": c.call} for c in view.calls],
+        "contract": None if contract is None else contract.to_json(),
+        "taker": taker_of(view),
+        "trump": None if trump is None else trump_name(trump),
+    }
+
+
+def tricks_fields(tricks: Sequence[Trick], n: int) -> dict[str, Any]:
+    """The public deal's completed tricks: the last one, their count, and the tricks
+    and card points won."""
+    tricks_json, points_json = tricks_won_json(tricks, n)
+    return {
+        "last_trick": trick_json(tricks[-1], n) if tricks else None,
+        "tricks": len(tricks),
+        "tricks_won": tricks_json,
+        "points_won": points_json,
     }
 
 
@@ -427,7 +569,7 @@ def private_deal(rules: Rules, rnd: Round, view: PlayerView, seat: int,
 
 def cards_of(mask: int) -> list[Card]:
     """The cards of a mask, in card order."""
-    return [c for c in range(32) if mask >> c & 1]
+    return list(scan_forward(mask))
 
 
 def played_by(view: PlayerView, seat: int, players: int) -> int:

@@ -196,6 +196,11 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED) or "locked" in str(exc)
 
 
+# An event's data as its row keeps it: json.dumps(data, separators=(",", ":")), with
+# the encoder made once (json.dumps makes one a call for other separators).
+_compact: Final = json.JSONEncoder(separators=(",", ":")).encode
+
+
 class Writer:
     """The one thread that writes the rooms (module doc): its own connection, fed
     by a queue; what waits in the queue is committed as one transaction."""
@@ -265,7 +270,10 @@ class Writer:
         with self._guard:
             if self._closed:
                 raise StoreError.refused(Refusal.GAME_NOT_SAVED_STOPPING)
-            loop = asyncio._get_running_loop()
+            try:
+                loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+            except RuntimeError:  # not from an event loop's thread
+                loop = None
             if self._tick and loop is not self._tick_loop:
                 self._hand_over()  # (another loop's tick, which may never end)
             if loop is None:
@@ -530,7 +538,7 @@ class RoomStore:
                             seats: list[SeatRow] | None = None) -> None:
         """Events of the room's log (and seats changed with them), committed together
         or not at all."""
-        rows = [(room, seq, kind, json.dumps(data, separators=(",", ":")))
+        rows = [(room, seq, kind, _compact(data))
                 for seq, kind, data in events]
 
         def write(conn: sqlite3.Connection) -> None:
