@@ -4,6 +4,7 @@ as one line of words out, and a sheet's JSON."""
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,14 @@ from typer.testing import CliRunner
 from belote.cli import app
 
 runner = CliRunner()
+
+
+def ctrl_c_heard() -> None:
+    """For ``subprocess.Popen(preexec_fn=...)`` of a child a test sends SIGINT: the child
+    starts with SIGINT's default action, so that Python turns it into KeyboardInterrupt.
+    A shell starts its background jobs with SIGINT ignored (``cmd &`` without job
+    control, ``nohup``), and a Python child that inherits the ignore never hears Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def run(args: list[str], answers: list[str], db: Path) -> tuple[int, str]:

@@ -13,7 +13,7 @@ import pytest
 from belote.cli import app
 from belote.cli.questions import _read_declarations
 from belote.scoring import declaration_total_problem
-from tests.cli_support import run, runner, sheet_json
+from tests.cli_support import ctrl_c_heard, run, runner, sheet_json
 
 HAND_NS_92 = ["NS", "92", "no", "0", "0", "no"]
 HAND_EW_100 = ["EW", "100", "no", "0", "0", "no"]
@@ -169,7 +169,8 @@ def test_ctrl_c_exits_130_and_keeps_the_hands(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "belote", "score", "--sheet", "Friday"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "BELOTE_DB": str(db), "PYTHONUNBUFFERED": "1", "COLUMNS": "200"})
+        env={**os.environ, "BELOTE_DB": str(db), "PYTHONUNBUFFERED": "1", "COLUMNS": "200"},
+        preexec_fn=ctrl_c_heard)
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(("\n".join(HAND_NS_92) + "\n").encode())
     proc.stdin.flush()

@@ -16,6 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from belote.cli import app
+from tests.cli_support import ctrl_c_heard
 
 runner = CliRunner()
 
@@ -322,6 +323,7 @@ class Live:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             env={k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
             | {"PYTHONUNBUFFERED": "1"},
+            preexec_fn=ctrl_c_heard,
         )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
