@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,45 @@ def answers_until_killed(proc: subprocess.Popen[str], rng: random.Random,
             break
     assert proc.returncode == -signal.SIGKILL, "the adder ended before it was killed"
     return answered
+
+
+def killed_adder_rounds(tmp_path: Path, db: Path, sheet_id: int, rng: random.Random,
+                        random_hand: Callable[[random.Random], dict[str, Any]],
+                        stored_hands: Callable[[Path, int], list[str]],
+                        canonical: Callable[[dict[str, Any]], str],
+                        check_answer: Callable[[dict[str, Any]], None] | None = None,
+                        rounds: int = 5) -> list[str]:
+    """``rounds`` times, a `belote sheet add --jsonl` process adds 400 random hands to
+    the sheet and is killed (SIGKILL) at a random moment (:func:`answers_until_killed`).
+
+    After each kill: no answer is an error (and each passes ``check_answer``); every
+    answered hand is on disk (a hand committed but not yet answered may be too); the
+    hands stored before are unchanged; the new ones are the file's first hands, in
+    order, as ``canonical`` writes them.  Returns the sheet's hands at the end (as
+    ``stored_hands`` reads them: it also checks that the sheet opens and scores)."""
+    known: list[str] = []  # the hands on disk after the previous round
+    for round_number in range(rounds):
+        hands = [random_hand(rng) for _ in range(400)]
+        lines = tmp_path / f"round{round_number}.jsonl"
+        lines.write_text("".join(json.dumps(h) + "\n" for h in hands))
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "belote", "sheet", "add", str(sheet_id), "--jsonl",
+             "--file", str(lines), "--db", str(db)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        answered = answers_until_killed(proc, rng, first_round=round_number == 0)
+        for answer in answered:
+            assert "error" not in answer, answer
+            if check_answer is not None:
+                check_answer(answer)
+        stored = stored_hands(db, sheet_id)
+        added = len(stored) - len(known)
+        assert added >= len(answered)
+        if answered:
+            assert len(answered[-1]["hands"]) == len(known) + len(answered)
+        assert stored[: len(known)] == known
+        assert stored[len(known):] == [canonical(h) for h in hands[:added]]
+        known = stored
+    return known
 
 
 def add_batches_at_once(db: Path, sheet_id: int, batches: list[list[dict[str, Any]]]) -> None:

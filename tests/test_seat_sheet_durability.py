@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -16,7 +14,7 @@ from typing import Any
 from belote.options import make_rules
 from belote.scoring import parse_seat_entry, score_game, seat_entry_to_json
 from belote.sheets import SheetStore
-from tests.helpers import add_batches_at_once, answers_until_killed
+from tests.helpers import add_batches_at_once, killed_adder_rounds
 
 HIGH_TARGET = 10**9  # the game never ends
 PROFILE = "classic-3p"
@@ -63,28 +61,12 @@ def test_answered_seat_hands_survive_sigkill(tmp_path: Path) -> None:
     still opens and scores per seat."""
     db = tmp_path / "sheets.db"
     sid = new_sheet(db)
-    rng = random.Random(20261201)
-    known: list[str] = []
-    for round_number in range(5):
-        hands = [random_hand(rng) for _ in range(400)]
-        lines = tmp_path / f"round{round_number}.jsonl"
-        lines.write_text("".join(json.dumps(h) + "\n" for h in hands))
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "belote", "sheet", "add", str(sid), "--jsonl",
-             "--file", str(lines), "--db", str(db)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        answered = answers_until_killed(proc, rng, first_round=round_number == 0)
-        for answer in answered:
-            assert "error" not in answer, answer
-            assert set(answer["totals"]) == {"N", "E", "S"}
-        stored = stored_hands(db, sid)
-        added = len(stored) - len(known)
-        assert added >= len(answered)
-        if answered:
-            assert len(answered[-1]["hands"]) == len(known) + len(answered)
-        assert stored[: len(known)] == known
-        assert stored[len(known):] == [canonical(h) for h in hands[:added]]
-        known = stored
+
+    def three_totals(answer: dict[str, Any]) -> None:
+        assert set(answer["totals"]) == {"N", "E", "S"}
+
+    known = killed_adder_rounds(tmp_path, db, sid, random.Random(20261201), random_hand,
+                                stored_hands, canonical, three_totals)
     assert len(known) > 0
 
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,7 @@ from typing import Any
 from belote.options import make_rules
 from belote.scoring import hand_entry_to_json, parse_hand_entry, score_game
 from belote.sheets import SheetStore
-from tests.helpers import add_batches_at_once, answers_until_killed
+from tests.helpers import add_batches_at_once, killed_adder_rounds
 
 HIGH_TARGET = 10**9  # the game never ends
 
@@ -29,13 +27,6 @@ def random_hand(rng: random.Random) -> dict[str, Any]:
 def canonical(obj: dict[str, Any]) -> str:
     rules = make_rules("classic")
     return json.dumps(hand_entry_to_json(parse_hand_entry(obj, rules)), sort_keys=True)
-
-
-def adder(db: Path, sheet_id: int, lines: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "belote", "sheet", "add", str(sheet_id), "--jsonl",
-         "--file", str(lines), "--db", str(db)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def stored_hands(db: Path, sheet_id: int) -> list[str]:
@@ -55,25 +46,8 @@ def test_answered_hands_survive_sigkill(tmp_path: Path) -> None:
     db = tmp_path / "sheets.db"
     with SheetStore(db) as store:
         sid = store.create("classic", target=HIGH_TARGET)["id"]
-    rng = random.Random(20240601)
-    known: list[str] = []  # the hands on disk after the previous round
-    for round_number in range(5):
-        hands = [random_hand(rng) for _ in range(400)]
-        lines = tmp_path / f"round{round_number}.jsonl"
-        lines.write_text("".join(json.dumps(h) + "\n" for h in hands))
-        proc = adder(db, sid, lines)
-        answered = answers_until_killed(proc, rng, first_round=round_number == 0)
-        for answer in answered:
-            assert "error" not in answer, answer
-        stored = stored_hands(db, sid)
-        added = len(stored) - len(known)
-        # Every answered hand is there (a hand committed but not yet answered may be too).
-        assert added >= len(answered)
-        if answered:
-            assert len(answered[-1]["hands"]) == len(known) + len(answered)
-        assert stored[: len(known)] == known
-        assert stored[len(known):] == [canonical(h) for h in hands[:added]]
-        known = stored
+    known = killed_adder_rounds(tmp_path, db, sid, random.Random(20240601), random_hand,
+                                stored_hands, canonical)
     assert len(known) > 0
 
 
