@@ -34,7 +34,6 @@ from typing import Any
 from belote.options import Rules, make_rules
 
 from .engine import (
-    RECORD_KEYS,
     SEATS,
     SUITS,
     TEAMS,
@@ -45,9 +44,12 @@ from .engine import (
     _parse_seat,
     belote_counts,
     belote_holders,
+    check_record_keys,
     compare_declarations,
     next_seat,
     other_team,
+    parse_plays,
+    play_result,
     play_through,
     team_of,
 )
@@ -650,11 +652,7 @@ def ref_replay_auction(
       ``surcoinche_factor``);
     - trick 1 is led by the eldest, after a générale by its bidder (§4.9).
     """
-    if not isinstance(record, Mapping):
-        raise ValueError(f"record: {record!r} is not an object")
-    for key in record:
-        if key not in RECORD_KEYS:
-            raise ValueError(f"record: unknown key {key!r} (one of {', '.join(RECORD_KEYS)})")
+    check_record_keys(record)
     profile = record.get("profile", "classic")
     if profile not in ("coinche", "contree"):
         raise ValueError(f"profile: {profile!r} is not coinche or contree")
@@ -665,11 +663,7 @@ def ref_replay_auction(
     if record.get("turned") is not None:
         raise ValueError(f"turned: {record['turned']!r}: no card is turned up in "
                          f"{profile} (docs/rules.md §4.1)")
-    plays_raw = record.get("plays", [])
-    if not isinstance(plays_raw, list):
-        raise ValueError(f"plays: {plays_raw!r} is not a list of cards")
-    if len(plays_raw) > 32:
-        raise ValueError(f"plays: {len(plays_raw)} cards, at most 32")
+    plays_raw = parse_plays(record)
     auction = run_auction(rules, dealer, record.get("bids", []), readings)
     contract = auction.contract()
     if contract is None:
@@ -709,38 +703,15 @@ def ref_replay_auction(
             if said < first_said:
                 first_said, belote_team = said, team_of(seat)
 
-    complete = len(played) == 32
-    capot: str | None = None
-    if complete:
-        winners = {team_of(t.winner) for t in state.tricks}
-        if len(winners) == 1:
-            capot = winners.pop()
-    result: dict[str, Any] = {
-        "complete": complete,
-        "contract": {"taker": taker, "team": team_of(taker), "trump": trump,
-                     "value": contract.bid.contract_value(), "multiplier": contract.level},
-        "tricks": [
-            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner, "points": t.points}
-            for t in state.tricks
-        ],
-        "declarations": decl,
-        "belote": belote_team,
-        "belote_points": belote_points,
-        "trick_points": dict(state.trick_points),
-        "capot": capot,
-        "score": None,
-        "next": None,
-    }
-    if len(played) <= 4:
-        result["declarations"] = {"winner": None, "points": {"NS": 0, "EW": 0}}
-    if complete:
+    result = play_result(state, played,
+                         {"taker": taker, "team": team_of(taker), "trump": trump,
+                          "value": contract.bid.contract_value(),
+                          "multiplier": contract.level},
+                         decl, belote_team, belote_points)
+    if result["complete"]:
         bidder_won_all = all(t.winner == taker for t in state.tricks)
         result["score"] = auction_hand_score(
-            rules, contract, trump, state.trick_points, capot, bidder_won_all,
+            rules, contract, trump, state.trick_points, result["capot"], bidder_won_all,
             decl["points"], belote_points, readings,
         )
-    else:
-        result["next"] = {"seat": state.turn, "legal": state.legal()}
-        if state.trick:
-            result["trick"] = {"leader": state.leader, "cards": list(state.trick)}
     return result

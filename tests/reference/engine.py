@@ -902,6 +902,67 @@ RECORD_KEYS: tuple[str, ...] = (
 )
 
 
+def check_record_keys(record: object) -> None:
+    """A record is an object of the keys CONTRACT lists (CHOICE, as the fast engine:
+    any other key is refused)."""
+    if not isinstance(record, Mapping):
+        raise ValueError(f"record: {record!r} is not an object")
+    for key in record:
+        if key not in RECORD_KEYS:
+            raise ValueError(f"record: unknown key {key!r} (one of {', '.join(RECORD_KEYS)})")
+
+
+def parse_plays(record: Mapping[str, Any]) -> list[Any]:
+    """The record's ``plays``: a list of at most 32 cards (each read by :func:`play_through`)."""
+    plays_raw = record.get("plays", [])
+    if not isinstance(plays_raw, list):
+        raise ValueError(f"plays: {plays_raw!r} is not a list of cards")
+    if len(plays_raw) > 32:
+        raise ValueError(f"plays: {len(plays_raw)} cards, at most 32")
+    return plays_raw
+
+
+def play_result(state: RefPlay, played: list[tuple[str, str]], contract: dict[str, Any],
+                decl: dict[str, Any], belote_team: str | None,
+                belote_points: dict[str, int]) -> dict[str, Any]:
+    """The answer of a replay whose cards were played: everything but ``score``, which
+    the caller fills when ``complete`` (the scoring differs between the profiles).
+
+    ``capot`` is the team that won every trick of a complete deal; while the deal is
+    unfinished ``next`` is the seat in turn and its legal cards, and an unfinished
+    trick with cards on it is shown as ``"trick": {"leader", "cards"}`` (CHOICE, as the
+    fast engine, an addition to CONTRACT)."""
+    complete = len(played) == 32
+    capot: str | None = None
+    if complete:
+        winners = {team_of(t.winner) for t in state.tricks}
+        if len(winners) == 1:
+            capot = winners.pop()
+    result: dict[str, Any] = {
+        "complete": complete,
+        "contract": contract,
+        "tricks": [
+            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner, "points": t.points}
+            for t in state.tricks
+        ],
+        "declarations": decl,
+        "belote": belote_team,
+        "belote_points": belote_points,
+        "trick_points": dict(state.trick_points),
+        "capot": capot,
+        "score": None,
+        "next": None,
+    }
+    if len(played) <= 4:
+        # §7.4: declarations are resolved when the first card of trick 2 is played.
+        result["declarations"] = {"winner": None, "points": {"NS": 0, "EW": 0}}
+    if not complete:
+        result["next"] = {"seat": state.turn, "legal": state.legal()}
+        if state.trick:
+            result["trick"] = {"leader": state.leader, "cards": list(state.trick)}
+    return result
+
+
 def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
     """CONTRACT ``belote replay --json`` for profiles classic and moroccan (coinche and
     contree: :func:`tests.reference.auction.ref_replay_auction`).
@@ -921,12 +982,7 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
       announcement breaking §7.2-7.3 even before its seat has played;
     - cards are read in the French form only, for moroccan too.
     """
-    if not isinstance(record, Mapping):
-        raise ValueError(f"record: {record!r} is not an object")
-    for key in record:
-        if key not in RECORD_KEYS:
-            # CHOICE (as the fast engine): CONTRACT lists the keys; any other is refused.
-            raise ValueError(f"record: unknown key {key!r} (one of {', '.join(RECORD_KEYS)})")
+    check_record_keys(record)
     profile = record.get("profile", "classic")
     if profile in ("coinche", "contree"):
         from .auction import ref_replay_auction  # (auction.py imports this module)
@@ -941,11 +997,7 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
     dealer = _parse_seat(record.get("dealer"), "dealer")
     hands = _parse_hands(record.get("hands"))
     turned = parse_card_name(record.get("turned"))
-    plays_raw = record.get("plays", [])
-    if not isinstance(plays_raw, list):
-        raise ValueError(f"plays: {plays_raw!r} is not a list of cards")
-    if len(plays_raw) > 32:
-        raise ValueError(f"plays: {len(plays_raw)} cards, at most 32")
+    plays_raw = parse_plays(record)
     bidding = run_bidding(dealer, turned, record.get("bids"))
 
     if not bidding.finished:
@@ -978,38 +1030,11 @@ def ref_replay(record: Mapping[str, Any]) -> dict[str, Any]:
             belote_points[team_of(seat)] += 20
             belote_team = team_of(seat)
 
-    complete = len(played) == 32
-    capot: str | None = None
-    if complete:
-        winners = {team_of(t.winner) for t in state.tricks}
-        if len(winners) == 1:
-            capot = winners.pop()
-    result = {
-        "complete": complete,
-        "contract": {"taker": taker, "team": team_of(taker), "trump": trump,
-                     "value": None, "multiplier": 1},
-        "tricks": [
-            {"leader": t.leader, "cards": list(t.cards), "winner": t.winner, "points": t.points}
-            for t in state.tricks
-        ],
-        "declarations": decl,
-        "belote": belote_team,
-        "belote_points": belote_points,
-        "trick_points": dict(state.trick_points),
-        "capot": capot,
-        "score": None,
-        "next": None,
-    }
-    if len(played) <= 4:
-        # §7.4: declarations are resolved when the first card of trick 2 is played.
-        result["declarations"] = {"winner": None, "points": {"NS": 0, "EW": 0}}
-    if complete:
+    result = play_result(state, played, {"taker": taker, "team": team_of(taker),
+                                         "trump": trump, "value": None, "multiplier": 1},
+                         decl, belote_team, belote_points)
+    if result["complete"]:
         result["score"] = hand_score(
-            rules, team_of(taker), state.trick_points, capot, decl["points"], belote_points
-        )
-    else:
-        result["next"] = {"seat": state.turn, "legal": state.legal()}
-        if state.trick:
-            # CHOICE (as the fast engine, an addition to CONTRACT): the unfinished trick.
-            result["trick"] = {"leader": state.leader, "cards": list(state.trick)}
+            rules, team_of(taker), state.trick_points, result["capot"], decl["points"],
+            belote_points)
     return result
