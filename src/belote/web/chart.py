@@ -38,6 +38,22 @@ def _same(text: str) -> str:
     return text
 
 
+def _grid(top: float, step: float, y: Callable[[float], float], right: int) -> list[str]:
+    """The horizontal lines from 0 to ``top``, every ``step``, each with its value at
+    the left (a float written short, ``:g``); ``right``: the chart's right edge."""
+    lines = []
+    v: float = 0 if isinstance(step, int) else 0.0
+    while v <= top:
+        shown = f"{v:g}" if isinstance(v, float) else f"{v}"
+        lines.append(
+            f'<line x1="{LEFT}" x2="{right}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+            f'class="chart-grid"/>'
+            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
+            f'text-anchor="end">{shown}</text>')
+        v += step
+    return lines
+
+
 def running_chart(
     running: Sequence[Mapping[str, int]], target: int, team_names: Sequence[str],
     gettext: Callable[[str], str] = _same,
@@ -69,15 +85,7 @@ def running_chart(
         f'xmlns="http://www.w3.org/2000/svg">',
         f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
     ]
-    v = 0
-    while v <= top:
-        parts.append(
-            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-            f'class="chart-grid"/>'
-            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
-            f'text-anchor="end">{v}</text>'
-        )
-        v += step
+    parts += _grid(top, step, y, WIDTH - RIGHT)
     label_every = max(1, (n + 11) // 12)
     for i in range(0, n + 1, label_every):
         parts.append(
@@ -156,15 +164,7 @@ def week_chart(
         f'<rect x="{LEFT}" y="{TOP}" width="{inner_w}" height="{inner_h}" class="chart-bg"/>',
         f'<text x="{LEFT}" y="18" class="chart-legend">{label}</text>',
     ]
-    v = 0.0
-    while v <= top:
-        shown = f"{v:g}"
-        parts.append(
-            f'<line x1="{LEFT}" x2="{WEEK_WIDTH - RIGHT}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
-            f'class="chart-grid"/>'
-            f'<text x="{LEFT - 6}" y="{y(v) + 4:.1f}" class="chart-label" '
-            f'text-anchor="end">{shown}</text>')
-        v += step
+    parts += _grid(top, float(step), y, WEEK_WIDTH - RIGHT)
     label_every = max(1, (n + 5) // 6)
     for i, (week, value) in enumerate(zip(weeks, values, strict=True)):
         middle = LEFT + slot * (i + 0.5)
