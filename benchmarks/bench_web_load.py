@@ -38,12 +38,28 @@ where p99 passes ``--p99-ms``:
     .venv/bin/python benchmarks/bench_web_load.py --step --cprofile  # + where the time goes
 
 The server runs in its own process (uvicorn over ``create_app``, as ``belote
-serve`` runs it) with the database on disk and limits that let this one
-address open thousands of tables and send as many messages as it likes (the
-per-client limits: every table comes from one address here); ``--cprofile``
+serve`` runs it: on uvloop and httptools, which uvicorn takes when they are
+installed, or ``--plain-asyncio``) with the database on disk and limits that let
+this one address open thousands of tables and send as many messages as it likes
+(the per-client limits: every table comes from one address here); ``--cprofile``
 runs it under cProfile and prints its busiest functions at the end.  The
 benchmark's clients run in this process: on a 2-core machine they share the
 cores with the server (the load average says how much).
+
+What each step prints besides, to read the p99: the server's loop lag (a 10 ms
+tick, p50/p99/max), a write's wait for the writer thread and the commits (how
+many, their size, their wall and CPU time), the garbage collector's pauses by
+generation (how many, the longest in wall and in CPU time, all together; a pause
+longer in wall than in CPU time is the process waiting for a core), and the same
+loop lag and collector for this process (the clients): a stall there would add to
+the moves' latency as the server's does, so this process's objects are frozen
+out of its collector before each step.  ``--census`` counts the server's young
+objects by type (what a young collection goes through).
+
+The rooms play to a target of 1,000,000 points: a game never ends during a run.
+A run of a few minutes plays some 4-6 deals a table, as many as the first half of
+a real game of 1,000 points (10-20 deals): the rooms' history is not longer than a
+real table's.
 """
 
 from __future__ import annotations
