@@ -30,47 +30,16 @@ class Client:
         self.lang = "en"  # the page's language (web.i18n): its refusals are said in it
         self._pending: deque[str] = deque()
         self._state: str | None = None
-        # The messages are sent by a task of their own, started when something is
-        # queued and ended once the queue is empty (:meth:`_drain`): an idle
-        # connection keeps nothing of the kind alive (thousands of them waiting made
-        # as many objects for the garbage collector's young collections to go
-        # through).  :meth:`pump` waits on one future for the connection's life.
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._draining: asyncio.Task[None] | None = None
-        self._done: asyncio.Future[None] | None = None
+        # What pump waits on while nothing is queued: a bare future (an Event's wait
+        # is a coroutine more, kept alive for every idle connection: the garbage
+        # collector's young collections go through them all).
+        self._waiter: asyncio.Future[None] | None = None
         self.closed = False
 
     def _wake(self) -> None:
-        """Something is queued (or the connection closed): send it, unless a send is
-        already going on (it takes what was queued meanwhile)."""
-        loop = self._loop
-        if loop is None or self._draining is not None:
-            return
-        if self.closed:
-            self._finish()
-            return
-        self._draining = loop.create_task(self._drain())
-
-    async def _drain(self) -> None:
-        try:
-            while not self.closed and (self._pending or self._state is not None):
-                if self._pending:
-                    await self._send(self._pending.popleft())
-                else:
-                    text, self._state = self._state, None
-                    assert text is not None
-                    await self._send(text)
-        except Exception:  # the connection is gone: nothing more is sent
-            self.closed = True
-        finally:
-            self._draining = None
-        if self.closed:
-            self._finish()
-
-    def _finish(self) -> None:
-        done = self._done
-        if done is not None and not done.done():
-            done.set_result(None)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def push(self, text: str) -> None:
         self._pending.append(text)
@@ -88,14 +57,17 @@ class Client:
         self._wake()
 
     async def pump(self) -> None:
-        """Send what is queued, in order, until the connection closes (or a send
-        fails)."""
-        self._loop = asyncio.get_running_loop()
-        self._done = self._loop.create_future()
-        self._wake()
-        try:
-            await self._done
-        finally:
-            task, self._draining = self._draining, None
-            if task is not None and not task.done():
-                task.cancel()
+        """Send what is queued until the connection closes."""
+        loop = asyncio.get_running_loop()
+        while not self.closed:
+            if not self._pending and self._state is None:
+                self._waiter = loop.create_future()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None
+            while self._pending and not self.closed:
+                await self._send(self._pending.popleft())
+            if self._state is not None and not self.closed:
+                text, self._state = self._state, None
+                await self._send(text)
