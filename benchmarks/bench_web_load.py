@@ -38,12 +38,28 @@ where p99 passes ``--p99-ms``:
     .venv/bin/python benchmarks/bench_web_load.py --step --cprofile  # + where the time goes
 
 The server runs in its own process (uvicorn over ``create_app``, as ``belote
-serve`` runs it) with the database on disk and limits that let this one
-address open thousands of tables and send as many messages as it likes (the
-per-client limits: every table comes from one address here); ``--cprofile``
+serve`` runs it: on uvloop and httptools, which uvicorn takes when they are
+installed, or ``--plain-asyncio``) with the database on disk and limits that let
+this one address open thousands of tables and send as many messages as it likes
+(the per-client limits: every table comes from one address here); ``--cprofile``
 runs it under cProfile and prints its busiest functions at the end.  The
 benchmark's clients run in this process: on a 2-core machine they share the
 cores with the server (the load average says how much).
+
+What each step prints besides, to read the p99: the server's loop lag (a 10 ms
+tick, p50/p99/max), a write's wait for the writer thread and the commits (how
+many, their size, their wall and CPU time), the garbage collector's pauses by
+generation (how many, the longest in wall and in CPU time, all together; a pause
+longer in wall than in CPU time is the process waiting for a core), and the same
+loop lag and collector for this process (the clients): a stall there would add to
+the moves' latency as the server's does, so this process's objects are frozen
+out of its collector before each step.  ``--census`` counts the server's young
+objects by type (what a young collection goes through).
+
+The rooms play to a target of 1,000,000 points: a game never ends during a run.
+A run of a few minutes plays some 4-6 deals a table, as many as the first half of
+a real game of 1,000 points (10-20 deals): the rooms' history is not longer than a
+real table's.
 """
 
 from __future__ import annotations
@@ -304,6 +320,83 @@ async def _run(args: argparse.Namespace) -> dict[str, Any]:
 # --- the capacity, step by step (--step) -------------------------------------------
 
 
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 1)
+
+
+class Stalls:
+    """What stalls a process's event loop, since the last :meth:`take`: its lag (a
+    10 ms tick, how late it wakes) and the garbage collector's pauses by generation,
+    in wall time and in the process's CPU time (a pause longer in wall time than in
+    CPU time was the process waiting for a core, not the collector's work)."""
+
+    def __init__(self, census: bool = False) -> None:
+        self.census = census  # count the young generations' objects by type (slow)
+        self.young: dict[str, int] = {}
+        self.lags: list[float] = []
+        self.writes: list[float] = []  # a write's wait for the writer thread (server)
+        self.commits: list[tuple[int, float, float]] = []  # (writes, wall, CPU) a commit
+        self.pauses: list[tuple[int, float, float]] = []  # (generation, wall, cpu)
+        self._began = (0.0, 0.0)
+        self._ticker: asyncio.Task[None] | None = None
+        gc.callbacks.append(self._gc)
+
+    def _gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            if self.census and info["generation"] == 1 and not self.young:
+                counts: dict[str, int] = {}
+                for o in gc.get_objects(0) + gc.get_objects(1):
+                    name = type(o).__module__ + "." + type(o).__qualname__
+                    counts[name] = counts.get(name, 0) + 1
+                self.young = dict(sorted(counts.items(), key=lambda kv: -kv[1])[:40])
+            self._began = (time.perf_counter(), time.thread_time())
+        else:
+            self.pauses.append((info["generation"], time.perf_counter() - self._began[0],
+                                time.thread_time() - self._began[1]))
+
+    def start(self) -> None:
+        """Start the ticker (on the running loop), once."""
+        if self._ticker is None:
+            self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        while True:
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - t - 0.01)
+
+    def take(self) -> dict[str, Any]:
+        """The figures since the last call (and start again)."""
+        lags, pauses = self.lags, self.pauses
+        writes, self.writes = self.writes, []
+        commits, self.commits = self.commits, []
+        out = {"loop_lag_p99_ms": ms(_percentile(lags, 99)) if lags else 0.0,
+               "loop_lag_p50_ms": ms(_percentile(lags, 50)) if lags else 0.0,
+               "write_p50_ms": ms(_percentile(writes, 50)) if writes else 0.0,
+               "write_p99_ms": ms(_percentile(writes, 99)) if writes else 0.0,
+               "commits": [len(commits), round(sum(n for n, _, _ in commits)
+                                               / max(1, len(commits)), 1),
+                           ms(_percentile([w for _, w, _ in commits], 50)) if commits else 0,
+                           ms(_percentile([w for _, w, _ in commits], 99)) if commits else 0,
+                           ms(_percentile([c for _, _, c in commits], 50)) if commits else 0,
+                           ms(_percentile([c for _, _, c in commits], 99)) if commits else 0],
+               "loop_lag_max_ms": ms(max(lags, default=0.0)),
+               "gc_full": sum(1 for g, _, _ in pauses if g == 2),
+               "gc_max_ms": ms(max((w for _, w, _ in pauses), default=0.0)),
+               "gc_total_ms": ms(sum(w for _, w, _ in pauses)),
+               # each generation's collections: how many, the longest in wall time and
+               # in CPU time, all of them in wall time
+               "gc_by_gen": {str(g): [sum(1 for h, _, _ in pauses if h == g),
+                                      ms(max((w for h, w, _ in pauses if h == g), default=0.0)),
+                                      ms(max((c for h, _, c in pauses if h == g), default=0.0)),
+                                      ms(sum(w for h, w, _ in pauses if h == g))]
+                             for g in (0, 1, 2)},
+               "young": self.young}
+        self.lags, self.pauses, self.young = [], [], {}
+        return out
+
+
+
 def _serve(args: argparse.Namespace) -> None:
     """The server of ``--step`` (this file run with ``--serve PORT``): the app as
     ``belote serve`` runs it, with limits lifted for the one benchmark address and
@@ -338,46 +431,48 @@ def _serve(args: argparse.Namespace) -> None:
             out.append([room.id, room.invite])
         return JSONResponse(out)
 
-    # What stalls the server's event loop: its lag (a 10 ms tick, how late it
-    # wakes) and the garbage collector's pauses, since the last /bench/stats.
-    lags: list[float] = []
-    pauses: list[tuple[int, float]] = []
-    gc_started = [0.0]
+    stalls = Stalls(census=args.census)
+    # How long a write waits for the writer thread's answer (its batch committed and
+    # the answer back on the loop).
+    from belote.web.store import Writer
+    submit = Writer.submit
 
-    def gc_callback(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            gc_started[0] = time.perf_counter()
-        else:
-            pauses.append((info["generation"], time.perf_counter() - gc_started[0]))
+    def timed_submit(self: Writer, write: Any) -> asyncio.Future[Any]:
+        future = submit(self, write)
+        began = time.perf_counter()
+        future.add_done_callback(lambda _f: stalls.writes.append(time.perf_counter() - began))
+        return future
 
-    gc.callbacks.append(gc_callback)
+    Writer.submit = timed_submit  # type: ignore[method-assign]
+    commit = Writer._commit
 
-    async def ticker() -> None:
-        while True:
-            t = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - t - 0.01)
+    def timed_commit(self: Writer, batch: list[Any]) -> None:
+        began, cpu = time.perf_counter(), time.thread_time()
+        commit(self, batch)
+        stalls.commits.append((len(batch), time.perf_counter() - began,
+                               time.thread_time() - cpu))
+
+    Writer._commit = timed_commit  # type: ignore[method-assign]
 
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
         rooms: RoomManager = request.app.state.rooms
-        if not hasattr(app.state, "ticker"):
-            app.state.ticker = asyncio.create_task(ticker())
-        out = {"actions": sum(r.actions for r in rooms.rooms.values()), "rooms": len(rooms),
-               "loop_lag_p99_ms": round(_percentile(lags, 99) * 1000, 1) if lags else 0.0,
-               "loop_lag_max_ms": round(max(lags, default=0.0) * 1000, 1),
-               "gc_full": sum(1 for g, _ in pauses if g == 2),
-               "gc_max_ms": round(max((p for _, p in pauses), default=0.0) * 1000, 1),
-               "gc_total_ms": round(sum(p for _, p in pauses) * 1000, 1)}
-        lags.clear()
-        pauses.clear()
-        return JSONResponse(out)
+        stalls.start()
+        return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
+                             "rooms": len(rooms), **stalls.take()})
 
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
         options["ws_per_message_deflate"] = True
+    if args.plain_asyncio:
+        options.update(loop="asyncio", http="h11")
     if not args.python_gc:
         serving_gc()
+    if args.switch_interval:
+        sys.setswitchinterval(args.switch_interval)
+    if args.grid_slice:
+        from belote.web import driver
+        driver.GRID_SLICE = args.grid_slice
     profiler = cProfile.Profile() if args.profile_out else None
     if profiler is not None:
         profiler.enable()
@@ -413,6 +508,7 @@ class Load:
     bot_watchers: list[asyncio.Task[None]] = field(default_factory=list)
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     watched_states: int = 0
+    stalls: Stalls = field(default_factory=Stalls)  # this process's own (the clients')
 
     @property
     def clients(self) -> int:
@@ -474,6 +570,13 @@ async def _add_human_tables(load: Load, count: int, http: httpx.AsyncClient) -> 
 async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.AsyncClient,
                    phase: str) -> dict[str, Any]:
     args = load.args
+    # This process's own objects (thousands of connections) out of its collector's
+    # way, and no collection while the step is measured, as a phone's socket costs
+    # the server nothing of the kind: a collection here (30-40 ms with 500 clients
+    # parsing every state) would hold back the states it reads, and the moves'
+    # latency with them.
+    gc.collect()
+    gc.freeze()
     await asyncio.sleep(args.warmup)
     load.stats.latencies.clear()
     load.stats.errors.clear()
@@ -481,12 +584,17 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
     a0 = (await http.get("/bench/stats")).json()["actions"]
     cpu0, busy0, t0 = _cpu_seconds(server.pid), _machine_busy(), time.perf_counter()
     own0 = time.process_time()
+    load.stalls.start()
+    load.stalls.take()
+    gc.disable()  # (this process's collections: up to 40 ms at 500 clients, see above)
     load.stats.measuring = True
     await asyncio.sleep(args.seconds)
     load.stats.measuring = False
+    gc.enable()
     elapsed = time.perf_counter() - t0
     cpu1, busy1 = _cpu_seconds(server.pid), _machine_busy()
     own = time.process_time() - own0
+    own_stalls = load.stalls.take()
     stats = (await http.get("/bench/stats")).json()
     lat = load.stats.latencies
     total = busy1[1] - busy0[1]
@@ -509,10 +617,21 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "bench_cpu_percent": round(100 * own / elapsed, 1),
         "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / total, 1) if total else None,
         "load_average": round(os.getloadavg()[0], 2),
-        "server_loop_lag_ms": {"p99": stats["loop_lag_p99_ms"], "max": stats["loop_lag_max_ms"]},
+        "server_loop_lag_ms": {"p50": stats["loop_lag_p50_ms"], "p99": stats["loop_lag_p99_ms"],
+                               "max": stats["loop_lag_max_ms"]},
+        "server_write_ms": {"p50": stats["write_p50_ms"], "p99": stats["write_p99_ms"]},
+        # the writer's commits: how many, writes a commit, wall p50/p99, CPU p50/p99 (ms)
+        "server_commits": stats["commits"],
         "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
-                      "total_ms": stats["gc_total_ms"]},
+                      "total_ms": stats["gc_total_ms"], "by_gen": stats["gc_by_gen"]},
+        # the benchmark's own process (the clients): a stall there adds to the moves'
+        # latency as the server's would
+        "bench_loop_lag_ms": {"p99": own_stalls["loop_lag_p99_ms"],
+                              "max": own_stalls["loop_lag_max_ms"]},
+        "bench_gc": {"full": own_stalls["gc_full"], "max_ms": own_stalls["gc_max_ms"],
+                     "total_ms": own_stalls["gc_total_ms"], "by_gen": own_stalls["gc_by_gen"]},
         "errors": len(load.stats.errors),
+        "server_young_census": stats["young"],
     }
 
 
@@ -521,9 +640,15 @@ def _row(r: dict[str, Any]) -> str:
             f"{r['p99_ms']:8} {r['actions_per_s']:9} {r['server_cpu_percent']!s:>7} "
             f"{r['bench_cpu_percent']!s:>7} {r['machine_busy_percent']!s:>7} "
             f"{r['load_average']:6} {r['errors']:4}   "
-            f"{r['server_cpu_us_per_action']} us CPU an action; loop lag p99/max "
-            f"{r['server_loop_lag_ms']['p99']}/{r['server_loop_lag_ms']['max']} ms, "
-            f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms")
+            f"{r['server_cpu_us_per_action']} us CPU an action; loop lag p50/p99/max "
+            f"{r['server_loop_lag_ms']['p50']}/{r['server_loop_lag_ms']['p99']}/"
+            f"{r['server_loop_lag_ms']['max']} ms, a write's wait p50/p99 "
+            f"{r['server_write_ms']['p50']}/{r['server_write_ms']['p99']} ms (commits: "
+            f"count, size, wall p50/p99, cpu p50/p99 {r['server_commits']}), "
+            f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms; by "
+            f"generation (count, max ms wall/cpu, total ms) {r['server_gc']['by_gen']}\n"
+            f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
+            f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
 
 
 def _steps(text: str) -> list[int]:
@@ -544,6 +669,14 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
             cmd.append("--deflate")
         if args.python_gc:
             cmd.append("--python-gc")
+        if args.census:
+            cmd.append("--census")
+        if args.switch_interval:
+            cmd += ["--switch-interval", str(args.switch_interval)]
+        if args.grid_slice:
+            cmd += ["--grid-slice", str(args.grid_slice)]
+        if args.plain_asyncio:
+            cmd.append("--plain-asyncio")
         if profile_out:
             cmd += ["--profile-out", profile_out]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -584,6 +717,8 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                     r = await _measure(load, server, http, "tables")
                     results.append(r)
                     print(_row(r), flush=True)
+                    if args.census:
+                        print(f"{'':9}young objects: {r['server_young_census']}", flush=True)
                     if r["p99_ms"] > args.p99_ms:
                         break
                     passed = target
@@ -670,6 +805,18 @@ def main() -> None:
     step.add_argument("--budget", type=float, default=300.0,
                       help="seconds after which no further step starts (a shared machine)")
     step.add_argument("--p99-ms", type=float, default=100.0, help="the latency bound")
+    step.add_argument("--switch-interval", type=float, default=0.0,
+                      help="the server's sys.setswitchinterval (how long a thread that "
+                      "wants the GIL waits before the running one is asked to drop it)")
+    step.add_argument("--plain-asyncio", action="store_true",
+                      help="the server runs on asyncio's own event loop and h11 even where "
+                      "uvloop and httptools are installed (uvicorn takes them then)")
+    step.add_argument("--grid-slice", type=int, default=0,
+                      help="the server's web.driver.GRID_SLICE: the bots due on one point "
+                      "of the grid that act in one turn of the event loop")
+    step.add_argument("--census", action="store_true",
+                      help="count the server's young objects by type at a collection of "
+                      "the middle generation (what the garbage collector goes through)")
     step.add_argument("--cprofile", action="store_true",
                       help="run the server under cProfile and print where its time goes")
     parser.add_argument("--serve", type=int, default=0, help=argparse.SUPPRESS)

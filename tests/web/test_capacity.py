@@ -477,3 +477,93 @@ def test_pauses_ending_together_share_one_timer() -> None:
         assert [d for i, d in enumerate(done) if i != 7] == [None] * 49
 
     run_async(scenario)
+
+
+def test_pauses_ending_on_one_point_end_in_slices_in_order(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    """The pauses due on one point of the grid end in the order they began, at most
+    ``GRID_SLICE`` a turn of the event loop (the loop reads its sockets between two
+    slices); a pause cancelled meanwhile takes no place in a slice, and none is lost."""
+    monkeypatch.setattr(driver, "GRID_SLICE", 4)
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        turn = [0]
+
+        def count_turns() -> None:  # one call a turn of the loop
+            turn[0] += 1
+            loop.call_soon(count_turns)
+
+        woken: list[tuple[int, int]] = []  # (pause, turn of the loop it ended in)
+
+        async def wait(i: int) -> None:
+            await driver.pace(0.1)
+            woken.append((i, turn[0]))
+
+        tasks = [loop.create_task(wait(i)) for i in range(22)]
+        await asyncio.sleep(0)  # every pause begun, on one point of the grid
+        assert len(driver._GRID[loop]) == 1
+        tasks[5].cancel()
+        loop.call_soon(count_turns)
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 5)
+        assert [i for i, _ in woken] == [i for i in range(22) if i != 5]
+        per_turn: dict[int, int] = {}
+        for _i, t in woken:
+            per_turn[t] = per_turn.get(t, 0) + 1
+        assert sorted(per_turn.values()) == [1, 4, 4, 4, 4, 4]  # 21 pauses, 4 a turn
+        assert len(per_turn) == 6
+
+    run_async(scenario)
+
+
+def test_bots_acting_in_slices_write_every_move_in_order(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """Thirty tables of bots due together act in slices of three: every move of every
+    table is written, in the order it was played, none lost (the log on disk replays
+    to the game in memory), and the slices' moves were committed together."""
+    monkeypatch.setattr(driver, "GRID_SLICE", 3)
+
+    async def scenario() -> None:
+        store = RoomStore(tmp_path / "rooms.db")
+        settings = RoomSettings(bot_delay=0.02, trick_pause=0.0, deal_pause=0.0,
+                                max_rooms=100)
+        manager = RoomManager(settings, seed=5, store=store, rooms_per_client=100)
+        rooms = [await manager.create("classic", bots="heuristic", target=1_000_000,
+                                      client="t", creator=f"c{i}") for i in range(30)]
+        for room in rooms:
+            await room.start()
+            watch(room)
+        for _ in range(500):
+            if all(r.actions >= 40 for r in rooms):
+                break
+            await asyncio.sleep(0.02)
+        for room in rooms:
+            await room.stop()
+        writer = store.writer
+        assert writer is not None
+        await writer.submit(lambda conn: None)  # every write queued before is committed
+        commits, actions = writer.commits, sum(r.actions for r in rooms)
+        await manager.close()
+        for room in rooms:
+            assert room.actions >= 40
+            assert room.match is not None
+            record = room.match.to_record()
+            log = store.log(room.id)
+            assert [seq for seq, _, _ in log] == list(range(1, len(log) + 1))
+            assert [d["actions"] for d in record["deals"]] == [
+                d["actions"] for d in _deals(log)]
+        assert commits < actions  # moves of a slice shared a commit
+        store.close()
+
+    run_async(scenario)
+
+
+def _deals(log: list[tuple[int, str, Any]]) -> list[dict[str, Any]]:
+    deals: list[dict[str, Any]] = []
+    for _seq, kind, data in log:
+        if kind == "deal":
+            deals.append({"actions": []})
+        elif kind == "action":
+            deals[-1]["actions"].append(data)
+    return deals

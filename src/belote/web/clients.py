@@ -30,29 +30,42 @@ class Client:
         self.lang = "en"  # the page's language (web.i18n): its refusals are said in it
         self._pending: deque[str] = deque()
         self._state: str | None = None
-        self._event = asyncio.Event()
+        # What pump waits on while nothing is queued: a bare future (an Event's wait
+        # is a coroutine more, kept alive for every idle connection: the garbage
+        # collector's young collections go through them all).
+        self._waiter: asyncio.Future[None] | None = None
         self.closed = False
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def push(self, text: str) -> None:
         self._pending.append(text)
-        self._event.set()
+        self._wake()
 
     def push_json(self, obj: Mapping[str, Any]) -> None:
         self.push(json.dumps(obj, ensure_ascii=False))
 
     def push_state(self, text: str) -> None:
         self._state = text
-        self._event.set()
+        self._wake()
 
     def close(self) -> None:
         self.closed = True
-        self._event.set()
+        self._wake()
 
     async def pump(self) -> None:
         """Send what is queued until the connection closes."""
+        loop = asyncio.get_running_loop()
         while not self.closed:
-            await self._event.wait()
-            self._event.clear()
+            if not self._pending and self._state is None:
+                self._waiter = loop.create_future()
+                try:
+                    await self._waiter
+                finally:
+                    self._waiter = None
             while self._pending and not self.closed:
                 await self._send(self._pending.popleft())
             if self._state is not None and not self.closed:

@@ -59,6 +59,13 @@ INLINE_BOTS: Final = frozenset({"random", "heuristic"})
 # action with hundreds of tables: benchmarks/bench_web_load.py).
 PACE_GRID_S: Final = 0.02
 
+# The pauses ending on one point of the grid end in slices of at most GRID_SLICE, a
+# turn of the event loop each: the bots of a slice act in one turn (their moves
+# written in one commit), then the loop reads what the sockets brought before the
+# next slice acts.  With 2,000 tables some 50 bots are due on each point: acting in
+# one turn, they held a person's move back until all of them had acted and were sent.
+GRID_SLICE = 12
+
 
 def pace_end(now: float, delay: float) -> float:
     """When a pause of ``delay`` seconds from ``now`` ends: the nearest point of the
@@ -70,20 +77,24 @@ def pace_end(now: float, delay: float) -> float:
     return max(now, round((now + delay) / PACE_GRID_S) * PACE_GRID_S)
 
 
-async def paced(delay: float) -> None:
-    """Sleep ``delay`` seconds, ending on the grid of :data:`PACE_GRID_S` (0: yield
-    to the others at once).  The pauses ending on one point of the grid share one
-    timer of the event loop (:data:`_GRID`): with thousands of tables, a timer each
-    made the loop's heap of timers as deep and each pause's way through it as long."""
-    if delay <= 0:
-        await asyncio.sleep(0)
-        return
+def pace(delay: float) -> asyncio.Future[None]:
+    """A pause of ``delay`` seconds, ending on the grid of :data:`PACE_GRID_S` (0: the
+    next turn of the event loop), as a bare future to await.  The pauses ending on one
+    point of the grid share one timer of the event loop (:data:`_GRID`): with thousands
+    of tables, a timer each made the loop's heap of timers as deep and each pause's way
+    through it as long.
+
+    A bare future, not a coroutine: while a table's bot waits, its driver holds the
+    future and little else (a coroutine, its frame's cells and the future a pause
+    held made some 30,000 objects at 2,000 tables that every young collection of the
+    garbage collector went through, for nothing: they die by their count)."""
     loop = asyncio.get_running_loop()
+    woken: asyncio.Future[None] = loop.create_future()
     now = loop.time()
-    end = pace_end(now, delay)
+    end = pace_end(now, delay) if delay > 0 else now
     if end <= now:
-        await asyncio.sleep(0)
-        return
+        loop.call_soon(_wake, woken)
+        return woken
     point = round(end / PACE_GRID_S)  # (end is that point of the grid)
     points = _GRID.get(loop)
     if points is None:
@@ -92,9 +103,18 @@ async def paced(delay: float) -> None:
     if waiting is None:
         waiting = points[point] = []
         loop.call_at(end, _wake_point, points, point)
-    woken: asyncio.Future[None] = loop.create_future()
     waiting.append(woken)
-    await woken
+    return woken
+
+
+async def paced(delay: float) -> None:
+    """Sleep ``delay`` seconds, ending on the grid (:func:`pace`)."""
+    await pace(delay)
+
+
+def _wake(woken: asyncio.Future[None]) -> None:
+    if not woken.done():
+        woken.set_result(None)
 
 
 # The points of the grid that pauses wait for, by event loop: each point's futures,
@@ -106,10 +126,31 @@ _GRID: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
 
 def _wake_point(points: dict[int, list[asyncio.Future[None]]], point: int) -> None:
     """A point of the grid is reached: every pause ending there is over (but those
-    cancelled meanwhile)."""
-    for woken in points.pop(point, ()):
-        if not woken.done():
-            woken.set_result(None)
+    cancelled meanwhile), in the order they began, a slice of :data:`GRID_SLICE` a
+    turn of the event loop."""
+    _wake_slices(points.pop(point, []), 0)
+
+
+def _wake_slices(due: list[asyncio.Future[None]], start: int) -> None:
+    """End the pauses ``due[start:]``: :data:`GRID_SLICE` of them now (those
+    cancelled meanwhile left out), the rest at the next turn of the loop."""
+    woken = 0
+    for i in range(start, len(due)):
+        if woken >= GRID_SLICE:
+            asyncio.get_running_loop().call_soon(_wake_slices, due, i)
+            return
+        if not due[i].done():
+            due[i].set_result(None)
+            woken += 1
+
+
+def _legal(rnd: Round, seat: int) -> Action:
+    """A legal action for ``seat`` (a bot's illegal answer replaced)."""
+    if rnd.phase == BIDDING:
+        return Call("pass")
+    if rnd.phase == DISCARD:
+        return Discard(tuple(default_discard(rnd.view(seat))))
+    return rnd.legal_actions()[0]
 
 
 class DrivenRoom(Protocol):
@@ -201,7 +242,12 @@ class Driver:
                     else:
                         await self._wait(at - time.monotonic())
                     continue
-                await self._bot_turn(rnd, seat)
+                # The bot's pause, awaited here (a bare future: :func:`pace`), then
+                # its turn, unless the room moved on meanwhile.
+                version = room.version
+                await pace(self._bot_delay(rnd))
+                if self._bot_still_plays(version, seat):
+                    await self._bot_turn(rnd, seat, version)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # a bug must not take the server down
@@ -223,20 +269,22 @@ class Driver:
         return (room.version == version and room.status == RoomStatus.PLAYING
                 and room.bot_plays(seat))
 
-    async def _bot_turn(self, rnd: Round, seat: int) -> None:
-        room = self.room
-        version = room.version
-        delay = room.settings.bot_delay
+    def _bot_delay(self, rnd: Round) -> float:
+        """A bot's pause before it acts, so people see (longer before it leads to a
+        new trick)."""
+        delay = self.room.settings.bot_delay
         if rnd.phase == PLAY and not rnd.trick and rnd.tricks:
-            delay += room.settings.trick_pause  # a bot leads to a new trick
-        await paced(delay)  # a pause so people see; 0 yields to the others
-        if not self._bot_still_plays(version, seat):
-            return
+            delay += self.room.settings.trick_pause
+        return delay
+
+    async def _bot_turn(self, rnd: Round, seat: int, version: int) -> None:
+        """The bot at ``seat`` acts (its pause is over; the room is still at
+        ``version``)."""
+        room = self.room
         bot = room.seats[seat].bot
         assert bot is not None
         view = rnd.view(seat)
         kind = getattr(bot, "kind", "")
-        action: Action | None = None
         try:
             if kind in INLINE_BOTS:
                 action = next_action(bot, view)
@@ -252,13 +300,7 @@ class Driver:
         except BeloteError as exc:
             # A bot answering an action that is not legal is a bug: play on with a legal one.
             log.error("room %s: bot %s at %s: %s", room.id, bot.name, SEAT_NAMES[seat], exc)
-            if rnd.phase == BIDDING:
-                legal: Action = Call("pass")
-            elif rnd.phase == DISCARD:
-                legal = Discard(tuple(default_discard(rnd.view(seat))))
-            else:
-                legal = rnd.legal_actions()[0]
-            await self._saving(lambda: room.apply(seat, legal, version))
+            await self._saving(functools.partial(room.apply, seat, _legal(rnd, seat), version))
 
     async def _saving(self, step: Callable[[], Awaitable[Any]]) -> bool:
         """Run ``step`` (which writes to the log); False when the write failed."""

@@ -268,13 +268,14 @@ def turn_left_of(room: SeenRoom) -> float | None:
 # (they change only when a deal is scored) and shared by the states sent until then:
 # each game's, by its Match, with the counts they were worked out at.
 _GAME_PARTS: Final[weakref.WeakKeyDictionary[
-    Match, tuple[tuple[int, int], list[dict[str, Any]], dict[str, Any]]]] = \
+    Match, tuple[tuple[int, int], list[dict[str, Any]], dict[str, Any], int]]] = \
     weakref.WeakKeyDictionary()
 
 
 def game_parts(room: SeenRoom) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
     """:func:`history_of` and :func:`score_of` of the room, worked out again only once
-    its game has scored or dealt another deal (to be read only: the states share them)."""
+    its game has scored or dealt another deal (to be read only: the states share them).
+    The history grows by the deals scored since: those before are not read again."""
     match = room.match
     if match is None:
         return [], None
@@ -282,8 +283,10 @@ def game_parts(room: SeenRoom) -> tuple[list[dict[str, Any]], dict[str, Any] | N
     cached = _GAME_PARTS.get(match)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    history, score = history_of(room), score_json(match.score)
-    _GAME_PARTS[match] = (key, history, score)
+    history, scanned = (_history(room, match, cached[1], cached[3]) if cached is not None
+                        else _history(room, match, [], 0))
+    score = score_json(match.score)
+    _GAME_PARTS[match] = (key, history, score, scanned)
     return history, score
 
 
@@ -295,11 +298,20 @@ def history_of(room: SeenRoom) -> list[dict[str, Any]]:
     match = room.match
     if match is None:
         return []
-    out: list[dict[str, Any]] = []
+    return _history(room, match, [], 0)[0]
+
+
+def _history(room: SeenRoom, match: Match, before: list[dict[str, Any]], start: int
+             ) -> tuple[list[dict[str, Any]], int]:
+    """:func:`history_of`, its entries of the deals before ``start`` (an index of
+    ``match.rounds``) being ``before``: a new list, and the deals read so far."""
+    out = list(before)
     scored = len(match.entries)
-    for number, rnd in enumerate(match.rounds, start=1):
-        if len(out) == scored:
-            break
+    rounds = match.rounds
+    i = start
+    while i < len(rounds) and len(out) < scored:
+        rnd = rounds[i]
+        i += 1
         if rnd.phase != Phase.OVER:
             continue
         result = rnd.result()
@@ -309,9 +321,9 @@ def history_of(room: SeenRoom) -> list[dict[str, Any]]:
                 capot = [SEAT_NAMES[s] for s in range(4) if s % 2 == result.capot]
             else:
                 capot = side_seats(result.contract, room.players)[result.capot]
-        out.append({"deal": number, "contract": result.contract.to_json(),
+        out.append({"deal": i, "contract": result.contract.to_json(),
                     "outcome": str(result.score.outcome), "capot": capot})
-    return out
+    return out, i
 
 
 def seat_json(room: SeenRoom, s: Seat) -> dict[str, Any]:
