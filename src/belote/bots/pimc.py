@@ -828,10 +828,15 @@ class PimcBot(BaseBot):
         if scorer is not None:
             belote = scorer.belote(world)
             cards, aside = scorer.in_play(world)
-            bonus = scorer.seat_bonus(world)
-            for c, v in moves.items():
-                totals[c] = totals.get(c, 0.0) + weight * (
-                    scorer.utility(v, belote, cards, aside) + bonus.get(c, 0.0))
+            utility = scorer.utility
+            if scorer.own_points:  # (a defender at three players, pimc:own_points=)
+                bonus = scorer.seat_bonus(world)
+                for c, v in moves.items():
+                    totals[c] = totals.get(c, 0.0) + weight * (
+                        utility(v, belote, cards, aside) + bonus.get(c, 0.0))
+            else:
+                for c, v in moves.items():
+                    totals[c] = totals.get(c, 0.0) + weight * utility(v, belote, cards, aside)
         else:
             for c, v in moves.items():
                 totals[c] = totals.get(c, 0.0) + weight * sign * v
