@@ -388,8 +388,7 @@ def public_deal(room: SeenRoom, rnd: Round, view: PlayerView, trump: TrumpMode |
                 ) -> dict[str, Any]:
     """What every seat sees of the deal, the private keys at their empty values
     (:data:`PRIVATE_DEFAULTS`)."""
-    return {**public_fields(room, rnd, view, trump), **PRIVATE_DEFAULTS, "legal": [],
-            "discards": [], "declarations": []}
+    return {**public_fields(room, rnd, view, trump), **private_defaults()}
 
 
 # The deal's keys only a seat sees of itself (private_deal), each at its value for a
@@ -398,6 +397,14 @@ PRIVATE_DEFAULTS: Final[dict[str, Any]] = {
     "hand": None, "legal": [], "must_discard": 0, "discards": [], "can_coinche": False,
     "declarations": [], "holds_belote": False,
 }
+
+
+def private_defaults() -> dict[str, Any]:
+    """:data:`PRIVATE_DEFAULTS` with fresh lists (a state may be changed by its reader)."""
+    return {key: list(value) if isinstance(value, list) else value
+            for key, value in PRIVATE_DEFAULTS.items()}
+
+
 # A spectator's part of the deal, as the text of the deal ends.
 _SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
 
@@ -412,37 +419,54 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
     trump = view_trump(view)
     n = room.players
     kept = _DEALS.get(room)
-    if kept is None or kept[0] is not rnd:
-        kept = _DEALS[room] = [rnd, None, "", -1, "", None, ""]
+    if kept is None or kept.deal is not rnd:
+        kept = _DEALS[room] = _KeptDeal(rnd)
     phase = view.phase
     bidding = (view.turned, len(view.calls), phase, view.contract, trump,
                view.turn if phase == Phase.DISCARD else -1)
-    if kept[1] != bidding:
-        kept[1], kept[2] = bidding, to_json(bidding_fields(view, trump))[1:-1]
+    if kept.bidding != bidding:
+        kept.bidding, kept.bidding_text = bidding, to_json(bidding_fields(view, trump))[1:-1]
     tricks = view.tricks
-    if kept[3] != len(tricks):
-        kept[3], kept[4] = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
+    if kept.tricks != len(tricks):
+        kept.tricks, kept.tricks_text = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
     if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
         said = to_json({**said_fields(rnd, view),
                         **decouverte_piles(rnd, view, trump, n)})[1:-1]
     else:
         heard = (view.announced, view.shown, view.belote_cards, rnd.contract is not None)
-        if kept[5] != heard:
-            kept[5], kept[6] = heard, to_json(said_fields(rnd, view))[1:-1]
-        said = kept[6]
+        if kept.said != heard:
+            kept.said, kept.said_text = heard, to_json(said_fields(rnd, view))[1:-1]
+        said = kept.said_text
     counts = ", ".join([f'"{SEAT_NAMES[s]}": {rnd.hand(s).bit_count():d}' for s in range(n)])
     number = room.match.deals if room.match is not None else 0
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
     return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
-            f'{to_json(str(phase))}, "turn": {turn}, {kept[2]}, "trick": '
-            f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, {kept[4]}, '
+            f'{to_json(str(phase))}, "turn": {turn}, {kept.bidding_text}, "trick": '
+            f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, '
+            f'{kept.tricks_text}, '
             f'"card_counts": {{{counts}}}, {said}, ')
 
 
-# Each room's deal on the table, with the last values of its bidding, its completed
-# tricks and what was said (declarations, belote) and their text (public_text): [the
-# deal, bidding, its text, tricks, their text, said, its text].
-_DEALS: Final[weakref.WeakKeyDictionary[Any, list[Any]]] = weakref.WeakKeyDictionary()
+class _KeptDeal:
+    """A room's deal on the table (:func:`public_text`): the last values of its bidding,
+    of its completed tricks (their count) and of what was said (declarations, belote),
+    each with its text as last written."""
+
+    __slots__ = ("bidding", "bidding_text", "deal", "said", "said_text", "tricks",
+                 "tricks_text")
+
+    def __init__(self, deal: Round) -> None:
+        self.deal = deal
+        self.bidding: tuple[Any, ...] | None = None
+        self.bidding_text = ""
+        self.tricks = -1
+        self.tricks_text = ""
+        self.said: tuple[Any, ...] | None = None
+        self.said_text = ""
+
+
+# Each room's deal on the table, as last written (public_text).
+_DEALS: Final[weakref.WeakKeyDictionary[Any, _KeptDeal]] = weakref.WeakKeyDictionary()
 
 # Each room's seats as last sent, with their text (state_texts).
 _SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] = \
