@@ -466,7 +466,7 @@ def test_pauses_ending_together_share_one_timer() -> None:
 
         loop.call_at = counted  # type: ignore[method-assign,assignment]
         start = loop.time()
-        pauses = [asyncio.ensure_future(driver.paced(0.1)) for _ in range(50)]
+        pauses = [driver.pace(0.1) for _ in range(50)]
         await asyncio.sleep(0)
         pauses[7].cancel()
         done = await asyncio.wait_for(asyncio.gather(*pauses, return_exceptions=True), 5)

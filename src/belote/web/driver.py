@@ -107,18 +107,13 @@ def pace(delay: float) -> asyncio.Future[None]:
     return woken
 
 
-async def paced(delay: float) -> None:
-    """Sleep ``delay`` seconds, ending on the grid (:func:`pace`)."""
-    await pace(delay)
-
-
 def _wake(woken: asyncio.Future[None]) -> None:
     if not woken.done():
         woken.set_result(None)
 
 
 # The points of the grid that pauses wait for, by event loop: each point's futures,
-# woken together by the point's one timer (paced).
+# woken together by the point's one timer (pace).
 _GRID: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
                                        dict[int, list[asyncio.Future[None]]]]] = \
     weakref.WeakKeyDictionary()

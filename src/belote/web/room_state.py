@@ -158,7 +158,6 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
 to_json: Final = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
 
 
-
 def _scalar(value: str | float | bool | None) -> str:
     """A string's, a number's, a boolean's or None's JSON text, as :func:`to_json`
     writes it (without making an encoder for a number, a boolean or None).
@@ -283,8 +282,8 @@ def game_parts(room: SeenRoom) -> tuple[list[dict[str, Any]], dict[str, Any] | N
     cached = _GAME_PARTS.get(match)
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
-    history, scanned = (_history(room, match, cached[1], cached[3]) if cached is not None
-                        else _history(room, match, [], 0))
+    before, start = ([], 0) if cached is None else (cached[1], cached[3])
+    history, scanned = _history(room, match, before, start)
     score = score_json(match.score)
     _GAME_PARTS[match] = (key, history, score, scanned)
     return history, score
