@@ -32,11 +32,11 @@ from typing import Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from strength import Pooled, pool, run
+from strength import Pooled, figure, pool, run
 
 from belote.bots.heuristic import TAKE_THRESHOLD
 from belote.errors import BeloteError
-from belote.tournament.config import TournamentError, import_optional
+from belote.tournament.config import TournamentError
 
 SHIFT: Final = 10
 """How far the cautious and the bold heuristic move the take (strength points)."""
@@ -124,12 +124,8 @@ def report(bot: str, paths: Sequence[Path], plot_to: Path | None) -> str:
 
 def _plot(cells: dict[str, dict[int, Pooled]], tables: Sequence[int], path: Path) -> None:
     """Each cell's rate with its 95% interval: a row an opponent, a colour a table size."""
-    figure_mod = import_optional("matplotlib.figure", "a plot")
-    agg = import_optional("matplotlib.backends.backend_agg", "a plot")
     n = len(cells)
-    fig = figure_mod.Figure(figsize=(10, max(2.5, 0.7 * n + 1.5)), layout="constrained")
-    agg.FigureCanvasAgg(fig)
-    ax = fig.subplots()
+    fig, ax = figure(10, max(2.5, 0.7 * n + 1.5))
     step = 0.22
     for k, players in enumerate(tables):
         ys, values, below, above = [], [], [], []

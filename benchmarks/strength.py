@@ -136,14 +136,20 @@ def describe(entry: Pooled) -> str:
             f"over {len(entry.seeds)} runs, {r.value:.1%} [{low}, {high}]")
 
 
-def plot(entries: Sequence[Pooled], path: Path) -> None:
-    """Each pairing's pooled rate with its 95% Wilson interval, as a PNG."""
+def figure(width: float, height: float) -> tuple[Any, Any]:
+    """A matplotlib figure of that size (inches) drawn without a display, and its axes
+    (matplotlib is an optional dependency: a clear error without it)."""
     figure_mod = import_optional("matplotlib.figure", "a plot")
     agg = import_optional("matplotlib.backends.backend_agg", "a plot")
-    n = len(entries)
-    fig = figure_mod.Figure(figsize=(14, max(2.5, 0.45 * n + 1.5)), layout="constrained")
+    fig = figure_mod.Figure(figsize=(width, height), layout="constrained")
     agg.FigureCanvasAgg(fig)
-    ax = fig.subplots()
+    return fig, fig.subplots()
+
+
+def plot(entries: Sequence[Pooled], path: Path) -> None:
+    """Each pairing's pooled rate with its 95% Wilson interval, as a PNG."""
+    n = len(entries)
+    fig, ax = figure(14, max(2.5, 0.45 * n + 1.5))
     rates = [e.rate for e in entries]
     values = [r.value for r in rates]
     below = [r.value - (r.low if r.low is not None else r.value) for r in rates]
