@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from belote.options import Rules, make_rules
@@ -198,20 +198,63 @@ def _random_announcement(rng: random.Random, hand: list[str], trump: str,
     return chosen
 
 
-def _choose_card(rng: random.Random, state: RefPlay, favoured: str | None) -> str:
-    """A random legal card; with a favoured team, its seats play their strongest card and
-    the others their cheapest (to make capots happen)."""
+def _random_card(rng: random.Random, state: RefPlay, favoured: Collection[str]) -> str:
+    """A random legal card; with favoured seats, they play their strongest card and the
+    others their cheapest (to make capots happen)."""
     legal = state.legal()
-    if favoured is None:
+    if not favoured:
         return rng.choice(legal)
     trump = state.trump
 
     def strength(c: str) -> tuple[int, int]:
         return (1 if is_trump_suit(c, trump) else 0, card_strength(c, trump))
 
-    if team_of(state.turn) == favoured:
+    if state.turn in favoured:
         return max(legal, key=strength)
     return min(legal, key=lambda c: (card_points(c, trump), strength(c)))
+
+
+def _random_declarations(rng: random.Random, hands: dict[str, list[str]], trump: str,
+                         rules: Rules, *, announce_when_off: bool) -> dict[str, list[list[str]]]:
+    """A record's ``declarations``: a seat left out now and then, or with none, or with a
+    random valid set of its combinations (those of rules without declarations too when
+    ``announce_when_off``)."""
+    decl: dict[str, list[list[str]]] = {}
+    for seat in SEATS:
+        r = rng.random()
+        if r < 0.15:
+            continue  # seat left out
+        if r < 0.25 or not (rules.declarations or announce_when_off):
+            decl[seat] = []
+            continue
+        decl[seat] = [list(c.cards)
+                      for c in _random_announcement(rng, hands[seat], trump, rules)]
+    return decl
+
+
+def _random_belote(rng: random.Random, record: dict[str, Any], hands: dict[str, list[str]],
+                   trump: str) -> None:
+    """Now and then a ``belote`` flag: said or not by a holder, or denied by a non-holder."""
+    holders = belote_holders(hands, trump)
+    r = rng.random()
+    if holders and r < 0.3:
+        record["belote"] = {holders[0][0]: rng.choice((True, False))}
+    elif r < 0.4:
+        seat = rng.choice(SEATS)
+        if seat not in [h for h, _ in holders]:
+            record["belote"] = {seat: False}
+
+
+def _random_plays(rng: random.Random, state: RefPlay, favoured: Collection[str]) -> list[str]:
+    """The deal played out by :func:`_random_card`, cut short now and then."""
+    plays: list[str] = []
+    while not state.is_over():
+        card = _random_card(rng, state, favoured)
+        state.push(card)
+        plays.append(card)
+    if rng.random() < 0.12:
+        plays = plays[: rng.randrange(32)]
+    return plays
 
 
 def random_record(seed: int) -> dict[str, Any]:
@@ -234,38 +277,13 @@ def random_record(seed: int) -> dict[str, Any]:
         return record
     # declarations: absent (default announcements), or a random valid subset per seat
     if rng.random() < 0.5:
-        decl: dict[str, list[list[str]]] = {}
-        for seat in SEATS:
-            r = rng.random()
-            if r < 0.15:
-                continue  # seat left out
-            if r < 0.25:
-                decl[seat] = []
-                continue
-            combos = _random_announcement(rng, hands[seat], trump, rules)
-            decl[seat] = [list(c.cards) for c in combos]
+        decl = _random_declarations(rng, hands, trump, rules, announce_when_off=True)
         if rules.declarations or all(not v for v in decl.values()):
             record["declarations"] = decl
-    # belote flags
-    holders = belote_holders(hands, trump)
-    r = rng.random()
-    if holders and r < 0.3:
-        record["belote"] = {holders[0][0]: rng.choice((True, False))}
-    elif r < 0.4:
-        seat = rng.choice(SEATS)
-        if seat not in [h for h, _ in holders]:
-            record["belote"] = {seat: False}
-    # play
+    _random_belote(rng, record, hands, trump)
     favoured = rng.choice(("NS", "EW")) if rng.random() < 0.12 else None
-    state = RefPlay(rules, trump, hands, next_seat(dealer))
-    plays: list[str] = []
-    while not state.is_over():
-        card = _choose_card(rng, state, favoured)
-        state.push(card)
-        plays.append(card)
-    if rng.random() < 0.12:
-        plays = plays[: rng.randrange(32)]
-    record["plays"] = plays
+    seats = [s for s in SEATS if team_of(s) == favoured]
+    record["plays"] = _random_plays(rng, RefPlay(rules, trump, hands, next_seat(dealer)), seats)
     return record
 
 
@@ -702,21 +720,6 @@ def give_cards(rng: random.Random, hands: dict[str, list[str]], seat: str,
         hands[s] = sort_cards(hands[s])
 
 
-def _auction_card(rng: random.Random, state: RefPlay, favoured: set[str]) -> str:
-    """A random legal card; favoured seats play their strongest, the others their cheapest."""
-    legal = state.legal()
-    if not favoured:
-        return rng.choice(legal)
-    trump = state.trump
-
-    def strength(c: str) -> tuple[int, int]:
-        return (1 if is_trump_suit(c, trump) else 0, card_strength(c, trump))
-
-    if state.turn in favoured:
-        return max(legal, key=strength)
-    return min(legal, key=lambda c: (card_points(c, trump), strength(c)))
-
-
 def random_auction_record(seed: int) -> dict[str, Any]:
     """A random coinche/contrée HandRecord (CONTRACT), valid; sometimes unfinished (auction
     or play), sometimes all-pass; hands dealt by §4.1 from a shuffled deck."""
@@ -747,25 +750,9 @@ def random_auction_record(seed: int) -> dict[str, Any]:
         for seat in rng.sample(SEATS, rng.choice((1, 2))):
             give_cards(rng, hands, seat, _wanted_cards(rng))
     if rng.random() < 0.5:
-        decl: dict[str, list[list[str]]] = {}
-        for seat in SEATS:
-            r = rng.random()
-            if r < 0.15:
-                continue
-            if r < 0.25 or not rules.declarations:
-                decl[seat] = []
-                continue
-            decl[seat] = [list(c.cards)
-                          for c in _random_announcement(rng, hands[seat], trump, rules)]
-        record["declarations"] = decl
-    holders = belote_holders(hands, trump)
-    r = rng.random()
-    if holders and r < 0.3:
-        record["belote"] = {holders[0][0]: rng.choice((True, False))}
-    elif r < 0.4:
-        seat = rng.choice(SEATS)
-        if seat not in [h for h, _ in holders]:
-            record["belote"] = {seat: False}
+        record["declarations"] = _random_declarations(rng, hands, trump, rules,
+                                                      announce_when_off=False)
+    _random_belote(rng, record, hands, trump)
     favoured: set[str] = set()
     r = rng.random()
     if contract.bid.kind == "generale" or r < 0.1:
@@ -775,15 +762,7 @@ def random_auction_record(seed: int) -> dict[str, Any]:
     elif r < 0.33:  # the defenders' turn to take everything
         favoured = {next_seat(bidder), next_seat(bidder, 3)}
     leader = bidder if contract.bid.kind == "generale" else next_seat(dealer)
-    state = RefPlay(rules, trump, hands, leader)
-    plays: list[str] = []
-    while not state.is_over():
-        card = _auction_card(rng, state, favoured)
-        state.push(card)
-        plays.append(card)
-    if rng.random() < 0.12:
-        plays = plays[: rng.randrange(32)]
-    record["plays"] = plays
+    record["plays"] = _random_plays(rng, RefPlay(rules, trump, hands, leader), favoured)
     return record
 
 
