@@ -342,24 +342,53 @@ def _break_a_play(
     return rec
 
 
+def _illegal_card(rec: dict[str, Any], plays: list[str], state: RefPlay,
+                  rng: random.Random) -> dict[str, Any] | None:
+    """``rec`` with a play replaced by a card its seat holds but may not play (§6), the
+    plays after it cut; None when every play had only legal cards beside it."""
+    spots = []
+    for i, card in enumerate(plays):
+        illegal = [c for c in state.hands[state.turn] if c not in state.legal()]
+        if illegal:
+            spots.append((i, illegal))
+        state.push(card)
+    if not spots:
+        return None
+    i, illegal = rng.choice(spots)
+    rec["plays"] = [*plays[:i], rng.choice(illegal)]
+    return rec
+
+
+def _record_mutation(name: str, rec: dict[str, Any], plays: list[str],
+                     rng: random.Random) -> dict[str, Any] | None:
+    """The mutations that break any record alike, whatever its game: a card dealt twice, a
+    short hand, a play too many, a bad dealer, an unknown option; None for another name."""
+    if name == "card_dealt_twice":
+        seats = rng.sample(SEATS, 2)
+        rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
+        return rec
+    if name == "short_hand":
+        seat = rng.choice(SEATS)
+        rec["hands"][seat] = rec["hands"][seat][:7]
+        return rec
+    if name == "too_many_plays" and len(plays) == 32:
+        rec["plays"] = [*plays, plays[0]]
+        return rec
+    if name == "bad_dealer":
+        rec["dealer"] = rng.choice(["X", "north", "", 0, None])
+        return rec
+    if name == "unknown_option":
+        rec["options"] = {**rec["options"], "no_such_option": True}
+        return rec
+    return None
+
+
 def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     bidding = run_bidding(rec["dealer"], rec["turned"], rec["bids"])
     taken = bidding.finished and bidding.taker is not None
     plays: list[str] = rec["plays"]
     if name == "illegal_card" and taken:
-        _, state, _, _ = _replay_state(rec)
-        spots = []
-        for i, card in enumerate(plays):
-            hand = state.hands[state.turn]
-            illegal = [c for c in hand if c not in state.legal()]
-            if illegal:
-                spots.append((i, illegal))
-            state.push(card)
-        if not spots:
-            return None
-        i, illegal = rng.choice(spots)
-        rec["plays"] = [*plays[:i], rng.choice(illegal)]
-        return rec
+        return _illegal_card(rec, plays, _replay_state(rec)[1], rng)
     if name in ("card_not_held", "card_replayed") and taken and plays:
         _, state, _, _ = _replay_state(rec)
         return _break_a_play(name, rec, plays, state, rng)
@@ -380,14 +409,6 @@ def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[s
         assert bidding.taker is not None
         others = [c for s in SEATS if s != bidding.taker for c in rec["hands"][s]]
         rec["turned"] = rng.choice(others)
-        return rec
-    if name == "card_dealt_twice":
-        seats = rng.sample(SEATS, 2)
-        rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
-        return rec
-    if name == "short_hand":
-        seat = rng.choice(SEATS)
-        rec["hands"][seat] = rec["hands"][seat][:7]
         return rec
     if name in ("declaration_not_held", "declaration_not_combination") and taken:
         rec["options"]["declarations"] = True
@@ -432,16 +453,7 @@ def apply_mutation(name: str, rec: dict[str, Any], rng: random.Random) -> dict[s
         rec["bids"] = ["pass"] * 8
         rec["plays"] = [rec["hands"][next_seat(rec["dealer"])][0]]
         return rec
-    if name == "too_many_plays" and len(plays) == 32:
-        rec["plays"] = [*plays, plays[0]]
-        return rec
-    if name == "bad_dealer":
-        rec["dealer"] = rng.choice(["X", "north", "", 0, None])
-        return rec
-    if name == "unknown_option":
-        rec["options"] = {**rec["options"], "no_such_option": True}
-        return rec
-    return None
+    return _record_mutation(name, rec, plays, rng)
 
 
 # --- perft positions (tests/data/perft_endgames.txt) ----------------------------------
@@ -917,28 +929,10 @@ def apply_auction_mutation(name: str, rec: dict[str, Any],
         leader = contract.bidder if contract.bid.kind == "generale" else next_seat(rec["dealer"])
         state = RefPlay(rules, trump, rec["hands"], leader)
         if name == "illegal_card":
-            spots2 = []
-            for i, card in enumerate(plays):
-                illegal = [c for c in state.hands[state.turn] if c not in state.legal()]
-                if illegal:
-                    spots2.append((i, illegal))
-                state.push(card)
-            if not spots2:
-                return None
-            i, illegal = rng.choice(spots2)
-            rec["plays"] = [*plays[:i], rng.choice(illegal)]
-            return rec
+            return _illegal_card(rec, plays, state, rng)
         if not plays:
             return None
         return _break_a_play(name, rec, plays, state, rng)
-    if name == "card_dealt_twice":
-        seats = rng.sample(SEATS, 2)
-        rec["hands"][seats[0]][rng.randrange(8)] = rng.choice(rec["hands"][seats[1]])
-        return rec
-    if name == "short_hand":
-        seat = rng.choice(SEATS)
-        rec["hands"][seat] = rec["hands"][seat][:7]
-        return rec
     if name == "declaration_not_held" and contract is not None and rules.declarations:
         seat = rng.choice(SEATS)
         missing = [c for c in DECK if c not in rec["hands"][seat]]
@@ -956,13 +950,4 @@ def apply_auction_mutation(name: str, rec: dict[str, Any],
     if name == "unknown_key":
         rec[rng.choice(["declaration", "play", "Bids", "comment", "contract"])] = []
         return rec
-    if name == "too_many_plays" and len(plays) == 32:
-        rec["plays"] = [*plays, plays[0]]
-        return rec
-    if name == "bad_dealer":
-        rec["dealer"] = rng.choice(["X", "north", "", 0, None])
-        return rec
-    if name == "unknown_option":
-        rec["options"] = {**rec["options"], "no_such_option": True}
-        return rec
-    return None
+    return _record_mutation(name, rec, plays, rng)
