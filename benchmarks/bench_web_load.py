@@ -918,8 +918,8 @@ def main() -> None:
                       "serve turns off): what compression costs")
     step.add_argument("--python-gc", action="store_true",
                       help="the server keeps Python's garbage collector settings (belote "
-                      "serve freezes its start-up and raises the thresholds: "
-                      "web.app.serving_gc)")
+                      "serve freezes its start-up and what each full collection leaves, "
+                      "and raises the thresholds: web.app.serving_gc)")
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")

@@ -177,3 +177,31 @@ def test_the_serving_gc_freezes_start_up_and_raises_the_thresholds() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_serving_gc_freezes_what_a_full_collection_leaves() -> None:
+    """What survives a full collection is frozen out of the next ones (they go only
+    through what came since); each FULL_SCAN_EVERY-th goes through everything, so
+    that what was frozen and became garbage in a cycle is freed then.  In a process
+    of its own."""
+    import subprocess
+    import sys
+
+    code = """
+import gc, weakref
+from belote.web.app import FULL_SCAN_EVERY, serving_gc
+serving_gc()
+class Node: pass
+node = Node(); node.me = node; ref = weakref.ref(node)
+gc.collect()  # the first full collection: node is alive, then frozen
+frozen = gc.get_freeze_count()
+del node  # garbage now, in a cycle
+freed = []
+for _ in range(2, FULL_SCAN_EVERY + 1):
+    gc.collect()
+    freed.append(ref() is None)
+print(frozen > 0, freed.count(False) == FULL_SCAN_EVERY - 2, freed[-1])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
