@@ -179,11 +179,11 @@ def test_the_serving_gc_freezes_start_up_and_raises_the_thresholds() -> None:
     assert out.stdout.split() == ["True", "True"]
 
 
-def test_the_serving_gc_freezes_what_a_full_collection_leaves() -> None:
-    """What survives a full collection is frozen out of the next ones (they go only
-    through what came since); each FULL_SCAN_EVERY-th goes through everything, so
-    that what was frozen and became garbage in a cycle is freed then.  In a process
-    of its own."""
+def test_the_serving_gc_freezes_what_a_collection_leaves() -> None:
+    """What survives a collection of the middle or the oldest generation is frozen out
+    of the next ones; each FULL_SCAN_EVERY-th full collection goes through everything,
+    so that what was frozen and became garbage in a cycle is freed then.  In a
+    process of its own."""
     import subprocess
     import sys
 
@@ -192,16 +192,27 @@ import gc, weakref
 from belote.web.app import FULL_SCAN_EVERY, serving_gc
 serving_gc()
 class Node: pass
-node = Node(); node.me = node; ref = weakref.ref(node)
-gc.collect()  # the first full collection: node is alive, then frozen
-frozen = gc.get_freeze_count()
+def cycle():
+    node = Node(); node.me = node
+    return node, weakref.ref(node)
+node, ref = cycle()
+gc.collect(1)  # a middle collection: node is alive, then frozen
+middle = gc.get_freeze_count()
 del node  # garbage now, in a cycle
+gc.collect(1)
+gc.collect(0)
+young = ref() is None
 freed = []
-for _ in range(2, FULL_SCAN_EVERY + 1):
+for _ in range(FULL_SCAN_EVERY):
     gc.collect()
     freed.append(ref() is None)
-print(frozen > 0, freed.count(False) == FULL_SCAN_EVERY - 2, freed[-1])
+node, ref = cycle()
+gc.collect(0)  # a young collection freezes nothing
+del node
+gc.collect(1)
+print(middle > 0, young, freed.count(False) == FULL_SCAN_EVERY - 1, freed[-1], ref() is None)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
-    assert out.stdout.split() == ["True", "True", "True"], out.stdout + out.stderr
+    assert out.stdout.split() == ["True", "False", "True", "True", "True"], \
+        out.stdout + out.stderr

@@ -66,11 +66,13 @@ GC_THRESHOLDS: Final = (2_000, 10, 100)
 
 # A full collection goes through every object the collector tracks: with thousands
 # of rooms in memory (their deals kept for the game's history), some 0.75 s at 2,000
-# tables with 500 players.  So what survives one is frozen out of the next ones
-# (gc.freeze), which go only through what came since; every FULL_SCAN_EVERY-th
-# is a whole one (everything unfrozen first), so that what was frozen and has
-# become garbage held in a cycle (a closed room's, a closed connection's) is freed
-# then: later, not never.
+# tables with 500 players, every minute or two.  So what a collection of the middle
+# or the oldest generation leaves is frozen out of the next ones (gc.freeze: it was
+# alive a moment ago, and the rooms' objects live as long as their rooms), and the
+# full collections go only through what came since; each FULL_SCAN_EVERY-th goes
+# through everything (all unfrozen first), so that what was frozen and has become
+# garbage held in a cycle (a closed room's, a closed connection's) is freed then:
+# later, not never.
 FULL_SCAN_EVERY: Final = 20
 
 
@@ -78,10 +80,10 @@ def serving_gc() -> None:
     """Set the garbage collector of a process that serves the app (``belote serve``),
     once its start-up is done: what start-up made (modules, the app, the templates)
     is frozen out of every collection (``gc.freeze``), the thresholds are
-    :data:`GC_THRESHOLDS`, and what survives a full collection is frozen out of the
-    next ones (but each :data:`FULL_SCAN_EVERY`-th's).  Not for a process that
-    creates apps again and again (the tests): what is frozen is freed later, if
-    at all."""
+    :data:`GC_THRESHOLDS`, and what survives a collection of the older generations
+    is frozen out of the next ones (but each :data:`FULL_SCAN_EVERY`-th full
+    collection's).  Not for a process that creates apps again and again (the tests):
+    what is frozen is freed later, if at all."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
@@ -93,17 +95,19 @@ _full_collections = [0]  # full collections since serving_gc (_freeze_survivors)
 
 
 def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
-    """A collector's callback: after a full collection, what it left (every object
-    it went through is alive) is frozen out of the next ones; before each
-    :data:`FULL_SCAN_EVERY`-th, everything is unfrozen so that it goes through it
-    all."""
-    if info["generation"] != 2:
+    """A collector's callback: after a collection of the middle or the oldest
+    generation, what is left in the collector's generations (alive a moment ago) is
+    frozen out of the next collections; before each :data:`FULL_SCAN_EVERY`-th full
+    collection everything is unfrozen, so that it goes through it all."""
+    generation = info["generation"]
+    if generation == 0:
         return
     if phase == "start":
-        if (_full_collections[0] + 1) % FULL_SCAN_EVERY == 0:
-            gc.unfreeze()
+        if generation == 2:
+            _full_collections[0] += 1
+            if _full_collections[0] % FULL_SCAN_EVERY == 0:
+                gc.unfreeze()
         return
-    _full_collections[0] += 1
     gc.freeze()
 
 
