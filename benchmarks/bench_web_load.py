@@ -47,8 +47,11 @@ benchmark's clients run in this process: on a 2-core machine they share the
 cores with the server (the load average says how much).
 
 What each step prints besides, to read the p99: the server's loop lag (a 10 ms
-tick, p50/p99/max), a write's wait for the writer thread and the commits (how
-many, their size, their wall and CPU time), the garbage collector's pauses by
+tick, p50/p99/max), a write's wait for its commit and the commits (how many, their
+size, their wall and CPU time, how many on the event loop's thread), a write's way
+stage by stage (``_time_writer_stages``: to the end of the loop's turn, then committed
+there or through the writer thread: its wake-up, the transaction, the answer's way
+back; and each SQL statement of the writer), the garbage collector's pauses by
 generation (how many, the longest in wall and in CPU time, all together; a pause
 longer in wall than in CPU time is the process waiting for a core), and the same
 loop lag and collector for this process (the clients): a stall there would add to

@@ -12,7 +12,9 @@ thread does, every ``CHECKPOINT_EVERY`` commits.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -160,4 +162,75 @@ def test_the_loops_commits_never_copy_the_log_the_thread_does(
         run(scenario())
         assert len(store.log("r7")) == 1
     finally:
+        store.close()
+
+
+def test_a_turns_moves_are_inserted_in_one_statement(tmp_path: Path) -> None:
+    """The writes that only add rows to the log (a move each) go in together: one
+    statement and one savepoint for all, not a savepoint a move (each a statement
+    run on the loop's thread)."""
+    store = RoomStore(tmp_path / "rooms.db")
+    conn = store.writer._conn
+    seen: list[str] = []
+
+    async def scenario() -> None:
+        conn.set_trace_callback(seen.append)
+        writes = [asyncio.ensure_future(store.append(f"r{i}", 1, "start", {}))
+                  for i in range(4)]
+        await asyncio.gather(*writes)
+        conn.set_trace_callback(None)
+
+    try:
+        run(scenario())
+        assert [s.split()[0] for s in seen] == [
+            "BEGIN", "SAVEPOINT", "INSERT", "INSERT", "INSERT", "INSERT", "RELEASE", "COMMIT"]
+        assert all(len(store.log(f"r{i}")) == 1 for i in range(4))
+    finally:
+        store.close()
+
+
+class _FailingSavepoint:
+    """The writer's connection, whose second ``SAVEPOINT job`` fails as a disk would."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+        self.savepoints = 0
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "SAVEPOINT job":
+            self.savepoints += 1
+            if self.savepoints == 2:
+                raise sqlite3.OperationalError("disk I/O error")
+        return self._conn.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+def test_a_batch_that_fails_midway_answers_every_write(tmp_path: Path) -> None:
+    """A statement of the batch's own fails (not a write's): nothing is written, and
+    every write of it is told so, those not reached yet included (they waited
+    forever, and their rooms' locks with them)."""
+    store = RoomStore(tmp_path / "rooms.db")
+    writer = store.writer
+    real = writer._conn
+    writer._conn = _FailingSavepoint(real)  # type: ignore[assignment]
+
+    def insert(room: str) -> Callable[[sqlite3.Connection], object]:
+        return lambda conn: conn.execute(
+            "INSERT INTO room_log (room, seq, kind, data) VALUES (?, 1, 'start', '{}')",
+            (room,))
+
+    async def scenario() -> list[BaseException | None]:
+        futures = [writer.submit(insert(f"r{i}"), inline=True) for i in range(3)]
+        done, _ = await asyncio.wait(futures, timeout=5)
+        assert len(done) == 3
+        return [f.exception() for f in futures]
+
+    try:
+        errors = run(scenario())
+        assert all(isinstance(e, StoreError) and "disk I/O error" in str(e) for e in errors)
+        assert all(store.log(f"r{i}") == [] for i in range(3))
+    finally:
+        writer._conn = real
         store.close()

@@ -94,6 +94,7 @@ READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL rec
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together (taken while fewer wait)
 CHECKPOINT_EVERY: Final = 100  # commits between two copies of the log into the database
+LOG_INSERT: Final = "INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)"
 MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = REFUSAL_ENGLISH[Refusal.GAME_NOT_SAVED]
 
@@ -200,6 +201,9 @@ class _Job:
     # A plain write of a few rows, quick and never waiting for anything: it may be
     # committed on the event loop's own thread (Writer._end_of_tick).
     inline: bool = False
+    # The write only inserts these rows into the rooms' log (LOG_INSERT): the batch's
+    # are inserted together (Writer._transaction).
+    log_rows: list[tuple[str, int, str, str]] | None = None
 
 
 class _Checkpoint:
@@ -285,14 +289,19 @@ class Writer:
             self._checkpoints.close()
         self._conn.close()
 
-    def submit(self, write: Write, inline: bool = False) -> asyncio.Future[Any]:
+    def submit(self, write: Write, inline: bool = False,
+               log_rows: list[tuple[str, int, str, str]] | None = None
+               ) -> asyncio.Future[Any]:
         """Queue ``write(conn)`` (from the event loop): the future holds its answer
         once committed, or :class:`StoreError` (:class:`StoreBusy`) when refused.
         ``inline``: a plain write of a few rows that never waits for anything nor
-        queues another write (it may be committed on the event loop's thread)."""
+        queues another write (it may be committed on the event loop's thread).
+        ``log_rows``: what ``write`` does is inserting these rows into the rooms'
+        log (:data:`LOG_INSERT`), nothing else, answering None."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._put(_Job(write, time.monotonic() + self.busy_wait, future, loop, inline))
+        self._put(_Job(write, time.monotonic() + self.busy_wait, future, loop, inline,
+                       log_rows))
         return future
 
     def post(self, write: Write, inline: bool = False) -> None:
@@ -456,10 +465,26 @@ class Writer:
                      ) -> list[tuple[_Job, Any, BaseException | None]]:
         """The writes of ``batch`` in the transaction begun (``BEGIN IMMEDIATE``), a
         savepoint each (a write that fails is given its error, the others go on),
-        then committed: each write's answer or error."""
+        then committed: each write's answer or error.  The writes that only insert
+        rows of the log go first, all their rows in one statement and one savepoint
+        (on the event loop's thread a statement costs the loop's time); if it fails,
+        they are written again one by one, each with its own answer."""
+        everyone = batch
         done: list[tuple[_Job, Any]] = []
         failed: list[tuple[_Job, BaseException]] = []
         try:
+            rows_only = [job for job in batch if job.log_rows is not None]
+            if len(rows_only) > 1:
+                conn.execute("SAVEPOINT rows")
+                try:
+                    conn.executemany(LOG_INSERT, [row for job in rows_only
+                                                  for row in job.log_rows or ()])
+                except sqlite3.Error:  # one of them (a row already there): one by one
+                    conn.execute("ROLLBACK TO rows")
+                else:
+                    done = [(job, None) for job in rows_only]
+                    batch = [job for job in batch if job.log_rows is None]
+                conn.execute("RELEASE rows")
             for job in batch:
                 conn.execute("SAVEPOINT job")
                 try:
@@ -478,8 +503,10 @@ class Writer:
                     conn.execute("ROLLBACK")
             if not isinstance(exc, sqlite3.Error):
                 raise
-            return ([(job, None, exc) for job, _ in done]
-                    + [(job, None, own) for job, own in failed])
+            # Nothing of the batch is written: each write is told (its own error for
+            # one that failed before, the batch's for the others, done or not yet).
+            own_errors = {id(job): own for job, own in failed}
+            return [(job, None, own_errors.get(id(job), exc)) for job in everyone]
         self._committed()
         return ([(job, answer, None) for job, answer in done]
                 + [(job, None, own) for job, own in failed])
@@ -660,12 +687,12 @@ class RoomStore:
                 for seq, kind, data in events]
 
         def write(conn: sqlite3.Connection) -> None:
-            conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
-                             rows)
+            conn.executemany(LOG_INSERT, rows)
             for s in seats or ():
                 self._put_seat(conn, room, s)
 
-        await self._write(write)
+        # Only rows of the log: inserted with the batch's others in one statement.
+        await self.writer.submit(write, inline=True, log_rows=None if seats else rows)
 
     def touch_later(self, room: str, when: float | None = None) -> None:
         """The room was visited: written by the writer, nobody waiting for it."""
