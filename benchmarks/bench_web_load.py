@@ -577,6 +577,9 @@ def _serve(args: argparse.Namespace) -> None:
         stalls.start()
         return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
                              "rooms": len(rooms),
+                             # the log's file (its pages not yet copied into the database)
+                             "wal_mb": round(os.path.getsize(args.db + "-wal") / 2**20, 1)
+                             if os.path.exists(args.db + "-wal") else 0.0,
                              "inline_commits": getattr(rooms.store.writer, "inline_commits", 0)
                              if rooms.store is not None else 0, **stalls.take()})
 
@@ -743,6 +746,7 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         # the writer's commits: how many, writes a commit, wall p50/p99, CPU p50/p99 (ms)
         "server_commits": stats["commits"],
         "server_inline_commits": stats["inline_commits"] - inline0,
+        "server_wal_mb": stats["wal_mb"],
         "server_write_stages_ms": stats["stages"],
         "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
                       "total_ms": stats["gc_total_ms"], "by_gen": stats["gc_by_gen"]},
@@ -767,7 +771,7 @@ def _row(r: dict[str, Any]) -> str:
             f"{r['server_loop_lag_ms']['max']} ms, a write's wait p50/p99 "
             f"{r['server_write_ms']['p50']}/{r['server_write_ms']['p99']} ms (commits: "
             f"count, size, wall p50/p99, cpu p50/p99 {r['server_commits']}, on the loop's "
-            f"thread {r['server_inline_commits']}), "
+            f"thread {r['server_inline_commits']}; the log's file {r['server_wal_mb']} MB), "
             f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms; by "
             f"generation (count, max ms wall/cpu, total ms) {r['server_gc']['by_gen']}\n"
             f"{'':9}a write's stages (p50/p99/max ms): {r['server_write_stages_ms']}\n"
