@@ -370,6 +370,12 @@ class Stalls:
             await asyncio.sleep(0.01)
             self.lags.append(time.perf_counter() - t - 0.01)
 
+    def reset(self) -> dict[str, Any]:
+        """Start again (no figures)."""
+        self.lags, self.pauses, self.young = [], [], {}
+        self.writes, self.commits, self.stages = [], [], {}
+        return {}
+
     def take(self) -> dict[str, Any]:
         """The figures since the last call (and start again)."""
         lags, pauses = self.lags, self.pauses
@@ -581,7 +587,13 @@ def _serve(args: argparse.Namespace) -> None:
                              "wal_mb": round(os.path.getsize(args.db + "-wal") / 2**20, 1)
                              if os.path.exists(args.db + "-wal") else 0.0,
                              "inline_commits": getattr(rooms.store.writer, "inline_commits", 0)
-                             if rooms.store is not None else 0, **stalls.take()})
+                             if rooms.store is not None else 0,
+                             # ?reset=1 (a step's start): only start again; the figures
+                             # of everything since the last step (opening the tables
+                             # included, hundreds of thousands of timings) would take
+                             # the loop a second to sort, at the step's start
+                             **(stalls.reset() if request.query_params.get("reset")
+                                else stalls.take())})
 
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
@@ -703,7 +715,7 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
     load.stats.latencies.clear()
     load.stats.errors.clear()
     load.stats.moves = 0
-    first = (await http.get("/bench/stats")).json()
+    first = (await http.get("/bench/stats", params={"reset": 1})).json()
     a0, inline0 = first["actions"], first["inline_commits"]
     cpu0, busy0, t0 = _cpu_seconds(server.pid), _machine_busy(), time.perf_counter()
     own0 = time.process_time()
