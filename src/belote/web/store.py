@@ -94,6 +94,8 @@ READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL rec
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together (taken while fewer wait)
 CHECKPOINT_EVERY: Final = 100  # commits between two copies of the log into the database
+CHECKPOINT_TRIES: Final = 8  # copies made again while commits come (Writer._checkpoint)
+CHECKPOINT_ALONE_FRAMES: Final = 4_000  # pages of the log past which the loop waits for it
 LOG_INSERT: Final = "INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)"
 MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = REFUSAL_ENGLISH[Refusal.GAME_NOT_SAVED]
@@ -407,16 +409,38 @@ class Writer:
                 batch.extend(jobs)
 
     def _checkpoint(self) -> None:
-        """Copy the log's pages into the database (``PASSIVE``: as far as no reader
-        needs them, never waiting, while the event loop may commit meanwhile), on
-        the thread's own connection."""
+        """Copy the log's pages into the database, on the thread's own connection
+        (``PASSIVE``: as far as no reader needs them, never waiting), while the event
+        loop may commit meanwhile.  The log starts again from its beginning (its
+        file stops growing) only at a commit that finds it all copied: so the copy is
+        made again, up to :data:`CHECKPOINT_TRIES` times, while commits came during
+        the last one (each time a few pages, quick).  If the log still holds more than
+        :data:`CHECKPOINT_ALONE_FRAMES` pages, the copy is made with the loop's
+        commits held back (to the thread, as when it writes): some milliseconds, once
+        in a long while."""
         self._checkpoint_due = False
         try:
             if self._checkpoints is None:
                 self._checkpoints = sqlite3.connect(self.path, timeout=0,
                                                     isolation_level=None,
                                                     check_same_thread=False)
-            self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            frames = 0
+            for _ in range(CHECKPOINT_TRIES):
+                [(busy, frames, copied)] = self._checkpoints.execute(
+                    "PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                if busy or frames == copied:
+                    break
+            # All copied is not yet the log started again (a transaction begun before
+            # the copy's end may commit after it): while the log keeps growing, the
+            # copy is made with the loop's commits held back, and the next one starts it.
+            if frames > CHECKPOINT_ALONE_FRAMES:
+                with self._guard:  # (no commit of the loop is under way, nor begins)
+                    self._pending += 1
+                try:
+                    self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                finally:
+                    with self._guard:
+                        self._pending -= 1
         except sqlite3.Error as exc:  # tried again after the next commits
             log.debug("the rooms' checkpoint: %s", exc)
 
