@@ -6,7 +6,7 @@ is free at once: no hand-over to the thread and back.  Otherwise they go to the 
 as before: behind its batches (in order), or while another process holds the lock
 (the thread waits for it, up to each write's deadline).  The loop's commits never
 copy the log into the database (a checkpoint: some thousand pages now and then); the
-thread does, every ``CHECKPOINT_EVERY`` commits.
+thread does, every ``CHECKPOINT_EVERY`` writes committed.
 """
 
 from __future__ import annotations
@@ -139,7 +139,7 @@ def test_the_loops_commits_never_copy_the_log_the_thread_does(
     """A commit on the loop's thread leaves the log's pages in the log (SQLite would
     copy them into the database at the commit that passes 1,000 pages, some
     milliseconds on the loop); the thread copies them every ``CHECKPOINT_EVERY``
-    commits."""
+    writes committed."""
     db = tmp_path / "rooms.db"
     store = RoomStore(db)
     big = {"pad": "x" * 16_000}  # 300 rows: some 1,200 pages of the log

@@ -52,7 +52,7 @@ the room takes the move back (:meth:`belote.web.rooms.Room._reload`).  Touching 
 (someone looked at it) and closing one that cannot be restored are written the same
 way without being waited for.  No commit copies the log into the database (SQLite's
 checkpoint after the commit that passes 1,000 pages: milliseconds on the loop); the
-thread does, on a connection of its own, every :data:`CHECKPOINT_EVERY` commits.
+thread does, on a connection of its own, every :data:`CHECKPOINT_EVERY` writes committed.
 
 Reads (a room's log after a refused move, the rooms at start-up, a closed
 room's reason) run on the caller's thread over a second connection: in WAL
@@ -93,7 +93,9 @@ SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server ans
 READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together (taken while fewer wait)
-CHECKPOINT_EVERY: Final = 100  # commits between two copies of the log into the database
+# Writes committed between two copies of the log into the database (a write adds a
+# page or two to the log: SQLite's own copy comes every 1,000 pages).
+CHECKPOINT_EVERY: Final = 1_000
 CHECKPOINT_TRIES: Final = 8  # copies made again while commits come (Writer._checkpoint)
 CHECKPOINT_ALONE_FRAMES: Final = 4_000  # pages of the log past which the loop waits for it
 LOG_INSERT: Final = "INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)"
@@ -255,6 +257,7 @@ class Writer:
         self._checkpoint_due = False  # (the thread's) a checkpoint was asked for
         self._checkpoints: sqlite3.Connection | None = None  # (the thread's own)
         self.commits = 0  # transactions committed (a measure of the grouping)
+        self._since_checkpoint = 0  # writes committed since the last checkpoint asked for
         self.inline_commits = 0  # ... of them on the event loop's thread
 
     @property
@@ -444,11 +447,14 @@ class Writer:
         except sqlite3.Error as exc:  # tried again after the next commits
             log.debug("the rooms' checkpoint: %s", exc)
 
-    def _committed(self) -> None:
-        """A transaction was committed: every :data:`CHECKPOINT_EVERY`, the thread
-        is asked to copy the log into the database."""
+    def _committed(self, writes: int) -> None:
+        """A transaction of ``writes`` writes was committed: every
+        :data:`CHECKPOINT_EVERY` writes, the thread is asked to copy the log into
+        the database."""
         self.commits += 1
-        if self.commits % CHECKPOINT_EVERY == 0:
+        self._since_checkpoint += writes
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._since_checkpoint = 0
             self._queue.put(_CHECKPOINT)
 
     def _lock(self, batch: list[_Job]) -> list[_Job]:
@@ -531,7 +537,7 @@ class Writer:
             # one that failed before, the batch's for the others, done or not yet).
             own_errors = {id(job): own for job, own in failed}
             return [(job, None, own_errors.get(id(job), exc)) for job in everyone]
-        self._committed()
+        self._committed(len(everyone))
         return ([(job, answer, None) for job, answer in done]
                 + [(job, None, own) for job, own in failed])
 
