@@ -47,8 +47,11 @@ benchmark's clients run in this process: on a 2-core machine they share the
 cores with the server (the load average says how much).
 
 What each step prints besides, to read the p99: the server's loop lag (a 10 ms
-tick, p50/p99/max), a write's wait for the writer thread and the commits (how
-many, their size, their wall and CPU time), the garbage collector's pauses by
+tick, p50/p99/max), a write's wait for its commit and the commits (how many, their
+size, their wall and CPU time, how many on the event loop's thread), a write's way
+stage by stage (``_time_writer_stages``: to the end of the loop's turn, then committed
+there or through the writer thread: its wake-up, the transaction, the answer's way
+back; and each SQL statement of the writer), the garbage collector's pauses by
 generation (how many, the longest in wall and in CPU time, all together; a pause
 longer in wall than in CPU time is the process waiting for a core), and the same
 loop lag and collector for this process (the clients): a stall there would add to
@@ -336,6 +339,8 @@ class Stalls:
         self.lags: list[float] = []
         self.writes: list[float] = []  # a write's wait for the writer thread (server)
         self.commits: list[tuple[int, float, float]] = []  # (writes, wall, CPU) a commit
+        # a write's way, stage by stage (server): name -> durations (_time_writer_stages)
+        self.stages: dict[str, list[float]] = {}
         self.pauses: list[tuple[int, float, float]] = []  # (generation, wall, cpu)
         self._began = (0.0, 0.0)
         self._ticker: asyncio.Task[None] | None = None
@@ -365,11 +370,18 @@ class Stalls:
             await asyncio.sleep(0.01)
             self.lags.append(time.perf_counter() - t - 0.01)
 
+    def reset(self) -> dict[str, Any]:
+        """Start again (no figures)."""
+        self.lags, self.pauses, self.young = [], [], {}
+        self.writes, self.commits, self.stages = [], [], {}
+        return {}
+
     def take(self) -> dict[str, Any]:
         """The figures since the last call (and start again)."""
         lags, pauses = self.lags, self.pauses
         writes, self.writes = self.writes, []
         commits, self.commits = self.commits, []
+        stages, self.stages = self.stages, {}
         out = {"loop_lag_p99_ms": ms(_percentile(lags, 99)) if lags else 0.0,
                "loop_lag_p50_ms": ms(_percentile(lags, 50)) if lags else 0.0,
                "write_p50_ms": ms(_percentile(writes, 50)) if writes else 0.0,
@@ -380,6 +392,9 @@ class Stalls:
                            ms(_percentile([w for _, w, _ in commits], 99)) if commits else 0,
                            ms(_percentile([c for _, _, c in commits], 50)) if commits else 0,
                            ms(_percentile([c for _, _, c in commits], 99)) if commits else 0],
+               # each stage of a write: p50/p99/max ms
+               "stages": {name: [ms(_percentile(v, 50)), ms(_percentile(v, 99)), ms(max(v))]
+                          for name, v in stages.items() if v},
                "loop_lag_max_ms": ms(max(lags, default=0.0)),
                "gc_full": sum(1 for g, _, _ in pauses if g == 2),
                "gc_max_ms": ms(max((w for _, w, _ in pauses), default=0.0)),
@@ -395,6 +410,108 @@ class Stalls:
         self.lags, self.pauses, self.young = [], [], {}
         return out
 
+
+
+class _TimedConnection:
+    """The writer's connection, each statement of the writer's own timed (by its
+    first word: BEGIN, COMMIT, SAVEPOINT...; a job's statements as ``job``)."""
+
+    def __init__(self, conn: Any, stalls: Stalls) -> None:
+        self._real = conn
+        self._stalls = stalls
+
+    def _timed(self, how: str, sql: str, *rest: Any) -> Any:
+        word = sql.split(None, 1)[0].upper()
+        name = word if word in ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE", "ROLLBACK") \
+            else "job"
+        began = time.perf_counter()
+        try:
+            return getattr(self._real, how)(sql, *rest)
+        finally:
+            self._stalls.stages.setdefault("sql " + name, []).append(
+                time.perf_counter() - began)
+
+    def execute(self, sql: str, *rest: Any) -> Any:
+        return self._timed("execute", sql, *rest)
+
+    def executemany(self, sql: str, *rest: Any) -> Any:
+        return self._timed("executemany", sql, *rest)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
+    """Time a write's way (the benchmark's server only): queued on the loop until
+    the end of its tick (``tick``); then either committed there on the loop's thread
+    (``inline``: the transaction and the answer), or handed to the thread until it
+    takes its batch (``queue``: the thread's wake-up, the interpreter's lock), taken
+    until answered (``commit``: the database's lock, the statements) and answered
+    until its future is settled on the loop (``back``: the loop's wake-up and turns);
+    and each of the writer's SQL statements (``sql ...``)."""
+    from belote.web import store
+    from belote.web.store import Writer
+
+    marks: dict[int, list[float]] = {}  # id(job) -> [put, end of tick, taken, answered]
+    settled: dict[Any, list[float]] = {}  # future -> its job's marks
+    put, end_of_tick, commit, answer, settle = (
+        Writer._put, Writer._end_of_tick, Writer._commit, Writer._answer, store._settle)
+
+    def t_put(self: Writer, job: Any) -> None:
+        if job.future is not None:
+            marks[id(job)] = [time.perf_counter()]
+        put(self, job)
+
+    def t_end_of_tick(self: Writer) -> None:
+        now = time.perf_counter()
+        for job in self._tick:
+            m = marks.get(id(job))
+            if m is not None and len(m) == 1:
+                m.append(now)
+        end_of_tick(self)
+
+    def t_commit(self: Writer, batch: list[Any]) -> None:
+        now = time.perf_counter()
+        for job in batch:
+            m = marks.get(id(job))
+            if m is not None and len(m) == 2:
+                m.append(now)
+        commit(self, batch)
+
+    def t_answer(answers: list[Any], here: Any = None) -> None:
+        now = time.perf_counter()
+        for job, _answer, _exc in answers:
+            m = marks.pop(id(job), None)
+            if m is None or job.future is None or len(m) < 2:
+                continue
+            if len(m) == 2 and here is not None:  # committed on the loop's thread
+                stalls.stages.setdefault("tick", []).append(m[1] - m[0])
+                stalls.stages.setdefault("inline", []).append(now - m[1])
+                continue
+            if len(m) == 3:
+                m.append(now)
+                settled[job.future] = m
+        if here is None:
+            answer(answers)  # (also the code before, whose _answer took only them)
+        else:
+            answer(answers, here)
+
+    def t_settle(answers: list[Any]) -> None:
+        now = time.perf_counter()
+        for future, _answer, _exc in answers:
+            m = settled.pop(future, None)
+            if m is not None:
+                for name, a, b in (("tick", 0, 1), ("queue", 1, 2), ("commit", 2, 3)):
+                    stalls.stages.setdefault(name, []).append(m[b] - m[a])
+                stalls.stages.setdefault("back", []).append(now - m[3])
+        settle(answers)
+
+    Writer._put = t_put  # type: ignore[method-assign]
+    Writer._end_of_tick = t_end_of_tick  # type: ignore[method-assign]
+    Writer._commit = t_commit  # type: ignore[method-assign]
+    Writer._answer = staticmethod(t_answer)  # type: ignore[method-assign]
+    store._settle = t_settle
+    writer._conn = _TimedConnection(writer._conn, stalls)
 
 
 def _serve(args: argparse.Namespace) -> None:
@@ -437,29 +554,46 @@ def _serve(args: argparse.Namespace) -> None:
     from belote.web.store import Writer
     submit = Writer.submit
 
-    def timed_submit(self: Writer, write: Any) -> asyncio.Future[Any]:
-        future = submit(self, write)
+    def timed_submit(self: Writer, write: Any, *rest: Any, **options: Any
+                     ) -> asyncio.Future[Any]:
+        future = submit(self, write, *rest, **options)
         began = time.perf_counter()
         future.add_done_callback(lambda _f: stalls.writes.append(time.perf_counter() - began))
         return future
 
     Writer.submit = timed_submit  # type: ignore[method-assign]
-    commit = Writer._commit
+    # Each transaction's wall and CPU time (on the loop's thread or the writer's;
+    # the code before had only the thread's, its _commit).
+    name = "_transaction" if hasattr(Writer, "_transaction") else "_commit"
+    transaction = getattr(Writer, name)
 
-    def timed_commit(self: Writer, batch: list[Any]) -> None:
+    def timed_transaction(self: Writer, *rest: Any) -> Any:
         began, cpu = time.perf_counter(), time.thread_time()
-        commit(self, batch)
-        stalls.commits.append((len(batch), time.perf_counter() - began,
+        out = transaction(self, *rest)
+        stalls.commits.append((len(rest[-1]), time.perf_counter() - began,
                                time.thread_time() - cpu))
+        return out
 
-    Writer._commit = timed_commit  # type: ignore[method-assign]
+    setattr(Writer, name, timed_transaction)
+    _time_writer_stages(stalls, app.state.rooms.store.writer)
 
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
         rooms: RoomManager = request.app.state.rooms
         stalls.start()
         return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
-                             "rooms": len(rooms), **stalls.take()})
+                             "rooms": len(rooms),
+                             # the log's file (its pages not yet copied into the database)
+                             "wal_mb": round(os.path.getsize(args.db + "-wal") / 2**20, 1)
+                             if os.path.exists(args.db + "-wal") else 0.0,
+                             "inline_commits": getattr(rooms.store.writer, "inline_commits", 0)
+                             if rooms.store is not None else 0,
+                             # ?reset=1 (a step's start): only start again; the figures
+                             # of everything since the last step (opening the tables
+                             # included, hundreds of thousands of timings) would take
+                             # the loop a second to sort, at the step's start
+                             **(stalls.reset() if request.query_params.get("reset")
+                                else stalls.take())})
 
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
@@ -581,7 +715,8 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
     load.stats.latencies.clear()
     load.stats.errors.clear()
     load.stats.moves = 0
-    a0 = (await http.get("/bench/stats")).json()["actions"]
+    first = (await http.get("/bench/stats", params={"reset": 1})).json()
+    a0, inline0 = first["actions"], first["inline_commits"]
     cpu0, busy0, t0 = _cpu_seconds(server.pid), _machine_busy(), time.perf_counter()
     own0 = time.process_time()
     load.stalls.start()
@@ -622,6 +757,9 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "server_write_ms": {"p50": stats["write_p50_ms"], "p99": stats["write_p99_ms"]},
         # the writer's commits: how many, writes a commit, wall p50/p99, CPU p50/p99 (ms)
         "server_commits": stats["commits"],
+        "server_inline_commits": stats["inline_commits"] - inline0,
+        "server_wal_mb": stats["wal_mb"],
+        "server_write_stages_ms": stats["stages"],
         "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
                       "total_ms": stats["gc_total_ms"], "by_gen": stats["gc_by_gen"]},
         # the benchmark's own process (the clients): a stall there adds to the moves'
@@ -644,9 +782,11 @@ def _row(r: dict[str, Any]) -> str:
             f"{r['server_loop_lag_ms']['p50']}/{r['server_loop_lag_ms']['p99']}/"
             f"{r['server_loop_lag_ms']['max']} ms, a write's wait p50/p99 "
             f"{r['server_write_ms']['p50']}/{r['server_write_ms']['p99']} ms (commits: "
-            f"count, size, wall p50/p99, cpu p50/p99 {r['server_commits']}), "
+            f"count, size, wall p50/p99, cpu p50/p99 {r['server_commits']}, on the loop's "
+            f"thread {r['server_inline_commits']}; the log's file {r['server_wal_mb']} MB), "
             f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms; by "
             f"generation (count, max ms wall/cpu, total ms) {r['server_gc']['by_gen']}\n"
+            f"{'':9}a write's stages (p50/p99/max ms): {r['server_write_stages_ms']}\n"
             f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
             f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
 
@@ -797,8 +937,8 @@ def main() -> None:
                       "serve turns off): what compression costs")
     step.add_argument("--python-gc", action="store_true",
                       help="the server keeps Python's garbage collector settings (belote "
-                      "serve freezes its start-up and raises the thresholds: "
-                      "web.app.serving_gc)")
+                      "serve freezes its start-up and what each full collection leaves, "
+                      "and raises the thresholds: web.app.serving_gc)")
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")

@@ -177,3 +177,42 @@ def test_the_serving_gc_freezes_start_up_and_raises_the_thresholds() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120)
     assert out.stdout.split() == ["True", "True"]
+
+
+def test_the_serving_gc_freezes_what_a_collection_leaves() -> None:
+    """What survives a collection of the middle or the oldest generation is frozen out
+    of the next ones; each FULL_SCAN_EVERY-th full collection goes through everything,
+    so that what was frozen and became garbage in a cycle is freed then.  In a
+    process of its own."""
+    import subprocess
+    import sys
+
+    code = """
+import gc, weakref
+from belote.web.app import FULL_SCAN_EVERY, serving_gc
+serving_gc()
+class Node: pass
+def cycle():
+    node = Node(); node.me = node
+    return node, weakref.ref(node)
+node, ref = cycle()
+gc.collect(1)  # a middle collection: node is alive, then frozen
+middle = gc.get_freeze_count()
+del node  # garbage now, in a cycle
+gc.collect(1)
+gc.collect(0)
+young = ref() is None
+freed = []
+for _ in range(FULL_SCAN_EVERY):
+    gc.collect()
+    freed.append(ref() is None)
+node, ref = cycle()
+gc.collect(0)  # a young collection freezes nothing
+del node
+gc.collect(1)
+print(middle > 0, young, freed.count(False) == FULL_SCAN_EVERY - 1, freed[-1], ref() is None)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.split() == ["True", "False", "True", "True", "True"], \
+        out.stdout + out.stderr

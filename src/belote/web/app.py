@@ -53,28 +53,62 @@ from belote.web.sheet_live import SheetLive
 from belote.web.store import RoomStore
 
 # The pages' shared pieces live in belote.web.pages; named here as well, as before.
-__all__ = ["BOT_LABELS", "GC_THRESHOLDS", "PROFILE_LABELS", "SWEEP_EVERY_S", "SheetAccess",
-           "create_app", "make_templates", "render", "serving_gc", "uvicorn_options"]
+__all__ = ["BOT_LABELS", "FULL_SCAN_EVERY", "GC_THRESHOLDS", "PROFILE_LABELS", "SWEEP_EVERY_S",
+           "SheetAccess", "create_app", "make_templates", "render", "serving_gc", "uvicorn_options"]
 
 SWEEP_EVERY_S: Final = 60.0
 
 # The garbage collector of a serving process (:func:`serving_gc`): young collections
 # a little rarer than Python's (700, 10), each still short (a young generation scans
 # at most some 20,000 objects), and a full collection only after 100 middle ones
-# (Python's 10), as it scans every room in memory: with thousands of rooms it stops
-# the server for a few tenths of a second.
+# (Python's 10).
 GC_THRESHOLDS: Final = (2_000, 10, 100)
+
+# A full collection goes through every object the collector tracks: with thousands
+# of rooms in memory (their deals kept for the game's history), some 0.75 s at 2,000
+# tables with 500 players, every minute or two.  So what a collection of the middle
+# or the oldest generation leaves is frozen out of the next ones (gc.freeze: it was
+# alive a moment ago, and the rooms' objects live as long as their rooms), and the
+# full collections go only through what came since; each FULL_SCAN_EVERY-th goes
+# through everything (all unfrozen first), so that what was frozen and has become
+# garbage held in a cycle (a closed room's, a closed connection's) is freed then:
+# later, not never.
+FULL_SCAN_EVERY: Final = 20
 
 
 def serving_gc() -> None:
     """Set the garbage collector of a process that serves the app (``belote serve``),
     once its start-up is done: what start-up made (modules, the app, the templates)
-    is frozen out of every collection (``gc.freeze``), and the thresholds are
-    :data:`GC_THRESHOLDS`.  Not for a process that creates apps again and again
-    (the tests): what is frozen is never collected."""
+    is frozen out of every collection (``gc.freeze``), the thresholds are
+    :data:`GC_THRESHOLDS`, and what survives a collection of the older generations
+    is frozen out of the next ones (but each :data:`FULL_SCAN_EVERY`-th full
+    collection's).  Not for a process that creates apps again and again (the tests):
+    what is frozen is freed later, if at all."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    if _freeze_survivors not in gc.callbacks:
+        gc.callbacks.append(_freeze_survivors)
+
+
+_full_collections = [0]  # full collections since serving_gc (_freeze_survivors)
+
+
+def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
+    """A collector's callback: after a collection of the middle or the oldest
+    generation, what is left in the collector's generations (alive a moment ago) is
+    frozen out of the next collections; before each :data:`FULL_SCAN_EVERY`-th full
+    collection everything is unfrozen, so that it goes through it all."""
+    generation = info["generation"]
+    if generation == 0:
+        return
+    if phase == "start":
+        if generation == 2:
+            _full_collections[0] += 1
+            if _full_collections[0] % FULL_SCAN_EVERY == 0:
+                gc.unfreeze()
+        return
+    gc.freeze()
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:

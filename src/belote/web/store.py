@@ -32,20 +32,27 @@ A room remembers who opened it: ``client``, the network it came from
 (added to databases of older versions when they are opened; NULL for their
 rooms), so the per-client room counts hold over a restart.
 
-Where writes happen.  The event loop never writes: every write of the rooms
-goes to one writer thread (:class:`Writer`) with its own connection, through a
-queue; the room awaits the writer's answer (an :class:`asyncio.Future`).  The
-writes queued during one turn of the event loop are handed to the thread together
-at its end, and the answers of a commit come back to the loop in one call: one
-wake-up each way, not one a write.  The writer takes what is waiting in the queue
-and commits it as one transaction (a savepoint each, so one refused write does not
-take the others with it): with many tables the moves of a moment share one commit.
-While another process holds the database's write lock (``belote sheet add``, a
-backup) the writer waits at most :data:`BUSY_WAIT_S` for each write, then refuses
-it with a plain :class:`StoreBusy`; nothing of it is written, and the room takes the move back
-(:meth:`belote.web.rooms.Room._reload`).  Touching a room (someone looked at
-it) and closing one that cannot be restored are written the same way without
-being waited for.
+Where writes happen.  One connection writes the rooms, used by one thread at a time.
+The writes queued during one turn of the event loop go together at its end
+(:meth:`Writer._end_of_tick`): when each is a plain write of a few rows (a move, the
+seats, a room's row: ``inline``), the writer thread has nothing queued nor in hand and
+the database's write lock is free at once, the event loop commits them itself, as one
+transaction (a savepoint each, so one refused write does not take the others with
+it), some tenths of a millisecond, and the rooms' futures are answered in that same
+turn.  Otherwise the batch goes to the writer thread (:class:`Writer`) through a
+queue, which commits what is waiting as one transaction and answers the batch back to
+the loop in one call.  The loop never waits for the lock: it tries it once.  The
+thread's way costs a busy loop turns and the interpreter's lock handed over and back
+(its wake-up waits for the lock up to the switch interval, 5 ms, and so may a
+statement that lets it go), which is why a move's rows are not written there when
+they need not be.  While another process holds the database's write lock (``belote
+sheet add``, a backup) the writer thread waits at most :data:`BUSY_WAIT_S` for each
+write, then refuses it with a plain :class:`StoreBusy`; nothing of it is written, and
+the room takes the move back (:meth:`belote.web.rooms.Room._reload`).  Touching a room
+(someone looked at it) and closing one that cannot be restored are written the same
+way without being waited for.  No commit copies the log into the database (SQLite's
+checkpoint after the commit that passes 1,000 pages: milliseconds on the loop); the
+thread does, on a connection of its own, every :data:`CHECKPOINT_EVERY` writes committed.
 
 Reads (a room's log after a refused move, the rooms at start-up, a closed
 room's reason) run on the caller's thread over a second connection: in WAL
@@ -86,6 +93,12 @@ SETUP_WAIT_S: Final = 5.0  # ... at start-up (the schema), before the server ans
 READ_WAIT_S: Final = 1.0  # a read waits only for a rare exclusive lock (WAL recovery)
 MIN_TRY_S: Final = 0.1  # a write tries the lock at least this long (behind a long queue)
 MAX_BATCH: Final = 500  # writes committed together (taken while fewer wait)
+# Writes committed between two copies of the log into the database (a write adds a
+# page or two to the log: SQLite's own copy comes every 1,000 pages).
+CHECKPOINT_EVERY: Final = 1_000
+CHECKPOINT_TRIES: Final = 8  # copies made again while commits come (Writer._checkpoint)
+CHECKPOINT_ALONE_FRAMES: Final = 4_000  # pages of the log past which the loop waits for it
+LOG_INSERT: Final = "INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)"
 MAX_IN_PLAY: Final = 10_000  # rooms remembered as still played (summarise_room)
 BUSY_MESSAGE: Final = REFUSAL_ENGLISH[Refusal.GAME_NOT_SAVED]
 
@@ -189,6 +202,20 @@ class _Job:
     deadline: float  # monotonic: refused as busy if the lock is not had by then
     future: asyncio.Future[Any] | None  # None: nobody waits (failures are logged)
     loop: asyncio.AbstractEventLoop | None
+    # A plain write of a few rows, quick and never waiting for anything: it may be
+    # committed on the event loop's own thread (Writer._end_of_tick).
+    inline: bool = False
+    # The write only inserts these rows into the rooms' log (LOG_INSERT): the batch's
+    # are inserted together (Writer._transaction).
+    log_rows: list[tuple[str, int, str, str]] | None = None
+
+
+class _Checkpoint:
+    """The queue's order to the thread: copy the log's pages into the database
+    (:meth:`Writer._checkpoint`)."""
+
+
+_CHECKPOINT: Final = _Checkpoint()
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
@@ -202,24 +229,36 @@ _compact: Final = json.JSONEncoder(separators=(",", ":")).encode
 
 
 class Writer:
-    """The one thread that writes the rooms (module doc): its own connection, fed
-    by a queue; what waits in the queue is committed as one transaction."""
+    """The rooms' writes (module doc): one connection, used by one thread at a time:
+    the event loop's, which commits a turn's plain writes itself when nothing else
+    is queued and the database's lock is free, or the writer thread, which commits
+    what waits in its queue as one transaction and waits for another process's lock."""
 
     def __init__(self, path: str, busy_wait: float = BUSY_WAIT_S) -> None:
+        self.path = path
         self.busy_wait = busy_wait
         self._conn = sqlite3.connect(path, timeout=SETUP_WAIT_S, isolation_level=None,
                                      check_same_thread=False)
-        # Batches of writes (a list each, in order), None to stop.
-        self._queue: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
-        # Writes queued by the event loop during its current tick: handed over
-        # together at the end of the tick (:meth:`_put`).
+        # Batches of writes (a list each, in order), a checkpoint, None to stop.
+        self._queue: queue.SimpleQueue[list[_Job] | _Checkpoint | None] = \
+            queue.SimpleQueue()
+        # Writes queued by the event loop during its current tick: committed or
+        # handed over together at the end of the tick (:meth:`_put`).
         self._tick: list[_Job] = []
         self._tick_loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._stopping = False  # the thread saw the stop
         self._closed = False  # no more writes are taken
-        self._guard = threading.Lock()  # a write is queued before the stop, or refused
+        # A write is queued before the stop, or refused; the event loop commits only
+        # while it holds it and the thread has nothing (:attr:`_pending`).
+        self._guard = threading.Lock()
+        self._pending = 0  # batches in the queue or being written by the thread
+        self._taken = 0  # (the thread's) batches taken from the queue, not yet done
+        self._checkpoint_due = False  # (the thread's) a checkpoint was asked for
+        self._checkpoints: sqlite3.Connection | None = None  # (the thread's own)
         self.commits = 0  # transactions committed (a measure of the grouping)
+        self._since_checkpoint = 0  # writes committed since the last checkpoint asked for
+        self.inline_commits = 0  # ... of them on the event loop's thread
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -229,8 +268,11 @@ class Writer:
 
     def start(self) -> None:
         """The busy handler is the writer's own (each write's deadline): SQLite
-        itself does not wait."""
+        itself does not wait.  The log's pages are copied into the database by the
+        thread (:data:`CHECKPOINT_EVERY`), never by a commit: a commit on the event
+        loop's thread would otherwise copy some thousand pages now and then."""
         self._conn.execute("PRAGMA busy_timeout = 0")
+        self._conn.execute("PRAGMA wal_autocheckpoint = 0")
         self._thread = threading.Thread(target=self._run, name="belote-room-writer",
                                         daemon=True)
         self._thread.start()
@@ -248,25 +290,33 @@ class Writer:
             self._queue.put(None)
         if self._thread is not None:
             self._thread.join()
+        if self._checkpoints is not None:
+            self._checkpoints.close()
         self._conn.close()
 
-    def submit(self, write: Write) -> asyncio.Future[Any]:
+    def submit(self, write: Write, inline: bool = False,
+               log_rows: list[tuple[str, int, str, str]] | None = None
+               ) -> asyncio.Future[Any]:
         """Queue ``write(conn)`` (from the event loop): the future holds its answer
-        once committed, or :class:`StoreError` (:class:`StoreBusy`) when refused."""
+        once committed, or :class:`StoreError` (:class:`StoreBusy`) when refused.
+        ``inline``: a plain write of a few rows that never waits for anything nor
+        queues another write (it may be committed on the event loop's thread).
+        ``log_rows``: what ``write`` does is inserting these rows into the rooms'
+        log (:data:`LOG_INSERT`), nothing else, answering None."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._put(_Job(write, time.monotonic() + self.busy_wait, future, loop))
+        self._put(_Job(write, time.monotonic() + self.busy_wait, future, loop, inline,
+                       log_rows))
         return future
 
-    def post(self, write: Write) -> None:
+    def post(self, write: Write, inline: bool = False) -> None:
         """Queue ``write(conn)`` with nobody waiting: a failure is only logged."""
-        self._put(_Job(write, time.monotonic() + self.busy_wait, None, None))
+        self._put(_Job(write, time.monotonic() + self.busy_wait, None, None, inline))
 
     def _put(self, job: _Job) -> None:
         """Queue a write.  From an event loop, the writes of one tick of the loop
-        are handed to the thread together at its end (one wake-up of the thread,
-        not one a write: on a busy machine each costs a switch of threads); from
-        elsewhere, at once."""
+        go together at its end (:meth:`_end_of_tick`); from elsewhere, to the
+        thread at once."""
         with self._guard:
             if self._closed:
                 raise StoreError.refused(Refusal.GAME_NOT_SAVED_STOPPING)
@@ -277,6 +327,7 @@ class Writer:
             if self._tick and loop is not self._tick_loop:
                 self._hand_over()  # (another loop's tick, which may never end)
             if loop is None:
+                self._pending += 1
                 self._queue.put([job])
                 return
             if not self._tick:
@@ -285,13 +336,42 @@ class Writer:
             self._tick.append(job)
 
     def _end_of_tick(self) -> None:
+        """The tick's writes, committed here on the event loop's thread when each is
+        a plain write (``inline``), the thread has nothing queued nor in hand and the
+        database's lock is free at once (one transaction, about a tenth of a
+        millisecond, answered in this same turn of the loop); otherwise handed to
+        the thread (one wake-up of the thread, not one a write).
+
+        On a busy loop the thread's way costs turns of the loop and the hand-overs
+        of the interpreter's lock: its wake-up waits for the lock up to the switch
+        interval (5 ms), a statement that lets the lock go may wait as long again
+        to get it back, and its answer is read a turn of the loop later."""
         with self._guard:
-            self._hand_over()
+            batch = self._tick
+            if (not batch or self._pending or self._closed or self._thread is None
+                    or not all(job.inline for job in batch)):
+                self._hand_over()
+                return
+            self._tick = []
+            conn = self._conn
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                if _is_busy(exc):  # another process writes: the thread waits for it
+                    self._pending += 1
+                    self._queue.put(batch)
+                else:
+                    self._answer(self._failed(batch, exc), here=self._tick_loop)
+                return
+            answers = self._transaction(conn, batch)
+            self.inline_commits += 1
+        self._answer(answers, here=self._tick_loop)
 
     def _hand_over(self) -> None:
         """Put the tick's writes in the queue, in order (under :attr:`_guard`)."""
         if self._tick:
             batch, self._tick = self._tick, []
+            self._pending += 1
             self._queue.put(batch)
 
     # --- the thread ----------------------------------------------------------------
@@ -301,17 +381,23 @@ class Writer:
             first = self._queue.get()
             if first is None:
                 break
+            if isinstance(first, _Checkpoint):
+                self._checkpoint()
+                continue
+            self._taken += 1
             batch = list(first)
             self._drain(batch)
             self._commit(batch)
+            if self._checkpoint_due:
+                self._checkpoint()
         # Stopped: anything left (queued after the stop) is written too.
         rest: list[_Job] = []
         self._drain(rest)
-        if rest:
-            self._commit(rest)
+        self._commit(rest)
 
     def _drain(self, batch: list[_Job]) -> None:
-        """Add the writes waiting in the queue to ``batch`` (noting a stop)."""
+        """Add the writes waiting in the queue to ``batch`` (noting a stop or a
+        checkpoint asked for)."""
         while len(batch) < MAX_BATCH:
             try:
                 jobs = self._queue.get_nowait()
@@ -319,8 +405,57 @@ class Writer:
                 return
             if jobs is None:
                 self._stopping = True
+            elif isinstance(jobs, _Checkpoint):
+                self._checkpoint_due = True
             else:
+                self._taken += 1
                 batch.extend(jobs)
+
+    def _checkpoint(self) -> None:
+        """Copy the log's pages into the database, on the thread's own connection
+        (``PASSIVE``: as far as no reader needs them, never waiting), while the event
+        loop may commit meanwhile.  The log starts again from its beginning (its
+        file stops growing) only at a commit that finds it all copied: so the copy is
+        made again, up to :data:`CHECKPOINT_TRIES` times, while commits came during
+        the last one (each time a few pages, quick).  If the log still holds more than
+        :data:`CHECKPOINT_ALONE_FRAMES` pages, the copy is made with the loop's
+        commits held back (to the thread, as when it writes): some milliseconds, once
+        in a long while."""
+        self._checkpoint_due = False
+        try:
+            if self._checkpoints is None:
+                self._checkpoints = sqlite3.connect(self.path, timeout=0,
+                                                    isolation_level=None,
+                                                    check_same_thread=False)
+            frames = 0
+            for _ in range(CHECKPOINT_TRIES):
+                [(busy, frames, copied)] = self._checkpoints.execute(
+                    "PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                if busy or frames == copied:
+                    break
+            # All copied is not yet the log started again (a transaction begun before
+            # the copy's end may commit after it): while the log keeps growing, the
+            # copy is made with the loop's commits held back, and the next one starts it.
+            if frames > CHECKPOINT_ALONE_FRAMES:
+                with self._guard:  # (no commit of the loop is under way, nor begins)
+                    self._pending += 1
+                try:
+                    self._checkpoints.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                finally:
+                    with self._guard:
+                        self._pending -= 1
+        except sqlite3.Error as exc:  # tried again after the next commits
+            log.debug("the rooms' checkpoint: %s", exc)
+
+    def _committed(self, writes: int) -> None:
+        """A transaction of ``writes`` writes was committed: every
+        :data:`CHECKPOINT_EVERY` writes, the thread is asked to copy the log into
+        the database."""
+        self.commits += 1
+        self._since_checkpoint += writes
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._since_checkpoint = 0
+            self._queue.put(_CHECKPOINT)
 
     def _lock(self, batch: list[_Job]) -> list[_Job]:
         """``BEGIN IMMEDIATE``, tried again until each write's deadline (at least
@@ -347,13 +482,39 @@ class Writer:
         return batch
 
     def _commit(self, batch: list[_Job]) -> None:
+        """Commit ``batch`` (and what comes while it waits for the lock), then let
+        the event loop commit again (the connection is free) before the answers go."""
         batch = self._lock(batch)
-        if not batch:
-            return
-        conn = self._conn
+        answers = self._transaction(self._conn, batch) if batch else []
+        with self._guard:
+            self._pending -= self._taken
+            self._taken = 0
+        self._answer(answers)
+
+    def _transaction(self, conn: sqlite3.Connection, batch: list[_Job]
+                     ) -> list[tuple[_Job, Any, BaseException | None]]:
+        """The writes of ``batch`` in the transaction begun (``BEGIN IMMEDIATE``), a
+        savepoint each (a write that fails is given its error, the others go on),
+        then committed: each write's answer or error.  The writes that only insert
+        rows of the log go first, all their rows in one statement and one savepoint
+        (on the event loop's thread a statement costs the loop's time); if it fails,
+        they are written again one by one, each with its own answer."""
+        everyone = batch
         done: list[tuple[_Job, Any]] = []
         failed: list[tuple[_Job, BaseException]] = []
         try:
+            rows_only = [job for job in batch if job.log_rows is not None]
+            if len(rows_only) > 1:
+                conn.execute("SAVEPOINT rows")
+                try:
+                    conn.executemany(LOG_INSERT, [row for job in rows_only
+                                                  for row in job.log_rows or ()])
+                except sqlite3.Error:  # one of them (a row already there): one by one
+                    conn.execute("ROLLBACK TO rows")
+                else:
+                    done = [(job, None) for job in rows_only]
+                    batch = [job for job in batch if job.log_rows is None]
+                conn.execute("RELEASE rows")
             for job in batch:
                 conn.execute("SAVEPOINT job")
                 try:
@@ -366,24 +527,34 @@ class Writer:
                 conn.execute("RELEASE job")
                 done.append((job, answer))
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except BaseException as exc:
             if conn.in_transaction:
                 with contextlib.suppress(sqlite3.Error):
                     conn.execute("ROLLBACK")
-            self._answer([(job, None, exc) for job, _ in done]
-                         + [(job, None, own) for job, own in failed])
-            return
-        self.commits += 1
-        self._answer([(job, answer, None) for job, answer in done]
-                     + [(job, None, own) for job, own in failed])
-
-    def _fail(self, jobs: list[_Job], exc: BaseException) -> None:
-        self._answer([(job, None, exc) for job in jobs])
+            if not isinstance(exc, sqlite3.Error):
+                raise
+            # Nothing of the batch is written: each write is told (its own error for
+            # one that failed before, the batch's for the others, done or not yet).
+            own_errors = {id(job): own for job, own in failed}
+            return [(job, None, own_errors.get(id(job), exc)) for job in everyone]
+        self._committed(len(everyone))
+        return ([(job, answer, None) for job, answer in done]
+                + [(job, None, own) for job, own in failed])
 
     @staticmethod
-    def _answer(answers: list[tuple[_Job, Any, BaseException | None]]) -> None:
+    def _failed(jobs: list[_Job], exc: BaseException
+                ) -> list[tuple[_Job, Any, BaseException | None]]:
+        return [(job, None, exc) for job in jobs]
+
+    def _fail(self, jobs: list[_Job], exc: BaseException) -> None:
+        self._answer(self._failed(jobs, exc))
+
+    @staticmethod
+    def _answer(answers: list[tuple[_Job, Any, BaseException | None]],
+                here: asyncio.AbstractEventLoop | None = None) -> None:
         """Give each write its answer: the answers to one event loop in one call
-        (one wake-up of the loop for the whole batch)."""
+        (one wake-up of the loop for the whole batch), at once to ``here``, the
+        event loop whose thread this is."""
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any,
                                                             BaseException | None]]] = {}
         for job, answer, exc in answers:
@@ -396,6 +567,9 @@ class Writer:
                 continue
             by_loop.setdefault(job.loop, []).append((job.future, answer, exc))
         for loop, settled in by_loop.items():
+            if loop is here:
+                _settle(settled)
+                continue
             with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(_settle, settled)
 
@@ -484,7 +658,8 @@ class RoomStore:
                     os.remove(self._temporary + suffix)
 
     async def _write(self, write: Write) -> Any:
-        return await self.writer.submit(write)
+        """A plain write of the rooms' rows (:meth:`Writer.submit`'s ``inline``)."""
+        return await self.writer.submit(write, inline=True)
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[Any]:
         try:
@@ -542,19 +717,19 @@ class RoomStore:
                 for seq, kind, data in events]
 
         def write(conn: sqlite3.Connection) -> None:
-            conn.executemany("INSERT INTO room_log (room, seq, kind, data) VALUES (?,?,?,?)",
-                             rows)
+            conn.executemany(LOG_INSERT, rows)
             for s in seats or ():
                 self._put_seat(conn, room, s)
 
-        await self._write(write)
+        # Only rows of the log: inserted with the batch's others in one statement.
+        await self.writer.submit(write, inline=True, log_rows=None if seats else rows)
 
     def touch_later(self, room: str, when: float | None = None) -> None:
         """The room was visited: written by the writer, nobody waiting for it."""
         at = time.time() if when is None else when
         with contextlib.suppress(StoreError):  # the server stops: it was seen anyway
             self.writer.post(lambda conn: conn.execute(
-                "UPDATE rooms SET touched = ? WHERE id = ?", (at, room)))
+                "UPDATE rooms SET touched = ? WHERE id = ?", (at, room)), inline=True)
 
     def finish_later(self, room: str, when: float | None = None) -> None:
         """The room's game is over (its last action is written before): kept so that,
@@ -563,7 +738,7 @@ class RoomStore:
         at = time.time() if when is None else when
         with contextlib.suppress(StoreError):  # the server stops: the log says it anyway
             self.writer.post(lambda conn: conn.execute(
-                "UPDATE rooms SET finished = ? WHERE id = ?", (at, room)))
+                "UPDATE rooms SET finished = ? WHERE id = ?", (at, room)), inline=True)
 
     async def close_room(self, room: str, reason: str) -> None:
         await self._write(lambda conn: conn.execute(
@@ -573,7 +748,7 @@ class RoomStore:
         """:meth:`close_room`, nobody waiting for it (a room that cannot be restored)."""
         with contextlib.suppress(StoreError):  # the server stops: tried at the next start
             self.writer.post(lambda conn: conn.execute(
-                "UPDATE rooms SET closed = ? WHERE id = ?", (reason, room)))
+                "UPDATE rooms SET closed = ? WHERE id = ?", (reason, room)), inline=True)
 
     async def close_rooms(self, reasons: dict[str, str]) -> None:
         """Close several rooms at once (one transaction), each with its reason."""
@@ -587,7 +762,7 @@ class RoomStore:
         rows = [(reason, room) for room, reason in reasons.items()]
         with contextlib.suppress(StoreError):  # the server stops: tried at the next start
             self.writer.post(lambda conn: conn.executemany(
-                "UPDATE rooms SET closed = ? WHERE id = ?", rows))
+                "UPDATE rooms SET closed = ? WHERE id = ?", rows), inline=True)
 
     def open_rooms(self) -> list[RoomRow]:
         rows = self._read(
