@@ -139,13 +139,14 @@ SMALL_BID_DEFAULTS: Final[Mapping[str, Any]] = {
 # The bidding search at three players (§12.1), over SMALL_BID_DEFAULTS: the taker plays
 # alone against two defenders who, double dummy, see each other's cards and never
 # misdefend; at the table they do not, and the taker's real card points come out above
-# the solve's, not 10 below as at four players (measured over heuristic takes of 24-card
-# deals: +8.8 with the heuristic at every seat, +15.2 for the PIMC bot taking against the
-# heuristic, +7.6 against itself, +0.8 for the heuristic taking against it; six each:
-# +8.9).  The search counts the takers' points as the solve's, no caution: against the
-# caution of 10, +1.5 [0.0, 3.0] and +1.9 points a deal against the heuristic, +2.0 and
-# +0.4 against itself (24 cards), level with the kitty and six each; a caution of -10
-# took more but gained no more (docs/results/small-tables-dev-4.md).
+# the solve's, not 10 below as at four players (benchmarks/bid_caution.py, heuristic takes
+# of 24-card deals: +8.8 [6.9, 10.7] with the heuristic at every seat, 300 deals; over
+# 100 deals, +13.2 [10.2, 16.2] for the PIMC bot taking against the heuristic, +5.1
+# [2.3, 7.9] against itself, -1.3 [-4.2, 1.6] for the heuristic taking against it; six
+# each, +9.3 [6.6, 12.1]).  The search counts the takers' points as the solve's, no
+# caution: against the caution of 10, +1.5 [0.0, 3.0] and +1.9 points a deal against the
+# heuristic, +2.0 and +0.4 against itself (24 cards), level with the kitty and six each;
+# a caution of -10 took more but gained no more (docs/results/small-tables-dev-4.md).
 THREE_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 0}
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
