@@ -32,16 +32,17 @@ from belote.round import BIDDING, Round
 from belote.table import DealMode, Table
 
 
-def gaps(taker: str, defence: str, profile: str, options: dict[str, str], deals: int,
-         seed: int) -> list[int]:
-    """Per deal taken (``deals`` of them), the takers' real card points less the
-    solve's."""
+def taken(taker: str, defence: str, profile: str, options: dict[str, str], deals: int,
+          seed: int) -> list[tuple[int, int]]:
+    """Per deal taken (``deals`` of them, the deal of ``seed + n`` for n = 1, 2, ...), the
+    takers' real card points and the solve's (the last trick's 10 included, a capot's
+    100 left out)."""
     rules = make_rules(profile, options)
     if rules.players == 4 or Table.of(rules).mode in (DealMode.KITTY, DealMode.DECOUVERTE):
         raise BeloteError("a table of three or two whose deal has a turned card: 24_cards, "
                           "six_each or stock")
     caller = HeuristicBot(0)
-    out: list[int] = []
+    out: list[tuple[int, int]] = []
     n = 0
     while len(out) < deals:
         n += 1
@@ -66,8 +67,14 @@ def gaps(taker: str, defence: str, profile: str, options: dict[str, str], deals:
         bots = [make_bot(taker if s == seat else defence, seed + n * 7 + s)
                 for s in range(rules.players)]
         play_deal(rnd, bots)
-        out.append(min(rnd.trick_points[side], total) - min(dd, total))
+        out.append((min(rnd.trick_points[side], total), min(dd, total)))
     return out
+
+
+def gaps(taker: str, defence: str, profile: str, options: dict[str, str], deals: int,
+         seed: int) -> list[int]:
+    """Per deal taken, the takers' real card points less the solve's (:func:`taken`)."""
+    return [real - dd for real, dd in taken(taker, defence, profile, options, deals, seed)]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -79,11 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40)
     parser.add_argument("--seed", type=int, default=20_000)
     args = parser.parse_args(argv)
+    bad = [o for o in args.option if "=" not in o]
+    if bad:
+        print(f"error: --option {bad[0]!r}: KEY=VALUE expected", file=sys.stderr)
+        return 2
     try:
         options = dict(o.split("=", 1) for o in args.option)
         started = time.process_time()
         found = gaps(args.taker, args.defence, args.profile, options, args.deals, args.seed)
-    except (BeloteError, ValueError) as exc:
+    except BeloteError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     mean = statistics.mean(found)
