@@ -455,6 +455,48 @@ def test_kitty_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() ->
     against 37 and 39."""
     _pimc_takes_and_wins(_rules(1), 24)
 
+def test_three_players_bid_on_the_takers_points_of_double_dummy() -> None:
+    """At three players the settings not given take THREE_PLAYER_BID_DEFAULTS over the
+    small tables' (no caution: §12.1's two defenders do not see each other's cards, the
+    solve's do); at two players, and wherever given, they do not."""
+    bot = PimcBot(0)
+    assert bot.small_configs[3].bid_caution == 0
+    assert bot.small_configs[2].bid_caution == bot.config.bid_caution == 10
+    assert bot.small_configs[3].bid_worlds == SMALL_BID_DEFAULTS["bid_worlds"]
+    given = PimcBot(0, bid_caution=5)
+    assert given.small_configs[3].bid_caution == given.small_configs[2].bid_caution == 5
+    assert PimcBot(0, bid_caution=-20).small_configs[2].bid_caution == -20
+
+
+def test_24_cards_the_search_takes_what_the_four_players_caution_passes_and_makes_it() -> None:
+    """§12.1 24 cards, seed 64: South's five cards and the turned card reach the
+    heuristic's take; counted as at four players (the takers losing 10 card points on
+    the solve) the worlds show a pass, 29 points over the take; counted as at three (the
+    solve's points) the take is worth as much as the pass, and the bot keeps the
+    heuristic's take.  It plays the deal against the heuristic and makes it, 173 against
+    39 and 0."""
+    rules = _rules(0)
+    view = _seeded(rules, 64).view()
+    seat = view.seat
+    assert HeuristicBot(0).call(view) == "take"
+    four = PimcBot(64, bid_caution=10)
+    assert four.call(view) == "pass" and four.last_bid_worlds >= 4
+    assert four.last_bid_values["pass"] > four.last_bid_values["take"] + 20
+    bot = PimcBot(64)
+    assert bot.call(view) == "take" and bot.last_bid_worlds >= 4 and not bot.last_bid_fallback
+    assert bot.last_bid_values["take"] >= bot.last_bid_values["pass"]
+    played = _seeded(rules, 64)
+    play_deal(played, [PimcBot(64) if s == seat else HeuristicBot(s)
+                       for s in range(rules.players)])
+    assert played.phase is OVER and played.contract is not None
+    assert played.contract.taker == seat
+    result = played.result()
+    assert str(result.score.outcome) == "made"
+    score = result.seats
+    assert score is not None
+    assert score[seat] > max(s for i, s in enumerate(score) if i != seat)
+
+
 # --- the budget loop, one for every table -----------------------------------------------------
 
 

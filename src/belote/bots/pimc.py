@@ -213,8 +213,10 @@ budgets, the same stops).  The settings not given take :data:`SMALL_BID_DEFAULTS
 (64 worlds, 4,000,000 positions, at least 4 worlds: a call's median under 0.3 s of
 CPU on the compiled solver, as measured by ``benchmarks/bench_pimc.py --small``; the
 kitty's deal, ten tricks of three, solves slowest and falls back to the heuristic
-most); the choice is made as at four players (``bid_prior``, ``bid_z``,
-``bid_margin``).
+most), and at three players :data:`THREE_PLAYER_BID_DEFAULTS` (``bid_caution`` 0: the
+two defenders of the solve see each other's cards, those at the table do not, and the
+takers' real points come out above the solve's, not below); the choice is made as at four players
+(``bid_prior``, ``bid_z``, ``bid_margin``).
 """
 
 from __future__ import annotations
@@ -261,6 +263,7 @@ from belote.bots.pimc_config import (
     SETTINGS,
     SMALL_BID_DEFAULTS,
     SMALL_TABLE_DEFAULTS,
+    THREE_PLAYER_BID_DEFAULTS,
     Bidding,
     BidPrior,
     CallReading,
@@ -296,6 +299,7 @@ __all__ = [
     "SETTINGS",
     "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
+    "THREE_PLAYER_BID_DEFAULTS",
     "BidPrior",
     "Bidding",
     "CallReading",
@@ -329,7 +333,7 @@ class PimcBot(BaseBot):
         # ``seconds`` budget reads the clock).
         self.engine = solver_engine()
         self.config = PimcConfig.resolved(self.settings, self.given)
-        self.small_config = self.config.small_table(self.given)
+        self.small_configs = {n: self.config.small_table(self.given, n) for n in (2, 3)}
         self.settings = self.config.as_dict()  # (the same, by name)
         self.heuristic = HeuristicBot(seed, loose=self.config.loose, game=self.config.game)
         self.last_worlds = 0  # worlds solved for the last card decision
@@ -412,7 +416,7 @@ class PimcBot(BaseBot):
         among them; the heuristic's call when none is, or too few worlds were solved."""
         from belote.bots.small_bid import SmallBidSearch, small_options
 
-        settings = self.small_config
+        settings = self.small_configs[view.rules.players]
         if view.rules.players == 2 and view.rules.two_deal is TwoDeal.DECOUVERTE:
             return self.heuristic.call(view)  # pragma: no cover - découverte has no bidding
         options = small_options(view, calls, settings.bid_band, settings.bid_trumps,
@@ -663,7 +667,7 @@ class PimcBot(BaseBot):
     def card_config(self, table: Table) -> PimcConfig:
         """The settings of the card play at ``table``: at two and three players (§12)
         the settings not given take :data:`SMALL_TABLE_DEFAULTS`."""
-        return self.config if table.players == 4 else self.small_config
+        return self.config if table.players == 4 else self.small_configs[table.players]
 
     def sampler(self, view: PlayerView) -> DealSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
