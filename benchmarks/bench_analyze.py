@@ -34,7 +34,8 @@ from belote.bots.base import play_deal
 from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import World
-from belote.options import make_rules
+from belote.errors import OptionError
+from belote.options import make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES
 from belote.round import Round
 from belote.solver import solve, solver_engine
@@ -88,12 +89,10 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule of the profile (repeatable)")
     args = parser.parse_args()
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise SystemExit(f"--option {item!r}: expected KEY=VALUE")
-        options[key.strip()] = value.strip()
+    try:
+        options = dict(parse_option_assignment(item) for item in args.option)
+    except OptionError as exc:
+        raise SystemExit(f"error: --option: {exc}") from None
     records = deals(args.profile, args.deals, args.seed, options)
     seat = SEAT_NAMES.index(args.seat)
     print(f"solver engine: {solver_engine().name}; profile {args.profile} "

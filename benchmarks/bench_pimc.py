@@ -37,7 +37,7 @@ from belote.bots.base import BaseBot, legal_cards
 from belote.bots.pimc import PimcBot
 from belote.deal import new_deck
 from belote.declarations import Declaration
-from belote.options import make_rules
+from belote.options import make_rules, parse_option_assignment
 from belote.play import SEAT_NAMES
 from belote.round import OVER, PlayerView, Round
 from belote.solver import solver_engine
@@ -130,7 +130,7 @@ def main() -> None:
 def run(spec: str, profile: str, options: list[str], deals: int, seed: int,
         bidding_only: bool = False) -> None:
     """Play ``deals`` seeded deals, the PIMC bot at the even seats, and print its times."""
-    rules = make_rules(profile, dict(o.split("=", 1) for o in options))
+    rules = make_rules(profile, dict(parse_option_assignment(o) for o in options))
     players = rules.players
     rng = random.Random(seed)
     log: list[Row] = []

@@ -21,18 +21,19 @@ import statistics
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from belote.bots import make_bot, play_deal
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.small_bid import SmallBidSearch, SmallWorld
 from belote.deal import new_deck
 from belote.errors import BeloteError
-from belote.options import make_rules
+from belote.options import make_rules, parse_option_assignment
 from belote.round import BIDDING, Round
 from belote.table import DealMode, Table
 
 
-def taken(taker: str, defence: str, profile: str, options: dict[str, str], deals: int,
+def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals: int,
           seed: int) -> list[tuple[int, int]]:
     """Per deal taken (``deals`` of them, the deal of ``seed + n`` for n = 1, 2, ...), the
     takers' real card points and the solve's (the last trick's 10 included, a capot's
@@ -71,7 +72,7 @@ def taken(taker: str, defence: str, profile: str, options: dict[str, str], deals
     return out
 
 
-def gaps(taker: str, defence: str, profile: str, options: dict[str, str], deals: int,
+def gaps(taker: str, defence: str, profile: str, options: dict[str, Any], deals: int,
          seed: int) -> list[int]:
     """Per deal taken, the takers' real card points less the solve's (:func:`taken`)."""
     return [real - dd for real, dd in taken(taker, defence, profile, options, deals, seed)]
@@ -91,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: --option {bad[0]!r}: KEY=VALUE expected", file=sys.stderr)
         return 2
     try:
-        options = dict(o.split("=", 1) for o in args.option)
+        options = dict(parse_option_assignment(o) for o in args.option)
         started = time.process_time()
         found = gaps(args.taker, args.defence, args.profile, options, args.deals, args.seed)
     except BeloteError as exc:
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mean = statistics.mean(found)
     spread = statistics.stdev(found) if len(found) > 1 else 0.0
     half = 1.96 * spread / len(found) ** 0.5
-    print(f"{args.taker} taking against {args.defence} ({args.profile} {options or ''}, "
+    print(f"{args.taker} taking against {args.defence} ({' '.join([args.profile, *args.option])}, "
           f"seed {args.seed}): {len(found)} deals, real less double dummy {mean:+.1f} "
           f"[{mean - half:+.1f}, {mean + half:+.1f}], spread {spread:.1f}; "
           f"{time.process_time() - started:.1f} s of CPU")
