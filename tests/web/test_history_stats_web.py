@@ -38,9 +38,14 @@ def cell(text: str, label: str) -> str:
 
 
 def kept(db: Path, game: str) -> Any:
+    """The game as the history keeps it: the page that summed it up handed it to the
+    writer thread, nobody waiting, so it is read again until the thread has written it."""
+    deadline = time.monotonic() + 30  # a bound for a stuck thread, not a speed
     conn = sqlite3.connect(db)
     try:
-        return get_game(conn, game)
+        while (found := get_game(conn, game)) is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        return found
     finally:
         conn.close()
 
