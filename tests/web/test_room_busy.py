@@ -3,7 +3,8 @@ script, a backup): the server goes on answering.
 
 A subprocess opens the file, takes the write lock (``BEGIN IMMEDIATE``) and keeps
 it until it is told to let go.  Meanwhile every page answers at its usual speed
-(in WAL mode a reader never waits, and the event loop never writes), a move is
+(in WAL mode a reader never waits, and the event loop never waits for the lock:
+it tries it once and otherwise hands the write to the writer thread), a move is
 refused within a second with a plain message in the player's language, the game
 unchanged, and a sheet's hand is refused with a 503, nothing written.  Once the
 lock is let go the same move is played; after a restart everything acknowledged
