@@ -574,7 +574,7 @@ def test_pimc_settings_do_not_depend_on_the_solver_build(
     only slower).  The bot holds the build it was made with (``BELOTE_SOLVER`` then)."""
     from belote import solver
     from belote.bots import make_bot
-    from belote.bots.pimc import PimcConfig
+    from belote.bots.pimc_config import PimcConfig
 
     monkeypatch.setenv("BELOTE_SOLVER", "pure")
     slow = make_bot("pimc")

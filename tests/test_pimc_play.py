@@ -15,7 +15,8 @@ from belote.bots.card_reading import CardReading
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.endgame import fused_values
 from belote.bots.knowledge import World, infer
-from belote.bots.pimc import CardReads, HeardReads, Objective, PimcBot, PimcConfig, ReadFit
+from belote.bots.pimc import PimcBot
+from belote.bots.pimc_config import CardReads, HeardReads, Objective, PimcConfig, ReadFit
 from belote.bots.sampling import DealSampler
 from belote.cards import card_name, mask_of, scan_forward
 from belote.errors import OptionError
@@ -342,7 +343,7 @@ def test_read_fit_keeps_the_weight_against_the_heuristic_and_drops_the_reading_o
 def test_read_weight_follows_the_odds_of_a_miss() -> None:
     """The weight is the odds of a miss (with FIT_PRIOR cards matched) over those of a
     world drawn at random, between ``read_weight`` and 1; ``read_fit=fixed`` keeps it."""
-    from belote.bots.pimc import FIT_PRIOR, RANDOM_MISS_ODDS
+    from belote.bots.pimc_config import FIT_PRIOR, RANDOM_MISS_ODDS
 
     bot = make_bot("pimc:preset=v7", 1)
     assert isinstance(bot, PimcBot)

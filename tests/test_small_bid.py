@@ -16,7 +16,8 @@ from belote.bots.base import discard_of, played_by
 from belote.bots.bid_search import BidMemo, WorldsSolved, solve_worlds
 from belote.bots.heuristic import SMALL_TAKE, HeuristicBot, small_call
 from belote.bots.knowledge import infer
-from belote.bots.pimc import SMALL_BID_DEFAULTS, PimcBot
+from belote.bots.pimc import PimcBot
+from belote.bots.pimc_config import SMALL_BID_DEFAULTS
 from belote.bots.sampling import DealSampler
 from belote.bots.small_bid import (
     FIRST_HAND,

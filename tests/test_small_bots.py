@@ -27,7 +27,8 @@ from belote.bots.base import default_discard, discard_trump, played_by
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.heuristic import HeuristicBot, small_strength
 from belote.bots.knowledge import Knowledge, World, infer
-from belote.bots.pimc import SMALL_TABLE_DEFAULTS, PimcBot
+from belote.bots.pimc import PimcBot
+from belote.bots.pimc_config import SMALL_TABLE_DEFAULTS
 from belote.bots.random_bot import RandomBot
 from belote.bots.sampling import DealSampler
 from belote.cards import HEARTS, SPADES, Card, card_name, mask_of, parse_card, scan_forward

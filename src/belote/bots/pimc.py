@@ -107,6 +107,8 @@ changes nothing with two cards left, the last one being forced.
 The settings are read into one frozen :class:`PimcConfig` (:meth:`PimcConfig.of`
 checks a spec's settings, with the errors of :func:`belote.bots.base.check_settings`);
 each setting that takes a word is an enum (:class:`Objective`, :class:`CardReads`...).
+They, their defaults and the presets (the names in capitals here) live in
+:mod:`belote.bots.pimc_config`, which is where to import them from.
 
 Presets (setting ``preset``): the settings not given in a spec take the
 defaults of ``v7`` [default] (the defaults above) or of ``v1``, the baseline, the
@@ -258,12 +260,8 @@ from belote.bots.knowledge import InconsistentViewError, Knowledge, World, infer
 from belote.bots.pimc_config import (
     _NAMED,
     FIT_PRIOR,
-    PRESETS,
     RANDOM_MISS_ODDS,
     SETTINGS,
-    SMALL_BID_DEFAULTS,
-    SMALL_TABLE_DEFAULTS,
-    THREE_PLAYER_BID_DEFAULTS,
     Bidding,
     BidPrior,
     CallReading,
@@ -272,7 +270,6 @@ from belote.bots.pimc_config import (
     Objective,
     PassModel,
     PimcConfig,
-    Preset,
     ReadFit,
 )
 from belote.bots.sampling import DealSampler
@@ -292,26 +289,7 @@ if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
     from belote.bots.small_bid import SmallOutcome, SmallWorld
 
-__all__ = [
-    "FIT_PRIOR",
-    "PRESETS",
-    "RANDOM_MISS_ODDS",
-    "SETTINGS",
-    "SMALL_BID_DEFAULTS",
-    "SMALL_TABLE_DEFAULTS",
-    "THREE_PLAYER_BID_DEFAULTS",
-    "BidPrior",
-    "Bidding",
-    "CallReading",
-    "CardReads",
-    "HeardReads",
-    "Objective",
-    "PassModel",
-    "PimcBot",
-    "PimcConfig",
-    "Preset",
-    "ReadFit",
-]
+__all__ = ["PimcBot"]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
