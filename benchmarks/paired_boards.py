@@ -37,6 +37,7 @@ from belote.bots.base import BaseBot, play_deal
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
+from belote.bots.registry import split_bot_specs
 from belote.errors import BeloteError
 from belote.options import make_rules
 from belote.round import PlayerView, Round
@@ -105,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", default="classic")
     parser.add_argument("--out", help="append one JSON line per board and bot here")
     args = parser.parse_args(argv)
-    bots = args.bots.split(",")
+    bots = split_bot_specs(args.bots)  # a spec's own settings stay with it
     if len(bots) != 2:
         parser.error("--bots: give two bot specs")
     boards: range = args.boards

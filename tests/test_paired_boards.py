@@ -50,6 +50,8 @@ def test_the_oracle_sees_the_true_deal(capsys: pytest.CaptureFixture[str]) -> No
     (["--bots", "random"], "give two bot specs"),
     (["--bots", "random,nosuch"], "unknown bot 'nosuch'"),
     (["--bots", "random,random", "--opponent", "pimc:worlds=0"], "'worlds': 0 is below 1"),
+    # a spec's second setting stays with it (not taken for a third bot)
+    (["--bots", "random,pimc:worlds=2,nodes=0"], "'nodes': 0 is below 1"),
     (["--bots", "random,random", "--boards", "x"], "'x' is not START:STOP"),
     (["--bots", "random,random", "--boards", "5:2"], "'5:2' is not START:STOP"),
     (["--bots", "random,random", "--profile", "nope"], "unknown profile 'nope'"),

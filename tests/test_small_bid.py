@@ -17,7 +17,7 @@ from belote.bots.bid_search import BidMemo, WorldsSolved, solve_worlds
 from belote.bots.heuristic import SMALL_TAKE, HeuristicBot, small_call
 from belote.bots.knowledge import infer
 from belote.bots.pimc import PimcBot
-from belote.bots.pimc_config import SMALL_BID_DEFAULTS
+from belote.bots.pimc_config import SMALL_BID_DEFAULTS, TWO_PLAYER_BID_DEFAULTS
 from belote.bots.sampling import DealSampler
 from belote.bots.small_bid import (
     FIRST_HAND,
@@ -459,14 +459,78 @@ def test_kitty_deal_the_search_takes_what_the_heuristic_passes_and_makes_it() ->
 def test_three_players_bid_on_the_takers_points_of_double_dummy() -> None:
     """At three players the settings not given take THREE_PLAYER_BID_DEFAULTS over the
     small tables' (no caution: §12.1's two defenders do not see each other's cards, the
-    solve's do); at two players, and wherever given, they do not."""
+    solve's do); at four players, and wherever given, they do not."""
     bot = PimcBot(0)
     assert bot.small_configs[3].bid_caution == 0
-    assert bot.small_configs[2].bid_caution == bot.config.bid_caution == 10
+    assert bot.small_configs[3].bid_own_offset == bot.config.bid_own_offset == 0
+    assert bot.config.bid_caution == 10
     assert bot.small_configs[3].bid_worlds == SMALL_BID_DEFAULTS["bid_worlds"]
     given = PimcBot(0, bid_caution=5)
     assert given.small_configs[3].bid_caution == given.small_configs[2].bid_caution == 5
     assert PimcBot(0, bid_caution=-20).small_configs[2].bid_caution == -20
+
+
+def test_two_players_take_the_two_player_defaults_and_a_given_setting_wins() -> None:
+    """At two players the settings not given take TWO_PLAYER_BID_DEFAULTS over the small
+    tables' (the others' takes counted with a caution of 5, the bot's own 8 points
+    bolder); a setting given in the spec is used as given, the other one still takes
+    its two-player default; three and four players keep theirs."""
+    bot = PimcBot(0)
+    two = bot.small_configs[2]
+    assert (two.bid_caution, two.bid_own_offset) == (5, -8)
+    assert TWO_PLAYER_BID_DEFAULTS == {"bid_caution": 5, "bid_own_offset": -8}
+    assert two.bid_worlds == SMALL_BID_DEFAULTS["bid_worlds"]
+    assert (bot.config.bid_caution, bot.config.bid_own_offset) == (10, 0)
+    assert (bot.small_configs[3].bid_caution, bot.small_configs[3].bid_own_offset) == (0, 0)
+    caution = PimcBot(0, bid_caution=10).small_configs[2]
+    assert (caution.bid_caution, caution.bid_own_offset) == (10, -8)
+    offset = PimcBot(0, bid_own_offset=0).small_configs[2]
+    assert (offset.bid_caution, offset.bid_own_offset) == (5, 0)
+    assert PimcBot(0, bid_own_offset=-4).small_configs[3].bid_own_offset == -4
+
+
+@pytest.mark.parametrize("mode", [3, 0], ids=["stock", "24_cards"])
+def test_the_own_offset_moves_the_seats_own_takes_only(mode: int) -> None:
+    """``own_offset`` is added to the caution when the seat is the taker, never when it
+    weighs another seat's take: the seat's own take is valued as with the caution
+    ``caution + own_offset``, another's as with ``caution`` alone, at every value of
+    the solve (and the two differ somewhere)."""
+    rules = _rules(mode)
+    view = _deal(rules, 3).view()
+    other = (view.seat + 1) % rules.players
+
+    def search(caution: int, own_offset: int) -> SmallBidSearch:
+        return SmallBidSearch(view, worlds=1, nodes=10**6, min_worlds=1, caution=caution,
+                              hints=False, rollout=False, own_offset=own_offset)
+
+    offset, bolder, plain = search(5, -8), search(-3, 0), search(5, 0)
+    world = offset.sampler.draw(random.Random(mode))
+    out, _ = offset.solve(world, 0, view.seat, 10**8)
+    theirs, _ = offset.solve(world, 0, other, 10**8)
+    own_moved = others_moved = 0
+    for ns in range(0, out.cards + 101, 3):
+        mine = dataclasses.replace(out, ns=ns)
+        assert offset.value(0, view.seat, mine) == bolder.value(0, view.seat, mine)
+        own_moved += offset.value(0, view.seat, mine) != plain.value(0, view.seat, mine)
+        them = dataclasses.replace(theirs, ns=ns)
+        assert offset.value(0, other, them) == plain.value(0, other, them)
+        others_moved += offset.value(0, other, them) != bolder.value(0, other, them)
+    assert own_moved > 0 and others_moved > 0
+
+
+def test_the_own_offset_setting_reaches_the_search() -> None:
+    """§12.2 stock, seed 27: with the same caution and the same worlds, the setting
+    ``bid_own_offset`` (8 points bolder) raises the value of the bot's own take, and
+    leaves the pass's (each seat, the bot too, calling as the heuristic after it) no
+    higher."""
+    view = _seeded(_rules(3), 27).view()
+    plain = PimcBot(27, bid_caution=5, bid_own_offset=0)
+    bolder = PimcBot(27, bid_caution=5, bid_own_offset=-8)
+    call = plain.call(view)
+    assert bolder.call(view) == call == "take"
+    assert bolder.last_bid_worlds == plain.last_bid_worlds >= 4
+    assert bolder.last_bid_values["take"] > plain.last_bid_values["take"]
+    assert bolder.last_bid_values["pass"] >= plain.last_bid_values["pass"]
 
 
 def test_24_cards_the_search_takes_what_the_four_players_caution_passes_and_makes_it() -> None:

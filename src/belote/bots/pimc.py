@@ -215,10 +215,15 @@ budgets, the same stops).  The settings not given take :data:`SMALL_BID_DEFAULTS
 (64 worlds, 4,000,000 positions, at least 4 worlds: a call's median under 0.3 s of
 CPU on the compiled solver, as measured by ``benchmarks/bench_pimc.py --small``; the
 kitty's deal, ten tricks of three, solves slowest and falls back to the heuristic
-most), and at three players :data:`THREE_PLAYER_BID_DEFAULTS` (``bid_caution`` 0: the
+most), at three players :data:`THREE_PLAYER_BID_DEFAULTS` (``bid_caution`` 0: the
 two defenders of the solve see each other's cards, those at the table do not, and the
-takers' real points come out above the solve's, not below); the choice is made as at four players
-(``bid_prior``, ``bid_z``, ``bid_margin``).
+takers' real points come out above the solve's, not below), and at two players
+:data:`TWO_PLAYER_BID_DEFAULTS` (``bid_caution`` 5 for the opponent's takes, and
+``bid_own_offset`` -8 on top of it for the bot's own: its own takes are counted 3 card
+points above the solve's, so it takes more than the four players' caution of 10 lets it).
+``bid_own_offset`` (default 0) is added to ``bid_caution`` for the bot's own takes only,
+never for another seat's take it weighs (after a pass).  The choice is made as at four
+players (``bid_prior``, ``bid_z``, ``bid_margin``).
 """
 
 from __future__ import annotations
@@ -411,7 +416,8 @@ class PimcBot(BaseBot):
             min_worlds=settings.bid_min_worlds, caution=settings.bid_caution,
             noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
-            memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine)
+            memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine,
+            own_offset=settings.bid_own_offset)
         worlds = search.values(every, self.rng)
         self._small_memo = search.memo
         self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes

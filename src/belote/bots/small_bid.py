@@ -273,13 +273,15 @@ class SmallBidSearch:
     def __init__(self, view: PlayerView, *, worlds: int, nodes: int, min_worlds: int,
                  caution: int, hints: bool, rollout: bool, noise: int = 0,
                  seconds: float = 0.0, memo: BidMemo[SmallWorld, SmallOutcome] | None = None,
-                 own_need: int | None = None, engine: SolverEngine | None = None) -> None:
+                 own_need: int | None = None, engine: SolverEngine | None = None,
+                 own_offset: int = 0) -> None:
         self.view = view
         self.rules = view.rules
         self.table = Table.of(view.rules)
         self.sampler = SmallBidSampler(view, hints=hints)
         self.worlds, self.budget, self.min_worlds = worlds, nodes, min_worlds
         self.caution = caution
+        self.own_offset = own_offset  # added to the caution of the seat's own takes
         self.errors = noise_errors(noise)
         self.rollout = rollout
         self.seconds = seconds
@@ -365,18 +367,20 @@ class SmallBidSearch:
     def value(self, trump: TrumpMode, taker: int, out: SmallOutcome) -> tuple[float, float]:
         """The hand's score for the seat less the others' mean (three players: each
         defender half his side's score; two: the difference), and the chance that the
-        takers make it: the takers' double-dummy points less ``caution``, give or take
-        the ``noise`` (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as
-        at four players), the kitty's discards in the taker's tricks (§12.1; a capot
-        against him: the whole pack's 252 to the defence), scored by
-        :func:`belote.scoring.score_hand` (§8, §12)."""
+        takers make it: the takers' double-dummy points less ``caution`` (less
+        ``caution + own_offset`` when the seat is the taker), give or take the ``noise``
+        (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as at four
+        players), the kitty's discards in the taker's tricks (§12.1; a capot against him:
+        the whole pack's 252 to the defence), scored by :func:`belote.scoring.score_hand`
+        (§8, §12)."""
         key = (trump, taker, out)
         got = self._values.get(key)
         if got is not None:
             return got
         side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
+        caution = self.caution + (self.own_offset if taker == self.view.seat else 0)
         value = made = 0.0
-        for weight, trick_points, capot in trick_cases(out.ns, side, out.cards, self.caution,
+        for weight, trick_points, capot in trick_cases(out.ns, side, out.cards, caution,
                                                        self.errors):
             tp = list(trick_points)
             tp[side if capot is None else capot] += out.aside
