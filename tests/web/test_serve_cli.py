@@ -128,6 +128,7 @@ def test_served_without_compression_and_with_the_serving_gc(
     config = seen["config"]
     assert config.ws_per_message_deflate is False
     assert config.ws_max_size == Limits().max_json * 2 and config.proxy_headers is False
+    assert config.http == "h11" and config.h11_max_incomplete_event_size == 64 * 1024
     assert seen["gc"] is True
 
 

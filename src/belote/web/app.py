@@ -118,9 +118,13 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
     WebSocket frames).  WebSocket messages are sent uncompressed: uvicorn would
     compress each with permessage-deflate (on by default), which costs the server
     CPU on every state it sends (the most frequent thing it does) to save little: a
-    state is some 2 KB, a few milliseconds on the slowest link."""
-    return {"ws_max_size": limits.max_json * 2, "h11_max_incomplete_event_size": 64 * 1024,
-            "ws_per_message_deflate": False}
+    state is some 2 KB, a few milliseconds on the slowest link.
+
+    The HTTP parser is h11, named: uvicorn would take httptools wherever it is
+    installed, and httptools puts no bound on a request's head, where h11 refuses a
+    head over ``h11_max_incomplete_event_size`` (64 KiB)."""
+    return {"http": "h11", "ws_max_size": limits.max_json * 2,
+            "h11_max_incomplete_event_size": 64 * 1024, "ws_per_message_deflate": False}
 
 
 def create_app(
