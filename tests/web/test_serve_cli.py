@@ -132,6 +132,55 @@ def test_served_without_compression_and_with_the_serving_gc(
     assert seen["gc"] is True
 
 
+_SERVE_ONCE = """
+import asyncio, sys, threading, time, urllib.request
+if sys.argv[1] == "without-uvloop":
+    sys.modules["uvloop"] = None  # as where it is not installed
+import uvicorn
+from belote.cli import main
+port, seen = sys.argv[2], {}
+serve = uvicorn.Server.serve
+async def serve_once(self, sockets=None):
+    seen["loop"] = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    def ask():
+        for _ in range(300):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+                    seen["status"] = r.status
+                    break
+            except OSError:
+                time.sleep(0.1)
+        self.should_exit = True
+    threading.Thread(target=ask, daemon=True).start()
+    await serve(self, sockets)
+uvicorn.Server.serve = serve_once
+try:
+    main(["serve", "--port", port, "--db", sys.argv[3]])
+finally:  # (main exits)
+    print("served:", seen.get("loop"), seen.get("status"))
+"""
+
+
+@pytest.mark.parametrize("where", ["with-uvloop", "without-uvloop"])
+def test_served_on_uvloop_where_installed_and_on_asyncio_without(
+        where: str, tmp_path: Path) -> None:
+    """uvloop is in the web extra and belote serve leaves uvicorn's loop on "auto": the
+    server runs on uvloop where it is installed, and on asyncio's own loop where it is
+    not, answering its pages either way.  In a process of its own."""
+    import subprocess
+    import sys
+
+    from tests.web.support import free_port
+
+    if where == "with-uvloop":
+        pytest.importorskip("uvloop")
+    out = subprocess.run([sys.executable, "-c", _SERVE_ONCE, where, str(free_port()),
+                          str(tmp_path / "s.db")], capture_output=True, text=True,
+                         timeout=120)
+    loop = "uvloop" if where == "with-uvloop" else "asyncio"
+    assert f"served: {loop} 200" in out.stdout.splitlines(), out.stdout + out.stderr
+
+
 def test_every_settings_flag_comes_from_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
     """The options of `belote serve` are made from the settings fields: each flagged
     field is an option whose default is the field's, and no flag sets a field twice."""
