@@ -135,6 +135,17 @@ def _cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def _rss_mb(pid: int) -> float | None:
+    """A process's resident memory in MB (Linux /proc), None elsewhere."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
 def _percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     if not ordered:
@@ -632,10 +643,10 @@ def _serve(args: argparse.Namespace) -> None:
             return JSONResponse({})
         tracked = gc.get_freeze_count() + len(gc.get_objects())
         began, cpu = time.perf_counter(), time.thread_time()
-        scan()
+        found = scan()
         return JSONResponse({"wall_ms": ms(time.perf_counter() - began),
-                             "cpu_ms": ms(time.thread_time() - cpu),
-                             "frozen_before": tracked, "frozen_after": gc.get_freeze_count()})
+                             "cpu_ms": ms(time.thread_time() - cpu), "unreachable": found,
+                             "tracked": tracked, "frozen_after": gc.get_freeze_count()})
 
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
@@ -823,6 +834,7 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "machine_steal_percent": round(100 * (busy1[2] - busy0[2]) / total, 1)
         if total else None,
         "server_loop": stats["loop"],
+        "server_rss_mb": _rss_mb(server.pid),
         "server_sends": stats["sends"],
         "server_checkpoints": stats["checkpoints"],
         "server_gc_counters": {"count": stats["gc_count"],
@@ -867,7 +879,8 @@ def _row(r: dict[str, Any]) -> str:
             f"{'':9}sends {r['server_sends'][0]}, CPU p50/mean {r['server_sends'][1]}/"
             f"{r['server_sends'][2]} us; the log's copies (count, wall p50/max, cpu p50/max "
             f"ms) {r['server_checkpoints']}; machine steal {r['machine_steal_percent']}%; "
-            f"the server's loop {r['server_loop']}, its collector after the step "
+            f"the server's loop {r['server_loop']}, its memory {r['server_rss_mb']} MB, its "
+            f"collector after the step "
             f"{r['server_gc_counters']}\n"
             f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
             f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
@@ -969,7 +982,9 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                 if scan:
                     print(f"a full scan of the collector: {scan['wall_ms']} ms "
                           f"({scan['cpu_ms']} ms of CPU), tracked objects "
-                          f"{scan['frozen_before']} -> frozen {scan['frozen_after']}", flush=True)
+                          f"{scan['tracked']} -> frozen {scan['frozen_after']}, "
+                          f"{scan['unreachable']} unreachable found; the server's memory "
+                          f"{_rss_mb(server.pid)} MB", flush=True)
                     results.append({"phase": "full_scan", **scan})
                 load.stop.set()
                 for task in load.tasks + load.bot_watchers:

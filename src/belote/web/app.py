@@ -103,13 +103,14 @@ def serving_gc() -> None:
         thread.start()
 
 
-def full_scan() -> None:
+def full_scan() -> int:
     """Go through everything the collector tracks, what is frozen included, free the
-    garbage held in cycles and freeze what is left again."""
+    garbage held in cycles and freeze what is left again; answers how many
+    unreachable objects the collection found."""
     _scanning[0] = True
     try:
         gc.unfreeze()
-        gc.collect()
+        return gc.collect()
     finally:
         gc.freeze()
         _scanning[0] = False
