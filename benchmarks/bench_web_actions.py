@@ -37,13 +37,17 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any, TypeVar
 
 from belote.web.app import serving_gc
 from belote.web.clients import Client
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Room, RoomSettings
 from belote.web.store import RoomStore
+
+T = TypeVar("T")
 
 WARM_UP = 600  # actions before the count starts (--instructions: the smaller run)
 
@@ -90,13 +94,28 @@ async def play(tables: int, actions: int, profile: str) -> tuple[int, int, float
     return done, done - start_actions, cpu
 
 
+def run(coroutine: Coroutine[Any, Any, T], loop: str) -> T:
+    """Run ``coroutine`` on asyncio's own event loop or uvloop's (``auto``: uvloop
+    where it is installed, as ``belote serve`` runs)."""
+    if loop != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if loop == "uvloop":
+                raise SystemExit("--loop uvloop: uvloop is not installed") from None
+        else:
+            with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                return runner.run(coroutine)
+    return asyncio.run(coroutine)
+
+
 def counted(args: argparse.Namespace, actions: int) -> tuple[int, int]:
     """(actions, instructions) of this file run under callgrind to ``actions``."""
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
          __file__, "--tables", str(args.tables), "--actions", str(actions),
-         "--profile", args.profile, "--report-actions"],
+         "--profile", args.profile, "--loop", args.loop, "--report-actions"],
         capture_output=True, text=True, env=env, check=True, timeout=3600)
     played = re.search(r"^actions (\d+)$", done.stdout, re.M)
     total = re.search(r"Collected : (\d+)", done.stderr)
@@ -115,6 +134,9 @@ def main() -> None:
                         choices=("classic", "moroccan", "coinche", "contree"))
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions under callgrind instead of timing")
+    parser.add_argument("--loop", default="auto", choices=("auto", "asyncio", "uvloop"),
+                        help="the event loop (auto: uvloop where installed, as belote serve; "
+                        "the figures before 2026-12-04 are asyncio's)")
     parser.add_argument("--report-actions", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if not 1 <= args.tables <= 5000 or not WARM_UP <= args.actions <= 1_000_000:
@@ -122,7 +144,7 @@ def main() -> None:
     if args.instructions and args.actions < 2 * WARM_UP:
         parser.error(f"--instructions: --actions at least {2 * WARM_UP}")
     if args.report_actions:  # one run under callgrind: every action, start-up included
-        done, _counted, _cpu = asyncio.run(play(args.tables, args.actions, args.profile))
+        done, _counted, _cpu = run(play(args.tables, args.actions, args.profile), args.loop)
         print(f"actions {done}")
         return
     if args.instructions:
@@ -130,12 +152,13 @@ def main() -> None:
         many, many_count = counted(args, args.actions)
         per = (many_count - few_count) / (many - few)
         print(f"{args.tables} tables of heuristic bots, {many - few} actions: "
-              f"{per:,.0f} instructions an action (sockets left out)")
+              f"{per:,.0f} instructions an action (sockets left out; loop {args.loop})")
         return
     begun = time.perf_counter()
-    _done, done, cpu = asyncio.run(play(args.tables, args.actions, args.profile))
+    _done, done, cpu = run(play(args.tables, args.actions, args.profile), args.loop)
     print(f"{args.tables} tables of heuristic bots, {done} actions: {1e6 * cpu / done:.0f} us "
-          f"of CPU an action (sockets left out; load average {os.getloadavg()[0]:.2f}, "
+          f"of CPU an action (sockets left out; loop {args.loop}; load average "
+          f"{os.getloadavg()[0]:.2f}, "
           f"{time.perf_counter() - begun:.1f} s)")
 
 

@@ -38,8 +38,8 @@ where p99 passes ``--p99-ms``:
     .venv/bin/python benchmarks/bench_web_load.py --step --cprofile  # + where the time goes
 
 The server runs in its own process (uvicorn over ``create_app``, as ``belote
-serve`` runs it: on uvloop and httptools, which uvicorn takes when they are
-installed, or ``--plain-asyncio``) with the database on disk and limits that let
+serve`` runs it: on uvloop where it is installed, as uvicorn takes it, or
+``--plain-asyncio``; on h11, or ``--http httptools``) with the database on disk and limits that let
 this one address open thousands of tables and send as many messages as it likes
 (the per-client limits: every table comes from one address here); ``--cprofile``
 runs it under cProfile and prints its busiest functions at the end.  The
@@ -56,8 +56,14 @@ generation (how many, the longest in wall and in CPU time, all together; a pause
 longer in wall than in CPU time is the process waiting for a core), and the same
 loop lag and collector for this process (the clients): a stall there would add to
 the moves' latency as the server's does, so this process's objects are frozen
-out of its collector before each step.  ``--census`` counts the server's young
-objects by type (what a young collection goes through).
+out of its collector before each step.  And: the server's sends (their count, their
+CPU time p50 and mean), the writer thread's copies of the log into the database (the
+checkpoints: count, wall and CPU time), the machine's CPU steal (a virtual machine's
+CPUs ready while the host ran others), the server's event loop (uvloop or asyncio)
+and its collector's counters after the step; after the last step, one full scan of
+the server's collector, timed (``web.app.full_scan``: the pause ``belote serve``
+makes once an hour).  ``--census`` counts the server's young objects by type (what a
+young collection goes through).
 
 The rooms play to a target of 1,000,000 points: a game never ends during a run.
 A run of a few minutes plays some 4-6 deals a table, as many as the first half of
@@ -127,6 +133,17 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _rss_mb(pid: int) -> float | None:
+    """A process's resident memory in MB (Linux /proc), None elsewhere."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -342,6 +359,8 @@ class Stalls:
         # a write's way, stage by stage (server): name -> durations (_time_writer_stages)
         self.stages: dict[str, list[float]] = {}
         self.pauses: list[tuple[int, float, float]] = []  # (generation, wall, cpu)
+        self.sends: list[float] = []  # a WebSocket message's send, CPU time (server)
+        self.checkpoints: list[tuple[float, float]] = []  # the log's copies (wall, CPU)
         self._began = (0.0, 0.0)
         self._ticker: asyncio.Task[None] | None = None
         gc.callbacks.append(self._gc)
@@ -374,6 +393,7 @@ class Stalls:
         """Start again (no figures)."""
         self.lags, self.pauses, self.young = [], [], {}
         self.writes, self.commits, self.stages = [], [], {}
+        self.sends, self.checkpoints = [], []
         return {}
 
     def take(self) -> dict[str, Any]:
@@ -382,6 +402,8 @@ class Stalls:
         writes, self.writes = self.writes, []
         commits, self.commits = self.commits, []
         stages, self.stages = self.stages, {}
+        sends, self.sends = self.sends, []
+        checkpoints, self.checkpoints = self.checkpoints, []
         out = {"loop_lag_p99_ms": ms(_percentile(lags, 99)) if lags else 0.0,
                "loop_lag_p50_ms": ms(_percentile(lags, 50)) if lags else 0.0,
                "write_p50_ms": ms(_percentile(writes, 50)) if writes else 0.0,
@@ -396,6 +418,17 @@ class Stalls:
                "stages": {name: [ms(_percentile(v, 50)), ms(_percentile(v, 99)), ms(max(v))]
                           for name, v in stages.items() if v},
                "loop_lag_max_ms": ms(max(lags, default=0.0)),
+               # the sends: how many, CPU p50 and mean (µs)
+               "sends": [len(sends), round(1e6 * _percentile(sends, 50)) if sends else 0,
+                         round(1e6 * sum(sends) / len(sends)) if sends else 0],
+               # the log's copies into the database: how many, wall p50/max, CPU p50/max (ms)
+               "checkpoints": [len(checkpoints),
+                               ms(_percentile([w for w, _ in checkpoints], 50))
+                               if checkpoints else 0,
+                               ms(max((w for w, _ in checkpoints), default=0.0)),
+                               ms(_percentile([c for _, c in checkpoints], 50))
+                               if checkpoints else 0,
+                               ms(max((c for _, c in checkpoints), default=0.0))],
                "gc_full": sum(1 for g, _, _ in pauses if g == 2),
                "gc_max_ms": ms(max((w for _, w, _ in pauses), default=0.0)),
                "gc_total_ms": ms(sum(w for _, w, _ in pauses)),
@@ -576,6 +609,44 @@ def _serve(args: argparse.Namespace) -> None:
 
     setattr(Writer, name, timed_transaction)
     _time_writer_stages(stalls, app.state.rooms.store.writer)
+    # Each copy of the log into the database (the writer thread's), wall and CPU time.
+    checkpoint = Writer._checkpoint
+
+    def timed_checkpoint(self: Writer) -> None:
+        began, cpu = time.perf_counter(), time.thread_time()
+        checkpoint(self)
+        stalls.checkpoints.append((time.perf_counter() - began, time.thread_time() - cpu))
+
+    Writer._checkpoint = timed_checkpoint  # type: ignore[method-assign]
+    # Each WebSocket message's send, in the loop's CPU time (its median: a send that
+    # waits for the socket's buffer counts what ran meanwhile too).
+    from belote.web.clients import Client
+    client_init = Client.__init__
+
+    def timed_init(self: Client, send: Any, identity: str | None = None) -> None:
+        async def timed_send(text: str) -> None:
+            cpu = time.thread_time()
+            await send(text)
+            stalls.sends.append(time.thread_time() - cpu)
+
+        client_init(self, timed_send, identity)
+
+    Client.__init__ = timed_init  # type: ignore[method-assign]
+
+    @app.post("/bench/full-scan")
+    async def timed_full_scan(request: Request) -> JSONResponse:
+        """One full scan of the collector (web.app.full_scan, where the code has it),
+        timed: the pause it makes, once an hour in belote serve."""
+        from belote.web import app as web_app
+        scan = getattr(web_app, "full_scan", None)
+        if scan is None:
+            return JSONResponse({})
+        tracked = gc.get_freeze_count() + len(gc.get_objects())
+        began, cpu = time.perf_counter(), time.thread_time()
+        found = scan()
+        return JSONResponse({"wall_ms": ms(time.perf_counter() - began),
+                             "cpu_ms": ms(time.thread_time() - cpu), "unreachable": found,
+                             "tracked": tracked, "frozen_after": gc.get_freeze_count()})
 
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
@@ -588,6 +659,13 @@ def _serve(args: argparse.Namespace) -> None:
                              if os.path.exists(args.db + "-wal") else 0.0,
                              "inline_commits": getattr(rooms.store.writer, "inline_commits", 0)
                              if rooms.store is not None else 0,
+                             "loop": type(asyncio.get_running_loop()).__module__.split(".")[0],
+                             # the collector: its counters and collections by generation
+                             # (not gc.get_freeze_count(), which walks every frozen object:
+                             # some 0.1 s of the loop with a million of them; the full scan
+                             # at the end says it)
+                             "gc_count": list(gc.get_count()),
+                             "gc_collections": [g["collections"] for g in gc.get_stats()],
                              # ?reset=1 (a step's start): only start again; the figures
                              # of everything since the last step (opening the tables
                              # included, hundreds of thousands of timings) would take
@@ -598,6 +676,8 @@ def _serve(args: argparse.Namespace) -> None:
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
         options["ws_per_message_deflate"] = True
+    if args.http:
+        options["http"] = args.http
     if args.plain_asyncio:
         options.update(loop="asyncio", http="h11")
     if not args.python_gc:
@@ -618,14 +698,15 @@ def _serve(args: argparse.Namespace) -> None:
             profiler.dump_stats(args.profile_out)
 
 
-def _machine_busy() -> tuple[float, float]:
-    """(busy, total) jiffies of every CPU of the machine (Linux /proc/stat)."""
+def _machine_busy() -> tuple[float, float, float]:
+    """(busy, total, steal) jiffies of every CPU of the machine (Linux /proc/stat):
+    steal is the time a virtual machine's CPUs were ready but the host ran others."""
     try:
         fields = [float(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
     except OSError:
-        return (0.0, 0.0)
+        return (0.0, 0.0, 0.0)
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0.0)
-    return (sum(fields) - idle, sum(fields))
+    return (sum(fields) - idle, sum(fields), fields[7] if len(fields) > 7 else 0.0)
 
 
 @dataclass
@@ -751,6 +832,14 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         or stats["actions"] == a0 else round(1e6 * (cpu1 - cpu0) / (stats["actions"] - a0)),
         "bench_cpu_percent": round(100 * own / elapsed, 1),
         "machine_busy_percent": round(100 * (busy1[0] - busy0[0]) / total, 1) if total else None,
+        "machine_steal_percent": round(100 * (busy1[2] - busy0[2]) / total, 1)
+        if total else None,
+        "server_loop": stats["loop"],
+        "server_rss_mb": _rss_mb(server.pid),
+        "server_sends": stats["sends"],
+        "server_checkpoints": stats["checkpoints"],
+        "server_gc_counters": {"count": stats["gc_count"],
+                               "collections": stats["gc_collections"]},
         "load_average": round(os.getloadavg()[0], 2),
         "server_loop_lag_ms": {"p50": stats["loop_lag_p50_ms"], "p99": stats["loop_lag_p99_ms"],
                                "max": stats["loop_lag_max_ms"]},
@@ -787,6 +876,12 @@ def _row(r: dict[str, Any]) -> str:
             f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms; by "
             f"generation (count, max ms wall/cpu, total ms) {r['server_gc']['by_gen']}\n"
             f"{'':9}a write's stages (p50/p99/max ms): {r['server_write_stages_ms']}\n"
+            f"{'':9}sends {r['server_sends'][0]}, CPU p50/mean {r['server_sends'][1]}/"
+            f"{r['server_sends'][2]} us; the log's copies (count, wall p50/max, cpu p50/max "
+            f"ms) {r['server_checkpoints']}; machine steal {r['machine_steal_percent']}%; "
+            f"the server's loop {r['server_loop']}, its memory {r['server_rss_mb']} MB, its "
+            f"collector after the step "
+            f"{r['server_gc_counters']}\n"
             f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
             f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
 
@@ -817,6 +912,8 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
             cmd += ["--grid-slice", str(args.grid_slice)]
         if args.plain_asyncio:
             cmd.append("--plain-asyncio")
+        if args.http:
+            cmd += ["--http", args.http]
         if profile_out:
             cmd += ["--profile-out", profile_out]
         server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -879,6 +976,16 @@ async def _run_steps(args: argparse.Namespace) -> list[dict[str, Any]]:
                     print(_row(r), flush=True)
                     if r["p99_ms"] > args.p99_ms:
                         break
+                # One full scan of the collector (web.app.full_scan), timed, under the
+                # load of the last step: the pause belote serve makes once an hour.
+                scan = (await http.post("/bench/full-scan")).json()
+                if scan:
+                    print(f"a full scan of the collector: {scan['wall_ms']} ms "
+                          f"({scan['cpu_ms']} ms of CPU), tracked objects "
+                          f"{scan['tracked']} -> frozen {scan['frozen_after']}, "
+                          f"{scan['unreachable']} unreachable found; the server's memory "
+                          f"{_rss_mb(server.pid)} MB", flush=True)
+                    results.append({"phase": "full_scan", **scan})
                 load.stop.set()
                 for task in load.tasks + load.bot_watchers:
                     task.cancel()
@@ -937,8 +1044,9 @@ def main() -> None:
                       "serve turns off): what compression costs")
     step.add_argument("--python-gc", action="store_true",
                       help="the server keeps Python's garbage collector settings (belote "
-                      "serve freezes its start-up and what each full collection leaves, "
-                      "and raises the thresholds: web.app.serving_gc)")
+                      "serve freezes its start-up and what each collection leaves, raises "
+                      "the thresholds and scans everything once an hour: "
+                      "web.app.serving_gc)")
     step.add_argument("--db-dir", default=None,
                       help="where the server's database goes (default: the temporary "
                       "folder; /dev/shm shows what the disk's writes cost)")
@@ -949,8 +1057,12 @@ def main() -> None:
                       help="the server's sys.setswitchinterval (how long a thread that "
                       "wants the GIL waits before the running one is asked to drop it)")
     step.add_argument("--plain-asyncio", action="store_true",
-                      help="the server runs on asyncio's own event loop and h11 even where "
-                      "uvloop and httptools are installed (uvicorn takes them then)")
+                      help="the server runs on asyncio's own event loop even where uvloop "
+                      "is installed (uvicorn takes it then; the web extra installs it), "
+                      "and on h11")
+    step.add_argument("--http", default="", choices=("", "h11", "httptools"),
+                      help="the server's HTTP parser (belote serve names h11; httptools "
+                      "measures what h11 costs)")
     step.add_argument("--grid-slice", type=int, default=0,
                       help="the server's web.driver.GRID_SLICE: the bots due on one point "
                       "of the grid that act in one turn of the event loop")

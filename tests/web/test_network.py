@@ -511,6 +511,48 @@ def test_belote_serve_keeps_secrets_out_of_its_log(tmp_path: Path) -> None:
     assert invite not in log and "t0ps3cr3t" not in log
 
 
+def test_belote_serve_bounds_a_request_head(tmp_path: Path) -> None:
+    """A request whose head is over 64 KiB is refused or dropped, whichever HTTP parser
+    is installed: uvicorn takes httptools when it is there, and httptools has no bound
+    on a head (uvicorn's h11_max_incomplete_event_size bounds h11 only), so belote
+    serve asks for h11 (web.app.uvicorn_options)."""
+    import socket
+
+    port = free_port()
+    cmd = [sys.executable, "-m", "belote", "serve", "--port", str(port), "--db",
+           str(tmp_path / "s.db")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    def ask(head_bytes: int) -> bytes:
+        filler = b"X-Filler: " + b"a" * head_bytes + b"\r\n"
+        request = (b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n" + filler
+                   + b"Connection: close\r\n\r\n")
+        answer = b""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            try:
+                sock.sendall(request)
+                while chunk := sock.recv(65536):
+                    answer += chunk
+            except (ConnectionResetError, BrokenPipeError):
+                pass
+        return answer
+
+    try:
+        for _ in range(300):
+            try:
+                with httpx.Client(timeout=5) as http:
+                    if http.get(f"http://127.0.0.1:{port}/").status_code == 200:
+                        break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        assert ask(1_000).startswith(b"HTTP/1.1 200 ")  # a head of 1 KB is served
+        answer = ask(200 * 1024)
+        assert not answer.startswith(b"HTTP/1.1 200 "), answer[:200]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
 # --- 7. visibilities of the API -------------------------------------------------------------
 
 

@@ -13,6 +13,8 @@ import contextlib
 import gc
 import os
 import sqlite3
+import threading
+import time
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -53,62 +55,79 @@ from belote.web.sheet_live import SheetLive
 from belote.web.store import RoomStore
 
 # The pages' shared pieces live in belote.web.pages; named here as well, as before.
-__all__ = ["BOT_LABELS", "FULL_SCAN_EVERY", "GC_THRESHOLDS", "PROFILE_LABELS", "SWEEP_EVERY_S",
-           "SheetAccess", "create_app", "make_templates", "render", "serving_gc", "uvicorn_options"]
+__all__ = ["BOT_LABELS", "FULL_SCAN_S", "GC_THRESHOLDS", "PROFILE_LABELS", "SWEEP_EVERY_S",
+           "SheetAccess", "create_app", "full_scan", "make_templates", "render", "serving_gc",
+           "uvicorn_options"]
 
 SWEEP_EVERY_S: Final = 60.0
 
 # The garbage collector of a serving process (:func:`serving_gc`): young collections
-# a little rarer than Python's (700, 10), each still short (a young generation scans
-# at most some 20,000 objects), and a full collection only after 100 middle ones
-# (Python's 10).
+# a little rarer than Python's (700), each short (a young generation holds at most some
+# 20,000 objects).  The two older thresholds never come into play: every collection
+# freezes what it leaves, and gc.freeze() sets the collections' counters back to 0.
 GC_THRESHOLDS: Final = (2_000, 10, 100)
 
-# A full collection goes through every object the collector tracks: with thousands
-# of rooms in memory (their deals kept for the game's history), some 0.75 s at 2,000
-# tables with 500 players, every minute or two.  So what a collection of the middle
-# or the oldest generation leaves is frozen out of the next ones (gc.freeze: it was
-# alive a moment ago, and the rooms' objects live as long as their rooms), and the
-# full collections go only through what came since; each FULL_SCAN_EVERY-th goes
-# through everything (all unfrozen first), so that what was frozen and has become
-# garbage held in a cycle (a closed room's, a closed connection's) is freed then:
-# later, not never.
-FULL_SCAN_EVERY: Final = 20
+# A collection of the older generations goes through every object they hold: with
+# thousands of rooms in memory (their deals kept for the game's history), a full one
+# took some 0.75 s at 2,000 tables with 500 players, every minute or two, and a
+# middle one tens of milliseconds.  So what survives a collection, a young one
+# included, is frozen out of the next ones (gc.freeze: it was alive a moment ago, and
+# the rooms' objects live as long as their rooms): the collector only ever goes
+# through what came since the last collection.  What was frozen and has since become
+# garbage held in a cycle (a closed room's, a closed connection's) is freed by a full
+# scan every FULL_SCAN_S, on a thread of its own: everything unfrozen, collected and
+# frozen again.  That scan holds the interpreter for the whole collection (0.6-0.9 s
+# at 2,000 tables, measured by a session whose work did not land): once an hour.
+FULL_SCAN_S = 3600.0
+
+_scanning = [False]  # a full scan is running (_freeze_survivors leaves it alone)
+_scanner: list[threading.Thread] = []  # the thread started by serving_gc, once
 
 
 def serving_gc() -> None:
     """Set the garbage collector of a process that serves the app (``belote serve``),
     once its start-up is done: what start-up made (modules, the app, the templates)
     is frozen out of every collection (``gc.freeze``), the thresholds are
-    :data:`GC_THRESHOLDS`, and what survives a collection of the older generations
-    is frozen out of the next ones (but each :data:`FULL_SCAN_EVERY`-th full
-    collection's).  Not for a process that creates apps again and again (the tests):
-    what is frozen is freed later, if at all."""
+    :data:`GC_THRESHOLDS`, what survives any collection is frozen out of the next
+    ones, and a daemon thread runs :func:`full_scan` every :data:`FULL_SCAN_S`.  Not
+    for a process that creates apps again and again (the tests): what is frozen is
+    freed an hour later at the soonest."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     if _freeze_survivors not in gc.callbacks:
         gc.callbacks.append(_freeze_survivors)
+    if not _scanner:
+        thread = threading.Thread(target=_scan_every, name="belote-gc-scan", daemon=True)
+        _scanner.append(thread)
+        thread.start()
 
 
-_full_collections = [0]  # full collections since serving_gc (_freeze_survivors)
+def full_scan() -> int:
+    """Go through everything the collector tracks, what is frozen included, free the
+    garbage held in cycles and freeze what is left again; answers how many
+    unreachable objects the collection found."""
+    _scanning[0] = True
+    try:
+        gc.unfreeze()
+        return gc.collect()
+    finally:
+        gc.freeze()
+        _scanning[0] = False
+
+
+def _scan_every() -> None:
+    while True:
+        time.sleep(FULL_SCAN_S)  # read at each turn (a test makes it shorter)
+        full_scan()
 
 
 def _freeze_survivors(phase: str, info: dict[str, int]) -> None:
-    """A collector's callback: after a collection of the middle or the oldest
-    generation, what is left in the collector's generations (alive a moment ago) is
-    frozen out of the next collections; before each :data:`FULL_SCAN_EVERY`-th full
-    collection everything is unfrozen, so that it goes through it all."""
-    generation = info["generation"]
-    if generation == 0:
-        return
-    if phase == "start":
-        if generation == 2:
-            _full_collections[0] += 1
-            if _full_collections[0] % FULL_SCAN_EVERY == 0:
-                gc.unfreeze()
-        return
-    gc.freeze()
+    """A collector's callback: after any collection (but a full scan's, which freezes
+    at its end), what is left in the collector's generations (alive a moment ago) is
+    frozen out of the next collections."""
+    if phase == "stop" and not _scanning[0]:
+        gc.freeze()
 
 
 def uvicorn_options(limits: Limits) -> dict[str, Any]:
@@ -118,9 +137,13 @@ def uvicorn_options(limits: Limits) -> dict[str, Any]:
     WebSocket frames).  WebSocket messages are sent uncompressed: uvicorn would
     compress each with permessage-deflate (on by default), which costs the server
     CPU on every state it sends (the most frequent thing it does) to save little: a
-    state is some 2 KB, a few milliseconds on the slowest link."""
-    return {"ws_max_size": limits.max_json * 2, "h11_max_incomplete_event_size": 64 * 1024,
-            "ws_per_message_deflate": False}
+    state is some 2 KB, a few milliseconds on the slowest link.
+
+    The HTTP parser is h11, named: uvicorn would take httptools wherever it is
+    installed, and httptools puts no bound on a request's head, where h11 refuses a
+    head over ``h11_max_incomplete_event_size`` (64 KiB)."""
+    return {"http": "h11", "ws_max_size": limits.max_json * 2,
+            "h11_max_incomplete_event_size": 64 * 1024, "ws_per_message_deflate": False}
 
 
 def create_app(
