@@ -5,7 +5,8 @@ help (:data:`SETTINGS`), the enums of the settings that take a word, the presets
 (:data:`SMALL_BID_DEFAULTS`, at three players :data:`THREE_PLAYER_BID_DEFAULTS`, at two
 :data:`TWO_PLAYER_BID_DEFAULTS`), and the
 frozen :class:`PimcConfig` of one bot.  What each setting does is told in
-:mod:`belote.bots.pimc`'s docstring; :mod:`belote.bots.pimc` re-exports every name here.
+:mod:`belote.bots.pimc`'s docstring; import these names from here (:mod:`belote.bots.pimc`
+exports :class:`~belote.bots.pimc.PimcBot` alone).
 """
 
 from __future__ import annotations

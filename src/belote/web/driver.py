@@ -64,9 +64,10 @@ PACE_GRID_S: Final = 0.02
 # written in one commit), then the loop reads what the sockets brought before the
 # next slice acts.  With 2,000 tables some 50 bots are due on each point: acting in
 # one turn, they held a person's move back until all of them had acted and were sent.
-# Six a turn (twelve before): a turn of some 6 bots' moves and their states is a
-# shorter wait for what the sockets brought meanwhile (benchmarks/bench_web_load.py
-# --grid-slice measures another).
+# Six a turn (twelve before): a shorter turn between two reads of the sockets, at the
+# cost of more commits (some 1.8 times as many).  The load runs of 2026-12-04 could not
+# tell 6 from 12 (docs/results/web-capacity.md); benchmarks/bench_web_load.py
+# --grid-slice measures another.
 GRID_SLICE = 6
 
 
