@@ -46,6 +46,7 @@ from tests.web.support import (
     TestClient,
     WebSocketTestSession,
     free_port,
+    live_server,
     new_identity,
     receive,
     send,
@@ -517,13 +518,9 @@ def test_belote_serve_bounds_a_request_head(tmp_path: Path) -> None:
     on a head (uvicorn's h11_max_incomplete_event_size bounds h11 only), so belote
     serve asks for h11 (web.app.uvicorn_options)."""
     import socket
+    from urllib.parse import urlsplit
 
-    port = free_port()
-    cmd = [sys.executable, "-m", "belote", "serve", "--port", str(port), "--db",
-           str(tmp_path / "s.db")]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-
-    def ask(head_bytes: int) -> bytes:
+    def ask(port: int, head_bytes: int) -> bytes:
         filler = b"X-Filler: " + b"a" * head_bytes + b"\r\n"
         request = (b"GET /api/session HTTP/1.1\r\nHost: 127.0.0.1\r\n" + filler
                    + b"Connection: close\r\n\r\n")
@@ -537,20 +534,12 @@ def test_belote_serve_bounds_a_request_head(tmp_path: Path) -> None:
                 pass
         return answer
 
-    try:
-        for _ in range(300):
-            try:
-                with httpx.Client(timeout=5) as http:
-                    if http.get(f"http://127.0.0.1:{port}/").status_code == 200:
-                        break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        assert ask(1_000).startswith(b"HTTP/1.1 200 ")  # a head of 1 KB is served
-        answer = ask(200 * 1024)
+    with live_server(tmp_path / "s.db") as url:
+        port = urlsplit(url).port
+        assert port is not None
+        assert ask(port, 1_000).startswith(b"HTTP/1.1 200 ")  # a head of 1 KB is served
+        answer = ask(port, 200 * 1024)
         assert not answer.startswith(b"HTTP/1.1 200 "), answer[:200]
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=20)
 
 
 # --- 7. visibilities of the API -------------------------------------------------------------
