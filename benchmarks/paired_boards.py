@@ -10,7 +10,7 @@ the difference is the difference's own.  Run:
 
     .venv/bin/python benchmarks/paired_boards.py --bots pimc:preset=v1,pimc
         [--opponent heuristic] [--seed 61] [--boards 200:500] [--profile classic]
-        [--out results.jsonl]
+        [--option three_deal=kitty] [--out results.jsonl]
 
 Each board prints nothing; every 25 boards a line gives the boards done, each bot's
 margin per deal over the opponent, their difference (second minus first) with its
@@ -39,7 +39,7 @@ from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
 from belote.bots.registry import split_bot_specs
 from belote.errors import BeloteError
-from belote.options import make_rules
+from belote.options import make_rules, parse_option_assignment
 from belote.round import PlayerView, Round
 from belote.table import Table
 from belote.tournament.play import Chunk, play_chunk
@@ -104,14 +104,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=61)
     parser.add_argument("--boards", type=_board_range, default="0:200", help="START:STOP")
     parser.add_argument("--profile", default="classic")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rule option over the profile's (repeatable)")
     parser.add_argument("--out", help="append one JSON line per board and bot here")
     args = parser.parse_args(argv)
     bots = split_bot_specs(args.bots)  # a spec's own settings stay with it
     if len(bots) != 2:
         parser.error("--bots: give two bot specs")
     boards: range = args.boards
+    bad = [o for o in args.option if "=" not in o]
+    if bad:
+        parser.error(f"--option {bad[0]!r}: KEY=VALUE expected")
     try:
-        rules = make_rules(args.profile)
+        rules = make_rules(args.profile,
+                           dict(parse_option_assignment(o) for o in args.option))
         for spec in (args.opponent, *bots):
             if spec != "oracle":
                 make_bot(spec)

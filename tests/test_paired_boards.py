@@ -6,6 +6,7 @@ import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -46,6 +47,24 @@ def test_the_oracle_sees_the_true_deal(capsys: pytest.CaptureFixture[str]) -> No
     assert second > first + 30
 
 
+def test_a_rule_option_reaches_every_board(monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """``--option`` changes the profile's rules for every board both bots play."""
+    script = _script()
+    played = script.play_chunk
+    seen: list[object] = []
+
+    def spy(job: Any) -> Any:
+        seen.append(job.rules.three_deal)
+        return played(job)
+
+    monkeypatch.setattr(script, "play_chunk", spy)
+    assert script.main(["--bots", "random,random", "--profile", "classic-3p",
+                        "--option", "three_deal=kitty", "--boards", "0:2"]) == 0
+    assert "2 boards: " in capsys.readouterr().out
+    assert [str(d) for d in seen] == ["kitty"] * 4
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (["--bots", "random"], "give two bot specs"),
     (["--bots", "random,nosuch"], "unknown bot 'nosuch'"),
@@ -55,6 +74,10 @@ def test_the_oracle_sees_the_true_deal(capsys: pytest.CaptureFixture[str]) -> No
     (["--bots", "random,random", "--boards", "x"], "'x' is not START:STOP"),
     (["--bots", "random,random", "--boards", "5:2"], "'5:2' is not START:STOP"),
     (["--bots", "random,random", "--profile", "nope"], "unknown profile 'nope'"),
+    (["--bots", "random,random", "--option", "nosuch=1"], "unknown option 'nosuch'"),
+    (["--bots", "random,random", "--option", "nosuch"], "'nosuch': KEY=VALUE expected"),
+    (["--bots", "random,random", "--profile", "classic-3p", "--option", "three_deal=x"],
+     "'x' is not one of"),
 ])
 def test_bad_arguments_are_refused_by_name(args: list[str], said: str,
                                            capsys: pytest.CaptureFixture[str]) -> None:
