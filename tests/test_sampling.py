@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from belote.bots import knowledge, make_bot, played_by
@@ -58,6 +58,11 @@ def _legal_from(rules_opts: dict[str, object], trump: int, leader: int, before: 
 
 
 @settings(max_examples=400, deadline=None)
+@example(  # §6.3a: a discard held forbids undertrumping the master partner (found by Hypothesis)
+    opts={"partner_master_exemption": True, "undertrump_partner": "only_if_only_trumps",
+          "must_undertrump": False, "overtrump_partner_on_trump_lead": False},
+    trump=3, leader=0, perm=[8, 25, 2, 24, 4, 0, 1, 3, 5, 6, 7, *range(9, 24), *range(26, 32)],
+    before_len=3, hand_len=1)
 @given(
     opts=RULE_OPTIONS,
     trump=st.integers(0, 5),

@@ -53,7 +53,7 @@ from belote.cards import (
     suit_of,
 )
 from belote.errors import BeloteError
-from belote.options import Rules
+from belote.options import Rules, UndertrumpPartner
 from belote.play import SEAT_NAMES, PlayState, Trick
 from belote.round import PLAY, PlayerView
 from belote.table import DealMode, Table
@@ -238,11 +238,13 @@ def forbidden_after(
 
 def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence[Card],
                    c: Card, sides: Sequence[int]) -> CardMask:
-    """:func:`forbidden_after` over every card, worked out: only the cards of the led
-    suit and of the trump are tried, as holding a card of another suit never makes a
-    card illegal (§6: one follows the led suit, or trumps, or overtrumps; a discard is
-    free).  ``test_6_forbidden_set_is_exact`` checks the answer against the engine
-    with every card of a hand."""
+    """:func:`forbidden_after` over every card, worked out: the cards of the led suit and
+    of the trump are tried, and the other suits' too where ``undertrump_partner`` is
+    ``only_if_only_trumps`` (§6.3a: holding any card that is not a trump forbids
+    undertrumping one's partner).  Under the other options holding a card of another
+    suit never makes a card illegal (§6: one follows the led suit, or trumps, or
+    overtrumps; a discard is free).  ``test_6_forbidden_set_is_exact`` checks the
+    answer against the engine with every card of a hand."""
     n = len(sides)
     state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
     for i, b in enumerate(before):
@@ -253,7 +255,10 @@ def _forbidden_any(rules: Rules, trump: TrumpMode, leader: int, before: Sequence
     bit = 1 << c
     out = 0
     on_table = mask_of(before)
-    tried = SUIT_MASKS[suit_of(before[0])] | TRUMP_SUIT_MASKS[trump]
+    if rules.undertrump_partner is UndertrumpPartner.ONLY_IF_ONLY_TRUMPS:
+        tried = ALL_CARDS
+    else:
+        tried = SUIT_MASKS[suit_of(before[0])] | TRUMP_SUIT_MASKS[trump]
     for x in scan_forward(tried & ~bit & ~on_table):
         hands[seat] = bit | (1 << x)
         if not state.legal_mask() & bit:
