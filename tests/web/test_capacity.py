@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import sqlite3
 from pathlib import Path
 from typing import Any, TypeVar
@@ -14,7 +15,7 @@ import pytest
 from belote.bots.base import next_action
 from belote.web import create_app, driver, room_state
 from belote.web.network import network_of
-from belote.web.present import score_json
+from belote.web.present import current_trick_json, score_json
 from belote.web.room_manager import RoomManager
 from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
@@ -407,6 +408,20 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
         await manager.close()
 
     run_async(scenario)
+
+
+def test_the_trick_in_progress_is_written_from_its_cards_texts() -> None:
+    """:func:`room_state.trick_text`, put together from each card's text, is the JSON
+    of :func:`current_trick_json` (the reference) for every leader, every number of
+    cards and every table size, on random cards."""
+    rng = random.Random(5)
+    for players in (4, 3, 2):
+        for leader in range(players):
+            for size in range(players):
+                for _ in range(20):
+                    cards = rng.sample(range(32), size)
+                    assert room_state.trick_text(leader, cards, players) == json.dumps(
+                        current_trick_json(leader, cards, players), ensure_ascii=False)
 
 
 def test_only_the_newest_public_rooms_on_disk_are_brought_back_to_be_listed(

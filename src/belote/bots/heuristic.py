@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol
 
 from belote.bots.base import BaseBot, BotSetting, GameWeighing, legal_calls, legal_cards
-from belote.bots.knowledge import InconsistentViewError, Knowledge, infer
+from belote.bots.knowledge import InconsistentViewError, Knowledge, Reading, infer
 from belote.cards import (
     ACE,
     ALL_CARDS,
@@ -400,9 +400,11 @@ class _FourPlay:
         return False
 
 
-def _knowledge(view: PlayerView) -> Knowledge:
+def _knowledge(view: PlayerView, reading: Reading | None = None) -> Knowledge:
+    """What the seat knows (:func:`~belote.bots.knowledge.infer`), read by ``reading``
+    when given: the bot's own, kept from its decision before."""
     try:
-        return infer(view)
+        return infer(view) if reading is None else reading.infer(view)
     except InconsistentViewError:  # pragma: no cover - only a view that contradicts itself
         return infer(view, voids=False)
 
@@ -420,6 +422,12 @@ class HeuristicBot(BaseBot):
                            "failure would give the others the game, a lighter one when a make "
                            "would end it for us)"),
     }
+
+    def __init__(self, seed: int | None = None, **settings: object) -> None:
+        super().__init__(seed, **settings)
+        # What the bot's seat has read of the deal's completed tricks, kept from one of
+        # its cards to the next (each decision reads only the tricks completed since).
+        self.reading = Reading()
 
     # --- bidding ------------------------------------------------------------------
 
@@ -450,8 +458,8 @@ class HeuristicBot(BaseBot):
             return legal[0]
         assert view.contract is not None
         if view.rules.players != 4:
-            return _SmallPlay(view).choose(legal)
-        return self.play_knowing(view, _knowledge(view))
+            return _SmallPlay(view, self.reading).choose(legal)
+        return self.play_knowing(view, _knowledge(view, self.reading))
 
     def play_knowing(self, view: PlayerView, know: Knowledge) -> Card:
         """The card at four players, ``know`` being what the seat knows
@@ -584,7 +592,7 @@ class _SmallPlay:
     """One card decision at a table of three or two (§12), after the tips of seed 000 §9
     applied by side (see the module docstring)."""
 
-    def __init__(self, view: PlayerView) -> None:
+    def __init__(self, view: PlayerView, reading: Reading | None = None) -> None:
         assert view.contract is not None
         self.view = view
         self.n = view.rules.players
@@ -593,7 +601,7 @@ class _SmallPlay:
         self.order = order_table(self.trump)
         self.points = card_points(view.rules, self.trump)
         self.hand = view.hand
-        self.know = _knowledge(view)
+        self.know = _knowledge(view, reading)
         taker = view.contract.taker
         if self.n == 3:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))

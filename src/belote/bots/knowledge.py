@@ -64,6 +64,7 @@ __all__ = [
     "InconsistentViewError",
     "Kept",
     "Knowledge",
+    "Reading",
     "Unseen",
     "World",
     "forbidden_after",
@@ -284,6 +285,92 @@ def infer(view: PlayerView, voids: bool = True) -> Knowledge:
     return k
 
 
+class Reading:
+    """What one seat has read of a deal's completed tricks, kept between its decisions
+    (a bot's, :class:`~belote.bots.heuristic.HeuristicBot`): the cards each seat
+    played in them and the voids they revealed (:func:`revealed`).  :meth:`infer`
+    answers what :func:`infer` answers for a view, reading only the tricks completed
+    since the seat's decision before, when those tricks are the same objects as then
+    (the same deal, its views reading one list of tricks, ``belote.views``);
+    otherwise, and for any other view, it reads every trick again.  :func:`infer` stays
+    the reference (tests/test_knowledge_kept.py checks them equal at every decision).
+    Safe from threads: a reading replaced meanwhile only costs one from the start."""
+
+    __slots__ = ("kept",)
+
+    def __init__(self) -> None:
+        self.kept: _Read | None = None
+
+    def infer(self, view: PlayerView) -> Knowledge:
+        """:func:`infer` of ``view`` (with the voids), from the completed tricks read so
+        far; raises :class:`InconsistentViewError` as it does."""
+        contract = view.contract
+        if view.phase != PLAY or contract is None:
+            return infer(view)  # (its refusal)
+        rules = view.rules
+        seat, trump, taker = view.seat, contract.trump, contract.taker
+        tricks = view.tricks
+        kept = self.kept
+        start = 0
+        if kept is not None and kept.rules is rules and kept.seat == seat \
+                and kept.trump == trump and kept.taker == taker:
+            read = kept.tricks
+            start = len(read)
+            if start > len(tricks):
+                start = 0
+            else:
+                for i in range(start):
+                    if read[i] is not tricks[i]:
+                        start = 0
+                        break
+        if not start:
+            table = Table.of(rules)
+            if table.mode is DealMode.DECOUVERTE:
+                return infer(view)
+            kept = _Read(rules, seat, trump, taker, table)
+        assert kept is not None
+        if start < len(tricks):
+            kept = kept.after(tricks, start)
+        self.kept = kept
+        k = Unseen(view, True, kept.table, kept).knowledge(view.hand)
+        _check(k, view)
+        return k
+
+
+class _Read:
+    """A :class:`Reading`'s completed tricks of one deal, read for one seat."""
+
+    __slots__ = ("by_seat", "deck", "rules", "seat", "sides", "table", "taker", "tricks",
+                 "trump", "voids")
+
+    def __init__(self, rules: Rules, seat: int, trump: TrumpMode, taker: int,
+                 table: Table) -> None:
+        self.rules, self.seat, self.trump, self.taker, self.table = (
+            rules, seat, trump, taker, table)
+        self.sides = table.sides(taker)
+        self.deck = table.deck_mask
+        self.tricks: tuple[Trick, ...] = ()
+        n = table.players
+        self.by_seat: tuple[CardMask, ...] = (0,) * n  # the cards each seat played in them
+        self.voids: tuple[CardMask, ...] = (0,) * n  # what they revealed (revealed())
+
+    def after(self, tricks: tuple[Trick, ...], start: int) -> _Read:
+        """This one with ``tricks`` read, the first ``start`` of them being this one's."""
+        out = _Read.__new__(_Read)
+        out.rules, out.seat, out.trump, out.taker, out.table = (
+            self.rules, self.seat, self.trump, self.taker, self.table)
+        out.sides, out.deck, out.tricks = self.sides, self.deck, tricks
+        n = len(self.by_seat)
+        by_seat, voids = list(self.by_seat), list(self.voids)
+        for t in tricks[start:]:
+            leader = t.leader
+            for i, c in enumerate(t.cards):
+                by_seat[(leader + i) % n] |= 1 << c
+            _reveal(voids, self.rules, self.trump, self.seat, self.sides, leader, t.cards)
+        out.by_seat, out.voids = tuple(by_seat), tuple(voids)
+        return out
+
+
 class Unseen:
     """:func:`infer` less the seat's own cards: what the seat's view says of the
     hidden cards whatever the seat holds (four players and §12.1's deals; not
@@ -295,14 +382,23 @@ class Unseen:
                  "voids")
 
     def __init__(self, view: PlayerView, voids: bool = True,
-                 table: Table | None = None) -> None:
+                 table: Table | None = None,
+                 read: _Read | None = None) -> None:
+        """``read``, from a :class:`Reading` (with the voids): the view's completed
+        tricks as read for its seat."""
         assert view.contract is not None
         table = table if table is not None else Table.of(view.rules)
         self.table = table
         n = table.players
         seat, trump = view.seat, view.contract.trump
         self.seat, self.trump = seat, trump
-        by_seat = played_by(view)
+        if read is None:
+            by_seat = played_by(view)
+            deck = table.deck_mask
+        else:
+            by_seat, deck = list(read.by_seat), read.deck
+            for i, c in enumerate(view.trick):
+                by_seat[(view.trick_leader + i) % n] |= 1 << c
         played = 0
         for m in by_seat:
             played |= m
@@ -327,7 +423,7 @@ class Unseen:
             placed |= m
         # §12: the cards face up on the table are in no hand; the taker knows his discards.
         # (The seat's own cards are taken out of these in knowledge().)
-        unknown = table.deck_mask & ~played & ~view.public & ~placed & ~view.discards
+        unknown = deck & ~played & ~view.public & ~placed & ~view.discards
         self.known, self.unknown, self.placed = known, unknown, placed
         self.held = sum(self.sizes[s] for s in range(n) if s != seat)  # by the others
         sides = table.sides(taker)
@@ -337,7 +433,8 @@ class Unseen:
             # answer is that over every card, filtered): the completed tricks' kept
             # (:func:`revealed`), the trick in progress's added.
             rules = view.rules
-            over = list(revealed(rules, trump, seat, sides, tuple(view.tricks)))
+            over = (list(revealed(rules, trump, seat, sides, tuple(view.tricks)))
+                    if read is None else list(read.voids))
             if view.trick:
                 _reveal(over, rules, trump, seat, sides, view.trick_leader, view.trick)
             # (The seat's own cards among the candidates change nothing: they are

@@ -41,7 +41,7 @@ from belote.hand import DECOUVERTE, HandResult
 from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick
 from belote.round import PlayerView, Round
-from belote.table import DealMode, Phase
+from belote.table import DealMode, Phase, Table
 from belote.web.present import (
     announced_type,
     current_trick_json,
@@ -441,9 +441,29 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
     return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
             f'{to_json(str(phase))}, "turn": {turn}, {kept.bidding_text}, "trick": '
-            f'{to_json(current_trick_json(view.trick_leader, view.trick, n))}, '
+            f'{trick_text(view.trick_leader, view.trick, n)}, '
             f'{kept.tricks_text}, '
             f'"card_counts": {{{counts}}}, {said}, ')
+
+
+# Each card of a trick in progress as the text of the deal writes it, by seat and card
+# (the JSON of present.current_trick_json's items).
+_PLAYED: Final = tuple(
+    tuple(to_json({"seat": SEAT_NAMES[s], "card": card_name(c)}) for c in range(32))
+    for s in range(4))
+
+
+def trick_text(leader: int, cards: Sequence[Card], players: int) -> str:
+    """The trick in progress as its JSON text, ``to_json(current_trick_json(leader,
+    cards, players))``, put together from each card's text written once (:data:`_PLAYED`).
+
+    >>> from belote.cards import parse_card
+    >>> trick_text(3, [parse_card("JH"), parse_card("7S")], 4)
+    '{"leader": "W", "cards": [{"seat": "W", "card": "JH"}, {"seat": "N", "card": "7S"}]}'
+    """
+    order = Table.seated(players).orders[leader]
+    return (f'{{"leader": "{SEAT_NAMES[leader]}", "cards": ['
+            + ", ".join([_PLAYED[order[i]][c] for i, c in enumerate(cards)]) + "]}")
 
 
 class _KeptDeal:
