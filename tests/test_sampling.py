@@ -90,6 +90,44 @@ def test_6_forbidden_set_is_exact(
     assert bool(legal >> c & 1) == (hand & forbidden == 0)
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    opts=RULE_OPTIONS,
+    players=st.sampled_from([3, 2]),
+    taker=st.integers(0, 2),
+    trump=st.integers(0, 5),
+    leader=st.integers(0, 2),
+    perm=st.permutations(list(range(32))),
+    before_len=st.integers(1, 2),
+    hand_len=st.integers(0, 7),
+)
+def test_6_forbidden_set_is_exact_at_three_and_two(
+    opts: dict[str, object], players: int, taker: int, trump: int, leader: int,
+    perm: list[int], before_len: int, hand_len: int,
+) -> None:
+    """§6 and §12 at three and two players (the sides the taker makes: two defenders
+    together at three, each seat alone at two; no seat has a partner in the play, so
+    §6.3a's exemption never applies): ``c`` is legal from hand H exactly when H holds
+    none of ``forbidden_after`` with those sides."""
+    taker, leader = taker % players, leader % players
+    before_len = min(before_len, players - 1)
+    before = perm[:before_len]
+    c = perm[before_len]
+    hand = 1 << c
+    for x in perm[before_len + 1:before_len + 1 + hand_len]:
+        hand |= 1 << x
+    rules = make_rules(f"classic-{players}p", opts)
+    sides = Table.of(rules).sides(taker)
+    free = ALL_CARDS & ~sum(1 << b for b in before)
+    forbidden = forbidden_after(rules, trump, leader, before, c, free, sides)
+    state = PlayState(rules, trump, [0] * players, leader, tricks_left=1, teams=sides)
+    for i, b in enumerate(before):
+        state.hands[(leader + i) % players] = 1 << b
+        state.push(b)
+    state.hands[state.turn] = hand
+    assert bool(state.legal_mask() >> c & 1) == (hand & forbidden == 0)
+
+
 def test_forbidden_after_kept_answers_as_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
     """The answers kept by position (the seats' knowledge reads every card again at each
     turn) are those worked out afresh, whatever the candidates, at each of the rules'
