@@ -46,15 +46,27 @@ RULE_OPTIONS = st.fixed_dictionaries({
 })
 
 
-def _legal_from(rules_opts: dict[str, object], trump: int, leader: int, before: list[int],
-                hand: int) -> int:
-    rules = make_rules("classic", rules_opts)
-    state = PlayState(rules, trump, [0, 0, 0, 0], leader, tricks_left=1)
-    for i, c in enumerate(before):
-        state.hands[(leader + i) & 3] = 1 << c
-        state.push(c)
+def _check_forbidden_is_exact(profile: str, opts: dict[str, object], sides: tuple[int, ...],
+                              trump: int, leader: int, perm: list[int], before_len: int,
+                              hand_len: int) -> None:
+    """``before`` (the first ``before_len`` cards of ``perm``) played from ``leader``,
+    then ``c`` (the next) from a hand of ``c`` and the ``hand_len`` cards after it: the
+    engine finds ``c`` legal exactly when that hand holds none of ``forbidden_after``."""
+    before = perm[:before_len]
+    c = perm[before_len]
+    hand = 1 << c
+    for x in perm[before_len + 1:before_len + 1 + hand_len]:
+        hand |= 1 << x
+    rules = make_rules(profile, opts)
+    free = ALL_CARDS & ~sum(1 << b for b in before)
+    forbidden = forbidden_after(rules, trump, leader, before, c, free, sides)
+    n = len(sides)
+    state = PlayState(rules, trump, [0] * n, leader, tricks_left=1, teams=sides)
+    for i, b in enumerate(before):
+        state.hands[(leader + i) % n] = 1 << b
+        state.push(b)
     state.hands[state.turn] = hand
-    return state.legal_mask()
+    assert bool(state.legal_mask() >> c & 1) == (hand & forbidden == 0)
 
 
 @settings(max_examples=400, deadline=None)
@@ -77,17 +89,8 @@ def test_6_forbidden_set_is_exact(
 ) -> None:
     """§6 under every option: ``c`` is legal from hand H (H holds ``c``) exactly when H
     holds none of ``forbidden_after`` (the pairwise rule of belote.bots.sampling)."""
-    before = perm[:before_len]
-    c = perm[before_len]
-    rest = perm[before_len + 1:before_len + 1 + hand_len]
-    hand = 1 << c
-    for x in rest:
-        hand |= 1 << x
-    rules = make_rules("classic", opts)
-    free = ALL_CARDS & ~sum(1 << b for b in before)
-    forbidden = forbidden_after(rules, trump, leader, before, c, free)
-    legal = _legal_from(opts, trump, leader, before, hand)
-    assert bool(legal >> c & 1) == (hand & forbidden == 0)
+    _check_forbidden_is_exact("classic", opts, (0, 1, 0, 1), trump, leader, perm,
+                              before_len, hand_len)
 
 
 @settings(max_examples=300, deadline=None)
@@ -110,22 +113,9 @@ def test_6_forbidden_set_is_exact_at_three_and_two(
     §6.3a's exemption never applies): ``c`` is legal from hand H exactly when H holds
     none of ``forbidden_after`` with those sides."""
     taker, leader = taker % players, leader % players
-    before_len = min(before_len, players - 1)
-    before = perm[:before_len]
-    c = perm[before_len]
-    hand = 1 << c
-    for x in perm[before_len + 1:before_len + 1 + hand_len]:
-        hand |= 1 << x
-    rules = make_rules(f"classic-{players}p", opts)
-    sides = Table.of(rules).sides(taker)
-    free = ALL_CARDS & ~sum(1 << b for b in before)
-    forbidden = forbidden_after(rules, trump, leader, before, c, free, sides)
-    state = PlayState(rules, trump, [0] * players, leader, tricks_left=1, teams=sides)
-    for i, b in enumerate(before):
-        state.hands[(leader + i) % players] = 1 << b
-        state.push(b)
-    state.hands[state.turn] = hand
-    assert bool(state.legal_mask() >> c & 1) == (hand & forbidden == 0)
+    sides = Table.of(make_rules(f"classic-{players}p", opts)).sides(taker)
+    _check_forbidden_is_exact(f"classic-{players}p", opts, sides, trump, leader, perm,
+                              min(before_len, players - 1), hand_len)
 
 
 def test_forbidden_after_kept_answers_as_worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
