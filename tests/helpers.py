@@ -16,6 +16,22 @@ from belote.cards import mask_of, parse_card, parse_trump
 from belote.options import Rules, make_rules
 from belote.play import PlayState
 
+# Every table setup: take or pass, the three auctions, three players in each deal (24
+# cards, the kitty, six each), two with the stock and in découverte. The first four are
+# the four-player profiles and découverte comes last (tests slice the list so).
+EVERY_TABLE: list[tuple[str, dict[str, Any]]] = [
+    ("classic", {}),
+    ("moroccan", {}),
+    ("coinche", {}),
+    ("contree", {}),
+    ("classic-3p", {}),
+    ("classic-3p", {"three_deal": "kitty"}),
+    ("classic-3p", {"three_deal": "six_each"}),
+    ("classic-2p", {"two_deal": "stock"}),
+    ("classic-2p", {"two_deal": "decouverte"}),
+]
+EVERY_TABLE_IDS = [p + "".join(f"-{v}" for v in o.values()) for p, o in EVERY_TABLE]
+
 
 def mask(text: str) -> int:
     """``"JH 9H AS"`` → the card mask."""

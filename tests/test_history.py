@@ -29,23 +29,11 @@ from belote.history import (
 from belote.options import make_rules
 from belote.replay import deck_of, replay
 from belote.round import Round
+from tests.helpers import EVERY_TABLE, EVERY_TABLE_IDS
 
 runner = CliRunner()
 
-# Every table: take or pass, the auctions, three players with the kitty, two with the
-# stock, two in découverte.
-TABLES: list[tuple[str, dict[str, Any]]] = [
-    ("classic", {}),
-    ("moroccan", {}),
-    ("coinche", {}),
-    ("contree", {}),
-    ("classic-3p", {}),
-    ("classic-3p", {"three_deal": "kitty"}),
-    ("classic-3p", {"three_deal": "six_each"}),
-    ("classic-2p", {"two_deal": "stock"}),
-    ("classic-2p", {"two_deal": "decouverte"}),
-]
-IDS = [p + "".join(f"-{v}" for v in o.values()) for p, o in TABLES]
+TABLES, IDS = EVERY_TABLE, EVERY_TABLE_IDS
 
 
 def game_of(profile: str, options: dict[str, Any], seed: int = 5, target: int = 400) -> Match:

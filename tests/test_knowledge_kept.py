@@ -17,19 +17,9 @@ from belote.bots.knowledge import InconsistentViewError, Knowledge, Reading, inf
 from belote.game import Match
 from belote.options import Rules, make_rules
 from belote.round import ALL_PASS, OVER, PLAY, PlayerView, Round
+from tests.helpers import EVERY_TABLE, EVERY_TABLE_IDS
 
-TABLES: list[tuple[str, dict[str, str]]] = [
-    ("classic", {}),
-    ("coinche", {}),
-    ("moroccan", {}),
-    ("contree", {}),
-    ("classic-3p", {"three_deal": "24_cards"}),
-    ("classic-3p", {"three_deal": "kitty"}),
-    ("classic-3p", {"three_deal": "six_each"}),
-    ("classic-2p", {"two_deal": "stock"}),
-    ("classic-2p", {"two_deal": "decouverte"}),
-]
-IDS = [f"{p}-{next(iter(o.values()), '')}".rstrip("-") for p, o in TABLES]
+TABLES, IDS = EVERY_TABLE, EVERY_TABLE_IDS
 
 
 def played_views(rules: Rules, seed: int, deals: int,
