@@ -59,8 +59,10 @@ the moves' latency as the server's does, so this process's objects are frozen
 out of its collector before each step.  And: the server's sends (their count, their
 CPU time p50 and mean), the writer thread's copies of the log into the database (the
 checkpoints: count, wall and CPU time), the machine's CPU steal (a virtual machine's
-CPUs ready while the host ran others), the server's event loop (uvloop or asyncio)
-and its collector's counters after the step; after the last step, one full scan of
+CPUs ready while the host ran others), how late the server's bots acted after
+their point of the grid (``web.driver.HOLDS``: count, p50/p99/max; a server without
+it says nothing), the server's event loop (uvloop or asyncio) and its collector's
+counters after the step; after the last step, one full scan of
 the server's collector, timed (``web.app.full_scan``: the pause ``belote serve``
 makes once an hour).  ``--census`` counts the server's young objects by type (what a
 young collection goes through).
@@ -648,10 +650,27 @@ def _serve(args: argparse.Namespace) -> None:
                              "cpu_ms": ms(time.thread_time() - cpu), "unreachable": found,
                              "tracked": tracked, "frozen_after": gc.get_freeze_count()})
 
+    from belote.web import driver
+    if hasattr(driver, "HOLDS"):  # (a version of the server that says how late its bots act)
+        driver.HOLDS = []
+
+    def bot_holds(reset: bool) -> dict[str, Any]:
+        """How late the bots woken from the grid acted, after their point of the grid
+        (count, p50/p99/max ms), since the last call."""
+        holds = getattr(driver, "HOLDS", None)
+        if holds is None:
+            return {}
+        driver.HOLDS = []
+        if reset or not holds:
+            return {}
+        return {"bot_holds": [len(holds), ms(_percentile(holds, 50)),
+                              ms(_percentile(holds, 99)), ms(max(holds))]}
+
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
         rooms: RoomManager = request.app.state.rooms
         stalls.start()
+        reset = bool(request.query_params.get("reset"))
         return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
                              "rooms": len(rooms),
                              # the log's file (its pages not yet copied into the database)
@@ -670,8 +689,8 @@ def _serve(args: argparse.Namespace) -> None:
                              # of everything since the last step (opening the tables
                              # included, hundreds of thousands of timings) would take
                              # the loop a second to sort, at the step's start
-                             **(stalls.reset() if request.query_params.get("reset")
-                                else stalls.take())})
+                             **(stalls.reset() if reset else stalls.take()),
+                             **bot_holds(reset)})
 
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
@@ -685,7 +704,6 @@ def _serve(args: argparse.Namespace) -> None:
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
     if args.grid_slice:
-        from belote.web import driver
         driver.GRID_SLICE = args.grid_slice
     profiler = cProfile.Profile() if args.profile_out else None
     if profiler is not None:
@@ -824,6 +842,9 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "p50_ms": round(_percentile(lat, 50) * 1000, 1),
         "p99_ms": round(_percentile(lat, 99) * 1000, 1),
         "actions_per_s": round((stats["actions"] - a0) / elapsed, 1),
+        # how late the bots acted after their point of the grid: count, p50/p99/max ms
+        # (a server that does not say: [])
+        "bot_holds_ms": stats.get("bot_holds", []),
         "server_cpu_percent": None if cpu0 is None or cpu1 is None
         else round(100 * (cpu1 - cpu0) / elapsed, 1),
         # The server's CPU time per action (calls and cards, every table): what one
@@ -882,6 +903,8 @@ def _row(r: dict[str, Any]) -> str:
             f"the server's loop {r['server_loop']}, its memory {r['server_rss_mb']} MB, its "
             f"collector after the step "
             f"{r['server_gc_counters']}\n"
+            f"{'':9}the bots acted after their point of the grid (count, p50/p99/max ms) "
+            f"{r['bot_holds_ms']}\n"
             f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
             f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
 
