@@ -517,7 +517,7 @@ def test_pauses_ending_on_one_point_end_in_slices_in_order(monkeypatch: pytest.M
 
         tasks = [loop.create_task(wait(i)) for i in range(22)]
         await asyncio.sleep(0)  # every pause begun, on one point of the grid
-        assert len(driver._GRID[loop].points) == 1
+        assert len(driver._GRID[loop]) == 1
         tasks[5].cancel()
         loop.call_soon(count_turns)
         await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 5)

@@ -3,9 +3,7 @@
 Bots act server-side in the room's driver task (:meth:`Driver.start`), paced by
 :class:`~belote.web.seats.RoomSettings` so that people can follow the table: a
 bot waits ``bot_delay`` before it acts (``trick_pause`` more before it leads to a
-new trick; the pause ends on a grid shared by every table, :data:`PACE_GRID_S`, and
-when the event loop runs late the bots due wait their turn behind people's moves,
-:data:`BOT_HOLD_MAX_S` at most), a
+new trick; the pause ends on a grid shared by every table, :data:`PACE_GRID_S`), a
 finished deal stays shown ``deal_pause`` while people are here (an
 all-pass deal ``all_pass_pause``).  The slow bots (``pimc``) think in a worker
 thread so the event loop stays free.  Each action bumps the room's version; a
@@ -30,7 +28,6 @@ seconds later, and a bug stops the game with its error shown, not the server.
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import functools
 import logging
@@ -73,22 +70,8 @@ PACE_GRID_S: Final = 0.02
 # --grid-slice measures another.
 GRID_SLICE = 6
 
-# People before bots when the loop is behind.  The bots due wait in one queue of the
-# event loop, first due first, and at most GRID_SLICE of them act a turn of the loop
-# WHATEVER the number of points of the grid that are due: when the loop runs late (a
-# busy moment, a pause of the collector) and several points come due at once, their
-# bots do not each start a slice in the same turn (twelve, eighteen... bots a turn,
-# and every person's move, which goes through some four turns of the loop, waiting
-# behind all of them): they wait their turn, and the bots, not the people, absorb
-# the busy moment.  A bot's pace is cosmetic (a few tens of milliseconds later is
-# invisible), a person's wait is not.  When the loop is not behind (a point's bots
-# have all acted before the next point comes), nothing changes: each point's bots
-# act from its turn on, GRID_SLICE a turn, as before.  No bot waits for ever: one
-# due for longer than BOT_HOLD_MAX_S acts in the next turn whatever the slice.
-BOT_HOLD_MAX_S = 0.25
-
 # When set (a list: benchmarks/bench_web_load.py sets it in its server), how late
-# each bot woken from the grid was, in seconds after its point of the grid.
+# each bot woken from the grid acted, in seconds after its point of the grid.
 HOLDS: list[float] | None = None
 
 
@@ -100,23 +83,6 @@ def pace_end(now: float, delay: float) -> float:
     [10.6, 10.6, 10.62, 10.003]
     """
     return max(now, round((now + delay) / PACE_GRID_S) * PACE_GRID_S)
-
-
-class Grid:
-    """The pauses of one event loop: those waiting for a point of the grid (each
-    point's futures, woken together by the point's one timer: :func:`pace`), and
-    those whose point has come, waiting for their slice (:attr:`due`, first due
-    first: :func:`wake_slice`)."""
-
-    __slots__ = ("due", "points", "pumping")
-
-    def __init__(self) -> None:
-        # (no reference to the loop: it is the key of the weak dictionary :data:`_GRID`)
-        self.points: dict[int, list[asyncio.Future[None]]] = {}
-        # (the time of the point they were due on, the pause's future)
-        self.due: collections.deque[tuple[float, asyncio.Future[None]]] = \
-            collections.deque()
-        self.pumping = False  # a slice is woken this turn or called for the next
 
 
 def pace(delay: float) -> asyncio.Future[None]:
@@ -138,13 +104,13 @@ def pace(delay: float) -> asyncio.Future[None]:
         loop.call_soon(_wake, woken)
         return woken
     point = round(end / PACE_GRID_S)  # (end is that point of the grid)
-    grid = _GRID.get(loop)
-    if grid is None:
-        grid = _GRID[loop] = Grid()
-    waiting = grid.points.get(point)
+    points = _GRID.get(loop)
+    if points is None:
+        points = _GRID[loop] = {}
+    waiting = points.get(point)
     if waiting is None:
-        waiting = grid.points[point] = []
-        loop.call_at(end, _wake_point, grid, point)
+        waiting = points[point] = []
+        loop.call_at(end, _wake_point, points, point)
     waiting.append(woken)
     return woken
 
@@ -154,47 +120,35 @@ def _wake(woken: asyncio.Future[None]) -> None:
         woken.set_result(None)
 
 
-# Each event loop's pauses (:class:`Grid`).
-_GRID: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Grid]] = \
+# The points of the grid that pauses wait for, by event loop: each point's futures,
+# woken together by the point's one timer (pace).
+_GRID: Final[weakref.WeakKeyDictionary[asyncio.AbstractEventLoop,
+                                       dict[int, list[asyncio.Future[None]]]]] = \
     weakref.WeakKeyDictionary()
 
 
-def _wake_point(grid: Grid, point: int) -> None:
+def _wake_point(points: dict[int, list[asyncio.Future[None]]], point: int) -> None:
     """A point of the grid is reached: every pause ending there is over (but those
-    cancelled meanwhile), in the order they began, behind those of earlier points
-    still waiting for their slice (:func:`wake_slice`)."""
-    at = point * PACE_GRID_S
-    grid.due.extend((at, woken) for woken in grid.points.pop(point, ()))
-    if not grid.pumping:
-        grid.pumping = True
-        wake_slice(grid)
+    cancelled meanwhile), in the order they began, a slice of :data:`GRID_SLICE` a
+    turn of the event loop."""
+    _wake_slices(points.pop(point, []), 0, point * PACE_GRID_S)
 
 
-def wake_slice(grid: Grid) -> None:
-    """End the pauses of one slice: the first :data:`GRID_SLICE` of ``grid.due``
-    (those cancelled meanwhile left out), and besides any due for longer than
-    :data:`BOT_HOLD_MAX_S`; the rest at the next turn of the loop."""
-    loop = asyncio.get_running_loop()
-    due = grid.due
-    now = loop.time()
+def _wake_slices(due: list[asyncio.Future[None]], start: int, at: float) -> None:
+    """End the pauses ``due[start:]`` (due at the time ``at``): :data:`GRID_SLICE` of
+    them now (those cancelled meanwhile left out), the rest at the next turn of the
+    loop."""
     woken = 0
-    holds = HOLDS
-    while due:
-        at, future = due[0]
-        if future.done():  # cancelled meanwhile
-            due.popleft()
-            continue
-        if woken >= GRID_SLICE and now - at < BOT_HOLD_MAX_S:
+    for i in range(start, len(due)):
+        if woken >= GRID_SLICE:
+            asyncio.get_running_loop().call_soon(_wake_slices, due, i, at)
             break
-        due.popleft()
-        future.set_result(None)
-        woken += 1
-        if holds is not None:
-            holds.append(now - at)
-    if due:
-        loop.call_soon(wake_slice, grid)
-    else:
-        grid.pumping = False
+        if not due[i].done():
+            due[i].set_result(None)
+            woken += 1
+    if HOLDS is not None and woken:
+        late = asyncio.get_running_loop().time() - at
+        HOLDS.extend([late] * woken)
 
 
 def _legal(rnd: Round, seat: int) -> Action:
