@@ -51,7 +51,9 @@ tick, p50/p99/max), a write's wait for its commit and the commits (how many, the
 size, their wall and CPU time, how many on the event loop's thread), a write's way
 stage by stage (``_time_writer_stages``: to the end of the loop's turn, then committed
 there or through the writer thread: its wake-up, the transaction, the answer's way
-back; and each SQL statement of the writer), the garbage collector's pauses by
+back; and each SQL statement of the writer; and the loop's ticks whose writes went to
+the thread, by why: the thread copying the log into the database, the thread busy
+otherwise, or neither), the garbage collector's pauses by
 generation (how many, the longest in wall and in CPU time, all together; a pause
 longer in wall than in CPU time is the process waiting for a core), and the same
 loop lag and collector for this process (the clients): a stall there would add to
@@ -59,8 +61,10 @@ the moves' latency as the server's does, so this process's objects are frozen
 out of its collector before each step.  And: the server's sends (their count, their
 CPU time p50 and mean), the writer thread's copies of the log into the database (the
 checkpoints: count, wall and CPU time), the machine's CPU steal (a virtual machine's
-CPUs ready while the host ran others), the server's event loop (uvloop or asyncio)
-and its collector's counters after the step; after the last step, one full scan of
+CPUs ready while the host ran others), how late the server's bots acted after
+their point of the grid (``web.driver.HOLDS``: count, p50/p99/max; a server without
+it says nothing), the server's event loop (uvloop or asyncio) and its collector's
+counters after the step; after the last step, one full scan of
 the server's collector, timed (``web.app.full_scan``: the pause ``belote serve``
 makes once an hour).  ``--census`` counts the server's young objects by type (what a
 young collection goes through).
@@ -361,6 +365,12 @@ class Stalls:
         self.pauses: list[tuple[int, float, float]] = []  # (generation, wall, cpu)
         self.sends: list[float] = []  # a WebSocket message's send, CPU time (server)
         self.checkpoints: list[tuple[float, float]] = []  # the log's copies (wall, CPU)
+        # the ticks whose writes went to the writer thread, by why: [ticks, writes]
+        # (_time_writer_stages): the thread copying the log into the database
+        # ("checkpoint"), the thread busy otherwise ("thread"), neither ("other": the
+        # database's lock taken, or a write that may not be committed on the loop)
+        self.handovers: dict[str, list[int]] = {}
+        self.checkpointing = False  # the writer thread is copying the log (server)
         self._began = (0.0, 0.0)
         self._ticker: asyncio.Task[None] | None = None
         gc.callbacks.append(self._gc)
@@ -393,7 +403,7 @@ class Stalls:
         """Start again (no figures)."""
         self.lags, self.pauses, self.young = [], [], {}
         self.writes, self.commits, self.stages = [], [], {}
-        self.sends, self.checkpoints = [], []
+        self.sends, self.checkpoints, self.handovers = [], [], {}
         return {}
 
     def take(self) -> dict[str, Any]:
@@ -404,7 +414,9 @@ class Stalls:
         stages, self.stages = self.stages, {}
         sends, self.sends = self.sends, []
         checkpoints, self.checkpoints = self.checkpoints, []
-        out = {"loop_lag_p99_ms": ms(_percentile(lags, 99)) if lags else 0.0,
+        handovers, self.handovers = self.handovers, {}
+        out = {"handovers": handovers,
+               "loop_lag_p99_ms": ms(_percentile(lags, 99)) if lags else 0.0,
                "loop_lag_p50_ms": ms(_percentile(lags, 50)) if lags else 0.0,
                "write_p50_ms": ms(_percentile(writes, 50)) if writes else 0.0,
                "write_p99_ms": ms(_percentile(writes, 99)) if writes else 0.0,
@@ -487,8 +499,9 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
 
     marks: dict[int, list[float]] = {}  # id(job) -> [put, end of tick, taken, answered]
     settled: dict[Any, list[float]] = {}  # future -> its job's marks
-    put, end_of_tick, commit, answer, settle = (
-        Writer._put, Writer._end_of_tick, Writer._commit, Writer._answer, store._settle)
+    put, end_of_tick, commit, answer, settle, checkpoint = (
+        Writer._put, Writer._end_of_tick, Writer._commit, Writer._answer, store._settle,
+        Writer._checkpoint)
 
     def t_put(self: Writer, job: Any) -> None:
         if job.future is not None:
@@ -501,7 +514,21 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
             m = marks.get(id(job))
             if m is not None and len(m) == 1:
                 m.append(now)
+        writes, pending, inline = len(self._tick), self._pending, self.inline_commits
+        checkpointing = stalls.checkpointing
         end_of_tick(self)
+        if writes and self.inline_commits == inline:  # handed to the thread: why
+            why = ("checkpoint" if checkpointing else "thread") if pending else "other"
+            counts = stalls.handovers.setdefault(why, [0, 0])
+            counts[0] += 1
+            counts[1] += writes
+
+    def t_checkpoint(self: Writer) -> None:
+        stalls.checkpointing = True
+        try:
+            checkpoint(self)
+        finally:
+            stalls.checkpointing = False
 
     def t_commit(self: Writer, batch: list[Any]) -> None:
         now = time.perf_counter()
@@ -541,6 +568,7 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
 
     Writer._put = t_put  # type: ignore[method-assign]
     Writer._end_of_tick = t_end_of_tick  # type: ignore[method-assign]
+    Writer._checkpoint = t_checkpoint  # type: ignore[method-assign]
     Writer._commit = t_commit  # type: ignore[method-assign]
     Writer._answer = staticmethod(t_answer)  # type: ignore[method-assign]
     store._settle = t_settle
@@ -648,10 +676,27 @@ def _serve(args: argparse.Namespace) -> None:
                              "cpu_ms": ms(time.thread_time() - cpu), "unreachable": found,
                              "tracked": tracked, "frozen_after": gc.get_freeze_count()})
 
+    from belote.web import driver
+    if hasattr(driver, "HOLDS"):  # (a version of the server that says how late its bots act)
+        driver.HOLDS = []
+
+    def bot_holds(reset: bool) -> dict[str, Any]:
+        """How late the bots woken from the grid acted, after their point of the grid
+        (count, p50/p99/max ms), since the last call."""
+        holds = getattr(driver, "HOLDS", None)
+        if holds is None:
+            return {}
+        driver.HOLDS = []
+        if reset or not holds:
+            return {}
+        return {"bot_holds": [len(holds), ms(_percentile(holds, 50)),
+                              ms(_percentile(holds, 99)), ms(max(holds))]}
+
     @app.get("/bench/stats")
     async def stats(request: Request) -> JSONResponse:
         rooms: RoomManager = request.app.state.rooms
         stalls.start()
+        reset = bool(request.query_params.get("reset"))
         return JSONResponse({"actions": sum(r.actions for r in rooms.rooms.values()),
                              "rooms": len(rooms),
                              # the log's file (its pages not yet copied into the database)
@@ -670,8 +715,8 @@ def _serve(args: argparse.Namespace) -> None:
                              # of everything since the last step (opening the tables
                              # included, hundreds of thousands of timings) would take
                              # the loop a second to sort, at the step's start
-                             **(stalls.reset() if request.query_params.get("reset")
-                                else stalls.take())})
+                             **(stalls.reset() if reset else stalls.take()),
+                             **bot_holds(reset)})
 
     options = uvicorn_options(limits)  # as belote serve runs it
     if args.deflate:
@@ -685,7 +730,6 @@ def _serve(args: argparse.Namespace) -> None:
     if args.switch_interval:
         sys.setswitchinterval(args.switch_interval)
     if args.grid_slice:
-        from belote.web import driver
         driver.GRID_SLICE = args.grid_slice
     profiler = cProfile.Profile() if args.profile_out else None
     if profiler is not None:
@@ -824,6 +868,9 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "p50_ms": round(_percentile(lat, 50) * 1000, 1),
         "p99_ms": round(_percentile(lat, 99) * 1000, 1),
         "actions_per_s": round((stats["actions"] - a0) / elapsed, 1),
+        # how late the bots acted after their point of the grid: count, p50/p99/max ms
+        # (a server that does not say: [])
+        "bot_holds_ms": stats.get("bot_holds", []),
         "server_cpu_percent": None if cpu0 is None or cpu1 is None
         else round(100 * (cpu1 - cpu0) / elapsed, 1),
         # The server's CPU time per action (calls and cards, every table): what one
@@ -849,6 +896,8 @@ async def _measure(load: Load, server: subprocess.Popen[bytes], http: httpx.Asyn
         "server_inline_commits": stats["inline_commits"] - inline0,
         "server_wal_mb": stats["wal_mb"],
         "server_write_stages_ms": stats["stages"],
+        # the loop's ticks whose writes went to the writer thread, by why: [ticks, writes]
+        "server_handovers": stats.get("handovers", {}),
         "server_gc": {"full": stats["gc_full"], "max_ms": stats["gc_max_ms"],
                       "total_ms": stats["gc_total_ms"], "by_gen": stats["gc_by_gen"]},
         # the benchmark's own process (the clients): a stall there adds to the moves'
@@ -875,13 +924,16 @@ def _row(r: dict[str, Any]) -> str:
             f"thread {r['server_inline_commits']}; the log's file {r['server_wal_mb']} MB), "
             f"gc {r['server_gc']['full']} full, max {r['server_gc']['max_ms']} ms; by "
             f"generation (count, max ms wall/cpu, total ms) {r['server_gc']['by_gen']}\n"
-            f"{'':9}a write's stages (p50/p99/max ms): {r['server_write_stages_ms']}\n"
+            f"{'':9}a write's stages (p50/p99/max ms): {r['server_write_stages_ms']}; the "
+            f"ticks handed to the thread, by why [ticks, writes]: {r['server_handovers']}\n"
             f"{'':9}sends {r['server_sends'][0]}, CPU p50/mean {r['server_sends'][1]}/"
             f"{r['server_sends'][2]} us; the log's copies (count, wall p50/max, cpu p50/max "
             f"ms) {r['server_checkpoints']}; machine steal {r['machine_steal_percent']}%; "
             f"the server's loop {r['server_loop']}, its memory {r['server_rss_mb']} MB, its "
             f"collector after the step "
             f"{r['server_gc_counters']}\n"
+            f"{'':9}the bots acted after their point of the grid (count, p50/p99/max ms) "
+            f"{r['bot_holds_ms']}\n"
             f"{'':9}the clients' process: loop lag p99/max {r['bench_loop_lag_ms']['p99']}/"
             f"{r['bench_loop_lag_ms']['max']} ms, gc {r['bench_gc']['by_gen']}")
 

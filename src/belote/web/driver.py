@@ -70,6 +70,10 @@ PACE_GRID_S: Final = 0.02
 # --grid-slice measures another.
 GRID_SLICE = 6
 
+# When set (a list: benchmarks/bench_web_load.py sets it in its server), how late
+# each bot woken from the grid acted, in seconds after its point of the grid.
+HOLDS: list[float] | None = None
+
 
 def pace_end(now: float, delay: float) -> float:
     """When a pause of ``delay`` seconds from ``now`` ends: the nearest point of the
@@ -127,20 +131,24 @@ def _wake_point(points: dict[int, list[asyncio.Future[None]]], point: int) -> No
     """A point of the grid is reached: every pause ending there is over (but those
     cancelled meanwhile), in the order they began, a slice of :data:`GRID_SLICE` a
     turn of the event loop."""
-    _wake_slices(points.pop(point, []), 0)
+    _wake_slices(points.pop(point, []), 0, point * PACE_GRID_S)
 
 
-def _wake_slices(due: list[asyncio.Future[None]], start: int) -> None:
-    """End the pauses ``due[start:]``: :data:`GRID_SLICE` of them now (those
-    cancelled meanwhile left out), the rest at the next turn of the loop."""
+def _wake_slices(due: list[asyncio.Future[None]], start: int, at: float) -> None:
+    """End the pauses ``due[start:]`` (due at the time ``at``): :data:`GRID_SLICE` of
+    them now (those cancelled meanwhile left out), the rest at the next turn of the
+    loop."""
     woken = 0
     for i in range(start, len(due)):
         if woken >= GRID_SLICE:
-            asyncio.get_running_loop().call_soon(_wake_slices, due, i)
-            return
+            asyncio.get_running_loop().call_soon(_wake_slices, due, i, at)
+            break
         if not due[i].done():
             due[i].set_result(None)
             woken += 1
+    if HOLDS is not None and woken:
+        late = asyncio.get_running_loop().time() - at
+        HOLDS.extend([late] * woken)
 
 
 def _legal(rnd: Round, seat: int) -> Action:
