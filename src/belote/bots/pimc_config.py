@@ -128,9 +128,10 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # card at most (a card's CPU under 0.12 s on the compiled solver; against the budgets of
 # before, 16 worlds, 100,000 positions from 7 tricks left: +3.4 points a deal at two
 # players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
+# The others' calls are not read in the card play there (play_calls=ignore).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
-    "objective": Objective.SCORE,
+    "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
 # given (each world solved for its value on the compiled solver: a call's median under
