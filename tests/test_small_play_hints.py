@@ -16,6 +16,7 @@ from belote.bots.base import played_by
 from belote.bots.heuristic import SMALL_TAKE, small_call
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
+from belote.bots.pimc_config import CallReading
 from belote.bots.small_bid import PlayHint, deal_of, play_hints
 from belote.cards import SUIT_LETTERS, Card, CardMask, mask_of, scan_forward, suit_of
 from belote.deal import new_deck
@@ -146,11 +147,15 @@ def _worlds_solved(bot: PimcBot, view: PlayerView, monkeypatch: pytest.MonkeyPat
 
 def test_12_small_pimc_reads_the_calls_in_the_card_play(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three players, 24 cards, a defender's first card after the heuristic took: with
-    ``play_calls=hints`` every world the bot solves gives each other seat first cards
-    with which the heuristic makes its calls (worlds were drawn and left); with the
-    small tables' default (the calls ignored, as before) some world it solves gives the
-    taker no hand the heuristic takes with."""
+    """Three players, 24 cards, a defender's first card after the heuristic took: by
+    default (``play_calls=hints`` at three players) every world the bot solves gives each
+    other seat first cards with which the heuristic makes its calls (worlds were drawn
+    and left); with ``play_calls=ignore`` (two players' default, and three players' until
+    now) some world it solves gives the taker no hand the heuristic takes with."""
+    bot = make_bot("pimc")
+    assert isinstance(bot, PimcBot)
+    assert bot.small_configs[3].play_calls is CallReading.HINTS
+    assert bot.small_configs[2].play_calls is CallReading.IGNORE
     rules = make_rules("classic-3p", {})
     mode = rules.three_deal
     need = SMALL_TAKE[mode]
@@ -172,8 +177,8 @@ def test_12_small_pimc_reads_the_calls_in_the_card_play(
                      view: PlayerView = view, before: list[CardMask] = before) -> bool:
             return all(_chance(h, world, before, view.turned, mode, need) > 0 for h in hints)
 
-        reading = make_bot("pimc:worlds=12,nodes=50000000,play_calls=hints", seed=seed)
-        ignoring = make_bot("pimc:worlds=12,nodes=50000000", seed=seed)
+        reading = make_bot("pimc:worlds=12,nodes=50000000", seed=seed)
+        ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore", seed=seed)
         assert isinstance(reading, PimcBot) and isinstance(ignoring, PimcBot)
         solved = _worlds_solved(reading, view, monkeypatch)
         assert len(solved) == 12 and not reading.last_relaxed

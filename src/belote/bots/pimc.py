@@ -11,8 +11,8 @@ découverte's face-down cards), solves each world double-dummy with
 :func:`belote.solver.solve` (the build of the search the bot was made with,
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
-:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; the
-calls not read in the card play, ``play_calls=ignore``: see below), and the kitty
+:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
+players the calls not read in the card play, at three read, see below), and the kitty
 discard is the heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
 below).
 The position of a view in a world and its score are
@@ -50,9 +50,10 @@ the other seats, with the cards they have played, fit the hints of
 :func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
 holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
 an opening pass's weakness); the worlds kept are uniform among those that fit.
-At three and two players ``play_calls=hints`` (not the default there) keeps a world
-with the chance that each other seat's first cards, the ones dealt before the bidding,
-drawn at random among its cards in that world, make every call it made as the
+At three and two players ``play_calls=hints`` (the default at three players,
+:data:`belote.bots.pimc_config.THREE_PLAYER_PLAY_DEFAULTS`; ``ignore`` at two) keeps a
+world with the chance that each other seat's first cards, the ones dealt before the
+bidding, drawn at random among its cards in that world, make every call it made as the
 heuristic's (:func:`belote.bots.small_bid.play_hints`).
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
