@@ -11,9 +11,9 @@ découverte's face-down cards), solves each world double-dummy with
 :func:`belote.solver.solve` (the build of the search the bot was made with,
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
-:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left), the
-hints of the calls are not read in the card play, and the kitty discard is the
-heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
+:data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
+players the calls not read in the card play, at three read, see below), and the kitty
+discard is the heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
 below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
@@ -50,6 +50,11 @@ the other seats, with the cards they have played, fit the hints of
 :func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
 holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
 an opening pass's weakness); the worlds kept are uniform among those that fit.
+At three and two players ``play_calls=hints`` (the default at three players,
+:data:`belote.bots.pimc_config.THREE_PLAYER_PLAY_DEFAULTS`; ``ignore`` at two) keeps a
+world with the chance that each other seat's first cards, the ones dealt before the
+bidding, drawn at random among its cards in that world, make every call it made as the
+heuristic's (:func:`belote.bots.small_bid.play_hints`).
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -292,7 +297,7 @@ from belote.table import Table
 
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
-    from belote.bots.small_bid import SmallOutcome, SmallWorld
+    from belote.bots.small_bid import PlayHint, SmallOutcome, SmallWorld
 
 __all__ = ["PimcBot"]
 
@@ -687,8 +692,20 @@ class PimcBot(BaseBot):
             settings.own_points))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
-        if table.players == 4 and settings.play_calls is CallReading.HINTS:
-            hints = play_hints(view, settings.loose)
+        small_hints: tuple[PlayHint, ...] = ()
+        if settings.play_calls is CallReading.HINTS:
+            if table.players == 4:
+                hints = play_hints(view, settings.loose)
+            else:
+                from belote.bots.small_bid import play_hints as small_play_hints
+
+                small_hints = small_play_hints(view)
+        if small_hints:
+            from belote.bots.heuristic import SMALL_TAKE
+            from belote.bots.small_bid import deal_of
+
+            mode = deal_of(view)
+            need = SMALL_TAKE[mode]
         before = played_by(view)
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
@@ -729,11 +746,14 @@ class PimcBot(BaseBot):
                 world, weight = drawing.sample(self.rng), 1.0
             while weighed is None and (
                     (hints and not _fits(hints, world, before))
+                    or (small_hints and not all(
+                        h.fits(world, before, view.turned, mode, need, self.rng)
+                        for h in small_hints))
                     or (reading is not None
                         and not _kept(reading.broken(world), read_weight, self.rng))):
                 misses += 1
                 if misses > HINT_DRAWS * settings.worlds:
-                    hints, reading = (), None  # hardly a world fits the calls: drop them
+                    hints, small_hints, reading = (), (), None  # hardly a world fits
                     self.last_relaxed = True
                     break
                 world = drawing.sample(self.rng)

@@ -1,7 +1,8 @@
 """The settings of the PIMC bot (:mod:`belote.bots.pimc`): each setting's kind, default and
 help (:data:`SETTINGS`), the enums of the settings that take a word, the presets
 (:data:`PRESETS`), the defaults of the card play at two and three players
-(:data:`SMALL_TABLE_DEFAULTS`) and of the bidding search there
+(:data:`SMALL_TABLE_DEFAULTS`, at three players :data:`THREE_PLAYER_PLAY_DEFAULTS`) and of
+the bidding search there
 (:data:`SMALL_BID_DEFAULTS`, at three players :data:`THREE_PLAYER_BID_DEFAULTS`, at two
 :data:`TWO_PLAYER_BID_DEFAULTS`), and the
 frozen :class:`PimcConfig` of one bot.  What each setting does is told in
@@ -28,6 +29,7 @@ __all__ = [
     "SMALL_BID_DEFAULTS",
     "SMALL_TABLE_DEFAULTS",
     "THREE_PLAYER_BID_DEFAULTS",
+    "THREE_PLAYER_PLAY_DEFAULTS",
     "TWO_PLAYER_BID_DEFAULTS",
     "BidPrior",
     "Bidding",
@@ -128,9 +130,11 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # card at most (a card's CPU under 0.12 s on the compiled solver; against the budgets of
 # before, 16 worlds, 100,000 positions from 7 tricks left: +3.4 points a deal at two
 # players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
+# The others' calls are not read in the card play there (play_calls=ignore), except at
+# three players (THREE_PLAYER_PLAY_DEFAULTS).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
-    "objective": Objective.SCORE,
+    "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
 # given (each world solved for its value on the compiled solver: a call's median under
@@ -159,6 +163,12 @@ THREE_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 0}
 # against the heuristic, +5.6 [3.8, 7.3] points a deal over the caution of 10
 # (docs/results/small-tables-fresh.md, fourth step).
 TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_offset": -8}
+# The card play at three players (§12.1), over SMALL_TABLE_DEFAULTS: the worlds read the
+# others' calls (play_calls=hints, small_bid.play_hints: each seat's first cards make its
+# calls as the heuristic's).  On development seeds, duplicate boards against the
+# heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
+# boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
+THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReading.HINTS}
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -316,9 +326,11 @@ class PimcConfig:
         """The config at a table of ``players``, two or three (§12): the settings not
         ``given`` take :data:`SMALL_TABLE_DEFAULTS` (the card play) and
         :data:`SMALL_BID_DEFAULTS` (the bidding), at three players
-        :data:`THREE_PLAYER_BID_DEFAULTS` over them, at two
+        :data:`THREE_PLAYER_BID_DEFAULTS` and :data:`THREE_PLAYER_PLAY_DEFAULTS` over
+        them, at two
         :data:`TWO_PLAYER_BID_DEFAULTS`."""
-        by_size = THREE_PLAYER_BID_DEFAULTS if players == 3 else TWO_PLAYER_BID_DEFAULTS
+        by_size = ({**THREE_PLAYER_BID_DEFAULTS, **THREE_PLAYER_PLAY_DEFAULTS} if players == 3
+                   else TWO_PLAYER_BID_DEFAULTS)
         small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS, **by_size}
         return dataclasses.replace(self, **{k: v for k, v in small.items() if k not in given})
 

@@ -55,6 +55,7 @@ from belote.bots.base import discard_of
 from belote.bots.bid_sampling import shuffled_hands
 from belote.bots.bid_search import BidMemo, Option, noise_errors, solve_worlds, trick_cases
 from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
+from belote.bots.knowledge import World
 from belote.cards import (
     ALL_TRUMP,
     KING,
@@ -84,11 +85,13 @@ if TYPE_CHECKING:
 __all__ = [
     "FIRST_HAND",
     "PassHint",
+    "PlayHint",
     "SmallBidSampler",
     "SmallBidSearch",
     "SmallDealt",
     "SmallOutcome",
     "SmallWorld",
+    "play_hints",
     "small_options",
 ]
 
@@ -147,6 +150,56 @@ def call_hints(view: PlayerView) -> tuple[PassHint, ...]:
     bidding, so every earlier call is a pass)."""
     return tuple(PassHint(c.seat, _legal_then(view, i))
                  for i, c in enumerate(view.calls) if c.seat != view.seat and c.call == PASS)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHint:
+    """What another seat's calls say about the cards it was dealt before the bidding,
+    read in the card play at three and two players (soft, as :class:`PassHint`): each
+    of its calls (``said``: the calls legal then, and the one it made) is the
+    heuristic's (:func:`belote.bots.heuristic.small_call`) with those cards.
+
+    Which of its cards at the start of the play (those it holds in a world and those it
+    has played, the kitty taker's discards with them; the turned card, never dealt
+    first, left out) were the ``first`` dealt before the bidding nobody saw: a world is
+    checked with ``first`` of them drawn at random, so that it is kept with the chance
+    that the seat's first cards fit its calls."""
+
+    seat: int
+    said: tuple[tuple[tuple[str, ...], str], ...]
+    first: int
+    with_out: bool  # (the kitty's taker: his discards, out of play, were his cards)
+
+    def fits(self, world: World, before: Sequence[CardMask], turned: Card | None,
+             mode: ThreeDeal | TwoDeal, need: int, rng: random.Random) -> bool:
+        full = world.hands[self.seat] | before[self.seat] | (world.out if self.with_out
+                                                              else 0)
+        if turned is not None:
+            full &= ~(1 << turned)
+        cards = list(scan_forward(full))
+        if len(cards) < self.first:  # (never at the start of a play: every card counted)
+            return True
+        hand = 0
+        for c in (rng.sample(cards, self.first) if len(cards) > self.first else cards):
+            hand |= 1 << c
+        return all(small_call(hand, turned, calls, mode, need) == call
+                   for calls, call in self.said)
+
+
+def play_hints(view: PlayerView) -> tuple[PlayHint, ...]:
+    """A :class:`PlayHint` for each other seat that called, in the card play of a deal
+    with a bidding at three or two players (none in découverte, or before the play)."""
+    table = Table.of(view.rules)
+    if view.contract is None or table.players == 4 or table.mode not in FIRST_HAND:
+        return ()
+    said: dict[int, list[tuple[tuple[str, ...], str]]] = {}
+    for i, c in enumerate(view.calls):
+        if c.seat != view.seat:
+            said.setdefault(c.seat, []).append((_legal_then(view, i), c.call))
+    taker = view.contract.taker
+    return tuple(PlayHint(seat, tuple(calls), FIRST_HAND[table.mode],
+                          seat == taker and table.mode is DealMode.KITTY)
+                 for seat, calls in sorted(said.items()))
 
 
 class SmallBidSampler:
