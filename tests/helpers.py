@@ -12,9 +12,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from belote.bots.knowledge import World
 from belote.cards import mask_of, parse_card, parse_trump
+from belote.deal import new_deck
 from belote.options import Rules, make_rules
 from belote.play import PlayState
+from belote.round import Round
 
 # Every table setup: take or pass, the three auctions, three players in each deal (24
 # cards, the kitty, six each), two with the stock and in découverte. The first four are
@@ -160,3 +163,41 @@ def add_batches_at_once(db: Path, sheet_id: int, batches: list[list[dict[str, An
         assert proc.returncode == 0, err
         answers = [json.loads(line) for line in out.splitlines()]
         assert len(answers) == len(batch) and all("error" not in a for a in answers)
+
+
+# --- the real deal behind a seat's view (the bots' tests at two and three players) ---
+
+def world_behind(rnd: Round, seat: int) -> World:
+    """The real world behind a seat's view: every hand now and the cards out of play."""
+    assert rnd._play is not None
+    hands = tuple(rnd._play.state.hands)
+    if rnd.mode == "decouverte":
+        beneath = {c: u for c, u in rnd._play.beneath.items()
+                   if any(h >> c & 1 for h in hands) or c in rnd._play.state.trick}
+        covering = tuple(
+            mask_of(c for c in beneath if (hands[s] | trick_cards_of(rnd, s)) >> c & 1)
+            for s in range(2)
+        )
+        return World(hands, mask_of(beneath.values()), beneath, covering)
+    view = rnd.view(seat)
+    used = view.public | view.discards | played_by_round(rnd)  # the taker knows his (§12.1)
+    for h in hands:
+        used |= h
+    deck = mask_of(new_deck(rnd.players, rnd.rules.three_deal))
+    return World(hands, deck & ~used)
+
+
+def trick_cards_of(rnd: Round, seat: int) -> int:
+    """The cards ``seat`` has played to the trick in progress."""
+    assert rnd._play is not None
+    st = rnd._play.state
+    return mask_of(c for i, c in enumerate(st.trick) if (st.leader + i) % rnd.players == seat)
+
+
+def played_by_round(rnd: Round) -> int:
+    """Every card played so far in the deal (the tricks and the trick in progress)."""
+    assert rnd._play is not None
+    m = 0
+    for t in rnd._play.state.tricks:
+        m |= mask_of(t.cards)
+    return m | mask_of(rnd._play.state.trick)

@@ -38,7 +38,7 @@ from belote.scoring import HandEntry, score_hand
 from belote.scoring import Outcome as HandOutcome
 from belote.solver import SearchLimitError, reaches, solve
 from belote.table import DealMode, Table
-from tests.test_small_bots import _truth
+from tests.helpers import world_behind
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-3p", {}),
@@ -223,7 +223,7 @@ def test_card_worlds_never_contradict_what_was_said_or_shown(mode: int) -> None:
             sampler = pimc.sampler(view)
             assert sampler is not None
             if rnd.mode != "decouverte":
-                assert infer(view).allows(_truth(rnd, seat))
+                assert infer(view).allows(world_behind(rnd, seat))
             for _ in range(4):
                 _check_world(view, sampler.sample(rng).hands, rnd)
                 checked += 1

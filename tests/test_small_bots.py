@@ -43,7 +43,7 @@ from belote.round import ALL_PASS, DISCARD, OVER, PLAY, Announced, PlayerView, R
 from belote.solver import SearchLimitError, minimax, solve
 from belote.table import DealMode, Table
 from belote.tournament import TournamentConfig, run_tournament, seating
-from tests.helpers import mask
+from tests.helpers import mask, played_by_round, world_behind
 
 runner = CliRunner()
 
@@ -387,40 +387,6 @@ def test_12_heuristic_beats_random_at_three_and_two() -> None:
 # --- knowledge and sampling -------------------------------------------------------------
 
 
-def _truth(rnd: Round, seat: int) -> World:
-    """The real world behind a seat's view: every hand now and the cards out of play."""
-    assert rnd._play is not None
-    hands = tuple(rnd._play.state.hands)
-    if rnd.mode == "decouverte":
-        beneath = {c: u for c, u in rnd._play.beneath.items()
-                   if any(h >> c & 1 for h in hands) or c in rnd._play.state.trick}
-        covering = tuple(
-            mask_of(c for c in beneath if (hands[s] | _trick_of(rnd, s)) >> c & 1)
-            for s in range(2)
-        )
-        return World(hands, mask_of(beneath.values()), beneath, covering)
-    view = rnd.view(seat)
-    used = view.public | view.discards | played_by_round(rnd)  # the taker knows his (§12.1)
-    for h in hands:
-        used |= h
-    deck = mask_of(new_deck(rnd.players, rnd.rules.three_deal))
-    return World(hands, deck & ~used)
-
-
-def _trick_of(rnd: Round, seat: int) -> int:
-    assert rnd._play is not None
-    st = rnd._play.state
-    return mask_of(c for i, c in enumerate(st.trick) if (st.leader + i) % rnd.players == seat)
-
-
-def played_by_round(rnd: Round) -> int:
-    assert rnd._play is not None
-    m = 0
-    for t in rnd._play.state.tricks:
-        m |= mask_of(t.cards)
-    return m | mask_of(rnd._play.state.trick)
-
-
 @pytest.mark.parametrize("mode", range(5), ids=MODE_IDS)
 def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: int) -> None:
     """At every card of random deals: the real deal agrees with what the seat knows
@@ -442,7 +408,7 @@ def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: i
             seat = rnd.current_player()
             view = rnd.view(seat)
             know = infer(view)
-            world = _truth(rnd, seat)
+            world = world_behind(rnd, seat)
             if rnd.mode != "decouverte":
                 assert know.allows(world), (d, seat, len(view.tricks))
             sampler = DealSampler(know)
@@ -489,7 +455,7 @@ def test_decouverte_knowledge_finds_the_covering_cards() -> None:
             view = rnd.view(seat)
             assert view.covering == rnd.view(1 - seat).covering
             know = infer(view)
-            truth = _truth(rnd, seat)
+            truth = world_behind(rnd, seat)
             assert know.covering == truth.covering
             assert know.under == tuple(m.bit_count() for m in truth.covering)
             assert know.unknown == truth.out

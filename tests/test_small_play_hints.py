@@ -22,7 +22,7 @@ from belote.cards import SUIT_LETTERS, Card, CardMask, mask_of, scan_forward, su
 from belote.deal import new_deck
 from belote.options import Rules, ThreeDeal, TwoDeal, make_rules
 from belote.round import ALL_PASS, DISCARD, OVER, PLAY, PlayerView, Round
-from tests.test_small_bots import _truth
+from tests.helpers import world_behind
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-3p", {}),
@@ -92,7 +92,7 @@ def test_12_play_hints_hold_for_the_true_deal_and_draw_the_exact_chance(mode: in
             hints = play_hints(view)
             callers = sorted({c.seat for c in view.calls if c.seat != seat})
             assert [h.seat for h in hints] == callers
-            world = _truth(rnd, seat)
+            world = world_behind(rnd, seat)
             before = played_by(view)
             mode_of, need = deal_of(view), SMALL_TAKE[deal_of(view)]
             for h in hints:
