@@ -8,16 +8,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from belote.bots.base import Bot, next_action
 from belote.bots.knowledge import World
 from belote.cards import mask_of, parse_card, parse_trump
 from belote.deal import new_deck
 from belote.options import Rules, make_rules
 from belote.play import PlayState
-from belote.round import Round
+from belote.round import BIDDING, DISCARD, Round
 
 # Every table setup: take or pass, the three auctions, three players in each deal (24
 # cards, the kitty, six each), two with the stock and in découverte. The first four are
@@ -163,6 +164,15 @@ def add_batches_at_once(db: Path, sheet_id: int, batches: list[list[dict[str, An
         assert proc.returncode == 0, err
         answers = [json.loads(line) for line in out.splitlines()]
         assert len(answers) == len(batch) and all("error" not in a for a in answers)
+
+
+def bid_to_play(rnd: Round, bots: Sequence[Bot]) -> None:
+    """The bots (one a seat) call, and the kitty's taker discards, each through
+    :func:`belote.bots.base.next_action` and ``Round.apply`` as every driver does, until
+    the card play or the end of the deal (everybody passed)."""
+    while rnd.phase is BIDDING or rnd.phase is DISCARD:
+        seat = rnd.current_player()
+        rnd.apply(next_action(bots[seat], rnd.view(seat)))
 
 
 # --- the real deal behind a seat's view (the bots' tests at two and three players) ---

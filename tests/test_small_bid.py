@@ -38,7 +38,7 @@ from belote.scoring import HandEntry, score_hand
 from belote.scoring import Outcome as HandOutcome
 from belote.solver import SearchLimitError, reaches, solve
 from belote.table import DealMode, Table
-from tests.helpers import world_behind
+from tests.helpers import bid_to_play, world_behind
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-3p", {}),
@@ -210,13 +210,7 @@ def test_card_worlds_never_contradict_what_was_said_or_shown(mode: int) -> None:
     for seed in range(25):
         rnd = _deal(rules, 500 + seed)
         bots = [HeuristicBot(s) for s in range(rules.players)]
-        while rnd.phase is BIDDING or rnd.phase is DISCARD:
-            seat = rnd.current_player()
-            view = rnd.view(seat)
-            if rnd.phase is DISCARD:
-                rnd.discard(bots[seat].discard(view))
-            else:
-                rnd.call(bots[seat].call(view))
+        bid_to_play(rnd, bots)
         while rnd.phase is PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)

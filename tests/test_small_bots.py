@@ -43,7 +43,7 @@ from belote.round import ALL_PASS, DISCARD, OVER, PLAY, Announced, PlayerView, R
 from belote.solver import SearchLimitError, minimax, solve
 from belote.table import DealMode, Table
 from belote.tournament import TournamentConfig, run_tournament, seating
-from tests.helpers import mask, played_by_round, world_behind
+from tests.helpers import bid_to_play, mask, played_by_round, world_behind
 
 runner = CliRunner()
 
@@ -398,12 +398,7 @@ def test_sampled_worlds_agree_with_the_view_and_the_truth_is_one_of_them(mode: i
     for d in range(12):
         rnd = _deal(rules, 100 + d, d)
         bots: list[Bot] = [RandomBot(d * 3 + s) for s in range(rules.players)]
-        while rnd.phase not in (PLAY, OVER, ALL_PASS):
-            seat = rnd.current_player()
-            if rnd.phase == DISCARD:
-                rnd.discard(bots[seat].discard(rnd.view(seat)))
-            else:
-                rnd.call(bots[seat].call(rnd.view(seat)))
+        bid_to_play(rnd, bots)
         while rnd.phase == PLAY:
             seat = rnd.current_player()
             view = rnd.view(seat)

@@ -21,8 +21,8 @@ from belote.bots.small_bid import PlayHint, deal_of, play_hints
 from belote.cards import SUIT_LETTERS, Card, CardMask, mask_of, scan_forward, suit_of
 from belote.deal import new_deck
 from belote.options import Rules, ThreeDeal, TwoDeal, make_rules
-from belote.round import ALL_PASS, DISCARD, OVER, PLAY, PlayerView, Round
-from tests.helpers import world_behind
+from belote.round import PLAY, PlayerView, Round
+from tests.helpers import bid_to_play, world_behind
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-3p", {}),
@@ -60,12 +60,7 @@ def _bid_by_heuristic(rules: Rules, seed: int) -> tuple[Round, list[CardMask]] |
     rnd = Round(rules, seed % rules.players, deck)
     first = list(rnd.hands)
     bots: list[Bot] = [make_bot("heuristic", seed + s) for s in range(rules.players)]
-    while rnd.phase not in (PLAY, OVER, ALL_PASS):
-        seat = rnd.current_player()
-        if rnd.phase == DISCARD:
-            rnd.discard(bots[seat].discard(rnd.view(seat)))
-        else:
-            rnd.call(bots[seat].call(rnd.view(seat)))
+    bid_to_play(rnd, bots)
     return (rnd, first) if rnd.phase == PLAY else None
 
 
