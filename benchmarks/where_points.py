@@ -37,13 +37,11 @@ from typing import Any
 from belote.actions import Action, Call, Discard, Play
 from belote.bots import make_bot
 from belote.bots.base import next_action
-from belote.cards import card_name
+from belote.cards import card_name, trump_name
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.round import ALL_PASS, OVER, Round
 from belote.tournament.play import deal_seat_scores
 from belote.tournament.seeding import board_deal, bot_seed, seating, tables_per_board
-
-_TRUMPS = "CDHS"
 
 
 def _kind(rnd: Round, action: Action) -> str:
@@ -95,10 +93,9 @@ def _play(rules: Rules, seed: int, board: int, specs: Sequence[str]) -> dict[str
     if rnd.phase == OVER:
         res = rnd.result()
         c = res.contract
-        trump = c.trump
         out.update(
             taker=c.taker,
-            trump=_TRUMPS[trump] if isinstance(trump, int) and 0 <= trump < 4 else str(trump),
+            trump=trump_name(c.trump),
             round=1 if take_at is not None and take_at < rules.players else 2,
             outcome=str(res.score.outcome),
             capot=res.capot is not None,
