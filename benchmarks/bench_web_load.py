@@ -499,9 +499,8 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
 
     marks: dict[int, list[float]] = {}  # id(job) -> [put, end of tick, taken, answered]
     settled: dict[Any, list[float]] = {}  # future -> its job's marks
-    put, end_of_tick, commit, answer, settle, checkpoint = (
-        Writer._put, Writer._end_of_tick, Writer._commit, Writer._answer, store._settle,
-        Writer._checkpoint)
+    put, end_of_tick, commit, answer, settle = (
+        Writer._put, Writer._end_of_tick, Writer._commit, Writer._answer, store._settle)
 
     def t_put(self: Writer, job: Any) -> None:
         if job.future is not None:
@@ -522,13 +521,6 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
             counts = stalls.handovers.setdefault(why, [0, 0])
             counts[0] += 1
             counts[1] += writes
-
-    def t_checkpoint(self: Writer) -> None:
-        stalls.checkpointing = True
-        try:
-            checkpoint(self)
-        finally:
-            stalls.checkpointing = False
 
     def t_commit(self: Writer, batch: list[Any]) -> None:
         now = time.perf_counter()
@@ -568,7 +560,6 @@ def _time_writer_stages(stalls: Stalls, writer: Any) -> None:
 
     Writer._put = t_put  # type: ignore[method-assign]
     Writer._end_of_tick = t_end_of_tick  # type: ignore[method-assign]
-    Writer._checkpoint = t_checkpoint  # type: ignore[method-assign]
     Writer._commit = t_commit  # type: ignore[method-assign]
     Writer._answer = staticmethod(t_answer)  # type: ignore[method-assign]
     store._settle = t_settle
@@ -637,12 +628,18 @@ def _serve(args: argparse.Namespace) -> None:
 
     setattr(Writer, name, timed_transaction)
     _time_writer_stages(stalls, app.state.rooms.store.writer)
-    # Each copy of the log into the database (the writer thread's), wall and CPU time.
+    # Each copy of the log into the database (the writer thread's), wall and CPU time,
+    # and while it is made, the mark that the ticks handed to the thread then read
+    # (_time_writer_stages).
     checkpoint = Writer._checkpoint
 
     def timed_checkpoint(self: Writer) -> None:
         began, cpu = time.perf_counter(), time.thread_time()
-        checkpoint(self)
+        stalls.checkpointing = True
+        try:
+            checkpoint(self)
+        finally:
+            stalls.checkpointing = False
         stalls.checkpoints.append((time.perf_counter() - began, time.thread_time() - cpu))
 
     Writer._checkpoint = timed_checkpoint  # type: ignore[method-assign]
