@@ -154,7 +154,9 @@ def _games(tmp_path: Path, loaded: bool) -> list[list[Any]]:
 def test_games_play_the_same_with_and_without_a_loaded_loop(tmp_path: Path) -> None:
     """The bots' slices change when they act, never what: twelve tables of heuristic
     bots play the same calls and cards, table by table, on a loop kept late and on a
-    free one (as far as both got)."""
+    free one (as far as both got).  Checked to fail with a driver that, when a bot's
+    slice comes more than 12 ms after its pause, plays the first legal action for it
+    (a timeout's auto-play applied to bots): the calls differ from the first deals."""
     free, loaded = _games(tmp_path, False), _games(tmp_path, True)
     for a, b in zip(free, loaded, strict=True):
         n = min(len(a), len(b))
