@@ -209,5 +209,8 @@ def test_the_reading_is_a_kitty_defenders_only() -> None:
 
 
 def test_the_setting() -> None:
+    assert PimcConfig.of().kitty_read is KittyRead.RULE
+    bot = make_bot("pimc", seed=0)
+    assert isinstance(bot, PimcBot) and bot.small_configs[3].kitty_read is KittyRead.RULE
     assert PimcConfig.of({"kitty_read": "rule"}).kitty_read is KittyRead.RULE
     assert PimcConfig.of({"preset": "v1"}).kitty_read is KittyRead.UNIFORM

@@ -56,7 +56,7 @@ world with the chance that each other seat's first cards, the ones dealt before 
 bidding, drawn at random among its cards in that world, make every call it made as the
 heuristic's (:func:`belote.bots.small_bid.play_hints`).
 At three players with the kitty (§12.1) a defender's worlds may read the taker's two
-cards aside (setting ``kitty_read``: ``rule`` or ``uniform``): with ``rule`` they are
+cards aside (setting ``kitty_read``: ``rule`` [default] or ``uniform``): with ``rule`` they are
 the discard rule's (:func:`belote.bots.base.discard_of`, every bot's default) from the
 taker's twelve cards drawn at random among those that fit what was seen
 (:class:`belote.bots.sampling.DiscardReadSampler`; :attr:`PimcBot.kitty_fallbacks`

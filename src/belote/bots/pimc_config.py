@@ -178,6 +178,11 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
 # boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReading.HINTS}
+# The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
+# the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
+# in preset v1).  On development seeds, duplicate boards against the heuristic, over
+# ``uniform``: +2.0 [1.0, 3.1] points a deal (seed 7301, 972 boards),
+# docs/results/small-tables-dev-7.md.
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -229,7 +234,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                              "times the share of §12.1 (1: his score less the others' "
                              "mean; 0: his side's score)", 0),
     "kitty_read": BotSetting(
-        KittyRead, KittyRead.UNIFORM, "card play, three players with the kitty, a defender: "
+        KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
         "twelve (rule), or place them at random among the unseen cards (uniform)"),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
