@@ -55,6 +55,13 @@ At three and two players ``play_calls=hints`` (the default at three players,
 world with the chance that each other seat's first cards, the ones dealt before the
 bidding, drawn at random among its cards in that world, make every call it made as the
 heuristic's (:func:`belote.bots.small_bid.play_hints`).
+At three players with the kitty (§12.1) a defender's worlds may read the taker's two
+cards aside (setting ``kitty_read``: ``rule`` [default] or ``uniform``): with ``rule`` they are
+the discard rule's (:func:`belote.bots.base.discard_of`, every bot's default) from the
+taker's twelve cards drawn at random among those that fit what was seen
+(:class:`belote.bots.sampling.DiscardReadSampler`; :attr:`PimcBot.kitty_fallbacks`
+counts the worlds drawn uniform when the rule's draws kept failing); with ``uniform``
+they lie at random among the unseen cards.  The taker knows his own discard.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -277,12 +284,13 @@ from belote.bots.pimc_config import (
     CallReading,
     CardReads,
     HeardReads,
+    KittyRead,
     Objective,
     PassModel,
     PimcConfig,
     ReadFit,
 )
-from belote.bots.sampling import DealSampler
+from belote.bots.sampling import DealSampler, DiscardReadSampler
 from belote.cards import (
     Card,
     CardMask,
@@ -293,7 +301,7 @@ from belote.cards import (
 from belote.options import TwoDeal
 from belote.play import PlayState
 from belote.round import PlayerView
-from belote.table import Table
+from belote.table import DealMode, Table
 
 if TYPE_CHECKING:
     from belote.bots.card_model import HeldSampler
@@ -329,6 +337,10 @@ class PimcBot(BaseBot):
         self.last_values: dict[Card, float] = {}
         self.last_rejected = 0  # worlds drawn for the last card and rejected by the hints
         self.last_relaxed = False  # the hints were dropped for the last card: hardly any fit
+        # kitty_read=rule: worlds of the last card drawn by the rule, and drawn uniform
+        # because the rule's draws kept failing (DiscardReadSampler.fallbacks), and in all
+        self.last_kitty_kept = self.last_kitty_fallbacks = 0
+        self.kitty_kept = self.kitty_fallbacks = 0
         self.last_bid_worlds = 0  # worlds behind the last call (0: no search)
         self.last_bid_nodes = 0  # solver nodes searched for the last call
         self.last_bid_values: dict[str, float] = {}  # average value of each call weighed
@@ -588,6 +600,7 @@ class PimcBot(BaseBot):
         self.last_worlds = self.last_nodes = self.last_rejected = 0
         self.last_relaxed = False
         self.last_values = {}
+        self.last_kitty_kept = self.last_kitty_fallbacks = 0
         table = Table.of(view.rules)
         if (len(view.tricks) == table.tricks - 1 and table.players == 4
                 and self.config.read_fit is ReadFit.TABLE
@@ -658,8 +671,10 @@ class PimcBot(BaseBot):
         the settings not given take :data:`SMALL_TABLE_DEFAULTS`."""
         return self.config if table.players == 4 else self.small_configs[table.players]
 
-    def sampler(self, view: PlayerView) -> DealSampler | None:
-        """The exact sampler of the worlds the view allows (voids dropped if none fits)."""
+    def sampler(self, view: PlayerView) -> DealSampler | DiscardReadSampler | None:
+        """The exact sampler of the worlds the view allows (voids dropped if none fits);
+        with the kitty (§12.1), a defender's with ``kitty_read=rule`` reads the taker's
+        discard as the rule's (:class:`~belote.bots.sampling.DiscardReadSampler`)."""
         knowledge: Knowledge
         try:
             knowledge = infer(view)
@@ -670,9 +685,18 @@ class PimcBot(BaseBot):
                 return None
         sampler = DealSampler(knowledge)
         if sampler.count() == 0:
-            sampler = DealSampler(relax(knowledge))
+            knowledge = relax(knowledge)
+            sampler = DealSampler(knowledge)
             if sampler.count() == 0:
                 return None
+        contract = view.contract
+        table = knowledge.table
+        if (table.mode is DealMode.KITTY and contract is not None
+                and contract.taker != view.seat
+                and self.card_config(table).kitty_read is KittyRead.RULE):
+            taker = contract.taker
+            return DiscardReadSampler(knowledge, taker, played_by(view)[taker],
+                                      contract.trump)
         return sampler
 
     def evaluate(self, view: PlayerView) -> dict[Card, float]:
@@ -710,11 +734,12 @@ class PimcBot(BaseBot):
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
         weighed: list[tuple[World, float]] | None = None
-        drawing: DealSampler | HeldSampler = sampler
+        drawing: DealSampler | HeldSampler | DiscardReadSampler = sampler
         if settings.card_reads is CardReads.MODEL and table.players == 4:
             from belote.bots.card_model import HeldSampler
 
             if settings.heard_reads is HeardReads.MODEL:
+                assert isinstance(sampler, DealSampler)  # (four players)
                 drawing = HeldSampler(sampler, view,
                                       [s for s in range(4) if s != view.seat])
             weight = self.read_weight()
@@ -782,11 +807,16 @@ class PimcBot(BaseBot):
                     nodes += result.nodes
                     self._add(totals, world, result.moves, scorer, sign)
         self.last_worlds, self.last_nodes, self.last_rejected = worlds, nodes, misses
+        if isinstance(sampler, DiscardReadSampler):
+            self.last_kitty_kept, self.last_kitty_fallbacks = sampler.kept, sampler.fallbacks
+            self.kitty_kept += sampler.kept
+            self.kitty_fallbacks += sampler.fallbacks
         self.last_values = {c: v / mass for c, v in totals.items()} if worlds else {}
         return self.last_values
 
     def _weighed_worlds(
-        self, view: PlayerView, table: Table, drawing: DealSampler | HeldSampler,
+        self, view: PlayerView, table: Table,
+        drawing: DealSampler | HeldSampler | DiscardReadSampler,
         hints: tuple[Hint, ...], before: list[CardMask], weight: float,
     ) -> tuple[list[tuple[World, float]], int]:
         """``card_reads=model``: up to ``model_draws`` worlds drawn by ``drawing`` that fit

@@ -36,6 +36,7 @@ __all__ = [
     "CallReading",
     "CardReads",
     "HeardReads",
+    "KittyRead",
     "Objective",
     "PassModel",
     "PimcConfig",
@@ -94,6 +95,13 @@ class HeardReads(StrEnum):
     IGNORE = "ignore"
 
 
+class KittyRead(StrEnum):
+    """How a kitty defender's worlds place the taker's two cards aside (``kitty_read``)."""
+
+    RULE = "rule"  # as the discard rule lays them aside from his twelve
+    UNIFORM = "uniform"  # at random among the unseen cards
+
+
 class PassModel(StrEnum):
     """A pass's value in take-or-pass (setting ``pass_model``)."""
 
@@ -115,7 +123,8 @@ PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
     Preset.V1: {"worlds": 24, "nodes": 200_000, "bid_worlds": 16, "bid_nodes": 1_000_000,
                 "play_calls": CallReading.IGNORE, "loose": 0,
                 "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
-                "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE},
+                "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE,
+                "kitty_read": KittyRead.UNIFORM},
 }
 # read_fit=table: the opponents' cards the model is taken to have matched before any deal
 # is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
@@ -169,6 +178,11 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
 # boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReading.HINTS}
+# The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
+# the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
+# in preset v1).  On development seeds, duplicate boards against the heuristic, over
+# ``uniform``: +2.0 [1.0, 3.1] points a deal (seed 7301, 972 boards),
+# docs/results/small-tables-dev-7.md.
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -219,6 +233,10 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                              "of the trick he completes count for him alone, this many "
                              "times the share of §12.1 (1: his score less the others' "
                              "mean; 0: his side's score)", 0),
+    "kitty_read": BotSetting(
+        KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
+        "the worlds lay the taker's two cards aside as the discard rule does from his "
+        "twelve (rule), or place them at random among the unseen cards (uniform)"),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -277,6 +295,7 @@ class PimcConfig:
     model_draws: int
     model_misses: int
     own_points: float
+    kitty_read: KittyRead
     endgame: int
     bid_worlds: int
     bid_nodes: int
