@@ -268,6 +268,19 @@ class LiveView(PlayerView):
             return pub.tricks[done].cards[:cards]
         return tuple(pub.trick[:cards])
 
+    def said_seen(self) -> int:
+        """How many of the things said in the deal the view sees: the seats'
+        announcements (one a seat, with its first card), each belote or rebelote, the
+        comparison of declarations.  The record is only added to, each of them at the
+        number of cards played then: of one deal, ``announced``, ``belote_cards``,
+        ``declaration_result`` and ``shown`` change only with this count (a text of
+        them is kept until it changes: :func:`belote.web.room_state.public_text`)."""
+        played = self._played
+        pub = self._pub
+        return (len([at for at in pub.heard_at if at < played])
+                + len([b for b in pub.belote if b[0] < played])
+                + (pub.result_at < played))
+
     rules = _live(lambda v: v._pub.rules)
     dealer = _live(lambda v: v._pub.dealer)
     turned = _live(lambda v: v._pub.turned)

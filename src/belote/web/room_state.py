@@ -42,6 +42,7 @@ from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick
 from belote.round import PlayerView, Round
 from belote.table import DealMode, Phase, Table
+from belote.views import LiveView
 from belote.web.present import (
     announced_type,
     current_trick_json,
@@ -101,40 +102,53 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
 def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     """:func:`states_for`'s states as the JSON text sent to each seat, the text that
     ``json.dumps(state, ensure_ascii=False)`` writes, put together from pieces of
-    text: the room's fields and the game's score and history, which change at most
-    once a deal, are written once and their text kept (:data:`_TEXTS`); what every
-    seat sees alike (the version, the seats, the public deal, the result) is written
-    once a broadcast; only each seat's own part (``you``, its hand, its legal
-    moves...: :data:`PRIVATE_DEFAULTS`) is written for each seat, and a spectator's is
-    always the same text."""
-    head, fixed = room_fields(room)
+    text kept for each room (:class:`_Kept`): the room's fields, written again only
+    when one of them changes (its name, say), the game's score and history, which
+    change at most once a deal, and the seats, written again only when who sits
+    there, who is here or who plays changes (each compared by a tuple of the values
+    the text is made of, not by the text's dicts); what every seat sees alike (the
+    version, the public deal, the result) is written once a broadcast; only each
+    seat's own part (``you``, its hand, its legal moves...: :data:`PRIVATE_DEFAULTS`)
+    is written for each seat, and a spectator's is always the same text.  The
+    reference: ``json.dumps`` of :func:`states_for` (tests/web/test_capacity.py
+    checks them equal to the byte at every move of whole games)."""
+    kept = _KEPT.get(room)
+    if kept is None:
+        kept = _KEPT[room] = _Kept()
+    rules, settings = room.rules, room.settings
+    key = (room.id, room.name, rules, room.players, room.mode, room.bot_spec,
+           room.visibility, settings.grace, settings.turn_timer)
+    if kept.room != key:
+        head, fixed = room_fields(room)
+        kept.room, kept.head_text, kept.fixed_text = (
+            key, "{" + to_json(head)[1:-1] + ", ", ", " + to_json(fixed)[1:-1] + ", ")
     history, score = game_parts(room)
-    cached = _TEXTS.get(room)
-    if cached is None or cached[0] != (head, fixed) or cached[1] is not history \
-            or cached[2] is not score:
-        cached = ((head, fixed), history, score, "{" + to_json(head)[1:-1] + ", ",
-                  ", " + to_json(fixed)[1:-1] + ", ",
-                  ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
-        _TEXTS[room] = cached
-    rules, rnd, n = room.rules, room.round, room.players
+    if kept.history is not history or kept.score is not score:
+        kept.history, kept.score = history, score
+        kept.game_text = ", " + to_json({"score": score, "history": history})[1:-1] + ", "
+    rnd, n = room.round, room.players
     # The state's keys in their order: start (type, room, name), version, actions,
     # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
     # between_deals, all_pass, game (score, history), error.
-    start = (f'{cached[3]}"version": {room.version:d}, "actions": {room.actions:d}, '
-             f'"status": {to_json(str(room.status))}{cached[4]}"turn_left": '
+    start = (f'{kept.head_text}"version": {room.version:d}, "actions": {room.actions:d}, '
+             f'"status": {_STATUS_TEXT[room.status]}{kept.fixed_text}"turn_left": '
              f'{_scalar(turn_left_of(room))}, "you": ')
-    seen = [seat_json(room, s) for s in room.seats]
-    kept = _SEATS.get(room)
-    if kept is None or kept[0] != seen:
-        kept = _SEATS[room] = (seen, f', "seats": {to_json(seen)}, "deal": ')
-    seats_text = kept[1]
+    # (seat_json's values, by seat: "away" follows from the kind and "connected")
+    playing = room.status != RoomStatus.WAITING
+    seen = [(s.kind, s.name, bool(s.clients), playing and room.bot_plays(s.index))
+            for s in room.seats]
+    if kept.seats != seen:
+        kept.seats = seen
+        kept.seats_text = (', "seats": ' + to_json([seat_json(room, s) for s in room.seats])
+                           + ', "deal": ')
     result = result_of(room)
     end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
            f'{_scalar(room.between)}, "all_pass": '
            f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
-           f'{cached[5]}"error": {_scalar(room.error)}}}')
+           f'{kept.game_text}"error": {_scalar(room.error)}}}')
     # the public deal's text, less its closing brace and the seat's part
-    public = "" if rnd is None else public_text(room, rnd)
+    public = "" if rnd is None else public_text(room, rnd, kept)
+    seats_text = kept.seats_text
     out = []
     for seat in seats:
         if rnd is None:
@@ -176,10 +190,33 @@ def _scalar(value: str | float | bool | None) -> str:
     return repr(value)
 
 
-# Each room's last fields and game parts, with their text (state_texts).
-_TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
-    tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None,
-    str, str, str]]] = weakref.WeakKeyDictionary()
+# Each status's and each phase's JSON text.
+_STATUS_TEXT: Final = {status: to_json(str(status)) for status in RoomStatus}
+_PHASE_TEXT: Final = {phase: to_json(str(phase)) for phase in Phase}
+
+
+class _Kept:
+    """What :func:`state_texts` keeps of a room between two broadcasts: each part's
+    values as last written (a tuple or list of them: compared, not the part's dicts),
+    with the part's text, and the deal on the table (:class:`_KeptDeal`)."""
+
+    __slots__ = ("deal", "fixed_text", "game_text", "head_text", "history", "room",
+                 "score", "seats", "seats_text")
+
+    def __init__(self) -> None:
+        self.room: tuple[Any, ...] | None = None  # room_fields' values
+        self.head_text = ""  # room_fields' first part (before the version)
+        self.fixed_text = ""  # its second part (after the status)
+        self.history: list[dict[str, Any]] | None = None  # game_parts, by identity
+        self.score: dict[str, Any] | None = None
+        self.game_text = ""
+        self.seats: list[tuple[Any, ...]] | None = None  # seat_json's values, by seat
+        self.seats_text = ""
+        self.deal: _KeptDeal | None = None
+
+
+# Each room's parts as last written (state_texts).
+_KEPT: Final[weakref.WeakKeyDictionary[Any, _Kept]] = weakref.WeakKeyDictionary()
 
 
 def room_fields(room: SeenRoom) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -408,21 +445,30 @@ def private_defaults() -> dict[str, Any]:
 _SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
 
 
-def public_text(room: SeenRoom, rnd: Round) -> str:
+def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> str:
     """The text of the public deal (:func:`public_fields` from the spectator's view,
     découverte's piles included), less its closing brace, followed by ``", "``: the
-    deal's bidding (the turned card, the calls, the contract, the taker, the trump) and
-    its completed tricks (the last one, their count, the tricks and points won) are
-    written once each time they change and their text kept (:data:`_DEALS`)."""
+    deal's bidding (the turned card, the calls, the contract, the taker, the trump), its
+    completed tricks (the last one, their count, the tricks and points won) and what
+    was said (the declarations, belote) are written once each time they change and
+    their text kept (``kept_room``, the room's :class:`_Kept`: by default the one
+    :func:`state_texts` keeps).  During the card play the bidding is fixed, and what was
+    said changes only with :meth:`~belote.views.LiveView.said_seen`."""
     view = rnd.spectator_view()
     trump = view_trump(view)
     n = room.players
-    kept = _DEALS.get(room)
+    if kept_room is None:
+        kept_room = _KEPT.get(room)
+        if kept_room is None:
+            kept_room = _KEPT[room] = _Kept()
+    kept = kept_room.deal
     if kept is None or kept.deal is not rnd:
-        kept = _DEALS[room] = _KeptDeal(rnd)
+        kept = kept_room.deal = _KeptDeal(rnd)
     phase = view.phase
-    bidding = (view.turned, len(view.calls), phase, view.contract, trump,
-               view.turn if phase == Phase.DISCARD else -1)
+    # In the card play (or at its end: a LiveView) the bidding is over.
+    bidding: object = _IN_PLAY if isinstance(view, LiveView) else (
+        view.turned, len(view.calls), phase, view.contract, trump,
+        view.turn if phase == Phase.DISCARD else -1)
     if kept.bidding != bidding:
         kept.bidding, kept.bidding_text = bidding, to_json(bidding_fields(view, trump))[1:-1]
     tricks = view.tricks
@@ -432,7 +478,8 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
         said = to_json({**said_fields(rnd, view),
                         **decouverte_piles(rnd, view, trump, n)})[1:-1]
     else:
-        heard = (view.announced, view.shown, view.belote_cards, rnd.contract is not None)
+        heard: object = view.said_seen() if isinstance(view, LiveView) else (
+            view.announced, view.shown, view.belote_cards, rnd.contract is not None)
         if kept.said != heard:
             kept.said, kept.said_text = heard, to_json(said_fields(rnd, view))[1:-1]
         said = kept.said_text
@@ -440,7 +487,7 @@ def public_text(room: SeenRoom, rnd: Round) -> str:
     number = room.match.deals if room.match is not None else 0
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
     return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
-            f'{to_json(str(phase))}, "turn": {turn}, {kept.bidding_text}, "trick": '
+            f'{_PHASE_TEXT[phase]}, "turn": {turn}, {kept.bidding_text}, "trick": '
             f'{trick_text(view.trick_leader, view.trick, n)}, '
             f'{kept.tricks_text}, '
             f'"card_counts": {{{counts}}}, {said}, ')
@@ -476,20 +523,16 @@ class _KeptDeal:
 
     def __init__(self, deal: Round) -> None:
         self.deal = deal
-        self.bidding: tuple[Any, ...] | None = None
+        self.bidding: object = None  # its values (_IN_PLAY once the card play is on)
         self.bidding_text = ""
         self.tricks = -1
         self.tricks_text = ""
-        self.said: tuple[Any, ...] | None = None
+        self.said: object = None  # its values (LiveView.said_seen in the card play)
         self.said_text = ""
 
 
-# Each room's deal on the table, as last written (public_text).
-_DEALS: Final[weakref.WeakKeyDictionary[Any, _KeptDeal]] = weakref.WeakKeyDictionary()
-
-# Each room's seats as last sent, with their text (state_texts).
-_SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] = \
-    weakref.WeakKeyDictionary()
+# The bidding's values in the card play: fixed for the deal (the PlayRecord's).
+_IN_PLAY: Final = "the card play"
 
 
 def public_rest(room: SeenRoom, rnd: Round, view: PlayerView) -> dict[str, Any]:
