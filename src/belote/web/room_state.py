@@ -126,7 +126,7 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     if kept.history is not history or kept.score is not score:
         kept.history, kept.score = history, score
         kept.game_text = ", " + to_json({"score": score, "history": history})[1:-1] + ", "
-    rnd, n = room.round, room.players
+    rnd = room.round
     # The state's keys in their order: start (type, room, name), version, actions,
     # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
     # between_deals, all_pass, game (score, history), error.
@@ -156,14 +156,34 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
         elif seat is None:
             deal = public + _SPECTATOR_PART
         else:
-            view = known_view(room, rnd, seat)
-            own = dict(PRIVATE_DEFAULTS)
-            own.update(private_deal(rules, rnd, view, seat, view_trump(view), n))
-            deal = public + to_json(own)[1:]
+            deal = public + private_text(room, rnd, seat, kept)
         you = "null" if seat is None else \
             f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
         out.append(start + you + seats_text + deal + end)
     return out
+
+
+def private_text(room: SeenRoom, rnd: Round, seat: int, kept: _Kept) -> str:
+    """The text of ``seat``'s own part of the deal (:data:`PRIVATE_DEFAULTS`'s keys,
+    :func:`private_deal`'s values) as the deal's text ends.  In the card play it is
+    kept for each seat (``kept``, the room's) and written again only when what it is
+    made of changes: the deal, the phase, whether it is the seat's turn and its legal
+    cards, its hand (the cards it played with it), its declarations, discards and
+    whether any trick is completed (its declarations are offered before the first)."""
+    view = known_view(room, rnd, seat)
+    key: tuple[Any, ...] | None = None
+    if isinstance(view, LiveView):
+        key = (rnd, view.phase, view.turn == seat, view.legal_cards, view.hand,
+               view.my_declarations, view.discards, not view.tricks)
+        last = kept.private.get(seat)
+        if last is not None and last[0] == key:
+            return last[1]
+    own = dict(PRIVATE_DEFAULTS)
+    own.update(private_deal(room.rules, rnd, view, seat, view_trump(view), room.players))
+    text: str = to_json(own)[1:]
+    if key is not None:
+        kept.private[seat] = (key, text)
+    return text
 
 
 # A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
@@ -200,8 +220,8 @@ class _Kept:
     values as last written (a tuple or list of them: compared, not the part's dicts),
     with the part's text, and the deal on the table (:class:`_KeptDeal`)."""
 
-    __slots__ = ("deal", "fixed_text", "game_text", "head_text", "history", "room",
-                 "score", "seats", "seats_text")
+    __slots__ = ("deal", "fixed_text", "game_text", "head_text", "history", "private",
+                 "room", "score", "seats", "seats_text")
 
     def __init__(self) -> None:
         self.room: tuple[Any, ...] | None = None  # room_fields' values
@@ -213,6 +233,8 @@ class _Kept:
         self.seats: list[tuple[Any, ...]] | None = None  # seat_json's values, by seat
         self.seats_text = ""
         self.deal: _KeptDeal | None = None
+        # each seat's own part of the deal in the card play: its values, its text
+        self.private: dict[int, tuple[tuple[Any, ...], str]] = {}
 
 
 # Each room's parts as last written (state_texts).
@@ -473,7 +495,7 @@ def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> s
         kept.bidding, kept.bidding_text = bidding, to_json(bidding_fields(view, trump))[1:-1]
     tricks = view.tricks
     if kept.tricks != len(tricks):
-        kept.tricks, kept.tricks_text = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
+        kept.tricks, kept.tricks_text = len(tricks), tricks_text(tricks, n)
     if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
         said = to_json({**said_fields(rnd, view),
                         **decouverte_piles(rnd, view, trump, n)})[1:-1]
@@ -511,6 +533,26 @@ def trick_text(leader: int, cards: Sequence[Card], players: int) -> str:
     order = Table.seated(players).orders[leader]
     return (f'{{"leader": "{SEAT_NAMES[leader]}", "cards": ['
             + ", ".join([_PLAYED[order[i]][c] for i, c in enumerate(cards)]) + "]}")
+
+
+def tricks_text(tricks: Sequence[Trick], n: int) -> str:
+    """The text of :func:`tricks_fields` less its braces, ``to_json(tricks_fields(tricks,
+    n))[1:-1]``: the last trick put together from its cards' texts (:func:`trick_text`).
+
+    >>> from belote.cards import parse_card
+    >>> t = Trick(3, tuple(parse_card(c) for c in ("JH", "7S", "AH", "8H")), 3, 31)
+    >>> tricks_text([t], 4) == to_json(tricks_fields([t], 4))[1:-1]
+    True
+    """
+    if tricks:
+        t = tricks[-1]
+        last = (trick_text(t.leader, t.cards, n)[:-1]
+                + f', "winner": "{SEAT_NAMES[t.winner]}", "points": {t.points:d}}}')
+    else:
+        last = "null"
+    won, points = tricks_won_json(tricks, n)
+    return (f'"last_trick": {last}, "tricks": {len(tricks):d}, "tricks_won": {to_json(won)}, '
+            f'"points_won": {to_json(points)}')
 
 
 class _KeptDeal:
