@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -419,7 +420,7 @@ def test_the_texts_kept_between_broadcasts_follow_every_change(
     seats, the deal's bidding, tricks and what was said) and writes one again only when
     the values it is made of change: at every move of whole games at every table size,
     and after each change a room sees between moves (a seat's name, a connection come
-    or gone, a human away past his grace, the room's name and error), the texts of
+    or gone, a person's seat or a bot's, his grace over, the room's name and error), the texts of
     every seat and a spectator are ``json.dumps`` of :func:`room_state.states_for`, the
     reference, to the byte; and the texts of a second broadcast with nothing changed
     are the first's."""
@@ -441,8 +442,10 @@ def test_the_texts_kept_between_broadcasts_follow_every_change(
                     seat.clients.clear()
                 else:
                     seat.clients.add(Client(_nowhere))
-            elif change == 2:  # a human's seat, away since long ago: a stand-in plays
+            elif change == 2:  # a person's seat, away since now (his grace runs), or a bot's
                 seat.kind = SeatKind.HUMAN if seat.kind != SeatKind.HUMAN else SeatKind.BOT
+                seat.away_since = time.monotonic()
+            elif change == 5:  # his grace is over: a stand-in plays, nothing else changed
                 seat.away_since = 0.0
             elif change == 3:
                 room.name = rng.choice(["Vendredi soir", "Ma table", "x"])

@@ -122,10 +122,16 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
         head, fixed = room_fields(room)
         kept.room, kept.head_text, kept.fixed_text = (
             key, "{" + to_json(head)[1:-1] + ", ", ", " + to_json(fixed)[1:-1] + ", ")
-    history, score = game_parts(room)
-    if kept.history is not history or kept.score is not score:
-        kept.history, kept.score = history, score
-        kept.game_text = ", " + to_json({"score": score, "history": history})[1:-1] + ", "
+    match = room.match
+    if match is None or kept.match is not match \
+            or kept.game != (len(match.entries), match.deals):
+        # (game_parts keeps them too: its key, and the texts' when they are its own)
+        history, score = game_parts(room)
+        kept.match = match
+        kept.game = None if match is None else (len(match.entries), match.deals)
+        if kept.history is not history or kept.score is not score:
+            kept.history, kept.score = history, score
+            kept.game_text = ", " + to_json({"score": score, "history": history})[1:-1] + ", "
     rnd = room.round
     # The state's keys in their order: start (type, room, name), version, actions,
     # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
@@ -133,9 +139,11 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     start = (f'{kept.head_text}"version": {room.version:d}, "actions": {room.actions:d}, '
              f'"status": {_STATUS_TEXT[room.status]}{kept.fixed_text}"turn_left": '
              f'{_scalar(turn_left_of(room))}, "you": ')
-    # (seat_json's values, by seat: "away" follows from the kind and "connected")
+    # (seat_json's values, by seat: "away" follows from the kind and "connected"; a
+    # bot plays a seat that is not a person's, bot_plays without the call)
     playing = room.status != RoomStatus.WAITING
-    seen = [(s.kind, s.name, bool(s.clients), playing and room.bot_plays(s.index))
+    seen = [(s.kind, s.name, bool(s.clients),
+             playing and (s.kind != SeatKind.HUMAN or room.bot_plays(s.index)))
             for s in room.seats]
     if kept.seats != seen:
         kept.seats = seen
@@ -143,23 +151,22 @@ def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
                            + ', "deal": ')
     result = result_of(room)
     end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
-           f'{_scalar(room.between)}, "all_pass": '
-           f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
-           f'{kept.game_text}"error": {_scalar(room.error)}}}')
+           f'{"true" if room.between else "false"}, "all_pass": '
+           f'{"true" if rnd is not None and rnd.phase == Phase.ALL_PASS else "false"}'
+           f'{kept.game_text}"error": '
+           f'{"null" if room.error is None else to_json(room.error)}}}')
     # the public deal's text, less its closing brace and the seat's part
     public = "" if rnd is None else public_text(room, rnd, kept)
     seats_text = kept.seats_text
     out = []
     for seat in seats:
-        if rnd is None:
-            deal = "null"
-        elif seat is None:
-            deal = public + _SPECTATOR_PART
-        else:
-            deal = public + private_text(room, rnd, seat, kept)
-        you = "null" if seat is None else \
-            f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
-        out.append(start + you + seats_text + deal + end)
+        if seat is None:
+            own = "null" if rnd is None else _SPECTATOR_PART
+            out.append(f"{start}null{seats_text}{public}{own}{end}")
+            continue
+        own = "null" if rnd is None else private_text(room, rnd, seat, kept)
+        you = f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
+        out.append(f"{start}{you}{seats_text}{public}{own}{end}")
     return out
 
 
@@ -220,13 +227,15 @@ class _Kept:
     values as last written (a tuple or list of them: compared, not the part's dicts),
     with the part's text, and the deal on the table (:class:`_KeptDeal`)."""
 
-    __slots__ = ("deal", "fixed_text", "game_text", "head_text", "history", "private",
-                 "room", "score", "seats", "seats_text")
+    __slots__ = ("deal", "fixed_text", "game", "game_text", "head_text", "history",
+                 "match", "private", "room", "score", "seats", "seats_text")
 
     def __init__(self) -> None:
         self.room: tuple[Any, ...] | None = None  # room_fields' values
         self.head_text = ""  # room_fields' first part (before the version)
         self.fixed_text = ""  # its second part (after the status)
+        self.match: Match | None = None  # the game whose parts these are ...
+        self.game: tuple[int, int] | None = None  # ... at its scored deals and deals dealt
         self.history: list[dict[str, Any]] | None = None  # game_parts, by identity
         self.score: dict[str, Any] | None = None
         self.game_text = ""
