@@ -514,7 +514,11 @@ def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> s
         if kept.said != heard:
             kept.said, kept.said_text = heard, to_json(said_fields(rnd, view))[1:-1]
         said = kept.said_text
-    counts = ", ".join([f'"{SEAT_NAMES[s]}": {rnd.hand(s).bit_count():d}' for s in range(n)])
+    held = rnd.card_counts()
+    counts = _COUNTS.get(held)
+    if counts is None:
+        counts = _COUNTS[held] = ", ".join(
+            [f'"{SEAT_NAMES[s]}": {c:d}' for s, c in enumerate(held)])
     number = room.match.deals if room.match is not None else 0
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
     return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
@@ -522,6 +526,10 @@ def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> s
             f'{trick_text(view.trick_leader, view.trick, n)}, '
             f'{kept.tricks_text}, '
             f'"card_counts": {{{counts}}}, {said}, ')
+
+
+# The cards each seat holds (Round.card_counts) as the text of the deal writes them.
+_COUNTS: Final[dict[tuple[int, ...], str]] = {}
 
 
 # Each card of a trick in progress as the text of the deal writes it, by seat and card
