@@ -506,7 +506,7 @@ class HeuristicBot(BaseBot):
         trumps_mine = [c for c in legal if t.is_trump(c)] if t.trump < NO_TRUMP else []
         opponents = (seat + 1) & 3, (seat + 3) & 3
         opp_trumps = 0
-        if t.trump < NO_TRUMP:
+        if takers and trumps_mine:  # (only they read it: the knowledge only if needed)
             for s in opponents:
                 opp_trumps |= t.know.possible(s) & SUIT_MASKS[t.trump]
         # Tips 8 and 2: the takers draw the opponents' trumps while they hold the master.
