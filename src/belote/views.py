@@ -257,6 +257,10 @@ class LiveView(PlayerView):
     def _tricks_done(self) -> int:
         return self._played // self._pub.players
 
+    def tricks_done(self) -> int:
+        """``len(self.tricks)``, without making the tuple."""
+        return self._played // self._pub.players
+
     def _trick_so_far(self) -> tuple[Card, ...]:
         """The cards of the trick in progress when the view was made: the first of the
         trick the record holds in progress, or of the one completed since."""

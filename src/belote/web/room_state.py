@@ -502,8 +502,9 @@ def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> s
         view.turn if phase == Phase.DISCARD else -1)
     if kept.bidding != bidding:
         kept.bidding, kept.bidding_text = bidding, to_json(bidding_fields(view, trump))[1:-1]
-    tricks = view.tricks
-    if kept.tricks != len(tricks):
+    done = view.tricks_done() if isinstance(view, LiveView) else len(view.tricks)
+    if kept.tricks != done:
+        tricks = view.tricks
         kept.tricks, kept.tricks_text = len(tricks), tricks_text(tricks, n)
     if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
         said = to_json({**said_fields(rnd, view),
@@ -520,8 +521,12 @@ def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> s
         counts = _COUNTS[held] = ", ".join(
             [f'"{SEAT_NAMES[s]}": {c:d}' for s, c in enumerate(held)])
     number = room.match.deals if room.match is not None else 0
+    if kept.number != number:  # (the deal's number and dealer: once a deal)
+        kept.number = number
+        kept.number_text = (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", '
+                            '"phase": ')
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
-    return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
+    return (f'{kept.number_text}'
             f'{_PHASE_TEXT[phase]}, "turn": {turn}, {kept.bidding_text}, "trick": '
             f'{trick_text(view.trick_leader, view.trick, n)}, '
             f'{kept.tricks_text}, '
@@ -573,15 +578,17 @@ def tricks_text(tricks: Sequence[Trick], n: int) -> str:
 
 
 class _KeptDeal:
-    """A room's deal on the table (:func:`public_text`): the last values of its bidding,
-    of its completed tricks (their count) and of what was said (declarations, belote),
-    each with its text as last written."""
+    """A room's deal on the table (:func:`public_text`): its number and dealer, the
+    last values of its bidding, of its completed tricks (their count) and of what was
+    said (declarations, belote), each with its text as last written."""
 
-    __slots__ = ("bidding", "bidding_text", "deal", "said", "said_text", "tricks",
-                 "tricks_text")
+    __slots__ = ("bidding", "bidding_text", "deal", "number", "number_text", "said",
+                 "said_text", "tricks", "tricks_text")
 
     def __init__(self, deal: Round) -> None:
         self.deal = deal
+        self.number = -1  # the deal's number in the game (its dealer is the deal's)
+        self.number_text = ""
         self.bidding: object = None  # its values (_IN_PLAY once the card play is on)
         self.bidding_text = ""
         self.tricks = -1
