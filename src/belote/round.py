@@ -467,6 +467,11 @@ class Round:
         ones, §12.2)."""
         return self._play.state.hands[seat] if self._play is not None else self.hands[seat]
 
+    def card_counts(self) -> tuple[int, ...]:
+        """How many cards each seat holds now (:meth:`hand`'s, by seat)."""
+        hands = self._play.state.hands if self._play is not None else self.hands
+        return tuple([h.bit_count() for h in hands])
+
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The tricks completed so far."""

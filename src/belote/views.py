@@ -257,6 +257,10 @@ class LiveView(PlayerView):
     def _tricks_done(self) -> int:
         return self._played // self._pub.players
 
+    def tricks_done(self) -> int:
+        """``len(self.tricks)``, without making the tuple."""
+        return self._played // self._pub.players
+
     def _trick_so_far(self) -> tuple[Card, ...]:
         """The cards of the trick in progress when the view was made: the first of the
         trick the record holds in progress, or of the one completed since."""
@@ -267,6 +271,19 @@ class LiveView(PlayerView):
         if len(pub.tricks) > done:  # completed since the view was made
             return pub.tricks[done].cards[:cards]
         return tuple(pub.trick[:cards])
+
+    def said_seen(self) -> int:
+        """How many of the things said in the deal the view sees: the seats'
+        announcements (one a seat, with its first card), each belote or rebelote, the
+        comparison of declarations.  The record is only added to, each of them at the
+        number of cards played then: of one deal, ``announced``, ``belote_cards``,
+        ``declaration_result`` and ``shown`` change only with this count (a text of
+        them is kept until it changes: :func:`belote.web.room_state.public_text`)."""
+        played = self._played
+        pub = self._pub
+        return (len([at for at in pub.heard_at if at < played])
+                + len([b for b in pub.belote if b[0] < played])
+                + (pub.result_at < played))
 
     rules = _live(lambda v: v._pub.rules)
     dealer = _live(lambda v: v._pub.dealer)

@@ -7,6 +7,7 @@ import asyncio
 import json
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,6 +22,7 @@ from belote.web.rooms import Client, Room, RoomError, RoomSettings
 from belote.web.seats import RoomStatus, SeatKind, Visibility
 from belote.web.security import Limits
 from belote.web.store import RoomStore
+from tests.helpers import EVERY_TABLE, EVERY_TABLE_IDS
 
 from .support import TestClient, new_identity, run_async
 
@@ -408,6 +410,69 @@ def test_the_public_deal_is_the_same_from_every_seat(profile: str,
         await manager.close()
 
     run_async(scenario)
+
+
+@pytest.mark.parametrize(("profile", "options"), EVERY_TABLE, ids=EVERY_TABLE_IDS)
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_the_texts_kept_between_broadcasts_follow_every_change(
+        profile: str, options: dict[str, Any], bots: str) -> None:
+    """:func:`room_state.state_texts` keeps each room's parts of text (its fields, the
+    seats, the deal's bidding, tricks and what was said) and writes one again only when
+    the values it is made of change: at every move of whole games at every table size,
+    and after each change a room sees between moves (a seat's name, a connection come
+    or gone, a person's seat or a bot's, his grace over, the room's name and error), the texts of
+    every seat and a spectator are ``json.dumps`` of :func:`room_state.states_for`, the
+    reference, to the byte; and the texts of a second broadcast with nothing changed
+    are the first's."""
+
+    async def scenario() -> None:
+        rng = random.Random(f"{profile}{options}{bots}")
+        manager = RoomManager(QUIET, seed=13)
+        room = await manager.create(profile, options, target=3000, bots=bots)
+        await room.start()
+        seats: list[int | None] = [*range(room.players), None]
+        checked = 0
+        while room.status == RoomStatus.PLAYING and checked < 300:
+            change = rng.randrange(8)
+            seat = room.seats[rng.randrange(room.players)]
+            if change == 0:
+                seat.name = rng.choice(["Anaïs", "Bob", "Zoé \"Z\""])
+            elif change == 1:  # a connection comes or goes
+                if seat.clients:
+                    seat.clients.clear()
+                else:
+                    seat.clients.add(Client(_nowhere))
+            elif change == 2:  # a person's seat, away since now (his grace runs), or a bot's
+                seat.kind = SeatKind.HUMAN if seat.kind != SeatKind.HUMAN else SeatKind.BOT
+                seat.away_since = time.monotonic()
+            elif change == 5:  # his grace is over: a stand-in plays, nothing else changed
+                seat.away_since = 0.0
+            elif change == 3:
+                room.name = rng.choice(["Vendredi soir", "Ma table", "x"])
+            elif change == 4:
+                room.error = rng.choice([None, "the game could not be saved"])
+            texts = room_state.state_texts(room, seats)
+            assert texts == [json.dumps(state, ensure_ascii=False)
+                             for state in room_state.states_for(room, seats)]
+            assert room_state.state_texts(room, seats) == texts
+            if room.between:
+                await room.next_deal()
+            else:
+                rnd = room.round
+                assert rnd is not None
+                turn = rnd.current_player()
+                bot = room.seats[turn].bot  # (a bot's seat, whatever its kind now)
+                assert bot is not None
+                await room.apply(turn, next_action(bot, rnd.view(turn)))
+            checked += 1
+        assert checked > 60
+        await manager.close()
+
+    run_async(scenario)
+
+
+async def _nowhere(text: str) -> None:
+    """A connection's send that sends nothing."""
 
 
 def test_the_trick_in_progress_is_written_from_its_cards_texts() -> None:

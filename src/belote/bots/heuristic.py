@@ -33,7 +33,7 @@ measured by simulation); the kitty discard is :func:`belote.bots.base.default_di
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, Protocol
 
@@ -353,7 +353,16 @@ class _FourPlay:
     points: tuple[int, ...]
     hand: CardMask
     out: CardMask  # cards the other three seats still hold
-    know: Knowledge
+    knowing: Callable[[], Knowledge]  # what the seat knows, worked out on first read (know)
+    _know: Knowledge | None = None
+
+    @property
+    def know(self) -> Knowledge:
+        """What the seat knows (``knowing()``, once)."""
+        know = self._know
+        if know is None:
+            know = self._know = self.knowing()
+        return know
 
     def is_trump(self, c: Card) -> bool:
         return self.trump == ALL_TRUMP or suit_of(c) == self.trump
@@ -459,12 +468,20 @@ class HeuristicBot(BaseBot):
         assert view.contract is not None
         if view.rules.players != 4:
             return _SmallPlay(view, self.reading).choose(legal)
-        return self.play_knowing(view, _knowledge(view, self.reading))
+        reading = self.reading
+        # What the seat knows, worked out only if the decision reads it (a card that
+        # follows with no winner, or the trick's last, does not): the same card.
+        return self._play_four(view, lambda: _knowledge(view, reading))
 
     def play_knowing(self, view: PlayerView, know: Knowledge) -> Card:
         """The card at four players, ``know`` being what the seat knows
         (:func:`~belote.bots.knowledge.infer` of ``view``, given by a caller that
         has it already); the view holds two legal cards or more."""
+        return self._play_four(view, lambda: know)
+
+    def _play_four(self, view: PlayerView, knowing: Callable[[], Knowledge]) -> Card:
+        """The card at four players, ``knowing()`` answering what the seat knows
+        (called at most once, when the decision first reads it)."""
         assert view.contract is not None
         legal = list(view.legal_cards)
         trump = view.contract.trump
@@ -475,7 +492,7 @@ class HeuristicBot(BaseBot):
             points=card_points(view.rules, trump),
             hand=view.hand,
             out=ALL_CARDS & ~view.played & ~view.hand,
-            know=know,
+            knowing=knowing,
         )
         if not view.trick:
             return self._lead(t, legal)
@@ -489,7 +506,7 @@ class HeuristicBot(BaseBot):
         trumps_mine = [c for c in legal if t.is_trump(c)] if t.trump < NO_TRUMP else []
         opponents = (seat + 1) & 3, (seat + 3) & 3
         opp_trumps = 0
-        if t.trump < NO_TRUMP:
+        if takers and trumps_mine:  # (only they read it: the knowledge only if needed)
             for s in opponents:
                 opp_trumps |= t.know.possible(s) & SUIT_MASKS[t.trump]
         # Tips 8 and 2: the takers draw the opponents' trumps while they hold the master.

@@ -42,6 +42,7 @@ from belote.options import Rules
 from belote.play import SEAT_NAMES, Trick
 from belote.round import PlayerView, Round
 from belote.table import DealMode, Phase, Table
+from belote.views import LiveView
 from belote.web.present import (
     announced_type,
     current_trick_json,
@@ -101,55 +102,95 @@ def states_for(room: SeenRoom, seats: Sequence[int | None]) -> list[dict[str, An
 def state_texts(room: SeenRoom, seats: Sequence[int | None]) -> list[str]:
     """:func:`states_for`'s states as the JSON text sent to each seat, the text that
     ``json.dumps(state, ensure_ascii=False)`` writes, put together from pieces of
-    text: the room's fields and the game's score and history, which change at most
-    once a deal, are written once and their text kept (:data:`_TEXTS`); what every
-    seat sees alike (the version, the seats, the public deal, the result) is written
-    once a broadcast; only each seat's own part (``you``, its hand, its legal
-    moves...: :data:`PRIVATE_DEFAULTS`) is written for each seat, and a spectator's is
-    always the same text."""
-    head, fixed = room_fields(room)
-    history, score = game_parts(room)
-    cached = _TEXTS.get(room)
-    if cached is None or cached[0] != (head, fixed) or cached[1] is not history \
-            or cached[2] is not score:
-        cached = ((head, fixed), history, score, "{" + to_json(head)[1:-1] + ", ",
-                  ", " + to_json(fixed)[1:-1] + ", ",
-                  ", " + to_json({"score": score, "history": history})[1:-1] + ", ")
-        _TEXTS[room] = cached
-    rules, rnd, n = room.rules, room.round, room.players
+    text kept for each room (:class:`_Kept`): the room's fields, written again only
+    when one of them changes (its name, say), the game's score and history, which
+    change at most once a deal, and the seats, written again only when who sits
+    there, who is here or who plays changes (each compared by a tuple of the values
+    the text is made of, not by the text's dicts); what every seat sees alike (the
+    version, the public deal, the result) is written once a broadcast; only each
+    seat's own part (``you``, its hand, its legal moves...: :data:`PRIVATE_DEFAULTS`)
+    is written for each seat, and a spectator's is always the same text.  The
+    reference: ``json.dumps`` of :func:`states_for` (tests/web/test_capacity.py
+    checks them equal to the byte at every move of whole games)."""
+    kept = _KEPT.get(room)
+    if kept is None:
+        kept = _KEPT[room] = _Kept()
+    rules, settings = room.rules, room.settings
+    key = (room.id, room.name, rules, room.players, room.mode, room.bot_spec,
+           room.visibility, settings.grace, settings.turn_timer)
+    if kept.room != key:
+        head, fixed = room_fields(room)
+        kept.room, kept.head_text, kept.fixed_text = (
+            key, "{" + to_json(head)[1:-1] + ", ", ", " + to_json(fixed)[1:-1] + ", ")
+    match = room.match
+    if match is None or kept.match is not match \
+            or kept.game != (len(match.entries), match.deals):
+        # (game_parts keeps them too: its key, and the texts' when they are its own)
+        history, score = game_parts(room)
+        kept.match = match
+        kept.game = None if match is None else (len(match.entries), match.deals)
+        if kept.history is not history or kept.score is not score:
+            kept.history, kept.score = history, score
+            kept.game_text = ", " + to_json({"score": score, "history": history})[1:-1] + ", "
+    rnd = room.round
     # The state's keys in their order: start (type, room, name), version, actions,
     # status, fixed (profile... turn_timer), turn_left, you, seats, deal, result,
     # between_deals, all_pass, game (score, history), error.
-    start = (f'{cached[3]}"version": {room.version:d}, "actions": {room.actions:d}, '
-             f'"status": {to_json(str(room.status))}{cached[4]}"turn_left": '
+    start = (f'{kept.head_text}"version": {room.version:d}, "actions": {room.actions:d}, '
+             f'"status": {_STATUS_TEXT[room.status]}{kept.fixed_text}"turn_left": '
              f'{_scalar(turn_left_of(room))}, "you": ')
-    seen = [seat_json(room, s) for s in room.seats]
-    kept = _SEATS.get(room)
-    if kept is None or kept[0] != seen:
-        kept = _SEATS[room] = (seen, f', "seats": {to_json(seen)}, "deal": ')
-    seats_text = kept[1]
+    # (seat_json's values, by seat: "away" follows from the kind and "connected"; a
+    # bot plays a seat that is not a person's, bot_plays without the call)
+    playing = room.status != RoomStatus.WAITING
+    seen = [(s.kind, s.name, bool(s.clients),
+             playing and (s.kind != SeatKind.HUMAN or room.bot_plays(s.index)))
+            for s in room.seats]
+    if kept.seats != seen:
+        kept.seats = seen
+        kept.seats_text = (', "seats": ' + to_json([seat_json(room, s) for s in room.seats])
+                           + ', "deal": ')
     result = result_of(room)
     end = (f', "result": {"null" if result is None else to_json(result)}, "between_deals": '
-           f'{_scalar(room.between)}, "all_pass": '
-           f'{_scalar(rnd is not None and rnd.phase == Phase.ALL_PASS)}'
-           f'{cached[5]}"error": {_scalar(room.error)}}}')
+           f'{"true" if room.between else "false"}, "all_pass": '
+           f'{"true" if rnd is not None and rnd.phase == Phase.ALL_PASS else "false"}'
+           f'{kept.game_text}"error": '
+           f'{"null" if room.error is None else to_json(room.error)}}}')
     # the public deal's text, less its closing brace and the seat's part
-    public = "" if rnd is None else public_text(room, rnd)
+    public = "" if rnd is None else public_text(room, rnd, kept)
+    seats_text = kept.seats_text
     out = []
     for seat in seats:
-        if rnd is None:
-            deal = "null"
-        elif seat is None:
-            deal = public + _SPECTATOR_PART
-        else:
-            view = known_view(room, rnd, seat)
-            own = dict(PRIVATE_DEFAULTS)
-            own.update(private_deal(rules, rnd, view, seat, view_trump(view), n))
-            deal = public + to_json(own)[1:]
-        you = "null" if seat is None else \
-            f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
-        out.append(start + you + seats_text + deal + end)
+        if seat is None:
+            own = "null" if rnd is None else _SPECTATOR_PART
+            out.append(f"{start}null{seats_text}{public}{own}{end}")
+            continue
+        own = "null" if rnd is None else private_text(room, rnd, seat, kept)
+        you = f'{{"seat": "{SEAT_NAMES[seat]}", "name": {to_json(room.seats[seat].name)}}}'
+        out.append(f"{start}{you}{seats_text}{public}{own}{end}")
     return out
+
+
+def private_text(room: SeenRoom, rnd: Round, seat: int, kept: _Kept) -> str:
+    """The text of ``seat``'s own part of the deal (:data:`PRIVATE_DEFAULTS`'s keys,
+    :func:`private_deal`'s values) as the deal's text ends.  In the card play it is
+    kept for each seat (``kept``, the room's) and written again only when what it is
+    made of changes: the deal, the phase, whether it is the seat's turn and its legal
+    cards, its hand (the cards it played with it), its declarations, discards and
+    whether any trick is completed (its declarations are offered before the first)."""
+    view = known_view(room, rnd, seat)
+    key: tuple[Any, ...] | None = None
+    if isinstance(view, LiveView):
+        key = (rnd, view.phase, view.turn == seat, view.legal_cards, view.hand,
+               view.my_declarations, view.discards, not view.tricks)
+        last = kept.private.get(seat)
+        if last is not None and last[0] == key:
+            return last[1]
+    own = dict(PRIVATE_DEFAULTS)
+    own.update(private_deal(room.rules, rnd, view, seat, view_trump(view), room.players))
+    text: str = to_json(own)[1:]
+    if key is not None:
+        kept.private[seat] = (key, text)
+    return text
 
 
 # A state's JSON text, as json.dumps(..., ensure_ascii=False) writes it, less its
@@ -176,10 +217,37 @@ def _scalar(value: str | float | bool | None) -> str:
     return repr(value)
 
 
-# Each room's last fields and game parts, with their text (state_texts).
-_TEXTS: Final[weakref.WeakKeyDictionary[Any, tuple[
-    tuple[dict[str, Any], dict[str, Any]], list[dict[str, Any]], dict[str, Any] | None,
-    str, str, str]]] = weakref.WeakKeyDictionary()
+# Each status's and each phase's JSON text.
+_STATUS_TEXT: Final = {status: to_json(str(status)) for status in RoomStatus}
+_PHASE_TEXT: Final = {phase: to_json(str(phase)) for phase in Phase}
+
+
+class _Kept:
+    """What :func:`state_texts` keeps of a room between two broadcasts: each part's
+    values as last written (a tuple or list of them: compared, not the part's dicts),
+    with the part's text, and the deal on the table (:class:`_KeptDeal`)."""
+
+    __slots__ = ("deal", "fixed_text", "game", "game_text", "head_text", "history",
+                 "match", "private", "room", "score", "seats", "seats_text")
+
+    def __init__(self) -> None:
+        self.room: tuple[Any, ...] | None = None  # room_fields' values
+        self.head_text = ""  # room_fields' first part (before the version)
+        self.fixed_text = ""  # its second part (after the status)
+        self.match: Match | None = None  # the game whose parts these are ...
+        self.game: tuple[int, int] | None = None  # ... at its scored deals and deals dealt
+        self.history: list[dict[str, Any]] | None = None  # game_parts, by identity
+        self.score: dict[str, Any] | None = None
+        self.game_text = ""
+        self.seats: list[tuple[Any, ...]] | None = None  # seat_json's values, by seat
+        self.seats_text = ""
+        self.deal: _KeptDeal | None = None
+        # each seat's own part of the deal in the card play: its values, its text
+        self.private: dict[int, tuple[tuple[Any, ...], str]] = {}
+
+
+# Each room's parts as last written (state_texts).
+_KEPT: Final[weakref.WeakKeyDictionary[Any, _Kept]] = weakref.WeakKeyDictionary()
 
 
 def room_fields(room: SeenRoom) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -408,42 +476,65 @@ def private_defaults() -> dict[str, Any]:
 _SPECTATOR_PART: Final = to_json(PRIVATE_DEFAULTS)[1:]
 
 
-def public_text(room: SeenRoom, rnd: Round) -> str:
+def public_text(room: SeenRoom, rnd: Round, kept_room: _Kept | None = None) -> str:
     """The text of the public deal (:func:`public_fields` from the spectator's view,
     découverte's piles included), less its closing brace, followed by ``", "``: the
-    deal's bidding (the turned card, the calls, the contract, the taker, the trump) and
-    its completed tricks (the last one, their count, the tricks and points won) are
-    written once each time they change and their text kept (:data:`_DEALS`)."""
+    deal's bidding (the turned card, the calls, the contract, the taker, the trump), its
+    completed tricks (the last one, their count, the tricks and points won) and what
+    was said (the declarations, belote) are written once each time they change and
+    their text kept (``kept_room``, the room's :class:`_Kept`: by default the one
+    :func:`state_texts` keeps).  During the card play the bidding is fixed, and what was
+    said changes only with :meth:`~belote.views.LiveView.said_seen`."""
     view = rnd.spectator_view()
     trump = view_trump(view)
     n = room.players
-    kept = _DEALS.get(room)
+    if kept_room is None:
+        kept_room = _KEPT.get(room)
+        if kept_room is None:
+            kept_room = _KEPT[room] = _Kept()
+    kept = kept_room.deal
     if kept is None or kept.deal is not rnd:
-        kept = _DEALS[room] = _KeptDeal(rnd)
+        kept = kept_room.deal = _KeptDeal(rnd)
     phase = view.phase
-    bidding = (view.turned, len(view.calls), phase, view.contract, trump,
-               view.turn if phase == Phase.DISCARD else -1)
+    # In the card play (or at its end: a LiveView) the bidding is over.
+    bidding: object = _IN_PLAY if isinstance(view, LiveView) else (
+        view.turned, len(view.calls), phase, view.contract, trump,
+        view.turn if phase == Phase.DISCARD else -1)
     if kept.bidding != bidding:
         kept.bidding, kept.bidding_text = bidding, to_json(bidding_fields(view, trump))[1:-1]
-    tricks = view.tricks
-    if kept.tricks != len(tricks):
-        kept.tricks, kept.tricks_text = len(tricks), to_json(tricks_fields(tricks, n))[1:-1]
+    done = view.tricks_done() if isinstance(view, LiveView) else len(view.tricks)
+    if kept.tricks != done:
+        tricks = view.tricks
+        kept.tricks, kept.tricks_text = len(tricks), tricks_text(tricks, n)
     if rnd.mode is DealMode.DECOUVERTE and rnd.contract is not None:
         said = to_json({**said_fields(rnd, view),
                         **decouverte_piles(rnd, view, trump, n)})[1:-1]
     else:
-        heard = (view.announced, view.shown, view.belote_cards, rnd.contract is not None)
+        heard: object = view.said_seen() if isinstance(view, LiveView) else (
+            view.announced, view.shown, view.belote_cards, rnd.contract is not None)
         if kept.said != heard:
             kept.said, kept.said_text = heard, to_json(said_fields(rnd, view))[1:-1]
         said = kept.said_text
-    counts = ", ".join([f'"{SEAT_NAMES[s]}": {rnd.hand(s).bit_count():d}' for s in range(n)])
+    held = rnd.card_counts()
+    counts = _COUNTS.get(held)
+    if counts is None:
+        counts = _COUNTS[held] = ", ".join(
+            [f'"{SEAT_NAMES[s]}": {c:d}' for s, c in enumerate(held)])
     number = room.match.deals if room.match is not None else 0
+    if kept.number != number:  # (the deal's number and dealer: once a deal)
+        kept.number = number
+        kept.number_text = (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", '
+                            '"phase": ')
     turn = "null" if view.turn < 0 else f'"{SEAT_NAMES[view.turn]}"'
-    return (f'{{"number": {number:d}, "dealer": "{SEAT_NAMES[view.dealer]}", "phase": '
-            f'{to_json(str(phase))}, "turn": {turn}, {kept.bidding_text}, "trick": '
+    return (f'{kept.number_text}'
+            f'{_PHASE_TEXT[phase]}, "turn": {turn}, {kept.bidding_text}, "trick": '
             f'{trick_text(view.trick_leader, view.trick, n)}, '
             f'{kept.tricks_text}, '
             f'"card_counts": {{{counts}}}, {said}, ')
+
+
+# The cards each seat holds (Round.card_counts) as the text of the deal writes them.
+_COUNTS: Final[dict[tuple[int, ...], str]] = {}
 
 
 # Each card of a trick in progress as the text of the deal writes it, by seat and card
@@ -466,30 +557,48 @@ def trick_text(leader: int, cards: Sequence[Card], players: int) -> str:
             + ", ".join([_PLAYED[order[i]][c] for i, c in enumerate(cards)]) + "]}")
 
 
-class _KeptDeal:
-    """A room's deal on the table (:func:`public_text`): the last values of its bidding,
-    of its completed tricks (their count) and of what was said (declarations, belote),
-    each with its text as last written."""
+def tricks_text(tricks: Sequence[Trick], n: int) -> str:
+    """The text of :func:`tricks_fields` less its braces, ``to_json(tricks_fields(tricks,
+    n))[1:-1]``: the last trick put together from its cards' texts (:func:`trick_text`).
 
-    __slots__ = ("bidding", "bidding_text", "deal", "said", "said_text", "tricks",
-                 "tricks_text")
+    >>> from belote.cards import parse_card
+    >>> t = Trick(3, tuple(parse_card(c) for c in ("JH", "7S", "AH", "8H")), 3, 31)
+    >>> tricks_text([t], 4) == to_json(tricks_fields([t], 4))[1:-1]
+    True
+    """
+    if tricks:
+        t = tricks[-1]
+        last = (trick_text(t.leader, t.cards, n)[:-1]
+                + f', "winner": "{SEAT_NAMES[t.winner]}", "points": {t.points:d}}}')
+    else:
+        last = "null"
+    won, points = tricks_won_json(tricks, n)
+    return (f'"last_trick": {last}, "tricks": {len(tricks):d}, "tricks_won": {to_json(won)}, '
+            f'"points_won": {to_json(points)}')
+
+
+class _KeptDeal:
+    """A room's deal on the table (:func:`public_text`): its number and dealer, the
+    last values of its bidding, of its completed tricks (their count) and of what was
+    said (declarations, belote), each with its text as last written."""
+
+    __slots__ = ("bidding", "bidding_text", "deal", "number", "number_text", "said",
+                 "said_text", "tricks", "tricks_text")
 
     def __init__(self, deal: Round) -> None:
         self.deal = deal
-        self.bidding: tuple[Any, ...] | None = None
+        self.number = -1  # the deal's number in the game (its dealer is the deal's)
+        self.number_text = ""
+        self.bidding: object = None  # its values (_IN_PLAY once the card play is on)
         self.bidding_text = ""
         self.tricks = -1
         self.tricks_text = ""
-        self.said: tuple[Any, ...] | None = None
+        self.said: object = None  # its values (LiveView.said_seen in the card play)
         self.said_text = ""
 
 
-# Each room's deal on the table, as last written (public_text).
-_DEALS: Final[weakref.WeakKeyDictionary[Any, _KeptDeal]] = weakref.WeakKeyDictionary()
-
-# Each room's seats as last sent, with their text (state_texts).
-_SEATS: Final[weakref.WeakKeyDictionary[Any, tuple[list[dict[str, Any]], str]]] = \
-    weakref.WeakKeyDictionary()
+# The bidding's values in the card play: fixed for the deal (the PlayRecord's).
+_IN_PLAY: Final = "the card play"
 
 
 def public_rest(room: SeenRoom, rnd: Round, view: PlayerView) -> dict[str, Any]:
