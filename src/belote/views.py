@@ -254,9 +254,6 @@ class LiveView(PlayerView):
         """Whether what was said with a card played after ``at`` others is in the view."""
         return at < self._played
 
-    def _tricks_done(self) -> int:
-        return self._played // self._pub.players
-
     def tricks_done(self) -> int:
         """``len(self.tricks)``, without making the tuple."""
         return self._played // self._pub.players
@@ -292,9 +289,9 @@ class LiveView(PlayerView):
     calls = _live(lambda v: v._pub.calls)
     contract = _live(lambda v: v._pub.contract)
     public = _live(lambda v: v._pub.public)
-    tricks = _live(lambda v: tuple(v._pub.tricks[:v._tricks_done()]))
+    tricks = _live(lambda v: tuple(v._pub.tricks[:v.tricks_done()]))
     trick_leader = _live(
-        lambda v: v._pub.tricks[v._tricks_done() - 1].winner if v._tricks_done()
+        lambda v: v._pub.tricks[v.tricks_done() - 1].winner if v.tricks_done()
         else v._pub.leader)
     trick = _live(lambda v: v._trick_so_far())
     phase = _live(lambda v: PLAY if v._played < v._pub.cards_in_play else OVER)
