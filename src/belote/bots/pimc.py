@@ -33,7 +33,11 @@ The objective (setting ``objective``):
   ``game=aware`` weighs a call's (:class:`belote.bots.bid_search.GameOutlook`: about
   the score difference far from the target; near it, the change in the team's
   chance to win the game), at four players in a game to a points target (§11);
-  elsewhere ``score``.
+  at three players in such a game, the change in the seat's own chance to win it
+  (:class:`belote.bots.bid_search.SeatOutlook`: about the seat's score less the
+  others' mean far from the target; the defenders' later tricks split evenly within
+  a world, :meth:`belote.bots.card_score.CardScorer.seat_scores`; not the default
+  there, :data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`); elsewhere ``score``.
 
 Each card decision solves up to ``worlds`` worlds (default 64) and stops adding
 worlds once the solver has searched ``nodes`` positions (default 6,000,000;
@@ -265,6 +269,7 @@ from belote.bots.bid_search import (
     Option,
     Outcome,
     PassRollout,
+    SeatOutlook,
     current_contract,
     solve_worlds,
     solved_outcome,
@@ -711,9 +716,11 @@ class PimcBot(BaseBot):
         table = Table.of(view.rules)
         settings = self.card_config(table)
         objective = settings.objective
-        scorer = (None if objective is Objective.POINTS else CardScorer(
-            view, table, GameOutlook.of(view) if objective is Objective.GAME else None,
-            settings.own_points))
+        outlook: GameOutlook | SeatOutlook | None = None
+        if objective is Objective.GAME:
+            outlook = GameOutlook.of(view) or SeatOutlook.of(view)
+        scorer = (None if objective is Objective.POINTS
+                  else CardScorer(view, table, outlook, settings.own_points))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         small_hints: tuple[PlayHint, ...] = ()
