@@ -12,7 +12,7 @@ from belote.bots.base import play_deal
 from belote.bots.bid_search import SEAT_DEAL_POINTS, GameOutlook, SeatOutlook
 from belote.bots.card_score import CardScorer
 from belote.bots.pimc import PimcBot
-from belote.options import make_rules
+from belote.options import ThreeDeal, make_rules
 from belote.round import PlayerView, Round
 from belote.table import Phase, Table
 from tests.test_score_aware import _Recorder
@@ -85,7 +85,7 @@ def test_seat_chance_follows_the_engine_at_the_target() -> None:
 
 def test_two_seats_reduce_to_the_lead_over_the_spread_of_the_difference() -> None:
     outlook = SeatOutlook(_view((0, 0, 0)))
-    per_deal, spread = SEAT_DEAL_POINTS
+    per_deal, spread = SEAT_DEAL_POINTS[ThreeDeal.CARDS_24]
     for a, b in ((500, 400), (100, 300), (900, 899)):
         d = max(0.5, (1000 - max(a, b)) / per_deal)
         z = (a - b) / (spread * math.sqrt(2 * d))

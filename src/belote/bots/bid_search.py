@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -32,6 +32,7 @@ from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength
 from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, card, suit_of
 from belote.declarations import best_announcement, resolve
 from belote.errors import BeloteError
+from belote.options import ThreeDeal
 from belote.play import card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, reached, score_hand
@@ -349,10 +350,16 @@ class GameOutlook:
         return (self.chance(self.ours + ours, self.theirs + theirs) - self.now) / self.slope
 
 
-# A scored deal at three players (§12.1), per seat: about how many points it brings a
-# seat nearer the target, and the spread of one seat's score in a deal (measured over
-# heuristic deals, see SeatOutlook).
-SEAT_DEAL_POINTS: Final[tuple[float, float]] = (57.0, 40.0)
+# A deal at three players (§12.1), per seat and deal mode: the points it brings a seat
+# on average, and the spread of a seat's score (the standard deviation of the difference
+# of two seats' scores over √2: the seats' scores in a deal are not independent), the
+# deals thrown in counted as 0 (heuristic at every seat, 2,000 deals of each mode, seed
+# 7400: 24 cards 50.8 and 59.5, 507 thrown in; kitty 69.4 and 74.3, 48; six each 30.1
+# and 43.5, 1,000), docs/results/small-tables-dev-8.md.
+SEAT_DEAL_POINTS: Final[Mapping[ThreeDeal, tuple[float, float]]] = {
+    ThreeDeal.CARDS_24: (51.0, 60.0), ThreeDeal.KITTY: (69.0, 74.0),
+    ThreeDeal.SIX_EACH: (30.0, 44.0),
+}
 # The standard normal as a quadrature rule for the race of SeatOutlook: (x, weight)
 # pairs, the trapezoid rule with step 1/4 on [-7, 7] (its error far below 1e-9 for the
 # smooth integrands here).
@@ -371,8 +378,8 @@ class SeatOutlook:
     seat plays for himself (three players, §12.1; a game to a points target, §11).
 
     Each seat's total after the deals still to come is taken as its total now plus a
-    normal gain, the seats' gains independent and alike (d deals of
-    :data:`SEAT_DEAL_POINTS`' spread: σ √d each, d = the points the leading seat still
+    normal gain, the seats' gains independent and alike (d deals of the deal mode's
+    :data:`SEAT_DEAL_POINTS` spread: σ √d each, d = the points the leading seat still
     needs over the points a deal brings a seat, at least half a deal); the seat wins
     when its total ends highest: P(seat i) = E[Π_j Φ((t_i − t_j)/(σ √d) + X)], X a
     standard normal (a quadrature, :data:`_RACE_NODES`).  The chances sum to one over
@@ -395,7 +402,7 @@ class SeatOutlook:
         self.seat = view.seat
         self.totals = tuple(view.game_score)
         self.seats = len(self.totals)
-        self.per_deal, self.spread = SEAT_DEAL_POINTS
+        self.per_deal, self.spread = SEAT_DEAL_POINTS[view.rules.three_deal]
         self._cache: dict[tuple[int, ...], float] = {}
         self.now = self.chance(self.totals)[self.seat]
         spread = self.spread * math.sqrt(self._deals(self.totals))
