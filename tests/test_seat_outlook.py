@@ -15,6 +15,7 @@ from belote.bots.pimc import PimcBot
 from belote.options import ThreeDeal, make_rules
 from belote.round import PlayerView, Round
 from belote.table import Phase, Table
+from tests.helpers import mask
 from tests.test_score_aware import _Recorder
 
 
@@ -159,3 +160,26 @@ def test_pimc_objective_game_at_three_players_changes_a_card_near_the_target() -
     by_score, by_game = score.evaluate(near), game.evaluate(near)
     assert max(by_score, key=by_score.__getitem__) == 18  # 9D
     assert max(by_game, key=by_game.__getitem__) == 19  # TD
+
+
+def test_pimc_game_aware_bidding_at_three_players() -> None:
+    """Seat 0 at 700 holds JS KS JH KH TC under TH, seat 1 at 960: on a deal seat 1
+    defends he scores his own points and most likely the game, so with ``game=aware``
+    seat 0 takes what the deal's score alone (``game=ignore``) would pass; far from
+    the target both pass."""
+    rules = make_rules("classic-3p")
+    deck = list(Table.of(rules).deck)
+    random.Random(56).shuffle(deck)
+    spec = "pimc:bid_nodes=1000000,bid_worlds=24,bid_min_worlds=2"
+    calls = {}
+    for score in ((700, 960, 700), (100, 120, 90)):
+        view = Round(rules, 2, deck, game_score=score, target=1000).view(0)
+        assert view.hand == mask("JS KS JH KH TC")
+        for game in ("ignore", "aware"):
+            bot = make_bot(f"{spec},game={game}", seed=1)
+            assert isinstance(bot, PimcBot)
+            calls[score, game] = bot.call(view)
+            assert bot.last_bid_worlds >= 2
+    assert calls[(700, 960, 700), "ignore"] == "pass"
+    assert calls[(700, 960, 700), "aware"] == "take"
+    assert calls[(100, 120, 90), "ignore"] == calls[(100, 120, 90), "aware"] == "pass"

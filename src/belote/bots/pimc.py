@@ -183,7 +183,9 @@ points) for a take or a bid, plus ``partner_margin`` (default 30) over our own
 side's contract, ``coinche_margin`` (default 20) for a coinche or a surcoinche.
 With ``game=aware`` (default ``ignore``) a hand's scores are weighed by the game so
 far (:class:`belote.bots.bid_search.GameOutlook`, from the view's ``game_score`` and
-``target``: the change in the team's chance to win the game, in points of lead), and
+``target``: the change in the team's chance to win the game, in points of lead; at
+three players, in the small tables' search, the seat's own chance,
+:class:`belote.bots.bid_search.SeatOutlook`), and
 the heuristic's call of the prior takes the game score into account too
 (:func:`belote.bots.heuristic.game_shift`).  ``loose`` (default 50, the heuristic's;
 0 in the presets ``v1`` to ``v3``) is the heuristic's ``loose`` in the prior, in the
@@ -439,7 +441,8 @@ class PimcBot(BaseBot):
             noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
             memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine,
-            own_offset=settings.bid_own_offset)
+            own_offset=settings.bid_own_offset,
+            outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)
         worlds = search.values(every, self.rng)
         self._small_memo = search.memo
         self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes

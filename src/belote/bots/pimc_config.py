@@ -267,7 +267,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                            "hand's strength lies within this of the heuristic's take", 0),
     "game": BotSetting(
         GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
-        "or its score weighed by the game so far (aware)"),
+        "or its score weighed by the game so far (aware: four and three players)"),
     "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
                         "master trumps from this strength (0: never)", 0),
 }
