@@ -117,7 +117,7 @@ class CardScorer:
                  outlook: GameOutlook | SeatOutlook | None = None,
                  own_points: float = 0.0) -> None:
         assert view.contract is not None
-        from belote.bots.bid_search import SeatOutlook  # (it imports this module)
+        from belote.bots.bid_search import SeatOutlook  # (as the types above: not at import)
 
         self.view = view
         self.outlook: GameOutlook | None = None
