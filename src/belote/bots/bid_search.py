@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Generic, Protocol, TypeVar
 
@@ -32,6 +32,7 @@ from belote.bots.heuristic import TAKE_THRESHOLD, best_round2_suit, bid_strength
 from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, CardMask, TrumpMode, card, suit_of
 from belote.declarations import best_announcement, resolve
 from belote.errors import BeloteError
+from belote.options import ThreeDeal
 from belote.play import card_points
 from belote.round import PlayerView
 from belote.scoring import HandEntry, reached, score_hand
@@ -44,6 +45,7 @@ __all__ = [
     "Option",
     "Outcome",
     "PassRollout",
+    "SeatOutlook",
     "WorldSource",
     "WorldsSolved",
     "belote_points",
@@ -346,6 +348,111 @@ class GameOutlook:
     def value(self, ours: int, theirs: int) -> float:
         """A hand that scores ``ours`` and ``theirs``, in points of lead (see above)."""
         return (self.chance(self.ours + ours, self.theirs + theirs) - self.now) / self.slope
+
+
+# A deal at three players (§12.1), per seat and deal mode: the points it brings a seat
+# on average, and the spread of a seat's score (the standard deviation of the difference
+# of two seats' scores over √2: the seats' scores in a deal are not independent), the
+# deals thrown in counted as 0 (heuristic at every seat, 2,000 deals of each mode, seed
+# 7400: 24 cards 50.8 and 59.5, 507 thrown in; kitty 69.4 and 74.3, 48; six each 30.1
+# and 43.5, 1,000), docs/results/small-tables-dev-8.md.
+SEAT_DEAL_POINTS: Final[Mapping[ThreeDeal, tuple[float, float]]] = {
+    ThreeDeal.CARDS_24: (51.0, 60.0), ThreeDeal.KITTY: (69.0, 74.0),
+    ThreeDeal.SIX_EACH: (30.0, 44.0),
+}
+# The standard normal as a quadrature rule for the race of SeatOutlook: (x, weight)
+# pairs, the trapezoid rule with step 1/4 on [-7, 7] (its error far below 1e-9 for the
+# smooth integrands here).
+_RACE_STEP: Final = 0.25
+_RACE_NODES: Final[tuple[tuple[float, float], ...]] = tuple(
+    (x, _RACE_STEP * math.exp(-x * x / 2) / math.sqrt(2 * math.pi))
+    for x in (i * _RACE_STEP for i in range(-28, 29)))
+
+
+def _normal_cdf(z: float) -> float:
+    return 0.5 * math.erfc(-z / math.sqrt(2))
+
+
+class SeatOutlook:
+    """A hand's scores for the seat, weighed by the game so far, at a table where each
+    seat plays for himself (three players, §12.1; a game to a points target, §11).
+
+    Each seat's total after the deals still to come is taken as its total now plus a
+    normal gain, the seats' gains independent and alike (d deals of the deal mode's
+    :data:`SEAT_DEAL_POINTS` spread: σ √d each, d = the points the leading seat still
+    needs over the points a deal brings a seat, at least half a deal); the seat wins
+    when its total ends highest: P(seat i) = E[Π_j Φ((t_i − t_j)/(σ √d) + X)], X a
+    standard normal (a quadrature, :data:`_RACE_NODES`).  The chances sum to one over
+    the seats, rise with the seat's own total and fall with each other's (each factor
+    does), and two seats reduce to the four players' Φ of the lead over the spread
+    of the difference.  A total at the target ends the game as the engine decides it
+    (§11.2, §11.3): among the seats at the target the highest total wins; equal
+    highest totals play on and count as an equal share here (``taker_must_make``
+    and ``draw`` are not modelled).  A hand's value is the change it makes in the
+    seat's chance over the chance's slope in an even game at the same stage: far from
+    the target it is about the seat's score less the others' mean (in an even game a
+    point to another seat costs half what a point to the seat gains, the chances
+    summing to one).
+    """
+
+    def __init__(self, view: PlayerView) -> None:
+        assert view.target is not None and view.game_score
+        self.rules = view.rules
+        self.target = view.target
+        self.seat = view.seat
+        self.totals = tuple(view.game_score)
+        self.seats = len(self.totals)
+        self.per_deal, self.spread = SEAT_DEAL_POINTS[view.rules.three_deal]
+        self._cache: dict[tuple[int, ...], float] = {}
+        self.now = self.chance(self.totals)[self.seat]
+        spread = self.spread * math.sqrt(self._deals(self.totals))
+        even = sum(w * (math.exp(-x * x / 2) / math.sqrt(2 * math.pi))
+                   * _normal_cdf(x) ** (self.seats - 2) for x, w in _RACE_NODES)
+        self.slope = (self.seats - 1) * even / spread
+
+    @classmethod
+    def of(cls, view: PlayerView) -> SeatOutlook | None:
+        """The outlook of a three-player game to a points target; None otherwise."""
+        if view.rules.players != 3 or game_needs(view) is None:
+            return None
+        return cls(view)
+
+    def _deals(self, totals: Sequence[int]) -> float:
+        return max(0.5, (self.target - max(totals)) / self.per_deal)
+
+    def chance(self, totals: Sequence[int]) -> tuple[float, ...]:
+        """Each seat's chance to win the game from the seats' ``totals``."""
+        over = [s for s, t in enumerate(totals) if reached(self.rules, t, self.target)]
+        if over:
+            best = max(totals[s] for s in over)
+            leaders = [s for s in over if totals[s] == best]
+            return tuple(1 / len(leaders) if s in leaders else 0.0
+                         for s in range(len(totals)))
+        return tuple(self._race(totals, s) for s in range(len(totals)))
+
+    def _race(self, totals: Sequence[int], seat: int) -> float:
+        """The seat's chance to end highest, every total short of the target."""
+        spread = self.spread * math.sqrt(self._deals(totals))
+        gaps = [(totals[seat] - u) / spread for j, u in enumerate(totals) if j != seat]
+        p = 0.0
+        for x, w in _RACE_NODES:
+            f = w
+            for g in gaps:
+                f *= _normal_cdf(g + x)
+            p += f
+        return p
+
+    def value(self, scores: Sequence[int | float]) -> float:
+        """A hand that scores ``scores`` (per seat), for the seat, in points (see above)."""
+        key = tuple(round(t + s) for t, s in zip(self.totals, scores, strict=True))
+        got = self._cache.get(key)
+        if got is None:
+            if any(reached(self.rules, t, self.target) for t in key):
+                chance = self.chance(key)[self.seat]
+            else:
+                chance = self._race(key, self.seat)
+            got = self._cache[key] = (chance - self.now) / self.slope
+        return got
 
 
 Errors = tuple[tuple[int, float], ...]

@@ -32,7 +32,7 @@ from belote.scoring.values import scaled_ta
 from belote.table import DealMode, Table
 
 if TYPE_CHECKING:
-    from belote.bots.bid_search import GameOutlook
+    from belote.bots.bid_search import GameOutlook, SeatOutlook
 
 __all__ = ["CardScorer", "declarations_by_side", "world_state"]
 
@@ -102,16 +102,30 @@ class CardScorer:
     §12's trick totals: the kitty discards in the taker's tricks, the points in play
     of a deal that leaves cards out, découverte's plain trick points).
 
-    With an ``outlook`` (four players, a game to a points target, §11) the hand's
-    scores are weighed by the game so far instead
-    (:meth:`~belote.bots.bid_search.GameOutlook.value`: about the score difference
-    far from the target, the chance to win the game near it)."""
+    With an ``outlook`` (a game to a points target, §11) the hand's scores are weighed
+    by the game so far instead (:meth:`~belote.bots.bid_search.GameOutlook.value` at
+    four players: about the score difference far from the target, the chance to win
+    the game near it).  At three players (a
+    :class:`~belote.bots.bid_search.SeatOutlook`) the hand's score per seat is weighed
+    (:meth:`seat_scores`): the taker's is his side's; each defender's his own trick
+    points and half the rest of the side's (§12.1), where the double-dummy value of
+    the remaining tricks cannot tell which defender takes them: they are split
+    evenly, as is the side's belote; the tricks already played count for the defender
+    who won them."""
 
     def __init__(self, view: PlayerView, table: Table | None = None,
-                 outlook: GameOutlook | None = None, own_points: float = 0.0) -> None:
+                 outlook: GameOutlook | SeatOutlook | None = None,
+                 own_points: float = 0.0) -> None:
         assert view.contract is not None
+        from belote.bots.bid_search import SeatOutlook  # (as the types above: not at import)
+
         self.view = view
-        self.outlook = outlook
+        self.outlook: GameOutlook | None = None
+        self.seat_outlook: SeatOutlook | None = None
+        if isinstance(outlook, SeatOutlook):
+            self.seat_outlook = outlook
+        else:
+            self.outlook = outlook
         self.rules = view.rules
         self.contract = view.contract
         self.table = table = table if table is not None else Table.of(view.rules)
@@ -126,6 +140,9 @@ class CardScorer:
             self.past[self.sides[t.winner]] += t.points
             self.past_tricks[self.sides[t.winner]] += 1
         self.by_seat = played_by(view)
+        self.seat_past = [0] * table.players
+        for t in view.tricks:
+            self.seat_past[t.winner] += t.points
         self.played = 0
         for m in self.by_seat:
             self.played |= m
@@ -218,6 +235,25 @@ class CardScorer:
             aside = sum(pts[c] for c in scan_forward(laid))
         return sum(pts[c] for c in scan_forward(cards)), aside
 
+    def seat_scores(self, score: Sequence[int]) -> tuple[float, ...]:
+        """Three players (§12.1): each seat's score of a hand that scores ``score`` per
+        side (the taker's side first): the taker's is his side's; a defender's is his
+        own trick points and belote and half the rest of the side's, that is half the
+        side's score and half the difference of the two defenders' own points, of
+        which only the tricks already played are known (the later ones and the belote
+        counted evenly: the double-dummy value cannot tell which defender takes them;
+        the odd point of the shares left out)."""
+        taker = self.contract.taker
+        scale = 162 / 258 if scaled_ta(self.rules, self.trump) else 1
+        out = [0.0] * self.table.players
+        defenders = [s for s in range(self.table.players) if s != taker]
+        out[taker] = score[0]
+        a, b = defenders
+        lead = (self.seat_past[a] - self.seat_past[b]) * scale / 2
+        out[a] = score[1] / 2 + lead
+        out[b] = score[1] / 2 - lead
+        return tuple(out)
+
     def utility(self, value: int, belote: tuple[int, int], cards: int | None = None,
                 aside: int = 0) -> float:
         """The seat's side's score minus the other side's (or, with an outlook, its
@@ -257,7 +293,9 @@ class CardScorer:
         own = tp[me]
         try:
             score = score_hand(self.rules, entry).score
-            if self.outlook is not None:
+            if self.seat_outlook is not None:
+                got = self.seat_outlook.value(self.seat_scores(score)) + own / 1000
+            elif self.outlook is not None:
                 got = self.outlook.value(score[me], score[other]) + own / 1000
             else:
                 got = score[me] - score[other] + own / 1000

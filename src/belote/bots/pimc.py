@@ -33,7 +33,11 @@ The objective (setting ``objective``):
   ``game=aware`` weighs a call's (:class:`belote.bots.bid_search.GameOutlook`: about
   the score difference far from the target; near it, the change in the team's
   chance to win the game), at four players in a game to a points target (§11);
-  elsewhere ``score``.
+  at three players in such a game, the change in the seat's own chance to win it
+  (:class:`belote.bots.bid_search.SeatOutlook`: about the seat's score less the
+  others' mean far from the target; the defenders' later tricks split evenly within
+  a world, :meth:`belote.bots.card_score.CardScorer.seat_scores`; not the default
+  there, :data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`); elsewhere ``score``.
 
 Each card decision solves up to ``worlds`` worlds (default 64) and stops adding
 worlds once the solver has searched ``nodes`` positions (default 6,000,000;
@@ -179,7 +183,9 @@ points) for a take or a bid, plus ``partner_margin`` (default 30) over our own
 side's contract, ``coinche_margin`` (default 20) for a coinche or a surcoinche.
 With ``game=aware`` (default ``ignore``) a hand's scores are weighed by the game so
 far (:class:`belote.bots.bid_search.GameOutlook`, from the view's ``game_score`` and
-``target``: the change in the team's chance to win the game, in points of lead), and
+``target``: the change in the team's chance to win the game, in points of lead; at
+three players, in the small tables' search, the seat's own chance,
+:class:`belote.bots.bid_search.SeatOutlook`), and
 the heuristic's call of the prior takes the game score into account too
 (:func:`belote.bots.heuristic.game_shift`).  ``loose`` (default 50, the heuristic's;
 0 in the presets ``v1`` to ``v3``) is the heuristic's ``loose`` in the prior, in the
@@ -265,6 +271,7 @@ from belote.bots.bid_search import (
     Option,
     Outcome,
     PassRollout,
+    SeatOutlook,
     current_contract,
     solve_worlds,
     solved_outcome,
@@ -434,7 +441,8 @@ class PimcBot(BaseBot):
             noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
             memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine,
-            own_offset=settings.bid_own_offset)
+            own_offset=settings.bid_own_offset,
+            outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)
         worlds = search.values(every, self.rng)
         self._small_memo = search.memo
         self.last_bid_worlds, self.last_bid_nodes = len(search.used), search.nodes
@@ -711,9 +719,11 @@ class PimcBot(BaseBot):
         table = Table.of(view.rules)
         settings = self.card_config(table)
         objective = settings.objective
-        scorer = (None if objective is Objective.POINTS else CardScorer(
-            view, table, GameOutlook.of(view) if objective is Objective.GAME else None,
-            settings.own_points))
+        outlook: GameOutlook | SeatOutlook | None = None
+        if objective is Objective.GAME:
+            outlook = GameOutlook.of(view) or SeatOutlook.of(view)
+        scorer = (None if objective is Objective.POINTS
+                  else CardScorer(view, table, outlook, settings.own_points))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         small_hints: tuple[PlayHint, ...] = ()

@@ -199,8 +199,9 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "seconds": BotSetting(float, 0.0, "stop adding worlds after this time (0: no clock)", 0),
     "objective": BotSetting(
         Objective, Objective.GAME, "card play: the hand's score difference (score), the "
-        "card points (points), or the score weighed by the game so far (game: four "
-        "players, a game to a target)"),
+        "card points (points), or the score weighed by the game so far (game: in a game "
+        "to a target, the team's chance to win it at four players, the seat's own at "
+        "three; elsewhere score; the small tables' default is score)"),
     "bidding": BotSetting(Bidding, Bidding.SAMPLING, "sampling or heuristic"),
     "calls": BotSetting(CallReading, CallReading.HINTS,
                         "read the others' calls as hints, or ignore them"),
@@ -266,7 +267,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                            "hand's strength lies within this of the heuristic's take", 0),
     "game": BotSetting(
         GameWeighing, GameWeighing.IGNORE, "bidding: a deal's score difference (ignore), "
-        "or its score weighed by the game so far (aware)"),
+        "or its score weighed by the game so far (aware: four and three players)"),
     "loose": BotSetting(int, 50, "the heuristic's call (the prior) takes too without two "
                         "master trumps from this strength (0: never)", 0),
 }

@@ -35,7 +35,9 @@ discards in the taker's tricks), the takers' points taken as the solver's less
 ``caution``, give or take a normal error of ``noise`` points, a capot counting only
 while they keep every point (:func:`belote.bots.bid_search.trick_cases`, the four
 players' rule).  A call's value for the bot is its score less the others' mean (three
-players: each defender counted half his side's score; two: the difference).
+players: each defender counted half his side's score; two: the difference); with an
+``outlook`` at three players (:class:`belote.bots.bid_search.SeatOutlook`, pimc
+``game=aware``) the same per-seat scores weighed by the game so far instead.
 
 :class:`SmallBidSearch` solves the worlds within a budget of positions (never a
 clock, unless ``seconds`` is set) by the four-player search's own loop
@@ -53,7 +55,14 @@ from typing import TYPE_CHECKING, Final
 from belote.bidding import PASS, TAKE
 from belote.bots.base import discard_of
 from belote.bots.bid_sampling import shuffled_hands
-from belote.bots.bid_search import BidMemo, Option, noise_errors, solve_worlds, trick_cases
+from belote.bots.bid_search import (
+    BidMemo,
+    Option,
+    SeatOutlook,
+    noise_errors,
+    solve_worlds,
+    trick_cases,
+)
 from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
 from belote.bots.knowledge import World
 from belote.cards import (
@@ -327,8 +336,9 @@ class SmallBidSearch:
                  caution: int, hints: bool, rollout: bool, noise: int = 0,
                  seconds: float = 0.0, memo: BidMemo[SmallWorld, SmallOutcome] | None = None,
                  own_need: int | None = None, engine: SolverEngine | None = None,
-                 own_offset: int = 0) -> None:
+                 own_offset: int = 0, outlook: SeatOutlook | None = None) -> None:
         self.view = view
+        self.outlook = outlook if Table.of(view.rules).players == 3 else None
         self.rules = view.rules
         self.table = Table.of(view.rules)
         self.sampler = SmallBidSampler(view, hints=hints)
@@ -425,7 +435,8 @@ class SmallBidSearch:
         (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as at four
         players), the kitty's discards in the taker's tricks (§12.1; a capot against him:
         the whole pack's 252 to the defence), scored by :func:`belote.scoring.score_hand`
-        (§8, §12)."""
+        (§8, §12); with the ``outlook``, those per-seat scores weighed by the game
+        (:meth:`~belote.bots.bid_search.SeatOutlook.value`)."""
         key = (trump, taker, out)
         got = self._values.get(key)
         if got is not None:
@@ -441,6 +452,10 @@ class SmallBidSearch:
             v: float
             if self.table.players == 2:
                 v = takers - defence if taker == self.view.seat else defence - takers
+            elif self.outlook is not None:
+                seats = [defence / 2] * 3
+                seats[taker] = takers
+                v = self.outlook.value(seats)
             elif taker == self.view.seat:
                 v = takers - defence / 2
             else:
