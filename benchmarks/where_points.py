@@ -35,7 +35,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from belote.actions import Action, Call, Discard, Play
-from belote.bots import make_bot
 from belote.bots.base import next_action
 from belote.cards import card_name, trump_name
 from belote.options import Rules, make_rules, parse_option_assignment
@@ -56,12 +55,10 @@ def _kind(rnd: Round, action: Action) -> str:
 
 def _make(spec: str, seed: int) -> Any:
     """A bot, or ``oracle``: :mod:`paired_boards`'s yardstick, PIMC's calls and a card
-    play that solves the true deal (it sees every hand)."""
-    if spec == "oracle":
-        from paired_boards import _Oracle  # (beside this script)
+    play that solves the true deal (it sees every hand); made by paired_boards."""
+    from paired_boards import _factory  # (beside this script)
 
-        return _Oracle(seed)
-    return make_bot(spec, seed)
+    return _factory(spec, seed)
 
 
 def _play(rules: Rules, seed: int, board: int, specs: Sequence[str]) -> dict[str, Any]:
