@@ -12,13 +12,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from belote.bots.base import Bot, next_action
 from belote.bots.knowledge import World
-from belote.cards import mask_of, parse_card, parse_trump
+from belote.bots.pimc import PimcBot
+from belote.cards import Card, mask_of, parse_card, parse_trump
 from belote.deal import new_deck
 from belote.options import Rules, make_rules
 from belote.play import PlayState
-from belote.round import BIDDING, DISCARD, Round
+from belote.round import BIDDING, DISCARD, PlayerView, Round
 
 # Every table setup: take or pass, the three auctions, three players in each deal (24
 # cards, the kitty, six each), two with the stock and in découverte. The first four are
@@ -211,3 +214,19 @@ def played_by_round(rnd: Round) -> int:
     for t in rnd._play.state.tricks:
         m |= mask_of(t.cards)
     return m | mask_of(rnd._play.state.trick)
+
+
+def worlds_solved(bot: PimcBot, view: PlayerView, monkeypatch: pytest.MonkeyPatch
+                  ) -> list[World]:
+    """The worlds ``bot`` solves to choose its card at ``view`` (each world it adds up)."""
+    solved: list[World] = []
+    original = PimcBot._add
+
+    def spy(totals: dict[Card, float], world: World, *rest: Any) -> None:
+        solved.append(world)
+        original(totals, world, *rest)
+
+    monkeypatch.setattr(PimcBot, "_add", staticmethod(spy))
+    bot.play(view)
+    monkeypatch.setattr(PimcBot, "_add", staticmethod(original))
+    return solved

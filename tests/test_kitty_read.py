@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -23,7 +22,7 @@ from belote.cards import Card, scan_forward
 from belote.deal import new_deck
 from belote.options import make_rules
 from belote.round import PLAY, PlayerView, Round
-from tests.helpers import bid_to_play, world_behind
+from tests.helpers import bid_to_play, world_behind, worlds_solved
 
 KITTY = make_rules("classic-3p", {"three_deal": "kitty"})
 
@@ -146,21 +145,6 @@ def test_past_its_tries_the_sampler_draws_uniform_and_counts_it() -> None:
     assert reader.fallbacks == 5 and reader.kept == 0 and reader.draws == 0
 
 
-def _worlds_solved(bot: PimcBot, view: PlayerView, monkeypatch: pytest.MonkeyPatch
-                   ) -> list[World]:
-    solved: list[World] = []
-    original = PimcBot._add
-
-    def spy(totals: dict[Card, float], world: World, *rest: Any) -> None:
-        solved.append(world)
-        original(totals, world, *rest)
-
-    monkeypatch.setattr(PimcBot, "_add", staticmethod(spy))
-    bot.play(view)
-    monkeypatch.setattr(PimcBot, "_add", staticmethod(original))
-    return solved
-
-
 def test_pimc_defends_on_worlds_that_read_the_discard(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``kitty_read=rule``: every world a defender solves lays aside the rule's two cards
@@ -176,10 +160,10 @@ def test_pimc_defends_on_worlds_that_read_the_discard(
         assert isinstance(reading, PimcBot) and isinstance(blind, PimcBot)
         assert isinstance(reading.sampler(view), DiscardReadSampler)
         assert type(blind.sampler(view)) is DealSampler
-        solved = _worlds_solved(reading, view, monkeypatch)
+        solved = worlds_solved(reading, view, monkeypatch)
         assert len(solved) == 12 and reading.last_kitty_kept == 12
         assert all(reader.fits(w) for w in solved)
-        assert not all(reader.fits(w) for w in _worlds_solved(blind, view, monkeypatch))
+        assert not all(reader.fits(w) for w in worlds_solved(blind, view, monkeypatch))
         checked += 1
         if checked == 3:
             break

@@ -22,7 +22,7 @@ from belote.cards import SUIT_LETTERS, Card, CardMask, mask_of, scan_forward, su
 from belote.deal import new_deck
 from belote.options import Rules, ThreeDeal, TwoDeal, make_rules
 from belote.round import PLAY, PlayerView, Round
-from tests.helpers import bid_to_play, world_behind
+from tests.helpers import bid_to_play, world_behind, worlds_solved
 
 MODES: list[tuple[str, dict[str, Any]]] = [
     ("classic-3p", {}),
@@ -125,21 +125,6 @@ def _said(view: PlayerView, seat: int) -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
-def _worlds_solved(bot: PimcBot, view: PlayerView, monkeypatch: pytest.MonkeyPatch
-                   ) -> list[World]:
-    solved: list[World] = []
-    original = PimcBot._add
-
-    def spy(totals: dict[Card, float], world: World, *rest: Any) -> None:
-        solved.append(world)
-        original(totals, world, *rest)
-
-    monkeypatch.setattr(PimcBot, "_add", staticmethod(spy))
-    bot.play(view)
-    monkeypatch.setattr(PimcBot, "_add", staticmethod(original))
-    return solved
-
-
 def test_12_small_pimc_reads_the_calls_in_the_card_play(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Three players, 24 cards, a defender's first card after the heuristic took: by
@@ -175,10 +160,10 @@ def test_12_small_pimc_reads_the_calls_in_the_card_play(
         reading = make_bot("pimc:worlds=12,nodes=50000000", seed=seed)
         ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore", seed=seed)
         assert isinstance(reading, PimcBot) and isinstance(ignoring, PimcBot)
-        solved = _worlds_solved(reading, view, monkeypatch)
+        solved = worlds_solved(reading, view, monkeypatch)
         assert len(solved) == 12 and not reading.last_relaxed
         assert all(possible(w) for w in solved)
-        blind = _worlds_solved(ignoring, view, monkeypatch)
+        blind = worlds_solved(ignoring, view, monkeypatch)
         assert ignoring.last_rejected == 0
         if reading.last_rejected and not all(possible(w) for w in blind):
             found += 1
