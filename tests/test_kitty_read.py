@@ -50,8 +50,8 @@ def _reader(view: PlayerView, tries: int = 64) -> tuple[Knowledge, DiscardReadSa
     assert view.contract is not None
     k = infer(view)
     taker = view.contract.taker
-    return k, DiscardReadSampler(k, taker, played_by(view)[taker], view.contract.trump,
-                                 tries)
+    return k, DiscardReadSampler(DealSampler(k), taker, played_by(view)[taker],
+                                 view.contract.trump, tries)
 
 
 def test_the_true_deal_fits_and_every_world_is_the_rules() -> None:

@@ -703,7 +703,7 @@ class PimcBot(BaseBot):
                 and contract.taker != view.seat
                 and self.card_config(table).kitty_read is KittyRead.RULE):
             taker = contract.taker
-            return DiscardReadSampler(knowledge, taker, played_by(view)[taker],
+            return DiscardReadSampler(sampler, taker, played_by(view)[taker],
                                       contract.trump)
         return sampler
 

@@ -142,7 +142,8 @@ class DealSampler:
 class DiscardReadSampler:
     """Belote at three with the kitty (§12.1), seen by a defender: the worlds of the
     model "the taker's twelve cards uniform, the two laid aside by the discard rule"
-    (:func:`belote.bots.base.discard_of`, every bot's default discard).
+    (:func:`belote.bots.base.discard_of`, every bot's default discard), over ``uniform``,
+    the :class:`DealSampler` of what the defender knows.
 
     The taker's twelve cards before his discard (his cards now, those he has played and
     the two aside) are drawn as one place by a :class:`DealSampler` (the cards he cannot
@@ -158,12 +159,12 @@ class DiscardReadSampler:
     few twelves whose two aside fit.)
     """
 
-    def __init__(self, knowledge: Knowledge, taker: int, played: CardMask,
+    def __init__(self, uniform: DealSampler, taker: int, played: CardMask,
                  trump: TrumpMode, tries: int = 512) -> None:
-        k = knowledge
+        k = uniform.knowledge
         self.knowledge = k
         self.taker, self.played, self.trump, self.tries = taker, played, trump, tries
-        self.uniform = DealSampler(k)
+        self.uniform = uniform  # (the knowledge's uniform draw, its counts kept)
         sizes = list(k.sizes)
         sizes[taker] += k.out
         forbidden = list(k.forbidden)
