@@ -136,23 +136,23 @@ class CardScorer:
         self.card_total = sum(pts[c] for c in table.deck)
         self.past = [0, 0]
         self.past_tricks = [0, 0]
+        self.seat_past = [0] * table.players
         for t in view.tricks:
             self.past[self.sides[t.winner]] += t.points
             self.past_tricks[self.sides[t.winner]] += 1
-        self.by_seat = played_by(view)
-        self.seat_past = [0] * table.players
-        for t in view.tricks:
             self.seat_past[t.winner] += t.points
+        self.by_seat = played_by(view)
         self.played = 0
         for m in self.by_seat:
             self.played |= m
         self.declarations = declarations_by_side(view, self.sides)
         self._cache: dict[tuple[int, tuple[int, int], int | None, int], float] = {}
+        # A defender's own trick points in the side's score's units (§12.1: scaled as
+        # the side's in scaled tout-atout)
+        self.own_scale = 162 / 258 if scaled_ta(self.rules, self.trump) else 1
         self.own_points = 0.0
         if own_points and table.players == 3 and self.side == 1:
-            # (scaled tout-atout: the defenders' own points scaled as the side's, §12.1)
-            self.own_points = own_points * (162 / 258 if scaled_ta(self.rules, self.trump)
-                                            else 1)
+            self.own_points = own_points * self.own_scale
         self._last = 10 if len(view.tricks) == table.tricks - 1 else 0
         self._later = [(view.seat + i) % table.players
                        for i in range(1, table.players - len(view.trick))]
@@ -244,12 +244,11 @@ class CardScorer:
         counted evenly: the double-dummy value cannot tell which defender takes them;
         the odd point of the shares left out)."""
         taker = self.contract.taker
-        scale = 162 / 258 if scaled_ta(self.rules, self.trump) else 1
         out = [0.0] * self.table.players
         defenders = [s for s in range(self.table.players) if s != taker]
         out[taker] = score[0]
         a, b = defenders
-        lead = (self.seat_past[a] - self.seat_past[b]) * scale / 2
+        lead = (self.seat_past[a] - self.seat_past[b]) * self.own_scale / 2
         out[a] = score[1] / 2 + lead
         out[b] = score[1] / 2 - lead
         return tuple(out)

@@ -338,9 +338,9 @@ class SmallBidSearch:
                  own_need: int | None = None, engine: SolverEngine | None = None,
                  own_offset: int = 0, outlook: SeatOutlook | None = None) -> None:
         self.view = view
-        self.outlook = outlook if Table.of(view.rules).players == 3 else None
         self.rules = view.rules
         self.table = Table.of(view.rules)
+        self.outlook = outlook if self.table.players == 3 else None
         self.sampler = SmallBidSampler(view, hints=hints)
         self.worlds, self.budget, self.min_worlds = worlds, nodes, min_worlds
         self.caution = caution
