@@ -137,7 +137,7 @@ def test_card_scorer_gives_each_seat_its_share() -> None:
     the game value follows them."""
     for view in _views((100, 110, 90), 2):
         assert view.contract is not None
-        scorer = CardScorer(view, outlook=SeatOutlook.of(view))
+        scorer = CardScorer(view, seat_outlook=SeatOutlook.of(view))
         assert scorer.seat_outlook is not None and scorer.outlook is None
         taker = view.contract.taker
         seats = scorer.seat_scores((100, 62))

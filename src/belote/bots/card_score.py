@@ -105,7 +105,7 @@ class CardScorer:
     With an ``outlook`` (a game to a points target, §11) the hand's scores are weighed
     by the game so far instead (:meth:`~belote.bots.bid_search.GameOutlook.value` at
     four players: about the score difference far from the target, the chance to win
-    the game near it).  At three players (a
+    the game near it).  At three players (``seat_outlook``, a
     :class:`~belote.bots.bid_search.SeatOutlook`) the hand's score per seat is weighed
     (:meth:`seat_scores`): the taker's is his side's; each defender's his own trick
     points and half the rest of the side's (§12.1), where the double-dummy value of
@@ -114,18 +114,12 @@ class CardScorer:
     who won them."""
 
     def __init__(self, view: PlayerView, table: Table | None = None,
-                 outlook: GameOutlook | SeatOutlook | None = None,
-                 own_points: float = 0.0) -> None:
+                 outlook: GameOutlook | None = None, own_points: float = 0.0,
+                 seat_outlook: SeatOutlook | None = None) -> None:
         assert view.contract is not None
-        from belote.bots.bid_search import SeatOutlook  # (as the types above: not at import)
-
         self.view = view
-        self.outlook: GameOutlook | None = None
-        self.seat_outlook: SeatOutlook | None = None
-        if isinstance(outlook, SeatOutlook):
-            self.seat_outlook = outlook
-        else:
-            self.outlook = outlook
+        self.outlook = outlook
+        self.seat_outlook = seat_outlook
         self.rules = view.rules
         self.contract = view.contract
         self.table = table = table if table is not None else Table.of(view.rules)

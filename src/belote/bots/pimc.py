@@ -719,11 +719,10 @@ class PimcBot(BaseBot):
         table = Table.of(view.rules)
         settings = self.card_config(table)
         objective = settings.objective
-        outlook: GameOutlook | SeatOutlook | None = None
-        if objective is Objective.GAME:
-            outlook = GameOutlook.of(view) or SeatOutlook.of(view)
-        scorer = (None if objective is Objective.POINTS
-                  else CardScorer(view, table, outlook, settings.own_points))
+        game = objective is Objective.GAME
+        scorer = (None if objective is Objective.POINTS else CardScorer(
+            view, table, GameOutlook.of(view) if game else None, settings.own_points,
+            SeatOutlook.of(view) if game else None))
         sign = 1 if table.sides(view.contract.taker)[view.seat] == 0 else -1
         hints: tuple[Hint, ...] = ()
         small_hints: tuple[PlayHint, ...] = ()
