@@ -316,6 +316,58 @@ class Table:
         raise AssertionError("no illegal card came up")  # pragma: no cover
 
 
+# A browser test's wait for any one thing (a page, a selector, a function).
+WAIT_MS = 20_000
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def open_page(browser: Any, errors: list[str], *, viewport: dict[str, int] = DESKTOP,
+              locale: str = "en-US", console: tuple[int, ...] | None = None,
+              wait_ms: int = WAIT_MS, **context: Any) -> Any:
+    """A page in a browser context of its own (``viewport``, ``locale`` and any other of
+    Playwright's context settings), waiting ``wait_ms`` for anything, its script errors
+    put in ``errors``.  With ``console`` (HTTP statuses, possibly none) the console's
+    errors go there too, but for failed loads of those statuses: answers the test asks
+    for on purpose (a form refused with 422, a stranger's 404)."""
+    page = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1,
+                               **context).new_page()
+    page.set_default_timeout(wait_ms)
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if console is not None:
+        expected = tuple(f"status of {status}" for status in console)
+
+        def _console(msg: Any) -> None:
+            if msg.type == "error" and not any(e in msg.text for e in expected):
+                errors.append(msg.text)
+
+        page.on("console", _console)
+    return page
+
+
+# What sticks out of the screen: the page's width, the screen's, the first culprits.
+OVERFLOW = """() => {
+  const w = window.innerWidth;
+  const out = [];
+  for (const el of document.querySelectorAll("body *")) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.right > w + 0.5 && !el.closest(".table-wrap")) {
+      out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
+    }
+  }
+  return [document.documentElement.scrollWidth, w, out.slice(0, 5)];
+}"""
+
+
+def no_sideways_scroll(page: Any, what: str) -> None:
+    """Nothing on ``page`` sticks out past the screen's right edge (``what`` names the
+    page in the failure, with the first culprits)."""
+    scroll_width, width, culprits = page.evaluate(OVERFLOW)
+    assert scroll_width <= width, f"{what}: {scroll_width} px wide at {width}: {culprits}"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), what
+
+
 def wait_my_turn_or_result(page: Any) -> None:
     """In a browser page of a table: until it is our turn or the deal's result shows."""
     page.wait_for_function(

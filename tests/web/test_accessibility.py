@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import PHONE, live_server, open_page, wait_my_turn_or_result
 from tests.web.test_phone import _add_hand, _new_sheet
 
 SERVER_ARGS = ("--bot-delay", "0", "--trick-pause", "0.02", "--deal-pause", "60",
                "--seed", "3")
-WAIT_MS = 20_000
 
 
 @pytest.fixture(scope="module")
@@ -68,10 +67,7 @@ def tour_pages(browser: Any, server: str, locale: str, look: Callable[[Any], lis
     and the page of a second browser that opened it, a rotation sheet, the sheets'
     list, a room's lobby and, with ``table``, a table at four from the bidding to the
     deal's result.  The pages' script errors are added to ``errors``."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = open_page(browser, errors, viewport=PHONE, locale=locale)
     found: dict[str, list[str]] = {}
     for path in ("/", "/play", "/rooms", "/sheets"):
         page.goto(server + path)
@@ -85,14 +81,11 @@ def tour_pages(browser: Any, server: str, locale: str, look: Callable[[Any], lis
     with page.expect_navigation():
         page.click("#make-follow")
     found["a sheet with its link"] = look(page)
-    follower = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
-    shared = follower.new_page()
-    shared.set_default_timeout(WAIT_MS)
-    shared.on("pageerror", lambda exc: errors.append(str(exc)))
+    shared = open_page(browser, errors, viewport=PHONE, locale=locale)
     shared.goto(page.input_value("#link-follow"))
     shared.wait_for_selector("#role-note")
     found["a shared sheet"] = look(shared)
-    follower.close()
+    shared.context.close()
     _rotation_sheet(page, server)
     assert page.locator("#hands-table tbody tr").count() == 1
     found["a rotation sheet"] = look(page)
@@ -106,7 +99,7 @@ def tour_pages(browser: Any, server: str, locale: str, look: Callable[[Any], lis
     page.wait_for_selector("#lobby:not([hidden])")
     found["a room's lobby"] = look(page)
     if not table:
-        context.close()
+        page.context.close()
         return found
     page.goto(server + "/play")
     page.select_option("#bots", "random")
@@ -115,9 +108,7 @@ def tour_pages(browser: Any, server: str, locale: str, look: Callable[[Any], lis
     page.wait_for_selector("#hand .card")
     found["a table"] = look(page)
     for _ in range(40):
-        page.wait_for_function(
-            "() => { const r = document.getElementById('room');"
-            " return r.dataset.myturn === '1' || !document.getElementById('result').hidden; }")
+        wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             found["a deal's result"] = look(page)
             break
@@ -131,7 +122,7 @@ def tour_pages(browser: Any, server: str, locale: str, look: Callable[[Any], lis
             page.locator("#hand .card.legal").first.click()
         page.wait_for_function("v => document.getElementById('room').dataset.version !== v",
                                arg=before)
-    context.close()
+    page.context.close()
     return found
 
 

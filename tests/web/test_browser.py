@@ -11,12 +11,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server, wait_my_turn_or_result
+from tests.web.support import DESKTOP, WAIT_MS, live_server, open_page, wait_my_turn_or_result
 
 SERVER_ARGS = ("--bot-delay", "0.03", "--trick-pause", "0.1", "--deal-pause", "60",
                "--seed", "5")
-VIEWPORT = {"width": 1280, "height": 860}
-WAIT_MS = 20_000
 
 
 @pytest.fixture
@@ -26,18 +24,8 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 def _page(browser: Any, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: _console(msg, errors))
-    return page
-
-
-def _console(msg: Any, errors: list[str]) -> None:
     # A refused form answers 422 on purpose; the browser logs it as a failed load.
-    if msg.type == "error" and "status of 422" not in msg.text:
-        errors.append(msg.text)
+    return open_page(browser, errors, console=(422,))
 
 
 # --- (1) a score sheet from creation to a finished game ----------------------------------
@@ -193,7 +181,7 @@ def test_a_whole_hand_against_bots_by_clicking(browser: Any, server: str, shots:
     assert page.get_attribute("#room", "data-seat") == "S"
     assert "#" not in page.url  # the token went to the browser's storage
     # The table is private: another browser can neither see it nor find it listed.
-    other = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    other = browser.new_context(viewport=DESKTOP, locale="en-US")
     try:
         peek = other.new_page()
         response = peek.goto(page.url)
@@ -292,17 +280,14 @@ def test_two_browsers_take_seats_in_one_room(browser: Any, server: str, shots: P
     assert re.fullmatch(re.escape(server) + r"/rooms/\w+\?invite=[\w-]+", link)
 
     # Without the invitation a stranger's browser finds no room (not even its lobby).
-    stranger = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    stranger = browser.new_context(viewport=DESKTOP, locale="en-US")
     try:
         response = stranger.new_page().goto(link.split("?")[0])
         assert response is not None and response.status == 404
     finally:
         stranger.close()
 
-    bob_context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    bob = bob_context.new_page()
-    bob.set_default_timeout(WAIT_MS)
-    bob.on("pageerror", lambda exc: errors.append(str(exc)))
+    bob = open_page(browser, errors)
     bob.goto(link)
     bob.fill("#player-name", "Bob")
     bob.click('button[data-sit="E"]')
@@ -333,7 +318,7 @@ def test_two_browsers_take_seats_in_one_room(browser: Any, server: str, shots: P
     bob.close()
     ann.wait_for_selector('.seat-box[data-seat="E"] .chip.away')
     ann.screenshot(path=str(shots / "room-bob-away.png"))
-    bob = bob_context.new_page()
+    bob = bob.context.new_page()  # the same browser: its cookie and token
     bob.set_default_timeout(WAIT_MS)
     bob.goto(link)
     bob.wait_for_selector('#room[data-seat="E"]')

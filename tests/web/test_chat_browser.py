@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import SMALL_PHONE, live_server, open_page
 from tests.web.test_accessibility import violations
 
 SERVER_ARGS = ("--bot-delay", "0", "--trick-pause", "0.02", "--deal-pause", "60",
                "--seed", "7")
-PHONE = {"width": 360, "height": 740}
+PHONE = SMALL_PHONE
 WIDE = {"width": 1280, "height": 800}
-WAIT_MS = 20_000
 PAYLOAD = '<img src=x onerror="window.pwned=1"><script>window.pwned=2</script>'
 
 
@@ -31,11 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _page(browser: Any, viewport: dict[str, int], locale: str, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, locale=locale)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page
+    return open_page(browser, errors, viewport=viewport, locale=locale)
 
 
 def _sit(page: Any, seat: str, name: str) -> None:

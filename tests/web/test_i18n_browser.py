@@ -12,10 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
-from tests.web.test_phone import OVERFLOW, SERVER_ARGS, WAIT_MS
-
-PHONE = {"width": 390, "height": 844}
+from tests.web.support import PHONE, SMALL_PHONE, live_server, no_sideways_scroll, open_page
+from tests.web.test_phone import SERVER_ARGS
 
 
 @pytest.fixture(scope="module")
@@ -24,22 +22,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _page(browser: Any, errors: list[str], width: int = 390) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": 844},
-                                  device_scale_factor=1, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page
+def _page(browser: Any, errors: list[str]) -> Any:
+    return open_page(browser, errors, viewport=PHONE)
 
 
 def _lang(page: Any) -> str:
     return str(page.evaluate("document.documentElement.lang"))
-
-
-def _fits(page: Any, what: str) -> None:
-    scroll_width, width, culprits = page.evaluate(OVERFLOW)
-    assert scroll_width <= width, f"{what}: {scroll_width} px wide at {width}: {culprits}"
 
 
 def test_the_switch_turns_the_pages_french_then_english_and_is_remembered(
@@ -60,7 +48,7 @@ def test_the_switch_turns_the_pages_french_then_english_and_is_remembered(
     for path in ("/", "/play", "/rooms", "/sheets"):
         page.goto(server + path)
         assert _lang(page) == "fr", path
-        _fits(page, "fr " + path)
+        no_sideways_scroll(page, "fr " + path)
     page.screenshot(path=str(shots / "phone-sheets-fr.png"))
 
     # a table against bots, in French: the script's texts come from the catalogue
@@ -78,7 +66,7 @@ def test_the_switch_turns_the_pages_french_then_english_and_is_remembered(
     if page.evaluate("document.querySelector('#room').dataset.phase") == "bidding":
         calls = page.inner_text("#bidding")
         assert "Passer" in calls and "Prendre" in calls, calls
-    _fits(page, "fr table")
+    no_sideways_scroll(page, "fr table")
     page.screenshot(path=str(shots / "phone-table-fr.png"))
 
     # back to English from the table: the same room, remembered after a reload
@@ -97,17 +85,13 @@ def test_the_switch_turns_the_pages_french_then_english_and_is_remembered(
     assert errors == []
 
 
-def test_a_french_browser_gets_french_and_the_smallest_phone_fits(
+def test_a_french_browser_gets_french_and_the_smallest_phoneno_sideways_scroll(
         browser: Any, server: str) -> None:
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 360, "height": 740},
-                                  device_scale_factor=1, locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page = open_page(browser, errors, viewport=SMALL_PHONE, locale="fr-FR")
     page.goto(server + "/")
     assert _lang(page) == "fr" and "Feuilles" in page.inner_text("nav")
-    _fits(page, "fr home at 360")
+    no_sideways_scroll(page, "fr home at 360")
     page.goto(server + "/sheets/abc")
     assert "Cette adresse ne mène à aucune page." in page.inner_text("main")
     # the refusals of the sheets and the rooms, said from their codes
@@ -124,5 +108,5 @@ def test_a_french_browser_gets_french_and_the_smallest_phone_fits(
       return reg.scope;
     }""")
     assert registered in (server + "/", "none"), registered
-    context.close()
+    page.context.close()
     assert errors == []

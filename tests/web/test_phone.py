@@ -16,26 +16,17 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server, wait_my_turn_or_result
+from tests.web.support import (
+    PHONE,
+    live_server,
+    no_sideways_scroll,
+    open_page,
+    wait_my_turn_or_result,
+)
 
 SERVER_ARGS = ("--bot-delay", "0.02", "--trick-pause", "0.05", "--deal-pause", "60",
                "--seed", "5")
-PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
-WAIT_MS = 20_000
-
-# What sticks out of the screen: the page's width, the screen's, the first culprits.
-OVERFLOW = """() => {
-  const w = window.innerWidth;
-  const out = [];
-  for (const el of document.querySelectorAll("body *")) {
-    const r = el.getBoundingClientRect();
-    if (r.width > 0 && r.right > w + 0.5 && !el.closest(".table-wrap")) {
-      out.push(`${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
-    }
-  }
-  return [document.documentElement.scrollWidth, w, out.slice(0, 5)];
-}"""
 
 # Whether every element of a selector lies inside the screen (scrolled to the top).
 IN_VIEW = """(sel) => {
@@ -61,20 +52,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _page(browser: Any, viewport: dict[str, int], errors: list[str],
           storage_state: Any = None) -> Any:
-    context = browser.new_context(viewport=viewport, device_scale_factor=1, locale="en-US",
-                                  storage_state=storage_state)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "status of 422" not in msg.text else None)
-    return page
-
-
-def _no_sideways_scroll(page: Any, what: str) -> None:
-    scroll_width, width, culprits = page.evaluate(OVERFLOW)
-    assert scroll_width <= width, f"{what}: {scroll_width} px wide at {width}: {culprits}"
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), what
+    # A refused form answers 422 on purpose; the browser logs it as a failed load.
+    return open_page(browser, errors, viewport=viewport, console=(422,),
+                     storage_state=storage_state)
 
 
 def _in_view(page: Any, *selectors: str) -> None:
@@ -146,7 +126,7 @@ def test_no_page_scrolls_sideways(browser: Any, server: str, sheet_url: tuple[st
     for path, name in (("/", "home"), ("/sheets", "sheets"), (url, "sheet"),
                        ("/play", "play"), ("/rooms", "rooms")):
         page.goto(path if path.startswith("http") else server + path)
-        _no_sideways_scroll(page, path)
+        no_sideways_scroll(page, path)
         if size:
             _shot(page, shots, f"{size}-{name}", full=name == "sheet")
     # The sheet's chart scales to the screen.
@@ -162,18 +142,18 @@ def test_no_page_scrolls_sideways(browser: Any, server: str, sheet_url: tuple[st
     page.fill("#player-name", "Ana")
     page.click('button[data-sit="S"]')
     page.wait_for_selector('.lobby-seat[data-seat="S"] >> text=Ana')
-    _no_sideways_scroll(page, "a room's lobby")
+    no_sideways_scroll(page, "a room's lobby")
     if size:
         _shot(page, shots, f"{size}-room-lobby")
     page.click("#start")
     page.wait_for_selector("#hand .card")
-    _no_sideways_scroll(page, "a room's table")
+    no_sideways_scroll(page, "a room's table")
     # A table against bots.
     page.goto(server + "/play")
     with page.expect_navigation():
         page.click("#play-form button[type=submit]")
     page.wait_for_selector("#hand .card")
-    _no_sideways_scroll(page, "a table against bots")
+    no_sideways_scroll(page, "a table against bots")
     page.context.close()
     assert errors == []
 
@@ -207,7 +187,7 @@ def _play_a_deal(page: Any, shots: Path, size: str) -> dict[str, bool]:
         wait_my_turn_or_result(page)
         if page.is_visible("#result"):
             break
-        _no_sideways_scroll(page, "the table")
+        no_sideways_scroll(page, "the table")
         keys: tuple[str, ...] = TABLE_KEYS
         if page.get_attribute("#room", "data-phase") == "play":
             keys += PLAY_KEYS
@@ -244,7 +224,7 @@ def test_the_table_and_its_result_fit_the_screen(browser: Any, server: str, shot
         _in_view(page, "#result .result-card", "#result h2")
         if page.locator("#next-deal").count():
             _in_view(page, "#next-deal")
-        _no_sideways_scroll(page, "the result")
+        no_sideways_scroll(page, "the result")
         if got["play"]:
             break
         before = page.get_attribute("#room", "data-version")
@@ -309,7 +289,7 @@ def test_the_points_follow_the_taker_and_declarations_are_checked(
     assert page.is_hidden("#form-error")
     assert page.input_value("#decl_points") == "1000"
     assert page.evaluate("document.activeElement.id") == "decl_points"  # the page opens there
-    _no_sideways_scroll(page, "the refused hand")
+    no_sideways_scroll(page, "the refused hand")
     _shot(page, shots, "phone-sheet-declaration-refused")
     page.fill("#decl_points", "30")
     page.wait_for_function("() => document.getElementById('decl-error').textContent"

@@ -24,7 +24,7 @@ from belote.web.room_manager import RoomManager
 from belote.web.seats import RoomStatus, Visibility
 from belote.web.security import COOKIE
 from tests.web.conftest import FAST, GENEROUS
-from tests.web.support import free_port
+from tests.web.support import free_port, no_sideways_scroll
 from tests.web.test_accessibility import violations
 
 PHONE = {"width": 390, "height": 844}
@@ -89,10 +89,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         yield s
 
 
-def _no_sideways_scroll(page: Any, what: str) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), what
-
-
 def test_review_on_a_phone_in_french(browser: Any, server: Server, shots: Path) -> None:
     context = browser.new_context(viewport=PHONE, locale="fr-FR", device_scale_factor=1)
     page = context.new_page()
@@ -118,7 +114,7 @@ def test_review_on_a_phone_in_french(browser: Any, server: Server, shots: Path) 
         assert "carte 3 sur" in page.inner_text("#review-step")
         page.keyboard.press("ArrowLeft")
         assert "carte 2 sur" in page.inner_text("#review-step")
-        _no_sideways_scroll(page, "the review at its start")
+        no_sideways_scroll(page, "the review at its start")
         assert violations(page) == []
         page.screenshot(path=str(shots / "review-phone-fr.png"))
         # a card that lost points is marked in the list of tricks; open it
@@ -132,7 +128,7 @@ def test_review_on_a_phone_in_french(browser: Any, server: Server, shots: Path) 
         assert "Meilleure carte" in page.inner_text("#review-card")
         assert page.locator("#review-summary tbody tr").count() == 4
         assert page.locator("#review-calls tbody tr").count() > 0
-        _no_sideways_scroll(page, "the review of a card that lost points")
+        no_sideways_scroll(page, "the review of a card that lost points")
         assert violations(page) == []
         page.locator("#review-card").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / "review-phone-mistake-fr.png"), full_page=True)
@@ -206,7 +202,7 @@ def test_a_moroccan_deal_is_reviewed_with_the_spanish_cards(
         assert page.locator("#review-card .rv-card svg.sp-suit").count() == \
             page.locator("#review-card .rv-card").count()
         assert not any(symbol in page.inner_text("#review-card") for symbol in "♠♥♦♣")
-        _no_sideways_scroll(page, "the review of a Moroccan deal")
+        no_sideways_scroll(page, "the review of a Moroccan deal")
         assert violations(page) == []
         page.screenshot(path=str(shots / f"review-moroccan-{lang}.png"), full_page=True)
     finally:

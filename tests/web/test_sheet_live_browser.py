@@ -13,10 +13,8 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import WAIT_MS, live_server, open_page
 
-VIEWPORT = {"width": 1280, "height": 860}
-WAIT_MS = 20_000
 LIVE_S = 1.0  # the requirement: the hand shows within 1 s of the form's answer
 
 
@@ -27,16 +25,9 @@ def server(tmp_path: Path) -> Iterator[str]:
 
 
 def _page(browser: Any, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
     # A 404 is the stranger's page; a 422 the form's live preview of a hand not yet
     # complete (the taker chosen before the points are typed): both are answers.
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error"
-            and "status of 404" not in msg.text and "status of 422" not in msg.text
-            else None)
-    return page
+    return open_page(browser, errors, console=(404, 422))
 
 
 def _radio(page: Any, name: str, value: str) -> None:

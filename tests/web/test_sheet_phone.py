@@ -14,13 +14,12 @@ import pytest
 
 from belote.errors import IllegalPlayError, RuleCode
 from belote.web.refusals import rule_text
-from tests.web.support import live_server
+from tests.web.support import SMALL_PHONE, live_server, open_page
 from tests.web.test_accessibility import violations
 from tests.web.test_phone import _radio
 
 SERVER_ARGS = ("--seed", "3")
-PHONE = {"width": 360, "height": 740}
-WAIT_MS = 20_000
+PHONE = SMALL_PHONE
 
 # Each shown cell of the hands table whose box goes past the screen's edges, with no
 # scrolling hint for it (a region that scrolls sideways and says so).
@@ -66,11 +65,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 def _phone(browser: Any, errors: list[str]) -> Any:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="fr-FR")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return page
+    return open_page(browser, errors, viewport=PHONE, locale="fr-FR")
 
 
 def _sheet(page: Any, server: str, profile: str) -> None:

@@ -35,6 +35,7 @@ from tests.web.support import (
     cards_in,
     live_server,
     new_identity,
+    open_page,
     receive,
     send,
     until_state,
@@ -732,7 +733,6 @@ def test_two_friends_play_a_room_of_two(client: TestClient) -> None:
 
 SERVER_ARGS = ("--bot-delay", "0.03", "--trick-pause", "0.1", "--deal-pause", "60",
                "--seed", "7")
-WAIT_MS = 20_000
 
 
 @pytest.fixture
@@ -755,11 +755,7 @@ def test_a_three_player_kitty_hand_by_clicking(browser: Any, server: str, shots:
     out around the player, the kitty taken and two cards laid aside by clicking, a hand
     played to its end and each seat's score shown."""
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page = open_page(browser, errors, console=())
     page.goto(server + "/play")
     assert page.is_hidden('[data-deal-profile="classic-3p"]')
     page.select_option("#profile", "classic-3p")
@@ -821,5 +817,5 @@ def test_a_three_player_kitty_hand_by_clicking(browser: Any, server: str, shots:
     assert sum(totals) > 0
     page.click("#last-trick-btn")
     assert page.locator("#last-trick .lt-card").count() == 3
-    context.close()
+    page.context.close()
     assert errors == []

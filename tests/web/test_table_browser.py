@@ -12,13 +12,17 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server, wait_my_turn_or_result
+from tests.web.support import (
+    PHONE,
+    live_server,
+    no_sideways_scroll,
+    open_page,
+    wait_my_turn_or_result,
+)
 from tests.web.test_phone import (
     DESKTOP,
-    PHONE,
     SERVER_ARGS,
     _act,
-    _no_sideways_scroll,
     _page,
     _radio,
 )
@@ -42,7 +46,7 @@ def test_declarations_by_name_in_the_browser(browser: Any, server: str, shots: P
     page.click("#new-sheet button[type=submit]")
     page.wait_for_url("**/sheets/*")
     page.click("#decl-names summary")
-    _no_sideways_scroll(page, "the sheet with the declarations by name")
+    no_sideways_scroll(page, "the sheet with the declarations by name")
     _radio(page, "taker", "NS")
     page.fill("#points", "100")
     page.fill('input[name="decl_NS_tierce"]', "1")
@@ -148,12 +152,11 @@ def test_animations_can_be_turned_off_and_follow_reduced_motion(browser: Any,
     page.check("#opt-anim")
     page.context.close()
     # the system's "reduce motion": no animation whatever the toggle
-    context = browser.new_context(viewport=PHONE, locale="en-US", reduced_motion="reduce")
-    page = context.new_page()
+    page = open_page(browser, errors, viewport=PHONE, reduced_motion="reduce")
     _bots_table(page, server)
     assert "animated" not in (page.get_attribute("#room", "class") or "")
     assert page.locator("#mini-score thead th").all_inner_texts() == ["#", "N–S", "E–W"]
-    context.close()
+    page.context.close()
     assert not errors, errors
 
 

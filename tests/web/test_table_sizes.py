@@ -27,11 +27,10 @@ from typing import Any
 
 import pytest
 
-from tests.web.support import live_server
+from tests.web.support import live_server, open_page
 
 SERVER_ARGS = ("--bot-delay", "0", "--trick-pause", "0.02", "--deal-pause", "60",
                "--rooms-per-minute", "6000", "--rooms-per-client", "1000")
-WAIT_MS = 20_000
 MIN_STRIP = 28  # px of a card's face showing when the fan overlaps them
 MIN_TALL = 44
 
@@ -263,16 +262,11 @@ def open_table(browser: Any, server: str, screen: str, table: str,
     """A French table against the random bots at ``table`` on ``screen``: its page
     (``script`` runs in it before the page's own)."""
     width, height, animated = SCREENS[screen]
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=1, is_mobile=True, has_touch=True,
-                                  locale="fr-FR",
-                                  reduced_motion="no-preference" if animated else "reduce")
+    page = open_page(browser, errors, viewport={"width": width, "height": height},
+                     locale="fr-FR", console=(), is_mobile=True, has_touch=True,
+                     reduced_motion="no-preference" if animated else "reduce")
     if script:
-        context.add_init_script(script)
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.add_init_script(script)
     profile, option, value = {**TABLES, "moroccan": ("moroccan", None, None),
                               "coinche": ("coinche", None, None)}[table]
     page.goto(server + "/play")
