@@ -5,7 +5,8 @@ Seeded kitty deals are bid by the heuristic at every seat; at each deal that rea
 the discard, ``--bot`` (default ``pimc:discard=search``) lays aside as the taker: its
 CPU time (``process_time``), the worlds solved, and whether its pair is the rule's
 (:func:`belote.bots.base.discard_of`).  Prints the median and the maximum CPU, the
-worlds, the count unlike the rule's, and the load average (``uptime``).  Run:
+worlds, the count unlike the rule's, the count with too few worlds solved (the rule's
+pair kept), and the load average (``uptime``).  Run:
 
     .venv/bin/python benchmarks/bench_discard.py [--deals N] [--seed S] [--bot SPEC]
 """
@@ -39,7 +40,8 @@ def main() -> None:
     assert isinstance(bot, PimcBot)
     cpu: list[float] = []
     worlds: list[int] = []
-    changed = 0
+    changed = short = 0
+    least = bot.small_configs[3].bid_min_worlds  # fewer worlds: the rule's pair
     for d in range(args.deals):
         deck = new_deck(3, rules.three_deal)
         rng.shuffle(deck)
@@ -54,6 +56,7 @@ def main() -> None:
         pair = bot.discard(view)
         cpu.append(time.process_time() - start)
         worlds.append(bot.last_discard_worlds)
+        short += bot.last_discard_worlds < least
         changed += sorted(pair) != discard_of(view.hand, discard_trump(view))
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     print(f"{args.bot}: {len(cpu)} discards of {args.deals} deals (seed {args.seed})")
@@ -62,7 +65,8 @@ def main() -> None:
               f"mean {statistics.mean(cpu):.3f} s")
         print(f"worlds: median {statistics.median(worlds)}, min {min(worlds)}, "
               f"max {max(worlds)}")
-        print(f"unlike the rule's pair: {changed} of {len(cpu)}")
+        print(f"unlike the rule's pair: {changed} of {len(cpu)}; fewer than {least} worlds "
+              f"solved (the rule's pair): {short}")
     print(f"load: {load}")
 
 
