@@ -74,6 +74,7 @@ __all__ = [
     "check_table",
     "default_discard",
     "discard_of",
+    "discard_pairs",
     "discard_trump",
     "legal_calls",
     "legal_cards",
@@ -301,7 +302,16 @@ def default_discard(view: PlayerView) -> list[Card]:
 
 
 def discard_of(hand: CardMask, trump: TrumpMode | None) -> list[Card]:
-    """:func:`default_discard`'s two cards of ``hand`` under ``trump`` (None: not known)."""
+    """:func:`default_discard`'s two cards of ``hand`` under ``trump`` (None: not known):
+    the first of :func:`discard_pairs`."""
+    return list(discard_pairs(hand, trump, 1)[0])
+
+
+def discard_pairs(hand: CardMask, trump: TrumpMode | None,
+                  most: int | None = None) -> list[tuple[Card, Card]]:
+    """The pairs of ``hand`` the discard rule weighs (its plain cards, every card when
+    fewer than two are plain), best first by the rule's own value (the ``most`` best;
+    None: all), each pair in card order; the first is :func:`discard_of`'s."""
     cards = list(scan_forward(hand))
     plain = [c for c in cards if trump is None or trump >= NO_TRUMP or suit_of(c) != trump]
     pool = plain if len(plain) >= 2 else cards
@@ -318,7 +328,7 @@ def discard_of(hand: CardMask, trump: TrumpMode | None) -> list[Card]:
             return -20.0 if held >> card(suit, ACE) & 1 else 14.0
         return {KING: 4.0, QUEEN: 3.0, 4: 2.0}.get(rank, 0.0) * 0.5 + (7 - rank) * 0.1
 
-    best: tuple[float, int, int] | None = None
+    ranked: list[tuple[float, int, int]] = []
     for i, a in enumerate(pool):
         for b in pool[i + 1:]:
             v = value(a) + value(b)
@@ -327,11 +337,10 @@ def discard_of(hand: CardMask, trump: TrumpMode | None) -> list[Card]:
                 held = hand & SUIT_MASKS[suit]
                 if held and not held & ~chosen and (trump is None or suit != trump):
                     v += 9.0  # a void: the taker will trump this suit
-            key = (v, -a, -b)
-            if best is None or key > best:
-                best = key
-    assert best is not None
-    return sorted((-best[1], -best[2]))
+            ranked.append((v, -a, -b))
+    assert ranked
+    ranked.sort(reverse=True)
+    return [(min(-a, -b), max(-a, -b)) for _, a, b in ranked[:most]]
 
 
 def _may_say_belote(view: PlayerView, c: Card) -> bool:

@@ -13,8 +13,8 @@ découverte's face-down cards), solves each world double-dummy with
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
 players the calls not read in the card play, at three read, see below), and the kitty
-discard is the heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
-below).
+discard is the heuristic's unless ``discard=search`` (below); the bidding is searched there
+too (:mod:`belote.bots.small_bid`, see below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
 option, a solved world's outcome, its score, the pass rollout) are
@@ -66,6 +66,18 @@ taker's twelve cards drawn at random among those that fit what was seen
 (:class:`belote.bots.sampling.DiscardReadSampler`; :attr:`PimcBot.kitty_fallbacks`
 counts the worlds drawn uniform when the rule's draws kept failing); with ``uniform``
 they lie at random among the unseen cards.  The taker knows his own discard.
+The taker lays his two cards aside (setting ``discard``) by the rule (``rule``
+[default], :func:`belote.bots.base.discard_of`) or by search (``search``,
+:class:`belote.bots.kitty_discard.DiscardSearch`): the rule's ``discard_pairs`` best pairs
+(default 4; with ``discard_pool=announce`` [default] the last of them replaced, when none
+keeps the most declaration points ten of his cards can hold, by the rule's best pair that
+keeps them) are each solved double-dummy from the eldest's lead over the same worlds of the
+defenders' ten cards each (kept when their passes fit, as the bidding search reads them),
+the two aside counted in his tricks, and scored as the bidding search scores a world
+(``bid_noise``); worlds are added up to ``discard_worlds`` (default 32) until
+``discard_nodes`` positions (default 5,000,000, never past twice that) with at least
+``bid_min_worlds``; the best mean is laid aside, the rule's pair on a tie or with too
+few worlds.  A defender's ``kitty_read=rule`` still reads the rule's pair.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -290,6 +302,7 @@ from belote.bots.pimc_config import (
     BidPrior,
     CallReading,
     CardReads,
+    Discard,
     HeardReads,
     KittyRead,
     Objective,
@@ -348,6 +361,11 @@ class PimcBot(BaseBot):
         # because the rule's draws kept failing (DiscardReadSampler.fallbacks), and in all
         self.last_kitty_kept = self.last_kitty_fallbacks = 0
         self.kitty_kept = self.kitty_fallbacks = 0
+        # discard=search: the last discard's mean value per pair weighed and its worlds,
+        # and the discards searched and those unlike the rule's
+        self.last_discard_values: dict[tuple[Card, Card], float] = {}
+        self.last_discard_worlds = 0
+        self.discards_searched = self.discards_changed = 0
         self.last_bid_worlds = 0  # worlds behind the last call (0: no search)
         self.last_bid_nodes = 0  # solver nodes searched for the last call
         self.last_bid_values: dict[str, float] = {}  # average value of each call weighed
@@ -601,7 +619,28 @@ class PimcBot(BaseBot):
     # --- card play ------------------------------------------------------------
 
     def discard(self, view: PlayerView) -> list[Card]:
-        return self.heuristic.discard(view)  # §12.1 kitty
+        """The kitty taker's two cards aside (§12.1): the rule's, or with
+        ``discard=search`` the best of the rule's best pairs over the worlds
+        (:class:`belote.bots.kitty_discard.DiscardSearch`)."""
+        settings = self.card_config(Table.of(view.rules))
+        self.last_discard_values, self.last_discard_worlds = {}, 0
+        if settings.discard is not Discard.SEARCH:
+            return self.heuristic.discard(view)
+        from belote.bots.kitty_discard import DiscardSearch
+
+        search = DiscardSearch(
+            view, pairs=settings.discard_pairs, pool=settings.discard_pool,
+            worlds=settings.discard_worlds,
+            nodes=settings.discard_nodes, min_worlds=settings.bid_min_worlds,
+            noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
+            engine=self.engine,
+            outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)
+        search.run(self.rng)
+        chosen = search.choice()
+        self.last_discard_values, self.last_discard_worlds = search.means(), search.used
+        self.discards_searched += 1
+        self.discards_changed += chosen != search.candidates[0]
+        return list(chosen)
 
     def play(self, view: PlayerView) -> int:
         legal = legal_cards(view)

@@ -35,6 +35,8 @@ __all__ = [
     "Bidding",
     "CallReading",
     "CardReads",
+    "Discard",
+    "DiscardPool",
     "HeardReads",
     "KittyRead",
     "Objective",
@@ -100,6 +102,20 @@ class KittyRead(StrEnum):
 
     RULE = "rule"  # as the discard rule lays them aside from his twelve
     UNIFORM = "uniform"  # at random among the unseen cards
+
+
+class Discard(StrEnum):
+    """How the kitty taker lays his two cards aside (setting ``discard``)."""
+
+    RULE = "rule"  # the discard rule's (belote.bots.base.discard_of)
+    SEARCH = "search"  # the rule's best pairs weighed over worlds (bots.kitty_discard)
+
+
+class DiscardPool(StrEnum):
+    """The pairs a searched kitty discard weighs (setting ``discard_pool``)."""
+
+    RULE = "rule"  # the discard rule's best pairs
+    ANNOUNCE = "announce"  # and the rule's best pair keeping the most declaration points
 
 
 class PassModel(StrEnum):
@@ -238,6 +254,20 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
         "twelve (rule), or place them at random among the unseen cards (uniform)"),
+    "discard": BotSetting(
+        Discard, Discard.RULE, "three players with the kitty, the taker: lay aside the "
+        "discard rule's two cards (rule), or the best of the rule's discard_pairs best "
+        "pairs, each solved over the same worlds of the defenders' hands (search)"),
+    "discard_pairs": BotSetting(int, 4, "discard=search: the rule's best pairs weighed",
+                                1),
+    "discard_pool": BotSetting(
+        DiscardPool, DiscardPool.ANNOUNCE, "discard=search: the pairs weighed are the "
+        "rule's best (rule), or the last of them replaced by the rule's best pair that "
+        "keeps the most declaration points when none of them does (announce)"),
+    "discard_worlds": BotSetting(int, 32, "discard=search: worlds solved at most", 1),
+    "discard_nodes": BotSetting(int, 5_000_000, "discard=search: stop adding worlds past "
+                                "this many solver nodes (bid_min_worlds worlds at least; "
+                                "fewer: the rule's pair)", 1),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -297,6 +327,11 @@ class PimcConfig:
     model_misses: int
     own_points: float
     kitty_read: KittyRead
+    discard: Discard
+    discard_pairs: int
+    discard_pool: DiscardPool
+    discard_worlds: int
+    discard_nodes: int
     endgame: int
     bid_worlds: int
     bid_nodes: int

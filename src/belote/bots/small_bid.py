@@ -57,6 +57,7 @@ from belote.bots.base import discard_of
 from belote.bots.bid_sampling import shuffled_hands
 from belote.bots.bid_search import (
     BidMemo,
+    Errors,
     Option,
     SeatOutlook,
     noise_errors,
@@ -81,7 +82,7 @@ from belote.cards import (
 from belote.deal import FirstDeal, deal_rest
 from belote.declarations import best_announcement, resolve
 from belote.errors import BeloteError
-from belote.options import ThreeDeal, TwoDeal
+from belote.options import Rules, ThreeDeal, TwoDeal
 from belote.play import PlayState, card_points
 from belote.round import BIDDING, PlayerView
 from belote.scoring import HandEntry, score_hand
@@ -100,7 +101,9 @@ __all__ = [
     "SmallDealt",
     "SmallOutcome",
     "SmallWorld",
+    "deal_for_play",
     "play_hints",
+    "seat_value",
     "small_options",
 ]
 
@@ -390,25 +393,9 @@ class SmallBidSearch:
         """``world`` dealt for ``taker`` in ``trump`` as the engine deals it
         (:meth:`SmallWorld.complete`), the kitty's two cards laid aside (``laid``, or the
         heuristic's choice), with what the scoring needs besides the trick points."""
-        view, table, rules = self.view, self.table, self.rules
-        hands = world.complete(table, view.dealer, view.turned, taker)
-        pts = card_points(rules, trump)
-        aside = 0
-        if table.mode is DealMode.KITTY:
-            for c in (discard_of(hands[taker], trump) if laid is None else scan_forward(laid)):
-                hands[taker] &= ~(1 << c)
-                aside += pts[c]
-        play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
-        sides = table.sides(taker)
-        declarations = (0, 0)
-        if rules.declarations:
-            announced = [best_announcement(h, rules, trump) for h in hands]
-            points = resolve(announced, rules, trump, self.leader, sides).points
-            declarations = (points[0], points[1])
-        state = PlayState(rules, trump, list(hands), self.leader, teams=sides, table=table)
-        return SmallDealt(state, aside, play_total, play_total + aside,
-                          play_total if table.mode.leaves_cards_out else None,
-                          declarations, _belote(hands, trump, sides))
+        view = self.view
+        hands = world.complete(self.table, view.dealer, view.turned, taker)
+        return deal_for_play(self.rules, self.table, hands, trump, taker, self.leader, laid)
 
     @staticmethod
     def outcome(dealt: SmallDealt, ns: int) -> SmallOutcome:
@@ -436,53 +423,15 @@ class SmallBidSearch:
         players), the kitty's discards in the taker's tricks (§12.1; a capot against him:
         the whole pack's 252 to the defence), scored by :func:`belote.scoring.score_hand`
         (§8, §12); with the ``outlook``, those per-seat scores weighed by the game
-        (:meth:`~belote.bots.bid_search.SeatOutlook.value`)."""
+        (:meth:`~belote.bots.bid_search.SeatOutlook.value`): :func:`seat_value`."""
         key = (trump, taker, out)
         got = self._values.get(key)
         if got is not None:
             return got
-        side = self.table.sides(taker)[taker]  # three: 0; two: the taker's seat
         caution = self.caution + (self.own_offset if taker == self.view.seat else 0)
-        value = made = 0.0
-        for weight, trick_points, capot in trick_cases(out.ns, side, out.cards, caution,
-                                                       self.errors):
-            tp = list(trick_points)
-            tp[side if capot is None else capot] += out.aside
-            (takers, defence), m = self._score(trump, out, taker, (tp[0], tp[1]), capot)
-            v: float
-            if self.table.players == 2:
-                v = takers - defence if taker == self.view.seat else defence - takers
-            elif self.outlook is not None:
-                seats = [defence / 2] * 3
-                seats[taker] = takers
-                v = self.outlook.value(seats)
-            elif taker == self.view.seat:
-                v = takers - defence / 2
-            else:
-                v = defence / 4 - takers / 2
-            value += weight * v
-            made += weight * m
-        got = self._values[key] = (value, made)
+        got = self._values[key] = seat_value(self.view, self.table, trump, taker, out,
+                                             caution, self.errors, self.outlook)
         return got
-
-    def _score(self, trump: TrumpMode, out: SmallOutcome, taker: int,
-               trick_points: tuple[int, int], capot: int | None
-               ) -> tuple[tuple[int, int], bool]:
-        """The hand's score per side (the taker's first) with these trick points per
-        side (side 0 first; ``capot``: the side that took every trick), and whether the
-        takers made it."""
-        side = self.table.sides(taker)[taker]
-        entry = HandEntry(taker=side, trick_points=trick_points,
-                          declarations=out.declarations, belote=out.belote, trump=trump,
-                          reserve=self.view.reserve, in_play=out.in_play, capot=capot)
-        try:
-            result = score_hand(self.rules, entry)
-        except BeloteError:  # pragma: no cover - an entry the scoring refuses
-            takers = trick_points[side]
-            return (takers, trick_points[1 - side]), takers > trick_points[1 - side]
-        s = result.score
-        score = (s[side], s[1 - side]) if self.table.players == 2 else (s[0], s[1])
-        return score, result.outcome is HandOutcome.MADE
 
     # --- the worlds ----------------------------------------------------------------------
 
@@ -529,6 +478,85 @@ class SmallBidSearch:
             if o.team is not None:
                 self.made[o.call] = made / len(self.used)
         return values
+
+
+def deal_for_play(rules: Rules, table: Table, hands: list[CardMask], trump: TrumpMode,
+                  taker: int, leader: int, laid: CardMask | None = None) -> SmallDealt:
+    """A small table's deal (``hands``: every seat's cards once dealt for ``taker``, the
+    kitty taker's twelve) ready to play in ``trump`` from ``leader``: with the kitty
+    (§12.1) the two cards ``laid`` aside (None: the heuristic's,
+    :func:`belote.bots.base.discard_of`) taken out of the taker's hand and their points
+    kept (``aside``), with what the scoring needs besides the trick points.  ``hands``
+    is changed (the taker's two cards taken out)."""
+    pts = card_points(rules, trump)
+    aside = 0
+    if table.mode is DealMode.KITTY:
+        for c in (discard_of(hands[taker], trump) if laid is None else scan_forward(laid)):
+            hands[taker] &= ~(1 << c)
+            aside += pts[c]
+    play_total = sum(pts[c] for h in hands for c in scan_forward(h)) + 10
+    sides = table.sides(taker)
+    declarations = (0, 0)
+    if rules.declarations:
+        announced = [best_announcement(h, rules, trump) for h in hands]
+        points = resolve(announced, rules, trump, leader, sides).points
+        declarations = (points[0], points[1])
+    state = PlayState(rules, trump, list(hands), leader, teams=sides, table=table)
+    return SmallDealt(state, aside, play_total, play_total + aside,
+                      play_total if table.mode.leaves_cards_out else None,
+                      declarations, _belote(hands, trump, sides))
+
+
+def seat_value(view: PlayerView, table: Table, trump: TrumpMode, taker: int,
+               out: SmallOutcome, caution: int, errors: Errors,
+               outlook: SeatOutlook | None) -> tuple[float, float]:
+    """The hand's score for ``view``'s seat less the others' mean (three players: each
+    defender half his side's score; two: the difference), and the chance that the
+    takers make it: the takers' double-dummy points less ``caution``, give or take the
+    ``errors`` (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as at four
+    players), the kitty's discards in the taker's tricks (§12.1; a capot against him:
+    the whole pack's 252 to the defence), scored by :func:`belote.scoring.score_hand`
+    (§8, §12); with the ``outlook`` (three players), those per-seat scores weighed by
+    the game (:meth:`~belote.bots.bid_search.SeatOutlook.value`)."""
+    side = table.sides(taker)[taker]  # three: 0; two: the taker's seat
+    value = made = 0.0
+    for weight, trick_points, capot in trick_cases(out.ns, side, out.cards, caution, errors):
+        tp = list(trick_points)
+        tp[side if capot is None else capot] += out.aside
+        (takers, defence), m = _score(view, table, trump, out, taker, (tp[0], tp[1]), capot)
+        v: float
+        if table.players == 2:
+            v = takers - defence if taker == view.seat else defence - takers
+        elif outlook is not None:
+            seats = [defence / 2] * 3
+            seats[taker] = takers
+            v = outlook.value(seats)
+        elif taker == view.seat:
+            v = takers - defence / 2
+        else:
+            v = defence / 4 - takers / 2
+        value += weight * v
+        made += weight * m
+    return value, made
+
+
+def _score(view: PlayerView, table: Table, trump: TrumpMode, out: SmallOutcome, taker: int,
+           trick_points: tuple[int, int], capot: int | None) -> tuple[tuple[int, int], bool]:
+    """The hand's score per side (the taker's first) with these trick points per side
+    (side 0 first; ``capot``: the side that took every trick), and whether the takers
+    made it."""
+    side = table.sides(taker)[taker]
+    entry = HandEntry(taker=side, trick_points=trick_points,
+                      declarations=out.declarations, belote=out.belote, trump=trump,
+                      reserve=view.reserve, in_play=out.in_play, capot=capot)
+    try:
+        result = score_hand(view.rules, entry)
+    except BeloteError:  # pragma: no cover - an entry the scoring refuses
+        takers = trick_points[side]
+        return (takers, trick_points[1 - side]), takers > trick_points[1 - side]
+    s = result.score
+    score = (s[side], s[1 - side]) if table.players == 2 else (s[0], s[1])
+    return score, result.outcome is HandOutcome.MADE
 
 
 def _belote(hands: Sequence[CardMask], trump: TrumpMode,
