@@ -185,11 +185,11 @@ def test_the_search_keeps_the_carre_and_scores_more() -> None:
 
 
 def test_the_rule_when_the_setting_says_rule() -> None:
-    """``discard=rule`` (the default) lays aside the rule's pair, searching nothing,
-    also on the carré deal."""
-    assert PimcConfig.of().discard is Discard.RULE
+    """``discard=rule`` (preset v1's; ``search`` is the default) lays aside the rule's
+    pair, searching nothing, also on the carré deal."""
+    assert PimcConfig.of().discard is Discard.SEARCH
     _, view = _carre()
-    for spec in ("pimc", "pimc:discard=rule"):
+    for spec in ("pimc:discard=rule", "pimc:preset=v1"):
         bot = make_bot(spec, seed=1)
         assert isinstance(bot, PimcBot)
         assert bot.discard(view) == discard_of(view.hand, discard_trump(view))

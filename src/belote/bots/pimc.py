@@ -13,7 +13,7 @@ découverte's face-down cards), solves each world double-dummy with
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
 players the calls not read in the card play, at three read, see below), and the kitty
-discard is the heuristic's unless ``discard=search`` (below); the bidding is searched there
+taker's discard is searched (``discard=search``, below); the bidding is searched there
 too (:mod:`belote.bots.small_bid`, see below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
@@ -66,18 +66,18 @@ taker's twelve cards drawn at random among those that fit what was seen
 (:class:`belote.bots.sampling.DiscardReadSampler`; :attr:`PimcBot.kitty_fallbacks`
 counts the worlds drawn uniform when the rule's draws kept failing); with ``uniform``
 they lie at random among the unseen cards.  The taker knows his own discard.
-The taker lays his two cards aside (setting ``discard``) by the rule (``rule``
-[default], :func:`belote.bots.base.discard_of`) or by search (``search``,
-:class:`belote.bots.kitty_discard.DiscardSearch`): the rule's ``discard_pairs`` best pairs
-(default 4; with ``discard_pool=announce`` [default] the last of them replaced, when none
-keeps the most declaration points ten of his cards can hold, by the rule's best pair that
-keeps them) are each solved double-dummy from the eldest's lead over the same worlds of the
-defenders' ten cards each (kept when their passes fit, as the bidding search reads them),
-the two aside counted in his tricks, and scored as the bidding search scores a world
-(``bid_noise``); worlds are added up to ``discard_worlds`` (default 32) until
+The taker lays his two cards aside (setting ``discard``) by search (``search`` [default;
+``rule`` in preset v1], :class:`belote.bots.kitty_discard.DiscardSearch`) or by the rule
+(``rule``, :func:`belote.bots.base.discard_of`). By search the rule's ``discard_pairs``
+best pairs (default 4; with ``discard_pool=announce`` [default] the last of them replaced,
+when none keeps the most declaration points ten of his cards can hold, by the rule's best
+pair that keeps them) are each solved double-dummy from the eldest's lead over the same
+worlds of the defenders' ten cards each (kept when their passes fit, as the bidding search
+reads them), the two aside counted in his tricks, and scored as the bidding search scores
+a world (``bid_noise``); worlds are added up to ``discard_worlds`` (default 32) until
 ``discard_nodes`` positions (default 5,000,000, never past twice that) with at least
-``bid_min_worlds``; the best mean is laid aside, the rule's pair on a tie or with too
-few worlds.  A defender's ``kitty_read=rule`` still reads the rule's pair.
+``bid_min_worlds``; the best mean is laid aside, the rule's pair on a tie or with too few
+worlds. A defender's ``kitty_read=rule`` still reads the rule's pair.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -142,7 +142,8 @@ Presets (setting ``preset``): the settings not given in a spec take the
 defaults of ``v7`` [default] (the defaults above) or of ``v1``, the baseline, the
 defaults of before the compiled solver
 (``worlds=24,nodes=200000,bid_worlds=16,bid_nodes=1000000,play_calls=ignore,
-loose=0,card_reads=ignore,read_fit=fixed,heard_reads=ignore,objective=score``):
+loose=0,card_reads=ignore,read_fit=fixed,heard_reads=ignore,objective=score,
+kitty_read=uniform,discard=rule``):
 ``pimc:preset=v1`` plays as the bot did then.  A spec decides the same on the
 compiled solver and on the pure-Python one (its budgets count positions, not
 time; only ``seconds`` reads a clock): the pure search is only slower, some fifty

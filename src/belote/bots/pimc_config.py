@@ -140,7 +140,7 @@ PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
                 "play_calls": CallReading.IGNORE, "loose": 0,
                 "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
                 "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE,
-                "kitty_read": KittyRead.UNIFORM},
+                "kitty_read": KittyRead.UNIFORM, "discard": Discard.RULE},
 }
 # read_fit=table: the opponents' cards the model is taken to have matched before any deal
 # is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
@@ -199,6 +199,12 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReadin
 # in preset v1).  On development seeds, duplicate boards against the heuristic, over
 # ``uniform``: +2.0 [1.0, 3.1] points a deal (seed 7301, 972 boards),
 # docs/results/small-tables-dev-7.md.
+# The kitty taker's two cards aside are searched (``discard=search``, the SETTINGS'
+# default; ``rule`` in preset v1): on development seeds, duplicate boards against the
+# heuristic, over the rule's pair: +3.1 [1.4, 4.9] points a deal (seed 7601, 500 boards),
+# and +2.1 [0.1, 4.1] weighing the rule's four best pairs alone (discard_pool=rule, 300
+# other boards),
+# docs/results/small-tables-dev-10.md.
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -255,9 +261,9 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "the worlds lay the taker's two cards aside as the discard rule does from his "
         "twelve (rule), or place them at random among the unseen cards (uniform)"),
     "discard": BotSetting(
-        Discard, Discard.RULE, "three players with the kitty, the taker: lay aside the "
-        "discard rule's two cards (rule), or the best of the rule's discard_pairs best "
-        "pairs, each solved over the same worlds of the defenders' hands (search)"),
+        Discard, Discard.SEARCH, "three players with the kitty, the taker: lay aside the "
+        "best of the discard rule's discard_pairs best pairs, each solved over the same "
+        "worlds of the defenders' hands (search) [default], or the rule's two cards (rule)"),
     "discard_pairs": BotSetting(int, 4, "discard=search: the rule's best pairs weighed",
                                 1),
     "discard_pool": BotSetting(
