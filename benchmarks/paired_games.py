@@ -50,6 +50,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from belote.bots import make_bot
@@ -63,6 +64,7 @@ from belote.tournament.seeding import seating
 from belote.tournament.stats import Z95, Estimate, mean_estimate, rate_estimate
 
 KIND = "paired-games"
+GAIN = 0.036  # a gain in win rate worth seeing (playing for the game's, at four players)
 
 
 @dataclass(frozen=True)
@@ -191,6 +193,19 @@ def mcnemar_exact(n10: int, n01: int) -> float:
     return min(1.0, float(2 * tail))
 
 
+def games_to_decide(discordant: float, gain: float, power: float = 0.8) -> int:
+    """The pairs needed to see a paired difference ``gain`` in win rate at the 5% level
+    (two-sided) with chance ``power``, when a share ``discordant`` of the pairs are
+    discordant (Connor's approximation for McNemar's test):
+    ``((z₀.₉₇₅ √q + z_power √(q − gain²)) / gain)²``, rounded up."""
+    if not 0 < gain * gain < discordant <= 1:
+        raise ValueError(f"games_to_decide: gain {gain!r} and discordant share "
+                         f"{discordant!r}: 0 < gain² < share <= 1 needed")
+    z_power = NormalDist().inv_cdf(power)
+    root = Z95 * math.sqrt(discordant) + z_power * math.sqrt(discordant - gain * gain)
+    return math.ceil((root / gain) ** 2)
+
+
 def _board_margin(games: Sequence[Game]) -> float:
     """A board's points a deal of the bot over the opponent: its tables' points over
     their deals (as ``belote tournament`` counts its margin)."""
@@ -230,6 +245,7 @@ def _interval(e: Estimate, scale: float = 1.0, unit: str = "") -> str:
 def describe(bots: Sequence[str], c: Comparison) -> str:
     """The comparison in a few lines."""
     ra, rb = c.rate_a, c.rate_b
+    share = (c.a_only + c.b_only) / c.pairs
     return "\n".join([
         f"{c.pairs} pairs of games ({c.boards} boards)",
         f"  A {bots[0]}: {c.won_a:g} won ({ra.value:.1%} [{ra.low:.1%}, {ra.high:.1%}]), "
@@ -241,6 +257,9 @@ def describe(bots: Sequence[str], c: Comparison) -> str:
         f"(discordant pairs, normal 95%), McNemar exact p = {c.mcnemar_p:.3f}; "
         f"by board {_interval(c.by_board, 100)}; "
         f"points a deal {_interval(c.margin_difference)}",
+        *([f"  pairs to see {GAIN:.1%} of win rate either way (80%, 5% two-sided) at "
+           f"this share of discordant pairs ({share:.1%}): "
+           f"{games_to_decide(share, GAIN)}"] if share > GAIN * GAIN else []),
     ])
 
 

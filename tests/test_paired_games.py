@@ -160,3 +160,13 @@ def test_the_same_bot_twice_differs_in_no_game(tmp_path: Path,
     assert data["summary"]["difference"] == {"value": 0.0, "low": 0.0, "high": 0.0}
     assert pg.main(["pool", str(first), str(first)]) == 2
     assert "pooled already" in capsys.readouterr().err
+
+
+def test_games_to_decide_by_hand() -> None:
+    """Connor's approximation: a tenth of the pairs discordant, a gain of 3.6 points:
+    ((1.96 √0.1 + 0.8416 √(0.1 − 0.036²)) / 0.036)² = 603.3, so 604 pairs."""
+    assert pg.games_to_decide(0.1, 0.036) == 604
+    assert pg.games_to_decide(0.1, -0.036) == 604
+    assert pg.games_to_decide(0.05, 0.036) < 604 < pg.games_to_decide(0.2, 0.036)
+    with pytest.raises(ValueError):
+        pg.games_to_decide(0.001, 0.036)
