@@ -251,7 +251,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from belote.auction import CAPOT, GENERALE, parse_bid
@@ -744,17 +744,25 @@ class PimcBot(BaseBot):
         reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
         weighed: list[tuple[World, float]] | None = None
         drawing: DealSampler | HeldSampler | DiscardReadSampler = sampler
-        if settings.card_reads is CardReads.MODEL and table.players == 4:
+        if settings.card_reads is CardReads.MODEL and table.mode is not DealMode.DECOUVERTE:
             from belote.bots.card_model import HeldSampler
 
-            if settings.heard_reads is HeardReads.MODEL:
-                assert isinstance(sampler, DealSampler)  # (four players)
+            if settings.heard_reads is HeardReads.MODEL and isinstance(sampler, DealSampler):
+                # (the kitty's defenders draw the taker's discard by the rule: a world in
+                # which a seat does not hold what it announced is then left out, below)
                 drawing = HeldSampler(sampler, view,
-                                      [s for s in range(4) if s != view.seat])
-            weight = self.read_weight()
+                                      [s for s in range(table.players) if s != view.seat])
+            # (read_fit=table is the four players' only: the small tables keep read_weight)
+            weight = self.read_weight() if table.players == 4 else settings.read_weight
             if weight < 1:  # (1: the model tells nothing of these players, not read)
-                weighed, misses = self._weighed_worlds(view, table, drawing, hints, before,
-                                                       weight)
+
+                def fits(world: World) -> bool:
+                    return ((not hints or _fits(hints, world, before))
+                            and all(h.fits(world, before, view.turned, mode, need, self.rng)
+                                    for h in small_hints))
+
+                weighed, misses = self._weighed_worlds(
+                    view, table, drawing, fits if hints or small_hints else None, weight)
         read_weight = settings.read_weight
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
@@ -826,13 +834,15 @@ class PimcBot(BaseBot):
     def _weighed_worlds(
         self, view: PlayerView, table: Table,
         drawing: DealSampler | HeldSampler | DiscardReadSampler,
-        hints: tuple[Hint, ...], before: list[CardMask], weight: float,
+        fits: Callable[[World], bool] | None, weight: float,
     ) -> tuple[list[tuple[World, float]], int]:
         """``card_reads=model``: up to ``model_draws`` worlds drawn by ``drawing`` that fit
-        the hints, each weighed by ``weight`` to the power of its misses, the opponents' past cards
-        and the other seats' calls the heuristic would not have made in it
-        (:class:`belote.bots.card_model.PlayModel`), the likeliest first; drawing stops
-        once ``worlds`` worlds miss nothing.  Worlds with
+        the hints of the calls (``fits``, dropped when hardly a world does), each weighed by
+        ``weight`` to the power of its misses, the past cards of the seats read and the
+        other seats' calls the heuristic would not have made in it
+        (:class:`belote.bots.card_model.PlayModel`; the seats read: the opponents at four
+        players, every other seat at two and three, the other defender too), the likeliest
+        first; drawing stops once ``worlds`` worlds miss nothing.  Worlds with
         ``model_misses`` misses or more are left out (as many more as make their weight
         as small as ``read_weight``'s at ``model_misses``, when ``weight`` is larger),
         unless no world has fewer (then every world drawn counts alike:
@@ -840,12 +850,14 @@ class PimcBot(BaseBot):
         from belote.bots.card_model import PlayModel
 
         assert view.contract is not None
-        settings = self.config
+        settings = self.card_config(table)
         sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
         heard = others if settings.heard_reads is HeardReads.MODEL else []
-        model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
-                          table, self.heuristic, callers=others, announcers=heard)
+        read = (others if table.players < 4
+                else [s for s in others if sides[s] != sides[view.seat]])
+        model = PlayModel(view, read, table, self.heuristic, callers=others,
+                          announcers=heard)
         limit, base = settings.model_misses, settings.read_weight
         if weight > base > 0:
             limit = math.ceil(limit * math.log(base) / math.log(weight))
@@ -853,10 +865,10 @@ class PimcBot(BaseBot):
         fitting = misses = 0
         while len(drawn) < settings.model_draws and fitting < settings.worlds:
             world = drawing.sample(self.rng)
-            if hints and not _fits(hints, world, before):
+            if fits is not None and not fits(world):
                 misses += 1
                 if misses > HINT_DRAWS * settings.worlds:
-                    hints = ()
+                    fits = None
                     self.last_relaxed = True
                 continue
             m = model.misses(world, limit, self.rng)

@@ -141,9 +141,13 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
 # The others' calls are not read in the card play there (play_calls=ignore), except at
 # three players (THREE_PLAYER_PLAY_DEFAULTS).
+# The others' cards are read through the heuristic's card play (card_reads=model) at the
+# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS); read_fit=table is the four
+# players' only (the small tables keep read_weight).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
     "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
+    "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
 # given (each world solved for its value on the compiled solver: a call's median under
