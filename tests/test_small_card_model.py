@@ -227,3 +227,19 @@ def test_the_weighed_worlds_keep_the_kitty_rule_and_the_calls(
         if n % 3 == 0 and len(view.legal_cards) > 1:
             bot.play(view)
     assert asked > 20
+
+
+def test_the_two_players_default_reads_the_cards() -> None:
+    """``card_reads`` per table size: read by default at two players
+    (``TWO_PLAYER_PLAY_DEFAULTS``), not at three (not measured clear of zero there), a
+    setting given winning at both; ``read_fit`` fixed at both (the table's fit is the
+    four players')."""
+    from belote.bots.pimc_config import CardReads, ReadFit
+
+    plain, given = make_bot("pimc", seed=1), make_bot("pimc:card_reads=ignore", seed=1)
+    assert isinstance(plain, PimcBot) and isinstance(given, PimcBot)
+    assert plain.small_configs[2].card_reads is CardReads.MODEL
+    assert plain.small_configs[3].card_reads is CardReads.IGNORE
+    assert plain.config.card_reads is CardReads.MODEL
+    assert given.small_configs[2].card_reads is CardReads.IGNORE
+    assert {plain.small_configs[n].read_fit for n in (2, 3)} == {ReadFit.FIXED}

@@ -1,5 +1,5 @@
-"""The others' cards read through a model of how they play (docs/rules.md §5–§7), for
-the card play's worlds at four players.
+"""The others' cards read through a model of how they play (docs/rules.md §5–§7, §12),
+for the card play's worlds at every table but découverte.
 
 :class:`~belote.bots.card_reading.CardReading` reads one clue (the cheapest card
 into a lost trick).  :class:`PlayModel` reads every card the chosen seats played
@@ -7,14 +7,17 @@ that was a real choice: a world is the more likely, the more of their past cards
 the model itself would have played with the hands that world gives them.  The
 model is :class:`~belote.bots.heuristic.HeuristicBot`'s card play (deterministic:
 the tips of seed 000 §9), so the reading is sharpest against players who follow
-those tips and blunt, not wrong, against others: a world is weighed down by each
+those tips and blunt, not wrong, against others (at two and three players the
+model is the heuristic's play at that table, §12): a world is weighed down by each
 card the model would not have played, never ruled out (``weight ** misses``, in
 :class:`~belote.bots.pimc.PimcBot` with ``card_reads=model``).
 
 For each past card of a seat read, :meth:`PlayModel.misses` rebuilds that seat's
 view as it stood then in the world (its hand then: the world's hand now with the
 cards it has played since; the tricks, the trick, the trumps, the declarations
-shown and the belote said until then, §7.6, §7.7), finds its legal cards by
+shown and the belote said until then, §7.6, §7.7; at §12's tables the cards face
+up, and the kitty's taker's own two cards aside, in a world its cards out of play),
+finds its legal cards by
 replaying the deal's cards from the world's hands (§6), and asks the model.  A
 forced card (one legal card) tells nothing and is not asked.
 

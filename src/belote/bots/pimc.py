@@ -12,7 +12,8 @@ découverte's face-down cards), solves each world double-dummy with
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
-players the calls not read in the card play, at three read, see below), and the kitty
+players the calls not read in the card play, at three read; at two the others' cards
+read through the model, at three not, see below), and the kitty
 discard is the heuristic's; the bidding is searched there too (:mod:`belote.bots.small_bid`, see
 below).
 The position of a view in a world and its score are
@@ -73,9 +74,9 @@ played its cheapest card of that suit) is kept with probability ``read_weight``
 (default 0.25) per clue broken, so that the worlds kept lean towards those the
 others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
-(:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` (four players) every
-card the opponents chose is read, and in take-or-pass every call of the other
-seats: up to ``model_draws`` worlds (default 128) are drawn, each weighed by
+(:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` every card the opponents
+chose is read (at two and three players every other seat's, the other defender's
+too), and in take-or-pass at four players every call of the other seats: up to ``model_draws`` worlds (default 128) are drawn, each weighed by
 ``read_weight`` to the power of its *misses*, the opponents' past cards that the
 heuristic's card play would not have chosen with the hands that world gives them
 and the calls the heuristic would not have made with five of the cards it gives
@@ -83,6 +84,15 @@ the caller, drawn at random as the first five dealt
 (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the likeliest
 first, those with ``model_misses`` misses or more (default 3) left out, and each
 card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
+At two and three players (§12) the model is the heuristic's card play at that table
+(its past views rebuilt with the cards face up, the stock or the kitty's cards out of
+play, and the kitty's taker's own two cards aside: in a world, its cards out of play);
+the worlds weighed are drawn as the unweighed ones (the calls' hints at three players,
+the discard rule with the kitty), ``read_fit`` is not fitted there (``read_weight``
+kept), and découverte is not read.  It is the default at two players
+(:data:`belote.bots.pimc_config.TWO_PLAYER_PLAY_DEFAULTS`: +5.8 [4.3, 7.3] points a deal
+over ``card_reads=ignore`` against the heuristic on development seeds), not at three
+(:data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`).
 With ``heard_reads=model`` [default] what the other seats announced with their
 first card is read too (§7.4; the table hears a combination's kind and height,
 and the side that loses the comparison never shows its cards, §7.6): the worlds
@@ -90,7 +100,7 @@ are drawn among the deals in which each seat held what it announced
 (:class:`belote.bots.card_model.HeldSampler`), and a world in which a seat would
 have announced something else (a tierce held and nothing said) counts one miss.
 The model is the heuristic: against other players it misleads.  With
-``read_fit=table`` [default] the bot checks the model once a deal, at its last
+``read_fit=table`` [default; four players only] the bot checks the model once a deal, at its last
 card, against the deal as it was (the cards played, and every placing of the few
 cards it has not seen that the voids allow, the fewest misses counting): the odds
 of a miss against a match among the opponents' cards so far (with
