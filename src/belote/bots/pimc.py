@@ -75,15 +75,15 @@ played its cheapest card of that suit) is kept with probability ``read_weight``
 others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
 (:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` every card the opponents
-chose is read (at two and three players every other seat's, the other defender's
-too), and in take-or-pass at four players every call of the other seats: up to ``model_draws`` worlds (default 128) are drawn, each weighed by
-``read_weight`` to the power of its *misses*, the opponents' past cards that the
-heuristic's card play would not have chosen with the hands that world gives them
-and the calls the heuristic would not have made with five of the cards it gives
-the caller, drawn at random as the first five dealt
-(:class:`belote.bots.card_model.PlayModel`); the worlds are solved the likeliest
-first, those with ``model_misses`` misses or more (default 3) left out, and each
-card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
+chose is read (at two and three players every other seat's, the other defender's too),
+and in take-or-pass at four players every call of the other seats: up to
+``model_draws`` worlds (default 128) are drawn, each weighed by ``read_weight`` to the
+power of its *misses*, the opponents' past cards that the heuristic's card play would
+not have chosen with the hands that world gives them and the calls the heuristic would
+not have made with five of the cards it gives the caller, drawn at random as the first
+five dealt (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the
+likeliest first, those with ``model_misses`` misses or more (default 3) left out, and
+each card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
 At two and three players (§12) the model is the heuristic's card play at that table
 (its past views rebuilt with the cards face up, the stock or the kitty's cards out of
 play, and the kitty's taker's own two cards aside: in a world, its cards out of play);
