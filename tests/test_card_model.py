@@ -216,8 +216,10 @@ def test_pimc_weighs_the_worlds_by_the_model() -> None:
     bot = PimcBot(7, card_reads="model", read_weight=0.5, model_misses=3, model_draws=60)
     sampler = bot.sampler(view)
     assert sampler is not None
+    hints, before = play_hints(view, 50), played_by(view)
     weighed, _ = bot._weighed_worlds(view, Table.of(view.rules), sampler,
-                                     play_hints(view, 50), played_by(view), 0.5)
+                                     lambda w: all(h.fits(w.hands[h.seat] | before[h.seat])
+                                                   for h in hints), 0.5)
     weights = [w for _, w in weighed]
     assert weights == sorted(weights, reverse=True)
     assert set(weights) <= {1.0, 0.5, 0.25}

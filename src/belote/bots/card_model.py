@@ -1,5 +1,5 @@
-"""The others' cards read through a model of how they play (docs/rules.md §5–§7), for
-the card play's worlds at four players.
+"""The others' cards read through a model of how they play (docs/rules.md §5–§7, §12),
+for the card play's worlds at every table but découverte.
 
 :class:`~belote.bots.card_reading.CardReading` reads one clue (the cheapest card
 into a lost trick).  :class:`PlayModel` reads every card the chosen seats played
@@ -7,14 +7,17 @@ that was a real choice: a world is the more likely, the more of their past cards
 the model itself would have played with the hands that world gives them.  The
 model is :class:`~belote.bots.heuristic.HeuristicBot`'s card play (deterministic:
 the tips of seed 000 §9), so the reading is sharpest against players who follow
-those tips and blunt, not wrong, against others: a world is weighed down by each
+those tips and blunt, not wrong, against others (at two and three players the
+model is the heuristic's play at that table, §12): a world is weighed down by each
 card the model would not have played, never ruled out (``weight ** misses``, in
 :class:`~belote.bots.pimc.PimcBot` with ``card_reads=model``).
 
 For each past card of a seat read, :meth:`PlayModel.misses` rebuilds that seat's
 view as it stood then in the world (its hand then: the world's hand now with the
 cards it has played since; the tricks, the trick, the trumps, the declarations
-shown and the belote said until then, §7.6, §7.7), finds its legal cards by
+shown and the belote said until then, §7.6, §7.7; at §12's tables the cards face
+up, and the kitty's taker's own two cards aside, in a world its cards out of play),
+finds its legal cards by
 replaying the deal's cards from the world's hands (§6), and asks the model.  A
 forced card (one legal card) tells nothing and is not asked.
 
@@ -55,7 +58,7 @@ from belote.declarations import Declaration, best_announcement, every_declaratio
 from belote.play import PlayState
 from belote.records import record_of
 from belote.round import Announced, PlayerView
-from belote.table import Phase, Table
+from belote.table import DealMode, Phase, Table
 
 __all__ = ["HeldSampler", "PlayModel"]
 
@@ -63,8 +66,8 @@ __all__ = ["HeldSampler", "PlayModel"]
 class PlayModel:
     """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
 
-    __slots__ = ("_bot", "_calls", "_cards", "_heard", "_played", "_table", "_templates",
-                 "_unseen", "_view")
+    __slots__ = ("_aside", "_bot", "_calls", "_cards", "_heard", "_played", "_table",
+                 "_templates", "_unseen", "_view")
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
                  bot: HeuristicBot | None = None, callers: Sequence[int] = (),
@@ -118,6 +121,9 @@ class PlayModel:
                 "discards": 0,
             })))
         self._templates = templates
+        # The kitty's taker (§12.1) saw his own discards: in a world, the cards out of play.
+        self._aside = (self._table.mode is DealMode.KITTY
+                       and view.contract.taker != view.seat and view.contract.taker in read)
         # Each call read: its seat, the call, and the seat's view then, less its cards.
         self._calls: list[tuple[int, str, PlayerView]] = []
         if callers and view.turned is not None and not view.rules.is_auction and n == 4:
@@ -160,9 +166,10 @@ class PlayModel:
         view, n = self._view, self._table.players
         assert view.contract is not None
         cards, played = self._cards, self._played
+        aside, taker = self._aside, view.contract.taker
         start = [world.hands[s] | played[s] for s in range(n)]
         state = PlayState(view.rules, view.contract.trump, start, cards[0][0],
-                          table=self._table)
+                          table=self._table, teams=self._table.sides(taker))
         done = 0
         for i, (k, template) in enumerate(self._templates):
             while done < k:
@@ -174,7 +181,8 @@ class PlayModel:
                 # dataclasses.replace cost a fifth of a miss count)
                 yield i, cards[k][1], record_of(PlayerView, **{
                     **template.__dict__, "hand": state.hands[template.seat],
-                    "legal_cards": tuple(scan_forward(legal))})
+                    "legal_cards": tuple(scan_forward(legal)),
+                    "discards": world.out if aside and template.seat == taker else 0})
 
     def misses(self, world: World, limit: int, rng: random.Random | None = None) -> int:
         """How many of the announcements, calls and cards read the model would not
@@ -217,9 +225,11 @@ class PlayModel:
             play, unseen, table = self._bot.play_knowing, self._unseen, self._table
             for i, card, seen in self.views(world):
                 known = unseen[i]
-                if known is None:
-                    known = unseen[i] = Unseen(seen, table=table)
-                if play(seen, known.knowledge(seen.hand)) != card:
+                if known is None:  # (made without the discards, a world's own)
+                    known = unseen[i] = Unseen(
+                        record_of(PlayerView, **{**seen.__dict__, "discards": 0})
+                        if seen.discards else seen, table=table)
+                if play(seen, known.knowledge(seen.hand, seen.discards)) != card:
                     misses += 1
                     if misses >= limit:
                         break

@@ -474,9 +474,11 @@ class HeuristicBot(BaseBot):
         return self._play_four(view, lambda: _knowledge(view, reading))
 
     def play_knowing(self, view: PlayerView, know: Knowledge) -> Card:
-        """The card at four players, ``know`` being what the seat knows
-        (:func:`~belote.bots.knowledge.infer` of ``view``, given by a caller that
-        has it already); the view holds two legal cards or more."""
+        """The card :meth:`play` chooses at the view's table, ``know`` being what the
+        seat knows (:func:`~belote.bots.knowledge.infer` of ``view``, given by a caller
+        that has it already); the view holds two legal cards or more."""
+        if view.rules.players != 4:
+            return _SmallPlay(view, know=know).choose(list(view.legal_cards))
         return self._play_four(view, lambda: know)
 
     def _play_four(self, view: PlayerView, knowing: Callable[[], Knowledge]) -> Card:
@@ -609,7 +611,10 @@ class _SmallPlay:
     """One card decision at a table of three or two (§12), after the tips of seed 000 §9
     applied by side (see the module docstring)."""
 
-    def __init__(self, view: PlayerView, reading: Reading | None = None) -> None:
+    def __init__(self, view: PlayerView, reading: Reading | None = None,
+                 know: Knowledge | None = None) -> None:
+        """``know``: what the seat knows, when the caller has it (else inferred from
+        ``view``, through ``reading`` when given)."""
         assert view.contract is not None
         self.view = view
         self.n = view.rules.players
@@ -618,7 +623,7 @@ class _SmallPlay:
         self.order = order_table(self.trump)
         self.points = card_points(view.rules, self.trump)
         self.hand = view.hand
-        self.know = _knowledge(view, reading)
+        self.know = know if know is not None else _knowledge(view, reading)
         taker = view.contract.taker
         if self.n == 3:
             self.teams: tuple[int, ...] = tuple(0 if s == taker else 1 for s in range(3))

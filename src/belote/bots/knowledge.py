@@ -442,12 +442,13 @@ class Unseen:
             forbidden = [over[p] & (unknown | known[p]) for p in range(n)]
         self.voids = forbidden
 
-    def knowledge(self, hand: CardMask) -> Knowledge:
-        """What the seat knows holding ``hand``."""
+    def knowledge(self, hand: CardMask, discards: CardMask = 0) -> Knowledge:
+        """What the seat knows holding ``hand`` (and, the kitty's taker, having laid
+        ``discards`` aside, §12.1: the view was made with none)."""
         seat = self.seat
         known = list(self.known)
         known[seat] = hand
-        unknown = self.unknown & ~hand
+        unknown = self.unknown & ~hand & ~discards
         forbidden = list(self.voids)
         for s in range(len(known)):
             if s != seat:

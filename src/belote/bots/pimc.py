@@ -12,9 +12,10 @@ découverte's face-down cards), solves each world double-dummy with
 :attr:`PimcBot.engine`), and plays the card with the best average for its side.
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
-players the calls not read in the card play, at three read, see below), and the kitty
-taker's discard is searched (``discard=search``, below); the bidding is searched there
-too (:mod:`belote.bots.small_bid`, see below).
+players the calls not read in the card play, at three read; at two the others' cards
+read through the model, at three not, see below), and the kitty taker's discard is
+searched (``discard=search``, below); the bidding is searched there too
+(:mod:`belote.bots.small_bid`, see below).
 The position of a view in a world and its score are
 :mod:`belote.bots.card_score`'s; the pieces of the bidding search (a call's
 option, a solved world's outcome, its score, the pass rollout) are
@@ -85,16 +86,25 @@ played its cheapest card of that suit) is kept with probability ``read_weight``
 (default 0.25) per clue broken, so that the worlds kept lean towards those the
 others' choices make likely.  When more than 50 worlds a world wanted have
 been rejected (by the hints or the reading), both are dropped for that decision
-(:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` (four players) every
-card the opponents chose is read, and in take-or-pass every call of the other
-seats: up to ``model_draws`` worlds (default 128) are drawn, each weighed by
-``read_weight`` to the power of its *misses*, the opponents' past cards that the
-heuristic's card play would not have chosen with the hands that world gives them
-and the calls the heuristic would not have made with five of the cards it gives
-the caller, drawn at random as the first five dealt
-(:class:`belote.bots.card_model.PlayModel`); the worlds are solved the likeliest
-first, those with ``model_misses`` misses or more (default 3) left out, and each
-card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
+(:attr:`PimcBot.last_relaxed`).  With ``card_reads=model`` every card the opponents
+chose is read (at two and three players every other seat's, the other defender's too),
+and in take-or-pass at four players every call of the other seats: up to
+``model_draws`` worlds (default 128) are drawn, each weighed by ``read_weight`` to the
+power of its *misses*, the opponents' past cards that the heuristic's card play would
+not have chosen with the hands that world gives them and the calls the heuristic would
+not have made with five of the cards it gives the caller, drawn at random as the first
+five dealt (:class:`belote.bots.card_model.PlayModel`); the worlds are solved the
+likeliest first, those with ``model_misses`` misses or more (default 3) left out, and
+each card's average is weighed; drawing stops once ``worlds`` worlds miss nothing.
+At two and three players (§12) the model is the heuristic's card play at that table
+(its past views rebuilt with the cards face up, the stock or the kitty's cards out of
+play, and the kitty's taker's own two cards aside: in a world, its cards out of play);
+the worlds weighed are drawn as the unweighed ones (the calls' hints at three players,
+the discard rule with the kitty), ``read_fit`` is not fitted there (``read_weight``
+kept), and découverte is not read.  It is the default at two players
+(:data:`belote.bots.pimc_config.TWO_PLAYER_PLAY_DEFAULTS`: +5.8 [4.3, 7.3] points a deal
+over ``card_reads=ignore`` against the heuristic on development seeds), not at three
+(:data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`).
 With ``heard_reads=model`` [default] what the other seats announced with their
 first card is read too (§7.4; the table hears a combination's kind and height,
 and the side that loses the comparison never shows its cards, §7.6): the worlds
@@ -102,7 +112,7 @@ are drawn among the deals in which each seat held what it announced
 (:class:`belote.bots.card_model.HeldSampler`), and a world in which a seat would
 have announced something else (a tierce held and nothing said) counts one miss.
 The model is the heuristic: against other players it misleads.  With
-``read_fit=table`` [default] the bot checks the model once a deal, at its last
+``read_fit=table`` [default; four players only] the bot checks the model once a deal, at its last
 card, against the deal as it was (the cards played, and every placing of the few
 cards it has not seen that the voids allow, the fewest misses counting): the odds
 of a miss against a match among the opponents' cards so far (with
@@ -264,7 +274,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from belote.auction import CAPOT, GENERALE, parse_bid
@@ -784,17 +794,25 @@ class PimcBot(BaseBot):
         reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
         weighed: list[tuple[World, float]] | None = None
         drawing: DealSampler | HeldSampler | DiscardReadSampler = sampler
-        if settings.card_reads is CardReads.MODEL and table.players == 4:
+        if settings.card_reads is CardReads.MODEL and table.mode is not DealMode.DECOUVERTE:
             from belote.bots.card_model import HeldSampler
 
-            if settings.heard_reads is HeardReads.MODEL:
-                assert isinstance(sampler, DealSampler)  # (four players)
+            if settings.heard_reads is HeardReads.MODEL and isinstance(sampler, DealSampler):
+                # (the kitty's defenders draw the taker's discard by the rule: a world in
+                # which a seat does not hold what it announced is then left out, below)
                 drawing = HeldSampler(sampler, view,
-                                      [s for s in range(4) if s != view.seat])
-            weight = self.read_weight()
+                                      [s for s in range(table.players) if s != view.seat])
+            # (read_fit=table is the four players' only: the small tables keep read_weight)
+            weight = self.read_weight() if table.players == 4 else settings.read_weight
             if weight < 1:  # (1: the model tells nothing of these players, not read)
-                weighed, misses = self._weighed_worlds(view, table, drawing, hints, before,
-                                                       weight)
+
+                def fits(world: World) -> bool:
+                    return ((not hints or _fits(hints, world, before))
+                            and all(h.fits(world, before, view.turned, mode, need, self.rng)
+                                    for h in small_hints))
+
+                weighed, misses = self._weighed_worlds(
+                    view, table, drawing, fits if hints or small_hints else None, weight)
         read_weight = settings.read_weight
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
@@ -866,13 +884,15 @@ class PimcBot(BaseBot):
     def _weighed_worlds(
         self, view: PlayerView, table: Table,
         drawing: DealSampler | HeldSampler | DiscardReadSampler,
-        hints: tuple[Hint, ...], before: list[CardMask], weight: float,
+        fits: Callable[[World], bool] | None, weight: float,
     ) -> tuple[list[tuple[World, float]], int]:
         """``card_reads=model``: up to ``model_draws`` worlds drawn by ``drawing`` that fit
-        the hints, each weighed by ``weight`` to the power of its misses, the opponents' past cards
-        and the other seats' calls the heuristic would not have made in it
-        (:class:`belote.bots.card_model.PlayModel`), the likeliest first; drawing stops
-        once ``worlds`` worlds miss nothing.  Worlds with
+        the hints of the calls (``fits``, dropped when hardly a world does), each weighed by
+        ``weight`` to the power of its misses, the past cards of the seats read and the
+        other seats' calls the heuristic would not have made in it
+        (:class:`belote.bots.card_model.PlayModel`; the seats read: the opponents at four
+        players, every other seat at two and three, the other defender too), the likeliest
+        first; drawing stops once ``worlds`` worlds miss nothing.  Worlds with
         ``model_misses`` misses or more are left out (as many more as make their weight
         as small as ``read_weight``'s at ``model_misses``, when ``weight`` is larger),
         unless no world has fewer (then every world drawn counts alike:
@@ -880,12 +900,14 @@ class PimcBot(BaseBot):
         from belote.bots.card_model import PlayModel
 
         assert view.contract is not None
-        settings = self.config
+        settings = self.card_config(table)
         sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
         heard = others if settings.heard_reads is HeardReads.MODEL else []
-        model = PlayModel(view, [s for s in others if sides[s] != sides[view.seat]],
-                          table, self.heuristic, callers=others, announcers=heard)
+        read = (others if table.players < 4
+                else [s for s in others if sides[s] != sides[view.seat]])
+        model = PlayModel(view, read, table, self.heuristic, callers=others,
+                          announcers=heard)
         limit, base = settings.model_misses, settings.read_weight
         if weight > base > 0:
             limit = math.ceil(limit * math.log(base) / math.log(weight))
@@ -893,10 +915,10 @@ class PimcBot(BaseBot):
         fitting = misses = 0
         while len(drawn) < settings.model_draws and fitting < settings.worlds:
             world = drawing.sample(self.rng)
-            if hints and not _fits(hints, world, before):
+            if fits is not None and not fits(world):
                 misses += 1
                 if misses > HINT_DRAWS * settings.worlds:
-                    hints = ()
+                    fits = None
                     self.last_relaxed = True
                 continue
             m = model.misses(world, limit, self.rng)

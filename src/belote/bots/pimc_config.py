@@ -1,7 +1,8 @@
 """The settings of the PIMC bot (:mod:`belote.bots.pimc`): each setting's kind, default and
 help (:data:`SETTINGS`), the enums of the settings that take a word, the presets
 (:data:`PRESETS`), the defaults of the card play at two and three players
-(:data:`SMALL_TABLE_DEFAULTS`, at three players :data:`THREE_PLAYER_PLAY_DEFAULTS`) and of
+(:data:`SMALL_TABLE_DEFAULTS`, at three players :data:`THREE_PLAYER_PLAY_DEFAULTS`, at two
+:data:`TWO_PLAYER_PLAY_DEFAULTS`) and of
 the bidding search there
 (:data:`SMALL_BID_DEFAULTS`, at three players :data:`THREE_PLAYER_BID_DEFAULTS`, at two
 :data:`TWO_PLAYER_BID_DEFAULTS`), and the
@@ -31,6 +32,7 @@ __all__ = [
     "THREE_PLAYER_BID_DEFAULTS",
     "THREE_PLAYER_PLAY_DEFAULTS",
     "TWO_PLAYER_BID_DEFAULTS",
+    "TWO_PLAYER_PLAY_DEFAULTS",
     "BidPrior",
     "Bidding",
     "CallReading",
@@ -157,9 +159,13 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
 # The others' calls are not read in the card play there (play_calls=ignore), except at
 # three players (THREE_PLAYER_PLAY_DEFAULTS).
+# The others' cards are read through the heuristic's card play (card_reads=model) at the
+# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS); read_fit=table is the four
+# players' only (the small tables keep read_weight).
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
     "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
+    "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
 # given (each world solved for its value on the compiled solver: a call's median under
@@ -194,6 +200,13 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
 # boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReading.HINTS}
+# The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
+# opponent's cards are read through the heuristic's card play at two players
+# (card_reads=model, read_weight 0.25 a miss, read_fit=fixed).  On development seeds,
+# 1,000 duplicate boards against the heuristic (seed 7901), over card_reads=ignore: +5.8
+# [4.3, 7.3] points a deal (docs/results/small-tables-dev-11.md).  Découverte is not
+# read (its past views are not rebuilt).
+TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"card_reads": CardReads.MODEL}
 # The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
 # the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
 # in preset v1).  On development seeds, duplicate boards against the heuristic, over
@@ -234,15 +247,17 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         CardReads, CardReads.MODEL, "card play: keep a world that breaks the reading of "
         "the others' cards played (a seat that lost a trick played its cheapest card of "
         "the suit) only by chance (low), weigh each world by the opponents' cards and the "
-        "others' calls the heuristic would not have made in it (model), or ignore the "
-        "cards' choice (ignore)"),
+        "others' calls the heuristic would not have made in it (model; at two and three "
+        "players every other seat's cards, through the heuristic's play there; the "
+        "default at two players, not at three), or ignore the cards' choice (ignore)"),
     "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
                               "per clue it breaks; model: a world's weight per call or "
                               "card the heuristic would not have made", 0),
     "read_fit": BotSetting(
         ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
         "cards against the model in the deal as it was and soften read_weight towards 1 "
-        "(no reading) as they stray from it (table), or keep read_weight (fixed)"),
+        "(no reading) as they stray from it (table; four players only), or keep "
+        "read_weight (fixed; the small tables' default)"),
     "heard_reads": BotSetting(
         HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
         "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
@@ -388,10 +403,10 @@ class PimcConfig:
         ``given`` take :data:`SMALL_TABLE_DEFAULTS` (the card play) and
         :data:`SMALL_BID_DEFAULTS` (the bidding), at three players
         :data:`THREE_PLAYER_BID_DEFAULTS` and :data:`THREE_PLAYER_PLAY_DEFAULTS` over
-        them, at two
-        :data:`TWO_PLAYER_BID_DEFAULTS`."""
+        them, at two :data:`TWO_PLAYER_BID_DEFAULTS` and
+        :data:`TWO_PLAYER_PLAY_DEFAULTS`."""
         by_size = ({**THREE_PLAYER_BID_DEFAULTS, **THREE_PLAYER_PLAY_DEFAULTS} if players == 3
-                   else TWO_PLAYER_BID_DEFAULTS)
+                   else {**TWO_PLAYER_BID_DEFAULTS, **TWO_PLAYER_PLAY_DEFAULTS})
         small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS, **by_size}
         return dataclasses.replace(self, **{k: v for k, v in small.items() if k not in given})
 
