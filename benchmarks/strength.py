@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import secrets
 import shlex
 import sys
@@ -146,10 +147,31 @@ def figure(width: float, height: float) -> tuple[Any, Any]:
     return fig, fig.subplots()
 
 
+def wrapped(text: str, width: int = 60) -> str:
+    """``text`` on lines of at most ``width`` characters where it can break: after a
+    comma or a space (a bot's spec has no spaces, only commas between its settings).
+
+    >>> print(wrapped("pimc:bidding=heuristic,worlds=16,tricks=7 vs pimc (classic-2p)", 30))
+    pimc:bidding=heuristic,
+    worlds=16,tricks=7 vs pimc
+    (classic-2p)
+    """
+    lines = [""]
+    for piece in re.split(r"(?<=[, ])", text):
+        if lines[-1] and len(lines[-1]) + len(piece.rstrip()) > width:
+            lines[-1] = lines[-1].rstrip()
+            lines.append("")
+        lines[-1] += piece
+    return "\n".join(line.rstrip() for line in lines)
+
+
 def plot(entries: Sequence[Pooled], path: Path) -> None:
-    """Each pairing's pooled rate with its 95% Wilson interval, as a PNG."""
+    """Each pairing's pooled rate with its 95% Wilson interval, as a PNG (a long
+    label on several lines)."""
     n = len(entries)
-    fig, ax = figure(14, max(2.5, 0.45 * n + 1.5))
+    labels = [wrapped(f"{e.label()}  n={e.played}") for e in entries]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    fig, ax = figure(14, max(2.5, 0.3 * lines + 0.25 * n + 1.5))
     rates = [e.rate for e in entries]
     values = [r.value for r in rates]
     below = [r.value - (r.low if r.low is not None else r.value) for r in rates]
@@ -157,7 +179,7 @@ def plot(entries: Sequence[Pooled], path: Path) -> None:
     ys = list(range(n))
     ax.errorbar(values, ys, xerr=[below, above], fmt="o", capsize=4, color="tab:blue")
     ax.axvline(0.5, linestyle="--", color="grey", linewidth=1)
-    ax.set_yticks(ys, [f"{e.label()}  n={e.played}" for e in entries])
+    ax.set_yticks(ys, labels)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("the first bot's rate (a tie counting half), runs pooled, "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -79,3 +80,20 @@ def test_pool_plots_the_intervals(tmp_path: Path) -> None:
     png = tmp_path / "pooled.png"
     assert _script().main(["pool", str(tmp_path / "a.json"), "--plot", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_long_label_is_wrapped_at_its_commas_and_spaces() -> None:
+    """The plot's labels (a bot's spec has no spaces): every line within the width
+    where a break exists, nothing lost or reordered."""
+    wrapped = _script().wrapped
+    spec = ("pimc:bidding=heuristic,worlds=16,tricks=7,nodes=100000,play_calls=ignore,"
+            "kitty_read=uniform,discard=rule,card_reads=ignore vs pimc (classic-3p "
+            '{"three_deal": "kitty"}, deals)  n=400')
+    for width in (20, 40, 60, 200):
+        text = wrapped(spec, width)
+        assert text.replace("\n", "").replace(" ", "") == spec.replace(" ", "")
+        # a line is over the width only when it cannot break (one piece)
+        assert all(len(line) <= width or not re.search(r"[, ].", line)
+                   for line in text.split("\n"))
+        assert (text.count("\n") == 0) == (len(spec) <= width)
+    assert wrapped("a,b", 1) == "a,\nb"  # (a piece longer than the width stays whole)
