@@ -42,6 +42,7 @@ from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
 from belote.round import PlayerView, Round
 from belote.table import Table
+from belote.tournament.config import TournamentError, board_range
 from belote.tournament.play import Chunk, play_chunk
 
 
@@ -84,17 +85,11 @@ def _interval(values: Sequence[float]) -> tuple[float, float]:
 
 
 def _board_range(text: str) -> range:
-    """``START:STOP`` as the boards it names."""
-    start, colon, stop = text.partition(":")
+    """``START:STOP`` as the boards it names (an argparse type)."""
     try:
-        boards = range(int(start), int(stop))
-    except ValueError:
-        boards = range(0)
-        colon = ""
-    if not colon or not boards or boards.start < 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not START:STOP with 0 <= START < STOP (e.g. 200:500)")
-    return boards
+        return board_range(text)
+    except TournamentError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -58,7 +58,7 @@ from belote.bots.base import play_deal
 from belote.bots.registry import split_bot_specs
 from belote.errors import BeloteError
 from belote.options import Rules, make_rules, parse_option_assignment
-from belote.tournament.config import TournamentConfig
+from belote.tournament.config import TournamentConfig, TournamentError, board_range
 from belote.tournament.play import Chunk, TableResult, play_chunk
 from belote.tournament.seeding import seating
 from belote.tournament.stats import Z95, Estimate, mean_estimate, rate_estimate
@@ -407,17 +407,11 @@ def run(bots: Sequence[str], opponent: str, profile: str, options: dict[str, Any
 
 
 def _board_range(text: str) -> range:
-    """``START:STOP`` as the boards it names."""
-    start, colon, stop = text.partition(":")
+    """``START:STOP`` as the boards it names (an argparse type)."""
     try:
-        boards = range(int(start), int(stop))
-    except ValueError:
-        boards = range(0)
-        colon = ""
-    if not colon or not boards or boards.start < 0:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not START:STOP with 0 <= START < STOP (e.g. 0:200)")
-    return boards
+        return board_range(text)
+    except TournamentError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -39,6 +39,7 @@ from belote.bots.base import next_action
 from belote.cards import card_name, trump_name
 from belote.options import Rules, make_rules, parse_option_assignment
 from belote.round import ALL_PASS, OVER, Round
+from belote.tournament.config import TournamentError, board_range
 from belote.tournament.play import deal_seat_scores
 from belote.tournament.seeding import board_deal, bot_seed, seating, tables_per_board
 
@@ -253,11 +254,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     from belote.bots.registry import split_bot_specs
     bots = split_bot_specs(args.bots)
     rules = make_rules(args.profile, dict(parse_option_assignment(o) for o in args.option))
-    start, _, stop = args.boards.partition(":")
+    try:
+        boards = board_range(args.boards)
+    except TournamentError as exc:
+        parser.error(str(exc))
     done: list[dict[str, Any]] = []
     out = open(args.out, "a") if args.out else None  # noqa: SIM115
     try:
-        for board in range(int(start), int(stop)):
+        for board in boards:
             for row in play_board(rules, args.seed, board, bots):
                 done.append(row)
                 if out is not None:

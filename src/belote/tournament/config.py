@@ -17,7 +17,8 @@ from belote.options import Rules, make_rules
 from belote.round import Round
 from belote.table import Table
 
-__all__ = ["EXTRAS", "MODES", "TournamentConfig", "TournamentError", "import_optional"]
+__all__ = ["EXTRAS", "MODES", "TournamentConfig", "TournamentError", "board_range",
+           "import_optional"]
 
 MODES: Final = ("deals", "games")
 # The pyproject extra that installs each optional package.
@@ -47,6 +48,30 @@ def import_optional(module: str, why: str) -> Any:
         raise TournamentError(
             f"{why} needs the {package!r} package: pip install 'belote[{EXTRAS[package]}]'"
         ) from None
+
+
+def board_range(text: str) -> range:
+    """``START:STOP`` (the development scripts' ``--boards``) as the boards it names: a
+    board's deck and seats come from the seed and its index alone, so a range of boards
+    is a slice of the same tournament.
+
+    >>> board_range("200:500")
+    range(200, 500)
+    >>> board_range("5")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    belote.tournament.config.TournamentError: '5' is not START:STOP with 0 <= START < ...
+    """
+    start, colon, stop = text.partition(":")
+    try:
+        boards = range(int(start), int(stop))
+    except ValueError:
+        boards = range(0)
+        colon = ""
+    if not colon or not boards or boards.start < 0:
+        raise TournamentError(
+            f"{text!r} is not START:STOP with 0 <= START < STOP (e.g. 0:200)")
+    return boards
 
 
 @dataclass(frozen=True)
