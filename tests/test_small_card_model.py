@@ -233,7 +233,8 @@ def test_the_weighed_worlds_keep_the_kitty_rule_and_the_calls(
 def test_the_two_players_default_reads_the_cards() -> None:
     """``card_reads`` per table size: read by default at two players
     (``TWO_PLAYER_PLAY_DEFAULTS``), not at three (not measured clear of zero there), a
-    setting given winning at both; ``read_fit`` fixed at both (given, it fits)."""
+    setting given winning at both; ``read_fit`` fitted to the table at two players (with
+    the reading), fixed at three."""
     from belote.bots.pimc_config import CardReads, ReadFit
 
     plain, given = make_bot("pimc", seed=1), make_bot("pimc:card_reads=ignore", seed=1)
@@ -242,7 +243,8 @@ def test_the_two_players_default_reads_the_cards() -> None:
     assert plain.small_configs[3].card_reads is CardReads.IGNORE
     assert plain.config.card_reads is CardReads.MODEL
     assert given.small_configs[2].card_reads is CardReads.IGNORE
-    assert {plain.small_configs[n].read_fit for n in (2, 3)} == {ReadFit.FIXED}
+    assert plain.small_configs[2].read_fit is ReadFit.TABLE
+    assert plain.small_configs[3].read_fit is ReadFit.FIXED
 
 
 # --- the model's weight fitted to the table (``read_fit=table``) at two and three players --
@@ -275,7 +277,7 @@ def test_the_fit_places_the_cards_out_of_play(profile: str, options: dict[str, A
                                               opponent: str) -> None:
     """At its last card the bot counts the misses of every other seat in the deal as it
     was: the fewest over the worlds the view allows, the cards out of play placed (the
-    stock's, the kitty's two aside, six each's five).  The slow reference: the fewest
+    stock's, the kitty's two aside, six each's three).  The slow reference: the fewest
     misses over the worlds drawn many times by the view's own sampler.  Against the
     heuristic none is missed, the cards read counted (the true deal's own).  (Fails with
     the cards out of play left out of the placings: no world is allowed, nothing is
@@ -308,7 +310,7 @@ def test_the_fit_places_the_cards_out_of_play(profile: str, options: dict[str, A
 
 # A small table's game to 400 with the fitted weight, per opponent.
 _FIT_GAMES: list[tuple[str, dict[str, Any], str]] = [
-    ("classic-2p", {}, "pimc:read_fit=table,worlds=6"),
+    ("classic-2p", {}, "pimc:worlds=6"),  # (read_fit=table, the two players' default)
     ("classic-3p", {}, "pimc:card_reads=model,read_fit=table,worlds=6"),
 ]
 
@@ -352,7 +354,7 @@ def test_the_fitted_weight_divides_by_the_deal_modes_random_odds() -> None:
     odds = 10 / (80 + FIT_PRIOR - 10)
     assert bot.read_weight(two) == pytest.approx(odds / RANDOM_MISS_ODDS[DealMode.STOCK])
     assert bot.read_weight() == pytest.approx(odds / RANDOM_MISS_ODDS[DealMode.CLASSIC])
-    fixed = make_bot("pimc", 1)  # (read_fit=fixed, the small tables' default)
+    fixed = make_bot("pimc:read_fit=fixed", 1)
     assert isinstance(fixed, PimcBot)
     fixed.fit_misses, fixed.fit_reads = 10, 80
     assert fixed.read_weight(two) == 0.25

@@ -173,8 +173,8 @@ RANDOM_MISS_ODDS: Final[Mapping[DealMode, float]] = {
 # The others' calls are not read in the card play there (play_calls=ignore), except at
 # three players (THREE_PLAYER_PLAY_DEFAULTS).
 # The others' cards are read through the heuristic's card play (card_reads=model) at the
-# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS); read_fit is fixed there
-# (read_weight kept) unless given.
+# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS, with read_fit=table); the
+# small tables' read_fit is fixed otherwise (read_weight kept) unless given.
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
     "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
@@ -218,8 +218,15 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReadin
 # (card_reads=model, read_weight 0.25 a miss, read_fit=fixed).  On development seeds,
 # 1,000 duplicate boards against the heuristic (seed 7901), over card_reads=ignore: +5.8
 # [4.3, 7.3] points a deal (docs/results/small-tables-dev-11.md).  Découverte is not
-# read (its past views are not rebuilt).
-TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"card_reads": CardReads.MODEL}
+# read (its past views are not rebuilt).  The model's weight is fitted to the table
+# (read_fit=table): against the heuristic it plays card for card as read_fit=fixed;
+# against the pimc of before (card_reads=ignore), which the model misreads, on
+# development seeds over 100 boards of games (seed 8003), +5.0 [0.2, 9.8] points of win
+# rate and +1.1 [-0.2, 2.4] points a deal over read_fit=fixed
+# (docs/results/small-tables-dev-12.md).
+TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
+    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
+}
 # The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
 # the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
 # in preset v1).  On development seeds, duplicate boards against the heuristic, over
@@ -270,8 +277,8 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
         "cards against the model in the deal as it was and soften read_weight towards 1 "
         "(no reading) as they stray from it (table; at two and three players every other "
-        "seat is checked, the cards out of play placed too), or keep read_weight (fixed; "
-        "the small tables' default)"),
+        "seat is checked, the cards out of play placed too; the default at four and two "
+        "players), or keep read_weight (fixed; the default at three players)"),
     "heard_reads": BotSetting(
         HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
         "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
