@@ -24,7 +24,7 @@ from belote.options import make_rules
 from belote.play import PlayState
 from belote.round import PlayerView
 from belote.solver import solve
-from belote.table import Table
+from belote.table import DealMode, Table
 from tests.helpers import mask
 from tests.test_bots import _endgame
 from tests.test_sampling import _deals
@@ -351,7 +351,8 @@ def test_read_weight_follows_the_odds_of_a_miss() -> None:
     bot.fit_misses, bot.fit_reads = 1, 40
     assert bot.read_weight() == 0.25  # (1 in 50: far below a random world's odds)
     bot.fit_misses, bot.fit_reads = 10, 50
-    assert bot.read_weight() == pytest.approx(10 / (50 + FIT_PRIOR - 10) / RANDOM_MISS_ODDS)
+    assert bot.read_weight() == pytest.approx(
+        10 / (50 + FIT_PRIOR - 10) / RANDOM_MISS_ODDS[DealMode.CLASSIC])
     bot.fit_misses, bot.fit_reads = 20, 50
     assert bot.read_weight() == 1.0
     fixed = make_bot("pimc:read_fit=fixed", 1)

@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from belote.bots.base import BotSetting, GameWeighing, check_settings
 from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS
+from belote.table import DealMode
 
 __all__ = [
     "FIT_PRIOR",
@@ -144,13 +145,25 @@ PRESETS: Final[Mapping[Preset, Mapping[str, Any]]] = {
                 "heard_reads": HeardReads.IGNORE, "objective": Objective.SCORE,
                 "kitty_read": KittyRead.UNIFORM, "discard": Discard.RULE},
 }
-# read_fit=table: the opponents' cards the model is taken to have matched before any deal
-# is checked (as if FIT_PRIOR of them had all been matched), and the odds of a miss
-# against a match in a world drawn at random among those the voids allow, for players the
-# model matches (measured over 40 seeded heuristic deals, views at tricks 4 and 6: 1,161 of
-# 5,517 cards missed, 21%; tests/test_card_model.py checks that such worlds miss some).
+# read_fit=table: the cards read the model is taken to have matched before any deal is
+# checked (as if FIT_PRIOR of them had all been matched; the same at every table size),
+# and per deal mode the odds of a miss against a match in a world drawn at random among
+# those the voids (and the cards out of play) allow, for players the model matches.  Four
+# players: measured over 40 seeded heuristic deals, views at tricks 4 and 6: 1,161 of
+# 5,517 cards missed, 21% (tests/test_card_model.py checks that such worlds miss some;
+# benchmarks/random_miss_odds.py, 1,400 deals of seeds 1-2: 20.1%).  The small tables:
+# benchmarks/random_miss_odds.py, the heuristic at every seat, every other seat read
+# (docs/results/small-tables-dev-12.md): the stock 11,172 of 37,494 cards missed, 30%
+# (2,400 deals, seeds 1-3); 24 cards 7,823 of 57,685, 14% (1,400 deals, seeds 1-2); the
+# kitty 3,555 of 18,092, 20%, and six each 4,225 of 17,504, 24% (400 deals, seed 1).
+# Découverte is not read.
 FIT_PRIOR: Final = 10
-RANDOM_MISS_ODDS: Final = 0.21 / 0.79
+RANDOM_MISS_ODDS: Final[Mapping[DealMode, float]] = {
+    DealMode.CLASSIC: 0.21 / 0.79, DealMode.AUCTION: 0.21 / 0.79,
+    DealMode.STOCK: 0.30 / 0.70,
+    DealMode.CARDS_24: 0.14 / 0.86, DealMode.KITTY: 0.20 / 0.80,
+    DealMode.SIX_EACH: 0.24 / 0.76,
+}
 # The card play at two and three players (§12): the defaults of the settings not given.
 # The search starts from 10 tricks left (every card of the deals with a bidding, the
 # first six tricks of découverte by the heuristic), 32 worlds and 1,000,000 positions a
@@ -160,8 +173,8 @@ RANDOM_MISS_ODDS: Final = 0.21 / 0.79
 # The others' calls are not read in the card play there (play_calls=ignore), except at
 # three players (THREE_PLAYER_PLAY_DEFAULTS).
 # The others' cards are read through the heuristic's card play (card_reads=model) at the
-# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS); read_fit=table is the four
-# players' only (the small tables keep read_weight).
+# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS, with read_fit=table); the
+# small tables' read_fit is fixed otherwise (read_weight kept) unless given.
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
     "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
@@ -205,8 +218,15 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReadin
 # (card_reads=model, read_weight 0.25 a miss, read_fit=fixed).  On development seeds,
 # 1,000 duplicate boards against the heuristic (seed 7901), over card_reads=ignore: +5.8
 # [4.3, 7.3] points a deal (docs/results/small-tables-dev-11.md).  Découverte is not
-# read (its past views are not rebuilt).
-TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"card_reads": CardReads.MODEL}
+# read (its past views are not rebuilt).  The model's weight is fitted to the table
+# (read_fit=table): against the heuristic it plays card for card as read_fit=fixed;
+# against the pimc of before (card_reads=ignore), which the model misreads, on
+# development seeds over 100 boards of games (seed 8003), +5.0 [0.2, 9.8] points of win
+# rate and +1.1 [-0.2, 2.4] points a deal over read_fit=fixed
+# (docs/results/small-tables-dev-12.md).
+TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
+    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
+}
 # The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
 # the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
 # in preset v1).  On development seeds, duplicate boards against the heuristic, over
@@ -256,8 +276,9 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "read_fit": BotSetting(
         ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
         "cards against the model in the deal as it was and soften read_weight towards 1 "
-        "(no reading) as they stray from it (table; four players only), or keep "
-        "read_weight (fixed; the small tables' default)"),
+        "(no reading) as they stray from it (table; at two and three players every other "
+        "seat is checked, the cards out of play placed too; the default at four and two "
+        "players), or keep read_weight (fixed; the default at three players)"),
     "heard_reads": BotSetting(
         HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
         "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
