@@ -49,16 +49,22 @@ class _Recorder(HeuristicBot):
         return card
 
 
-def _turns(profile: str, options: dict[str, Any], deals: int, seed: int
-           ) -> Iterator[tuple[PlayerView, World, list[tuple[PlayerView, Card]]]]:
-    """Each turn in the card play of ``deals`` deals played by heuristic bots: the
-    view, the real world behind it and the cards chosen before it (with their views)."""
+def _deals(profile: str, options: dict[str, Any], deals: int, seed: int) -> Iterator[Round]:
+    """``deals`` shuffled deals of the profile, the deal passing round the table."""
     rules = make_rules(profile, options)
     rng = random.Random(seed)
     for d in range(deals):
         deck = new_deck(rules.players, rules.three_deal)
         rng.shuffle(deck)
-        rnd = Round(rules, d % rules.players, deck)
+        yield Round(rules, d % rules.players, deck)
+
+
+def _turns(profile: str, options: dict[str, Any], deals: int, seed: int
+           ) -> Iterator[tuple[PlayerView, World, list[tuple[PlayerView, Card]]]]:
+    """Each turn in the card play of ``deals`` deals played by heuristic bots: the
+    view, the real world behind it and the cards chosen before it (with their views)."""
+    for rnd in _deals(profile, options, deals, seed):
+        rules = rnd.rules
         log: list[tuple[PlayerView, Card]] = []
         bots: list[Bot] = [_Recorder(s, log) for s in range(rules.players)]
         bid_to_play(rnd, bots)
@@ -254,12 +260,8 @@ def _last_cards(profile: str, options: dict[str, Any], opponent: str, deals: int
                 ) -> Iterator[tuple[PlayerView, World]]:
     """Seat 0's view at its last card in ``deals`` deals (seat 0 the heuristic, the others
     ``opponent``), with the real world behind it."""
-    rules = make_rules(profile, options)
-    rng = random.Random(seed)
-    for d in range(deals):
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, d % rules.players, deck)
+    for rnd in _deals(profile, options, deals, seed):
+        rules = rnd.rules
         bots: list[Bot] = [make_bot("heuristic" if s == 0 else opponent, seed + s)
                            for s in range(rules.players)]
         bid_to_play(rnd, bots)
