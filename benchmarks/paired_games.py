@@ -24,6 +24,10 @@ Reported, from the tested bots' side (the opponent is the tournament's first bot
 - each bot's points a deal over the opponent (a board's points over its deals, as
   ``belote tournament`` counts them) and their paired difference, by board.
 
+``oracle`` may stand for a bot: ``paired_boards.py``'s yardstick (PIMC's calls and a card
+play that solves the true deal, seeing every hand), so ``--bots pimc,oracle`` measures the
+most that reading the others' cards could bring in games won.
+
     .venv/bin/python benchmarks/paired_games.py run --bots pimc,pimc:objective=game \\
         --profile classic-3p --seed 7501 --boards 0:200 \\
         --out docs/results/dev10-3p-score-vs-game.json [--opponent heuristic] \\
@@ -64,6 +68,10 @@ from belote.tournament.seeding import seating
 from belote.tournament.stats import Z95, Estimate, mean_estimate, rate_estimate
 
 KIND = "paired-games"
+# ``oracle``, as a bot: paired_boards's yardstick (PIMC's calls, a card play that solves the
+# true deal): its games against the opponent's beside pimc's say what winning every card
+# would be worth in games won
+ORACLE = "oracle"
 GAIN = 0.036  # a gain in win rate worth seeing (playing for the game's, at four players)
 
 
@@ -265,6 +273,11 @@ def describe(bots: Sequence[str], c: Comparison) -> str:
 
 def _game_chunk(rules: Rules, seed: int, opponent: str, bot: str, board: int) -> Chunk:
     # pairing 0: the bot seeds of `belote tournament --bots OPPONENT,BOT`'s only pairing
+    if ORACLE in (opponent, bot):  # paired_boards's yardstick, which sees every hand
+        from paired_boards import _driver, _factory  # (beside this script)
+
+        return Chunk(rules, "games", seed, 0, (opponent, bot), board, board + 1, _factory,
+                     _driver)
     return Chunk(rules, "games", seed, 0, (opponent, bot), board, board + 1, make_bot,
                  play_deal)
 
@@ -440,7 +453,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             options = dict(parse_option_assignment(o) for o in args.option)
             make_rules(args.profile, options)
             for spec in (args.opponent, *bots):
-                make_bot(spec)
+                if spec != ORACLE:
+                    make_bot(spec)
             run(bots, args.opponent, args.profile, options, args.seed, args.boards,
                 args.out, max(1, args.every),
                 argv=list(argv) if argv is not None else None)

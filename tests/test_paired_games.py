@@ -142,6 +142,22 @@ def test_a_run_plays_the_tournaments_games(tmp_path: Path) -> None:
     assert any(p.a != p.b for p in series.pairs)
 
 
+def test_the_oracle_plays_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``oracle`` stands for a bot: paired_boards's yardstick (PIMC's calls, the true
+    deal's best card) plays whole games, and far better than random card play on the
+    same decks and seats (games to 300 to keep it short)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benchmarks"))
+    out = tmp_path / "oracle.json"
+    assert pg.main(["run", "--bots", "random,oracle", "--opponent", "heuristic",
+                    "--profile", "classic-3p", "--option", "target=300", "--seed", "5",
+                    "--boards", "0:1", "--out", str(out)]) == 0
+    series = pg.load(out)
+    assert series.bots == ("random", "oracle") and len(series.pairs) == 3
+    c = pg.compare(series.pairs)
+    assert c.won_b >= c.won_a
+    assert c.margin_b.value > c.margin_a.value + 20
+
+
 def test_the_same_bot_twice_differs_in_no_game(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Both bots get the same decks, seats and seeds: one bot twice ends every game
