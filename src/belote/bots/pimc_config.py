@@ -334,6 +334,10 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "bid_own_offset": BotSetting(int, 0, "two and three players: card points added to "
                                  "bid_caution for the bot's own takes only (negative: "
                                  "bolder), not for the others' takes it weighs"),
+    "bid_own_leak": BotSetting(float, 0.0, "two and three players: the share of the "
+                               "defence's double-dummy card points the bot's own takes "
+                               "are expected to win from it at the table (0.2: a fifth), "
+                               "on top of bid_caution and bid_own_offset", 0),
     "bid_noise": BotSetting(int, 25, "spread of the takers' points around that", 0),
     "bid_band": BotSetting(int, 20, "two and three players: search a call only when the "
                            "hand's strength lies within this of the heuristic's take", 0),
@@ -388,6 +392,7 @@ class PimcConfig:
     bid_floor: int
     bid_caution: int
     bid_own_offset: int
+    bid_own_leak: float
     bid_noise: int
     bid_band: int
     game: GameWeighing
