@@ -68,7 +68,8 @@ MARGINS: tuple[tuple[int, int], ...] = (
 class Taken:
     """One deal taken: its number, the taker's seat and trump, the taker's real points
     and the solve's, the deal's trick total (the last trick's 10 in), the fewest points
-    that make the contract, and the taker's trumps."""
+    that make the contract, the taker's trumps, and the chance of making it that the
+    taker's own bidding search gave its take (None: the call was not searched)."""
 
     n: int
     seat: int
@@ -78,6 +79,7 @@ class Taken:
     total: int
     need: int
     trumps: int
+    searched: float | None = None
 
 
 def _fewest(search: SmallBidSearch, trump: int, seat: int, out: Any, side: int,
@@ -117,8 +119,14 @@ def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals
                                for s in range(rules.players)]
         callers: list[BaseBot] = (bots if calls == "table"
                                   else [HeuristicBot(s) for s in range(rules.players)])
+        searched: float | None = None  # the chance behind the last call not a pass: the take
         while rnd.phase is BIDDING:
-            rnd.call(callers[rnd.view().seat].call(rnd.view()))
+            seat = rnd.view().seat
+            call = callers[seat].call(rnd.view())
+            made = getattr(callers[seat], "last_bid_made", {})
+            rnd.call(call)
+            if call != "pass":
+                searched = made.get(call) if isinstance(made, dict) else None
         if rnd.contract is None or (calls == "table" and rnd.contract.taker != tested):
             continue
         seat, trump = rnd.contract.taker, rnd.contract.trump
@@ -137,7 +145,8 @@ def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals
                   if 0 <= trump < 4 else -1)
         play_deal(rnd, bots)
         out.append(Taken(n, seat, int(trump), min(rnd.trick_points[side], total),
-                         min(dd, total), total, need, trumps))
+                         min(dd, total), total, need, trumps,
+                         None if searched is None else float(searched)))
     return out
 
 
@@ -154,6 +163,22 @@ def brier(deals: Sequence[Taken], caution: int, noise: int) -> float:
     errors = noise_errors(noise)
     return statistics.fmean(
         (made_chance(d.dd, d.need, caution, errors) - (d.real >= d.need)) ** 2 for d in deals)
+
+
+def searched_figures(deals: Sequence[Taken]) -> dict[str, Any]:
+    """Over the deals whose take was searched: how often they were made in play, the
+    search's mean chance of making them, and its Brier score (its chance against the
+    play's made or failed)."""
+    group = [d for d in deals if d.searched is not None]
+    if not group:
+        return {"deals": 0}
+    return {"deals": len(group),
+            "made": round(statistics.fmean(d.real >= d.need for d in group), 3),
+            "chance": round(statistics.fmean(d.searched or 0.0 for d in group), 3),
+            "brier": round(statistics.fmean(
+                ((d.searched or 0.0) - (d.real >= d.need)) ** 2 for d in group), 4),
+            "brier_models": {f"caution={c},noise={s}": round(brier(group, c, s), 4)
+                             for c, s in ((0, 25), (0, 10), (-15, 10))}}
 
 
 def _stats(gaps: Sequence[int]) -> dict[str, float]:
@@ -187,6 +212,7 @@ def figures(deals: Sequence[Taken],
         "made_real": sum(d.real >= d.need for d in deals),
         "disagree": sum((d.dd >= d.need) != (d.real >= d.need) for d in deals),
         "brier": {f"caution={c},noise={s}": round(brier(deals, c, s), 4) for c, s in models},
+        "searched": searched_figures(deals),
     }
 
 
@@ -229,6 +255,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"disagree {got['disagree']}")
     for key, score in got["brier"].items():
         print(f"  brier {key}: {score:.4f}")
+    found_by = got["searched"]
+    if found_by["deals"]:
+        print(f"  takes searched {found_by['deals']}: made {found_by['made']:.0%}, the search's "
+              f"chance {found_by['chance']:.0%}, its brier {found_by['brier']:.4f} (on the true "
+              f"deal: " + ", ".join(f"{k} {v:.4f}" for k, v in found_by["brier_models"].items())
+              + ")")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump({"taker": args.taker, "defence": args.defence, "calls": args.calls,

@@ -132,3 +132,21 @@ def test_a_deal_without_a_turned_card_or_a_bad_option_is_refused(
         option: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert _load("dd_error").main(["--option", option, "--deals", "1"]) == 2
     assert capsys.readouterr().err.startswith("error: ")
+
+
+def test_the_takers_own_search_gives_its_chance_and_the_heuristic_none() -> None:
+    """A take ``pimc`` searched carries the chance its worlds gave it; the heuristic's
+    takes carry none; the figures score that chance against the play."""
+    script = _load("dd_error")
+    got = script.taken("pimc", "heuristic", "classic-3p", {}, 6, 7701)
+    assert any(t.searched is not None for t in got)
+    assert all(0.0 <= t.searched <= 1.0 for t in got if t.searched is not None)
+    heuristic = script.taken("heuristic", "heuristic", "classic-3p", {}, 3, 7701)
+    assert all(t.searched is None for t in heuristic)
+    deals = [script.Taken(0, 0, 0, 90, 90, 130, 66, 3, 1.0),
+             script.Taken(1, 0, 0, 40, 40, 130, 66, 3, 0.5),
+             script.Taken(2, 0, 0, 40, 40, 130, 66, 3)]
+    searched = script.searched_figures(deals)
+    assert (searched["deals"], searched["made"], searched["chance"]) == (2, 0.5, 0.75)
+    assert searched["brier"] == pytest.approx(0.125)
+    assert script.searched_figures(deals[2:]) == {"deals": 0}
