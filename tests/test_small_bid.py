@@ -17,7 +17,7 @@ from belote.bots.bid_search import BidMemo, WorldsSolved, solve_worlds
 from belote.bots.heuristic import SMALL_TAKE, HeuristicBot, small_call
 from belote.bots.knowledge import infer
 from belote.bots.pimc import PimcBot
-from belote.bots.pimc_config import SMALL_BID_DEFAULTS, TWO_PLAYER_BID_DEFAULTS
+from belote.bots.pimc_config import SETTINGS, SMALL_BID_DEFAULTS, TWO_PLAYER_BID_DEFAULTS
 from belote.bots.sampling import DealSampler
 from belote.bots.small_bid import (
     FIRST_HAND,
@@ -26,6 +26,7 @@ from belote.bots.small_bid import (
     SmallOutcome,
     SmallWorld,
     deal_of,
+    defence_points,
     small_options,
 )
 from belote.cards import KING, QUEEN, SUIT_MASKS, card, rank_of, scan_forward, suit_of
@@ -525,6 +526,74 @@ def test_the_own_offset_setting_reaches_the_search() -> None:
     assert bolder.last_bid_worlds == plain.last_bid_worlds >= 4
     assert bolder.last_bid_values["take"] > plain.last_bid_values["take"]
     assert bolder.last_bid_values["pass"] >= plain.last_bid_values["pass"]
+
+
+@pytest.mark.parametrize("mode", [3, 0], ids=["stock", "24_cards"])
+def test_the_own_leak_takes_a_share_of_the_defences_points_off_own_takes_only(
+        mode: int) -> None:
+    """``own_leak`` (the defence's share the seat's own takes win at the table) values the
+    seat's own take as with the caution less ``round(own_leak * defence)``, the defence's
+    double-dummy points of that world, on top of ``own_offset``; another seat's take as
+    without it; at every value of the solve (and the leak moves the own take somewhere)."""
+    rules = _rules(mode)
+    table = Table.of(rules)
+    view = _deal(rules, 3).view()
+    other = (view.seat + 1) % rules.players
+
+    def search(caution: int, own_offset: int, own_leak: float) -> SmallBidSearch:
+        return SmallBidSearch(view, worlds=1, nodes=10**6, min_worlds=1, caution=caution,
+                              hints=False, rollout=False, own_offset=own_offset,
+                              own_leak=own_leak)
+
+    leak, plain = search(5, -3, 0.2), search(5, -3, 0.0)
+    world = leak.sampler.draw(random.Random(mode))
+    out, _ = leak.solve(world, 0, view.seat, 10**8)
+    theirs, _ = leak.solve(world, 0, other, 10**8)
+    side = table.sides(view.seat)[view.seat]
+    moved = 0
+    for ns in range(0, out.cards + 101, 3):
+        mine = dataclasses.replace(out, ns=ns)
+        shifted = search(5 - round(0.2 * defence_points(ns, side, out.cards)), -3, 0.0)
+        assert leak.value(0, view.seat, mine) == shifted.value(0, view.seat, mine)
+        moved += leak.value(0, view.seat, mine) != plain.value(0, view.seat, mine)
+        them = dataclasses.replace(theirs, ns=ns)
+        assert leak.value(0, other, them) == plain.value(0, other, them)
+    assert moved > 0
+
+
+def test_the_defences_points_of_a_solve() -> None:
+    """The defence's double-dummy points, side 0's ``ns`` given (the last trick's 10 in):
+    the rest of the deal's; none when the takers take every trick (a capot's 100), all
+    when they take none, whichever side takes."""
+    cards = 152
+    assert defence_points(100, 0, cards) == 62
+    assert defence_points(100, 1, cards) == 100
+    assert defence_points(cards + 100, 0, cards) == 0  # the takers' capot
+    assert defence_points(0, 1, cards) == 0  # side 1 takes: side 0's none is its capot
+    assert defence_points(0, 0, cards) == cards + 10
+    assert defence_points(cards + 100, 1, cards) == cards + 10
+
+
+def test_the_own_leak_setting_is_read_documented_and_reaches_the_search() -> None:
+    """``bid_own_leak`` is a setting of its own (0 by default at every table size, never
+    below 0, its help saying what it is); §12.2 stock, seed 27: with the same worlds a
+    leak of 0.2 raises the value of the bot's own take and leaves the pass's no higher."""
+    assert SETTINGS["bid_own_leak"].default == 0.0
+    assert "defence's double-dummy" in SETTINGS["bid_own_leak"].help
+    bot = PimcBot(0)
+    assert bot.config.bid_own_leak == bot.small_configs[3].bid_own_leak == 0.0
+    assert bot.small_configs[2].bid_own_leak == 0.0
+    assert PimcBot(0, bid_own_leak="0.25").small_configs[3].bid_own_leak == 0.25
+    with pytest.raises(BeloteError):
+        PimcBot(0, bid_own_leak=-0.1)
+    view = _seeded(_rules(3), 27).view()
+    plain = PimcBot(27, bid_caution=5, bid_own_offset=0)
+    leak = PimcBot(27, bid_caution=5, bid_own_offset=0, bid_own_leak=0.2)
+    call = plain.call(view)
+    assert leak.call(view) == call == "take"
+    assert leak.last_bid_worlds == plain.last_bid_worlds >= 4
+    assert leak.last_bid_values["take"] > plain.last_bid_values["take"]
+    assert leak.last_bid_values["pass"] >= plain.last_bid_values["pass"]
 
 
 def test_24_cards_the_search_takes_what_the_four_players_caution_passes_and_makes_it() -> None:

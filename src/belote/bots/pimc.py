@@ -271,7 +271,10 @@ takers' real points come out above the solve's, not below), and at two players
 ``bid_own_offset`` -8 on top of it for the bot's own: its own takes are counted 3 card
 points above the solve's, so it takes more than the four players' caution of 10 lets it).
 ``bid_own_offset`` (default 0) is added to ``bid_caution`` for the bot's own takes only,
-never for another seat's take it weighs (after a pass).  The choice is made as at four
+never for another seat's take it weighs (after a pass); ``bid_own_leak`` (default 0)
+takes a share of the defence's double-dummy points off that caution for the bot's own
+takes (the defenders at the table give away more of a weak take than of a strong one,
+``benchmarks/dd_error.py``).  The choice is made as at four
 players (``bid_prior``, ``bid_z``, ``bid_margin``).
 """
 
@@ -479,6 +482,7 @@ class PimcBot(BaseBot):
             rollout=settings.pass_model is PassModel.ROLLOUT, seconds=settings.seconds,
             memo=self._small_memo, own_need=self.heuristic_need(view), engine=self.engine,
             own_offset=settings.bid_own_offset,
+            own_leak=settings.bid_own_leak,
             outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)
         worlds = search.values(every, self.rng)
         self._small_memo = search.memo

@@ -102,6 +102,7 @@ __all__ = [
     "SmallOutcome",
     "SmallWorld",
     "deal_for_play",
+    "defence_points",
     "play_hints",
     "seat_value",
     "small_options",
@@ -339,7 +340,8 @@ class SmallBidSearch:
                  caution: int, hints: bool, rollout: bool, noise: int = 0,
                  seconds: float = 0.0, memo: BidMemo[SmallWorld, SmallOutcome] | None = None,
                  own_need: int | None = None, engine: SolverEngine | None = None,
-                 own_offset: int = 0, outlook: SeatOutlook | None = None) -> None:
+                 own_offset: int = 0, own_leak: float = 0.0,
+                 outlook: SeatOutlook | None = None) -> None:
         self.view = view
         self.rules = view.rules
         self.table = Table.of(view.rules)
@@ -348,6 +350,7 @@ class SmallBidSearch:
         self.worlds, self.budget, self.min_worlds = worlds, nodes, min_worlds
         self.caution = caution
         self.own_offset = own_offset  # added to the caution of the seat's own takes
+        self.own_leak = own_leak  # the defence's share taken off it for the seat's own takes
         self.errors = noise_errors(noise)
         self.rollout = rollout
         self.seconds = seconds
@@ -418,7 +421,8 @@ class SmallBidSearch:
         """The hand's score for the seat less the others' mean (three players: each
         defender half his side's score; two: the difference), and the chance that the
         takers make it: the takers' double-dummy points less ``caution`` (less
-        ``caution + own_offset`` when the seat is the taker), give or take the ``noise``
+        ``caution + own_offset`` when the seat is the taker, and ``own_leak`` times the
+        defence's double-dummy points less, :func:`defence_points`), give or take the ``noise``
         (:func:`~belote.bots.bid_search.trick_cases`, a capot counted as at four
         players), the kitty's discards in the taker's tricks (§12.1; a capot against him:
         the whole pack's 252 to the defence), scored by :func:`belote.scoring.score_hand`
@@ -428,7 +432,12 @@ class SmallBidSearch:
         got = self._values.get(key)
         if got is not None:
             return got
-        caution = self.caution + (self.own_offset if taker == self.view.seat else 0)
+        caution = self.caution
+        if taker == self.view.seat:
+            caution += self.own_offset
+            if self.own_leak:
+                side = self.table.sides(taker)[taker]
+                caution -= round(self.own_leak * defence_points(out.ns, side, out.cards))
         got = self._values[key] = seat_value(self.view, self.table, trump, taker, out,
                                              caution, self.errors, self.outlook)
         return got
@@ -505,6 +514,21 @@ def deal_for_play(rules: Rules, table: Table, hands: list[CardMask], trump: Trum
     return SmallDealt(state, aside, play_total, play_total + aside,
                       play_total if table.mode.leaves_cards_out else None,
                       declarations, _belote(hands, trump, sides))
+
+
+def defence_points(ns: int, side: int, cards: int) -> int:
+    """The defence's double-dummy card points of a deal whose tricks hold ``cards``
+    points, side 0's being ``ns`` (the last trick's 10 in, a capot's 100: so 0 when the
+    takers take every trick, ``cards + 10`` when they take none), the takers being side
+    ``side``."""
+    capot = cards + 100
+    if side == 0:
+        takers = ns
+    elif ns in (0, capot):
+        takers = capot - ns
+    else:
+        takers = cards + 10 - ns
+    return max(0, cards + 10 - takers)
 
 
 def seat_value(view: PlayerView, table: Table, trump: TrumpMode, taker: int,
