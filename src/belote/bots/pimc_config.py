@@ -39,6 +39,7 @@ __all__ = [
     "CallReading",
     "CardReads",
     "Discard",
+    "DiscardGuess",
     "DiscardPool",
     "HeardReads",
     "KittyRead",
@@ -119,6 +120,13 @@ class DiscardPool(StrEnum):
 
     RULE = "rule"  # the discard rule's best pairs
     ANNOUNCE = "announce"  # and the rule's best pair keeping the most declaration points
+
+
+class DiscardGuess(StrEnum):
+    """Where a searched kitty discard's solves start (setting ``discard_guess``)."""
+
+    WORLD = "world"  # at the values of the pairs solved before in the same world
+    NONE = "none"  # from scratch (the same values, more positions)
 
 
 class PassModel(StrEnum):
@@ -306,6 +314,11 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         DiscardPool, DiscardPool.ANNOUNCE, "discard=search: the pairs weighed are the "
         "rule's best (rule), or the last of them replaced by the rule's best pair that "
         "keeps the most declaration points when none of them does (announce)"),
+    "discard_guess": BotSetting(
+        DiscardGuess, DiscardGuess.WORLD, "discard=search: each pair's solve tests first "
+        "the values of the pairs solved before it in the same world (world) [default], or "
+        "starts from scratch (none): the same values, fewer positions with world, so more "
+        "worlds within discard_nodes"),
     "discard_worlds": BotSetting(int, 32, "discard=search: worlds solved at most", 1),
     "discard_nodes": BotSetting(int, 5_000_000, "discard=search: stop adding worlds past "
                                 "this many solver nodes (bid_min_worlds worlds at least; "
@@ -372,6 +385,7 @@ class PimcConfig:
     discard: Discard
     discard_pairs: int
     discard_pool: DiscardPool
+    discard_guess: DiscardGuess
     discard_worlds: int
     discard_nodes: int
     endgame: int
