@@ -79,8 +79,9 @@ a world (``bid_noise``), each pair's solve testing first the values of the pairs
 before it in that world (``discard_guess=world`` [default]; ``none``: from scratch, the
 same values, more positions); worlds are added up to ``discard_worlds`` (default 32) until
 ``discard_nodes`` positions (default 5,000,000, never past twice that) with at least
-``bid_min_worlds``; the best mean is laid aside, the rule's pair on a tie or with too few
-worlds. A defender's ``kitty_read=rule`` still reads the rule's pair.
+``discard_min_worlds`` (default 0: ``bid_min_worlds``'s 4); the best mean is laid aside,
+the rule's pair on a tie or with too few worlds. A defender's ``kitty_read=rule`` still
+reads the rule's pair.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -655,7 +656,8 @@ class PimcBot(BaseBot):
             view, pairs=settings.discard_pairs, pool=settings.discard_pool,
             guess=settings.discard_guess,
             worlds=settings.discard_worlds,
-            nodes=settings.discard_nodes, min_worlds=settings.bid_min_worlds,
+            nodes=settings.discard_nodes,
+            min_worlds=settings.discard_min_worlds or settings.bid_min_worlds,
             noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             engine=self.engine,
             outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)

@@ -319,10 +319,13 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "the values of the pairs solved before it in the same world (world) [default], or "
         "starts from scratch (none): the same values, fewer positions with world, so more "
         "worlds within discard_nodes"),
+    "discard_min_worlds": BotSetting(
+        int, 0, "discard=search: fewer worlds solved: the rule's pair (0: bid_min_worlds)",
+        0),
     "discard_worlds": BotSetting(int, 32, "discard=search: worlds solved at most", 1),
     "discard_nodes": BotSetting(int, 5_000_000, "discard=search: stop adding worlds past "
-                                "this many solver nodes (bid_min_worlds worlds at least; "
-                                "fewer: the rule's pair)", 1),
+                                "this many solver nodes (discard_min_worlds worlds at "
+                                "least; fewer: the rule's pair)", 1),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -386,6 +389,7 @@ class PimcConfig:
     discard_pairs: int
     discard_pool: DiscardPool
     discard_guess: DiscardGuess
+    discard_min_worlds: int
     discard_worlds: int
     discard_nodes: int
     endgame: int
