@@ -12,8 +12,8 @@ Seeded kitty deals are bid by the heuristic at every seat.
   equals the one before it, where the zero-window tests' positions go (by the
   distance of the test from the value) and the positions with guesses against
   without.  Then each discard as the bot searches it (``--bot``), both ways: worlds
-  solved, discards with fewer than ``bid_min_worlds`` worlds (the rule's pair kept),
-  CPU.
+  solved, discards with fewer than ``discard_min_worlds`` worlds (the rule's pair
+  kept), CPU.
 - **The bidding** (:meth:`belote.bots.pimc.PimcBot.call` at each call of ``--calls``
   deals, the bot at every seat in turn): the positions per contract solved (the seat's
   own take, or the contract the others reach after its pass), the worlds a call
@@ -181,7 +181,8 @@ def discard_decisions(views: list[PlayerView], spec: str, seed: int) -> None:
         full = f"{spec}{',' if ':' in spec else ':'}discard_guess={guess}"
         bot = make_bot(full, seed=seed)
         assert isinstance(bot, PimcBot)
-        least = bot.small_configs[3].bid_min_worlds
+        config = bot.small_configs[3]
+        least = config.discard_min_worlds or config.bid_min_worlds
         cpu, worlds, nodes = [], [], []
         for view in views:
             start = time.process_time()
@@ -190,9 +191,11 @@ def discard_decisions(views: list[PlayerView], spec: str, seed: int) -> None:
             worlds.append(bot.last_discard_worlds)
             nodes.append(bot.last_discard_nodes)
         short = sum(w < least for w in worlds)
+        under4 = sum(w < 4 for w in worlds)
         print(f"discard as {full}: worlds median "
               f"{statistics.median(worlds)}, mean {statistics.mean(worlds):.2f}; fewer than "
-              f"{least} (the rule's pair kept): {short} of {len(views)}; CPU median "
+              f"{least} (the rule's pair kept): {short} of {len(views)}; fewer than 4: "
+              f"{under4}; CPU median "
               f"{statistics.median(cpu):.3f} s, max {max(cpu):.3f} s; positions mean "
               f"{statistics.mean(nodes):,.0f}")
 
