@@ -259,16 +259,19 @@ def test_the_bot_reads_the_guess_setting() -> None:
 
 
 def test_the_discard_has_its_own_least_worlds() -> None:
-    """``discard_min_worlds``: fewer worlds solved than it asks, the rule's pair; 0 (the
-    default) takes ``bid_min_worlds``.  On the carré deal, five worlds solved (a budget
-    that never binds): the search's pair (not the rule's) unless six are asked, by
-    either setting; the discard's own setting over the bidding's."""
-    assert PimcConfig.of().discard_min_worlds == 0
+    """``discard_min_worlds``: fewer worlds solved than it asks, the rule's pair; 0
+    takes ``bid_min_worlds``; the default is two, within 8,000,000 positions.  On the
+    carré deal, five worlds solved (a budget that never binds): the search's pair (not
+    the rule's) unless six are asked, by either setting; the discard's own setting over
+    the bidding's."""
+    config = PimcConfig.of()
+    assert (config.discard_min_worlds, config.discard_nodes) == (2, 8_000_000)
     _, view = _carre()
     rule = discard_of(view.hand, discard_trump(view))
     base = "pimc:discard_worlds=5,discard_nodes=1000000000"
     for more, searched in (("", True), (",discard_min_worlds=6", False),
-                           (",bid_min_worlds=6", False),
+                           (",bid_min_worlds=6", True),
+                           (",discard_min_worlds=0,bid_min_worlds=6", False),
                            (",bid_min_worlds=6,discard_min_worlds=2", True),
                            (",discard_min_worlds=5", True)):
         bot = make_bot(base + more, seed=1)

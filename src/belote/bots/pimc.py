@@ -78,8 +78,8 @@ reads them), the two aside counted in his tricks, and scored as the bidding sear
 a world (``bid_noise``), each pair's solve testing first the values of the pairs solved
 before it in that world (``discard_guess=world`` [default]; ``none``: from scratch, the
 same values, more positions); worlds are added up to ``discard_worlds`` (default 32) until
-``discard_nodes`` positions (default 5,000,000, never past twice that) with at least
-``discard_min_worlds`` (default 0: ``bid_min_worlds``'s 4); the best mean is laid aside,
+``discard_nodes`` positions (default 8,000,000, never past twice that) with at least
+``discard_min_worlds`` (default 2; 0: ``bid_min_worlds``'s); the best mean is laid aside,
 the rule's pair on a tie or with too few worlds. A defender's ``kitty_read=rule`` still
 reads the rule's pair.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
