@@ -30,7 +30,7 @@ best pairs against each other on the deals the taker may face:
 - in each world the candidates are solved one after the other, each solve's
   zero-window tests going first to the values of the pairs solved before it in that
   world (``guess=world``: two pairs' deals differ by two of the taker's cards and often
-  have values alike; :func:`belote.solver.solve`'s ``guesses``): the same values, some
+  have values alike; :func:`belote.solver.solve`'s ``guesses``): the same values, 4% to
   15% fewer positions (``benchmarks/bench_kitty_solves.py``), so more worlds within the
   budget; ``guess=none`` starts each solve from scratch;
 - worlds are added until ``nodes`` solver positions have been searched with at least
