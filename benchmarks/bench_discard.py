@@ -41,7 +41,8 @@ def main() -> None:
     cpu: list[float] = []
     worlds: list[int] = []
     changed = short = 0
-    least = bot.small_configs[3].bid_min_worlds  # fewer worlds: the rule's pair
+    config = bot.small_configs[3]
+    least = config.discard_min_worlds or config.bid_min_worlds  # fewer: the rule's pair
     for d in range(args.deals):
         deck = new_deck(3, rules.three_deal)
         rng.shuffle(deck)

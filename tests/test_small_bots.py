@@ -140,15 +140,18 @@ def test_drivers_want_one_bot_a_seat() -> None:
 def test_pimc_plays_the_small_tables() -> None:
     """``pimc`` plays the cards at a three- or two-player table (§12) with its own
     sampler and the search for every table;
-    it bids and lays aside the kitty like the heuristic."""
+    with ``discard=rule`` it lays aside the kitty like the heuristic, by default (the
+    search, tests/test_kitty_discard.py) two of its twelve."""
     for mode in range(5):
         rules = _rules(mode)
         out = simulate(rules, ["pimc:worlds=2,tricks=3,nodes=3000"] * rules.players, 2, seed=1)
         assert out.deals == 2
-    bot = make_bot("pimc", seed=1)
+    bot = make_bot("pimc:discard=rule", seed=1)
     rnd = _kitty_round(3)
     view = rnd.view(rnd.current_player())
     assert bot.discard(view) == make_bot("heuristic", seed=1).discard(view)
+    searched = make_bot("pimc", seed=1).discard(view)
+    assert len(set(searched)) == 2 and all(view.hand >> c & 1 for c in searched)
 
 
 # --- the kitty discard (§12.1) ------------------------------------------------------------

@@ -309,3 +309,26 @@ def test_the_zero_window_answer_is_the_value_compared(build: solver.SolverEngine
     state, beneath = next(positions(18, 1, 16))
     with pytest.raises(SearchLimitError):
         solver.reaches(state, 60, max_nodes=1, engine=build, beneath=beneath)
+
+
+def test_guesses_change_the_positions_searched_never_the_value(
+        build: solver.SolverEngine) -> None:
+    """``guesses`` (value only): whatever the guesses (the value itself, near it, far,
+    out of the range of values, several), the value is the one found without them
+    and full minimax's on short positions; and the value itself as the guess searches
+    fewer positions in all than none."""
+    rng = random.Random(16)
+    plain = guessed = 0
+    for i, (state, beneath) in enumerate(positions(16, 120, 3)):
+        want = solve(state, moves=False, engine=build, beneath=beneath)
+        if i % 3 == 0:
+            assert want.value == minimax(state, beneath)
+        tries = [(want.value,), (want.value + rng.choice((-5, -1, 1, 7)),),
+                 (rng.randint(-20, 300),), (rng.randint(0, 60), want.value, 3), (-1, 999)]
+        for guesses in tries:
+            got = solve(state, moves=False, engine=build, beneath=beneath, guesses=guesses)
+            assert got.value == want.value, (guesses, state.key())
+        plain += want.nodes
+        guessed += solve(state, moves=False, engine=build, beneath=beneath,
+                         guesses=(want.value,)).nodes
+    assert guessed < plain

@@ -448,6 +448,7 @@ def _value(search: Callable[[int, int], int], guess: int, hints: Sequence[int], 
 def solve(
     state: PlayState, moves: bool = True, max_nodes: int | None = None,
     engine: SolverEngine | None = None, beneath: Mapping[Card, Card] | None = None,
+    guesses: Sequence[int] = (),
 ) -> SolveResult:
     """The double-dummy value of ``state`` and, with ``moves``, of each legal card.
 
@@ -464,6 +465,9 @@ def solve(
     trick too) mapped to that card (§12.2).  At a table of two or three the value
     is side 0's (the taker at three, N at two).  The search is driven by
     zero-window tests, each card's value found from the values found so far.
+    ``guesses`` (with ``moves=False``): values the position's is likely near (another
+    position's, much alike), where the tests go first (see :func:`_value`); the value
+    is the same whatever they are, only the positions searched differ.
     """
     if state.is_over():
         return SolveResult(0, {}, 0)
@@ -496,7 +500,7 @@ def solve(
 
     def run_all() -> tuple[int, dict[Card, int]]:
         return _values_of(state, moves, search.merge, alive ^ state.hands[seat], root, after,
-                          rem // 2, top, maximize)
+                          rem // 2, top, maximize, guesses)
 
     # The C build recurses on the C stack: room in Python's frame stack is for the
     # reference only.
@@ -508,13 +512,15 @@ def _values_of(
     state: PlayState, moves: bool, merge: Callable[[CardMask, CardMask], CardMask],
     kept: CardMask, root: Callable[[int, int], int],
     after: Callable[[Card], Callable[[int, int], int]], guess: int, top: int, maximize: bool,
+    guesses: Sequence[int] = (),
 ) -> tuple[int, dict[Card, int]]:
     """The value of the position (``root``'s search) and, with ``moves``, each legal
     card's (``after(card)``'s), cards that cannot differ (``merge`` over the live cards
     of the others, ``kept``) searched once.  The values found so far are the first
-    guesses for the next card (cards often share a value)."""
+    guesses for the next card (cards often share a value); without ``moves``, the
+    caller's ``guesses`` are the position's."""
     if not moves:
-        return _value(root, guess, (), 0, top), {}
+        return _value(root, guess, guesses, 0, top), {}
     values: dict[Card, int] = {}
     seen: list[int] = []
     legal = state.legal_mask()

@@ -75,10 +75,13 @@ when none keeps the most declaration points ten of his cards can hold, by the ru
 pair that keeps them) are each solved double-dummy from the eldest's lead over the same
 worlds of the defenders' ten cards each (kept when their passes fit, as the bidding search
 reads them), the two aside counted in his tricks, and scored as the bidding search scores
-a world (``bid_noise``); worlds are added up to ``discard_worlds`` (default 32) until
-``discard_nodes`` positions (default 5,000,000, never past twice that) with at least
-``bid_min_worlds``; the best mean is laid aside, the rule's pair on a tie or with too few
-worlds. A defender's ``kitty_read=rule`` still reads the rule's pair.
+a world (``bid_noise``), each pair's solve testing first the values of the pairs solved
+before it in that world (``discard_guess=world`` [default]; ``none``: from scratch, the
+same values, more positions); worlds are added up to ``discard_worlds`` (default 32) until
+``discard_nodes`` positions (default 8,000,000, never past twice that) with at least
+``discard_min_worlds`` (default 2; 0: ``bid_min_worlds``'s); the best mean is laid aside,
+the rule's pair on a tie or with too few worlds. A defender's ``kitty_read=rule`` still
+reads the rule's pair.
 The others' choices are read too (setting ``card_reads``: ``model`` [default],
 ``low`` or ``ignore``).  With ``card_reads=low`` a world that breaks a clue of
 :class:`belote.bots.card_reading.CardReading` (a seat whose side lost a trick
@@ -387,6 +390,7 @@ class PimcBot(BaseBot):
         # and the discards searched and those unlike the rule's
         self.last_discard_values: dict[tuple[Card, Card], float] = {}
         self.last_discard_worlds = 0
+        self.last_discard_nodes = 0  # the solver positions the last discard searched
         self.discards_searched = self.discards_changed = 0
         self.last_bid_worlds = 0  # worlds behind the last call (0: no search)
         self.last_bid_nodes = 0  # solver nodes searched for the last call
@@ -647,20 +651,24 @@ class PimcBot(BaseBot):
         (:class:`belote.bots.kitty_discard.DiscardSearch`)."""
         settings = self.card_config(Table.of(view.rules))
         self.last_discard_values, self.last_discard_worlds = {}, 0
+        self.last_discard_nodes = 0
         if settings.discard is not Discard.SEARCH:
             return self.heuristic.discard(view)
         from belote.bots.kitty_discard import DiscardSearch
 
         search = DiscardSearch(
             view, pairs=settings.discard_pairs, pool=settings.discard_pool,
+            guess=settings.discard_guess,
             worlds=settings.discard_worlds,
-            nodes=settings.discard_nodes, min_worlds=settings.bid_min_worlds,
+            nodes=settings.discard_nodes,
+            min_worlds=settings.discard_min_worlds or settings.bid_min_worlds,
             noise=settings.bid_noise, hints=settings.calls is CallReading.HINTS,
             engine=self.engine,
             outlook=SeatOutlook.of(view) if settings.game is GameWeighing.AWARE else None)
         search.run(self.rng)
         chosen = search.choice()
         self.last_discard_values, self.last_discard_worlds = search.means(), search.used
+        self.last_discard_nodes = search.nodes
         self.discards_searched += 1
         self.discards_changed += chosen != search.candidates[0]
         return list(chosen)

@@ -39,6 +39,7 @@ __all__ = [
     "CallReading",
     "CardReads",
     "Discard",
+    "DiscardGuess",
     "DiscardPool",
     "HeardReads",
     "KittyRead",
@@ -119,6 +120,13 @@ class DiscardPool(StrEnum):
 
     RULE = "rule"  # the discard rule's best pairs
     ANNOUNCE = "announce"  # and the rule's best pair keeping the most declaration points
+
+
+class DiscardGuess(StrEnum):
+    """Where a searched kitty discard's solves start (setting ``discard_guess``)."""
+
+    WORLD = "world"  # at the values of the pairs solved before in the same world
+    NONE = "none"  # from scratch (the same values, more positions)
 
 
 class PassModel(StrEnum):
@@ -242,7 +250,12 @@ TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
 # heuristic, over the rule's pair: +3.1 [1.4, 4.9] points a deal (seed 7601, 500 boards),
 # and +2.1 [0.1, 4.1] weighing the rule's four best pairs alone (discard_pool=rule, 300
 # other boards),
-# docs/results/small-tables-dev-10.md.
+# docs/results/small-tables-dev-10.md.  The search decides from two worlds
+# (``discard_min_worlds=2``; ``bid_min_worlds``'s 4 before) within 8,000,000 positions
+# (5,000,000 before): +1.7 [0.2, 3.2] points a deal over the former (seed 7612, 500
+# boards), the rule's pair kept for want of worlds in 10 of 97 discards against 41, a
+# discard's CPU median 0.25 s (0.21 s before), at most 0.51 s;
+# docs/results/small-tables-dev-14.md.
 _NAMED: Final = {**{letter: i for i, letter in enumerate(SUIT_LETTERS)},
                  "SA": NO_TRUMP, "TA": ALL_TRUMP}
 
@@ -311,10 +324,18 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         DiscardPool, DiscardPool.ANNOUNCE, "discard=search: the pairs weighed are the "
         "rule's best (rule), or the last of them replaced by the rule's best pair that "
         "keeps the most declaration points when none of them does (announce)"),
+    "discard_guess": BotSetting(
+        DiscardGuess, DiscardGuess.WORLD, "discard=search: each pair's solve tests first "
+        "the values of the pairs solved before it in the same world (world) [default], or "
+        "starts from scratch (none): the same values, fewer positions with world, so more "
+        "worlds within discard_nodes"),
+    "discard_min_worlds": BotSetting(
+        int, 2, "discard=search: fewer worlds solved: the rule's pair (0: bid_min_worlds)",
+        0),
     "discard_worlds": BotSetting(int, 32, "discard=search: worlds solved at most", 1),
-    "discard_nodes": BotSetting(int, 5_000_000, "discard=search: stop adding worlds past "
-                                "this many solver nodes (bid_min_worlds worlds at least; "
-                                "fewer: the rule's pair)", 1),
+    "discard_nodes": BotSetting(int, 8_000_000, "discard=search: stop adding worlds past "
+                                "this many solver nodes (discard_min_worlds worlds at "
+                                "least; fewer: the rule's pair)", 1),
     "endgame": BotSetting(int, 0, "card play: from this many tricks left, the seat's "
                           "later cards are one plan for the worlds it cannot tell apart "
                           "(αμ at full depth, four players; 0: off, each world's best)", 0),
@@ -381,6 +402,8 @@ class PimcConfig:
     discard: Discard
     discard_pairs: int
     discard_pool: DiscardPool
+    discard_guess: DiscardGuess
+    discard_min_worlds: int
     discard_worlds: int
     discard_nodes: int
     endgame: int
