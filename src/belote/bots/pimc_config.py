@@ -38,6 +38,7 @@ __all__ = [
     "Bidding",
     "CallReading",
     "CardReads",
+    "Defence",
     "Discard",
     "DiscardPool",
     "HeardReads",
@@ -98,6 +99,14 @@ class HeardReads(StrEnum):
 
     MODEL = "model"
     IGNORE = "ignore"
+
+
+class Defence(StrEnum):
+    """What a defender's card play weighs at three players (setting ``defence``, §12.1)."""
+
+    SIDE = "side"  # the side's score alone
+    OWN = "own"  # the side's score first, then among the cards within own_margin of the
+    # best the seat's own points of the trick its card settles
 
 
 class KittyRead(StrEnum):
@@ -292,6 +301,14 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                              "of the trick he completes count for him alone, this many "
                              "times the share of §12.1 (1: his score less the others' "
                              "mean; 0: his side's score)", 0),
+    "defence": BotSetting(
+        Defence, Defence.SIDE, "card play, three players, a defender: weigh the side's "
+        "score alone (side), or the side's score first and then, among the cards within "
+        "own_margin of the best, the points of the trick his card settles for him (won "
+        "by him: his own, by the other defender: lost to him) (own)"),
+    "own_margin": BotSetting(float, 0.0, "defence=own: the cards within this many points "
+                             "of the best card's mean are equal for the side (0: exact "
+                             "ties only)", 0),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
@@ -368,6 +385,8 @@ class PimcConfig:
     model_draws: int
     model_misses: int
     own_points: float
+    defence: Defence
+    own_margin: float
     kitty_read: KittyRead
     discard: Discard
     discard_pairs: int
