@@ -23,7 +23,17 @@ from typing import TYPE_CHECKING
 
 from belote.bots.base import played_by
 from belote.bots.knowledge import World
-from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, Card, card, scan_forward, suit_of
+from belote.cards import (
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_MASKS,
+    Card,
+    card,
+    scan_forward,
+    suit_of,
+)
 from belote.declarations import CARRE, best_announcement
 from belote.errors import BeloteError
 from belote.hand import DECOUVERTE
@@ -103,8 +113,9 @@ class TrickShare:
     legal cards settles, for him or against him, in a world (:meth:`of_world`).
 
     A card settles the trick when the seat completes it, or when no seat after him holds
-    a card that beats the trick's winning card in that world (a safe reading: a seat
-    bound to follow with a lower card could not beat it either).  The points are those
+    a card that beats the trick's winning card in that world among those he may play:
+    the led suit's when he holds it (§6.1), else all (a safe reading: a seat bound to
+    trump under, or his partner master, may not beat it either).  The points are those
     that change hands, the trick's cards so far but the winning one (the winner's own
     card was his either way) and the last trick's 10: ``+points`` when the seat wins it
     (his own trick points, §12.1), ``-points`` when the other defender does (his, not the
@@ -142,7 +153,9 @@ class TrickShare:
         for c in view.legal_cards:
             cards = (*view.trick, c)
             i = trick_winner(cards, self.trump)
-            if any(world.hands[s] & beating[cards[i]] for s in self._later):
+            led = SUIT_MASKS[suit_of(cards[0])]
+            if any((world.hands[s] & led or world.hands[s]) & beating[cards[i]]
+                   for s in self._later):
                 continue  # (a later seat may still win it)
             won = (view.trick_leader + i) % n
             if self.sides[won] == 0:
