@@ -60,7 +60,7 @@ def test_12_1_defence_own_wins_the_trick_among_cards_equal_for_the_side() -> Non
     assert view.contract is not None and view.contract.taker == 0
     ace, king = parse_card("AS"), parse_card("KS")
     assert set(view.legal_cards) == {ace, king}
-    side, own = PimcBot(0), PimcBot(0, defence="own")
+    side, own = PimcBot(0, defence="side"), PimcBot(0, defence="own", own_margin=0)
     assert card_name(side.play(view)) == "KS"  # (equal for the side: the lower card)
     assert card_name(own.play(view)) == "AS"
     assert own.last_values == side.last_values
@@ -98,7 +98,7 @@ def test_12_1_defence_own_leaves_the_takers_play_unchanged() -> None:
             assert view.contract is not None
             if seat == view.contract.taker and len(view.legal_cards) > 1:
                 spec = "worlds=6,nodes=20000"
-                side = make_bot(f"pimc:{spec}", 0)
+                side = make_bot(f"pimc:{spec},defence=side", 0)
                 own = make_bot(f"pimc:{spec},defence=own,own_margin=5", 0)
                 assert isinstance(side, PimcBot) and isinstance(own, PimcBot)
                 assert own.play(view) == side.play(view)
@@ -189,6 +189,12 @@ def test_defence_setting_parsed_and_documented() -> None:
     config = PimcConfig.of({"defence": "own", "own_margin": "2.5"})
     assert config.defence is Defence.OWN and config.own_margin == 2.5
     assert PimcConfig.of().defence is Defence.SIDE and PimcConfig.of().own_margin == 0.0
+    # the default at three players (the card play there), not at two
+    three, two = (PimcConfig.of().small_table(frozenset(), n) for n in (3, 2))
+    assert three.defence is Defence.OWN and three.own_margin == 4.0
+    assert two.defence is Defence.SIDE and two.own_margin == 0.0
+    given = PimcConfig.of({"defence": "side"}).small_table(frozenset({"defence"}), 3)
+    assert given.defence is Defence.SIDE
     with pytest.raises(OptionError, match="defence"):
         PimcConfig.of({"defence": "mine"})
     with pytest.raises(OptionError, match="own_margin"):
