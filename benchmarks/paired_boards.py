@@ -15,7 +15,8 @@ the difference is the difference's own.  Run:
 Each board prints nothing; every 25 boards a line gives the boards done, each bot's
 margin per deal over the opponent, their difference (second minus first) with its
 95% interval (normal, from the boards' spread), the boards on which both scored the
-same, and CPU seconds per board.  ``--out`` appends one JSON line per board and bot.
+same, and CPU seconds per board.  ``--out`` appends one JSON line per board and bot
+(its margin, and each table's points: the opponent's, the bot's).
 
 ``oracle`` as a bot is a yardstick, not a bot: PIMC's bidding, and a card play that
 solves the true deal (it sees every hand), so its margin over ``pimc`` is the most
@@ -133,7 +134,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cpu[i] += time.process_time() - began
                 margins[i].append(margin)
                 if out is not None:
-                    out.write(json.dumps({"board": board, "bot": bot, "margin": margin}) + "\n")
+                    tables = [[t.points[0], t.points[1]] for t in result.tables]
+                    out.write(json.dumps({"board": board, "bot": bot, "margin": margin,
+                                          "tables": tables}) + "\n")
                     out.flush()
             done = len(margins[0])
             if done % 25 == 0 or board == boards[-1]:

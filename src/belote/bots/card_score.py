@@ -11,7 +11,9 @@ said or held in the world; at three players the kitty discards in the taker's
 tricks and the points in play of a deal that leaves cards out; in découverte the
 plain trick points).  At three players a defender plays for himself (§12.1): with
 ``own_points`` the points of a trick his card settles count for him alone
-(:meth:`CardScorer.seat_bonus`).
+(:meth:`CardScorer.seat_bonus`); :class:`TrickShare` gives the points of the trick a
+defender's card settles, for the card play's ``defence=own`` (his own points among the
+cards equal for the side).
 """
 
 from __future__ import annotations
@@ -21,7 +23,17 @@ from typing import TYPE_CHECKING
 
 from belote.bots.base import played_by
 from belote.bots.knowledge import World
-from belote.cards import ALL_TRUMP, KING, NO_TRUMP, QUEEN, card, scan_forward, suit_of
+from belote.cards import (
+    ALL_TRUMP,
+    KING,
+    NO_TRUMP,
+    QUEEN,
+    SUIT_MASKS,
+    Card,
+    card,
+    scan_forward,
+    suit_of,
+)
 from belote.declarations import CARRE, best_announcement
 from belote.errors import BeloteError
 from belote.hand import DECOUVERTE
@@ -34,7 +46,7 @@ from belote.table import DealMode, Table
 if TYPE_CHECKING:
     from belote.bots.bid_search import GameOutlook, SeatOutlook
 
-__all__ = ["CardScorer", "declarations_by_side", "world_state"]
+__all__ = ["CardScorer", "TrickShare", "declarations_by_side", "world_state"]
 
 
 def world_state(view: PlayerView, world: World, table: Table | None = None) -> PlayState:
@@ -94,6 +106,64 @@ def declarations_by_side(view: PlayerView, sides: Sequence[int]) -> tuple[int, i
     points = [0, 0]
     points[winner] = sum(p for _, p in keyed[winner])
     return (points[0], points[1])
+
+
+class TrickShare:
+    """Three players, a defender (§12.1): the points of the current trick that each of his
+    legal cards settles, for him or against him, in a world (:meth:`of_world`).
+
+    A card settles the trick when the seat completes it, or when no seat after him holds
+    a card that beats the trick's winning card in that world among those he may play:
+    the led suit's when he holds it (§6.1), else all (a safe reading: a seat bound to
+    trump under, or his partner master, may not beat it either).  The points are those
+    that change hands, the trick's cards so far but the winning one (the winner's own
+    card was his either way) and the last trick's 10: ``+points`` when the seat wins it
+    (his own trick points, §12.1), ``-points`` when the other defender does (his, not the
+    seat's), nothing when the taker wins it or when it is not settled.  Within a world,
+    among cards of the same side's score, these tell the seat's own points less the other
+    defender's (the later tricks, which the side's double-dummy value cannot split,
+    counted evenly).
+    :meth:`applies` says whether the seat is such a defender."""
+
+    def __init__(self, view: PlayerView, table: Table | None = None) -> None:
+        assert view.contract is not None
+        self.view = view
+        self.table = table = table if table is not None else Table.of(view.rules)
+        self.sides = table.sides(view.contract.taker)
+        self.trump = view.contract.trump
+        self.points = card_points(view.rules, self.trump)
+        self._last = 10 if len(view.tricks) == table.tricks - 1 else 0
+        self._later = [(view.seat + i) % table.players
+                       for i in range(1, table.players - len(view.trick))]
+
+    @staticmethod
+    def applies(view: PlayerView, table: Table | None = None) -> bool:
+        """Whether ``view``'s seat is a defender at three players (§12.1)."""
+        table = table if table is not None else Table.of(view.rules)
+        return (table.players == 3 and view.contract is not None
+                and view.seat != view.contract.taker)
+
+    def of_world(self, world: World) -> dict[Card, int]:
+        """Each legal card's settled points in ``world`` (cards that settle nothing, or
+        settle the trick for the taker, left out)."""
+        view, n = self.view, self.table.players
+        beating = BEATING[self.trump]
+        pts = self.points
+        out: dict[Card, int] = {}
+        for c in view.legal_cards:
+            cards = (*view.trick, c)
+            i = trick_winner(cards, self.trump)
+            led = SUIT_MASKS[suit_of(cards[0])]
+            if any((world.hands[s] & led or world.hands[s]) & beating[cards[i]]
+                   for s in self._later):
+                continue  # (a later seat may still win it)
+            won = (view.trick_leader + i) % n
+            if self.sides[won] == 0:
+                continue
+            # (the winner's own card was his either way: the others' cards change hands)
+            points = sum(pts[x] for j, x in enumerate(cards) if j != i) + self._last
+            out[c] = points if won == view.seat else -points
+        return out
 
 
 class CardScorer:

@@ -38,6 +38,7 @@ __all__ = [
     "Bidding",
     "CallReading",
     "CardReads",
+    "Defence",
     "Discard",
     "DiscardGuess",
     "DiscardPool",
@@ -99,6 +100,14 @@ class HeardReads(StrEnum):
 
     MODEL = "model"
     IGNORE = "ignore"
+
+
+class Defence(StrEnum):
+    """What a defender's card play weighs at three players (setting ``defence``, §12.1)."""
+
+    SIDE = "side"  # the side's score alone
+    OWN = "own"  # the side's score first, then among the cards within own_margin of the
+    # best the seat's own points of the trick its card settles
 
 
 class KittyRead(StrEnum):
@@ -225,7 +234,14 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # calls as the heuristic's).  On development seeds, duplicate boards against the
 # heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
 # boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
-THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"play_calls": CallReading.HINTS}
+# A defender plays for his own points among the cards within 4 points of the best mean for
+# the side (defence=own, own_margin=4, §12.1): on development seeds, duplicate boards against
+# the heuristic with 24 cards, over the side's play: +0.50 [0.22, 0.78] points a deal (500
+# boards; exact ties alone, own_margin=0: +0.16 [0.07, 0.25] on 1,000),
+# docs/results/small-tables-dev-15.md.
+THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
+    "play_calls": CallReading.HINTS, "defence": Defence.OWN, "own_margin": 4.0,
+}
 # The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
 # opponent's cards are read through the heuristic's card play at two players
 # (card_reads=model, read_weight 0.25 a miss, read_fit=fixed).  On development seeds,
@@ -310,6 +326,15 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                              "of the trick he completes count for him alone, this many "
                              "times the share of §12.1 (1: his score less the others' "
                              "mean; 0: his side's score)", 0),
+    "defence": BotSetting(
+        Defence, Defence.SIDE, "card play, three players, a defender: weigh the side's "
+        "score alone (side), or the side's score first and then, among the cards within "
+        "own_margin of the best, the points of the trick his card settles for him (won "
+        "by him: his own, by the other defender: lost to him) (own; the default at three "
+        "players)"),
+    "own_margin": BotSetting(float, 0.0, "defence=own: the cards within this many points "
+                             "of the best card's mean are equal for the side (0: exact "
+                             "ties only; 4 by default at three players)", 0),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
@@ -398,6 +423,8 @@ class PimcConfig:
     model_draws: int
     model_misses: int
     own_points: float
+    defence: Defence
+    own_margin: float
     kitty_read: KittyRead
     discard: Discard
     discard_pairs: int
