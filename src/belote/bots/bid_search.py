@@ -53,6 +53,7 @@ __all__ = [
     "noise_errors",
     "solve_worlds",
     "solved_outcome",
+    "takers_points",
     "trick_cases",
     "world_outcome",
 ]
@@ -466,6 +467,18 @@ def noise_errors(noise: int) -> Errors:
     return ((0, 1.0),) if spread == 0 else ((-spread, 1 / 6), (0, 2 / 3), (spread, 1 / 6))
 
 
+def takers_points(ns: int, team: int, total: int) -> int:
+    """The takers' (side ``team``) double-dummy points of a deal whose tricks hold
+    ``total`` card points, side 0's being ``ns`` (the last trick's 10 in, a capot's
+    100: a side that takes every trick has ``total + 100``, the other 0)."""
+    capot_points = total + 100
+    if team == 0:
+        return ns
+    if ns in (0, capot_points):
+        return capot_points - ns
+    return total + 10 - ns
+
+
 def trick_cases(ns: int, team: int, total: int, caution: int,
                 errors: Errors) -> list[tuple[float, tuple[int, int], int | None]]:
     """The hands a solved world stands for, weighed: side 0's double-dummy points ``ns``
@@ -475,12 +488,7 @@ def trick_cases(ns: int, team: int, total: int, caution: int,
     every trick (None): a capot counts only while the takers keep every point (or take
     none, double dummy)."""
     capot_points = total + 100
-    if team == 0:
-        takers_dd = ns
-    elif ns in (0, capot_points):
-        takers_dd = capot_points - ns
-    else:
-        takers_dd = total + 10 - ns
+    takers_dd = takers_points(ns, team, total)
     cases: list[tuple[float, tuple[int, int], int | None]] = []
     for error, weight in errors:
         points = takers_dd - caution + error

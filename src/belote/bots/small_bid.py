@@ -62,6 +62,7 @@ from belote.bots.bid_search import (
     SeatOutlook,
     noise_errors,
     solve_worlds,
+    takers_points,
     trick_cases,
 )
 from belote.bots.heuristic import SMALL_TAKE, small_call, small_strength
@@ -521,14 +522,7 @@ def defence_points(ns: int, side: int, cards: int) -> int:
     points, side 0's being ``ns`` (the last trick's 10 in, a capot's 100: so 0 when the
     takers take every trick, ``cards + 10`` when they take none), the takers being side
     ``side``."""
-    capot = cards + 100
-    if side == 0:
-        takers = ns
-    elif ns in (0, capot):
-        takers = capot - ns
-    else:
-        takers = cards + 10 - ns
-    return max(0, cards + 10 - takers)
+    return max(0, cards + 10 - takers_points(ns, side, cards))
 
 
 def seat_value(view: PlayerView, table: Table, trump: TrumpMode, taker: int,
