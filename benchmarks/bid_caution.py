@@ -28,9 +28,21 @@ from belote.bots.heuristic import HeuristicBot
 from belote.bots.small_bid import SmallBidSearch, SmallWorld
 from belote.deal import new_deck
 from belote.errors import BeloteError
-from belote.options import make_rules, parse_option_assignment
-from belote.round import BIDDING, Round
+from belote.options import Rules, make_rules, parse_option_assignment
+from belote.round import BIDDING, PlayerView, Round
 from belote.table import DealMode, Table
+
+
+def seeded_deal(rules: Rules, seed: int, n: int) -> tuple[Round, PlayerView, SmallWorld]:
+    """Deal ``n`` of ``seed``: the deck shuffled and the dealer drawn by
+    ``Random(seed + n)``; the round, its first view (the bidding's) and the first cards
+    dealt (the hands and the stock) as the bidding search's world."""
+    rng = random.Random(seed + n)
+    deck = new_deck(rules.players, rules.three_deal)
+    rng.shuffle(deck)
+    rnd = Round(rules, rng.randrange(rules.players), deck)
+    assert rnd.first is not None
+    return rnd, rnd.view(), SmallWorld(tuple(rnd.first.hands), tuple(rnd.first.stock))
 
 
 def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals: int,
@@ -47,13 +59,7 @@ def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals
     n = 0
     while len(out) < deals:
         n += 1
-        rng = random.Random(seed + n)
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, rng.randrange(rules.players), deck)
-        first = rnd.view()
-        assert rnd.first is not None
-        world = SmallWorld(tuple(rnd.first.hands), tuple(rnd.first.stock))
+        rnd, first, world = seeded_deal(rules, seed, n)
         while rnd.phase is BIDDING:
             rnd.call(caller.call(rnd.view()))
         if rnd.contract is None:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import random
 import statistics
 import sys
 import time
@@ -44,12 +43,11 @@ from belote.bots import make_bot, play_deal
 from belote.bots.base import BaseBot
 from belote.bots.bid_search import Errors, noise_errors
 from belote.bots.heuristic import HeuristicBot
-from belote.bots.small_bid import SmallBidSearch, SmallWorld
+from belote.bots.small_bid import SmallBidSearch
 from belote.cards import scan_forward, suit_of
-from belote.deal import new_deck
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
-from belote.round import BIDDING, Round
+from belote.round import BIDDING
 from belote.table import DealMode, Table
 
 MODELS: tuple[tuple[int, int], ...] = (
@@ -96,6 +94,8 @@ def _fewest(search: SmallBidSearch, trump: int, seat: int, out: Any, side: int,
 def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals: int,
           seed: int, calls: str = "table") -> list[Taken]:
     """The first ``deals`` deals taken (see the module), in order."""
+    from bid_caution import seeded_deal  # (beside this script: bid_caution's deals)
+
     rules = make_rules(profile, options)
     table = Table.of(rules)
     if rules.players == 4 or table.mode in (DealMode.KITTY, DealMode.DECOUVERTE):
@@ -107,13 +107,7 @@ def taken(taker: str, defence: str, profile: str, options: dict[str, Any], deals
     n = 0
     while len(out) < deals:
         n += 1
-        rng = random.Random(seed + n)
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, rng.randrange(rules.players), deck)
-        first = rnd.view()
-        assert rnd.first is not None
-        world = SmallWorld(tuple(rnd.first.hands), tuple(rnd.first.stock))
+        rnd, first, world = seeded_deal(rules, seed, n)
         tested = n % rules.players
         bots: list[BaseBot] = [make_bot(taker if s == tested else defence, seed + n * 7 + s)
                                for s in range(rules.players)]

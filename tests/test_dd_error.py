@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,13 +14,18 @@ import pytest
 
 from belote.bots.bid_search import noise_errors
 from belote.bots.heuristic import HeuristicBot
-from belote.bots.small_bid import SmallBidSearch, SmallWorld
-from belote.deal import new_deck
+from belote.bots.small_bid import SmallBidSearch
 from belote.options import make_rules
-from belote.round import BIDDING, Round
+from belote.round import BIDDING
 from belote.scoring import HandEntry, score_hand
 from belote.scoring import Outcome as HandOutcome
 from belote.table import Table
+
+
+@pytest.fixture(autouse=True)
+def _beside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """dd_error takes its deals from bid_caution, beside it (as when run as a script)."""
+    monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benchmarks"))
 
 
 def _load(name: str) -> ModuleType:
@@ -49,15 +53,10 @@ def test_the_fewest_points_are_the_scorings_own() -> None:
     declarations and belote, and one point fewer does not."""
     rules = make_rules("classic-3p", {})
     table = Table.of(rules)
+    deal = _load("bid_caution").seeded_deal
     for t in _load("dd_error").taken("heuristic", "heuristic", "classic-3p", {}, 6, 43,
                                      calls="heuristic"):
-        rng = random.Random(43 + t.n)
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, rng.randrange(rules.players), deck)
-        first = rnd.view()
-        assert rnd.first is not None
-        world = SmallWorld(tuple(rnd.first.hands), tuple(rnd.first.stock))
+        rnd, first, world = deal(rules, 43, t.n)
         while rnd.phase is BIDDING:
             rnd.call(HeuristicBot(0).call(rnd.view()))
         assert rnd.contract is not None and rnd.contract.taker == t.seat
