@@ -10,7 +10,11 @@ each pairing (same bots, profile, options and mode) over several files, refuses 
 seed seen twice (the same deals are not new evidence), counts only fresh runs unless
 ``--with-given`` says otherwise, and prints each pairing's pooled record with its 95%
 Wilson interval (:func:`belote.tournament.stats.rate_estimate`); ``--plot`` draws them
-with their intervals (matplotlib, as ``belote tournament --plot``).
+with their intervals (matplotlib, as ``belote tournament --plot``).  ``pool`` also
+gives each pairing's points a deal, the first bot's margin over the second, as the mean
+over every board of the runs with its normal 95% interval: each run records its boards'
+mean and interval, from which the boards' pooled spread follows exactly (the same
+figures as one run over all the boards, :func:`pooled_margin`).
 
     .venv/bin/python benchmarks/strength.py run --bots heuristic,pimc --games 200 \\
         --profile classic-3p --out benchmarks/results/3p-1.json [--workers 2] [--seed S]
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import secrets
 import shlex
@@ -35,7 +40,7 @@ from typing import Any
 from belote.errors import BeloteError
 from belote.tournament import TournamentConfig, run_tournament
 from belote.tournament.config import TournamentError, import_optional
-from belote.tournament.stats import Estimate, rate_estimate
+from belote.tournament.stats import Z95, Estimate, rate_estimate
 
 FRESH = "fresh"
 GIVEN = "given"
@@ -79,6 +84,12 @@ class Pooled:
     losses: int = 0
     ties: int = 0
     seeds: tuple[int, ...] = ()
+    margins: tuple[tuple[int, Estimate], ...] = ()  # each run's boards, margin a deal
+
+    @property
+    def margin(self) -> Estimate:
+        """The first bot's points a deal over the second, over every board pooled."""
+        return pooled_margin(self.margins)
 
     @property
     def played(self) -> int:
@@ -93,6 +104,38 @@ class Pooled:
         a, b, profile, options, mode = self.key
         extra = f" {options}" if options != "{}" else ""
         return f"{a} vs {b} ({profile}{extra}, {mode})"
+
+
+def pooled_margin(runs: Sequence[tuple[int, Estimate]], z: float = Z95) -> Estimate:
+    """The mean of every board of ``runs`` (each: its boards, and their mean with its
+    normal interval ``mean ± z·s/√n``, as a tournament records ``margin_per_deal``) and
+    its interval, as :func:`belote.tournament.stats.mean_estimate` gives it over all the
+    boards at once: each run's spread ``s`` is read back from its interval, and the
+    pooled variance adds the spread within runs to that of the runs' means.
+
+    >>> from belote.tournament.stats import mean_estimate
+    >>> e = pooled_margin([(4, mean_estimate([1.0, 2.0, 3.0, 6.0])),
+    ...                    (3, mean_estimate([-1.0, 0.0, 4.0]))])
+    >>> a = mean_estimate([1.0, 2.0, 3.0, 6.0, -1.0, 0.0, 4.0])
+    >>> round(e.value, 9) == round(a.value, 9), round(e.low or 0, 9) == round(a.low or 0, 9)
+    (True, True)
+    """
+    n = sum(boards for boards, _ in runs)
+    if n == 0:
+        raise ValueError("pooled_margin: no boards")
+    mean = math.fsum(boards * e.value for boards, e in runs) / n
+    if n < 2:
+        return Estimate(mean, None, None)
+    squares = 0.0
+    for boards, e in runs:
+        if boards >= 2:
+            if e.high is None:
+                raise ValueError("pooled_margin: a run of several boards without an interval")
+            spread = (e.high - e.value) * math.sqrt(boards) / z
+            squares += (boards - 1) * spread * spread
+        squares += boards * (e.value - mean) ** 2
+    half = z * math.sqrt(squares / (n - 1)) / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half)
 
 
 def pool(paths: Sequence[Path], with_given: bool = False) -> list[Pooled]:
@@ -123,6 +166,11 @@ def pool(paths: Sequence[Path], with_given: bool = False) -> list[Pooled]:
                     f"{path}: seed {seed} of {a} vs {b} is pooled already (the same deals "
                     "twice are not new evidence)")
             entry.seeds += (seed,)
+            margin = p["margin_per_deal"]
+            entry.margins += ((int(p["boards"]), Estimate(
+                float(margin["value"]),
+                None if margin.get("low") is None else float(margin["low"]),
+                None if margin.get("high") is None else float(margin["high"]))),)
             entry.wins += int(record["wins"])
             entry.losses += int(record["losses"])
             entry.ties += int(record["ties"])
@@ -133,8 +181,11 @@ def describe(entry: Pooled) -> str:
     r = entry.rate
     low = f"{r.low:.1%}" if r.low is not None else "?"
     high = f"{r.high:.1%}" if r.high is not None else "?"
+    m = entry.margin
+    spread = f" [{m.low:+.1f}, {m.high:+.1f}]" if m.low is not None and m.high is not None else ""
     return (f"{entry.label()}: {entry.wins}-{entry.losses}-{entry.ties} of {entry.played} "
-            f"over {len(entry.seeds)} runs, {r.value:.1%} [{low}, {high}]")
+            f"over {len(entry.seeds)} runs, {r.value:.1%} [{low}, {high}]; the first bot's "
+            f"points a deal over the second {m.value:+.2f}{spread}")
 
 
 def figure(width: float, height: float) -> tuple[Any, Any]:
@@ -242,7 +293,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(json.dumps([{"bots": list(e.key[:2]), "profile": e.key[2],
                                "options": json.loads(e.key[3]), "mode": e.key[4],
                                "wins": e.wins, "losses": e.losses, "ties": e.ties,
-                               "seeds": list(e.seeds), "rate": e.rate.to_json()}
+                               "seeds": list(e.seeds), "rate": e.rate.to_json(),
+                               "margin_per_deal": e.margin.to_json()}
                               for e in entries], indent=2))
         else:
             for e in entries:

@@ -97,3 +97,38 @@ def test_a_long_label_is_wrapped_at_its_commas_and_spaces() -> None:
                    for line in text.split("\n"))
         assert (text.count("\n") == 0) == (len(spec) <= width)
     assert wrapped("a,b", 1) == "a,\nb"  # (a piece longer than the width stays whole)
+
+
+def _answer(seed: int, margins: list[float]) -> dict[str, object]:
+    """A tournament's answer with one pairing whose boards had these margins."""
+    from belote.tournament.stats import mean_estimate
+
+    wins = sum(1 for m in margins if m > 0)
+    losses = sum(1 for m in margins if m < 0)
+    return {"seed": seed, "seed_source": "fresh", "profile": "classic-2p", "options": {},
+            "mode": "deals",
+            "pairings": [{"bots": ["a", "b"], "boards": len(margins),
+                          "deal_results": {"wins": wins, "losses": losses,
+                                           "ties": len(margins) - wins - losses},
+                          "margin_per_deal": mean_estimate(margins).to_json()}]}
+
+
+def test_pool_gives_the_margin_of_every_board_pooled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from belote.tournament.stats import mean_estimate
+
+    strength = _script()
+    runs = [[12.0, -4.0, 30.0, 0.0, 7.5], [-20.0, 3.0, 16.0], [40.0]]
+    for i, margins in enumerate(runs):
+        (tmp_path / f"{i}.json").write_text(json.dumps(_answer(100 + i, margins)))
+    entry = strength.pool([tmp_path / f"{i}.json" for i in range(3)])[0]
+    every = mean_estimate([m for margins in runs for m in margins])
+    assert entry.margin.value == pytest.approx(every.value)
+    assert entry.margin.low == pytest.approx(every.low)
+    assert entry.margin.high == pytest.approx(every.high)
+    assert strength.main(["pool", *(str(tmp_path / f"{i}.json") for i in range(3))]) == 0
+    out = capsys.readouterr().out
+    assert f"second {every.value:+.2f} [{every.low:+.1f}, {every.high:+.1f}]" in out
+    assert strength.main(["pool", "--json", str(tmp_path / "0.json")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["margin_per_deal"]["value"] == pytest.approx(sum(runs[0]) / 5)
