@@ -246,7 +246,7 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # towards no reading, as at two players, docs/results/small-tables-dev-12.md).  On
 # development seeds, duplicate boards against the heuristic, over card_reads=ignore:
 # +1.29 [0.20, 2.38] points a deal with 24 cards (600 boards), +1.50 [0.25, 2.75] six
-# each (400 boards), +3.04 [0.77, 5.30] with the kitty (200 boards); a card's CPU median
+# each (400 boards), +2.14 [0.20, 4.07] with the kitty (300 boards); a card's CPU median
 # 0.03-0.05 s, max 0.56 s (docs/results/small-tables-dev-18.md).  More worlds and
 # positions (64 worlds, 3,000,000 positions a card) were level there: +0.17 [-0.94, 1.27]
 # (24 cards), +0.30 [-1.09, 1.69] (six each).
