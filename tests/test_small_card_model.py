@@ -236,21 +236,26 @@ def test_the_weighed_worlds_keep_the_kitty_rule_and_the_calls(
     assert asked > 20
 
 
-def test_the_two_players_default_reads_the_cards() -> None:
+def test_the_small_tables_default_reads_the_cards() -> None:
     """``card_reads`` per table size: read by default at two players
-    (``TWO_PLAYER_PLAY_DEFAULTS``), not at three (not measured clear of zero there), a
-    setting given winning at both; ``read_fit`` fitted to the table at two players (with
-    the reading), fixed at three."""
+    (``TWO_PLAYER_PLAY_DEFAULTS``) and at three (``THREE_PLAYER_PLAY_DEFAULTS``, +1.3 a
+    deal with 24 cards on development boards, small-tables-dev-18), a setting given
+    winning at both; ``read_fit`` fitted to the table at both (with the reading)."""
     from belote.bots.pimc_config import CardReads, ReadFit
 
     plain, given = make_bot("pimc", seed=1), make_bot("pimc:card_reads=ignore", seed=1)
     assert isinstance(plain, PimcBot) and isinstance(given, PimcBot)
     assert plain.small_configs[2].card_reads is CardReads.MODEL
-    assert plain.small_configs[3].card_reads is CardReads.IGNORE
+    assert plain.small_configs[3].card_reads is CardReads.MODEL
     assert plain.config.card_reads is CardReads.MODEL
     assert given.small_configs[2].card_reads is CardReads.IGNORE
+    assert given.small_configs[3].card_reads is CardReads.IGNORE
     assert plain.small_configs[2].read_fit is ReadFit.TABLE
-    assert plain.small_configs[3].read_fit is ReadFit.FIXED
+    assert plain.small_configs[3].read_fit is ReadFit.TABLE
+    fixed = make_bot("pimc:read_fit=fixed", seed=1)
+    assert isinstance(fixed, PimcBot)
+    assert fixed.small_configs[3].read_fit is ReadFit.FIXED
+    assert fixed.small_configs[3].card_reads is CardReads.MODEL
 
 
 # --- the model's weight fitted to the table (``read_fit=table``) at two and three players --

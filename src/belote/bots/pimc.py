@@ -103,13 +103,14 @@ At two and three players (§12) the model is the heuristic's card play at that t
 (its past views rebuilt with the cards face up, the stock or the kitty's cards out of
 play, and the kitty's taker's own two cards aside: in a world, its cards out of play);
 the worlds weighed are drawn as the unweighed ones (the calls' hints at three players,
-the discard rule with the kitty), ``read_fit`` is fitted as below at two players
-(``table``, :data:`belote.bots.pimc_config.TWO_PLAYER_PLAY_DEFAULTS`) and ``fixed`` at
-three (``read_weight`` kept, unless ``read_fit=table`` is given), and découverte is
+the discard rule with the kitty), ``read_fit`` is fitted as below (``table``,
+:data:`belote.bots.pimc_config.TWO_PLAYER_PLAY_DEFAULTS` and
+:data:`belote.bots.pimc_config.THREE_PLAYER_PLAY_DEFAULTS`), and découverte is
 not read.  It is the default at two players
 (:data:`belote.bots.pimc_config.TWO_PLAYER_PLAY_DEFAULTS`: +5.8 [4.3, 7.3] points a deal
-over ``card_reads=ignore`` against the heuristic on development seeds), not at three
-(:data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`).
+over ``card_reads=ignore`` against the heuristic on development seeds) and at three
+(:data:`belote.bots.pimc_config.THREE_PLAYER_PLAY_DEFAULTS`: +1.3 [0.2, 2.4] with 24
+cards, docs/results/small-tables-dev-18.md).
 With ``heard_reads=model`` [default] what the other seats announced with their
 first card is read too (§7.4; the table hears a combination's kind and height,
 and the side that loses the comparison never shows its cards, §7.6): the worlds
@@ -117,11 +118,11 @@ are drawn among the deals in which each seat held what it announced
 (:class:`belote.bots.card_model.HeldSampler`), and a world in which a seat would
 have announced something else (a tierce held and nothing said) counts one miss.
 The model is the heuristic: against other players it misleads.  With
-``read_fit=table`` [default at four and two players; ``fixed`` at three, where it may
-be given] the bot checks the model once a deal, at its last card, against the deal as
-it was (the cards played, and every placing of the few cards it has not seen that the
-voids allow, at two and three players the cards out of play among them: the stock's,
-the kitty's two aside, six each's three; the fewest misses counting): the odds of a
+``read_fit=table`` [default] the bot checks the model once a deal, at its last
+card, against the deal as it was (the cards played, and every placing of the few
+cards it has not seen that the voids allow, at two and three players the cards out
+of play among them: the stock's, the kitty's two aside, six each's three; the fewest
+misses counting): the odds of a
 miss against a match among the cards read so far (the opponents' at four players,
 every other seat's at two and three; with :data:`FIT_PRIOR` cards matched before any
 deal) over those of a world drawn at random at that deal mode

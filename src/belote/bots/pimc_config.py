@@ -239,8 +239,20 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # the heuristic with 24 cards, over the side's play: +0.50 [0.22, 0.78] points a deal (500
 # boards; exact ties alone, own_margin=0: +0.16 [0.07, 0.25] on 1,000),
 # docs/results/small-tables-dev-15.md.
+# The others' cards are read through the heuristic's card play at three players too
+# (card_reads=model, every other seat's cards, the other defender's too), its weight fitted
+# to the table over a game (read_fit=table: against the heuristic the model misses none of
+# its cards and the weight stays 0.25 a miss; against players it misreads it softens
+# towards no reading, as at two players, docs/results/small-tables-dev-12.md).  On
+# development seeds, duplicate boards against the heuristic, over card_reads=ignore:
+# +1.29 [0.20, 2.38] points a deal with 24 cards (600 boards), +1.50 [0.25, 2.75] six
+# each (400 boards), +2.14 [0.20, 4.07] with the kitty (300 boards); a card's CPU median
+# 0.03-0.05 s, max 0.56 s (docs/results/small-tables-dev-18.md).  More worlds and
+# positions (64 worlds, 3,000,000 positions a card) were level there: +0.17 [-0.94, 1.27]
+# (24 cards), +0.30 [-1.09, 1.69] (six each).
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "play_calls": CallReading.HINTS, "defence": Defence.OWN, "own_margin": 4.0,
+    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
 }
 # The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
 # opponent's cards are read through the heuristic's card play at two players
@@ -303,7 +315,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "the suit) only by chance (low), weigh each world by the opponents' cards and the "
         "others' calls the heuristic would not have made in it (model; at two and three "
         "players every other seat's cards, through the heuristic's play there; the "
-        "default at two players, not at three), or ignore the cards' choice (ignore)"),
+        "default at two and three players too), or ignore the cards' choice (ignore)"),
     "read_weight": BotSetting(float, 0.25, "card_reads=low: a world's chance to be kept, "
                               "per clue it breaks; model: a world's weight per call or "
                               "card the heuristic would not have made", 0),
@@ -311,8 +323,8 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         ReadFit, ReadFit.TABLE, "card_reads=model: after each deal, check the opponents' "
         "cards against the model in the deal as it was and soften read_weight towards 1 "
         "(no reading) as they stray from it (table; at two and three players every other "
-        "seat is checked, the cards out of play placed too; the default at four and two "
-        "players), or keep read_weight (fixed; the default at three players)"),
+        "seat is checked, the cards out of play placed too; the default at every table "
+        "size), or keep read_weight (fixed)"),
     "heard_reads": BotSetting(
         HeardReads, HeardReads.MODEL, "card_reads=model: read what the others announced "
         "at trick 1 too (a combination heard is held; one held and not heard is a miss), "
