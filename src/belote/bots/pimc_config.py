@@ -190,8 +190,9 @@ RANDOM_MISS_ODDS: Final[Mapping[DealMode, float]] = {
 # The others' calls are not read in the card play there (play_calls=ignore), except at
 # three players (THREE_PLAYER_PLAY_DEFAULTS).
 # The others' cards are read through the heuristic's card play (card_reads=model) at the
-# table sizes whose defaults say so (TWO_PLAYER_PLAY_DEFAULTS, with read_fit=table); the
-# small tables' read_fit is fixed otherwise (read_weight kept) unless given.
+# table sizes whose defaults say so (both: TWO_PLAYER_PLAY_DEFAULTS and
+# THREE_PLAYER_PLAY_DEFAULTS, with read_fit=table); read_fit is fixed otherwise (read_weight
+# kept) unless given.
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
     "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
