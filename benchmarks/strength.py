@@ -166,8 +166,11 @@ def pool(paths: Sequence[Path], with_given: bool = False) -> list[Pooled]:
                     f"{path}: seed {seed} of {a} vs {b} is pooled already (the same deals "
                     "twice are not new evidence)")
             entry.seeds += (seed,)
-            margin = p["margin_per_deal"]
-            entry.margins += ((int(p["boards"]), Estimate(
+            margin = p.get("margin_per_deal")
+            if not isinstance(margin, dict) or not isinstance(p.get("boards"), int):
+                raise TournamentError(f"{path}: {a} vs {b} has no boards and margin_per_deal "
+                                      "(not the answer of a tournament)")
+            entry.margins += ((p["boards"], Estimate(
                 float(margin["value"]),
                 None if margin.get("low") is None else float(margin["low"]),
                 None if margin.get("high") is None else float(margin["high"]))),)

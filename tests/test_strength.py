@@ -132,3 +132,9 @@ def test_pool_gives_the_margin_of_every_board_pooled(
     assert strength.main(["pool", "--json", str(tmp_path / "0.json")]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data[0]["margin_per_deal"]["value"] == pytest.approx(sum(runs[0]) / 5)
+    # a pairing without its margin: refused with the file named, nothing pooled
+    broken = _answer(200, [1.0, 2.0])
+    del broken["pairings"][0]["margin_per_deal"]  # type: ignore[index]
+    (tmp_path / "broken.json").write_text(json.dumps(broken))
+    assert strength.main(["pool", str(tmp_path / "broken.json")]) == 2
+    assert "broken.json: a vs b has no boards and margin_per_deal" in capsys.readouterr().err
