@@ -6,12 +6,14 @@ the table fit says the model reads these players (``answer_fit``)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from belote.actions import Play
 from belote.bots import Bot
 from belote.bots.base import next_action
 from belote.bots.card_model import PlayModel
@@ -56,7 +58,7 @@ def _played(profile: str, options: dict[str, Any], deals: int, seed: int
             view = rnd.view(seat)
             world = world_behind(rnd, seat)
             action = next_action(bots[seat], view)
-            assert action.card is not None
+            assert isinstance(action, Play)
             turns.append((view, world, action.card))
             rnd.apply(action)
         yield turns
@@ -115,57 +117,66 @@ def test_perfect_answers_give_the_solvers_values(profile: str,
     assert checked > 20
 
 
-def _last_value_differs(profile: str, seed: int) -> tuple[PlayerView, World]:
-    """The first turn (deals of ``seed``) with seats after the bot in the trick at which
-    ``answers=model`` and the solver choose different cards, with its real world."""
+@functools.cache
+def _answers_change_the_card(profile: str, seed: int) -> tuple[PlayerView, World]:
+    """The first turn (deals of ``seed``, heuristic players) with seats after the bot in
+    the trick at which ``answers=model`` and the solver (with worlds solved) choose
+    different cards, and at
+    which in the real world the heuristic's answers to some card are not double dummy's
+    (that card's value changes); with its real world."""
     for turns in _played(profile, {}, 20, seed):
         for view, world, _ in turns:
             if (len(view.legal_cards) < 2
                     or len(view.trick) == view.rules.players - 1):
                 continue
-            solver = PimcBot(5).play(view)
-            model = PimcBot(5, answers="model").play(view)
-            if solver != model:
+            solver = PimcBot(5)
+            if (solver.play(view) == PimcBot(5, answers="model").play(view)
+                    or not solver.last_values):  # (no world solved: the heuristic's)
+                continue
+            state = world_state(view, world)
+            answered, _ = PimcBot(5)._answered(state, world, PlayModel(view, ()), 10**9)
+            if answered != solve(state).moves:
                 return view, world
     raise AssertionError("no turn where the answers change the card")  # pragma: no cover
 
 
 def test_the_models_answers_change_the_card() -> None:
-    """At three players against the heuristic, some decision's card changes with the
-    model's answers (the same worlds, the same seed): the heuristic's answer to a card
-    is not double dummy's there, and the model's answer is what the bot weighs."""
-    view, world = _last_value_differs("classic-3p", 43)
+    """At three players among heuristic players, a decision whose card changes with the
+    model's answers (the same worlds, the same seed) where the heuristic's answer to a
+    card is not double dummy's: the bot weighs the model's answers, its values are not
+    the solver's, and its card is the best of its own values."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
     bot = PimcBot(5, answers="model")
     chosen = bot.play(view)
     assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
     solver = PimcBot(5)
     assert solver.play(view) != chosen
     assert solver.answers_on == solver.answers_off == 0
-    # The values differ where a later seat's heuristic answer is not double dummy's.
-    table = Table.of(view.rules)
-    state = world_state(view, world, table)
-    answered, _ = bot._answered(state, world, PlayModel(view, (), table, bot.heuristic),
-                                10**9)
-    assert answered.keys() == solve(state).moves.keys()
+    assert bot.last_values.keys() == solver.last_values.keys()
+    assert bot.last_values != solver.last_values
+    assert chosen == PimcBot.choose_card(view.legal_cards, bot.last_values, bot.last_own,
+                                         bot.card_config(Table.of(view.rules)).own_margin)
 
 
 def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
     """With the table fit's weight per miss above ``answer_fit`` (players the model
     misreads: a third of their cards missed) the answers are double dummy's: the card
-    of ``answers=solver``, the gate counted off; at ``answer_fit=1`` it stays on."""
-    view, _ = _last_value_differs("classic-3p", 43)
-    solver = PimcBot(5).play(view)
-    misread = PimcBot(5, answers="model")
-    misread.fit_misses, misread.fit_reads = 30, 90
+    and the values of ``answers=solver`` at that fit, the gate counted off; at
+    ``answer_fit=1`` it stays on."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
     table = Table.of(view.rules)
+    bots = [PimcBot(5), PimcBot(5, answers="model"), PimcBot(5, answers="model", answer_fit=1)]
+    for bot in bots:
+        bot.fit_misses, bot.fit_reads = 30, 90
+    solver, misread, always = bots
     assert misread.read_weight(table) > misread.card_config(table).answer_fit
-    assert misread.play(view) == solver
+    assert misread.play(view) == solver.play(view)
+    assert misread.last_values == solver.last_values
     assert misread.answers_off == 1 and misread.answers_on == 0
     assert not misread.last_answered
-    always = PimcBot(5, answers="model", answer_fit=1)
-    always.fit_misses, always.fit_reads = 30, 90
-    assert always.play(view) != solver
-    assert always.answers_on == 1
+    always.play(view)
+    assert always.answers_on == 1 and always.last_answered
+    assert always.last_values != solver.last_values
 
 
 def test_answers_default() -> None:
@@ -173,3 +184,16 @@ def test_answers_default() -> None:
     assert PimcConfig.of().answers is Answers.SOLVER
     assert PimcConfig.of({"preset": "v1"}).answers is Answers.SOLVER
     assert PimcConfig.of().answer_fit == 0.25
+
+
+@pytest.mark.parametrize("settings", [
+    {"objective": "points"}, {"objective": "game"}, {"own_points": "1"},
+    {"defence": "own", "own_margin": "0"}, {"defence": "side"},
+])
+def test_the_scorers_take_the_answered_values(settings: dict[str, str]) -> None:
+    """Every objective, ``own_points`` and ``defence=own`` score the answered values as
+    the solver's: a legal card, the same worlds' cards valued."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    bot = PimcBot(5, answers="model", **settings)
+    assert bot.play(view) in view.legal_cards
+    assert bot.last_answered and bot.last_values.keys() == set(view.legal_cards)

@@ -159,6 +159,25 @@ seeds, duplicate boards against the heuristic with 24 cards, over ``side``: +0.5
 0.78] points a deal with ``own_margin=4`` (500 boards), +0.16 [0.07, 0.25] with exact ties
 (1,000 boards; docs/results/small-tables-dev-15.md).
 
+Double dummy every other seat answers the bot's card perfectly, seeing every hand;
+the players at the table do not.  With ``answers=model`` (default ``solver``: double
+dummy) the seats after the bot in the current trick play, in each world and after each
+legal card of the bot, the card the heuristic's card play would (the model of
+``card_reads=model``, :meth:`belote.bots.card_model.PlayModel.answer`: each seat's view
+as it would stand rebuilt in the world, a forced card not asked), and only from the
+trick's end is the deal solved double dummy (:meth:`PimcBot._answered`: the trick's
+points and the value of the rest, as the solver's ``moves`` count them, so a world's
+values are the solver's where every answer is forced or double dummy's).  The bot's
+later cards and every later trick stay double dummy; the scorer (``CardScorer``, every
+objective, ``own_points``) scores these values as the solver's, and ``defence=own``'s
+:class:`~belote.bots.card_score.TrickShare` and the endgame's αμ (``endgame``, four
+players) are left on the world's hands and the solver's values.  The model answers only
+while the table fit says it reads these players: the weight per miss of
+:meth:`read_weight` (``read_fit=table``; with ``read_fit=fixed``, ``read_weight``) at
+most ``answer_fit`` (default 0.25, the base weight: against the heuristic nothing is
+missed); above it the answers are double dummy's (:attr:`PimcBot.answers_on` and
+:attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
+
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
 bot's own later cards one plan for the worlds it cannot tell apart and the other
