@@ -30,14 +30,7 @@ from belote.round import PLAY, PlayerView, Round
 from belote.solver import solve
 from belote.table import Table
 from tests.helpers import bid_to_play, world_behind
-
-SMALL: list[tuple[str, dict[str, Any]]] = [
-    ("classic-2p", {}),
-    ("classic-3p", {}),
-    ("classic-3p", {"three_deal": "kitty"}),
-    ("classic-3p", {"three_deal": "six_each"}),
-]
-SMALL_IDS = ["2p-stock", "3p-24", "3p-kitty", "3p-six"]
+from tests.test_small_card_model import SMALL, SMALL_IDS  # the small tables the model reads
 
 
 def _played(profile: str, options: dict[str, Any], deals: int, seed: int
