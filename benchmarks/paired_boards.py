@@ -15,8 +15,10 @@ the difference is the difference's own.  Run:
 Each board prints nothing; every 25 boards a line gives the boards done, each bot's
 margin per deal over the opponent, their difference (second minus first) with its
 95% interval (normal, from the boards' spread), the boards on which both scored the
-same, and CPU seconds per board.  ``--out`` appends one JSON line per board and bot
-(its margin, and each table's points: the opponent's, the bot's).
+same, and CPU seconds per board (and, for a bot with ``answers=model``, how many of its
+card decisions the model answered, its gate on, of those it could).  ``--out`` appends
+one JSON line per board and bot (its margin, and each table's points: the opponent's,
+the bot's).
 
 ``oracle`` as a bot is a yardstick, not a bot: PIMC's bidding, and a card play that
 solves the true deal (it sees every hand), so its margin over ``pimc`` is the most
@@ -65,10 +67,22 @@ class _Oracle(PimcBot):
         return totals
 
 
+_MADE: dict[str, list[BaseBot]] = {}  # the bots made, by spec (for their counters)
+
+
 def _factory(spec: str, seed: int | None) -> BaseBot:
-    if spec == "oracle":
-        return _Oracle(seed)
-    return make_bot(spec, seed)
+    bot = _Oracle(seed) if spec == "oracle" else make_bot(spec, seed)
+    _MADE.setdefault(spec, []).append(bot)
+    return bot
+
+
+def _gate(spec: str) -> str:
+    """``answers=model``'s gate over the bots of ``spec`` made so far: the card
+    decisions with seats after the bot in the trick the model answered, of all such;
+    empty when there were none."""
+    on = sum(getattr(b, "answers_on", 0) for b in _MADE.get(spec, ()))
+    off = sum(getattr(b, "answers_off", 0) for b in _MADE.get(spec, ()))
+    return f"; {spec}'s answers by the model {on} of {on + off}" if on + off else ""
 
 
 def _driver(rnd: Round, bots: Sequence[Any]) -> None:
@@ -145,8 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"{done} boards: {bots[0]} {sum(margins[0]) / done:+.1f}, "
                       f"{bots[1]} {sum(margins[1]) / done:+.1f} a deal over {args.opponent}; "
                       f"difference {diff:+.2f} ± {half:.2f} (95%); {same} boards alike; "
-                      f"CPU {cpu[0] / done:.2f} s and {cpu[1] / done:.2f} s a board",
-                      flush=True)
+                      f"CPU {cpu[0] / done:.2f} s and {cpu[1] / done:.2f} s a board"
+                      f"{''.join(_gate(b) for b in bots)}", flush=True)
     finally:
         if out is not None:
             out.close()

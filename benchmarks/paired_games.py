@@ -58,7 +58,6 @@ from statistics import NormalDist
 from typing import Any
 
 from belote.bots import make_bot
-from belote.bots.base import play_deal
 from belote.bots.registry import split_bot_specs
 from belote.errors import BeloteError
 from belote.options import Rules, make_rules, parse_option_assignment
@@ -271,15 +270,22 @@ def describe(bots: Sequence[str], c: Comparison) -> str:
     ])
 
 
-def _game_chunk(rules: Rules, seed: int, opponent: str, bot: str, board: int) -> Chunk:
-    # pairing 0: the bot seeds of `belote tournament --bots OPPONENT,BOT`'s only pairing
-    if ORACLE in (opponent, bot):  # paired_boards's yardstick, which sees every hand
-        from paired_boards import _driver, _factory  # (beside this script)
+def _beside() -> None:
+    """paired_boards (this script's neighbour) importable, however this was loaded."""
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path:
+        sys.path.insert(0, here)
 
-        return Chunk(rules, "games", seed, 0, (opponent, bot), board, board + 1, _factory,
-                     _driver)
-    return Chunk(rules, "games", seed, 0, (opponent, bot), board, board + 1, make_bot,
-                 play_deal)
+
+def _game_chunk(rules: Rules, seed: int, opponent: str, bot: str, board: int) -> Chunk:
+    # pairing 0: the bot seeds of `belote tournament --bots OPPONENT,BOT`'s only pairing;
+    # paired_boards's bots (beside this script): its yardstick, which sees every hand, and
+    # the bots made kept for their counters (the same bots, the same seeds)
+    _beside()
+    from paired_boards import _driver, _factory
+
+    return Chunk(rules, "games", seed, 0, (opponent, bot), board, board + 1, _factory,
+                 _driver)
 
 
 def play_board(rules: Rules, seed: int, opponent: str, bots: Sequence[str],
@@ -413,9 +419,12 @@ def run(bots: Sequence[str], opponent: str, profile: str, options: dict[str, Any
         if out is not None:
             _write(out, series.to_json({**extra, "boards_done": done}))
         if done % every == 0 or board == boards[-1]:
+            _beside()
+            from paired_boards import _gate
+
             print(f"seed {chosen} ({source}), {done} boards, CPU {cpu[0]:.0f} s and "
-                  f"{cpu[1]:.0f} s\n{describe(series.bots, compare(series.pairs))}",
-                  flush=True)
+                  f"{cpu[1]:.0f} s{''.join(_gate(b) for b in series.bots)}\n"
+                  f"{describe(series.bots, compare(series.pairs))}", flush=True)
     return series
 
 

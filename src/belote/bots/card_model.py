@@ -66,8 +66,8 @@ __all__ = ["HeldSampler", "PlayModel"]
 class PlayModel:
     """The past cards of ``seats`` in ``view``'s deal, ready to be read in a world."""
 
-    __slots__ = ("_aside", "_bot", "_calls", "_cards", "_heard", "_played", "_table",
-                 "_templates", "_unseen", "_view")
+    __slots__ = ("_answers", "_aside", "_bot", "_calls", "_cards", "_fields", "_first",
+                 "_heard", "_played", "_said_at", "_table", "_templates", "_unseen", "_view")
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
                  bot: HeuristicBot | None = None, callers: Sequence[int] = (),
@@ -96,31 +96,13 @@ class PlayModel:
         # The view's fields as a plain PlayerView's (a round's views work some out lazily).
         fields = {f.name: getattr(view, f.name) for f in dataclasses.fields(PlayerView)}
         no_shown: tuple[tuple[()], ...] = ((),) * n
-        # The declarations are compared with the first card of trick 2 (card n, §7.4)
-        # and shown from then on (§7.6): the views after that card see them.
+        self._fields, self._first, self._said_at = fields, first, said_at
         # For each card read: its index in play order and the view of its seat then,
         # less the hand and the legal cards (a world's own).
-        templates: list[tuple[int, PlayerView]] = []
-        for k, (seat, _) in enumerate(cards):
-            if seat not in read:
-                continue
-            done = k // n
-            leader = (view.tricks[done].leader if done < len(view.tricks)
-                      else view.trick_leader)
-            trick = tuple(c for _, c in cards[done * n:k])
-            templates.append((k, PlayerView(**{
-                **fields, "seat": seat, "phase": Phase.PLAY, "hand": 0,
-                "tricks": view.tricks[:done], "trick_leader": leader, "trick": trick,
-                "turn": seat, "legal_cards": (), "legal_calls": (),
-                "announced": tuple(a if first[s] < k else None
-                                   for s, a in enumerate(view.announced)),
-                "shown": view.shown if k > n else no_shown,
-                "belote_cards": tuple((s, c) for s, c in view.belote_cards if said_at[c] < k),
-                "my_declarations": None,
-                "declaration_result": view.declaration_result if k > n else None,
-                "discards": 0,
-            })))
-        self._templates = templates
+        self._templates = [(k, self._template(k, seat, tuple(c for _, c in cards[k - k % n:k])))
+                           for k, (seat, _) in enumerate(cards) if seat in read]
+        # answer(): the view of the seat to play after each trick so far, and its Unseen.
+        self._answers: dict[tuple[Card, ...], tuple[PlayerView, Unseen | None]] = {}
         # The kitty's taker (§12.1) saw his own discards: in a world, the cards out of play.
         self._aside = (self._table.mode is DealMode.KITTY
                        and view.contract.taker != view.seat and view.contract.taker in read)
@@ -149,7 +131,57 @@ class PlayModel:
                 if heard is not None:
                     self._heard.append((seat, _heard(heard), tuple(_made_by(a) for a in heard)))
         # What each past view says of the hidden cards, less its hand: made on first use.
-        self._unseen: list[Unseen | None] = [None] * len(templates)
+        self._unseen: list[Unseen | None] = [None] * len(self._templates)
+
+    def _template(self, k: int, seat: int, trick: tuple[Card, ...]) -> PlayerView:
+        """The view of ``seat`` about to play the deal's card ``k`` (in play order, after
+        the trick's cards ``trick``; ``k`` may lie past the view's cards, in its trick),
+        less the hand and the legal cards (a world's own).  The declarations are compared
+        with the first card of trick 2 (card n, §7.4) and shown from then on (§7.6): the
+        views after that card see them."""
+        view, n = self._view, self._table.players
+        done = k // n
+        leader = view.tricks[done].leader if done < len(view.tricks) else view.trick_leader
+        first, said_at = self._first, self._said_at
+        return PlayerView(**{
+            **self._fields, "seat": seat, "phase": Phase.PLAY, "hand": 0,
+            "tricks": view.tricks[:done], "trick_leader": leader, "trick": trick,
+            "turn": seat, "legal_cards": (), "legal_calls": (),
+            "announced": tuple(a if first[s] < k else None
+                               for s, a in enumerate(view.announced)),
+            "shown": view.shown if k > n else ((),) * n,
+            "belote_cards": tuple((s, c) for s, c in view.belote_cards if said_at[c] < k),
+            "my_declarations": None,
+            "declaration_result": view.declaration_result if k > n else None,
+            "discards": 0,
+        })
+
+    def answer(self, state: PlayState, world: World) -> Card:
+        """The model's card for the seat to play in ``state``, a position of ``world`` in
+        the view's trick after its cards and more (the view's seat's card, the answers
+        before): that seat's view then rebuilt as for a past card (:meth:`views`), its
+        hand and legal cards the world's; a forced card is not asked."""
+        legal = state.legal_mask()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1
+        view, seat = self._view, state.turn
+        assert view.contract is not None
+        trick = tuple(state.trick)
+        got = self._answers.get(trick)
+        if got is None:
+            k = len(self._cards) + len(trick) - len(view.trick)
+            got = self._answers[trick] = (self._template(k, seat, trick), None)
+        template, known = got
+        aside = (self._table.mode is DealMode.KITTY and seat == view.contract.taker
+                 and seat != view.seat)
+        seen = record_of(PlayerView, **{
+            **template.__dict__, "hand": state.hands[seat],
+            "legal_cards": tuple(scan_forward(legal)), "discards": world.out if aside else 0})
+        if known is None:  # (its sizes need a hand: made with the first, the discards left)
+            known = Unseen(record_of(PlayerView, **{**seen.__dict__, "discards": 0}),
+                           table=self._table)
+            self._answers[trick] = (template, known)
+        return self._bot.play_knowing(seen, known.knowledge(seen.hand, seen.discards))
 
     @property
     def calls(self) -> tuple[tuple[int, str, PlayerView], ...]:

@@ -159,6 +159,25 @@ seeds, duplicate boards against the heuristic with 24 cards, over ``side``: +0.5
 0.78] points a deal with ``own_margin=4`` (500 boards), +0.16 [0.07, 0.25] with exact ties
 (1,000 boards; docs/results/small-tables-dev-15.md).
 
+Double dummy every other seat answers the bot's card perfectly, seeing every hand;
+the players at the table do not.  With ``answers=model`` (default ``solver``: double
+dummy) the seats after the bot in the current trick play, in each world and after each
+legal card of the bot, the card the heuristic's card play would (the model of
+``card_reads=model``, :meth:`belote.bots.card_model.PlayModel.answer`: each seat's view
+as it would stand rebuilt in the world, a forced card not asked), and only from the
+trick's end is the deal solved double dummy (:meth:`PimcBot._answered`: the trick's
+points and the value of the rest, as the solver's ``moves`` count them, so a world's
+values are the solver's where every answer is forced or double dummy's).  The bot's
+later cards and every later trick stay double dummy; the scorer (``CardScorer``, every
+objective, ``own_points``) scores these values as the solver's, and ``defence=own``'s
+:class:`~belote.bots.card_score.TrickShare` and the endgame's αμ (``endgame``, four
+players) are left on the world's hands and the solver's values.  The model answers only
+while the table fit says it reads these players: the weight per miss of
+:meth:`read_weight` (``read_fit=table``; with ``read_fit=fixed``, ``read_weight``) at
+most ``answer_fit`` (default 0.25, the base weight: against the heuristic nothing is
+missed); above it the answers are double dummy's (:attr:`PimcBot.answers_on` and
+:attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
+
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
 bot's own later cards one plan for the worlds it cannot tell apart and the other
@@ -337,6 +356,7 @@ from belote.bots.pimc_config import (
     FIT_PRIOR,
     RANDOM_MISS_ODDS,
     SETTINGS,
+    Answers,
     Bidding,
     BidPrior,
     CallReading,
@@ -364,7 +384,7 @@ from belote.round import PlayerView
 from belote.table import DealMode, Table
 
 if TYPE_CHECKING:
-    from belote.bots.card_model import HeldSampler
+    from belote.bots.card_model import HeldSampler, PlayModel
     from belote.bots.small_bid import PlayHint, SmallOutcome, SmallWorld
 
 __all__ = ["PimcBot"]
@@ -424,6 +444,10 @@ class PimcBot(BaseBot):
         self.fit_misses = 0
         self.fit_reads = 0
         self._fit_key: object = None
+        # answers=model: the card decisions searched with seats after the bot in the
+        # trick, the model answering (the fit's gate on), and double dummy (gate off)
+        self.answers_on = self.answers_off = 0
+        self.last_answered = False  # the model answered the last card decision
 
     # --- bidding --------------------------------------------------------------
 
@@ -698,6 +722,7 @@ class PimcBot(BaseBot):
         self.last_values = {}
         self.last_own = {}
         self.last_kitty_kept = self.last_kitty_fallbacks = 0
+        self.last_answered = False
         table = Table.of(view.rules)
         if len(view.tricks) == table.tricks - 1 and table.mode is not DealMode.DECOUVERTE:
             settings = self.card_config(table)
@@ -892,6 +917,7 @@ class PimcBot(BaseBot):
         if (table.players == 4
                 and table.tricks - len(view.tricks) <= settings.endgame):
             fused = []
+        answering = self._answering(view, table) if fused is None else None
         start = time.perf_counter()
         nodes = 0
         worlds = 0
@@ -928,15 +954,20 @@ class PimcBot(BaseBot):
                 continue
             try:
                 # No decision searches more than twice the ``nodes`` setting.
-                result = solve(world_state(view, world, table),
-                               max_nodes=2 * settings.nodes - nodes, engine=self.engine,
-                               beneath=world.beneath)
+                if answering is not None:
+                    moves, searched = self._answered(world_state(view, world, table), world,
+                                                     answering, 2 * settings.nodes - nodes)
+                else:
+                    result = solve(world_state(view, world, table),
+                                   max_nodes=2 * settings.nodes - nodes, engine=self.engine,
+                                   beneath=world.beneath)
+                    moves, searched = result.moves, result.nodes
             except SearchLimitError:
                 break
-            nodes += result.nodes
+            nodes += searched
             worlds += 1
             mass += weight
-            self._add(totals, world, result.moves, scorer, sign, weight)
+            self._add(totals, world, moves, scorer, sign, weight)
             if share is not None:
                 for c, p in share.of_world(world).items():
                     own[c] = own.get(c, 0.0) + weight * p
@@ -957,6 +988,52 @@ class PimcBot(BaseBot):
         self.last_own = ({c: own.get(c, 0.0) / mass for c in totals}
                          if worlds and share is not None else {})
         return self.last_values
+
+    def _answering(self, view: PlayerView, table: Table) -> PlayModel | None:
+        """``answers=model``: the model that answers the bot's card in the current trick
+        (:class:`belote.bots.card_model.PlayModel`), when seats play after the bot in it
+        and the table fit's weight per miss (:meth:`read_weight`) is at most
+        ``answer_fit`` (the model reads these players); None: double dummy (découverte,
+        whose past views are not rebuilt, too).  Counts the gate's choices."""
+        settings = self.card_config(table)
+        if (settings.answers is not Answers.MODEL or table.mode is DealMode.DECOUVERTE
+                or len(view.trick) >= table.players - 1):
+            return None
+        if self.read_weight(table) > settings.answer_fit:
+            self.answers_off += 1
+            return None
+        from belote.bots.card_model import PlayModel
+
+        self.answers_on += 1
+        self.last_answered = True
+        return PlayModel(view, (), table, self.heuristic)
+
+    def _answered(self, state: PlayState, world: World, model: PlayModel,
+                  budget: int) -> tuple[dict[Card, int], int]:
+        """``answers=model``: side 0's value of the rest of the deal after each legal card
+        of the seat to play in ``state`` (as :func:`belote.solver.solve`'s ``moves``),
+        the seats after it in the trick playing ``model``'s cards in ``world``
+        (:meth:`belote.bots.card_model.PlayModel.answer`), the deal solved double dummy
+        from the trick's end; and the positions searched (``budget`` at most, else
+        :class:`belote.solver.SearchLimitError`).  Where every answer is forced, the
+        solver's value."""
+        from belote.solver import solve
+
+        values: dict[Card, int] = {}
+        seen: list[int] = []
+        nodes = 0
+        for c in scan_forward(state.legal_mask()):
+            after = state.copy()
+            after.push(c)
+            while after.trick:
+                after.push(model.answer(after, world))
+            result = solve(after, moves=False, max_nodes=budget - nodes, engine=self.engine,
+                           beneath=world.beneath, guesses=seen)
+            nodes += result.nodes
+            if result.value not in seen:
+                seen.append(result.value)
+            values[c] = after.trick_points[0] - state.trick_points[0] + result.value
+        return values, nodes
 
     def _weighed_worlds(
         self, view: PlayerView, table: Table,

@@ -34,6 +34,7 @@ __all__ = [
     "THREE_PLAYER_PLAY_DEFAULTS",
     "TWO_PLAYER_BID_DEFAULTS",
     "TWO_PLAYER_PLAY_DEFAULTS",
+    "Answers",
     "BidPrior",
     "Bidding",
     "CallReading",
@@ -108,6 +109,13 @@ class Defence(StrEnum):
     SIDE = "side"  # the side's score alone
     OWN = "own"  # the side's score first, then among the cards within own_margin of the
     # best the seat's own points of the trick its card settles
+
+
+class Answers(StrEnum):
+    """Who answers the bot's card in the trick it plays to (setting ``answers``)."""
+
+    SOLVER = "solver"  # double dummy: every seat answers seeing every hand
+    MODEL = "model"  # the seats after the bot in the trick play the heuristic's card
 
 
 class KittyRead(StrEnum):
@@ -348,6 +356,14 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "own_margin": BotSetting(float, 0.0, "defence=own: the cards within this many points "
                              "of the best card's mean are equal for the side (0: exact "
                              "ties only; 4 by default at three players)", 0),
+    "answers": BotSetting(
+        Answers, Answers.SOLVER, "card play: the seats after the bot in the current trick "
+        "answer each of its cards double dummy (solver), or as the heuristic's card play "
+        "would in each world, the rest of the deal solved double dummy from there (model; "
+        "only while the table fit's weight per miss is at most answer_fit, else solver)"),
+    "answer_fit": BotSetting(float, 0.25, "answers=model: the model answers only while "
+                             "the card model's weight per miss fitted to the table "
+                             "(read_fit=table) is at most this (1: always)", 0),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
@@ -438,6 +454,8 @@ class PimcConfig:
     own_points: float
     defence: Defence
     own_margin: float
+    answers: Answers
+    answer_fit: float
     kitty_read: KittyRead
     discard: Discard
     discard_pairs: int

@@ -1,0 +1,192 @@
+"""``pimc:answers=model`` (docs/rules.md §5, §6, §12): the seats after the bot in the
+current trick answer its card as the heuristic's card play would in each world
+(:meth:`belote.bots.card_model.PlayModel.answer`), the rest of the deal solved double
+dummy from the trick's end (:meth:`belote.bots.pimc.PimcBot._answered`); only while
+the table fit says the model reads these players (``answer_fit``)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from belote.actions import Play
+from belote.bots import Bot
+from belote.bots.base import next_action
+from belote.bots.card_model import PlayModel
+from belote.bots.card_score import world_state
+from belote.bots.heuristic import HeuristicBot
+from belote.bots.knowledge import World
+from belote.bots.pimc import PimcBot
+from belote.bots.pimc_config import Answers, PimcConfig
+from belote.cards import Card
+from belote.deal import new_deck
+from belote.options import make_rules
+from belote.play import PlayState
+from belote.round import PLAY, PlayerView, Round
+from belote.solver import solve
+from belote.table import Table
+from tests.helpers import bid_to_play, world_behind
+from tests.test_small_card_model import SMALL, SMALL_IDS  # the small tables the model reads
+
+
+def _played(profile: str, options: dict[str, Any], deals: int, seed: int
+            ) -> Iterator[list[tuple[PlayerView, World, Card]]]:
+    """Each deal of ``deals`` played by heuristic bots: every turn of its card play,
+    the view, the real world behind it and the card played."""
+    rules = make_rules(profile, options)
+    rng = random.Random(seed)
+    for d in range(deals):
+        deck = new_deck(rules.players, rules.three_deal)
+        rng.shuffle(deck)
+        rnd = Round(rules, d % rules.players, deck)
+        bots: list[Bot] = [HeuristicBot(s) for s in range(rules.players)]
+        bid_to_play(rnd, bots)
+        turns: list[tuple[PlayerView, World, Card]] = []
+        while rnd.phase is PLAY:
+            seat = rnd.current_player()
+            view = rnd.view(seat)
+            world = world_behind(rnd, seat)
+            action = next_action(bots[seat], view)
+            assert isinstance(action, Play)
+            turns.append((view, world, action.card))
+            rnd.apply(action)
+        yield turns
+
+
+@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
+def test_the_answers_in_the_real_deal_are_the_cards_played(profile: str,
+                                                           options: dict[str, Any]) -> None:
+    """§12: among heuristic players, in the real deal, the model's answers to the card
+    a seat played are the cards the seats after it in the trick played (their views
+    rebuilt as the seats had them)."""
+    asked = 0
+    for turns in _played(profile, options, 12, 41):
+        for i, (view, world, card) in enumerate(turns):
+            n = view.rules.players
+            after = n - 1 - len(view.trick)
+            if not after:
+                continue
+            model = PlayModel(view, ())
+            state = world_state(view, world)
+            state.push(card)
+            for _, _, played in turns[i + 1:i + 1 + after]:
+                assert model.answer(state, world) == played
+                state.push(played)
+                asked += 1
+    assert asked > 50
+
+
+class _Perfect(PlayModel):
+    """A model that answers as double dummy does: the best card of the seat to play."""
+
+    def answer(self, state: PlayState, world: World) -> Card:
+        moves = solve(state, beneath=world.beneath).moves
+        best = max if state.team(state.turn) == 0 else min
+        return best(moves, key=lambda c: moves[c])
+
+
+@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
+def test_perfect_answers_give_the_solvers_values(profile: str,
+                                                 options: dict[str, Any]) -> None:
+    """The value after each card, the answers played and the rest solved, is the
+    solver's where the answers are double dummy's: the trick's points, the last trick's
+    and the capot counted as the solver counts them (a forced answer is the solver's
+    too)."""
+    bot = PimcBot(1)
+    checked = 0
+    for turns in _played(profile, options, 6, 42):
+        for view, world, _ in turns:
+            if len(view.legal_cards) < 2 or len(view.trick) == view.rules.players - 1:
+                continue
+            state = world_state(view, world)
+            values, nodes = bot._answered(state, world, _Perfect(view, ()), 10**9)
+            assert values == solve(state).moves
+            assert nodes > 0 or len(view.tricks) == Table.of(view.rules).tricks - 1
+            checked += 1
+    assert checked > 20
+
+
+@functools.cache
+def _answers_change_the_card(profile: str, seed: int) -> tuple[PlayerView, World]:
+    """The first turn (deals of ``seed``, heuristic players) with seats after the bot in
+    the trick at which ``answers=model`` and the solver (with worlds solved) choose
+    different cards, and at
+    which in the real world the heuristic's answers to some card are not double dummy's
+    (that card's value changes); with its real world."""
+    for turns in _played(profile, {}, 20, seed):
+        for view, world, _ in turns:
+            if (len(view.legal_cards) < 2
+                    or len(view.trick) == view.rules.players - 1):
+                continue
+            solver = PimcBot(5)
+            if (solver.play(view) == PimcBot(5, answers="model").play(view)
+                    or not solver.last_values):  # (no world solved: the heuristic's)
+                continue
+            state = world_state(view, world)
+            answered, _ = PimcBot(5)._answered(state, world, PlayModel(view, ()), 10**9)
+            if answered != solve(state).moves:
+                return view, world
+    raise AssertionError("no turn where the answers change the card")  # pragma: no cover
+
+
+def test_the_models_answers_change_the_card() -> None:
+    """At three players among heuristic players, a decision whose card changes with the
+    model's answers (the same worlds, the same seed) where the heuristic's answer to a
+    card is not double dummy's: the bot weighs the model's answers, its values are not
+    the solver's, and its card is the best of its own values."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    bot = PimcBot(5, answers="model")
+    chosen = bot.play(view)
+    assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
+    solver = PimcBot(5)
+    assert solver.play(view) != chosen
+    assert solver.answers_on == solver.answers_off == 0
+    assert bot.last_values.keys() == solver.last_values.keys()
+    assert bot.last_values != solver.last_values
+    assert chosen == PimcBot.choose_card(view.legal_cards, bot.last_values, bot.last_own,
+                                         bot.card_config(Table.of(view.rules)).own_margin)
+
+
+def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
+    """With the table fit's weight per miss above ``answer_fit`` (players the model
+    misreads: a third of their cards missed) the answers are double dummy's: the card
+    and the values of ``answers=solver`` at that fit, the gate counted off; at
+    ``answer_fit=1`` it stays on."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    table = Table.of(view.rules)
+    bots = [PimcBot(5), PimcBot(5, answers="model"), PimcBot(5, answers="model", answer_fit=1)]
+    for bot in bots:
+        bot.fit_misses, bot.fit_reads = 30, 90
+    solver, misread, always = bots
+    assert misread.read_weight(table) > misread.card_config(table).answer_fit
+    assert misread.play(view) == solver.play(view)
+    assert misread.last_values == solver.last_values
+    assert misread.answers_off == 1 and misread.answers_on == 0
+    assert not misread.last_answered
+    always.play(view)
+    assert always.answers_on == 1 and always.last_answered
+    assert always.last_values != solver.last_values
+
+
+def test_answers_default() -> None:
+    """``answers`` is ``solver`` by default at four players and in preset v1."""
+    assert PimcConfig.of().answers is Answers.SOLVER
+    assert PimcConfig.of({"preset": "v1"}).answers is Answers.SOLVER
+    assert PimcConfig.of().answer_fit == 0.25
+
+
+@pytest.mark.parametrize("settings", [
+    {"objective": "points"}, {"objective": "game"}, {"own_points": "1"},
+    {"defence": "own", "own_margin": "0"}, {"defence": "side"},
+])
+def test_the_scorers_take_the_answered_values(settings: dict[str, str]) -> None:
+    """Every objective, ``own_points`` and ``defence=own`` score the answered values as
+    the solver's: a legal card, the same worlds' cards valued."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    bot = PimcBot(5, answers="model", **settings)
+    assert bot.play(view) in view.legal_cards
+    assert bot.last_answered and bot.last_values.keys() == set(view.legal_cards)
