@@ -32,6 +32,7 @@ import json
 import math
 import sys
 import time
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -67,27 +68,41 @@ class _Oracle(PimcBot):
         return totals
 
 
-_MADE: dict[str, list[BaseBot]] = {}  # the bots made, by spec (for their counters)
+# answers=model's gate, added up by spec over the deals played: [answered by the model,
+# by double dummy] (PimcBot.answers_on, answers_off), each deal's share read off its bots
+# by the driver, so that no bot is kept once its board is over
+_SPEC: weakref.WeakKeyDictionary[BaseBot, str] = weakref.WeakKeyDictionary()
+_GATE: dict[str, list[int]] = {}
 
 
 def _factory(spec: str, seed: int | None) -> BaseBot:
     bot = _Oracle(seed) if spec == "oracle" else make_bot(spec, seed)
-    _MADE.setdefault(spec, []).append(bot)
+    _SPEC[bot] = spec
     return bot
 
 
+def _answers(bot: Any) -> tuple[int, int]:
+    return getattr(bot, "answers_on", 0), getattr(bot, "answers_off", 0)
+
+
 def _gate(spec: str) -> str:
-    """``answers=model``'s gate over the bots of ``spec`` made so far: the card
-    decisions with seats after the bot in the trick the model answered, of all such;
-    empty when there were none."""
-    on = sum(getattr(b, "answers_on", 0) for b in _MADE.get(spec, ()))
-    off = sum(getattr(b, "answers_off", 0) for b in _MADE.get(spec, ()))
+    """``answers=model``'s gate over the deals of ``spec``'s bots played so far: the
+    card decisions with seats after the bot in the trick the model answered, of all
+    such; empty when there were none."""
+    on, off = _GATE.get(spec, (0, 0))
     return f"; {spec}'s answers by the model {on} of {on + off}" if on + off else ""
 
 
 def _driver(rnd: Round, bots: Sequence[Any]) -> None:
     _Oracle.current = rnd
+    before = [_answers(b) for b in bots]
     play_deal(rnd, bots)
+    for bot, (on, off) in zip(bots, before, strict=True):
+        now_on, now_off = _answers(bot)
+        if (now_on, now_off) != (on, off):
+            counts = _GATE.setdefault(_SPEC[bot], [0, 0])
+            counts[0] += now_on - on
+            counts[1] += now_off - off
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float]:
