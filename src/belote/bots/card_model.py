@@ -103,9 +103,10 @@ class PlayModel:
                            for k, (seat, _) in enumerate(cards) if seat in read]
         # answer(): the view of the seat to play after each trick so far, and its Unseen.
         self._answers: dict[tuple[Card, ...], tuple[PlayerView, Unseen | None]] = {}
-        # The kitty's taker (§12.1) saw his own discards: in a world, the cards out of play.
-        self._aside = (self._table.mode is DealMode.KITTY
-                       and view.contract.taker != view.seat and view.contract.taker in read)
+        # The kitty's taker (§12.1), when another seat, saw his own discards: in a world,
+        # the cards out of play (-1: no such seat).
+        self._aside = (view.contract.taker if self._table.mode is DealMode.KITTY
+                       and view.contract.taker != view.seat else -1)
         # Each call read: its seat, the call, and the seat's view then, less its cards.
         self._calls: list[tuple[int, str, PlayerView]] = []
         if callers and view.turned is not None and not view.rules.is_auction and n == 4:
@@ -172,16 +173,30 @@ class PlayModel:
             k = len(self._cards) + len(trick) - len(view.trick)
             got = self._answers[trick] = (self._template(k, seat, trick), None)
         template, known = got
-        aside = (self._table.mode is DealMode.KITTY and seat == view.contract.taker
-                 and seat != view.seat)
-        seen = record_of(PlayerView, **{
+        card, known = self._ask(self._seen(template, state, legal, world), known)
+        self._answers[trick] = (template, known)
+        return card
+
+    def _seen(self, template: PlayerView, state: PlayState, legal: CardMask,
+              world: World) -> PlayerView:
+        """``template``, the view of the seat to play in ``state``, with that seat's hand
+        and ``legal`` cards there; the kitty's taker (another seat) with his discards,
+        the world's cards out of play.  (The template's fields written into a record:
+        dataclasses.replace cost a fifth of a miss count.)"""
+        seat = template.seat
+        return record_of(PlayerView, **{
             **template.__dict__, "hand": state.hands[seat],
-            "legal_cards": tuple(scan_forward(legal)), "discards": world.out if aside else 0})
-        if known is None:  # (its sizes need a hand: made with the first, the discards left)
-            known = Unseen(record_of(PlayerView, **{**seen.__dict__, "discards": 0}),
-                           table=self._table)
-            self._answers[trick] = (template, known)
-        return self._bot.play_knowing(seen, known.knowledge(seen.hand, seen.discards))
+            "legal_cards": tuple(scan_forward(legal)),
+            "discards": world.out if seat == self._aside else 0})
+
+    def _ask(self, seen: PlayerView, known: Unseen | None) -> tuple[Card, Unseen]:
+        """The model's card in ``seen``, and what ``seen`` says of the hidden cards,
+        less its hand (``known``; made here on first use, without the discards: a
+        world's own)."""
+        if known is None:
+            known = Unseen(record_of(PlayerView, **{**seen.__dict__, "discards": 0})
+                           if seen.discards else seen, table=self._table)
+        return self._bot.play_knowing(seen, known.knowledge(seen.hand, seen.discards)), known
 
     @property
     def calls(self) -> tuple[tuple[int, str, PlayerView], ...]:
@@ -198,10 +213,9 @@ class PlayModel:
         view, n = self._view, self._table.players
         assert view.contract is not None
         cards, played = self._cards, self._played
-        aside, taker = self._aside, view.contract.taker
         start = [world.hands[s] | played[s] for s in range(n)]
         state = PlayState(view.rules, view.contract.trump, start, cards[0][0],
-                          table=self._table, teams=self._table.sides(taker))
+                          table=self._table, teams=self._table.sides(view.contract.taker))
         done = 0
         for i, (k, template) in enumerate(self._templates):
             while done < k:
@@ -209,12 +223,7 @@ class PlayModel:
                 done += 1
             legal = state.legal_mask()
             if legal.bit_count() > 1:
-                # (the template's fields with the hand and legal cards of this world:
-                # dataclasses.replace cost a fifth of a miss count)
-                yield i, cards[k][1], record_of(PlayerView, **{
-                    **template.__dict__, "hand": state.hands[template.seat],
-                    "legal_cards": tuple(scan_forward(legal)),
-                    "discards": world.out if aside and template.seat == taker else 0})
+                yield i, cards[k][1], self._seen(template, state, legal, world)
 
     def misses(self, world: World, limit: int, rng: random.Random | None = None) -> int:
         """How many of the announcements, calls and cards read the model would not
@@ -254,14 +263,10 @@ class PlayModel:
                     if misses >= limit:
                         return misses
         if self._templates:
-            play, unseen, table = self._bot.play_knowing, self._unseen, self._table
+            unseen, ask = self._unseen, self._ask
             for i, card, seen in self.views(world):
-                known = unseen[i]
-                if known is None:  # (made without the discards, a world's own)
-                    known = unseen[i] = Unseen(
-                        record_of(PlayerView, **{**seen.__dict__, "discards": 0})
-                        if seen.discards else seen, table=table)
-                if play(seen, known.knowledge(seen.hand, seen.discards)) != card:
+                played, unseen[i] = ask(seen, unseen[i])
+                if played != card:
                     misses += 1
                     if misses >= limit:
                         break
