@@ -13,7 +13,8 @@ découverte's face-down cards), solves each world double-dummy with
 At three and two players (§12) the settings not given take
 :data:`SMALL_TABLE_DEFAULTS` (32 worlds, 1,000,000 nodes, from 10 tricks left; at two
 players the calls not read in the card play, at three read; at two the others' cards
-read through the model, at three not, see below), and the kitty taker's discard is
+read through the model, at three not, see below; découverte's 16 tricks searched from
+the first, 4,000,000 nodes, :data:`DECOUVERTE_PLAY_DEFAULTS`), and the kitty taker's discard is
 searched (``discard=search``, below); the bidding is searched there too
 (:mod:`belote.bots.small_bid`, see below).
 The position of a view in a world and its score are
@@ -410,6 +411,7 @@ class PimcBot(BaseBot):
         self.engine = solver_engine()
         self.config = PimcConfig.resolved(self.settings, self.given)
         self.small_configs = {n: self.config.small_table(self.given, n) for n in (2, 3)}
+        self.decouverte_config = self.config.small_table(self.given, 2, DealMode.DECOUVERTE)
         self.settings = self.config.as_dict()  # (the same, by name)
         self.heuristic = HeuristicBot(seed, loose=self.config.loose, game=self.config.game)
         self.last_worlds = 0  # worlds solved for the last card decision
@@ -821,8 +823,13 @@ class PimcBot(BaseBot):
 
     def card_config(self, table: Table) -> PimcConfig:
         """The settings of the card play at ``table``: at two and three players (§12)
-        the settings not given take :data:`SMALL_TABLE_DEFAULTS`."""
-        return self.config if table.players == 4 else self.small_configs[table.players]
+        the settings not given take :data:`SMALL_TABLE_DEFAULTS` (and the table size's,
+        in découverte :data:`DECOUVERTE_PLAY_DEFAULTS` over them)."""
+        if table.players == 4:
+            return self.config
+        if table.mode is DealMode.DECOUVERTE:
+            return self.decouverte_config
+        return self.small_configs[table.players]
 
     def sampler(self, view: PlayerView) -> DealSampler | DiscardReadSampler | None:
         """The exact sampler of the worlds the view allows (voids dropped if none fits);

@@ -2,7 +2,7 @@
 help (:data:`SETTINGS`), the enums of the settings that take a word, the presets
 (:data:`PRESETS`), the defaults of the card play at two and three players
 (:data:`SMALL_TABLE_DEFAULTS`, at three players :data:`THREE_PLAYER_PLAY_DEFAULTS`, at two
-:data:`TWO_PLAYER_PLAY_DEFAULTS`) and of
+:data:`TWO_PLAYER_PLAY_DEFAULTS`, in découverte :data:`DECOUVERTE_PLAY_DEFAULTS`) and of
 the bidding search there
 (:data:`SMALL_BID_DEFAULTS`, at three players :data:`THREE_PLAYER_BID_DEFAULTS`, at two
 :data:`TWO_PLAYER_BID_DEFAULTS`), and the
@@ -24,6 +24,7 @@ from belote.cards import ALL_TRUMP, NO_TRUMP, SUIT_LETTERS
 from belote.table import DealMode
 
 __all__ = [
+    "DECOUVERTE_PLAY_DEFAULTS",
     "FIT_PRIOR",
     "PRESETS",
     "RANDOM_MISS_ODDS",
@@ -277,6 +278,15 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
 TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
 }
+# Découverte (§12.2, 16 tricks), over the two players' defaults: the card play searched from
+# the first trick (tricks=16; from the seventh before, the first six the heuristic's
+# cards), each decision within 4,000,000 positions (8,000,000 at most: from 16 tricks left
+# a world takes some 2,000,000 to 3,000,000, so the first tricks decide from two or three
+# worlds and the later ones from 32).  On development seeds, duplicate boards against the
+# pimc of before, over tricks=10 with 1,000,000 positions: +10.9 [9.1, 12.7] points a deal
+# (seed 9101, 400 boards); a card's CPU median 0.01 s, at most about 0.5 s
+# (docs/results/small-tables-dev-24.md).
+DECOUVERTE_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"tricks": 16, "nodes": 4_000_000}
 # The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
 # the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
 # in preset v1).  On development seeds, duplicate boards against the heuristic, over
@@ -510,16 +520,19 @@ class PimcConfig:
         defaults = {k: v for k, v in PRESETS[preset].items() if k not in given}
         return cls(**{**values, **defaults})
 
-    def small_table(self, given: frozenset[str], players: int) -> PimcConfig:
+    def small_table(self, given: frozenset[str], players: int,
+                    mode: DealMode | None = None) -> PimcConfig:
         """The config at a table of ``players``, two or three (§12): the settings not
         ``given`` take :data:`SMALL_TABLE_DEFAULTS` (the card play) and
         :data:`SMALL_BID_DEFAULTS` (the bidding), at three players
         :data:`THREE_PLAYER_BID_DEFAULTS` and :data:`THREE_PLAYER_PLAY_DEFAULTS` over
         them, at two :data:`TWO_PLAYER_BID_DEFAULTS` and
-        :data:`TWO_PLAYER_PLAY_DEFAULTS`."""
+        :data:`TWO_PLAYER_PLAY_DEFAULTS`, and in découverte (``mode``)
+        :data:`DECOUVERTE_PLAY_DEFAULTS` over those."""
         by_size = ({**THREE_PLAYER_BID_DEFAULTS, **THREE_PLAYER_PLAY_DEFAULTS} if players == 3
                    else {**TWO_PLAYER_BID_DEFAULTS, **TWO_PLAYER_PLAY_DEFAULTS})
-        small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS, **by_size}
+        by_mode = DECOUVERTE_PLAY_DEFAULTS if mode is DealMode.DECOUVERTE else {}
+        small = {**SMALL_TABLE_DEFAULTS, **SMALL_BID_DEFAULTS, **by_size, **by_mode}
         return dataclasses.replace(self, **{k: v for k, v in small.items() if k not in given})
 
     def as_dict(self) -> dict[str, Any]:
