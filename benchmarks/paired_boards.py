@@ -91,7 +91,7 @@ class _Modelled(_Oracle):
 
     others = "heuristic"  # the other seats' spec (the opponent's: set by main)
     solver = False  # the bot's own later cards double dummy instead of searched
-    rollouts = 0  # the deals played out (every bot's, added up), for the run's lines
+    foreseen: dict[int, int]  # the last decision's (set by evaluate)
 
     def evaluate(self, view: PlayerView) -> dict[int, float]:
         rnd = _Oracle.current
@@ -107,6 +107,10 @@ class _Modelled(_Oracle):
             twin.play_card(c)
             state.push(c)
             moves[c] = self._rest(twin, state, view.seat, bots, sign) - base.trick_points[0]
+        sides = table.sides(rnd.contract.taker)
+        past = sum(t.points for t in rnd.tricks if sides[t.winner] == 0)
+        # (each card's side 0's trick points at the end of the deal, as foreseen: checked)
+        self.foreseen = {c: past + v for c, v in moves.items()}
         totals: dict[int, float] = {}
         self._add(totals, world, moves, CardScorer(view, table), 1)
         return totals
@@ -143,7 +147,6 @@ class _Modelled(_Oracle):
                     c = legal[0]
             rnd.play_card(c)
             state.push(c)
-        _Modelled.rollouts += 1
         return state.trick_points[0]
 
 
