@@ -129,6 +129,7 @@ def test_the_model_yardstick_plays_for_the_heuristics_misplay() -> None:
         view = rnd.view()
         rnd.apply(next_action(bots[view.seat], view))
     view = rnd.view()
+    assert view.contract is not None
     assert view.seat == 1 == view.contract.taker and view.legal_cards == (4, 7)  # JS, AS
     script._Oracle.current = rnd
     solved = script._Oracle(0).evaluate(view)
