@@ -23,6 +23,20 @@ the bot's).
 ``oracle`` as a bot is a yardstick, not a bot: PIMC's bidding, and a card play that
 solves the true deal (it sees every hand), so its margin over ``pimc`` is the most
 that reading the others' cards could ever bring.
+
+``oracle:model`` is a second yardstick, for an opponent that plays by a fixed rule (the
+heuristic, deterministic): PIMC's bidding, and a card play that sees every hand and knows
+how the others play.  Each legal card is valued by playing the deal out from a copy of
+the true round (``Round.clone``): that card, then every other seat the card a fresh bot
+of the opponent's spec plays from its own view of the copy, the bot's own later cards
+searched (each of its legal cards tried, the others answering by their rule: a search
+of one player, the others a fixed policy), or with ``oracle:model=solver`` the true
+position's double-dummy card at each of its turns; the value is the bot's side's score
+of the deal as ``oracle``'s (:class:`~belote.bots.card_score.CardScorer`).  Its margin
+over ``oracle`` is what knowing the others' rule for the rest of the deal could bring
+beyond seeing their cards; over ``pimc``, all that the card play could bring against
+them.  Meant for a deterministic opponent: against one that draws at random the copy's
+bots are not the real ones.
 """
 
 from __future__ import annotations
@@ -37,15 +51,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from belote.bots import make_bot
-from belote.bots.base import BaseBot, play_deal
+from belote.bots.base import BaseBot, Bot, play_deal
 from belote.bots.card_score import CardScorer, world_state
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
 from belote.bots.registry import split_bot_specs
 from belote.errors import BeloteError
 from belote.options import make_rules, parse_option_assignment
+from belote.play import PlayState
 from belote.round import PlayerView, Round
-from belote.table import Table
+from belote.table import Phase, Table
 from belote.tournament.config import TournamentError, board_range
 from belote.tournament.play import Chunk, play_chunk
 
@@ -68,6 +83,78 @@ class _Oracle(PimcBot):
         return totals
 
 
+class _Modelled(_Oracle):
+    """``oracle:model``: the true deal played out after each legal card, the other seats
+    by fresh bots of :attr:`others`' spec, the bot's own later cards searched (a search of
+    one player: the others' cards follow from the bot's), or with :attr:`solver` each the
+    true position's double-dummy card."""
+
+    others = "heuristic"  # the other seats' spec (the opponent's: set by main)
+    solver = False  # the bot's own later cards double dummy instead of searched
+    foreseen: dict[int, int]  # the last decision's (set by evaluate)
+
+    def evaluate(self, view: PlayerView) -> dict[int, float]:
+        rnd = _Oracle.current
+        assert rnd is not None and rnd.contract is not None
+        table = Table.of(view.rules)
+        world = World(tuple(rnd.hand(s) for s in table.seats))
+        base = world_state(view, world, table)
+        bots: list[Bot] = [make_bot(_Modelled.others) for _ in table.seats]
+        sign = 1 if table.sides(rnd.contract.taker)[view.seat] == 0 else -1
+        moves: dict[int, int] = {}
+        for c in view.legal_cards:
+            twin, state = rnd.clone(), base.copy()
+            twin.play_card(c)
+            state.push(c)
+            moves[c] = self._rest(twin, state, view.seat, bots, sign) - base.trick_points[0]
+        sides = table.sides(rnd.contract.taker)
+        past = sum(t.points for t in rnd.tricks if sides[t.winner] == 0)
+        # (each card's side 0's trick points at the end of the deal, as foreseen: checked)
+        self.foreseen = {c: past + v for c, v in moves.items()}
+        totals: dict[int, float] = {}
+        self._add(totals, world, moves, CardScorer(view, table), 1)
+        return totals
+
+    def _rest(self, rnd: Round, state: PlayState, seat: int, bots: Sequence[Bot],
+              sign: int) -> int:
+        """Side 0's trick points at the end of ``rnd`` (``state`` its position, kept
+        alike), the other seats playing ``bots``' cards, ``seat`` the best of its own
+        for its side (``sign``: 1 side 0, -1 side 1), searched or double dummy."""
+        from belote.solver import solve
+
+        while rnd.phase is Phase.PLAY:
+            turn = state.turn
+            if turn != seat:
+                c = bots[turn].play(rnd.view())
+            else:
+                legal = rnd.legal_cards()
+                if len(legal) > 1 and not _Modelled.solver:
+                    best: int | None = None
+                    for i, x in enumerate(legal):
+                        twin, after = (rnd, state) if i == len(legal) - 1 else (
+                            rnd.clone(), state.copy())
+                        twin.play_card(x)
+                        after.push(x)
+                        v = self._rest(twin, after, seat, bots, sign)
+                        if best is None or sign * v > sign * best:
+                            best = v
+                    assert best is not None
+                    return best
+                if len(legal) > 1:
+                    result = solve(state.copy(), engine=self.engine)
+                    c = max(sorted(result.moves), key=lambda x: sign * result.moves[x])
+                else:
+                    c = legal[0]
+            rnd.play_card(c)
+            state.push(c)
+        return state.trick_points[0]
+
+
+# the yardsticks by spec
+_YARDSTICKS: dict[str, type[_Oracle]] = {"oracle": _Oracle, "oracle:model": _Modelled,
+                                         "oracle:model=solver": _Modelled}
+
+
 # answers=model's gate, added up by spec over the deals played: [answered by the model,
 # by double dummy] (PimcBot.answers_on, answers_off), each deal's share read off its bots
 # by the driver, so that no bot is kept once its board is over
@@ -76,7 +163,8 @@ _GATE: dict[str, list[int]] = {}
 
 
 def _factory(spec: str, seed: int | None) -> BaseBot:
-    bot = _Oracle(seed) if spec == "oracle" else make_bot(spec, seed)
+    yardstick = _YARDSTICKS.get(spec)
+    bot = yardstick(seed) if yardstick is not None else make_bot(spec, seed)
     _SPEC[bot] = spec
     return bot
 
@@ -144,10 +232,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = make_rules(args.profile,
                            dict(parse_option_assignment(o) for o in args.option))
         for spec in (args.opponent, *bots):
-            if spec != "oracle":
+            if spec not in _YARDSTICKS:
                 make_bot(spec)
     except BeloteError as exc:
         parser.error(str(exc))
+    _Modelled.others = args.opponent
+    _Modelled.solver = "oracle:model=solver" in bots
+    if {"oracle:model", "oracle:model=solver"} <= set(bots):
+        parser.error("--bots: oracle:model and oracle:model=solver not together")
     margins: list[list[float]] = [[], []]
     cpu = [0.0, 0.0]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115

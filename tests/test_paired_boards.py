@@ -73,6 +73,7 @@ def test_a_rule_option_reaches_every_board(monkeypatch: pytest.MonkeyPatch,
     (["--bots", "random,random", "--opponent", "pimc:worlds=0"], "'worlds': 0 is below 1"),
     # a spec's second setting stays with it (not taken for a third bot)
     (["--bots", "random,pimc:worlds=2,nodes=0"], "'nodes': 0 is below 1"),
+    (["--bots", "oracle:model,oracle:model=solver"], "not together"),
     (["--bots", "random,random", "--boards", "x"], "'x' is not START:STOP"),
     (["--bots", "random,random", "--boards", "5:2"], "'5:2' is not START:STOP"),
     (["--bots", "random,random", "--profile", "nope"], "unknown profile 'nope'"),
@@ -104,3 +105,80 @@ def test_the_gate_is_counted_deal_by_deal_and_no_bot_is_kept(
     assert on == every > 0  # against the heuristic the model misses nothing: always on
     gc.collect()
     assert len(script._SPEC) == 0
+
+
+def test_the_model_yardstick_plays_for_the_heuristics_misplay() -> None:
+    """``oracle:model`` values a card by the deal played out with the others' real rule
+    (the heuristic), not double dummy: three players, seed 1's board 4 played by the
+    heuristic, the taker (East, clubs trumps) last to the second trick on the spade 9 and
+    ten holds the spade jack and ace.  Double dummy the jack, giving the trick away, is
+    worth 4 points more; against the heuristic's answers the ace, taking it, is worth
+    12 more, with the taker's own later cards searched against them: the two
+    yardsticks part."""
+    from belote.bots.base import next_action
+    from belote.options import make_rules
+    from belote.round import Round
+    from belote.tournament.seeding import board_deal
+
+    script = _script()
+    rules = make_rules("classic-3p", {})
+    dealer, deck = board_deal(rules, 1, 4)
+    rnd = Round(rules, dealer, deck)
+    bots = [script.make_bot("heuristic") for _ in range(3)]
+    while not (str(rnd.phase) == "play" and len(rnd.tricks) == 1 and len(rnd.trick) == 2):
+        view = rnd.view()
+        rnd.apply(next_action(bots[view.seat], view))
+    view = rnd.view()
+    assert view.contract is not None
+    assert view.seat == 1 == view.contract.taker and view.legal_cards == (4, 7)  # JS, AS
+    script._Oracle.current = rnd
+    solved = script._Oracle(0).evaluate(view)
+    modelled = script._Modelled(0).evaluate(view)
+    assert round(solved[4] - solved[7]) == 4
+    assert round(modelled[7] - modelled[4]) == 12
+    assert script._Oracle(0).play(view) == 4
+    assert script._Modelled(0).play(view) == 7
+    # its own later cards double dummy (oracle:model=solver), not searched: the jack
+    # still, the ace's gain is in the taker's own later cards against the heuristic's
+    script._Modelled.solver = True
+    try:
+        assert script._Modelled(0).play(view) == 4
+    finally:
+        script._Modelled.solver = False
+
+
+def test_the_model_yardstick_foresees_the_heuristic_exactly(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Alone against two heuristic seats (three players, an odd board), ``oracle:model``
+    foresees the deal: at each of its decisions, its card's side points at the end of
+    the deal are those the deal ends with."""
+    from belote.options import make_rules
+    from belote.table import Table
+    from belote.tournament.play import Chunk, play_chunk
+
+    script = _script()
+    chosen: list[int] = []
+    played = script._Modelled.play
+
+    def play(self: Any, view: Any) -> int:
+        c: int = played(self, view)
+        if len(view.legal_cards) > 1:
+            chosen.append(self.foreseen[c])
+        return c
+
+    ended: list[int] = []
+
+    def driver(rnd: Any, bots: Any) -> None:
+        script._driver(rnd, bots)
+        if rnd.contract is None:  # (all passed)
+            return
+        sides = Table.of(rnd.rules).sides(rnd.contract.taker)
+        ended.extend([sum(t.points for t in rnd.tricks if sides[t.winner] == 0)]
+                     * (len(chosen) - len(ended)))
+
+    monkeypatch.setattr(script._Modelled, "play", play)
+    rules = make_rules("classic-3p", {})
+    for board in (1, 3, 5):
+        play_chunk(Chunk(rules, "deals", 61, 0, ("heuristic", "oracle:model"), board,
+                         board + 1, script._factory, driver))
+    assert len(chosen) > 10 and chosen == ended

@@ -190,3 +190,61 @@ def test_the_scorers_take_the_answered_values(settings: dict[str, str]) -> None:
     bot = PimcBot(5, answers="model", **settings)
     assert bot.play(view) in view.legal_cards
     assert bot.last_answered and bot.last_values.keys() == set(view.legal_cards)
+
+
+@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
+def test_the_answers_to_the_end_of_the_deal_are_the_cards_played(
+        profile: str, options: dict[str, Any]) -> None:
+    """``answers=deal`` (§12): among heuristic players, in the real deal, the model's
+    answers past the current trick too (each seat's view rebuilt after the tricks
+    completed since) are the cards the other seats played to the end of the deal."""
+    asked = 0
+    for turns in _played(profile, options, 12, 41):
+        for i, (view, world, card) in enumerate(turns):
+            if len(view.legal_cards) < 2:
+                continue
+            model = PlayModel(view, ())
+            state = world_state(view, world)
+            state.push(card)
+            for later, _, played in turns[i + 1:]:
+                if later.seat != view.seat:
+                    assert model.answer(state, world) == played
+                    asked += 1
+                state.push(played)
+    assert asked > 500
+
+
+@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
+def test_perfect_answers_to_the_end_give_the_solvers_values(
+        profile: str, options: dict[str, Any]) -> None:
+    """``answers=deal``: with answers as double dummy's, each card's value (the deal
+    played out, the bot's own later cards double dummy) is the solver's."""
+    bot = PimcBot(1)
+    checked = 0
+    for turns in _played(profile, options, 4, 42):
+        for view, world, _ in turns:
+            if len(view.legal_cards) < 2:
+                continue
+            state = world_state(view, world)
+            values, _ = bot._played_out(state, world, _Perfect(view, ()), 10**9)
+            assert values == solve(state).moves
+            checked += 1
+    assert checked > 10
+
+
+def test_the_deals_answers_change_the_card() -> None:
+    """At three players among heuristic players, ``answers=deal`` weighs the heuristic's
+    cards to the end of the deal: at the turn where ``answers=model`` parts from the
+    solver, its values are neither's (the same worlds, the same seed), the gate counted
+    on."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    bot = PimcBot(5, answers="deal")
+    chosen = bot.play(view)
+    assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
+    model, solver = PimcBot(5, answers="model"), PimcBot(5)
+    model.play(view)
+    solver.play(view)
+    assert bot.last_values.keys() == solver.last_values.keys()
+    assert bot.last_values not in (solver.last_values, model.last_values)
+    assert chosen == PimcBot.choose_card(view.legal_cards, bot.last_values, bot.last_own,
+                                         bot.card_config(Table.of(view.rules)).own_margin)

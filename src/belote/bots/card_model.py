@@ -55,7 +55,7 @@ from belote.bots.knowledge import Unseen, World
 from belote.bots.sampling import DealSampler
 from belote.cards import Card, CardMask, cards_of, mask_of, scan_forward
 from belote.declarations import Declaration, best_announcement, every_declaration
-from belote.play import PlayState
+from belote.play import PlayState, Trick
 from belote.records import record_of
 from belote.round import Announced, PlayerView
 from belote.table import DealMode, Phase, Table
@@ -134,19 +134,29 @@ class PlayModel:
         # What each past view says of the hidden cards, less its hand: made on first use.
         self._unseen: list[Unseen | None] = [None] * len(self._templates)
 
-    def _template(self, k: int, seat: int, trick: tuple[Card, ...]) -> PlayerView:
+    def _template(self, k: int, seat: int, trick: tuple[Card, ...],
+                  later: Sequence[Trick] = (), leader: int = -1) -> PlayerView:
         """The view of ``seat`` about to play the deal's card ``k`` (in play order, after
-        the trick's cards ``trick``; ``k`` may lie past the view's cards, in its trick),
-        less the hand and the legal cards (a world's own).  The declarations are compared
-        with the first card of trick 2 (card n, §7.4) and shown from then on (§7.6): the
-        views after that card see them."""
+        the trick's cards ``trick``; ``k`` may lie past the view's cards: in its trick,
+        or after ``later``, the tricks completed since the view's, then led by
+        ``leader``), less the hand and the legal cards (a world's own).  The
+        declarations are compared with the first card of trick 2 (card n, §7.4) and
+        shown from then on (§7.6): the views after that card see them (past the view's
+        cards, those the view knows: a later announcement, belote said later, are not
+        foreseen)."""
         view, n = self._view, self._table.players
         done = k // n
-        leader = view.tricks[done].leader if done < len(view.tricks) else view.trick_leader
+        tricks = view.tricks[:done]
+        if done < len(view.tricks):
+            leader = view.tricks[done].leader
+        elif done == len(view.tricks):
+            leader = view.trick_leader
+        else:
+            tricks = (*view.tricks, *later)
         first, said_at = self._first, self._said_at
         return PlayerView(**{
             **self._fields, "seat": seat, "phase": Phase.PLAY, "hand": 0,
-            "tricks": view.tricks[:done], "trick_leader": leader, "trick": trick,
+            "tricks": tricks, "trick_leader": leader, "trick": trick,
             "turn": seat, "legal_cards": (), "legal_calls": (),
             "announced": tuple(a if first[s] < k else None
                                for s, a in enumerate(view.announced)),
@@ -158,23 +168,29 @@ class PlayModel:
         })
 
     def answer(self, state: PlayState, world: World) -> Card:
-        """The model's card for the seat to play in ``state``, a position of ``world`` in
-        the view's trick after its cards and more (the view's seat's card, the answers
-        before): that seat's view then rebuilt as for a past card (:meth:`views`), its
-        hand and legal cards the world's; a forced card is not asked."""
+        """The model's card for the seat to play in ``state``, a position of ``world``
+        after the view's cards and more (:func:`~belote.bots.card_score.world_state`'s,
+        then played on: in the view's trick, or in a later trick, those completed since
+        the view's in ``state.tricks``): that seat's view then rebuilt as for a past card
+        (:meth:`views`), its hand and legal cards the world's; a forced card is not
+        asked."""
         legal = state.legal_mask()
         if legal & (legal - 1) == 0:
             return legal.bit_length() - 1
         view, seat = self._view, state.turn
         assert view.contract is not None
         trick = tuple(state.trick)
-        got = self._answers.get(trick)
+        key = trick
+        if state.tricks:  # (past the view's trick: the cards since it began)
+            key = (*(c for t in state.tricks for c in t.cards), *trick)
+        got = self._answers.get(key)
         if got is None:
-            k = len(self._cards) + len(trick) - len(view.trick)
-            got = self._answers[trick] = (self._template(k, seat, trick), None)
+            k = len(self._cards) + len(key) - len(view.trick)
+            got = self._answers[key] = (
+                self._template(k, seat, trick, state.tricks, state.leader), None)
         template, known = got
         card, known = self._ask(self._seen(template, state, legal, world), known)
-        self._answers[trick] = (template, known)
+        self._answers[key] = (template, known)
         return card
 
     def _seen(self, template: PlayerView, state: PlayState, legal: CardMask,

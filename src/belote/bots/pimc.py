@@ -178,6 +178,11 @@ while the table fit says it reads these players: the weight per miss of
 most ``answer_fit`` (default 0.25, the base weight: against the heuristic nothing is
 missed); above it the answers are double dummy's (:attr:`PimcBot.answers_on` and
 :attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
+With ``answers=deal`` the model plays every other seat to the end of the deal, past the
+current trick too (their views rebuilt after the tricks completed since, the model
+foreseeing no later announcement nor belote), and the bot's own later cards are at each
+of its turns the best double dummy for its side in that world
+(:meth:`PimcBot._played_out`); the same gate, the same scoring.
 
 From ``endgame`` tricks left (default 0: never), the worlds are not averaged card
 by card: :func:`belote.bots.endgame.fused_values` searches them together, the
@@ -961,7 +966,11 @@ class PimcBot(BaseBot):
                 continue
             try:
                 # No decision searches more than twice the ``nodes`` setting.
-                if answering is not None:
+                if answering is not None and settings.answers is Answers.DEAL:
+                    moves, searched = self._played_out(
+                        world_state(view, world, table), world, answering,
+                        2 * settings.nodes - nodes)
+                elif answering is not None:
                     moves, searched = self._answered(world_state(view, world, table), world,
                                                      answering, 2 * settings.nodes - nodes)
                 else:
@@ -999,12 +1008,14 @@ class PimcBot(BaseBot):
     def _answering(self, view: PlayerView, table: Table) -> PlayModel | None:
         """``answers=model``: the model that answers the bot's card in the current trick
         (:class:`belote.bots.card_model.PlayModel`), when seats play after the bot in it
-        and the table fit's weight per miss (:meth:`read_weight`) is at most
+        (``answers=deal``: the model that plays the others to the end of the deal, at
+        every decision), and the table fit's weight per miss (:meth:`read_weight`) is at most
         ``answer_fit`` (the model reads these players); None: double dummy (découverte,
         whose past views are not rebuilt, too).  Counts the gate's choices."""
         settings = self.card_config(table)
-        if (settings.answers is not Answers.MODEL or table.mode is DealMode.DECOUVERTE
-                or len(view.trick) >= table.players - 1):
+        if (settings.answers is Answers.SOLVER or table.mode is DealMode.DECOUVERTE
+                or (settings.answers is Answers.MODEL
+                    and len(view.trick) >= table.players - 1)):
             return None
         if self.read_weight(table) > settings.answer_fit:
             self.answers_off += 1
@@ -1040,6 +1051,39 @@ class PimcBot(BaseBot):
             if result.value not in seen:
                 seen.append(result.value)
             values[c] = after.trick_points[0] - state.trick_points[0] + result.value
+        return values, nodes
+
+    def _played_out(self, state: PlayState, world: World, model: PlayModel,
+                    budget: int) -> tuple[dict[Card, int], int]:
+        """``answers=deal``: side 0's points from ``state`` to the end of the deal after
+        each legal card of the seat to play (as :func:`belote.solver.solve`'s ``moves``
+        count them), every other seat playing ``model``'s cards in ``world``
+        (:meth:`belote.bots.card_model.PlayModel.answer`, past the current trick too)
+        and the seat's own later cards the best double dummy for its side at each of its
+        turns (the lowest of equals); and the positions searched (``budget`` at most,
+        else :class:`belote.solver.SearchLimitError`)."""
+        from belote.solver import solve
+
+        seat = state.turn
+        best = max if state.team(seat) == 0 else min  # (side 0 maximises)
+        values: dict[Card, int] = {}
+        nodes = 0
+        for c in scan_forward(state.legal_mask()):
+            after = state.copy()
+            after.push(c)
+            while after.tricks_left:
+                if after.turn != seat:
+                    after.push(model.answer(after, world))
+                    continue
+                legal = after.legal_mask()
+                if legal & (legal - 1):
+                    result = solve(after, max_nodes=budget - nodes, engine=self.engine,
+                                   beneath=world.beneath)
+                    nodes += result.nodes
+                    after.push(best(sorted(result.moves), key=result.moves.__getitem__))
+                else:
+                    after.push(legal.bit_length() - 1)
+            values[c] = after.trick_points[0] - state.trick_points[0]
         return values, nodes
 
     def _weighed_worlds(

@@ -117,6 +117,8 @@ class Answers(StrEnum):
 
     SOLVER = "solver"  # double dummy: every seat answers seeing every hand
     MODEL = "model"  # the seats after the bot in the trick play the heuristic's card
+    DEAL = "deal"  # every other seat plays the heuristic's cards to the end of the deal,
+    # the bot's own later cards double dummy
 
 
 class KittyRead(StrEnum):
@@ -369,9 +371,11 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "answers": BotSetting(
         Answers, Answers.SOLVER, "card play: the seats after the bot in the current trick "
         "answer each of its cards double dummy (solver), or as the heuristic's card play "
-        "would in each world, the rest of the deal solved double dummy from there (model; "
-        "only while the table fit's weight per miss is at most answer_fit, else solver)"),
-    "answer_fit": BotSetting(float, 0.25, "answers=model: the model answers only while "
+        "would in each world, the rest of the deal solved double dummy from there (model), "
+        "or every other seat plays the heuristic's cards to the end of the deal, the bot's "
+        "own later cards double dummy at each of its turns (deal; model and deal only "
+        "while the table fit's weight per miss is at most answer_fit, else solver)"),
+    "answer_fit": BotSetting(float, 0.25, "answers=model or deal: the model answers only while "
                              "the card model's weight per miss fitted to the table "
                              "(read_fit=table) is at most this (1: always)", 0),
     "kitty_read": BotSetting(
