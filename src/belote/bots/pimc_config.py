@@ -286,8 +286,9 @@ TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
 # a world takes some 2,000,000 to 3,000,000, so the first tricks decide from two or three
 # worlds and the later ones from 32).  On development seeds, duplicate boards against the
 # pimc of before, over tricks=10 with 1,000,000 positions: +10.9 [9.1, 12.7] points a deal
-# (seed 9101, 400 boards); a card's CPU median 0.01 s, at most about 0.5 s
-# (docs/results/small-tables-dev-24.md).
+# (seed 9101, 400 boards); a card's CPU median 0.009 s, at most 0.70 s over 30 deals
+# (docs/results/small-tables-dev-24.md).  On fresh deals: +15.4 [13.7, 17.1] over the pimc
+# of before, 364 of 400 games against the heuristic (small-tables-fresh.md, 13th step).
 DECOUVERTE_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {"tricks": 16, "nodes": 4_000_000}
 # The kitty at three players (§12.1): a defender's worlds lay the taker's two cards aside as
 # the discard rule does (``kitty_read=rule``, the SETTINGS' default; ``uniform`` before, and
