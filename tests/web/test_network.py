@@ -402,8 +402,8 @@ def test_the_identity_cookie_is_signed(db: Path, tmp_path: Path) -> None:
         assert room_of(client, room["id"]).seats[0].owner == identity
         # Chosen, unsigned or badly signed values are replaced by a fresh identity.
         mac = value.split(".")[1]
-        other = "B" if mac.endswith("A") else "A"  # (a 64th of the signatures end in A)
-        forged = ["Z" * 32, "Z" * 32 + "." + mac, identity + "." + mac[:-1] + other,
+        last = "B" if mac.endswith("A") else "A"  # (a 64th of the signatures end in A)
+        forged = ["Z" * 32, "Z" * 32 + "." + mac, identity + "." + mac[:-1] + last,
                   identity + "." + mac + "x", identity + ".." + mac, identity + ".",
                   "." + mac]
         for bad in forged:
