@@ -100,14 +100,14 @@ class _Modelled(_Oracle):
         world = World(tuple(rnd.hand(s) for s in table.seats))
         base = world_state(view, world, table)
         bots: list[Bot] = [make_bot(_Modelled.others) for _ in table.seats]
-        sign = 1 if table.sides(rnd.contract.taker)[view.seat] == 0 else -1
+        sides = table.sides(rnd.contract.taker)
+        sign = 1 if sides[view.seat] == 0 else -1
         moves: dict[int, int] = {}
         for c in view.legal_cards:
             twin, state = rnd.clone(), base.copy()
             twin.play_card(c)
             state.push(c)
             moves[c] = self._rest(twin, state, view.seat, bots, sign) - base.trick_points[0]
-        sides = table.sides(rnd.contract.taker)
         past = sum(t.points for t in rnd.tricks if sides[t.winner] == 0)
         # (each card's side 0's trick points at the end of the deal, as foreseen: checked)
         self.foreseen = {c: past + v for c, v in moves.items()}
@@ -142,7 +142,7 @@ class _Modelled(_Oracle):
                     return best
                 if len(legal) > 1:
                     result = solve(state.copy(), engine=self.engine)
-                    c = max(sorted(result.moves), key=lambda x: sign * result.moves[x])
+                    c = result.ranked(sign == 1)[0]
                 else:
                     c = legal[0]
             rnd.play_card(c)

@@ -25,7 +25,7 @@ from belote.cli import app
 from belote.errors import BeloteError, IllegalPlayError, InvalidRecordError, OptionError
 from belote.options import Rules, make_rules
 from belote.play import PlayState
-from belote.solver import minimax, parse_position, solve, solve_json, solve_value
+from belote.solver import SolveResult, minimax, parse_position, solve, solve_json, solve_value
 from tests.helpers import mask, position
 from tests.reference.engine import DECK, SEATS, TRUMP_MODES, RefPlay
 
@@ -81,6 +81,15 @@ def check_against_minimax(state: PlayState) -> None:
     assert result.moves == moves, where
     assert solve_value(state) == value, where
     assert state.key() == key  # the state is left as it was
+
+
+def test_ranked_puts_the_best_card_first_for_either_side() -> None:
+    """The cards best first for the side to play, equal values in deck order: NS take
+    the most points, EW leave them the fewest (the order `belote solve` prints)."""
+    result = SolveResult(value=30, moves={7: 10, 3: 30, 12: 30, 5: 0}, nodes=0)
+    assert result.ranked(True) == [3, 12, 7, 5]
+    assert result.ranked(False) == [5, 7, 3, 12]
+    assert SolveResult(value=0, moves={}, nodes=0).ranked(True) == []
 
 
 # --- against minimax ------------------------------------------------------------------

@@ -128,6 +128,13 @@ class SolveResult:
     moves: dict[Card, int]
     nodes: int
 
+    def ranked(self, maximize: bool) -> list[Card]:
+        """The legal cards in ``moves``, best first for the seat to play (``maximize``:
+        its side is NS, side 0, whose points ``moves`` counts), equal values in deck
+        order (so the first is the lowest of the best)."""
+        moves = self.moves
+        return sorted(moves, key=lambda c: (-moves[c] if maximize else moves[c], c))
+
     def to_json(self) -> dict[str, object]:
         """The JSON form (docs/json.md): moves keyed by canonical card names, in deck order."""
         return {

@@ -1065,7 +1065,7 @@ class PimcBot(BaseBot):
         from belote.solver import solve
 
         seat = state.turn
-        best = max if state.team(seat) == 0 else min  # (side 0 maximises)
+        ours = state.team(seat) == 0  # (side 0 maximises)
         values: dict[Card, int] = {}
         nodes = 0
         for c in scan_forward(state.legal_mask()):
@@ -1080,7 +1080,7 @@ class PimcBot(BaseBot):
                     result = solve(after, max_nodes=budget - nodes, engine=self.engine,
                                    beneath=world.beneath)
                     nodes += result.nodes
-                    after.push(best(sorted(result.moves), key=result.moves.__getitem__))
+                    after.push(result.ranked(ours)[0])
                 else:
                     after.push(legal.bit_length() - 1)
             values[c] = after.trick_points[0] - state.trick_points[0]

@@ -53,9 +53,7 @@ def render(state: PlayState, result: SolveResult, console: Console) -> None:
     table.add_column("NS points", justify="right")
     table.add_column("")
     maximize = seat % 2 == 0
-    order = sorted(result.moves, key=lambda c: (-result.moves[c] if maximize else
-                                                 result.moves[c], c))
-    for c in order:
+    for c in result.ranked(maximize):
         v = result.moves[c]
         mark = "best" if v == result.value else f"loses {abs(result.value - v)}"
         table.add_row(card_symbol(c), str(v), mark)
