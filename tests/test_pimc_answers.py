@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from belote.actions import Play
-from belote.bots import Bot
+from belote.bots import Bot, make_bot
 from belote.bots.base import next_action
 from belote.bots.card_model import PlayModel
 from belote.bots.card_score import world_state
@@ -152,17 +152,19 @@ def test_the_models_answers_change_the_card() -> None:
 
 
 def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
-    """With the table fit's weight per miss above ``answer_fit`` (players the model
-    misreads: a third of their cards missed) the answers are double dummy's: the card
-    and the values of ``answers=solver`` at that fit, the gate counted off; at
+    """With every other seat's fitted weight per miss above ``answer_fit`` (players the
+    model misreads: a third of their cards missed) the answers are double dummy's: the
+    card and the values of ``answers=solver`` at that fit, the gate counted off; at
     ``answer_fit=1`` it stays on."""
     view, _ = _answers_change_the_card("classic-3p", 43)
     table = Table.of(view.rules)
     bots = [PimcBot(5), PimcBot(5, answers="model"), PimcBot(5, answers="model", answer_fit=1)]
     for bot in bots:
-        bot.fit_misses, bot.fit_reads = 30, 90
+        bot.fit_misses, bot.fit_reads = 60, 180
+        bot.seat_fits = {s: (30, 90) for s in range(3) if s != view.seat}
     solver, misread, always = bots
-    assert misread.read_weight(table) > misread.card_config(table).answer_fit
+    assert all(misread.read_weight(table, s) > misread.card_config(table).answer_fit
+               for s in misread.seat_fits)
     assert misread.play(view) == solver.play(view)
     assert misread.last_values == solver.last_values
     assert misread.answers_off == 1 and misread.answers_on == 0
@@ -248,3 +250,96 @@ def test_the_deals_answers_change_the_card() -> None:
     assert bot.last_values not in (solver.last_values, model.last_values)
     assert chosen == PimcBot.choose_card(view.legal_cards, bot.last_values, bot.last_own,
                                          bot.card_config(Table.of(view.rules)).own_margin)
+
+
+# --- the gate seat by seat: the model answers only for the seats it reads ----------------
+
+
+@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
+def test_seats_the_model_does_not_read_answer_double_dummy(profile: str,
+                                                           options: dict[str, Any]) -> None:
+    """With the heuristic's model but no seat given to it, every other seat answers
+    double dummy: the values after each card, answered in the trick (``answers=model``)
+    or played out to the end of the deal (``answers=deal``), are the solver's."""
+    bot = PimcBot(1)
+    checked = 0
+    for turns in _played(profile, options, 3, 44):
+        for view, world, _ in turns:
+            if len(view.legal_cards) < 2:
+                continue
+            state = world_state(view, world)
+            model = PlayModel(view, ())
+            moves = solve(state).moves
+            assert bot._played_out(state, world, model, 10**9, frozenset())[0] == moves
+            if len(view.trick) < view.rules.players - 1:
+                assert bot._answered(state, world, model, 10**9, frozenset())[0] == moves
+            checked += 1
+    assert checked > 10
+
+
+def test_the_fit_is_kept_seat_by_seat() -> None:
+    """``read_fit=table`` at three players (§12), over a game against one heuristic and
+    one random player: the heuristic's seat misses nothing and keeps the base weight,
+    the random seat misses most of its cards and is not read (weight 1), and so would
+    the table be on its pooled weight.  ``answers=deal``'s gate plays the heuristic's
+    seat by the model and the random seat double dummy.  (Fails with the fit pooled only:
+    ``seat_fits`` stays empty.)"""
+    from belote.bots.base import play_game
+
+    rules = make_rules("classic-3p", {"target": 400})
+    table = Table.of(rules)
+    bot = make_bot("pimc:answers=deal,worlds=6", seed=1)
+    assert isinstance(bot, PimcBot)
+    play_game(rules, [bot, HeuristicBot(2), make_bot("random", 3)], seed=5)
+    (miss1, read1), (miss2, read2) = bot.seat_fits[1], bot.seat_fits[2]
+    assert bot.seat_fits.keys() == {1, 2}
+    assert miss1 == 0 and read1 > 10
+    assert miss2 > read2 / 4
+    assert bot.fit_misses == miss2 and bot.fit_reads == read1 + read2
+    assert bot.read_weight(table, 1) == 0.25 and bot.read_weight(table, 2) == 1.0
+    assert bot.read_weight(table) > bot.card_config(table).answer_fit  # (pooled: none read)
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    # (the view is another seat's: the same fits moved to the seats after it)
+    read, misread = (view.seat + 1) % 3, (view.seat + 2) % 3
+    bot.seat_fits = {read: bot.seat_fits[1], misread: bot.seat_fits[2]}
+    answering = bot._answering(view, table)
+    assert answering is not None and answering[1] == {read}
+
+
+def test_the_gate_plays_the_misread_seat_double_dummy() -> None:
+    """At a decision where the model's answers change the values, a bot whose fit
+    misreads one seat (a third of its cards missed) models the other alone: its values
+    are neither those of every seat modelled nor the solver's; misreading both, the
+    solver's values, the gate counted off."""
+    view, _ = _answers_change_the_card("classic-3p", 43)
+    table = Table.of(view.rules)
+    others = [s for s in range(3) if s != view.seat]
+    every, solver = PimcBot(5, answers="deal"), PimcBot(5)
+    every.play(view)
+    solver.play(view)
+    found = set()
+    for misread in others:
+        one = PimcBot(5, answers="deal")
+        one.seat_fits = {misread: (30, 90)}
+        assert one.read_weight(table, misread) > one.card_config(table).answer_fit
+        one.play(view)
+        assert one.answers_on == 1 and one.last_answered
+        found.add(one.last_values not in (every.last_values, solver.last_values))
+    assert True in found
+    none = PimcBot(5, answers="deal")
+    none.seat_fits = {s: (30, 90) for s in others}
+    none.play(view)
+    assert none.answers_off == 1 and not none.last_answered
+    assert none.last_values == solver.last_values
+
+
+def test_a_seat_the_fit_does_not_read_follows_the_tables_weight() -> None:
+    """Four players: the fit reads the opponents' cards only (§5), so the partner has no
+    fit of his own and answers as the table's pooled weight says; the opponents each
+    by their own."""
+    bot = PimcBot(5, answers="deal")
+    assert bot.read_weight(None, 2) == 0.25  # nothing read yet: the base weight
+    bot.fit_misses, bot.fit_reads = 30, 180
+    bot.seat_fits = {1: (30, 90), 3: (0, 90)}
+    assert bot.read_weight(None, 2) == bot.read_weight() > 0.25
+    assert bot.read_weight(None, 1) > bot.read_weight() and bot.read_weight(None, 3) == 0.25

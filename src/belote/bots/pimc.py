@@ -172,11 +172,14 @@ values are the solver's where every answer is forced or double dummy's).  The bo
 later cards and every later trick stay double dummy; the scorer (``CardScorer``, every
 objective, ``own_points``) scores these values as the solver's, and ``defence=own``'s
 :class:`~belote.bots.card_score.TrickShare` and the endgame's αμ (``endgame``, four
-players) are left on the world's hands and the solver's values.  The model answers only
-while the table fit says it reads these players: the weight per miss of
-:meth:`read_weight` (``read_fit=table``; with ``read_fit=fixed``, ``read_weight``) at
-most ``answer_fit`` (default 0.25, the base weight: against the heuristic nothing is
-missed); above it the answers are double dummy's (:attr:`PimcBot.answers_on` and
+players) are left on the world's hands and the solver's values.  The model answers for a
+seat only while the table fit says it reads that player: the seat's weight per miss
+(:meth:`read_weight` of its own cards, :attr:`PimcBot.seat_fits`, with
+``read_fit=table``; with ``read_fit=fixed``, ``read_weight``) at most ``answer_fit``
+(default 0.25, the base weight: against the heuristic nothing is missed); a seat above it
+answers double dummy (so at a three-player table where one other seat is the heuristic
+and the other a player the model misreads, only the first is modelled), and with no
+seat read the answers are double dummy's (:attr:`PimcBot.answers_on` and
 :attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
 With ``answers=deal`` the model plays every other seat to the end of the deal, past the
 current trick too (their views rebuilt after the tricks completed since, the model
@@ -450,6 +453,8 @@ class PimcBot(BaseBot):
         # played so far (how many it missed, how many were read), and the last deal checked
         self.fit_misses = 0
         self.fit_reads = 0
+        # the same, seat by seat (seat: misses, cards read): answers=model|deal's gate
+        self.seat_fits: dict[int, tuple[int, int]] = {}
         self._fit_key: object = None
         # answers=model: the card decisions searched with seats after the bot in the
         # trick, the model answering (the fit's gate on), and double dummy (gate off)
@@ -792,8 +797,10 @@ class PimcBot(BaseBot):
         read = [s for s in seats if s != view.seat
                 and (table.players < 4 or sides[s] != sides[view.seat])]
         model = PlayModel(view, read, table, self.heuristic)
+        alone = {s: PlayModel(view, (s,), table, self.heuristic) for s in read}
         fewest: int | None = None
         reads = 0
+        each: dict[int, tuple[int, int]] = {}  # seat: its fewest misses, its cards read
         for placed in itertools.permutations(scan_forward(known.unknown), len(waiting)):
             hands = list(known.known)
             held = 0
@@ -805,24 +812,35 @@ class PimcBot(BaseBot):
                 missed = model.misses(world, table.tricks * table.players)
                 if fewest is None or missed < fewest:
                     fewest, reads = missed, sum(1 for _ in model.views(world))
+                for s, one in alone.items():
+                    missed = one.misses(world, table.tricks * table.players)
+                    if s not in each or missed < each[s][0]:
+                        each[s] = (missed, sum(1 for _ in one.views(world)))
         if fewest is not None:
             self.fit_misses += fewest
             self.fit_reads += reads
+        for s, (missed, read_s) in each.items():
+            before = self.seat_fits.get(s, (0, 0))
+            self.seat_fits[s] = (before[0] + missed, before[1] + read_s)
 
-    def read_weight(self, table: Table | None = None) -> float:
+    def read_weight(self, table: Table | None = None, seat: int | None = None) -> float:
         """A world's weight per miss of the card model at ``table`` (default: four
         players, take or pass): ``read_weight``, or with ``read_fit=table`` the weight
         the deals checked so far give, at least that: the odds of a miss against a match
         for the cards read in the deal as it was, over those odds in a world drawn at
         random at the table's deal mode (:data:`RANDOM_MISS_ODDS`; 1: the model tells
         nothing of these players), counting :data:`FIT_PRIOR` cards matched before any
-        deal."""
+        deal.  With ``seat``: the same from that seat's cards alone (:attr:`seat_fits`;
+        a seat whose cards the fit does not read, a partner at four players, the
+        table's)."""
         settings = self.config if table is None else self.card_config(table)
         weight = settings.read_weight
-        if settings.read_fit is not ReadFit.TABLE or not self.fit_misses:
+        missed, read = self.seat_fits.get(seat if seat is not None else -1,
+                                          (self.fit_misses, self.fit_reads))
+        if settings.read_fit is not ReadFit.TABLE or not missed:
             return weight
-        reads = self.fit_reads + FIT_PRIOR
-        odds = self.fit_misses / (reads - self.fit_misses)
+        reads = read + FIT_PRIOR
+        odds = missed / (reads - missed)
         mode = DealMode.CLASSIC if table is None else table.mode
         return min(1.0, max(weight, odds / RANDOM_MISS_ODDS[mode]))
 
@@ -968,11 +986,12 @@ class PimcBot(BaseBot):
                 # No decision searches more than twice the ``nodes`` setting.
                 if answering is not None and settings.answers is Answers.DEAL:
                     moves, searched = self._played_out(
-                        world_state(view, world, table), world, answering,
-                        2 * settings.nodes - nodes)
+                        world_state(view, world, table), world, answering[0],
+                        2 * settings.nodes - nodes, answering[1])
                 elif answering is not None:
-                    moves, searched = self._answered(world_state(view, world, table), world,
-                                                     answering, 2 * settings.nodes - nodes)
+                    moves, searched = self._answered(
+                        world_state(view, world, table), world, answering[0],
+                        2 * settings.nodes - nodes, answering[1])
                 else:
                     result = solve(world_state(view, world, table),
                                    max_nodes=2 * settings.nodes - nodes, engine=self.engine,
@@ -1005,34 +1024,53 @@ class PimcBot(BaseBot):
                          if worlds and share is not None else {})
         return self.last_values
 
-    def _answering(self, view: PlayerView, table: Table) -> PlayModel | None:
+    def _answering(self, view: PlayerView, table: Table
+                   ) -> tuple[PlayModel, frozenset[int]] | None:
         """``answers=model``: the model that answers the bot's card in the current trick
         (:class:`belote.bots.card_model.PlayModel`), when seats play after the bot in it
         (``answers=deal``: the model that plays the others to the end of the deal, at
-        every decision), and the table fit's weight per miss (:meth:`read_weight`) is at most
-        ``answer_fit`` (the model reads these players); None: double dummy (découverte,
-        whose past views are not rebuilt, too).  Counts the gate's choices."""
+        every decision), and the seats it plays: those whose weight per miss fitted to the
+        table (:meth:`read_weight` of the seat) is at most ``answer_fit`` (the model reads
+        these players; the others play double dummy); None: double dummy for every seat
+        (no seat read, découverte, whose past views are not rebuilt, too).  Counts the
+        gate's choices."""
         settings = self.card_config(table)
         if (settings.answers is Answers.SOLVER or table.mode is DealMode.DECOUVERTE
                 or (settings.answers is Answers.MODEL
                     and len(view.trick) >= table.players - 1)):
             return None
-        if self.read_weight(table) > settings.answer_fit:
+        seats = frozenset(s for s in range(table.players) if s != view.seat
+                          and self.read_weight(table, s) <= settings.answer_fit)
+        if not seats:
             self.answers_off += 1
             return None
         from belote.bots.card_model import PlayModel
 
         self.answers_on += 1
         self.last_answered = True
-        return PlayModel(view, (), table, self.heuristic)
+        return PlayModel(view, (), table, self.heuristic), seats
+
+    def _double_dummy(self, state: PlayState, world: World, budget: int) -> tuple[Card, int]:
+        """The best double-dummy card for the side of the seat to play in ``state``
+        (the lowest of equals; a forced card not searched), and the positions searched
+        (``budget`` at most, else :class:`belote.solver.SearchLimitError`)."""
+        from belote.solver import solve
+
+        legal = state.legal_mask()
+        if legal & (legal - 1) == 0:
+            return legal.bit_length() - 1, 0
+        result = solve(state, max_nodes=budget, engine=self.engine, beneath=world.beneath)
+        return result.ranked(state.team(state.turn) == 0)[0], result.nodes
 
     def _answered(self, state: PlayState, world: World, model: PlayModel,
-                  budget: int) -> tuple[dict[Card, int], int]:
+                  budget: int, seats: frozenset[int] | None = None
+                  ) -> tuple[dict[Card, int], int]:
         """``answers=model``: side 0's value of the rest of the deal after each legal card
         of the seat to play in ``state`` (as :func:`belote.solver.solve`'s ``moves``),
         the seats after it in the trick playing ``model``'s cards in ``world``
-        (:meth:`belote.bots.card_model.PlayModel.answer`), the deal solved double dummy
-        from the trick's end; and the positions searched (``budget`` at most, else
+        (:meth:`belote.bots.card_model.PlayModel.answer`; only ``seats``, when given, the
+        others double dummy), the deal solved double dummy from the trick's end; and the
+        positions searched (``budget`` at most, else
         :class:`belote.solver.SearchLimitError`).  Where every answer is forced, the
         solver's value."""
         from belote.solver import solve
@@ -1044,7 +1082,12 @@ class PimcBot(BaseBot):
             after = state.copy()
             after.push(c)
             while after.trick:
-                after.push(model.answer(after, world))
+                if seats is None or after.turn in seats:
+                    after.push(model.answer(after, world))
+                    continue
+                card, searched = self._double_dummy(after, world, budget - nodes)
+                nodes += searched
+                after.push(card)
             result = solve(after, moves=False, max_nodes=budget - nodes, engine=self.engine,
                            beneath=world.beneath, guesses=seen)
             nodes += result.nodes
@@ -1054,35 +1097,29 @@ class PimcBot(BaseBot):
         return values, nodes
 
     def _played_out(self, state: PlayState, world: World, model: PlayModel,
-                    budget: int) -> tuple[dict[Card, int], int]:
+                    budget: int, seats: frozenset[int] | None = None
+                    ) -> tuple[dict[Card, int], int]:
         """``answers=deal``: side 0's points from ``state`` to the end of the deal after
         each legal card of the seat to play (as :func:`belote.solver.solve`'s ``moves``
         count them), every other seat playing ``model``'s cards in ``world``
-        (:meth:`belote.bots.card_model.PlayModel.answer`, past the current trick too)
-        and the seat's own later cards the best double dummy for its side at each of its
+        (:meth:`belote.bots.card_model.PlayModel.answer`, past the current trick too;
+        only ``seats``, when given, the others the best double dummy for their side) and
+        the seat's own later cards the best double dummy for its side at each of its
         turns (the lowest of equals); and the positions searched (``budget`` at most,
         else :class:`belote.solver.SearchLimitError`)."""
-        from belote.solver import solve
-
         seat = state.turn
-        ours = state.team(seat) == 0  # (side 0 maximises)
         values: dict[Card, int] = {}
         nodes = 0
         for c in scan_forward(state.legal_mask()):
             after = state.copy()
             after.push(c)
             while after.tricks_left:
-                if after.turn != seat:
+                if after.turn != seat and (seats is None or after.turn in seats):
                     after.push(model.answer(after, world))
                     continue
-                legal = after.legal_mask()
-                if legal & (legal - 1):
-                    result = solve(after, max_nodes=budget - nodes, engine=self.engine,
-                                   beneath=world.beneath)
-                    nodes += result.nodes
-                    after.push(result.ranked(ours)[0])
-                else:
-                    after.push(legal.bit_length() - 1)
+                card, searched = self._double_dummy(after, world, budget - nodes)
+                nodes += searched
+                after.push(card)
             values[c] = after.trick_points[0] - state.trick_points[0]
         return values, nodes
 

@@ -374,11 +374,13 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "answer each of its cards double dummy (solver), or as the heuristic's card play "
         "would in each world, the rest of the deal solved double dummy from there (model), "
         "or every other seat plays the heuristic's cards to the end of the deal, the bot's "
-        "own later cards double dummy at each of its turns (deal; model and deal only "
-        "while the table fit's weight per miss is at most answer_fit, else solver)"),
-    "answer_fit": BotSetting(float, 0.25, "answers=model or deal: the model answers only while "
-                             "the card model's weight per miss fitted to the table "
-                             "(read_fit=table) is at most this (1: always)", 0),
+        "own later cards double dummy at each of its turns (deal; model and deal answer "
+        "for a seat only while its weight per miss fitted to the table is at most "
+        "answer_fit, the other seats double dummy)"),
+    "answer_fit": BotSetting(float, 0.25, "answers=model or deal: the model answers for a "
+                             "seat only while the card model's weight per miss fitted to "
+                             "that seat's cards (read_fit=table) is at most this (1: "
+                             "always)", 0),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
