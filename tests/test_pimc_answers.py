@@ -122,7 +122,7 @@ def _answers_change_the_card(profile: str, seed: int) -> tuple[PlayerView, World
             if (len(view.legal_cards) < 2
                     or len(view.trick) == view.rules.players - 1):
                 continue
-            solver = PimcBot(5)
+            solver = PimcBot(5, answers="solver")
             if (solver.play(view) == PimcBot(5, answers="model").play(view)
                     or not solver.last_values):  # (no world solved: the heuristic's)
                 continue
@@ -142,7 +142,7 @@ def test_the_models_answers_change_the_card() -> None:
     bot = PimcBot(5, answers="model")
     chosen = bot.play(view)
     assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
-    solver = PimcBot(5)
+    solver = PimcBot(5, answers="solver")
     assert solver.play(view) != chosen
     assert solver.answers_on == solver.answers_off == 0
     assert bot.last_values.keys() == solver.last_values.keys()
@@ -158,7 +158,8 @@ def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
     ``answer_fit=1`` it stays on."""
     view, _ = _answers_change_the_card("classic-3p", 43)
     table = Table.of(view.rules)
-    bots = [PimcBot(5), PimcBot(5, answers="model"), PimcBot(5, answers="model", answer_fit=1)]
+    bots = [PimcBot(5, answers="solver"), PimcBot(5, answers="model"),
+            PimcBot(5, answers="model", answer_fit=1)]
     for bot in bots:
         bot.fit_misses, bot.fit_reads = 60, 180
         bot.seat_fits = {s: (30, 90) for s in range(3) if s != view.seat}
@@ -175,10 +176,20 @@ def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
 
 
 def test_answers_default() -> None:
-    """``answers`` is ``solver`` by default at four players and in preset v1."""
+    """``answers`` is ``solver`` by default at four players and in preset v1, and at two
+    players; at three players (§12.1, every deal mode) ``deal``: the others play the
+    heuristic's cards to the end of the deal while the table fit reads them; a setting
+    given wins.  (Fails with THREE_PLAYER_PLAY_DEFAULTS without ``answers``.)"""
     assert PimcConfig.of().answers is Answers.SOLVER
     assert PimcConfig.of({"preset": "v1"}).answers is Answers.SOLVER
     assert PimcConfig.of().answer_fit == 0.25
+    for deal in ("24_cards", "kitty", "six_each"):
+        three = Table.of(make_rules("classic-3p", {"three_deal": deal}))
+        assert PimcBot(1).card_config(three).answers is Answers.DEAL
+        assert PimcBot(1, answers="solver").card_config(three).answers is Answers.SOLVER
+    for deal in ("stock", "decouverte"):
+        two = Table.of(make_rules("classic-2p", {"two_deal": deal}))
+        assert PimcBot(1).card_config(two).answers is Answers.SOLVER
 
 
 @pytest.mark.parametrize("settings", [
@@ -243,7 +254,7 @@ def test_the_deals_answers_change_the_card() -> None:
     bot = PimcBot(5, answers="deal")
     chosen = bot.play(view)
     assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
-    model, solver = PimcBot(5, answers="model"), PimcBot(5)
+    model, solver = PimcBot(5, answers="model"), PimcBot(5, answers="solver")
     model.play(view)
     solver.play(view)
     assert bot.last_values.keys() == solver.last_values.keys()
@@ -314,7 +325,7 @@ def test_the_gate_plays_the_misread_seat_double_dummy() -> None:
     view, _ = _answers_change_the_card("classic-3p", 43)
     table = Table.of(view.rules)
     others = [s for s in range(3) if s != view.seat]
-    every, solver = PimcBot(5, answers="deal"), PimcBot(5)
+    every, solver = PimcBot(5, answers="deal"), PimcBot(5, answers="solver")
     every.play(view)
     solver.play(view)
     found = set()

@@ -262,9 +262,21 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # 0.03-0.05 s, max 0.56 s (docs/results/small-tables-dev-18.md).  More worlds and
 # positions (64 worlds, 3,000,000 positions a card) were level there: +0.17 [-0.94, 1.27]
 # (24 cards), +0.30 [-1.09, 1.69] (six each).
+# The others play the heuristic's cards to the end of the deal in each world, the bot's
+# own later cards double dummy (answers=deal), each other seat only while the table fit
+# reads it (its own weight per miss at most answer_fit, 0.25; a seat it misreads, such as
+# another searching player, answers double dummy).  On development seeds, games to 1000
+# against the heuristic with 24 cards (seed 9401, 75 boards of three games, stopped), over
+# answers=solver: +2.03 [0.48, 3.58] points a deal (where the bot sits alone +3.5, at two
+# seats +0.6), 156 games won against 150.  Duplicate boards, the bots made afresh each
+# board (no fit: the bot takes its own other seat for the heuristic): the kitty +0.65
+# [-2.77, 4.07] (alone +7.0, two seats -5.5; seed 9405, 95 boards), six each +1.10 [-0.55,
+# 2.74] (docs/results/small-tables-dev-23.md); six each in games +0.14 [-1.76, 2.03] (13
+# boards, stopped).  A card's CPU median 0.05-0.07 s, max 0.49 s (10 deals a deal mode):
+# docs/results/small-tables-dev-25.md.
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "play_calls": CallReading.HINTS, "defence": Defence.OWN, "own_margin": 4.0,
-    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
+    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE, "answers": Answers.DEAL,
 }
 # The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
 # opponent's cards are read through the heuristic's card play at two players
@@ -376,7 +388,8 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "or every other seat plays the heuristic's cards to the end of the deal, the bot's "
         "own later cards double dummy at each of its turns (deal; model and deal answer "
         "for a seat only while its weight per miss fitted to the table is at most "
-        "answer_fit, the other seats double dummy)"),
+        "answer_fit, the other seats double dummy; deal is the default at three "
+        "players)"),
     "answer_fit": BotSetting(float, 0.25, "answers=model or deal: the model answers for a "
                              "seat only while the card model's weight per miss fitted to "
                              "that seat's cards (read_fit=table) is at most this (1: "
