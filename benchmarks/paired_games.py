@@ -33,6 +33,13 @@ most that reading the others' cards could bring in games won.
         --out docs/results/dev10-3p-score-vs-game.json [--opponent heuristic] \\
         [--option three_deal=kitty]
     .venv/bin/python benchmarks/paired_games.py pool docs/results/dev10-3p-*.json [--json]
+    .venv/bin/python benchmarks/paired_games.py cross RUN1.json:a RUN2.json:b \\
+        [--names X,Y] [--out FILE]
+
+``cross`` pairs one bot of a run with one bot of another on the games both played (the
+same seed, boards, opponent and rules): with ``pimc`` the A of both runs, the two Bs are
+compared without a third run, and one spec run on two versions of the code is told apart
+by ``--names``.
 
 ``run`` without ``--seed`` draws a fresh seed (as ``benchmarks/strength.py`` does) and
 records it with its source.  ``--out`` is rewritten after every board with every pair so
@@ -388,6 +395,39 @@ def pool(runs: Sequence[Series]) -> Series:
     return out
 
 
+def cross(first: Series, second: Series, sides: tuple[str, str],
+          names: tuple[str, str] | None = None) -> Series:
+    """The games of one bot of ``first`` (``sides[0]``: ``a`` or ``b``) paired with those
+    of one bot of ``second`` (``sides[1]``), game by game where both runs played the same
+    game (seed, board, table) against the same opponent under the same rules: two runs
+    that share a bot (``pimc`` against X, then ``pimc`` against Y) compare X with Y
+    without playing X again, and so can two runs of one spec on two versions of the code
+    (``names`` tells them apart; default: the specs)."""
+    for side in sides:
+        if side not in ("a", "b"):
+            raise BeloteError(f"cross: the side {side!r} is not a or b")
+    if first.setting[1:] != second.setting[1:]:
+        raise BeloteError(f"cross: {first.setting[1:]} is not {second.setting[1:]}: only "
+                          "runs against the same opponent under the same rules pair")
+    specs = (first.bots["ab".index(sides[0])], second.bots["ab".index(sides[1])])
+    theirs = {p.key: p for p in second.pairs}
+    pairs = []
+    for p in first.pairs:
+        q = theirs.get(p.key)
+        if q is None:
+            continue
+        if q.seats != p.seats:
+            raise BeloteError(f"cross: seed {p.seed}, board {p.board}, table {p.table} "
+                              f"seats {p.seats} in one run and {q.seats} in the other")
+        pairs.append(Pair(p.seed, p.board, p.table, p.seats, getattr(p, sides[0]),
+                          getattr(q, sides[1])))
+    if not pairs:
+        raise BeloteError("cross: the two runs share no game")
+    cpu = (first.cpu["ab".index(sides[0])], second.cpu["ab".index(sides[1])])
+    return Series(names if names is not None else specs, first.opponent, first.profile,
+                  dict(first.options), pairs, {**first.seeds, **second.seeds}, cpu)
+
+
 def _write(path: Path, data: dict[str, Any]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
@@ -453,8 +493,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--json", action="store_true", help="the pooled comparison as JSON")
     p.add_argument("--out", type=Path, help="write the pooled pairs here")
+    c = sub.add_parser("cross", help="pair one bot of a run with one bot of another, game "
+                       "by game, on the games both played (FILE:a or FILE:b each)")
+    c.add_argument("first", help="FILE:a or FILE:b")
+    c.add_argument("second", help="FILE:a or FILE:b")
+    c.add_argument("--names", help="the two bots' names, comma separated (default: "
+                   "their specs)")
+    c.add_argument("--out", type=Path, help="write the paired games here")
     args = parser.parse_args(argv)
     try:
+        if args.command == "cross":
+            runs, sides = [], []
+            for arg in (args.first, args.second):
+                path, sep, side = arg.rpartition(":")
+                if not sep or side not in ("a", "b"):
+                    parser.error(f"{arg}: give FILE:a or FILE:b")
+                runs.append(load(Path(path)))
+                sides.append(side)
+            names = None
+            if args.names is not None:
+                given = [n.strip() for n in args.names.split(",")]
+                if len(given) != 2 or not all(given):
+                    parser.error("--names: give two names, comma separated")
+                names = (given[0], given[1])
+            series = cross(runs[0], runs[1], (sides[0], sides[1]), names)
+            print(describe(series.bots, compare(series.pairs)))
+            if args.out is not None:
+                _write(args.out, series.to_json(
+                    {"crossed_from": [args.first, args.second]}))
+            return 0
         if args.command == "run":
             bots = split_bot_specs(args.bots)  # a spec's own settings stay with it
             if len(bots) != 2:

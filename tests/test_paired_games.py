@@ -186,3 +186,41 @@ def test_games_to_decide_by_hand() -> None:
     assert pg.games_to_decide(0.05, 0.036) < 604 < pg.games_to_decide(0.2, 0.036)
     with pytest.raises(ValueError):
         pg.games_to_decide(0.001, 0.036)
+
+
+def test_cross_pairs_one_bot_of_each_run_on_the_games_both_played(tmp_path: Path) -> None:
+    """``cross``: B of one run against B of another, game by game, on the games both
+    runs played; the A of both may be the same bot.  Refused: other rules, other seats
+    for one game, no game in common, a side that is neither a nor b."""
+    one = _series(_pairs([(1, 0), (1, 1), (0, 0), (0, 1)]), bots=("pimc", "x"))
+    two = _series(_pairs([(1, 1), (1, 0), (0, 1)]), bots=("pimc", "y"))
+    crossed = pg.cross(one, two, ("b", "b"))
+    assert crossed.bots == ("x", "y")
+    assert [p.key for p in crossed.pairs] == [p.key for p in two.pairs]
+    assert [(p.a.winner, p.b.winner) for p in crossed.pairs] == [(0, 1), (1, 0), (0, 1)]
+    assert crossed.cpu == (2.0, 2.0)
+    assert pg.cross(one, two, ("a", "b"), ("p", "y")).bots == ("p", "y")
+    other = _series(_pairs([(1, 1)]))
+    other.options = {"three_deal": "kitty"}
+    with pytest.raises(pg.BeloteError, match="same opponent under the same rules"):
+        pg.cross(one, other, ("b", "b"))
+    moved = _series([pg.Pair(p.seed, p.board, p.table, (1, 0, 1), p.a, p.b)
+                     for p in _pairs([(1, 1)])])
+    with pytest.raises(pg.BeloteError, match="seats"):
+        pg.cross(one, moved, ("b", "b"))
+    elsewhere = _series(_pairs([(1, 1)], seed=9))
+    with pytest.raises(pg.BeloteError, match="share no game"):
+        pg.cross(one, elsewhere, ("b", "b"))
+    with pytest.raises(pg.BeloteError, match="not a or b"):
+        pg.cross(one, two, ("b", "c"))
+    # the command: files in, the comparison printed and written
+    first, second, out = tmp_path / "1.json", tmp_path / "2.json", tmp_path / "x.json"
+    first.write_text(json.dumps(one.to_json()))
+    second.write_text(json.dumps(two.to_json()))
+    assert pg.main(["cross", f"{first}:b", f"{second}:b", "--names", "x1,y1",
+                    "--out", str(out)]) == 0
+    data = json.loads(out.read_text())
+    assert data["bots"] == ["x1", "y1"] and len(data["pairs"]) == 3
+    assert data["crossed_from"] == [f"{first}:b", f"{second}:b"]
+    with pytest.raises(SystemExit):
+        pg.main(["cross", str(first), f"{second}:b"])
