@@ -231,7 +231,9 @@ def test_the_answers_to_the_end_of_the_deal_are_the_cards_played(
 def test_perfect_answers_to_the_end_give_the_solvers_values(
         profile: str, options: dict[str, Any]) -> None:
     """``answers=deal``: with answers as double dummy's, each card's value (the deal
-    played out, the bot's own later cards double dummy) is the solver's."""
+    played out, the bot's own later cards double dummy) is the solver's; and so it is
+    with the heuristic's model given no seat to play (the gate closed for every seat:
+    they answer double dummy), in the trick (``answers=model``) as to the deal's end."""
     bot = PimcBot(1)
     checked = 0
     for turns in _played(profile, options, 4, 42):
@@ -239,8 +241,12 @@ def test_perfect_answers_to_the_end_give_the_solvers_values(
             if len(view.legal_cards) < 2:
                 continue
             state = world_state(view, world)
-            values, _ = bot._played_out(state, world, _Perfect(view, ()), 10**9)
-            assert values == solve(state).moves
+            moves = solve(state).moves
+            assert bot._played_out(state, world, _Perfect(view, ()), 10**9)[0] == moves
+            model = PlayModel(view, ())
+            assert bot._played_out(state, world, model, 10**9, frozenset())[0] == moves
+            if len(view.trick) < view.rules.players - 1:
+                assert bot._answered(state, world, model, 10**9, frozenset())[0] == moves
             checked += 1
     assert checked > 10
 
@@ -264,28 +270,6 @@ def test_the_deals_answers_change_the_card() -> None:
 
 
 # --- the gate seat by seat: the model answers only for the seats it reads ----------------
-
-
-@pytest.mark.parametrize(("profile", "options"), SMALL, ids=SMALL_IDS)
-def test_seats_the_model_does_not_read_answer_double_dummy(profile: str,
-                                                           options: dict[str, Any]) -> None:
-    """With the heuristic's model but no seat given to it, every other seat answers
-    double dummy: the values after each card, answered in the trick (``answers=model``)
-    or played out to the end of the deal (``answers=deal``), are the solver's."""
-    bot = PimcBot(1)
-    checked = 0
-    for turns in _played(profile, options, 3, 44):
-        for view, world, _ in turns:
-            if len(view.legal_cards) < 2:
-                continue
-            state = world_state(view, world)
-            model = PlayModel(view, ())
-            moves = solve(state).moves
-            assert bot._played_out(state, world, model, 10**9, frozenset())[0] == moves
-            if len(view.trick) < view.rules.players - 1:
-                assert bot._answered(state, world, model, 10**9, frozenset())[0] == moves
-            checked += 1
-    assert checked > 10
 
 
 def test_the_fit_is_kept_seat_by_seat() -> None:
