@@ -835,8 +835,9 @@ class PimcBot(BaseBot):
         table's)."""
         settings = self.config if table is None else self.card_config(table)
         weight = settings.read_weight
-        missed, read = self.seat_fits.get(seat if seat is not None else -1,
-                                          (self.fit_misses, self.fit_reads))
+        missed, read = self.fit_misses, self.fit_reads
+        if seat is not None and seat in self.seat_fits:
+            missed, read = self.seat_fits[seat]
         if settings.read_fit is not ReadFit.TABLE or not missed:
             return weight
         reads = read + FIT_PRIOR
