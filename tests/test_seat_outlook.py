@@ -155,9 +155,10 @@ def test_pimc_objective_game_at_three_players_changes_a_card_near_the_target() -
     near = _views((930, 960, 700), 0)[0]
     assert near.seat == 0 and near.contract is not None and near.contract.taker == 2
     # the worlds unweighed (card_reads=ignore, the three players' default before
-    # small-tables-dev-18): the position was chosen with them
-    score = make_bot("pimc:worlds=8,objective=score,card_reads=ignore", seed=3)
-    game = make_bot("pimc:worlds=8,objective=game,card_reads=ignore", seed=3)
+    # small-tables-dev-18) and the others answering double dummy (answers=solver, before
+    # small-tables-dev-25): the position was chosen with them
+    score = make_bot("pimc:worlds=8,objective=score,card_reads=ignore,answers=solver", seed=3)
+    game = make_bot("pimc:worlds=8,objective=game,card_reads=ignore,answers=solver", seed=3)
     assert isinstance(score, PimcBot) and isinstance(game, PimcBot)
     by_score, by_game = score.evaluate(near), game.evaluate(near)
     assert max(by_score, key=by_score.__getitem__) == 18  # 9D
