@@ -796,8 +796,8 @@ class PimcBot(BaseBot):
         sides = table.sides(view.contract.taker)
         read = [s for s in seats if s != view.seat
                 and (table.players < 4 or sides[s] != sides[view.seat])]
-        model = PlayModel(view, read, table, self.heuristic)
-        alone = {s: PlayModel(view, (s,), table, self.heuristic) for s in read}
+        # One model a seat: a world's misses (cards only) are the seats' added up.
+        models = {s: PlayModel(view, (s,), table, self.heuristic) for s in read}
         fewest: int | None = None
         reads = 0
         each: dict[int, tuple[int, int]] = {}  # seat: its fewest misses, its cards read
@@ -809,13 +809,14 @@ class PimcBot(BaseBot):
                 held |= 1 << c
             world = World(tuple(hands), known.unknown & ~held)
             if known.allows(world):
-                missed = model.misses(world, table.tricks * table.players)
+                counts = {s: (m.misses(world, table.tricks * table.players),
+                              sum(1 for _ in m.views(world))) for s, m in models.items()}
+                missed = sum(k for k, _ in counts.values())
                 if fewest is None or missed < fewest:
-                    fewest, reads = missed, sum(1 for _ in model.views(world))
-                for s, one in alone.items():
-                    missed = one.misses(world, table.tricks * table.players)
-                    if s not in each or missed < each[s][0]:
-                        each[s] = (missed, sum(1 for _ in one.views(world)))
+                    fewest, reads = missed, sum(r for _, r in counts.values())
+                for s, (k, r) in counts.items():
+                    if s not in each or k < each[s][0]:
+                        each[s] = (k, r)
         if fewest is not None:
             self.fit_misses += fewest
             self.fit_reads += reads
