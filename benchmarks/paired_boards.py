@@ -107,7 +107,8 @@ class _Modelled(_Oracle):
             twin, state = rnd.clone(), base.copy()
             twin.play_card(c)
             state.push(c)
-            moves[c] = self._rest(twin, state, view.seat, bots, sign) - base.trick_points[0]
+            moves[c] = (self._rest(twin, state, view.seat, bots, sign, world)
+                        - base.trick_points[0])
         past = sum(t.points for t in rnd.tricks if sides[t.winner] == 0)
         # (each card's side 0's trick points at the end of the deal, as foreseen: checked)
         self.foreseen = {c: past + v for c, v in moves.items()}
@@ -116,12 +117,11 @@ class _Modelled(_Oracle):
         return totals
 
     def _rest(self, rnd: Round, state: PlayState, seat: int, bots: Sequence[Bot],
-              sign: int) -> int:
+              sign: int, world: World) -> int:
         """Side 0's trick points at the end of ``rnd`` (``state`` its position, kept
-        alike), the other seats playing ``bots``' cards, ``seat`` the best of its own
-        for its side (``sign``: 1 side 0, -1 side 1), searched or double dummy."""
-        from belote.solver import solve
-
+        alike; ``world`` its true deal), the other seats playing ``bots``' cards,
+        ``seat`` the best of its own for its side (``sign``: 1 side 0, -1 side 1),
+        searched or double dummy."""
         while rnd.phase is Phase.PLAY:
             turn = state.turn
             if turn != seat:
@@ -135,16 +135,12 @@ class _Modelled(_Oracle):
                             rnd.clone(), state.copy())
                         twin.play_card(x)
                         after.push(x)
-                        v = self._rest(twin, after, seat, bots, sign)
+                        v = self._rest(twin, after, seat, bots, sign, world)
                         if best is None or sign * v > sign * best:
                             best = v
                     assert best is not None
                     return best
-                if len(legal) > 1:
-                    result = solve(state.copy(), engine=self.engine)
-                    c = result.ranked(sign == 1)[0]
-                else:
-                    c = legal[0]
+                c = self._double_dummy(state, world, None)[0]
             rnd.play_card(c)
             state.push(c)
         return state.trick_points[0]

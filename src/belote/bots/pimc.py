@@ -1052,10 +1052,12 @@ class PimcBot(BaseBot):
         self.last_answered = True
         return PlayModel(view, (), table, self.heuristic), seats
 
-    def _double_dummy(self, state: PlayState, world: World, budget: int) -> tuple[Card, int]:
+    def _double_dummy(self, state: PlayState, world: World,
+                      budget: int | None) -> tuple[Card, int]:
         """The best double-dummy card for the side of the seat to play in ``state``
         (the lowest of equals; a forced card not searched), and the positions searched
-        (``budget`` at most, else :class:`belote.solver.SearchLimitError`)."""
+        (``budget`` at most, None: no bound, else
+        :class:`belote.solver.SearchLimitError`)."""
         from belote.solver import solve
 
         legal = state.legal_mask()
