@@ -152,7 +152,8 @@ _YARDSTICKS: dict[str, type[_Oracle]] = {"oracle": _Oracle, "oracle:model": _Mod
 
 
 # answers=model's gate, added up by spec over the deals played: [answered by the model,
-# by double dummy] (PimcBot.answers_on, answers_off), each deal's share read off its bots
+# by double dummy, seats left out by answer_check=deal] (PimcBot.answers_on, answers_off,
+# answers_checked), each deal's share read off its bots
 # by the driver, so that no bot is kept once its board is over
 _SPEC: weakref.WeakKeyDictionary[BaseBot, str] = weakref.WeakKeyDictionary()
 _GATE: dict[str, list[int]] = {}
@@ -165,28 +166,33 @@ def _factory(spec: str, seed: int | None) -> BaseBot:
     return bot
 
 
-def _answers(bot: Any) -> tuple[int, int]:
-    return getattr(bot, "answers_on", 0), getattr(bot, "answers_off", 0)
+def _answers(bot: Any) -> tuple[int, int, int]:
+    return (getattr(bot, "answers_on", 0), getattr(bot, "answers_off", 0),
+            getattr(bot, "answers_checked", 0))
 
 
 def _gate(spec: str) -> str:
     """``answers=model``'s gate over the deals of ``spec``'s bots played so far: the
     card decisions with seats after the bot in the trick the model answered, of all
-    such; empty when there were none."""
-    on, off = _GATE.get(spec, (0, 0))
-    return f"; {spec}'s answers by the model {on} of {on + off}" if on + off else ""
+    such, and the seats ``answer_check=deal`` left out at them; empty when there were
+    none."""
+    on, off, checked = _GATE.get(spec, (0, 0, 0))
+    if not on + off:
+        return ""
+    left = f", {checked} seats left out within the deal" if checked else ""
+    return f"; {spec}'s answers by the model {on} of {on + off}{left}"
 
 
 def _driver(rnd: Round, bots: Sequence[Any]) -> None:
     _Oracle.current = rnd
     before = [_answers(b) for b in bots]
     play_deal(rnd, bots)
-    for bot, (on, off) in zip(bots, before, strict=True):
-        now_on, now_off = _answers(bot)
-        if (now_on, now_off) != (on, off):
-            counts = _GATE.setdefault(_SPEC[bot], [0, 0])
-            counts[0] += now_on - on
-            counts[1] += now_off - off
+    for bot, was in zip(bots, before, strict=True):
+        now = _answers(bot)
+        if now != was:
+            counts = _GATE.setdefault(_SPEC[bot], [0, 0, 0])
+            for i, (a, b) in enumerate(zip(now, was, strict=True)):
+                counts[i] += a - b
 
 
 def _interval(values: Sequence[float]) -> tuple[float, float]:

@@ -217,7 +217,7 @@ def test_pimc_weighs_the_worlds_by_the_model() -> None:
     sampler = bot.sampler(view)
     assert sampler is not None
     hints, before = play_hints(view, 50), played_by(view)
-    weighed, _ = bot._weighed_worlds(view, Table.of(view.rules), sampler,
+    weighed, _, _ = bot._weighed_worlds(view, Table.of(view.rules), sampler,
                                      lambda w: all(h.fits(w.hands[h.seat] | before[h.seat])
                                                    for h in hints), 0.5)
     weights = [w for _, w in weighed]

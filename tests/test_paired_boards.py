@@ -107,6 +107,20 @@ def test_the_gate_is_counted_deal_by_deal_and_no_bot_is_kept(
     assert len(script._SPEC) == 0
 
 
+def test_the_seats_left_out_within_the_deal_are_counted(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``answer_check=deal`` against a random opponent: the seats the check leaves out
+    are added up and printed beside the gate (none against the heuristic, above)."""
+    script = _script()
+    assert script.main(["--bots", "heuristic,pimc:answer_check=deal,worlds=4,nodes=20000",
+                        "--opponent", "random", "--profile", "classic-3p",
+                        "--boards", "0:2"]) == 0
+    line = capsys.readouterr().out.strip().splitlines()[-1]
+    found = re.search(r"answers by the model (\d+) of (\d+), (\d+) seats left out", line)
+    assert found is not None, line
+    assert int(found[3]) > 0
+
+
 def test_the_model_yardstick_plays_for_the_heuristics_misplay() -> None:
     """``oracle:model`` values a card by the deal played out with the others' real rule
     (the heuristic), not double dummy: three players, seed 1's board 4 played by the

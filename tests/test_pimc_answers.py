@@ -15,7 +15,7 @@ import pytest
 
 from belote.actions import Play
 from belote.bots import Bot, make_bot
-from belote.bots.base import next_action
+from belote.bots.base import next_action, played_by
 from belote.bots.card_model import PlayModel
 from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot
@@ -338,3 +338,129 @@ def test_a_seat_the_fit_does_not_read_follows_the_tables_weight() -> None:
     bot.seat_fits = {1: (30, 90), 3: (0, 90)}
     assert bot.read_weight(None, 2) == bot.read_weight() > 0.25
     assert bot.read_weight(None, 1) > bot.read_weight() and bot.read_weight(None, 3) == 0.25
+
+
+# --- answer_check=deal: a seat's cards so far in the deal count in its gate ---------------
+
+
+def _views_beside(others: tuple[str, ...], deals: int, seed: int,
+                  profile: str = "classic-3p") -> Iterator[PlayerView]:
+    """Seat 0's views at two or three players (with 24 cards, the stock: §12), where it
+    has a choice after trick 1, a heuristic at seat 0 and ``others`` (bot specs) at the
+    other seats."""
+    rules = make_rules(profile, {})
+    rng = random.Random(seed)
+    for d in range(deals):
+        deck = new_deck(rules.players, rules.three_deal)
+        rng.shuffle(deck)
+        rnd = Round(rules, d % rules.players, deck)
+        bots: list[Bot] = [HeuristicBot(d), *(make_bot(o, seed=10 * d + i)
+                                              for i, o in enumerate(others, 1))]
+        bid_to_play(rnd, bots)
+        while rnd.phase is PLAY:
+            seat = rnd.current_player()
+            view = rnd.view(seat)
+            if seat == 0 and view.tricks and len(view.legal_cards) > 1:
+                yield view
+            rnd.apply(next_action(bots[seat], view))
+
+
+@pytest.mark.parametrize("profile", ["classic-3p", "classic-2p"])
+def test_the_check_within_the_deal_drops_a_seat_that_misses_everywhere(profile: str) -> None:
+    """``answer_check=deal`` (§12): a bot made afresh (no deal done, so the fit of the
+    deals done models every seat) beside a random player (and at three players a
+    heuristic) stops modelling the random seat once the fewest misses of its cards this
+    deal over the worlds drawn weigh it above ``answer_fit``; its values are then those
+    of a bot whose fit of the deals done misreads that seat (the same worlds: the check
+    draws nothing), and the decision is counted.  With ``answer_check=table`` the random
+    seat is modelled."""
+    rules = make_rules(profile, {})
+    table = Table.of(rules)
+    others = ("heuristic", "random") if rules.players == 3 else ("random",)
+    wild = rules.players - 1
+    found = 0
+    for view in _views_beside(others, 6, 3, profile):
+        bot = PimcBot(5, answers="deal", answer_check="deal", worlds=8)
+        bot.play(view)
+        if not bot.answers_checked:
+            continue
+        found += 1
+        assert bot._missed[wild] >= 1 and not bot._missed.get(1 if wild == 2 else 2)
+        assert bot.answers_checked == 1 and bot.last_answered is (rules.players == 3)
+        plain = PimcBot(5, answers="deal", answer_check="table", worlds=8)
+        plain.play(view)
+        assert plain.answers_checked == 0 and plain._missed == {} and plain.last_answered
+        misread = PimcBot(5, answers="deal", answer_check="table", worlds=8)
+        misread.seat_fits = {wild: (30, 90)}
+        assert misread.read_weight(table, wild) > misread.card_config(table).answer_fit
+        misread.play(view)
+        assert bot.last_values == misread.last_values
+    assert found >= 5
+
+
+def test_the_deals_misses_are_the_fewest_over_the_worlds_drawn() -> None:
+    """``_deal_misses`` against the plain count: each seat's misses are the fewest, over
+    the worlds drawn, of :class:`PlayModel`'s count of that seat's cards alone, and its
+    cards read the cards it played."""
+    checked = 0
+    for view in _views_beside(("heuristic", "random"), 3, 4):
+        table = Table.of(view.rules)
+        bot = PimcBot(5, answer_check="deal")
+        sampler = bot.sampler(view)
+        assert sampler is not None
+        rng = random.Random(len(view.tricks))
+        drawn = [(1, sampler.sample(rng)) for _ in range(12)]
+        got = bot._deal_misses(view, table, drawn)
+        for s in (1, 2):
+            model = PlayModel(view, (s,), table, bot.heuristic)
+            assert got[s] == (min(model.misses(w, 99) for _, w in drawn),
+                              played_by(view)[s].bit_count())
+        checked += got[2][0] > 0
+    assert checked >= 5
+
+
+def test_the_check_within_the_deal_keeps_the_heuristics_seats() -> None:
+    """Beside two heuristic players the model misses none of their cards in the real
+    world, and over these deals never in every world drawn: nothing is checked off, and
+    the values are the default's (``answer_check=table``)."""
+    for view in _views_beside(("heuristic", "heuristic"), 4, 8):
+        bot, plain = PimcBot(5, answer_check="deal", worlds=8), PimcBot(5, worlds=8)
+        bot.play(view)
+        plain.play(view)
+        assert bot.answers_checked == 0 and not any(bot._missed.values())
+        assert bot.last_values == plain.last_values
+
+
+def test_a_seat_found_missing_stays_so_for_the_deal() -> None:
+    """The misses a seat's cards were found to have in every world drawn count for the
+    rest of that deal, whatever the later worlds (here one world that misses nothing),
+    and a new deal starts clean."""
+    views = list(_views_beside(("heuristic", "random"), 4, 3))
+    first = views[0]
+    later = next(v for v in views[1:] if v.tricks[0] == first.tricks[0]
+                 and len(v.tricks) > len(first.tricks))
+    other = next(v for v in views if v.tricks[0] != first.tricks[0])
+    table = Table.of(first.rules)
+    bot = PimcBot(5, answer_check="deal")
+    world = World((0, 0, 0), 0)  # (a world that misses nothing is not read)
+    bot._deal_misses(first, table, [(0, world)])  # the deal's key, nothing missed
+    assert not any(bot._missed.values())
+    bot._missed[2] = 2
+    got = bot._deal_misses(later, table, [(0, world)])
+    assert got[2][0] == 2 and got[1][0] == 0
+    assert got[2][1] == played_by(later)[2].bit_count()
+    assert all(m == 0 for m, _ in bot._deal_misses(other, table, [(0, world)]).values())
+
+
+def test_a_miss_in_the_deal_weighs_by_the_seats_record() -> None:
+    """``read_weight(table, seat, in_deal)``: the deal's misses and cards add to the
+    seat's record of the deals done.  One miss in a deal shuts a seat not yet read
+    (weight above ``answer_fit``); a seat with a long clean record stays modelled."""
+    table = Table.of(make_rules("classic-3p", {}))
+    fit = PimcBot(5).card_config(table).answer_fit
+    bot = PimcBot(5, answer_check="deal")
+    assert bot.read_weight(table, 1, (0, 6)) == 0.25
+    assert bot.read_weight(table, 1, (1, 6)) > fit
+    bot.seat_fits = {1: (0, 200)}
+    assert bot.read_weight(table, 1, (1, 6)) == 0.25
+    assert bot.read_weight(table, 1, (1, 6)) <= fit

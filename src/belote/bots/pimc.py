@@ -181,6 +181,16 @@ answers double dummy (so at a three-player table where one other seat is the heu
 and the other a player the model misreads, only the first is modelled), and with no
 seat read the answers are double dummy's (:attr:`PimcBot.answers_on` and
 :attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
+The fit counts the deals done only, so a bot made afresh (each board of a duplicate
+match) models every seat through its first deal; with ``answer_check=deal`` a seat's
+cards so far in the deal being played count too (:meth:`PimcBot._deal_misses`): where
+they miss the model in every world drawn for the decision (``card_reads=model``'s draws),
+the seat counts one miss more for the rest of that deal, its cards played counted read,
+and the gate weighs that with its record (one miss shuts a seat not yet read; a seat
+matched over many deals stays modelled).  A player the model misreads (another searching
+bot, the bot's own other seat) is then played double dummy from the deal it shows it in
+(:attr:`PimcBot.answers_checked` counts, decision by decision, the seats so left out
+that the fit alone would have modelled).
 With ``answers=deal`` the model plays every other seat to the end of the deal, past the
 current trick too (their views rebuilt after the tricks completed since, the model
 foreseeing no later announcement nor belote), and the bot's own later cards are at each
@@ -365,6 +375,7 @@ from belote.bots.pimc_config import (
     FIT_PRIOR,
     RANDOM_MISS_ODDS,
     SETTINGS,
+    AnswerCheck,
     Answers,
     Bidding,
     BidPrior,
@@ -460,6 +471,13 @@ class PimcBot(BaseBot):
         # trick, the model answering (the fit's gate on), and double dummy (gate off)
         self.answers_on = self.answers_off = 0
         self.last_answered = False  # the model answered the last card decision
+        # answer_check=deal: each seat's fewest misses of the model in the worlds drawn
+        # so far in the deal being played (the most found at any decision), and the
+        # seats it left out, decision by decision, that the fit of the deals done would
+        # have modelled
+        self._missed_key: object = None
+        self._missed: dict[int, int] = {}
+        self.answers_checked = 0
 
     # --- bidding --------------------------------------------------------------
 
@@ -824,7 +842,8 @@ class PimcBot(BaseBot):
             before = self.seat_fits.get(s, (0, 0))
             self.seat_fits[s] = (before[0] + missed, before[1] + read_s)
 
-    def read_weight(self, table: Table | None = None, seat: int | None = None) -> float:
+    def read_weight(self, table: Table | None = None, seat: int | None = None,
+                    in_deal: tuple[int, int] | None = None) -> float:
         """A world's weight per miss of the card model at ``table`` (default: four
         players, take or pass): ``read_weight``, or with ``read_fit=table`` the weight
         the deals checked so far give, at least that: the odds of a miss against a match
@@ -833,12 +852,15 @@ class PimcBot(BaseBot):
         nothing of these players), counting :data:`FIT_PRIOR` cards matched before any
         deal.  With ``seat``: the same from that seat's cards alone (:attr:`seat_fits`;
         a seat whose cards the fit does not read, a partner at four players, the
-        table's)."""
+        table's), and ``in_deal``, that seat's misses and cards read so far in the deal
+        being played (:meth:`_deal_misses`), added to them."""
         settings = self.config if table is None else self.card_config(table)
         weight = settings.read_weight
         missed, read = self.fit_misses, self.fit_reads
         if seat is not None and seat in self.seat_fits:
             missed, read = self.seat_fits[seat]
+        if in_deal is not None:
+            missed, read = missed + in_deal[0], read + in_deal[1]
         if settings.read_fit is not ReadFit.TABLE or not missed:
             return weight
         reads = read + FIT_PRIOR
@@ -923,6 +945,7 @@ class PimcBot(BaseBot):
         misses = 0  # worlds drawn that did not fit the hints or the reading (rejected)
         reading = CardReading.of(view, table) if settings.card_reads is CardReads.LOW else None
         weighed: list[tuple[World, float]] | None = None
+        drawn: list[tuple[int, World]] = []  # card_reads=model: every world drawn, misses
         drawing: DealSampler | HeldSampler | DiscardReadSampler = sampler
         if settings.card_reads is CardReads.MODEL and table.mode is not DealMode.DECOUVERTE:
             from belote.bots.card_model import HeldSampler
@@ -940,7 +963,7 @@ class PimcBot(BaseBot):
                             and all(h.fits(world, before, view.turned, mode, need, self.rng)
                                     for h in small_hints))
 
-                weighed, misses = self._weighed_worlds(
+                weighed, misses, drawn = self._weighed_worlds(
                     view, table, drawing, fits if hints or small_hints else None, weight)
         read_weight = settings.read_weight
         totals: dict[Card, float] = {}
@@ -949,7 +972,11 @@ class PimcBot(BaseBot):
         if (table.players == 4
                 and table.tricks - len(view.tricks) <= settings.endgame):
             fused = []
-        answering = self._answering(view, table) if fused is None else None
+        answering = None
+        if fused is None:
+            in_deal = (self._deal_misses(view, table, drawn)
+                       if settings.answer_check is AnswerCheck.DEAL and drawn else {})
+            answering = self._answering(view, table, in_deal)
         start = time.perf_counter()
         nodes = 0
         worlds = 0
@@ -1026,23 +1053,29 @@ class PimcBot(BaseBot):
                          if worlds and share is not None else {})
         return self.last_values
 
-    def _answering(self, view: PlayerView, table: Table
+    def _answering(self, view: PlayerView, table: Table,
+                   in_deal: Mapping[int, tuple[int, int]] | None = None,
                    ) -> tuple[PlayModel, frozenset[int]] | None:
         """``answers=model``: the model that answers the bot's card in the current trick
         (:class:`belote.bots.card_model.PlayModel`), when seats play after the bot in it
         (``answers=deal``: the model that plays the others to the end of the deal, at
         every decision), and the seats it plays: those whose weight per miss fitted to the
         table (:meth:`read_weight` of the seat) is at most ``answer_fit`` (the model reads
-        these players; the others play double dummy); None: double dummy for every seat
-        (no seat read, découverte, whose past views are not rebuilt, too).  Counts the
-        gate's choices."""
+        these players; the others play double dummy), ``in_deal`` (``answer_check=deal``:
+        :meth:`_deal_misses`) counted in; None: double dummy for every seat (no seat
+        read, découverte, whose past views are not rebuilt, too).  Counts the gate's
+        choices."""
         settings = self.card_config(table)
         if (settings.answers is Answers.SOLVER or table.mode is DealMode.DECOUVERTE
                 or (settings.answers is Answers.MODEL
                     and len(view.trick) >= table.players - 1)):
             return None
+        fit = settings.answer_fit
         seats = frozenset(s for s in range(table.players) if s != view.seat
-                          and self.read_weight(table, s) <= settings.answer_fit)
+                          and self.read_weight(table, s, (in_deal or {}).get(s)) <= fit)
+        if in_deal:
+            self.answers_checked += sum(
+                1 for s in in_deal if s not in seats and self.read_weight(table, s) <= fit)
         if not seats:
             self.answers_off += 1
             return None
@@ -1051,6 +1084,43 @@ class PimcBot(BaseBot):
         self.answers_on += 1
         self.last_answered = True
         return PlayModel(view, (), table, self.heuristic), seats
+
+    def _deal_misses(self, view: PlayerView, table: Table,
+                     drawn: Sequence[tuple[int, World]]) -> dict[int, tuple[int, int]]:
+        """``answer_check=deal``: for each seat read that has played in this deal (as
+        :meth:`_weighed_worlds` reads them), its misses of the model so far in the deal
+        and its cards played: the fewest misses of its cards in the worlds ``drawn``
+        (the card_reads=model draws, with their misses, the fewest first: a world
+        missing nothing misses none of any seat's cards), and never fewer than an
+        earlier decision of the deal found (the later worlds are drawn afresh)."""
+        from belote.bots.card_model import PlayModel
+
+        assert view.contract is not None
+        first = (view.tricks[0].cards[0] if view.tricks
+                 else view.trick[0] if view.trick else None)
+        key = (view.dealer, view.game_score, view.calls, first)
+        if key != self._missed_key:
+            self._missed_key, self._missed = key, {}
+        sides = table.sides(view.contract.taker)
+        played = played_by(view)
+        clean = not drawn or drawn[0][0] == 0
+        found: dict[int, tuple[int, int]] = {}
+        for s in range(table.players):
+            cards = played[s].bit_count()
+            if s == view.seat or not cards or (table.players == 4
+                                                and sides[s] == sides[view.seat]):
+                continue
+            fewest = 0
+            if not clean:
+                model = PlayModel(view, (s,), table, self.heuristic)
+                fewest = cards
+                for _, world in drawn:  # (counting stops at the fewest so far)
+                    fewest = min(fewest, model.misses(world, fewest))
+                    if not fewest:
+                        break
+            missed = self._missed[s] = max(fewest, self._missed.get(s, 0))
+            found[s] = (missed, cards)
+        return found
 
     def _double_dummy(self, state: PlayState, world: World,
                       budget: int | None) -> tuple[Card, int]:
@@ -1131,7 +1201,7 @@ class PimcBot(BaseBot):
         self, view: PlayerView, table: Table,
         drawing: DealSampler | HeldSampler | DiscardReadSampler,
         fits: Callable[[World], bool] | None, weight: float,
-    ) -> tuple[list[tuple[World, float]], int]:
+    ) -> tuple[list[tuple[World, float]], int, list[tuple[int, World]]]:
         """``card_reads=model``: up to ``model_draws`` worlds drawn by ``drawing`` that fit
         the hints of the calls (``fits``, dropped when hardly a world does), each weighed by
         ``weight`` to the power of its misses, the past cards of the seats read and the
@@ -1142,7 +1212,9 @@ class PimcBot(BaseBot):
         ``model_misses`` misses or more are left out (as many more as make their weight
         as small as ``read_weight``'s at ``model_misses``, when ``weight`` is larger),
         unless no world has fewer (then every world drawn counts alike:
-        :attr:`last_relaxed`).  Also answers how many worlds the hints rejected."""
+        :attr:`last_relaxed`).  Also answers how many worlds the hints rejected, and
+        every world drawn that fits the hints with its misses (counted to the limit),
+        the fewest first."""
         from belote.bots.card_model import PlayModel
 
         assert view.contract is not None
@@ -1170,11 +1242,12 @@ class PimcBot(BaseBot):
             m = model.misses(world, limit, self.rng)
             drawn.append((m, world))
             fitting += m == 0
-        kept = [(w, weight ** m) for m, w in sorted(drawn, key=lambda x: x[0]) if m < limit]
+        drawn.sort(key=lambda x: x[0])
+        kept = [(w, weight ** m) for m, w in drawn if m < limit]
         if not kept:
             self.last_relaxed = True
-            return [(w, 1.0) for _, w in drawn], misses
-        return kept, misses
+            return [(w, 1.0) for _, w in drawn], misses, drawn
+        return kept, misses, drawn
 
     @staticmethod
     def _add(totals: dict[Card, float], world: World, moves: Mapping[Card, int],

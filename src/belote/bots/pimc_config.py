@@ -35,6 +35,7 @@ __all__ = [
     "THREE_PLAYER_PLAY_DEFAULTS",
     "TWO_PLAYER_BID_DEFAULTS",
     "TWO_PLAYER_PLAY_DEFAULTS",
+    "AnswerCheck",
     "Answers",
     "BidPrior",
     "Bidding",
@@ -119,6 +120,14 @@ class Answers(StrEnum):
     MODEL = "model"  # the seats after the bot in the trick play the heuristic's card
     DEAL = "deal"  # every other seat plays the heuristic's cards to the end of the deal,
     # the bot's own later cards double dummy
+
+
+class AnswerCheck(StrEnum):
+    """What tells whether the model answers for a seat (setting ``answer_check``)."""
+
+    TABLE = "table"  # the seat's cards in the deals done (read_fit=table's count)
+    DEAL = "deal"  # and its cards so far in this deal: missing the model in every world
+    # drawn counts one miss more
 
 
 class KittyRead(StrEnum):
@@ -395,6 +404,12 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
                              "seat only while the card model's weight per miss fitted to "
                              "that seat's cards (read_fit=table) is at most this (1: "
                              "always)", 0),
+    "answer_check": BotSetting(
+        AnswerCheck, AnswerCheck.TABLE, "answers=model or deal: a seat's weight per miss "
+        "counts its cards in the deals done (table), or those and its cards so far in "
+        "this deal, one miss more when they miss the model in every world drawn (deal: "
+        "a player who does not play the heuristic's cards is not modelled from the deal "
+        "he shows it in)"),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
@@ -487,6 +502,7 @@ class PimcConfig:
     own_margin: float
     answers: Answers
     answer_fit: float
+    answer_check: AnswerCheck
     kitty_read: KittyRead
     discard: Discard
     discard_pairs: int
