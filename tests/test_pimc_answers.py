@@ -21,7 +21,7 @@ from belote.bots.card_score import world_state
 from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
-from belote.bots.pimc_config import Answers, PimcConfig
+from belote.bots.pimc_config import AnswerCheck, Answers, PimcConfig
 from belote.cards import Card
 from belote.deal import new_deck
 from belote.options import make_rules
@@ -179,17 +179,23 @@ def test_answers_default() -> None:
     """``answers`` is ``solver`` by default at four players and in preset v1, and at two
     players; at three players (§12.1, every deal mode) ``deal``: the others play the
     heuristic's cards to the end of the deal while the table fit reads them; a setting
-    given wins.  (Fails with THREE_PLAYER_PLAY_DEFAULTS without ``answers``.)"""
+    given wins; ``answer_check`` the same, ``deal`` at three players.  (Fails with
+    THREE_PLAYER_PLAY_DEFAULTS without ``answers`` or ``answer_check``.)"""
     assert PimcConfig.of().answers is Answers.SOLVER
     assert PimcConfig.of({"preset": "v1"}).answers is Answers.SOLVER
     assert PimcConfig.of().answer_fit == 0.25
+    assert PimcConfig.of().answer_check is AnswerCheck.TABLE
     for deal in ("24_cards", "kitty", "six_each"):
         three = Table.of(make_rules("classic-3p", {"three_deal": deal}))
         assert PimcBot(1).card_config(three).answers is Answers.DEAL
+        assert PimcBot(1).card_config(three).answer_check is AnswerCheck.DEAL
         assert PimcBot(1, answers="solver").card_config(three).answers is Answers.SOLVER
+        given = PimcBot(1, answer_check="table").card_config(three)
+        assert given.answer_check is AnswerCheck.TABLE
     for deal in ("stock", "decouverte"):
         two = Table.of(make_rules("classic-2p", {"two_deal": deal}))
         assert PimcBot(1).card_config(two).answers is Answers.SOLVER
+        assert PimcBot(1).card_config(two).answer_check is AnswerCheck.TABLE
 
 
 @pytest.mark.parametrize("settings", [
@@ -422,9 +428,10 @@ def test_the_deals_misses_are_the_fewest_over_the_worlds_drawn() -> None:
 def test_the_check_within_the_deal_keeps_the_heuristics_seats() -> None:
     """Beside two heuristic players the model misses none of their cards in the real
     world, and over these deals never in every world drawn: nothing is checked off, and
-    the values are the default's (``answer_check=table``)."""
+    the values are ``answer_check=table``'s."""
     for view in _views_beside(("heuristic", "heuristic"), 4, 8):
-        bot, plain = PimcBot(5, answer_check="deal", worlds=8), PimcBot(5, worlds=8)
+        bot = PimcBot(5, answer_check="deal", worlds=8)
+        plain = PimcBot(5, answer_check="table", worlds=8)
         bot.play(view)
         plain.play(view)
         assert bot.answers_checked == 0 and not any(bot._missed.values())

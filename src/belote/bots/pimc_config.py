@@ -284,9 +284,19 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # boards, stopped).  A card's CPU median 0.05-0.07 s, max 0.49 s (10 deals a deal mode):
 # docs/results/small-tables-dev-25.md.  On fresh deals against the heuristic: 309 of 405
 # games with 24 cards, 292 of 405 six each (small-tables-fresh.md, 14th step).
+# A seat's cards so far in the deal count in that gate (answer_check=deal: the fewest
+# misses over the worlds drawn), so that a player the model misreads is played double
+# dummy from the first deal he shows it in, not from the deal after (a bot made afresh,
+# as on duplicate boards, never had a deal after).  On development seeds, duplicate
+# boards, over answer_check=table: against the pimc of before +0.70 [-0.73, 2.12] points
+# a deal with 24 cards (300 boards), +0.32 [-0.39, 1.02] six each (300), +1.20 [-1.67,
+# 4.08] with the kitty (109, stopped); against the heuristic +0.62 [-0.38, 1.63] with 24
+# cards (300; where the bot sits alone between two heuristic seats +0.22 [-0.21, 0.66]);
+# the four pooled +0.62 [-0.02, 1.26] (docs/results/small-tables-dev-26.md).
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "play_calls": CallReading.HINTS, "defence": Defence.OWN, "own_margin": 4.0,
     "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE, "answers": Answers.DEAL,
+    "answer_check": AnswerCheck.DEAL,
 }
 # The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
 # opponent's cards are read through the heuristic's card play at two players
@@ -407,9 +417,9 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "answer_check": BotSetting(
         AnswerCheck, AnswerCheck.TABLE, "answers=model or deal: a seat's weight per miss "
         "counts its cards in the deals done (table), or those and its cards so far in "
-        "this deal, one miss more when they miss the model in every world drawn (deal: "
-        "a player who does not play the heuristic's cards is not modelled from the deal "
-        "he shows it in)"),
+        "this deal, as many misses as the fewest of the worlds drawn (deal: a player who "
+        "does not play the heuristic's cards is not modelled from the deal he shows it "
+        "in; the default at three players)"),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
