@@ -461,8 +461,9 @@ def test_a_seat_found_missing_stays_so_for_the_deal() -> None:
 
 def test_a_miss_in_the_deal_weighs_by_the_seats_record() -> None:
     """``read_weight(table, seat, in_deal)``: the deal's misses and cards add to the
-    seat's record of the deals done.  One miss in a deal shuts a seat not yet read
-    (weight above ``answer_fit``); a seat with a long clean record stays modelled."""
+    seat's record of the deals done.  With 24 cards (§12.1) one miss in a deal shuts a
+    seat not yet read (weight above ``answer_fit``); a seat with a long clean record
+    stays modelled."""
     table = Table.of(make_rules("classic-3p", {}))
     fit = PimcBot(5).card_config(table).answer_fit
     bot = PimcBot(5, answer_check="deal")

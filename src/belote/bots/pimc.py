@@ -182,13 +182,14 @@ and the other a player the model misreads, only the first is modelled), and with
 seat read the answers are double dummy's (:attr:`PimcBot.answers_on` and
 :attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
 The fit counts the deals done only, so a bot made afresh (each board of a duplicate
-match) models every seat through its first deal; with ``answer_check=deal`` a seat's
-cards so far in the deal being played count too (:meth:`PimcBot._deal_misses`): where
-they miss the model in every world drawn for the decision (``card_reads=model``'s draws),
-the seat counts one miss more for the rest of that deal, its cards played counted read,
-and the gate weighs that with its record (one miss shuts a seat not yet read; a seat
-matched over many deals stays modelled).  A player the model misreads (another searching
-bot, the bot's own other seat) is then played double dummy from the deal it shows it in
+match) models every seat through its first deal; with ``answer_check=deal`` (default at
+three players) a seat's cards so far in the deal being played count too
+(:meth:`PimcBot._deal_misses`): the fewest misses of its cards over the worlds drawn for
+the decision (``card_reads=model``'s draws; never fewer than an earlier decision of the
+deal found), its cards played counted read, added to its record for the gate (with 24
+cards one miss shuts a seat not yet read, at two players two; a seat matched over many
+deals stays modelled).  A player the model misreads (another searching bot, the bot's
+own other seat) is then played double dummy from the deal it shows it in
 (:attr:`PimcBot.answers_checked` counts, decision by decision, the seats so left out
 that the fit alone would have modelled).
 With ``answers=deal`` the model plays every other seat to the end of the deal, past the
@@ -972,11 +973,7 @@ class PimcBot(BaseBot):
         if (table.players == 4
                 and table.tricks - len(view.tricks) <= settings.endgame):
             fused = []
-        answering = None
-        if fused is None:
-            in_deal = (self._deal_misses(view, table, drawn)
-                       if settings.answer_check is AnswerCheck.DEAL and drawn else {})
-            answering = self._answering(view, table, in_deal)
+        answering = self._answering(view, table, drawn) if fused is None else None
         start = time.perf_counter()
         nodes = 0
         worlds = 0
@@ -1054,25 +1051,28 @@ class PimcBot(BaseBot):
         return self.last_values
 
     def _answering(self, view: PlayerView, table: Table,
-                   in_deal: Mapping[int, tuple[int, int]] | None = None,
+                   drawn: Sequence[tuple[int, World]] = (),
                    ) -> tuple[PlayModel, frozenset[int]] | None:
         """``answers=model``: the model that answers the bot's card in the current trick
         (:class:`belote.bots.card_model.PlayModel`), when seats play after the bot in it
         (``answers=deal``: the model that plays the others to the end of the deal, at
         every decision), and the seats it plays: those whose weight per miss fitted to the
         table (:meth:`read_weight` of the seat) is at most ``answer_fit`` (the model reads
-        these players; the others play double dummy), ``in_deal`` (``answer_check=deal``:
-        :meth:`_deal_misses`) counted in; None: double dummy for every seat (no seat
-        read, découverte, whose past views are not rebuilt, too).  Counts the gate's
-        choices."""
+        these players; the others play double dummy), with ``answer_check=deal`` their
+        misses so far in the deal counted in (:meth:`_deal_misses`, over the worlds
+        ``drawn`` by card_reads=model; none drawn, none counted); None: double dummy for
+        every seat (no seat read, découverte, whose past views are not rebuilt, too).
+        Counts the gate's choices."""
         settings = self.card_config(table)
         if (settings.answers is Answers.SOLVER or table.mode is DealMode.DECOUVERTE
                 or (settings.answers is Answers.MODEL
                     and len(view.trick) >= table.players - 1)):
             return None
         fit = settings.answer_fit
+        in_deal = (self._deal_misses(view, table, drawn)
+                   if settings.answer_check is AnswerCheck.DEAL and drawn else {})
         seats = frozenset(s for s in range(table.players) if s != view.seat
-                          and self.read_weight(table, s, (in_deal or {}).get(s)) <= fit)
+                          and self.read_weight(table, s, in_deal.get(s)) <= fit)
         if in_deal:
             self.answers_checked += sum(
                 1 for s in in_deal if s not in seats and self.read_weight(table, s) <= fit)
