@@ -372,7 +372,7 @@ def _views_beside(others: tuple[str, ...], deals: int, seed: int,
 
 
 @pytest.mark.parametrize("profile", ["classic-3p", "classic-2p"])
-def test_the_check_within_the_deal_drops_a_seat_that_misses_everywhere(profile: str) -> None:
+def test_the_check_within_the_deal_drops_a_seat_the_model_misreads(profile: str) -> None:
     """``answer_check=deal`` (§12): a bot made afresh (no deal done, so the fit of the
     deals done models every seat) beside a random player (and at three players a
     heuristic) stops modelling the random seat once the fewest misses of its cards this
@@ -427,8 +427,8 @@ def test_the_deals_misses_are_the_fewest_over_the_worlds_drawn() -> None:
 
 def test_the_check_within_the_deal_keeps_the_heuristics_seats() -> None:
     """Beside two heuristic players the model misses none of their cards in the real
-    world, and over these deals never in every world drawn: nothing is checked off, and
-    the values are ``answer_check=table``'s."""
+    world, and over these deals some world drawn always matched them: nothing is left
+    out, and the values are ``answer_check=table``'s."""
     for view in _views_beside(("heuristic", "heuristic"), 4, 8):
         bot = PimcBot(5, answer_check="deal", worlds=8)
         plain = PimcBot(5, answer_check="table", worlds=8)
@@ -439,9 +439,9 @@ def test_the_check_within_the_deal_keeps_the_heuristics_seats() -> None:
 
 
 def test_a_seat_found_missing_stays_so_for_the_deal() -> None:
-    """The misses a seat's cards were found to have in every world drawn count for the
-    rest of that deal, whatever the later worlds (here one world that misses nothing),
-    and a new deal starts clean."""
+    """The misses a seat's cards were found to have (the fewest over the worlds drawn)
+    count for the rest of that deal, whatever the later worlds (here one world that
+    misses nothing), and a new deal starts clean."""
     views = list(_views_beside(("heuristic", "random"), 4, 3))
     first = views[0]
     later = next(v for v in views[1:] if v.tricks[0] == first.tricks[0]
