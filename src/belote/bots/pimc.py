@@ -790,7 +790,7 @@ class PimcBot(BaseBot):
     def _fit(self, view: PlayerView, table: Table) -> None:
         """``read_fit=table``, once a deal, at the bot's last card: how many of the
         cards of the seats read (the opponents at four players, every other seat at two
-        and three, as :meth:`_weighed_worlds` reads them) the model misses in the deal as
+        and three: :meth:`_seats_read`) the model misses in the deal as
         it was.  The hands then are the cards played and the last card of each seat yet
         to play, which the seat does not see, and at two and three players the cards out
         of play (the stock's, the kitty's two aside, six each's three), which it does not
@@ -808,13 +808,10 @@ class PimcBot(BaseBot):
             known = infer(view)
         except InconsistentViewError:  # pragma: no cover - a view contradicting itself
             return
-        seats = range(table.players)
-        waiting = [s for s in seats if known.need(s)]
+        waiting = [s for s in range(table.players) if known.need(s)]
         if any(known.need(s) > 1 for s in waiting):  # pragma: no cover - not the last trick
             return
-        sides = table.sides(view.contract.taker)
-        read = [s for s in seats if s != view.seat
-                and (table.players < 4 or sides[s] != sides[view.seat])]
+        read = self._seats_read(view, table)
         # One model a seat: a world's misses (cards only) are the seats' added up.
         models = {s: PlayModel(view, (s,), table, self.heuristic) for s in read}
         fewest: int | None = None
@@ -842,6 +839,16 @@ class PimcBot(BaseBot):
         for s, (missed, read_s) in each.items():
             before = self.seat_fits.get(s, (0, 0))
             self.seat_fits[s] = (before[0] + missed, before[1] + read_s)
+
+    @staticmethod
+    def _seats_read(view: PlayerView, table: Table) -> list[int]:
+        """The seats whose cards the card model reads: the opponents at four players,
+        every other seat at two and three (each plays for himself, §12; the other
+        defender too)."""
+        assert view.contract is not None
+        sides = table.sides(view.contract.taker)
+        return [s for s in range(table.players) if s != view.seat
+                and (table.players < 4 or sides[s] != sides[view.seat])]
 
     def read_weight(self, table: Table | None = None, seat: int | None = None,
                     in_deal: tuple[int, int] | None = None) -> float:
@@ -1087,8 +1094,8 @@ class PimcBot(BaseBot):
 
     def _deal_misses(self, view: PlayerView, table: Table,
                      drawn: Sequence[tuple[int, World]]) -> dict[int, tuple[int, int]]:
-        """``answer_check=deal``: for each seat read that has played in this deal (as
-        :meth:`_weighed_worlds` reads them), its misses of the model so far in the deal
+        """``answer_check=deal``: for each seat read that has played in this deal
+        (:meth:`_seats_read`), its misses of the model so far in the deal
         and its cards played: the fewest misses of its cards in the worlds ``drawn``
         (the card_reads=model draws, with their misses, the fewest first: a world
         missing nothing misses none of any seat's cards), and never fewer than an
@@ -1101,14 +1108,12 @@ class PimcBot(BaseBot):
         key = (view.dealer, view.game_score, view.calls, first)
         if key != self._missed_key:
             self._missed_key, self._missed = key, {}
-        sides = table.sides(view.contract.taker)
         played = played_by(view)
         clean = not drawn or drawn[0][0] == 0
         found: dict[int, tuple[int, int]] = {}
-        for s in range(table.players):
+        for s in self._seats_read(view, table):
             cards = played[s].bit_count()
-            if s == view.seat or not cards or (table.players == 4
-                                                and sides[s] == sides[view.seat]):
+            if not cards:
                 continue
             fewest = 0
             if not clean:
@@ -1219,11 +1224,9 @@ class PimcBot(BaseBot):
 
         assert view.contract is not None
         settings = self.card_config(table)
-        sides = table.sides(view.contract.taker)
         others = [s for s in range(table.players) if s != view.seat]
         heard = others if settings.heard_reads is HeardReads.MODEL else []
-        read = (others if table.players < 4
-                else [s for s in others if sides[s] != sides[view.seat]])
+        read = self._seats_read(view, table)
         model = PlayModel(view, read, table, self.heuristic, callers=others,
                           announcers=heard)
         limit, base = settings.model_misses, settings.read_weight

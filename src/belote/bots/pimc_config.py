@@ -126,8 +126,8 @@ class AnswerCheck(StrEnum):
     """What tells whether the model answers for a seat (setting ``answer_check``)."""
 
     TABLE = "table"  # the seat's cards in the deals done (read_fit=table's count)
-    DEAL = "deal"  # and its cards so far in this deal: missing the model in every world
-    # drawn counts one miss more
+    DEAL = "deal"  # and its cards so far in this deal: as many misses as the fewest over
+    # the worlds drawn for the decision
 
 
 class KittyRead(StrEnum):
