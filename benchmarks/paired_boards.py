@@ -30,7 +30,8 @@ how the others play.  Each legal card is valued by playing the deal out from a c
 the true round (``Round.clone``): that card, then every other seat the card a fresh bot
 of the opponent's spec plays from its own view of the copy, the bot's own later cards
 searched (each of its legal cards tried, the others answering by their rule: a search
-of one player, the others a fixed policy), or with ``oracle:model=solver`` the true
+of one player, the others a fixed policy; with ``--own-tricks N`` only in the deal's
+last N tricks, double dummy before), or with ``oracle:model=solver`` the true
 position's double-dummy card at each of its turns; the value is the bot's side's score
 of the deal as ``oracle``'s (:class:`~belote.bots.card_score.CardScorer`).  Its margin
 over ``oracle`` is what knowing the others' rule for the rest of the deal could bring
@@ -91,6 +92,7 @@ class _Modelled(_Oracle):
 
     others = "heuristic"  # the other seats' spec (the opponent's: set by main)
     solver = False  # the bot's own later cards double dummy instead of searched
+    own_tricks: int | None = None  # searched only in the deal's last own_tricks tricks
     foreseen: dict[int, int]  # the last decision's (set by evaluate)
 
     def evaluate(self, view: PlayerView) -> dict[int, float]:
@@ -128,7 +130,9 @@ class _Modelled(_Oracle):
                 c = bots[turn].play(rnd.view())
             else:
                 legal = rnd.legal_cards()
-                if len(legal) > 1 and not _Modelled.solver:
+                if len(legal) > 1 and not _Modelled.solver and (
+                        _Modelled.own_tricks is None
+                        or state.tricks_left <= _Modelled.own_tricks):
                     best: int | None = None
                     for i, x in enumerate(legal):
                         twin, after = (rnd, state) if i == len(legal) - 1 else (
@@ -222,6 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rule option over the profile's (repeatable)")
     parser.add_argument("--out", help="append one JSON line per board and bot here")
+    parser.add_argument("--own-tricks", type=int, metavar="N",
+                        help="oracle:model: its own later cards searched only in the "
+                             "deal's last N tricks (double dummy before; default: all)")
     args = parser.parse_args(argv)
     bots = split_bot_specs(args.bots)  # a spec's own settings stay with it
     if len(bots) != 2:
@@ -242,6 +249,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     _Modelled.solver = "oracle:model=solver" in bots
     if {"oracle:model", "oracle:model=solver"} <= set(bots):
         parser.error("--bots: oracle:model and oracle:model=solver not together")
+    if args.own_tricks is not None:
+        if "oracle:model" not in bots:
+            parser.error("--own-tricks: only with oracle:model among --bots")
+        if args.own_tricks < 1:
+            parser.error(f"--own-tricks: {args.own_tricks} is below 1 (oracle:model=solver "
+                         "searches none)")
+    _Modelled.own_tricks = args.own_tricks
     margins: list[list[float]] = [[], []]
     cpu = [0.0, 0.0]
     out = open(args.out, "a") if args.out else None  # noqa: SIM115

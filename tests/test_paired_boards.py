@@ -74,6 +74,9 @@ def test_a_rule_option_reaches_every_board(monkeypatch: pytest.MonkeyPatch,
     # a spec's second setting stays with it (not taken for a third bot)
     (["--bots", "random,pimc:worlds=2,nodes=0"], "'nodes': 0 is below 1"),
     (["--bots", "oracle:model,oracle:model=solver"], "not together"),
+    (["--bots", "oracle,oracle:model=solver", "--own-tricks", "3"],
+     "only with oracle:model"),
+    (["--bots", "oracle,oracle:model", "--own-tricks", "0"], "0 is below 1"),
     (["--bots", "random,random", "--boards", "x"], "'x' is not START:STOP"),
     (["--bots", "random,random", "--boards", "5:2"], "'5:2' is not START:STOP"),
     (["--bots", "random,random", "--profile", "nope"], "unknown profile 'nope'"),
@@ -159,6 +162,15 @@ def test_the_model_yardstick_plays_for_the_heuristics_misplay() -> None:
         assert script._Modelled(0).play(view) == 4
     finally:
         script._Modelled.solver = False
+    # searched in the deal's last six tricks (all those after this one: --own-tricks 6),
+    # the ace as above, with the same values; in the last three only, the jack
+    try:
+        script._Modelled.own_tricks = 6
+        assert script._Modelled(0).evaluate(view) == modelled
+        script._Modelled.own_tricks = 3
+        assert script._Modelled(0).play(view) == 4
+    finally:
+        script._Modelled.own_tricks = None
 
 
 def test_the_model_yardstick_foresees_the_heuristic_exactly(
