@@ -799,7 +799,6 @@ class PimcBot(BaseBot):
         the model matches misses none)."""
         from belote.bots.card_model import PlayModel
 
-        assert view.contract is not None
         key = (view.dealer, view.game_score, view.calls, view.tricks[0])
         if key == self._fit_key:
             return
@@ -1102,7 +1101,6 @@ class PimcBot(BaseBot):
         earlier decision of the deal found (the later worlds are drawn afresh)."""
         from belote.bots.card_model import PlayModel
 
-        assert view.contract is not None
         first = (view.tricks[0].cards[0] if view.tricks
                  else view.trick[0] if view.trick else None)
         key = (view.dealer, view.game_score, view.calls, first)
@@ -1222,7 +1220,6 @@ class PimcBot(BaseBot):
         the fewest first."""
         from belote.bots.card_model import PlayModel
 
-        assert view.contract is not None
         settings = self.card_config(table)
         others = [s for s in range(table.players) if s != view.seat]
         heard = others if settings.heard_reads is HeardReads.MODEL else []
