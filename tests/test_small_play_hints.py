@@ -125,20 +125,20 @@ def _said(view: PlayerView, seat: int) -> list[tuple[tuple[str, ...], str]]:
     return out
 
 
+@pytest.mark.parametrize("profile", ["classic-3p", "classic-2p"], ids=["24_cards", "stock"])
 def test_12_small_pimc_reads_the_calls_in_the_card_play(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Three players, 24 cards, a defender's first card after the heuristic took: by
-    default (``play_calls=hints`` at three players) every world the bot solves gives each
-    other seat first cards with which the heuristic makes its calls (worlds were drawn
-    and left); with ``play_calls=ignore`` (two players' default, and three players' until
-    now) some world it solves gives the taker no hand the heuristic takes with."""
+        profile: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three players with 24 cards and two players with the stock, the first card of a
+    seat that did not take after the heuristic took: by default (``play_calls=hints`` at
+    three and at two players) every world the bot solves gives each other seat first
+    cards with which the heuristic makes its calls (worlds were drawn and left); with
+    ``play_calls=ignore`` (the default at both until the small-table dev runs chose the
+    calls) some world it solves gives the taker no hand the heuristic takes with."""
     bot = make_bot("pimc")
     assert isinstance(bot, PimcBot)
     assert bot.small_configs[3].play_calls is CallReading.HINTS
-    assert bot.small_configs[2].play_calls is CallReading.IGNORE
-    rules = make_rules("classic-3p", {})
-    mode = rules.three_deal
-    need = SMALL_TAKE[mode]
+    assert bot.small_configs[2].play_calls is CallReading.HINTS
+    rules = make_rules(profile, {})
     found = 0
     for seed in range(60):
         got = _bid_by_heuristic(rules, 900 + seed)
@@ -146,19 +146,21 @@ def test_12_small_pimc_reads_the_calls_in_the_card_play(
             continue
         rnd, _ = got
         assert rnd.contract is not None
-        defender = next(s for s in range(3) if s != rnd.contract.taker)
+        defender = next(s for s in range(rules.players) if s != rnd.contract.taker)
         while rnd.current_player() != defender:
             rnd.play_card(rnd.legal_cards()[0])
         view = rnd.view(defender)
         before = played_by(view)
         hints = play_hints(view)
+        mode, need = deal_of(view), SMALL_TAKE[deal_of(view)]
 
         def possible(world: World, hints: tuple[PlayHint, ...] = hints,
-                     view: PlayerView = view, before: list[CardMask] = before) -> bool:
+                     view: PlayerView = view, before: list[CardMask] = before,
+                     mode: ThreeDeal | TwoDeal = mode, need: int = need) -> bool:
             return all(_chance(h, world, before, view.turned, mode, need) > 0 for h in hints)
 
-        # the worlds as drawn (card_reads=ignore: the three players' default reads the
-        # cards played too since small-tables-dev-18, weighing the worlds drawn)
+        # the worlds as drawn (card_reads=ignore: both tables' defaults read the cards
+        # played too, weighing the worlds drawn)
         reading = make_bot("pimc:worlds=12,nodes=50000000,card_reads=ignore", seed=seed)
         ignoring = make_bot("pimc:worlds=12,nodes=50000000,play_calls=ignore,"
                             "card_reads=ignore", seed=seed)

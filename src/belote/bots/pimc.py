@@ -56,8 +56,8 @@ the other seats, with the cards they have played, fit the hints of
 :func:`belote.bots.bid_sampling.play_hints` (the taker of a take-or-pass deal
 holds the heuristic's take; in an auction, a bid's strength, a coincher's trumps,
 an opening pass's weakness); the worlds kept are uniform among those that fit.
-At three and two players ``play_calls=hints`` (the default at three players,
-:data:`belote.bots.pimc_config.THREE_PLAYER_PLAY_DEFAULTS`; ``ignore`` at two) keeps a
+At three and two players ``play_calls=hints`` (the default there too,
+:data:`belote.bots.pimc_config.SMALL_TABLE_DEFAULTS`) keeps a
 world with the chance that each other seat's first cards, the ones dealt before the
 bidding, drawn at random among its cards in that world, make every call it made as the
 heuristic's (:func:`belote.bots.small_bid.play_hints`).

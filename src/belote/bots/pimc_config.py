@@ -207,15 +207,21 @@ RANDOM_MISS_ODDS: Final[Mapping[DealMode, float]] = {
 # card at most (a card's CPU under 0.12 s on the compiled solver; against the budgets of
 # before, 16 worlds, 100,000 positions from 7 tricks left: +3.4 points a deal at two
 # players, +0.8 at three, on development seeds, docs/results/small-tables-dev-3.md).
-# The others' calls are not read in the card play there (play_calls=ignore), except at
-# three players (THREE_PLAYER_PLAY_DEFAULTS).
+# The others' calls are read in the card play (play_calls=hints, small_bid.play_hints: a
+# world is kept with the chance that each other seat's first cards, those dealt before
+# the bidding, make its calls as the heuristic's; découverte has no calls): at three
+# players since docs/results/small-tables-dev-6.md (below), at two players since
+# small-tables-dev-28.md: on development seeds, duplicate boards of the stock against the
+# pimc of before (which bids as the heuristic), over the calls ignored, +0.58 [0.09, 1.08]
+# points a deal (8,000 boards, seeds 9703-9707); a card's CPU median 0.016 s against
+# 0.014 s, at most 0.040 s (benchmarks/bench_pimc.py, 30 deals).
 # The others' cards are read through the heuristic's card play (card_reads=model) at the
 # table sizes whose defaults say so (both: TWO_PLAYER_PLAY_DEFAULTS and
 # THREE_PLAYER_PLAY_DEFAULTS, with read_fit=table); read_fit is fixed otherwise (read_weight
 # kept) unless given.
 SMALL_TABLE_DEFAULTS: Final[Mapping[str, Any]] = {
     "worlds": 32, "tricks": 10, "nodes": 1_000_000, "min_worlds": 2,
-    "objective": Objective.SCORE, "play_calls": CallReading.IGNORE,
+    "objective": Objective.SCORE, "play_calls": CallReading.HINTS,
     "card_reads": CardReads.IGNORE, "read_fit": ReadFit.FIXED,
 }
 # The bidding search at two and three players (§12): the defaults of the settings not
@@ -251,8 +257,8 @@ THREE_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 0}
 # (docs/results/small-tables-fresh.md, fourth step).
 TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_offset": -8}
 # The card play at three players (§12.1), over SMALL_TABLE_DEFAULTS: the worlds read the
-# others' calls (play_calls=hints, small_bid.play_hints: each seat's first cards make its
-# calls as the heuristic's).  On development seeds, duplicate boards against the
+# others' calls (play_calls=hints, SMALL_TABLE_DEFAULTS' since the two players read them
+# too).  On development seeds, duplicate boards against the
 # heuristic, over the calls ignored: +1.1 [0.1, 2.0] points a deal with 24 cards (1,000
 # boards), +1.0 [-0.6, 2.6] with the kitty (497 boards), docs/results/small-tables-dev-6.md.
 # A defender plays for his own points among the cards within 4 points of the best mean for
@@ -294,9 +300,8 @@ TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_
 # cards (300; where the bot sits alone between two heuristic seats +0.22 [-0.21, 0.66]);
 # the four pooled +0.62 [-0.02, 1.26] (docs/results/small-tables-dev-26.md).
 THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
-    "play_calls": CallReading.HINTS, "defence": Defence.OWN, "own_margin": 4.0,
-    "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE, "answers": Answers.DEAL,
-    "answer_check": AnswerCheck.DEAL,
+    "defence": Defence.OWN, "own_margin": 4.0, "card_reads": CardReads.MODEL,
+    "read_fit": ReadFit.TABLE, "answers": Answers.DEAL, "answer_check": AnswerCheck.DEAL,
 }
 # The card play at two players (§12.2, the stock), over SMALL_TABLE_DEFAULTS: the
 # opponent's cards are read through the heuristic's card play at two players
