@@ -131,7 +131,7 @@ def play_board(rules: Rules, seed: int, board: int, bots: Sequence[str]) -> list
         cpu = time.process_time() - began
         margin = _margin(places, got["scores"])
         ref_margin = _margin(places, ref["scores"])
-        row = {"board": board, "table": table, "places": list(places),
+        row = {"seed": seed, "board": board, "table": table, "places": list(places),
                "margin": margin, "reference_margin": ref_margin, "delta": margin - ref_margin,
                "divergence": _divergence(got["log"], ref["log"], places), "cpu": cpu,
                **{k: v for k, v in got.items() if k != "log"},
@@ -218,7 +218,8 @@ def _table(rows: Sequence[dict[str, Any]], key: Any, title: str, boards: int,
 def read(rows: Iterable[dict[str, Any]], into: dict[str, Any] | None = None) -> None:
     """Print the split of ``rows`` (tables), and put its figures ``into`` a dict."""
     rows = list(rows)
-    boards = len({r["board"] for r in rows})
+    # a board is its seed and number (lines written before the seed was kept: the number)
+    boards = len({(r.get("seed"), r["board"]) for r in rows})
     mean = sum(r["margin"] for r in rows) / len(rows)
     print(f"{len(rows)} tables of {boards} boards; mean margin {mean:+.2f}"
           f" a table (the board's margin: its tables' mean); CPU "
