@@ -133,7 +133,8 @@ def test_12_small_pimc_reads_the_calls_in_the_card_play(
     three and at two players) every world the bot solves gives each other seat first
     cards with which the heuristic makes its calls (worlds were drawn and left); with
     ``play_calls=ignore`` (the default at two players until small-tables-dev-28, at three
-    until small-tables-dev-6) some world it solves gives the taker no hand the heuristic takes with."""
+    until small-tables-dev-6) some world it solves gives the taker no hand the heuristic
+    takes with."""
     bot = make_bot("pimc")
     assert isinstance(bot, PimcBot)
     assert bot.small_configs[3].play_calls is CallReading.HINTS
