@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import signal
@@ -10,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -230,3 +232,17 @@ def worlds_solved(bot: PimcBot, view: PlayerView, monkeypatch: pytest.MonkeyPatc
     bot.play(view)
     monkeypatch.setattr(PimcBot, "_add", staticmethod(original))
     return solved
+
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/NAME.py`` loaded afresh as the module ``name``, and put in
+    ``sys.modules`` under that name (a dataclass looks its module up there)."""
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,11 +3,8 @@ value at a small table (docs/rules.md §12)."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
-from types import ModuleType
+from functools import partial
 
 import pytest
 
@@ -21,16 +18,9 @@ from belote.play import card_points
 from belote.round import BIDDING, Round
 from belote.solver import solve
 from belote.table import Table
+from tests.helpers import load_benchmark
 
-
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "bid_caution.py"
-    spec = importlib.util.spec_from_file_location("bid_caution", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bid_caution"] = module
-    spec.loader.exec_module(module)
-    return module
+_script = partial(load_benchmark, "bid_caution")  # benchmarks/bid_caution.py, loaded afresh
 
 
 @pytest.mark.parametrize(("profile", "options"), [

@@ -4,11 +4,8 @@ bidding search's error model tells the takes made from the takes failed (docs/ru
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -20,6 +17,7 @@ from belote.round import BIDDING
 from belote.scoring import HandEntry, score_hand
 from belote.scoring import Outcome as HandOutcome
 from belote.table import Table
+from tests.helpers import load_benchmark as _load
 
 
 @pytest.fixture(autouse=True)
@@ -27,15 +25,6 @@ def _beside(monkeypatch: pytest.MonkeyPatch) -> None:
     """dd_error takes its deals from bid_caution, beside it (as when run as a script)."""
     monkeypatch.syspath_prepend(str(Path(__file__).parent.parent / "benchmarks"))
 
-
-def _load(name: str) -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / f"{name}.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.mark.parametrize("options", [{}, {"three_deal": "six_each"}])

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import gc
-import importlib.util
 import json
 import re
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from tests.helpers import load_benchmark
 
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "paired_boards.py"
-    spec = importlib.util.spec_from_file_location("paired_boards", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+_script = partial(load_benchmark, "paired_boards")  # benchmarks/paired_boards.py, loaded afresh
 
 
 def test_the_same_bot_twice_differs_by_nothing(tmp_path: Path,

@@ -3,30 +3,17 @@ game by game."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from belote.tournament import TournamentConfig, run_tournament
+from tests.helpers import load_benchmark
 
-
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "paired_games.py"
-    spec = importlib.util.spec_from_file_location("paired_games", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["paired_games"] = module  # (its dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
-
-
-pg = _script()
+pg = load_benchmark("paired_games")
 
 
 def _game(winner: int | None, bot: float = 0.0, opponent: float = 0.0, deals: int = 10) -> Any:

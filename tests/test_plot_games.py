@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.helpers import load_benchmark
+
+_script = partial(load_benchmark, "plot_games")  # benchmarks/plot_games.py, loaded afresh
+
 DOCS = Path(__file__).parent.parent / "docs" / "results"
 
-
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "plot_games.py"
-    spec = importlib.util.spec_from_file_location("plot_games", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["plot_games"] = module  # (its dataclass looks its module up)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_runs_are_counted_alone_and_pooled(tmp_path: Path,

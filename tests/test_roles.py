@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from belote.cli.tournament import keep_records
 from belote.history import HistoryStore, stats
 from belote.tournament import TournamentConfig, run_tournament
+from tests.helpers import load_benchmark
 
-
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "roles.py"
-    spec = importlib.util.spec_from_file_location("roles", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["roles"] = module  # (its dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
+_script = partial(load_benchmark, "roles")  # benchmarks/roles.py, loaded afresh
 
 
 def _kept(tmp_path: Path, profile: str) -> Path:

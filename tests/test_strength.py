@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
+from functools import partial
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from belote.tournament.stats import wilson_interval
+from tests.helpers import load_benchmark
 
-
-def _script() -> ModuleType:
-    path = Path(__file__).parent.parent / "benchmarks" / "strength.py"
-    spec = importlib.util.spec_from_file_location("strength", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["strength"] = module  # (its dataclass looks its module up)
-    spec.loader.exec_module(module)
-    return module
+_script = partial(load_benchmark, "strength")  # benchmarks/strength.py, loaded afresh
 
 
 def _run(tmp_path: Path, name: str, *extra: str) -> dict[str, object]:

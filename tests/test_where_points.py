@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
-BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
-
-
-def _script(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))  # (it imports paired_boards beside it)
-    spec = importlib.util.spec_from_file_location("where_points", BENCHMARKS / "where_points.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from tests.helpers import BENCHMARKS, load_benchmark
 
 
 def test_boards_of_several_seeds_are_counted_apart(
@@ -28,7 +17,8 @@ def test_boards_of_several_seeds_are_counted_apart(
     carries its seed, the split counts four boards (not the two numbers), and at two
     players the reference margins of a board's tables add up to zero (§12.2: each
     seating once, so the board's mean difference is its margin)."""
-    where = _script(monkeypatch)
+    monkeypatch.syspath_prepend(str(BENCHMARKS))  # (it imports paired_boards beside it)
+    where = load_benchmark("where_points")
     out = tmp_path / "where.jsonl"
     for seed in (11, 12):
         assert where.main(["--bots", "random,heuristic", "--profile", "classic-2p",
