@@ -153,7 +153,8 @@ def test_12_small_pimc_reads_the_calls_in_the_card_play(
         view = rnd.view(defender)
         before = played_by(view)
         hints = play_hints(view)
-        mode, need = deal_of(view), SMALL_TAKE[deal_of(view)]
+        mode = deal_of(view)
+        need = SMALL_TAKE[mode]
 
         def possible(world: World, hints: tuple[PlayHint, ...] = hints,
                      view: PlayerView = view, before: list[CardMask] = before,
