@@ -71,11 +71,13 @@ class PlayModel:
 
     def __init__(self, view: PlayerView, seats: Sequence[int], table: Table | None = None,
                  bot: HeuristicBot | None = None, callers: Sequence[int] = (),
-                 announcers: Sequence[int] = ()) -> None:
+                 announcers: Sequence[int] = (), from_left: int | None = None) -> None:
         """``seats``: the seats whose cards are read (not ``view.seat``); ``bot``: the
         model (default: a :class:`HeuristicBot` with its default settings);
         ``callers``: the seats whose calls are read too (take-or-pass only);
-        ``announcers``: the seats whose announcements at trick 1 are read (§7.4)."""
+        ``announcers``: the seats whose announcements at trick 1 are read (§7.4);
+        ``from_left``: only the cards played with at most this many tricks left are
+        read (None: every card)."""
         assert view.contract is not None
         self._view = view
         self._table = table if table is not None else Table.of(view.rules)
@@ -99,8 +101,10 @@ class PlayModel:
         self._fields, self._first, self._said_at = fields, first, said_at
         # For each card read: its index in play order and the view of its seat then,
         # less the hand and the legal cards (a world's own).
+        total = self._table.tricks
         self._templates = [(k, self._template(k, seat, tuple(c for _, c in cards[k - k % n:k])))
-                           for k, (seat, _) in enumerate(cards) if seat in read]
+                           for k, (seat, _) in enumerate(cards) if seat in read
+                           and (from_left is None or total - k // n <= from_left)]
         # answer(): the view of the seat to play after each trick so far, and its Unseen.
         self._answers: dict[tuple[Card, ...], tuple[PlayerView, Unseen | None]] = {}
         # The kitty's taker (§12.1), when another seat, saw his own discards: in a world,
@@ -214,6 +218,13 @@ class PlayModel:
                            if seen.discards else seen, table=self._table)
         return self._bot.play_knowing(seen, known.knowledge(seen.hand, seen.discards)), known
 
+    def _fits(self, seen: PlayerView, card: Card, known: Unseen | None
+              ) -> tuple[bool, Unseen]:
+        """Whether the model plays ``card`` in ``seen`` (a past card read), with what
+        ``seen`` says of the hidden cards (:meth:`_ask`)."""
+        played, known = self._ask(seen, known)
+        return played == card, known
+
     @property
     def calls(self) -> tuple[tuple[int, str, PlayerView], ...]:
         """The calls read, in order: each with its seat and that seat's view when it
@@ -279,10 +290,10 @@ class PlayModel:
                     if misses >= limit:
                         return misses
         if self._templates:
-            unseen, ask = self._unseen, self._ask
+            unseen, ask = self._unseen, self._fits
             for i, card, seen in self.views(world):
-                played, unseen[i] = ask(seen, unseen[i])
-                if played != card:
+                fits, unseen[i] = ask(seen, card, unseen[i])
+                if not fits:
                     misses += 1
                     if misses >= limit:
                         break

@@ -134,6 +134,16 @@ become the weight per miss, at least
 nothing is missed and the bot plays as with ``read_fit=fixed``; at two players, against
 the ``pimc`` of before (which the model misreads) it won +5.0 [0.2, 9.8] points of win
 rate more than ``read_fit=fixed`` on development seeds (100 boards of games).
+With ``search_reads`` below 1 (default 1: off; two and three players, with
+``card_reads=model``, not in découverte) the other seats' cards are read as a searching
+player's too (:class:`belote.bots.solved_reading.SearchModel`): each card another seat
+chose with at most ``search_from`` tricks left (default 7) is searched from that seat's
+view then, rebuilt in the world, over ``search_worlds`` deals (default 16) drawn as that
+view allowed them, each solved; a card more than ``search_margin`` points (default 3)
+below the best average is a miss, and each of the first ``worlds`` worlds (those the
+heuristic's model weighed, else as many drawn fitting the calls) is weighed by
+``search_reads`` to the power of its misses.  A searching player seldom plays such a
+card in the deal as it lies; the heuristic's model, blunt against him, tells little.
 
 At three players each plays for himself (§12.1): a defender scores his own trick
 points and belote and half the rest of his side's score, so that his score less the
@@ -411,6 +421,8 @@ if TYPE_CHECKING:
 __all__ = ["PimcBot"]
 
 HINT_DRAWS: Final = 50  # worlds rejected per world wanted before the hints are dropped
+SEARCH_READ_NODES: Final = 1_000_000  # search_reads: the positions one card read may take
+SEARCH_READ_MISSES: Final = 6  # search_reads: the misses counted in a world at most
 AUCTION_FLOOR_EXTRA: Final = 15  # eight cards seen in an auction, six in take-or-pass
 COINCHE_FLOOR: Final = 40  # trump_strength in the opponents' trump worth a coinche search
 
@@ -442,6 +454,7 @@ class PimcBot(BaseBot):
         self.last_own: dict[Card, float] = {}
         self.last_rejected = 0  # worlds drawn for the last card and rejected by the hints
         self.last_relaxed = False  # the hints were dropped for the last card: hardly any fit
+        self.last_search_nodes = 0  # search_reads: the positions its reading searched
         # kitty_read=rule: worlds of the last card drawn by the rule, and drawn uniform
         # because the rule's draws kept failing (DiscardReadSampler.fallbacks), and in all
         self.last_kitty_kept = self.last_kitty_fallbacks = 0
@@ -750,6 +763,7 @@ class PimcBot(BaseBot):
         legal = legal_cards(view)
         self.last_worlds = self.last_nodes = self.last_rejected = 0
         self.last_relaxed = False
+        self.last_search_nodes = 0
         self.last_values = {}
         self.last_own = {}
         self.last_kitty_kept = self.last_kitty_fallbacks = 0
@@ -972,6 +986,10 @@ class PimcBot(BaseBot):
 
                 weighed, misses, drawn = self._weighed_worlds(
                     view, table, drawing, fits if hints or small_hints else None, weight)
+            if settings.search_reads < 1 and table.players < 4:
+                weighed, rejected = self._search_read(
+                    view, table, drawing, weighed, hints, small_hints, before)
+                misses += rejected
         read_weight = settings.read_weight
         totals: dict[Card, float] = {}
         # αμ over the last ``endgame`` tricks: the worlds' positions gathered, searched after
@@ -1248,6 +1266,55 @@ class PimcBot(BaseBot):
             self.last_relaxed = True
             return [(w, 1.0) for _, w in drawn], misses, drawn
         return kept, misses, drawn
+
+    def _search_read(
+        self, view: PlayerView, table: Table,
+        drawing: DealSampler | HeldSampler | DiscardReadSampler,
+        weighed: list[tuple[World, float]] | None, hints: tuple[Hint, ...],
+        small_hints: tuple[PlayHint, ...], before: list[CardMask],
+    ) -> tuple[list[tuple[World, float]] | None, int]:
+        """``search_reads`` (two and three players): the first ``worlds`` of ``weighed``
+        (None: as many drawn by ``drawing`` that fit the hints of the calls) each
+        weighed down by ``search_reads`` to the power of the other seats' past cards a
+        search of their own would hardly have played in it
+        (:class:`belote.bots.solved_reading.SearchModel`); and the worlds the hints
+        rejected.  None when no card lies within the tricks read and ``weighed`` was."""
+        from belote.bots.solved_reading import SearchModel
+
+        settings = self.card_config(table)
+        others = [s for s in range(table.players) if s != view.seat]
+        model = SearchModel(view, others, table, from_left=settings.search_from,
+                            worlds=settings.search_worlds, margin=settings.search_margin,
+                            max_nodes=SEARCH_READ_NODES, rng=self.rng, engine=self.engine)
+        if not model.reads:
+            return weighed, 0
+        rejected = 0
+        if weighed is None:
+            mode = need = None
+            if small_hints:
+                from belote.bots.heuristic import SMALL_TAKE
+                from belote.bots.small_bid import deal_of
+
+                mode = deal_of(view)
+                need = SMALL_TAKE[mode]
+            weighed = []
+            while len(weighed) < settings.worlds:
+                world = drawing.sample(self.rng)
+                if rejected <= HINT_DRAWS * settings.worlds and (
+                        (hints and not _fits(hints, world, before))
+                        or (small_hints and mode is not None and need is not None
+                            and not all(h.fits(world, before, view.turned, mode, need,
+                                               self.rng) for h in small_hints))):
+                    rejected += 1
+                    if rejected > HINT_DRAWS * settings.worlds:
+                        self.last_relaxed = True
+                    continue
+                weighed.append((world, 1.0))
+        base = settings.search_reads
+        first = [(w, x * base ** model.misses(w, SEARCH_READ_MISSES))
+                 for w, x in weighed[:settings.worlds]]
+        self.last_search_nodes = model.nodes
+        return first + weighed[settings.worlds:], rejected
 
     @staticmethod
     def _add(totals: dict[Card, float], world: World, moves: Mapping[Card, int],

@@ -314,6 +314,10 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
 # development seeds over 100 boards of games (seed 8003), +5.0 [0.2, 9.8] points of win
 # rate and +1.1 [-0.2, 2.4] points a deal over read_fit=fixed
 # (docs/results/small-tables-dev-12.md).
+# Reading the opponent as a searching player besides (search_reads=0.4, the setting's
+# default 1 being off) was level against the pimc of before: +0.33 [-0.29, 0.95] points a
+# deal over 2,000 development boards, a card's CPU median 0.086 s against 0.018 s; it
+# sharpens the worlds little (docs/results/small-tables-dev-29.md, read_sharpness.py).
 TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
 }
@@ -393,6 +397,16 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
     "model_misses": BotSetting(int, 3, "card_reads=model: a world with this many calls "
                                "and cards the heuristic would not have made is left out",
                                1),
+    "search_reads": BotSetting(
+        float, 1.0, "card play: a world's weight per past card of another seat that a "
+        "search of that seat's own (search_worlds deals it could not tell apart, solved) "
+        "puts more than search_margin points below its best (1: not read)", 0),
+    "search_from": BotSetting(int, 7, "search_reads: the cards read are those played with "
+                              "at most this many tricks left", 1),
+    "search_worlds": BotSetting(int, 16, "search_reads: the deals each card read is "
+                                "searched over", 1),
+    "search_margin": BotSetting(float, 3.0, "search_reads: the points a card may lie "
+                                "below the best average before it is a miss", 0),
     "own_points": BotSetting(float, 0.0, "card play, three players: a defender's points "
                              "of the trick he completes count for him alone, this many "
                              "times the share of §12.1 (1: his score less the others' "
@@ -512,6 +526,10 @@ class PimcConfig:
     heard_reads: HeardReads
     model_draws: int
     model_misses: int
+    search_reads: float
+    search_from: int
+    search_worlds: int
+    search_margin: float
     own_points: float
     defence: Defence
     own_margin: float
