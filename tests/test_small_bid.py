@@ -473,8 +473,10 @@ def test_two_players_take_the_two_player_defaults_and_a_given_setting_wins() -> 
     bot = PimcBot(0)
     two = bot.small_configs[2]
     assert (two.bid_caution, two.bid_own_offset) == (5, -8)
-    assert TWO_PLAYER_BID_DEFAULTS == {"bid_caution": 5, "bid_own_offset": -8}
-    assert two.bid_worlds == SMALL_BID_DEFAULTS["bid_worlds"]
+    assert TWO_PLAYER_BID_DEFAULTS == {"bid_caution": 5, "bid_own_offset": -8,
+                                       "bid_worlds": 256, "bid_nodes": 16_000_000}
+    assert (two.bid_worlds, two.bid_nodes) == (256, 16_000_000)
+    assert bot.small_configs[3].bid_worlds == SMALL_BID_DEFAULTS["bid_worlds"]
     assert (bot.config.bid_caution, bot.config.bid_own_offset) == (10, 0)
     assert (bot.small_configs[3].bid_caution, bot.small_configs[3].bid_own_offset) == (0, 0)
     caution = PimcBot(0, bid_caution=10).small_configs[2]

@@ -335,7 +335,9 @@ two defenders of the solve see each other's cards, those at the table do not, an
 takers' real points come out above the solve's, not below), and at two players
 :data:`TWO_PLAYER_BID_DEFAULTS` (``bid_caution`` 5 for the opponent's takes, and
 ``bid_own_offset`` -8 on top of it for the bot's own: its own takes are counted 3 card
-points above the solve's, so it takes more than the four players' caution of 10 lets it).
+points above the solve's, so it takes more than the four players' caution of 10 lets it;
+and four times the worlds, 256 within 16,000,000 positions, a searched call's CPU median
+0.15 to 0.18 s).
 ``bid_own_offset`` (default 0) is added to ``bid_caution`` for the bot's own takes only,
 never for another seat's take it weighs (after a pass); ``bid_own_leak`` (default 0)
 takes a share of the defence's double-dummy points off that caution for the bot's own

@@ -254,8 +254,16 @@ THREE_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 0}
 # opponent's takes are counted with a caution of 5 and the bot's own with 5 - 8 = -3
 # (``bid_own_offset``): on development seeds, 1,000 duplicate boards of the stock deal
 # against the heuristic, +5.6 [3.8, 7.3] points a deal over the caution of 10
-# (docs/results/small-tables-fresh.md, fourth step).
-TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {"bid_caution": 5, "bid_own_offset": -8}
+# (docs/results/small-tables-fresh.md, fourth step).  The calls search four times the
+# worlds within four times the positions (256 worlds, 16,000,000 positions; every searched
+# call reached its 64 worlds well within the budget before): on development seeds,
+# duplicate boards of the stock against the pimc of before, +0.44 [0.02, 0.86] points a
+# deal over 64 worlds (10,036 boards, the rule set before the last 5,600 were played); a
+# searched call's CPU median 0.15 to 0.18 s, at most 0.28 s (bench_pimc.py, 30 deals;
+# docs/results/small-tables-dev-28.md, small-tables-dev-29.md).
+TWO_PLAYER_BID_DEFAULTS: Final[Mapping[str, Any]] = {
+    "bid_caution": 5, "bid_own_offset": -8, "bid_worlds": 256, "bid_nodes": 16_000_000,
+}
 # The card play at three players (§12.1), over SMALL_TABLE_DEFAULTS: the worlds read the
 # others' calls (play_calls=hints, SMALL_TABLE_DEFAULTS' since the two players read them
 # too).  On development seeds, duplicate boards against the
