@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from belote.bots.base import Bot, next_action
+from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import World
 from belote.bots.pimc import PimcBot
 from belote.cards import Card, mask_of, parse_card, parse_trump
@@ -169,6 +170,32 @@ def add_batches_at_once(db: Path, sheet_id: int, batches: list[list[dict[str, An
         assert proc.returncode == 0, err
         answers = [json.loads(line) for line in out.splitlines()]
         assert len(answers) == len(batch) and all("error" not in a for a in answers)
+
+
+def shuffled_rounds(profile: str, options: dict[str, Any], deals: int, seed: int
+                    ) -> Iterator[Round]:
+    """``deals`` shuffled deals of the profile (with ``options``) from one generator
+    seeded ``seed``, the deal passing round the table."""
+    rules = make_rules(profile, options)
+    rng = random.Random(seed)
+    for d in range(deals):
+        deck = new_deck(rules.players, rules.three_deal)
+        rng.shuffle(deck)
+        yield Round(rules, d % rules.players, deck)
+
+
+class RecordingHeuristic(HeuristicBot):
+    """The heuristic, keeping in ``log`` every card-play view it is asked with and the
+    card it chose."""
+
+    def __init__(self, seed: int, log: list[tuple[PlayerView, Card]]) -> None:
+        super().__init__(seed)
+        self.log = log
+
+    def play(self, view: PlayerView) -> int:
+        card = super().play(view)
+        self.log.append((view, card))
+        return card
 
 
 def bid_to_play(rnd: Round, bots: Sequence[Bot]) -> None:

@@ -29,7 +29,7 @@ from belote.play import PlayState
 from belote.round import PLAY, PlayerView, Round
 from belote.solver import solve
 from belote.table import Table
-from tests.helpers import bid_to_play, world_behind
+from tests.helpers import bid_to_play, shuffled_rounds, world_behind
 from tests.test_small_card_model import SMALL, SMALL_IDS  # the small tables the model reads
 
 
@@ -37,12 +37,8 @@ def _played(profile: str, options: dict[str, Any], deals: int, seed: int
             ) -> Iterator[list[tuple[PlayerView, World, Card]]]:
     """Each deal of ``deals`` played by heuristic bots: every turn of its card play,
     the view, the real world behind it and the card played."""
-    rules = make_rules(profile, options)
-    rng = random.Random(seed)
-    for d in range(deals):
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, d % rules.players, deck)
+    for rnd in shuffled_rounds(profile, options, deals, seed):
+        rules = rnd.rules
         bots: list[Bot] = [HeuristicBot(s) for s in range(rules.players)]
         bid_to_play(rnd, bots)
         turns: list[tuple[PlayerView, World, Card]] = []

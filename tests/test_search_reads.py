@@ -14,19 +14,16 @@ import pytest
 from belote.bots import Bot, make_bot
 from belote.bots.base import next_action
 from belote.bots.card_score import world_state
-from belote.bots.heuristic import HeuristicBot
 from belote.bots.knowledge import World, infer
 from belote.bots.pimc import PimcBot
 from belote.bots.pimc_config import SETTINGS
 from belote.bots.sampling import DealSampler
 from belote.bots.solved_reading import SearchModel
 from belote.cards import Card
-from belote.deal import new_deck
-from belote.options import make_rules
-from belote.round import PLAY, PlayerView, Round
+from belote.round import PLAY, PlayerView
 from belote.solver import SolveResult, solve
 from belote.table import Table
-from tests.helpers import bid_to_play, world_behind
+from tests.helpers import RecordingHeuristic, bid_to_play, shuffled_rounds, world_behind
 
 SMALL: list[tuple[str, dict[str, Any]]] = [
     ("classic-2p", {}),
@@ -36,32 +33,15 @@ SMALL: list[tuple[str, dict[str, Any]]] = [
 SMALL_IDS = ["2p-stock", "3p-24", "3p-kitty"]
 
 
-class _Recorder(HeuristicBot):
-    """The heuristic, keeping every card-play view it is asked with and its card."""
-
-    def __init__(self, seed: int, log: list[tuple[PlayerView, Card]]) -> None:
-        super().__init__(seed)
-        self.log = log
-
-    def play(self, view: PlayerView) -> int:
-        card = super().play(view)
-        self.log.append((view, card))
-        return card
-
-
 def _turns(profile: str, options: dict[str, Any], deals: int, seed: int, left: int
            ) -> Iterator[tuple[PlayerView, World, list[tuple[PlayerView, Card]]]]:
     """The first turn with ``left`` tricks left in each of ``deals`` deals played by
     heuristic bots: the view, the real world behind it, and every card chosen before
     it with the view it was chosen in."""
-    rules = make_rules(profile, options)
-    rng = random.Random(seed)
-    for d in range(deals):
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        rnd = Round(rules, d % rules.players, deck)
+    for rnd in shuffled_rounds(profile, options, deals, seed):
+        rules = rnd.rules
         log: list[tuple[PlayerView, Card]] = []
-        bots: list[Bot] = [_Recorder(s, log) for s in range(rules.players)]
+        bots: list[Bot] = [RecordingHeuristic(s, log) for s in range(rules.players)]
         bid_to_play(rnd, bots)
         tricks = Table.of(rules).tricks
         while rnd.phase is PLAY:

@@ -20,11 +20,16 @@ from belote.bots.knowledge import Unseen, World, infer
 from belote.bots.pimc import PimcBot
 from belote.bots.sampling import DealSampler, DiscardReadSampler
 from belote.cards import Card
-from belote.deal import new_deck
 from belote.options import make_rules
-from belote.round import PLAY, PlayerView, Round
+from belote.round import PLAY, PlayerView
 from belote.table import Table
-from tests.helpers import bid_to_play, world_behind, worlds_solved
+from tests.helpers import (
+    RecordingHeuristic,
+    bid_to_play,
+    shuffled_rounds,
+    world_behind,
+    worlds_solved,
+)
 
 # The small tables the model reads (découverte left out: no rebuilt views there).
 SMALL: list[tuple[str, dict[str, Any]]] = [
@@ -36,37 +41,14 @@ SMALL: list[tuple[str, dict[str, Any]]] = [
 SMALL_IDS = ["2p-stock", "3p-24", "3p-kitty", "3p-six"]
 
 
-class _Recorder(HeuristicBot):
-    """The heuristic, keeping every card-play view it is asked with and its card."""
-
-    def __init__(self, seed: int, log: list[tuple[PlayerView, Card]]) -> None:
-        super().__init__(seed)
-        self.log = log
-
-    def play(self, view: PlayerView) -> int:
-        card = super().play(view)
-        self.log.append((view, card))
-        return card
-
-
-def _deals(profile: str, options: dict[str, Any], deals: int, seed: int) -> Iterator[Round]:
-    """``deals`` shuffled deals of the profile, the deal passing round the table."""
-    rules = make_rules(profile, options)
-    rng = random.Random(seed)
-    for d in range(deals):
-        deck = new_deck(rules.players, rules.three_deal)
-        rng.shuffle(deck)
-        yield Round(rules, d % rules.players, deck)
-
-
 def _turns(profile: str, options: dict[str, Any], deals: int, seed: int
            ) -> Iterator[tuple[PlayerView, World, list[tuple[PlayerView, Card]]]]:
     """Each turn in the card play of ``deals`` deals played by heuristic bots: the
     view, the real world behind it and the cards chosen before it (with their views)."""
-    for rnd in _deals(profile, options, deals, seed):
+    for rnd in shuffled_rounds(profile, options, deals, seed):
         rules = rnd.rules
         log: list[tuple[PlayerView, Card]] = []
-        bots: list[Bot] = [_Recorder(s, log) for s in range(rules.players)]
+        bots: list[Bot] = [RecordingHeuristic(s, log) for s in range(rules.players)]
         bid_to_play(rnd, bots)
         while rnd.phase is PLAY:
             seat = rnd.current_player()
@@ -265,7 +247,7 @@ def _last_cards(profile: str, options: dict[str, Any], opponent: str, deals: int
                 ) -> Iterator[tuple[PlayerView, World]]:
     """Seat 0's view at its last card in ``deals`` deals (seat 0 the heuristic, the others
     ``opponent``), with the real world behind it."""
-    for rnd in _deals(profile, options, deals, seed):
+    for rnd in shuffled_rounds(profile, options, deals, seed):
         rules = rnd.rules
         bots: list[Bot] = [make_bot("heuristic" if s == 0 else opponent, seed + s)
                            for s in range(rules.players)]
