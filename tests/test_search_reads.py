@@ -142,3 +142,31 @@ def test_the_setting_is_off_by_default_and_reads_when_set() -> None:
         assert card in view.legal_cards and reading.last_search_nodes > 0
         checked += 1
     assert checked >= 4  # (a deal all pass now and then: no card play)
+
+
+def test_one_model_reads_every_world_as_a_fresh_one() -> None:
+    """§12.1, the kitty: what a past view says of the hidden cards is kept between the
+    worlds a model reads, never a world's own cards out of play (the taker's discards,
+    which differ from world to world): one model over many worlds counts the misses of a
+    fresh model for each."""
+    bot = make_bot("pimc", 1)
+    assert isinstance(bot, PimcBot)
+    compared = 0
+    for view, _world, _log in _turns("classic-3p", {"three_deal": "kitty"}, 6, 13, 4):
+        assert view.contract is not None
+        if view.contract.taker == view.seat:
+            continue
+        sampler = bot.sampler(view)
+        assert sampler is not None
+        worlds = [sampler.sample(random.Random(k)) for k in range(4)]
+        assert len({w.out for w in worlds}) > 1  # (the discards differ between worlds)
+        rng = random.Random()
+        shared = SearchModel(view, [view.contract.taker], from_left=9, worlds=3, margin=0.0,
+                             max_nodes=10**9, rng=rng)
+        for k, w in enumerate(worlds):
+            rng.seed(k)
+            fresh = SearchModel(view, [view.contract.taker], from_left=9, worlds=3,
+                                margin=0.0, max_nodes=10**9, rng=random.Random(k))
+            assert shared.misses(w, 99) == fresh.misses(w, 99), k
+        compared += 1
+    assert compared >= 2

@@ -214,9 +214,14 @@ class PlayModel:
         less its hand (``known``; made here on first use, without the discards: a
         world's own)."""
         if known is None:
-            known = Unseen(record_of(PlayerView, **{**seen.__dict__, "discards": 0})
-                           if seen.discards else seen, table=self._table)
+            known = self._unseen_of(seen)
         return self._bot.play_knowing(seen, known.knowledge(seen.hand, seen.discards)), known
+
+    def _unseen_of(self, seen: PlayerView) -> Unseen:
+        """What ``seen`` says of the hidden cards, less its hand and without its
+        discards (a world's own): the same for every world."""
+        return Unseen(record_of(PlayerView, **{**seen.__dict__, "discards": 0})
+                      if seen.discards else seen, table=self._table)
 
     def _fits(self, seen: PlayerView, card: Card, known: Unseen | None
               ) -> tuple[bool, Unseen]:

@@ -72,7 +72,7 @@ class SearchModel(PlayModel):
         from belote.solver import SearchLimitError, solve  # loaded when a card is read
 
         if known is None:
-            known = Unseen(seen, table=self._table)
+            known = self._unseen_of(seen)
         sampler = DealSampler(known.knowledge(seen.hand, seen.discards))
         if sampler.count() == 0:  # (a view that contradicts itself: nothing read)
             return True, known
