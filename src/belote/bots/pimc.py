@@ -978,19 +978,19 @@ class PimcBot(BaseBot):
                 # which a seat does not hold what it announced is then left out, below)
                 drawing = HeldSampler(sampler, view,
                                       [s for s in range(table.players) if s != view.seat])
+
+            def fits(world: World) -> bool:
+                return ((not hints or _fits(hints, world, before))
+                        and all(h.fits(world, before, view.turned, mode, need, self.rng)
+                                for h in small_hints))
+
+            called = fits if hints or small_hints else None
             weight = self.read_weight(table)
             if weight < 1:  # (1: the model tells nothing of these players, not read)
-
-                def fits(world: World) -> bool:
-                    return ((not hints or _fits(hints, world, before))
-                            and all(h.fits(world, before, view.turned, mode, need, self.rng)
-                                    for h in small_hints))
-
                 weighed, misses, drawn = self._weighed_worlds(
-                    view, table, drawing, fits if hints or small_hints else None, weight)
+                    view, table, drawing, called, weight)
             if settings.search_reads < 1 and table.players < 4:
-                weighed, rejected = self._search_read(
-                    view, table, drawing, weighed, hints, small_hints, before)
+                weighed, rejected = self._search_read(view, table, drawing, weighed, called)
                 misses += rejected
         read_weight = settings.read_weight
         totals: dict[Card, float] = {}
@@ -1272,11 +1272,12 @@ class PimcBot(BaseBot):
     def _search_read(
         self, view: PlayerView, table: Table,
         drawing: DealSampler | HeldSampler | DiscardReadSampler,
-        weighed: list[tuple[World, float]] | None, hints: tuple[Hint, ...],
-        small_hints: tuple[PlayHint, ...], before: list[CardMask],
+        weighed: list[tuple[World, float]] | None,
+        fits: Callable[[World], bool] | None,
     ) -> tuple[list[tuple[World, float]] | None, int]:
         """``search_reads`` (two and three players): the first ``worlds`` of ``weighed``
-        (None: as many drawn by ``drawing`` that fit the hints of the calls) each
+        (None: as many drawn by ``drawing`` that fit the hints of the calls, ``fits``,
+        dropped as :meth:`_weighed_worlds` drops them) each
         weighed down by ``search_reads`` to the power of the other seats' past cards a
         search of their own would hardly have played in it
         (:class:`belote.bots.solved_reading.SearchModel`); and the worlds the hints
@@ -1292,23 +1293,13 @@ class PimcBot(BaseBot):
             return weighed, 0
         rejected = 0
         if weighed is None:
-            mode = need = None
-            if small_hints:
-                from belote.bots.heuristic import SMALL_TAKE
-                from belote.bots.small_bid import deal_of
-
-                mode = deal_of(view)
-                need = SMALL_TAKE[mode]
             weighed = []
             while len(weighed) < settings.worlds:
                 world = drawing.sample(self.rng)
-                if rejected <= HINT_DRAWS * settings.worlds and (
-                        (hints and not _fits(hints, world, before))
-                        or (small_hints and mode is not None and need is not None
-                            and not all(h.fits(world, before, view.turned, mode, need,
-                                               self.rng) for h in small_hints))):
+                if fits is not None and not fits(world):
                     rejected += 1
                     if rejected > HINT_DRAWS * settings.worlds:
+                        fits = None
                         self.last_relaxed = True
                     continue
                 weighed.append((world, 1.0))
