@@ -1250,18 +1250,15 @@ class PimcBot(BaseBot):
         if weight > base > 0:
             limit = math.ceil(limit * math.log(base) / math.log(weight))
         drawn: list[tuple[int, World]] = []
-        fitting = misses = 0
+        draws = _HintedDraws(drawing, fits, settings.worlds, self.rng)
+        fitting = 0
         while len(drawn) < settings.model_draws and fitting < settings.worlds:
-            world = drawing.sample(self.rng)
-            if fits is not None and not fits(world):
-                misses += 1
-                if misses > HINT_DRAWS * settings.worlds:
-                    fits = None
-                    self.last_relaxed = True
-                continue
+            world = draws.draw()
             m = model.misses(world, limit, self.rng)
             drawn.append((m, world))
             fitting += m == 0
+        misses = draws.rejected
+        self.last_relaxed = self.last_relaxed or draws.relaxed
         drawn.sort(key=lambda x: x[0])
         kept = [(w, weight ** m) for m, w in drawn if m < limit]
         if not kept:
@@ -1293,16 +1290,10 @@ class PimcBot(BaseBot):
             return weighed, 0
         rejected = 0
         if weighed is None:
-            weighed = []
-            while len(weighed) < settings.worlds:
-                world = drawing.sample(self.rng)
-                if fits is not None and not fits(world):
-                    rejected += 1
-                    if rejected > HINT_DRAWS * settings.worlds:
-                        fits = None
-                        self.last_relaxed = True
-                    continue
-                weighed.append((world, 1.0))
+            draws = _HintedDraws(drawing, fits, settings.worlds, self.rng)
+            weighed = [(draws.draw(), 1.0) for _ in range(settings.worlds)]
+            rejected = draws.rejected
+            self.last_relaxed = self.last_relaxed or draws.relaxed
         base = settings.search_reads
         first = [(w, x * base ** model.misses(w, SEARCH_READ_MISSES))
                  for w, x in weighed[:settings.worlds]]
@@ -1351,6 +1342,31 @@ class PimcBot(BaseBot):
                 return float(sign * sum(vector))
 
         return {c: max(total(v) for v in front) for c, front in fronts.items()}, nodes
+
+
+class _HintedDraws:
+    """Worlds drawn by ``drawing`` that fit the calls' hints (``fits``; None: any world),
+    the hints dropped once more than :data:`HINT_DRAWS` worlds per world wanted
+    (``worlds``) were rejected (``relaxed``); ``rejected`` counts them."""
+
+    def __init__(self, drawing: DealSampler | HeldSampler | DiscardReadSampler,
+                 fits: Callable[[World], bool] | None, worlds: int,
+                 rng: random.Random) -> None:
+        self.drawing, self.fits, self.rng = drawing, fits, rng
+        self.most = HINT_DRAWS * worlds
+        self.rejected = 0
+        self.relaxed = False
+
+    def draw(self) -> World:
+        """The next world drawn that fits the hints (any, once they are dropped)."""
+        while True:
+            world = self.drawing.sample(self.rng)
+            if self.fits is None or self.fits(world):
+                return world
+            self.rejected += 1
+            if self.rejected > self.most:
+                self.fits = None
+                self.relaxed = True
 
 
 def _fits(hints: tuple[Hint, ...], world: World, before: list[CardMask]) -> bool:
