@@ -68,9 +68,13 @@ def brier(worlds: Sequence[World], weights: Sequence[float], seats: Sequence[int
 class Reader(BaseBot):
     """The PIMC bot, measuring the readings at its card decisions (see the module)."""
 
+    kind = "reader"
+
     def __init__(self, inner: PimcBot, args: argparse.Namespace,
                  rows: dict[str, list[float]], cpu: dict[str, float],
                  truth: Callable[[PlayerView], list[CardMask]]) -> None:
+        super().__init__(None)
+        self.name = inner.name
         self.inner, self.args, self.rows, self.cpu, self.truth = inner, args, rows, cpu, truth
 
     def call(self, view: PlayerView) -> str:
