@@ -129,12 +129,14 @@ def _answers_change_the_card(profile: str, seed: int) -> tuple[PlayerView, World
     raise AssertionError("no turn where the answers change the card")  # pragma: no cover
 
 
-def test_the_models_answers_change_the_card() -> None:
-    """At three players among heuristic players, a decision whose card changes with the
-    model's answers (the same worlds, the same seed) where the heuristic's answer to a
-    card is not double dummy's: the bot weighs the model's answers, its values are not
-    the solver's, and its card is the best of its own values."""
-    view, _ = _answers_change_the_card("classic-3p", 43)
+@pytest.mark.parametrize("profile", ["classic-3p", "classic-2p"])
+def test_the_models_answers_change_the_card(profile: str) -> None:
+    """At three players and at two (the stock) among heuristic players, a decision whose
+    card changes with the model's answers (the same worlds, the same seed) where the
+    heuristic's answer to a card is not double dummy's: the bot weighs the model's
+    answers, its values are not the solver's, and its card is the best of its own
+    values."""
+    view, _ = _answers_change_the_card(profile, 43)
     bot = PimcBot(5, answers="model")
     chosen = bot.play(view)
     assert bot.answers_on == 1 and bot.answers_off == 0 and bot.last_answered
