@@ -174,11 +174,13 @@ def test_the_gate_is_off_against_a_table_the_model_misreads() -> None:
 
 
 def test_answers_default() -> None:
-    """``answers`` is ``solver`` by default at four players and in preset v1, and at two
-    players; at three players (§12.1, every deal mode) ``deal``: the others play the
-    heuristic's cards to the end of the deal while the table fit reads them; a setting
-    given wins; ``answer_check`` the same, ``deal`` at three players.  (Fails with
-    THREE_PLAYER_PLAY_DEFAULTS without ``answers`` or ``answer_check``.)"""
+    """``answers`` is ``solver`` by default at four players and in preset v1; at three
+    players (§12.1, every deal mode) ``deal``: the others play the heuristic's cards to the
+    end of the deal while the table fit reads them; at two (§12.2) ``model``: the
+    opponent's answer in the trick is the heuristic's while his cards so far fit it
+    (découverte models none); a setting given wins; ``answer_check`` ``deal`` at three and
+    two players.  (Fails with THREE_PLAYER_PLAY_DEFAULTS or TWO_PLAYER_PLAY_DEFAULTS
+    without ``answers`` or ``answer_check``.)"""
     assert PimcConfig.of().answers is Answers.SOLVER
     assert PimcConfig.of({"preset": "v1"}).answers is Answers.SOLVER
     assert PimcConfig.of().answer_fit == 0.25
@@ -190,10 +192,13 @@ def test_answers_default() -> None:
         assert PimcBot(1, answers="solver").card_config(three).answers is Answers.SOLVER
         given = PimcBot(1, answer_check="table").card_config(three)
         assert given.answer_check is AnswerCheck.TABLE
-    for deal in ("stock", "decouverte"):
-        two = Table.of(make_rules("classic-2p", {"two_deal": deal}))
-        assert PimcBot(1).card_config(two).answers is Answers.SOLVER
-        assert PimcBot(1).card_config(two).answer_check is AnswerCheck.TABLE
+    stock = Table.of(make_rules("classic-2p", {"two_deal": "stock"}))
+    assert PimcBot(1).card_config(stock).answers is Answers.MODEL
+    assert PimcBot(1).card_config(stock).answer_check is AnswerCheck.DEAL
+    assert PimcBot(1, answers="solver").card_config(stock).answers is Answers.SOLVER
+    # découverte takes the two players' defaults, and its card play models no answer
+    decouverte = Table.of(make_rules("classic-2p", {"two_deal": "decouverte"}))
+    assert PimcBot(1).card_config(decouverte).answers is Answers.MODEL
 
 
 @pytest.mark.parametrize("settings", [

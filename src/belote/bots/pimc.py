@@ -193,7 +193,7 @@ seat read the answers are double dummy's (:attr:`PimcBot.answers_on` and
 :attr:`PimcBot.answers_off` count the decisions each way).  Not in découverte.
 The fit counts the deals done only, so a bot made afresh (each board of a duplicate
 match) models every seat through its first deal; with ``answer_check=deal`` (default at
-three players) a seat's cards so far in the deal being played count too
+three and two players) a seat's cards so far in the deal being played count too
 (:meth:`PimcBot._deal_misses`): the fewest misses of its cards over the worlds drawn for
 the decision (``card_reads=model``'s draws; never fewer than an earlier decision of the
 deal found), its cards played counted read, added to its record for the gate (with 24

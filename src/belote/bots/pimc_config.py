@@ -326,8 +326,17 @@ THREE_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
 # default 1 being off) was level against the pimc of before: +0.33 [-0.29, 0.95] points a
 # deal over 2,000 development boards, a card's CPU median 0.086 s against 0.018 s; it
 # sharpens the worlds little (docs/results/small-tables-dev-29.md, read_sharpness.py).
+# The opponent's answer in the trick the bot plays to is the heuristic's card play's in
+# each world, the rest of the deal double dummy (answers=model), while the opponent's
+# cards so far in the deal are the model's (answer_check=deal: from two cards unlike the
+# heuristic's he answers double dummy; the pimc of before plays its first two tricks by
+# the heuristic's rules and searches from there).  On development seeds, duplicate boards
+# of the stock against the pimc of before, over answers=solver: +0.83 [0.27, 1.39] points
+# a deal over 5,000 boards (seeds 9903-9904); answers=model without the check +0.54
+# [-0.02, 1.11] over 5,000 (seeds 9901-9902; docs/results/small-tables-dev-30.md).
 TWO_PLAYER_PLAY_DEFAULTS: Final[Mapping[str, Any]] = {
     "card_reads": CardReads.MODEL, "read_fit": ReadFit.TABLE,
+    "answers": Answers.MODEL, "answer_check": AnswerCheck.DEAL,
 }
 # Découverte (§12.2, 16 tricks), over the two players' defaults: the card play searched from
 # the first trick (tricks=16; from the seventh before, the first six the heuristic's
@@ -436,7 +445,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "own later cards double dummy at each of its turns (deal; model and deal answer "
         "for a seat only while its weight per miss fitted to the table is at most "
         "answer_fit, the other seats double dummy; deal is the default at three "
-        "players)"),
+        "players, model at two but in découverte, where no answer is modelled)"),
     "answer_fit": BotSetting(float, 0.25, "answers=model or deal: the model answers for a "
                              "seat only while the card model's weight per miss fitted to "
                              "that seat's cards (read_fit=table) is at most this (1: "
@@ -446,7 +455,7 @@ SETTINGS: Final[Mapping[str, BotSetting]] = {
         "counts its cards in the deals done (table), or those and its cards so far in "
         "this deal, as many misses as the fewest of the worlds drawn (deal: a player who "
         "does not play the heuristic's cards is not modelled from the deal he shows it "
-        "in; the default at three players)"),
+        "in; the default at three and two players)"),
     "kitty_read": BotSetting(
         KittyRead, KittyRead.RULE, "card play, three players with the kitty, a defender: "
         "the worlds lay the taker's two cards aside as the discard rule does from his "
