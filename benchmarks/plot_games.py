@@ -1,6 +1,6 @@
 """One picture of several `belote tournament --out` runs of the same pairing: the games
-the second bot won in each run, and in each group of runs pooled, with 95% Wilson
-intervals and a line at a goal.
+the second bot won in each run, in each group of runs pooled and, with several groups,
+in all of them pooled, with 95% Wilson intervals and a line at a goal.
 
 Each run is given as ``LABEL=FILE`` (the label groups the runs pooled together); each
 file must hold one pairing of games.  Run:
@@ -74,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append((f"{label}, seed {r.seed} ({r.bots[1]})", r.won, r.played, False))
         won, played = sum(r.won for r in members), sum(r.played for r in members)
         rows.append((f"{label}, all {len(members)} seeds", won, played, True))
+    if len(groups) > 1:  # the groups are steps of the same question: all of them pooled
+        rows.append((f"every group, all {len(runs)} seeds", sum(r.won for r in runs),
+                     sum(r.played for r in runs), True))
     for name, won, played, _ in rows:
         print(_line(name, won, played))
 
@@ -95,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ax.set_yticks(range(len(rows)), [name for name, *_ in rows])
     ax.set_ylim(len(rows) - 0.5, -0.5)
     ax.set_xlim(0.45, 1.0)
-    ax.set_xlabel(f"games won by the second bot against {runs[0].bots[0]}, 95% Wilson "
+    ax.set_xlabel(f"games won by the second bot against {runs[0].bots[0]}\n95% Wilson "
                   f"interval (dashed: {args.goal:.0%})")
     ax.set_title(args.title or "games to the target, duplicate")
     fig.savefig(args.out, dpi=110)

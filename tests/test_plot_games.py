@@ -30,7 +30,23 @@ def test_runs_are_counted_alone_and_pooled(tmp_path: Path,
     played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
     assert f"x, seed 11 (pimc:card_reads=model): {wins[0]} of {played[0]}" in printed
     assert f"x, all 2 seeds: {sum(wins)} of {sum(played)}" in printed
+    assert "every group" not in printed  # one group: its pool is the whole
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_several_groups_are_pooled_together_too(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """With two groups each is pooled alone, and a last row pools every run."""
+    pytest.importorskip("matplotlib")
+    a = DOCS / "tournament-heuristic-vs-pimc-v5.json"
+    b = DOCS / "tournament-heuristic-vs-pimc-v5-seed12.json"
+    assert _script().main(["--out", str(tmp_path / "g.png"), f"x={a}", f"y={b}"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    wins = [json.loads(p.read_text())["pairings"][0]["games"]["losses"] for p in (a, b)]
+    played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
+    assert any(line.startswith(f"x, all 1 seeds: {wins[0]} of {played[0]}") for line in printed)
+    assert any(line.startswith(f"y, all 1 seeds: {wins[1]} of {played[1]}") for line in printed)
+    assert printed[-2].startswith(f"every group, all 2 seeds: {sum(wins)} of {sum(played)}")
 
 
 @pytest.mark.parametrize("arg", ["nolabel", "=x.json", "x=", "x=/no/such/file.json"])
