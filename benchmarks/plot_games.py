@@ -73,7 +73,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for r in members:
             rows.append((f"{label}, seed {r.seed} ({r.bots[1]})", r.won, r.played, False))
         won, played = sum(r.won for r in members), sum(r.played for r in members)
-        rows.append((f"{label}, all {len(members)} seeds", won, played, True))
+        seeds = f"all {len(members)} seeds" if len(members) > 1 else "its one seed"
+        rows.append((f"{label}, {seeds}", won, played, True))
     if len(groups) > 1:  # the groups are steps of the same question: all of them pooled
         rows.append((f"every group, all {len(runs)} seeds", sum(r.won for r in runs),
                      sum(r.played for r in runs), True))

@@ -44,8 +44,8 @@ def test_several_groups_are_pooled_together_too(tmp_path: Path,
     printed = capsys.readouterr().out.splitlines()
     wins = [json.loads(p.read_text())["pairings"][0]["games"]["losses"] for p in (a, b)]
     played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
-    assert any(line.startswith(f"x, all 1 seeds: {wins[0]} of {played[0]}") for line in printed)
-    assert any(line.startswith(f"y, all 1 seeds: {wins[1]} of {played[1]}") for line in printed)
+    assert any(line.startswith(f"x, its one seed: {wins[0]} of {played[0]}") for line in printed)
+    assert any(line.startswith(f"y, its one seed: {wins[1]} of {played[1]}") for line in printed)
     assert printed[-2].startswith(f"every group, all 2 seeds: {sum(wins)} of {sum(played)}")
 
 
