@@ -57,6 +57,11 @@ def _line(name: str, won: float, played: int) -> str:
             f"{100 * low:.1f}-{100 * high:.1f}%)")
 
 
+def _pooled(name: str, runs: Sequence[Run]) -> tuple[str, float, int, bool]:
+    """A row of the picture: the runs' games added up."""
+    return name, sum(r.won for r in runs), sum(r.played for r in runs), True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("runs", nargs="+", type=_run, help="LABEL=FILE, one per run")
@@ -72,12 +77,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for label, members in groups.items():
         for r in members:
             rows.append((f"{label}, seed {r.seed} ({r.bots[1]})", r.won, r.played, False))
-        won, played = sum(r.won for r in members), sum(r.played for r in members)
         seeds = f"all {len(members)} seeds" if len(members) > 1 else "its one seed"
-        rows.append((f"{label}, {seeds}", won, played, True))
+        rows.append(_pooled(f"{label}, {seeds}", members))
     if len(groups) > 1:  # the groups are steps of the same question: all of them pooled
-        rows.append((f"every group, all {len(runs)} seeds", sum(r.won for r in runs),
-                     sum(r.played for r in runs), True))
+        rows.append(_pooled(f"every group, all {len(runs)} seeds", runs))
     for name, won, played, _ in rows:
         print(_line(name, won, played))
 

@@ -15,6 +15,11 @@ _script = partial(load_benchmark, "plot_games")  # benchmarks/plot_games.py, loa
 DOCS = Path(__file__).parent.parent / "docs" / "results"
 
 
+def _games(*paths: Path) -> tuple[list[int], list[int]]:
+    """Each file's games won by its second bot (the first bot's losses), and played."""
+    pairings = [json.loads(p.read_text())["pairings"][0]["games"] for p in paths]
+    return [g["losses"] for g in pairings], [g["played"] for g in pairings]
+
 
 def test_runs_are_counted_alone_and_pooled(tmp_path: Path,
                                            capsys: pytest.CaptureFixture[str]) -> None:
@@ -26,8 +31,7 @@ def test_runs_are_counted_alone_and_pooled(tmp_path: Path,
     b = DOCS / "tournament-heuristic-vs-pimc-v5-seed12.json"
     assert _script().main(["--out", str(png), f"x={a}", f"x={b}"]) == 0
     printed = capsys.readouterr().out
-    wins = [json.loads(p.read_text())["pairings"][0]["games"]["losses"] for p in (a, b)]
-    played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
+    wins, played = _games(a, b)
     assert f"x, seed 11 (pimc:card_reads=model): {wins[0]} of {played[0]}" in printed
     assert f"x, all 2 seeds: {sum(wins)} of {sum(played)}" in printed
     assert "every group" not in printed  # one group: its pool is the whole
@@ -42,8 +46,7 @@ def test_several_groups_are_pooled_together_too(tmp_path: Path,
     b = DOCS / "tournament-heuristic-vs-pimc-v5-seed12.json"
     assert _script().main(["--out", str(tmp_path / "g.png"), f"x={a}", f"y={b}"]) == 0
     printed = capsys.readouterr().out.splitlines()
-    wins = [json.loads(p.read_text())["pairings"][0]["games"]["losses"] for p in (a, b)]
-    played = [json.loads(p.read_text())["pairings"][0]["games"]["played"] for p in (a, b)]
+    wins, played = _games(a, b)
     assert any(line.startswith(f"x, its one seed: {wins[0]} of {played[0]}") for line in printed)
     assert any(line.startswith(f"y, its one seed: {wins[1]} of {played[1]}") for line in printed)
     assert printed[-2].startswith(f"every group, all 2 seeds: {sum(wins)} of {sum(played)}")
